@@ -1,0 +1,2 @@
+export * from './ingest/index.ts';
+export * from './seal/index.ts';
