@@ -13,6 +13,6 @@ cmd="${1:-start}"; shift || true
 case "$cmd" in
   start) exec pnpm --silent run start:all "$@" ;;
   test) exec pnpm --silent run test:all "$@" ;;
-  esign) exec pnpm --silent run esign "$@" ;;
+  esign) exec pnpm exec esign "$@" ;;
   *) exec pnpm "$cmd" "$@" ;;
 esac

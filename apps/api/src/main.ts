@@ -1,0 +1,17 @@
+import { createRuntime } from '@esign/core';
+import { config } from './env.ts';
+import { createHttpApp } from './http.ts';
+import { restApi } from './plugin.ts';
+
+// Standalone REST API process (scaled deployments); stateless, any number of them.
+const rt = await createRuntime(config, 'api');
+const app = createHttpApp(rt);
+await app.register(restApi, rt);
+await app.listen({ port: config.PORT, host: '0.0.0.0' });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.close();
+    await rt.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,214 @@
+import {
+  type Actor,
+  appRouter,
+  authenticateApiKey,
+  beginIdempotent,
+  type Config,
+  type CoreDeps,
+  CoreError,
+  completeIdempotent,
+  createContext,
+  hitRateLimit,
+  type IdempotencyRequest,
+  releaseIdempotent,
+  sha256Hex,
+  toCoreError,
+} from '@esign/core';
+import type { Db } from '@esign/db';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { fromFastifyError, sendError } from './errors.ts';
+import { TEMPLATE_UPLOAD_LIMIT } from './http.ts';
+import { buildOpenApiDocument, renderReferencePage } from './openapi.ts';
+import { matchRoute, type RestRoute, restRoutes } from './routes.ts';
+
+export interface RestApiOptions {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  deps: CoreDeps;
+  now?: () => Date;
+}
+
+export const API_BASE = '/api/v1';
+
+interface RequestState {
+  route: RestRoute;
+  actor: Actor;
+  idempotency: IdempotencyRequest | null;
+  replayed: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    esign: RequestState | null;
+  }
+}
+
+/** Canonical JSON: key order does not change the hash, so equal bodies match. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function pathOf(request: FastifyRequest): string {
+  return new URL(request.url, 'http://x').pathname;
+}
+
+/** The REST adapter: translates HTTP to procedure calls and core errors to the spec's envelope. */
+export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promise<void> {
+  const routes = restRoutes(appRouter);
+  const metaByProcedure = new Map(routes.map((r) => [r.procedurePath, r.meta]));
+  const now = opts.now ?? (() => new Date());
+  const openApiDocument = buildOpenApiDocument(opts.config.PUBLIC_URL);
+
+  app.decorateRequest('esign', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const path = pathOf(request);
+    if (!path.startsWith(`${API_BASE}/`) || path === `${API_BASE}/openapi.json`) return;
+    // PUT is an alias of every PATCH.
+    const method = request.method;
+    if (method === 'PUT') request.raw.method = 'PATCH';
+    const { route } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
+    if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
+    let actor: Actor;
+    try {
+      actor = await authenticateApiKey(opts.db, request.headers.authorization, now());
+    } catch (err) {
+      return sendError(reply, toCoreError(err));
+    }
+    const limit = await hitRateLimit(
+      opts.db,
+      `api_key:${actor.apiKeyId}`,
+      opts.config.RATE_LIMIT_PER_MINUTE,
+      now(),
+    );
+    reply.header('RateLimit-Limit', String(limit.limit));
+    reply.header('RateLimit-Remaining', String(limit.remaining));
+    reply.header('RateLimit-Reset', String(limit.resetSeconds));
+    if (limit.limited) {
+      return sendError(
+        reply,
+        new CoreError(
+          'rate_limited',
+          `Rate limit of ${limit.limit} requests per minute exceeded; retry after ${limit.resetSeconds} s`,
+          {
+            retryAfterSeconds: limit.resetSeconds,
+          },
+        ),
+      );
+    }
+    request.esign = { route, actor, idempotency: null, replayed: false };
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const state = request.esign;
+    if (!state) return;
+    // Bodyless POSTs (cancel, remind, archive) need no Content-Type.
+    if (request.method !== 'GET' && !request.headers['content-type'])
+      request.headers['content-type'] = 'application/json';
+    const header = request.headers['idempotency-key'];
+    if (!state.route.meta.idempotent || header === undefined) return;
+    const key = Array.isArray(header) ? header.join(',') : header;
+    const idem: IdempotencyRequest = {
+      apiKeyId: state.actor.apiKeyId!,
+      path: pathOf(request),
+      key,
+      requestHash: sha256Hex(canonical(request.body ?? {})),
+    };
+    try {
+      const start = await beginIdempotent(opts.db, idem, now());
+      if (start.kind === 'replay') {
+        state.replayed = true;
+        return reply
+          .code(start.status)
+          .header('Idempotent-Replayed', 'true')
+          .type('application/json')
+          .send(start.body);
+      }
+      state.idempotency = idem;
+    } catch (err) {
+      return sendError(reply, toCoreError(err));
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    let body = payload;
+    if (reply.statusCode >= 400 && typeof payload === 'string') {
+      // trpc-to-openapi adds its own keys; clients get exactly { error: { code, message } }.
+      try {
+        const parsed = JSON.parse(payload) as { error?: unknown; message?: string; data?: { code?: string } };
+        if (!parsed.error && parsed.data?.code) {
+          body = JSON.stringify({ error: { code: parsed.data.code, message: parsed.message ?? '' } });
+        }
+      } catch {
+        // not JSON: leave it
+      }
+    }
+    const idem = request.esign?.idempotency;
+    if (idem && !request.esign?.replayed) {
+      if (reply.statusCode >= 200 && reply.statusCode < 300) {
+        await completeIdempotent(
+          opts.db,
+          idem,
+          reply.statusCode,
+          typeof body === 'string' ? body : JSON.stringify(body),
+        );
+      } else {
+        await releaseIdempotent(opts.db, idem);
+      }
+    }
+    return body;
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const core = fromFastifyError(err as { code?: string; statusCode?: number; message: string });
+    if (core.code === 'internal_error') request.log.error({ err }, 'unhandled error');
+    if (request.esign?.idempotency) void releaseIdempotent(opts.db, request.esign.idempotency);
+    return sendError(reply, core);
+  });
+
+  app.get(`${API_BASE}/openapi.json`, async () => openApiDocument);
+  app.get('/api/docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(renderReferencePage(openApiDocument)),
+  );
+
+  await app.register(fastifyTRPCOpenApiPlugin, {
+    basePath: API_BASE,
+    router: appRouter,
+    maxBodySize: TEMPLATE_UPLOAD_LIMIT,
+    createContext: ({ req }: { req: FastifyRequest }) =>
+      createContext({
+        db: opts.db,
+        logger: opts.logger,
+        config: opts.config,
+        deps: opts.deps,
+        actor: req.esign?.actor ?? null,
+        source: 'api',
+        requestId: String(req.id),
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+        now,
+      }),
+    responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) => {
+      if (errors.length > 0) {
+        const core = toCoreError(errors[0]);
+        const retry = core.details.retryAfterSeconds;
+        return { status: core.status, headers: retry !== undefined ? { 'Retry-After': String(retry) } : {} };
+      }
+      const meta = paths?.[0] ? metaByProcedure.get(paths[0]) : undefined;
+      return { status: meta?.successStatus ?? 200, headers: {} };
+    },
+    onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
+      const core = toCoreError(error);
+      if (core.code === 'internal_error')
+        req.log.error({ err: (error as { cause?: unknown }).cause ?? error }, 'procedure failed');
+    },
+  } as never);
+}

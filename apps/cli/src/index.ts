@@ -1,0 +1,1 @@
+export { commands } from './commands.ts';

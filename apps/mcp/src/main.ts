@@ -1,0 +1,17 @@
+import { createHttpApp } from '@esign/api';
+import { createRuntime } from '@esign/core';
+import { config } from './env.ts';
+import { mcpEndpoint } from './plugin.ts';
+
+// Standalone MCP process (scaled deployments); stateless, any number of them.
+const rt = await createRuntime(config, 'mcp');
+const app = createHttpApp(rt);
+await app.register(mcpEndpoint, rt);
+await app.listen({ port: config.PORT, host: '0.0.0.0' });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.close();
+    await rt.close();
+    process.exit(0);
+  });
+}

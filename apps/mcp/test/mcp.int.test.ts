@@ -1,0 +1,113 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { mcpTools } from '../src/tools.ts';
+
+let t: TestApp;
+let owner: TestAccount;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createTestAccount(t.db, { credits: 3 });
+});
+afterAll(() => t.close());
+
+async function connect(key: string): Promise<Client> {
+  const client = new Client({ name: 'contract-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+async function rpc(body: unknown, key = owner.key, method = 'POST') {
+  const res = await fetch(`${t.baseUrl}/mcp`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: method === 'POST' ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
+}
+
+describe('MCP endpoint over Streamable HTTP', () => {
+  it('an official SDK client initializes, lists tools and calls get_account', async () => {
+    const client = await connect(owner.key);
+    const { tools } = await client.listTools();
+    expect(tools.map((x) => x.name)).toContain('get_account');
+    const result = await client.callTool({ name: 'get_account', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    const data = result.structuredContent as any;
+    expect(data).toMatchObject({
+      object: 'me',
+      user: { id: owner.userId, email: owner.email },
+      account: { id: owner.accountId },
+      environment: 'live',
+      credits: { object: 'credits', available: 3 },
+    });
+    await client.close();
+  });
+
+  it('tools are built from procedure meta: every listed tool maps to a procedure, names are unique', () => {
+    const tools = mcpTools();
+    expect(new Set(tools.map((x) => x.name)).size).toBe(tools.length);
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+  });
+
+  it('only POST is answered: GET and DELETE return 405', async () => {
+    expect((await rpc(null, owner.key, 'GET')).status).toBe(405);
+    expect((await rpc(null, owner.key, 'DELETE')).status).toBe(405);
+  });
+
+  it('a request of only notifications returns HTTP 202 and nothing is executed', async () => {
+    const res = await rpc([
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', method: 'tools/call', params: { name: 'get_account', arguments: {} } },
+    ]);
+    expect(res.status).toBe(202);
+    expect(res.text).toBe('');
+  });
+
+  it('an empty batch returns error -32600', async () => {
+    const res = await rpc([]);
+    expect(res.body.error.code).toBe(-32600);
+  });
+
+  it('an unauthenticated request is 401 with WWW-Authenticate Bearer resource_metadata', async () => {
+    const res = await fetch(`${t.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+    );
+  });
+
+  it('a failed call returns isError with the API error code and message', async () => {
+    const client = await connect(owner.key);
+    const result = await client.callTool({ name: 'no_such_tool', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as any).error.code).toBe('not_found');
+    await client.close();
+  });
+
+  it('a read-only key lists only the tools it can use', async () => {
+    const read = await owner.newKey({ permission: 'read' });
+    const client = await connect(read.key);
+    const { tools } = await client.listTools();
+    const writeTools = mcpTools()
+      .filter((x) => x.scope === 'write')
+      .map((x) => x.name);
+    for (const tool of tools) expect(writeTools).not.toContain(tool.name);
+    expect(tools.map((x) => x.name)).toContain('get_account');
+    await client.close();
+  });
+});

@@ -1,0 +1,1 @@
+export { buildAllInOneApp } from './app.ts';

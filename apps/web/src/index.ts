@@ -1,0 +1,1 @@
+export { type WebOptions, webApp } from './plugin.ts';

@@ -1,0 +1,1 @@
+export { startBackgroundWorker } from './worker.ts';

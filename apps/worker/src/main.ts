@@ -1,0 +1,15 @@
+import { createRuntime } from '@esign/core';
+import { config } from './env.ts';
+import { startBackgroundWorker } from './worker.ts';
+
+const rt = await createRuntime(config, 'worker');
+const worker = startBackgroundWorker(rt, { concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4) });
+rt.logger.info('worker started');
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    rt.logger.info({ signal }, 'worker stopping: finishing running jobs');
+    await worker.stop();
+    await rt.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,33 @@
+import {
+  jobHandlers,
+  pruneIdempotencyKeys,
+  pruneRateLimitWindows,
+  type Runtime,
+  startWorker,
+  type WorkerHandle,
+} from '@esign/core';
+
+/** The background worker: durable jobs (mail, webhooks, sealing, expiry) plus housekeeping. */
+export function startBackgroundWorker(
+  rt: Runtime,
+  opts: { concurrency?: number; pollMs?: number } = {},
+): WorkerHandle {
+  const now = () => new Date();
+  return startWorker(
+    { db: rt.db, logger: rt.logger.child({ component: 'worker' }), config: rt.config, deps: rt.deps, now },
+    jobHandlers,
+    {
+      concurrency: opts.concurrency ?? 2,
+      pollMs: opts.pollMs ?? 500,
+      periodic: [
+        {
+          every: 60_000,
+          run: async () => {
+            await pruneRateLimitWindows(rt.db, now());
+            await pruneIdempotencyKeys(rt.db, now());
+          },
+        },
+      ],
+    },
+  );
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const positiveInt = z.coerce.number().int().positive();
+
+/** operations.md §2. Parsed once per process by its env.ts; a bad value stops the process naming it. */
+export const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    STORAGE_URL: z
+      .string()
+      .regex(/^s3:\/\/[^/?]+/, 'must look like s3://bucket?endpoint=...&region=...')
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('E-Signature <no-reply@localhost>'),
+    OPERATOR_EMAIL: z.email().optional(),
+    SIGNING_CERT_P12: z.string().min(1).optional(),
+    SIGNING_CERT_PASSWORD: z.string().optional(),
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    PAYMENT_PROVIDER: z.enum(['simulated', 'stripe']).default('simulated'),
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
+    WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+    WEBHOOK_RETRY_BASE_SECONDS: positiveInt.default(60),
+    WEBHOOK_TIMEOUT_SECONDS: positiveInt.default(30),
+    WEBHOOK_SERVICE_NAME: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be a header-safe word such as Esign')
+      .default('Esign'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.PAYMENT_PROVIDER === 'stripe' && !c.STRIPE_SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'is required when PAYMENT_PROVIDER=stripe',
+      });
+    }
+  })
+  .transform((c) => ({
+    ...c,
+    PUBLIC_URL: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+  }));
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; the error names every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = ConfigSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,84 @@
+import type { Db, Environment, Permission, UserRole } from '@esign/db';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+
+/** Where a record came from; becomes its `source` column. */
+export type Source = 'api' | 'mcp' | 'invite' | 'link' | 'bulk' | 'embed' | 'cli';
+
+/** Who is acting: an API key, an OAuth grant (MCP only), or a signed-in dashboard user. */
+export interface Actor {
+  kind: 'api_key' | 'oauth' | 'session';
+  accountId: number;
+  environment: Environment;
+  userId: number;
+  userEmail: string;
+  userName: string | null;
+  userRole: UserRole;
+  apiKeyId: number | null;
+  apiKey: { id: number; name: string; permission: Permission; expiresAt: Date | null } | null;
+  oauthClientId: string | null;
+  /** `full` keys, `write` OAuth scope. */
+  canWrite: boolean;
+}
+
+export interface Scope {
+  accountId: number;
+  environment: Environment;
+}
+
+export const scopeOf = (actor: Actor): Scope => ({
+  accountId: actor.accountId,
+  environment: actor.environment,
+});
+
+/** Collaborators core needs from the process, filled in by later features (storage, signing identity, ...). */
+export interface CoreDeps {
+  [name: string]: unknown;
+}
+
+export interface Ctx {
+  db: Db;
+  logger: Logger;
+  config: Config;
+  deps: CoreDeps;
+  actor: Actor | null;
+  source: Source;
+  requestId: string;
+  ip: string | null;
+  userAgent: string | null;
+  now: () => Date;
+}
+
+export interface CreateContextInput {
+  db: Db;
+  logger: Logger;
+  config: Config;
+  deps?: CoreDeps;
+  actor?: Actor | null;
+  source: Source;
+  requestId?: string;
+  ip?: string | null;
+  userAgent?: string | null;
+  now?: () => Date;
+}
+
+export function createContext(input: CreateContextInput): Ctx {
+  const requestId = input.requestId ?? crypto.randomUUID();
+  return {
+    db: input.db,
+    config: input.config,
+    deps: input.deps ?? {},
+    actor: input.actor ?? null,
+    source: input.source,
+    requestId,
+    ip: input.ip ?? null,
+    userAgent: input.userAgent ?? null,
+    now: input.now ?? (() => new Date()),
+    logger: input.logger.child({
+      requestId,
+      source: input.source,
+      accountId: input.actor?.accountId,
+      apiKeyId: input.actor?.apiKeyId ?? undefined,
+    }),
+  };
+}

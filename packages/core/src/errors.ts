@@ -1,0 +1,68 @@
+/** Every error code of the specification's Errors table, with its HTTP status. */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  unauthenticated: 401,
+  api_key_expired: 401,
+  insufficient_credits: 402,
+  read_only_api_key: 403,
+  insufficient_scope: 403,
+  not_available: 403,
+  forbidden: 403,
+  not_found: 404,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
+  missing_parameter: 422,
+  invalid_parameter: 422,
+  invalid_request: 422,
+  missing_documents: 422,
+  too_many_documents: 422,
+  document_too_large: 422,
+  invalid_document: 422,
+  invalid_file_type: 422,
+  invalid_field: 422,
+  template_has_no_fields: 422,
+  template_archived: 422,
+  pdf_encrypted: 422,
+  missing_signers: 422,
+  invalid_signer: 422,
+  already_completed: 422,
+  not_open: 422,
+  nothing_to_remind: 422,
+  signer_finished: 422,
+  invalid_discount_code: 422,
+  already_purchased: 422,
+  billing_details_required: 422,
+  rate_limited: 429,
+  remind_too_soon: 429,
+  internal_error: 500,
+  payment_provider_error: 502,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
+}
+
+/** The one error type services throw. Adapters map it: REST envelope, MCP isError, tRPC data.code. */
+export class CoreError extends Error {
+  override readonly name = 'CoreError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const INTERNAL_ERROR_MESSAGE =
+  'Something went wrong on our side. Retry the request (reuse the same Idempotency-Key for POST requests).';
+
+export function notFound(what: string, id: number | string): CoreError {
+  return new CoreError('not_found', `${what} ${id} was not found`);
+}

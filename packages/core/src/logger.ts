@@ -1,0 +1,23 @@
+import pino, { type Logger } from 'pino';
+
+/** Never logged: keys, tokens, passwords, secrets, cookies. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'authorization',
+  'password',
+  'token',
+  'secret',
+  'key',
+  '*.password',
+  '*.token',
+  '*.secret',
+  '*.key',
+  '*.api_key',
+  'res.headers["set-cookie"]',
+];
+
+export function createLogger(level: string, name: string): Logger {
+  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+}

@@ -1,0 +1,76 @@
+import type { z } from 'zod';
+import type { Actor, Ctx } from '../context.ts';
+import { getCredits } from '../services/credits.ts';
+import { actorProcedure, router } from '../trpc.ts';
+import { AccountOutput, CreditsOutput, EmptyInput, MeOutput } from './account.schemas.ts';
+
+async function toMeDto(ctx: Ctx, actor: Actor): Promise<z.infer<typeof MeOutput>> {
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select(['id', 'name'])
+    .where('id', '=', actor.accountId)
+    .executeTakeFirstOrThrow();
+  return {
+    object: 'me',
+    user: { id: actor.userId, email: actor.userEmail, name: actor.userName },
+    account: { id: account.id, name: account.name },
+    environment: actor.environment,
+    api_key: actor.apiKey
+      ? {
+          id: actor.apiKey.id,
+          name: actor.apiKey.name,
+          permission: actor.apiKey.permission,
+          expires_at: actor.apiKey.expiresAt?.toISOString() ?? null,
+        }
+      : null,
+  };
+}
+
+async function toCreditsDto(ctx: Ctx, actor: Actor): Promise<z.infer<typeof CreditsOutput>> {
+  const credits = await getCredits(ctx.db, actor.accountId);
+  return { object: 'credits', ...credits, purchase_url: `${ctx.config.PUBLIC_URL}/billing` };
+}
+
+export const accountRouter = router({
+  me: actorProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/me',
+        tags: ['Account'],
+        summary: 'Who am I: user, account, environment and key',
+      },
+    })
+    .input(EmptyInput)
+    .output(MeOutput)
+    .query(({ ctx }) => toMeDto(ctx, ctx.actor)),
+
+  credits: actorProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/credits',
+        tags: ['Account'],
+        summary: 'Credit balance and whether sending is possible',
+      },
+    })
+    .input(EmptyInput)
+    .output(CreditsOutput)
+    .query(({ ctx }) => toCreditsDto(ctx, ctx.actor)),
+
+  get: actorProcedure
+    .meta({
+      mcp: {
+        tool: 'get_account',
+        scope: 'read',
+        description:
+          'Returns the signed-in user, the account, the environment (live or test), the API key details and the credit balance (same fields as GET /me plus `credits` as GET /credits).',
+      },
+    })
+    .input(EmptyInput)
+    .output(AccountOutput)
+    .query(async ({ ctx }) => ({
+      ...(await toMeDto(ctx, ctx.actor)),
+      credits: await toCreditsDto(ctx, ctx.actor),
+    })),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { FEEDBACK_KINDS } from '../services/feedback.ts';
+
+export const SendFeedbackInput = z.object({
+  kind: z.enum(FEEDBACK_KINDS).describe('bug_report, feature_request, feedback or question'),
+  message: z.string().trim().min(1).max(10_000).describe('What to tell the operator'),
+});
+
+export const FeedbackOutput = z.object({
+  object: z.literal('feedback'),
+  id: z.number().int(),
+  kind: z.enum(FEEDBACK_KINDS),
+  message: z.string(),
+  source: z.string(),
+  created_at: z.string(),
+});

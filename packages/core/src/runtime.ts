@@ -1,0 +1,35 @@
+import { type Db, migrateToLatest, openDatabase } from '@esign/db';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { CoreDeps } from './context.ts';
+import { createLogger } from './logger.ts';
+
+export interface Runtime {
+  db: Db;
+  logger: Logger;
+  config: Config;
+  deps: CoreDeps;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** What every process entry needs: logger, database (embedded by default), collaborators. */
+export async function createRuntime(
+  config: Config,
+  name: string,
+  opts: { migrate?: boolean } = {},
+): Promise<Runtime> {
+  const logger = createLogger(config.LOG_LEVEL, name);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    applicationName: `esign-${name}`,
+    onLog: (line) => logger.debug({ postgres: line }),
+  });
+  if (opts.migrate) {
+    const { applied } = await migrateToLatest(database.db);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+  }
+  const deps: CoreDeps = {};
+  return { db: database.db, logger, config, deps, embedded: database.embedded, close: database.close };
+}

@@ -1,0 +1,136 @@
+import type { Environment, Executor, Permission } from '@esign/db';
+import type { Actor } from '../context.ts';
+import { randomToken, sha256Hex } from '../crypto.ts';
+import { CoreError } from '../errors.ts';
+
+const KEY_PATTERN = /^svc_(live|test)_[A-Za-z0-9_-]{43}$/;
+
+export interface IssuedKey {
+  id: number;
+  key: string;
+  environment: Environment;
+  permission: Permission;
+  expires_at: string | null;
+}
+
+/** Creates a key for a user; the secret is returned once and only its SHA-256 is stored. */
+export async function issueApiKey(
+  db: Executor,
+  input: {
+    userId: number;
+    environment: Environment;
+    permission: Permission;
+    name?: string;
+    expiresAt?: Date | null;
+  },
+): Promise<IssuedKey> {
+  const user = await db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id', 'users.account_id', 'accounts.archived_at'])
+    .where('users.id', '=', input.userId)
+    .executeTakeFirst();
+  if (!user) throw new CoreError('not_found', `User ${input.userId} was not found`);
+  if (user.archived_at) throw new CoreError('invalid_request', 'The account is archived');
+  const key = `svc_${input.environment}_${randomToken(32)}`;
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      account_id: user.account_id,
+      user_id: user.id,
+      environment: input.environment,
+      permission: input.permission,
+      name: input.name ?? 'Default key',
+      key_hash: sha256Hex(key),
+      key_prefix: key.slice(0, 16),
+      expires_at: input.expiresAt ?? null,
+    })
+    .returning(['id', 'expires_at'])
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    key,
+    environment: input.environment,
+    permission: input.permission,
+    expires_at: row.expires_at?.toISOString() ?? null,
+  };
+}
+
+export async function revokeApiKey(
+  db: Executor,
+  id: number,
+  now: Date,
+): Promise<{ id: number; revoked_at: string }> {
+  const row = await db
+    .updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
+    .where('id', '=', id)
+    .returning(['id', 'revoked_at'])
+    .executeTakeFirst();
+  if (!row?.revoked_at) throw new CoreError('not_found', `API key ${id} was not found`);
+  return { id: row.id, revoked_at: row.revoked_at.toISOString() };
+}
+
+/** Authentication rule 6 of the specification, in one place for every adapter. */
+export async function authenticateApiKey(
+  db: Executor,
+  authorization: string | undefined,
+  now: Date,
+): Promise<Actor> {
+  if (!authorization) {
+    throw new CoreError(
+      'unauthenticated',
+      'Missing API key: send the header Authorization: Bearer <API_KEY>',
+    );
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const token = match?.[1];
+  if (!token || !KEY_PATTERN.test(token)) {
+    throw new CoreError(
+      'unauthenticated',
+      'Malformed API key: expected Authorization: Bearer svc_live_... or svc_test_...',
+    );
+  }
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id',
+      'api_keys.name',
+      'api_keys.environment',
+      'api_keys.permission',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'api_keys.account_id',
+      'users.id as user_id',
+      'users.email',
+      'users.name as user_name',
+      'users.role',
+      'accounts.archived_at',
+    ])
+    .where('api_keys.key_hash', '=', sha256Hex(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at) throw new CoreError('unauthenticated', 'Invalid or revoked API key');
+  if (row.archived_at) throw new CoreError('unauthenticated', 'The account of this API key is archived');
+  if (row.expires_at && row.expires_at <= now) {
+    throw new CoreError('api_key_expired', `This API key expired at ${row.expires_at.toISOString()}`);
+  }
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > 60_000) {
+    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+  }
+  return {
+    kind: 'api_key',
+    accountId: row.account_id,
+    environment: row.environment,
+    userId: row.user_id,
+    userEmail: row.email,
+    userName: row.user_name,
+    userRole: row.role,
+    apiKeyId: row.id,
+    apiKey: { id: row.id, name: row.name, permission: row.permission, expiresAt: row.expires_at },
+    oauthClientId: null,
+    canWrite: row.permission === 'full',
+  };
+}

@@ -1,0 +1,70 @@
+import type { Tx } from '@esign/db';
+import type { Actor, Source } from '../context.ts';
+import { CoreError } from '../errors.ts';
+import { escapeHtml, queueMail } from './mail.ts';
+
+export const FEEDBACK_PER_HOUR = 20;
+export const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
+export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
+
+/**
+ * Stores a message for the operator and emails it, at most 20 per user per clock hour
+ * (429 rate_limited with Retry-After = seconds to the next hour).
+ */
+export async function sendFeedback(
+  tx: Tx,
+  actor: Actor,
+  input: { kind: FeedbackKind; message: string },
+  opts: { now: Date; source: Source; operatorEmail: string },
+) {
+  // Serialise one user's submissions so concurrent requests cannot pass the limit together.
+  await tx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', actor.userId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const hourStart = new Date(Math.floor(opts.now.getTime() / 3_600_000) * 3_600_000);
+  const { n } = await tx
+    .selectFrom('feedback')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', actor.userId)
+    .where('created_at', '>=', hourStart)
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= FEEDBACK_PER_HOUR) {
+    const retry = Math.max(1, Math.ceil((hourStart.getTime() + 3_600_000 - opts.now.getTime()) / 1000));
+    throw new CoreError(
+      'rate_limited',
+      `At most ${FEEDBACK_PER_HOUR} feedback messages per hour; retry in ${retry} s`,
+      {
+        retryAfterSeconds: retry,
+      },
+    );
+  }
+  const row = await tx
+    .insertInto('feedback')
+    .values({
+      account_id: actor.accountId,
+      environment: actor.environment,
+      user_id: actor.userId,
+      api_key_id: actor.apiKeyId,
+      kind: input.kind,
+      message: input.message,
+      source: opts.source,
+      created_at: opts.now,
+    })
+    .returning(['id', 'kind', 'message', 'source', 'created_at'])
+    .executeTakeFirstOrThrow();
+  const label = input.kind.replace('_', ' ');
+  await queueMail(tx, {
+    kind: 'feedback',
+    to: opts.operatorEmail,
+    replyTo: actor.userEmail,
+    subject: `[${label}] from ${actor.userEmail}`,
+    text: `${label} #${row.id} from ${actor.userEmail} (account ${actor.accountId}, ${actor.environment}, via ${opts.source}):\n\n${input.message}\n`,
+    html: `<p><strong>${escapeHtml(label)}</strong> #${row.id} from ${escapeHtml(actor.userEmail)} (account ${actor.accountId}, ${actor.environment}, via ${opts.source}):</p><pre>${escapeHtml(input.message)}</pre>`,
+    accountId: actor.accountId,
+    environment: actor.environment,
+  });
+  return row;
+}

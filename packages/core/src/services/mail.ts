@@ -1,0 +1,107 @@
+import type { Environment, Executor } from '@esign/db';
+import { json } from '@esign/db';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { CoreError } from '../errors.ts';
+import { enqueueJob, type JobHandler } from './jobs.ts';
+
+export interface MailMessage {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  replyTo?: string | null;
+  accountId?: number | null;
+  environment?: Environment | null;
+  signerId?: number | null;
+}
+
+const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g;
+
+/** Puts an email in the outbox and its delivery job in the same transaction as its cause. */
+export async function queueMail(tx: Executor, mail: MailMessage): Promise<number> {
+  const links = [...new Set(mail.text.match(URL_PATTERN) ?? [])];
+  const row = await tx
+    .insertInto('mail_outbox')
+    .values({
+      kind: mail.kind,
+      to_address: mail.to,
+      reply_to: mail.replyTo ?? null,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      links: json(links),
+      account_id: mail.accountId ?? null,
+      environment: mail.environment ?? null,
+      signer_id: mail.signerId ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await enqueueJob(tx, { kind: 'mail.send', payload: { mailId: row.id }, maxAttempts: 8 });
+  return row.id;
+}
+
+let transportCache: { url: string; transport: Transporter } | null = null;
+function transportFor(url: string): Transporter {
+  if (transportCache?.url !== url) transportCache = { url, transport: nodemailer.createTransport(url) };
+  return transportCache.transport;
+}
+
+/** Job `mail.send`: SMTP when SMTP_URL is set; otherwise the message stays readable in the outbox. */
+export const sendMailJob: JobHandler = async (ctx, payload) => {
+  const id = Number(payload.mailId);
+  const mail = await ctx.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!mail || mail.status === 'sent' || mail.status === 'kept') return;
+  if (!ctx.config.SMTP_URL) {
+    await ctx.db.updateTable('mail_outbox').set({ status: 'kept' }).where('id', '=', id).execute();
+    return;
+  }
+  try {
+    await transportFor(ctx.config.SMTP_URL).sendMail({
+      from: ctx.config.MAIL_FROM,
+      to: mail.to_address,
+      replyTo: mail.reply_to ?? undefined,
+      subject: mail.subject,
+      text: mail.text_body,
+      html: mail.html_body,
+    });
+  } catch (err) {
+    await ctx.db
+      .updateTable('mail_outbox')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: String(err).slice(0, 1000) }))
+      .where('id', '=', id)
+      .execute();
+    throw err;
+  }
+  await ctx.db
+    .updateTable('mail_outbox')
+    .set((eb) => ({ status: 'sent', sent_at: ctx.now(), attempts: eb('attempts', '+', 1), last_error: null }))
+    .where('id', '=', id)
+    .execute();
+};
+
+export async function listMail(db: Executor, opts: { to?: string; limit?: number }) {
+  const limit = opts.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new CoreError('invalid_parameter', 'limit must be an integer from 1 to 1000');
+  }
+  let q = db.selectFrom('mail_outbox').selectAll().orderBy('id', 'desc').limit(limit);
+  if (opts.to) q = q.where((eb) => eb(eb.fn('lower', ['to_address']), '=', opts.to!.toLowerCase()));
+  const rows = await q.execute();
+  return {
+    data: rows.map((m) => ({
+      id: m.id,
+      to: m.to_address,
+      subject: m.subject,
+      text: m.text_body,
+      links: m.links,
+      status: m.status,
+      created_at: m.created_at.toISOString(),
+    })),
+  };
+}
+
+/** Escapes text for the HTML part of an email. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

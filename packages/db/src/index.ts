@@ -1,0 +1,5 @@
+export * from './connection.ts';
+export * from './embedded.ts';
+export * from './migrate.ts';
+export * from './open.ts';
+export * from './schema.ts';

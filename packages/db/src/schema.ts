@@ -1,0 +1,497 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamps come back as Date; accept Date or ISO strings on write. */
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+export type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** jsonb: read as T, written as a JSON string (see `json()`), because pg turns JS arrays into SQL arrays. */
+export type Json<T> = ColumnType<T, string, string>;
+export type JsonDefault<T> = ColumnType<T, string | undefined, string>;
+
+export type Environment = 'live' | 'test';
+export type Permission = 'full' | 'read';
+export type UserRole = 'admin' | 'member' | 'viewer';
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string | null;
+  plan: ColumnType<'credits' | 'lifetime', 'credits' | 'lifetime' | undefined, 'credits' | 'lifetime'>;
+  overdraft_limit: Generated<number>;
+  archived_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  name: string | null;
+  role: ColumnType<UserRole, UserRole | undefined, UserRole>;
+  password_hash: string | null;
+  billing_country: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  environment: Environment;
+  permission: Permission;
+  name: Generated<string>;
+  key_hash: string;
+  key_prefix: string;
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface FoldersTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface TemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  name: string;
+  external_id: string | null;
+  folder_id: number | null;
+  roles: JsonDefault<string[]>;
+  source: string;
+  created_by_user_id: number | null;
+  api_key_id: number | null;
+  archived_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+export interface TemplateDocumentsTable {
+  id: Generated<number>;
+  template_id: number;
+  position: number;
+  name: string;
+  storage_key: string;
+  original_storage_key: string | null;
+  mime_type: string;
+  byte_size: number;
+  sha256: string;
+  pages: JsonDefault<PageSize[]>;
+  preview_storage_key: string | null;
+  created_at: CreatedAt;
+}
+
+export interface FieldAreaRow {
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  document: number;
+}
+
+export interface TemplateFieldsTable {
+  id: string;
+  template_id: number;
+  position: number;
+  name: string | null;
+  type: string;
+  role: string;
+  required: boolean;
+  options: Json<string[] | null> | null;
+  areas: Json<FieldAreaRow[]>;
+  source: Generated<string>;
+}
+
+export type RequestStatus = 'sent' | 'in_progress' | 'completed' | 'declined' | 'expired' | 'canceled';
+export type SignerStatus = 'waiting' | 'ready' | 'sent' | 'viewed' | 'signed' | 'declined';
+
+export interface SignatureRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  template_id: number | null;
+  template_name: string | null;
+  status: RequestStatus;
+  signing_order: 'sequential' | 'parallel';
+  source: string;
+  created_by_user_id: number | null;
+  api_key_id: number | null;
+  oauth_client_id: string | null;
+  send_email: boolean;
+  message: Json<{ subject?: string; body?: string } | null> | null;
+  reply_to: string | null;
+  redirect_url: string | null;
+  require_email_otp: boolean;
+  snapshot: Json<unknown>;
+  expires_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+  canceled_at: NullableTimestamp;
+  declined_at: NullableTimestamp;
+  expired_at: NullableTimestamp;
+  last_reminded_at: NullableTimestamp;
+  documents: Json<unknown> | null;
+  audit_trail_storage_key: string | null;
+  combined_storage_key: string | null;
+  sealing_status: 'pending' | 'done' | 'failed' | null;
+  sealing_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SignersTable {
+  id: Generated<number>;
+  signature_request_id: number;
+  account_id: number;
+  environment: Environment;
+  position: number;
+  role: string | null;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  external_id: string | null;
+  metadata: JsonDefault<Record<string, unknown>>;
+  prefill: JsonDefault<Record<string, unknown>>;
+  values: JsonDefault<Record<string, unknown>>;
+  status: SignerStatus;
+  token_hash: string | null;
+  token_nonce: string | null;
+  redirect_url: string | null;
+  require_email_otp: boolean;
+  invited_at: NullableTimestamp;
+  sent_at: NullableTimestamp;
+  viewed_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  signed_at: NullableTimestamp;
+  declined_at: NullableTimestamp;
+  decline_reason: string | null;
+  last_emailed_at: NullableTimestamp;
+  otp_hash: string | null;
+  otp_expires_at: NullableTimestamp;
+  otp_attempts: Generated<number>;
+  otp_verified_at: NullableTimestamp;
+  ip: string | null;
+  user_agent: string | null;
+  documents: Json<unknown> | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SigningSessionsTable {
+  id_hash: string;
+  signer_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  signature_request_id: number | null;
+  template_id: number | null;
+  signer_id: number | null;
+  type: string;
+  actor_type: string;
+  actor_id: string | null;
+  api_key_id: number | null;
+  ip: string | null;
+  user_agent: string | null;
+  data: JsonDefault<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  account_id: number;
+  delta: number;
+  reason: 'grant' | 'purchase' | 'consume' | 'adjust';
+  template_id: number | null;
+  signature_request_id: number | null;
+  checkout_id: string | null;
+  note: string | null;
+  created_at: CreatedAt;
+}
+
+export interface CreditPacksTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  credits: number | null;
+  unlimited: Generated<boolean>;
+  price_cents: number;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface DiscountCodesTable {
+  id: Generated<number>;
+  code: string;
+  percent_off: number | null;
+  amount_off_cents: number | null;
+  credit_pack_id: number | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  expires_at: NullableTimestamp;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface CheckoutsTable {
+  id: string;
+  account_id: number;
+  user_id: number;
+  credit_pack_id: number;
+  pack_snapshot: Json<unknown>;
+  amount_cents: number;
+  discount_code_id: number | null;
+  discount_code: string | null;
+  status: 'pending' | 'completed' | 'failed';
+  provider: string;
+  provider_ref: string | null;
+  source: string;
+  completed_at: NullableTimestamp;
+  failed_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  url: string;
+  events: Json<string[]>;
+  headers: JsonDefault<Record<string, string>>;
+  secret: string;
+  enabled: Generated<boolean>;
+  created_by_user_id: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  account_id: number;
+  environment: Environment;
+  type: string;
+  object_type: string;
+  object_id: number;
+  data: Json<unknown> | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  completed_at: NullableTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  delivery_uuid: string;
+  started_at: Timestamp;
+  duration_ms: number | null;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: JsonDefault<Record<string, unknown>>;
+  status: ColumnType<
+    'queued' | 'running' | 'done' | 'failed',
+    'queued' | undefined,
+    'queued' | 'running' | 'done' | 'failed'
+  >;
+  run_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  unique_key: string | null;
+  created_at: CreatedAt;
+  finished_at: NullableTimestamp;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: number;
+  path: string;
+  key: string;
+  request_hash: string;
+  status: 'running' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  locked_until: Timestamp;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_start: Timestamp;
+  count: Generated<number>;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  account_id: number | null;
+  environment: Environment | null;
+  kind: string;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  links: JsonDefault<string[]>;
+  status: ColumnType<
+    'queued' | 'sent' | 'kept' | 'failed',
+    'queued' | undefined,
+    'queued' | 'sent' | 'kept' | 'failed'
+  >;
+  attempts: Generated<number>;
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+  signer_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface OauthClientsTable {
+  id: string;
+  client_secret_hash: string | null;
+  name: string;
+  redirect_uris: Json<string[]>;
+  metadata_url: string | null;
+  metadata: JsonDefault<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
+export interface OauthGrantsTable {
+  id: Generated<number>;
+  client_id: string;
+  user_id: number;
+  account_id: number;
+  environment: Environment;
+  scope: string;
+  resource: string;
+  revoked_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface OauthCodesTable {
+  code_hash: string;
+  grant_id: number;
+  redirect_uri: string;
+  code_challenge: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface OauthTokensTable {
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  grant_id: number;
+  expires_at: Timestamp;
+  rotated_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  account_id: number;
+  environment: Environment;
+  user_id: number;
+  api_key_id: number | null;
+  kind: string;
+  message: string;
+  source: string;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  folders: FoldersTable;
+  templates: TemplatesTable;
+  template_documents: TemplateDocumentsTable;
+  template_fields: TemplateFieldsTable;
+  signature_requests: SignatureRequestsTable;
+  signers: SignersTable;
+  signing_sessions: SigningSessionsTable;
+  audit_events: AuditEventsTable;
+  credit_ledger: CreditLedgerTable;
+  credit_packs: CreditPacksTable;
+  discount_codes: DiscountCodesTable;
+  checkouts: CheckoutsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  jobs: JobsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  mail_outbox: MailOutboxTable;
+  oauth_clients: OauthClientsTable;
+  oauth_grants: OauthGrantsTable;
+  oauth_codes: OauthCodesTable;
+  oauth_tokens: OauthTokensTable;
+  feedback: FeedbackTable;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type TemplateRow = Selectable<TemplatesTable>;
+export type TemplateDocumentRow = Selectable<TemplateDocumentsTable>;
+export type TemplateFieldRow = Selectable<TemplateFieldsTable>;
+export type SignatureRequestRow = Selectable<SignatureRequestsTable>;
+export type SignerRow = Selectable<SignersTable>;
+export type JobRow = Selectable<JobsTable>;
+export type MailRow = Selectable<MailOutboxTable>;
+export type CreditPackRow = Selectable<CreditPacksTable>;
+export type CheckoutRow = Selectable<CheckoutsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type NewTemplateField = Insertable<TemplateFieldsTable>;
+export type SignerUpdate = Updateable<SignersTable>;

