@@ -1,0 +1,482 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { Agent } from 'undici';
+import { type AddressClass, classifyAddress, parseHostToIp } from './address.ts';
+import {
+  OutboundBlockedError,
+  OutboundError,
+  OutboundHttpError,
+  OutboundTimeoutError,
+  OutboundTooLargeError,
+} from './errors.ts';
+
+// The project's single outbound-fetch guard. Webhook deliveries and document URL downloads both go
+// through `guardedFetch`; endpoint URLs are checked with `assertPublicUrl` when they are saved.
+
+export type OutboundProtocol = 'http:' | 'https:';
+
+/** Resolves a host name to every address it has (A and AAAA). Injectable for tests. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+export interface OutboundPolicy {
+  /**
+   * Allow loopback, private, link-local and every other non-public class except cloud metadata
+   * addresses (`WEBHOOK_ALLOW_PRIVATE`, for local development and tests only). Default false.
+   */
+  allowPrivate?: boolean;
+  /**
+   * Addresses or CIDR ranges that are allowed even though not public (`10.1.2.3`, `10.8.0.0/16`,
+   * `fd12::/48`): an operator's explicit exception, narrower than `allowPrivate`.
+   */
+  allowedAddresses?: readonly string[];
+  /** Default both `http:` and `https:` (spec: webhook URLs are public http:// or https:// addresses). */
+  allowedProtocols?: readonly OutboundProtocol[];
+  /** DNS resolution; default the system resolver (`dns.lookup`, all addresses). */
+  lookup?: ResolveHost;
+}
+
+export interface CheckedUrl {
+  url: URL;
+  /** The addresses that were checked; the connection is made to these and no others. */
+  addresses: string[];
+}
+
+const DEFAULT_PROTOCOLS: readonly OutboundProtocol[] = ['http:', 'https:'];
+
+const systemResolve: ResolveHost = async (hostname) => {
+  const results = await dnsLookup(hostname, { all: true, verbatim: true });
+  return results.map((r) => r.address);
+};
+
+function buildAllowList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const slash = entry.indexOf('/');
+    const address = slash === -1 ? entry : entry.slice(0, slash);
+    const family = isIP(address);
+    if (family === 0) throw new TypeError(`allowedAddresses: not an IP address or CIDR: ${entry}`);
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (slash === -1) list.addAddress(address, type);
+    else list.addSubnet(address, Number(entry.slice(slash + 1)), type);
+  }
+  return list;
+}
+
+function isAllowedAddress(
+  address: string,
+  cls: AddressClass,
+  policy: OutboundPolicy,
+  allow: BlockList,
+): boolean {
+  if (cls === 'public') return true;
+  if (cls === 'invalid') return false;
+  const family = isIP(address);
+  if (family !== 0 && allow.check(address, family === 4 ? 'ipv4' : 'ipv6')) return true;
+  return policy.allowPrivate === true && cls !== 'metadata';
+}
+
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+function rejectOnAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+async function checkUrl(
+  rawUrl: string | URL,
+  policy: OutboundPolicy,
+  signal?: AbortSignal,
+): Promise<CheckedUrl> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new OutboundBlockedError('invalid_url', 'Not a valid absolute URL');
+  }
+  const protocols = policy.allowedProtocols ?? DEFAULT_PROTOCOLS;
+  if (!(protocols as readonly string[]).includes(url.protocol)) {
+    throw new OutboundBlockedError(
+      'protocol',
+      `Protocol ${url.protocol} is not allowed (${protocols.join(', ')})`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new OutboundBlockedError('credentials', 'URLs with embedded credentials are not allowed');
+  }
+  const allow = buildAllowList(policy.allowedAddresses ?? []);
+  // The WHATWG parser has already turned 0x7f.1, 2130706433 and friends into dotted IPv4.
+  const literal = parseHostToIp(url.hostname);
+  let addresses: string[];
+  if (literal !== null) {
+    addresses = [literal];
+  } else {
+    if (isLocalhostName(url.hostname) && policy.allowPrivate !== true) {
+      throw new OutboundBlockedError('private_address', `${url.hostname} is a loopback name`, {
+        addressClass: 'loopback',
+      });
+    }
+    const resolve = policy.lookup ?? systemResolve;
+    try {
+      addresses = await rejectOnAbort(resolve(url.hostname), signal);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new OutboundHttpError('dns_error', `Could not resolve ${url.hostname}`, { cause: error });
+    }
+    if (addresses.length === 0) throw new OutboundHttpError('dns_error', `${url.hostname} has no address`);
+  }
+  for (const address of addresses) {
+    const cls = classifyAddress(address);
+    if (!isAllowedAddress(address, cls, policy, allow)) {
+      const what = literal === null ? `${url.hostname} resolves to ${address}, a` : `${address} is a`;
+      throw new OutboundBlockedError(
+        'private_address',
+        `${what} ${cls} address; only public addresses are allowed`,
+        { address, addressClass: cls },
+      );
+    }
+  }
+  return { url, addresses: addresses.map((a) => parseHostToIp(a) ?? a) };
+}
+
+/**
+ * Checks that a URL may be fetched (spec, Events, Delivery rules: public http:// or https://
+ * addresses only; private, loopback and link-local targets are rejected when the endpoint is
+ * saved and again at delivery). Resolves the host name and requires every A/AAAA address to be
+ * public (unless `allowPrivate` / `allowedAddresses`). Throws OutboundBlockedError, or
+ * OutboundHttpError `dns_error` when the name does not resolve.
+ */
+export async function assertPublicUrl(url: string, opts: OutboundPolicy = {}): Promise<CheckedUrl> {
+  return checkUrl(url, opts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// guardedFetch
+// ---------------------------------------------------------------------------------------------
+
+export interface GuardedFetchOptions extends OutboundPolicy {
+  /** Default GET. */
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Total time for everything: DNS, connects, every redirect hop, headers and body. */
+  timeoutMs: number;
+  /** Largest response body accepted; checked against Content-Length and while streaming. */
+  maxBytes: number;
+  /**
+   * `throw` (default): a larger body aborts the transfer with OutboundTooLargeError.
+   * `truncate`: keep the first `maxBytes` bytes, stop reading, and return with `truncated: true`.
+   */
+  onTooLarge?: 'throw' | 'truncate';
+  /**
+   * Redirect hops followed, each checked like the first URL. Default 5. With 0 a redirect
+   * response is returned as it is; beyond a positive limit OutboundHttpError `too_many_redirects`.
+   */
+  maxRedirects?: number;
+  /** Throw OutboundHttpError `bad_status` when the final status is not 2xx. Default false. */
+  requireOk?: boolean;
+  /** Extra trusted CA certificates (PEM) for https, on top of the system store. */
+  ca?: string | string[];
+}
+
+export interface GuardedFetchResult {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  /** The final URL after redirects. */
+  url: string;
+  /** True when `onTooLarge: 'truncate'` cut the body at `maxBytes`. */
+  truncated: boolean;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Set by this module from the URL and the body, or hop-by-hop: never taken from callers.
+const FORBIDDEN_REQUEST_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-connection',
+]);
+// Dropped when a redirect changes origin (fetch standard: Authorization; plus cookies).
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+// Dropped when a redirect turns the request into a body-less GET.
+const BODY_HEADERS = new Set(['content-type', 'content-encoding', 'content-language', 'content-location']);
+
+function validateRequestHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!TOKEN.test(name)) throw new TypeError(`Invalid header name ${JSON.stringify(name)}`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new TypeError(`Invalid value for header ${name}`);
+    }
+    if (FORBIDDEN_REQUEST_HEADERS.has(name.toLowerCase())) {
+      throw new TypeError(`Header ${name} is set by guardedFetch and cannot be passed`);
+    }
+  }
+}
+
+function assertLimit(name: string, value: number, min: number): void {
+  if (!Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a number >= ${min}`);
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
+
+/**
+ * A `net.connect` lookup that never asks DNS: it answers with the addresses that were checked, so
+ * a second resolution (DNS rebinding) cannot send the connection elsewhere. TLS still receives the
+ * host name for SNI and certificate validation, because undici passes it as `host`/`servername`.
+ */
+function pinnedLookup(expectedHost: string, addresses: string[]) {
+  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (
+    hostname: string,
+    options: { all?: boolean; family?: number | string },
+    callback: LookupCallback,
+  ) => {
+    const { family } = options;
+    const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : 0;
+    const usable = entries.filter((e) => wanted === 0 || e.family === wanted);
+    if (hostname.toLowerCase() !== expectedHost || usable.length === 0) {
+      const error: NodeJS.ErrnoException = new Error(`No checked address for ${hostname}`);
+      error.code = 'ENOTFOUND';
+      callback(error, '');
+      return;
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, usable[0]!.address, usable[0]!.family);
+  };
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      try {
+        headers.append(name, v);
+      } catch {
+        // A header value the Fetch Headers class refuses is dropped rather than failing the request.
+      }
+    }
+  }
+  return headers;
+}
+
+function undiciCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+/** Stops reading a response body; the 'error' undici emits for the abort is expected and ignored. */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk.subarray(0, length - offset), offset);
+    offset += Math.min(chunk.length, length - offset);
+    if (offset >= length) break;
+  }
+  return out;
+}
+
+/**
+ * Fetches a URL on a customer's behalf without letting it reach the service's own network
+ * (spec, Events, Delivery rules; also used for `https://` document URLs of POST /templates).
+ *
+ * - Every hop's host is resolved and every address must pass the policy (`assertPublicUrl` rules).
+ * - The socket connects to exactly the checked addresses (no second DNS lookup), while TLS uses
+ *   the host name for SNI and certificate validation.
+ * - Redirects are followed by hand, up to `maxRedirects`, each re-checked, protocol rules included;
+ *   credentials are dropped when the origin changes; 303 (and 301/302 after POST) become GET.
+ * - `timeoutMs` caps the whole exchange; `maxBytes` is enforced while streaming and the transfer
+ *   is aborted as soon as it is exceeded, so an unbounded body is never buffered.
+ * - No proxy from the environment, no compression negotiated, HTTP/1.1.
+ */
+export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
+  assertLimit('timeoutMs', opts.timeoutMs, 1);
+  assertLimit('maxBytes', opts.maxBytes, 0);
+  const maxRedirects = opts.maxRedirects ?? 5;
+  assertLimit('maxRedirects', maxRedirects, 0);
+  const initialHeaders = opts.headers ?? {};
+  validateRequestHeaders(initialHeaders);
+
+  const controller = new AbortController();
+  const timeoutError = new OutboundTimeoutError(opts.timeoutMs);
+  const timer = setTimeout(() => controller.abort(timeoutError), opts.timeoutMs);
+  const { signal } = controller;
+
+  let method = (opts.method ?? 'GET').toUpperCase();
+  let body = opts.body;
+  let headers: Record<string, string> = { ...initialHeaders };
+  let current: string | URL = url;
+  let agent: Agent | undefined;
+
+  try {
+    for (let hop = 0; ; hop++) {
+      const checked = await checkUrl(current, opts, signal);
+      const target = checked.url;
+      agent = new Agent({
+        connect: {
+          lookup: pinnedLookup(target.hostname.toLowerCase(), checked.addresses),
+          timeout: opts.timeoutMs,
+          // Node's `ca` replaces the default store; keep the public roots and add the extra ones.
+          ...(opts.ca === undefined ? {} : { ca: [...rootCertificates, ...[opts.ca].flat()] }),
+        },
+        allowH2: false,
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+        // Second line of defence below the streaming check (not in truncate mode, which stops
+        // reading by itself and must keep the bytes it already has).
+        ...(opts.onTooLarge === 'truncate' ? {} : { maxResponseSize: opts.maxBytes }),
+      });
+
+      const response = await agent.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method,
+        headers,
+        body: body ?? null,
+        signal,
+      });
+
+      const location = response.headers.location;
+      if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string' && maxRedirects > 0) {
+        discard(response.body);
+        if (hop >= maxRedirects) {
+          throw new OutboundHttpError('too_many_redirects', `More than ${maxRedirects} redirects`, {
+            status: response.statusCode,
+          });
+        }
+        let next: URL;
+        try {
+          next = new URL(location, target);
+        } catch {
+          throw new OutboundHttpError('invalid_redirect', 'Redirect Location is not a valid URL', {
+            status: response.statusCode,
+          });
+        }
+        const toGet =
+          response.statusCode === 303
+            ? method !== 'HEAD'
+            : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST';
+        if (toGet) {
+          method = 'GET';
+          body = undefined;
+          headers = Object.fromEntries(
+            Object.entries(headers).filter(([n]) => !BODY_HEADERS.has(n.toLowerCase())),
+          );
+        }
+        if (next.origin !== target.origin) {
+          headers = Object.fromEntries(
+            Object.entries(headers).filter(([n]) => !CREDENTIAL_HEADERS.has(n.toLowerCase())),
+          );
+        }
+        const closing = agent;
+        agent = undefined;
+        void closing.destroy().catch(() => {});
+        current = next;
+        continue;
+      }
+
+      const declared = Number(response.headers['content-length']);
+      const truncate = opts.onTooLarge === 'truncate';
+      if (!truncate && Number.isFinite(declared) && declared > opts.maxBytes) {
+        discard(response.body);
+        throw new OutboundTooLargeError(
+          opts.maxBytes,
+          `Declared Content-Length ${declared} exceeds ${opts.maxBytes} bytes`,
+        );
+      }
+
+      const chunks: Uint8Array[] = [];
+      let received = 0;
+      let truncated = false;
+      if (method !== 'HEAD') {
+        for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+          received += chunk.length;
+          chunks.push(chunk);
+          if (received > opts.maxBytes) {
+            discard(response.body);
+            if (!truncate) throw new OutboundTooLargeError(opts.maxBytes);
+            truncated = true;
+            break;
+          }
+        }
+      }
+      const result: GuardedFetchResult = {
+        status: response.statusCode,
+        headers: toHeaders(response.headers),
+        body: concat(chunks, Math.min(received, opts.maxBytes)),
+        url: target.href,
+        truncated,
+      };
+      if (opts.requireOk === true && (result.status < 200 || result.status > 299)) {
+        throw new OutboundHttpError('bad_status', `HTTP ${result.status} from ${target.host}`, {
+          status: result.status,
+        });
+      }
+      return result;
+    }
+  } catch (error) {
+    throw translateError(error, signal, timeoutError, opts.maxBytes);
+  } finally {
+    clearTimeout(timer);
+    if (agent) void agent.destroy().catch(() => {});
+  }
+}
+
+function translateError(
+  error: unknown,
+  signal: AbortSignal,
+  timeoutError: OutboundTimeoutError,
+  maxBytes: number,
+): unknown {
+  if (error instanceof OutboundError) return error;
+  if (signal.aborted && signal.reason === timeoutError) return timeoutError;
+  if (error instanceof TypeError || error instanceof RangeError) return error;
+  const code = undiciCode(error);
+  if (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
+    return timeoutError;
+  }
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return new OutboundTooLargeError(maxBytes);
+  if (code === 'UND_ERR_INVALID_ARG') {
+    return new TypeError(error instanceof Error ? error.message : 'Invalid request', { cause: error });
+  }
+  const detail = error instanceof Error ? `${code ? `${code}: ` : ''}${error.message}` : String(error);
+  return new OutboundHttpError('connection_error', `Request failed: ${detail}`, { cause: error });
+}
