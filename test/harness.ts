@@ -20,6 +20,7 @@ export interface TestApp {
   app: FastifyInstance;
   baseUrl: string;
   db: TestDatabase['db'];
+  dbUrl: string;
   config: Config;
   clock: { now: Date | null };
   close(): Promise<void>;
@@ -81,6 +82,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     app,
     baseUrl,
     db: database.db,
+    dbUrl: database.url,
     config,
     clock,
     async close() {

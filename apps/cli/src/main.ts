@@ -4,7 +4,17 @@ import { migrateToLatest, openDatabase } from '@esign/db';
 import { commands } from './commands.ts';
 
 // `esign`: the operator command line (operations.md §3). One JSON object on stdout with --json.
-const argv = process.argv.slice(2).filter((a) => a !== '--');
+// `--overdraft -3`: a negative number is the option's value, not a flag.
+const argv = process.argv
+  .slice(2)
+  .filter((a) => a !== '--')
+  .reduce<string[]>((acc, a) => {
+    const prev = acc.at(-1);
+    if (/^-\d+$/.test(a) && prev?.startsWith('--') && !prev.includes('='))
+      acc[acc.length - 1] = `${prev}=${a}`;
+    else acc.push(a);
+    return acc;
+  }, []);
 const json = argv.includes('--json');
 const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
 const name = commands[words.join(' ')] ? words.join(' ') : words[0] && commands[words[0]] ? words[0] : null;

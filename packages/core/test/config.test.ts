@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.ts';
+
+describe('operations.md §2 configuration', () => {
+  it('defaults: PORT 3000, PUBLIC_URL http://localhost:$PORT, DATA_DIR ./data, 300 requests per minute, webhook timings', () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({
+      PORT: 3000,
+      PUBLIC_URL: 'http://localhost:3000',
+      DATA_DIR: './data',
+      MAIL_FROM: 'E-Signature <no-reply@localhost>',
+      PAYMENT_PROVIDER: 'simulated',
+      RATE_LIMIT_PER_MINUTE: 300,
+      WEBHOOK_ALLOW_PRIVATE: false,
+      WEBHOOK_RETRY_BASE_SECONDS: 60,
+      WEBHOOK_TIMEOUT_SECONDS: 30,
+      LOG_LEVEL: 'info',
+    });
+    expect(parseConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080');
+  });
+
+  it('every variable is validated; the error names each bad one', () => {
+    let message = '';
+    try {
+      parseConfig({
+        PORT: 'abc',
+        RATE_LIMIT_PER_MINUTE: '-1',
+        DATABASE_URL: 'mysql://x',
+        WEBHOOK_ALLOW_PRIVATE: 'maybe',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    for (const name of [
+      'PORT',
+      'RATE_LIMIT_PER_MINUTE',
+      'DATABASE_URL',
+      'WEBHOOK_ALLOW_PRIVATE',
+      'LOG_LEVEL',
+    ])
+      expect(message).toContain(name);
+  });
+
+  it('PAYMENT_PROVIDER=stripe requires STRIPE_SECRET_KEY', () => {
+    expect(() => parseConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
+  });
+
+  it('a trailing slash on PUBLIC_URL is dropped so built links have one slash', () => {
+    expect(parseConfig({ PUBLIC_URL: 'https://sign.example.com/' }).PUBLIC_URL).toBe(
+      'https://sign.example.com',
+    );
+  });
+});

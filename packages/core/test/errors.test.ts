@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CoreError, ERROR_STATUS, toCoreError } from '../src/index.ts';
+import { issuesToCoreError } from '../src/trpc.ts';
+
+const specPath = join(import.meta.dirname, '../../../../shared/spec/esignature-api.md');
+
+describe('Errors table', () => {
+  it.runIf(existsSync(specPath))(
+    "ERROR_STATUS is exactly the specification's Errors table (codes and statuses)",
+    () => {
+      const spec = readFileSync(specPath, 'utf8');
+      const table = spec.slice(spec.indexOf('## Errors'), spec.indexOf('## Limits'));
+      const rows = [...table.matchAll(/^\| (\d{3}) \| (\w+) \|/gm)].map((m) => [m[2], Number(m[1])]);
+      expect(rows.length).toBeGreaterThan(30);
+      expect(Object.fromEntries(rows)).toEqual(ERROR_STATUS);
+    },
+  );
+
+  it('unknown errors become internal_error with a fixed message that leaks nothing', () => {
+    const err = toCoreError(new Error('relation "secret_table" does not exist'));
+    expect(err.code).toBe('internal_error');
+    expect(err.message).not.toContain('secret_table');
+  });
+
+  it('CoreError carries its status from the table', () => {
+    expect(new CoreError('insufficient_credits', 'x').status).toBe(402);
+    expect(new CoreError('remind_too_soon', 'x', { retryAfterSeconds: 5 }).details.retryAfterSeconds).toBe(5);
+  });
+});
+
+describe('validation issues become missing_parameter / invalid_parameter naming the field', () => {
+  it('a key absent from the input is missing_parameter', () => {
+    const e = issuesToCoreError([{ path: ['template_id'], message: 'Required' }], {}, undefined);
+    expect([e.code, e.message]).toEqual(['missing_parameter', 'Missing required parameter: template_id']);
+  });
+  it('a present but wrong value is invalid_parameter with its path', () => {
+    const e = issuesToCoreError(
+      [{ path: ['signers', 0, 'email'], message: 'Invalid email' }],
+      { signers: [{ email: 'x' }] },
+      undefined,
+    );
+    expect(e.code).toBe('invalid_parameter');
+    expect(e.message).toContain('signers[0].email');
+  });
+  it('procedure meta can route a key to its own code (invalid_field, invalid_signer)', () => {
+    const e = issuesToCoreError(
+      [{ path: ['fields', 1, 'type'], message: 'bad type' }],
+      { fields: [{}, { type: 'x' }] },
+      { fields: 'invalid_field' },
+    );
+    expect(e.code).toBe('invalid_field');
+    expect(e.message).toContain('fields[1].type');
+  });
+  it('a body that is not an object is invalid_parameter', () => {
+    expect(issuesToCoreError([{ path: [], message: 'Expected object' }], [1, 2], undefined).code).toBe(
+      'invalid_parameter',
+    );
+  });
+});

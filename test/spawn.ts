@@ -1,0 +1,25 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..');
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pnpm esign ...` the way the README does (the bin under Node 24 with tsx). */
+export function esign(args: string[], env: Record<string, string>): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'apps/cli/bin/esign.mjs'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'silent', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
