@@ -16,3 +16,4 @@ export * from './services/jobs.ts';
 export * from './services/mail.ts';
 export * from './services/rate-limit.ts';
 export { formatPath, issuesToCoreError, type McpMeta, type Meta, toCoreError } from './trpc.ts';
+export * from './services/events.ts';
