@@ -1,0 +1,288 @@
+import { PDF, type PDFPage, type PdfRef } from '@libpdf/core';
+import { Canvas, type Rgb } from './canvas.ts';
+import { decodeImageDataUri, ImageCache } from './draw-values.ts';
+import { DocumentFonts } from './fonts.ts';
+import type { SigningIdentity } from './identity.ts';
+import { displayPage, paintOnPage } from './page.ts';
+import { drawTestMark, signPdf } from './sign.ts';
+import { ASCENT, DESCENT, LINE_HEIGHT, shapeLine, type TextStyle, wrapText } from './text.ts';
+
+export interface AuditTrailInput {
+  requestId: number;
+  title: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  documents: { id: number; name: string; originalSha256: string; sealedSha256: string }[];
+  signers: {
+    id: number;
+    role: string | null;
+    name: string | null;
+    email: string | null;
+    phone: string | null;
+    ip: string | null;
+    userAgent: string | null;
+    sentAt: Date | null;
+    viewedAt: Date | null;
+    signedAt: Date | null;
+    declinedAt: Date | null;
+    declineReason: string | null;
+    otpVerifiedAt: Date | null;
+    values: { field: string; value: unknown }[];
+  }[];
+  events: { at: Date; type: string; detail: string }[];
+  testMode?: boolean;
+}
+
+const PAGE_W = 595.28;
+const PAGE_H = 841.89;
+const MARGIN_X = 50;
+const MARGIN_TOP = 60;
+const MARGIN_BOTTOM = 56;
+const CONTENT_W = PAGE_W - 2 * MARGIN_X;
+const GREY: Rgb = [0.38, 0.38, 0.42];
+const BLACK: Rgb = [0, 0, 0];
+
+export function formatTimestamp(d: Date | null): string {
+  if (!d) return '—';
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+interface Cell {
+  text: string;
+  width: number;
+  style?: TextStyle;
+  color?: Rgb;
+}
+
+/** A top-to-bottom text flow over as many A4 pages as needed. */
+class Flow {
+  readonly pages: { page: PDFPage; canvas: Canvas }[] = [];
+  private y = 0;
+
+  constructor(
+    private readonly pdf: PDF,
+    private readonly fonts: DocumentFonts,
+  ) {
+    this.newPage();
+  }
+
+  private get canvas(): Canvas {
+    return this.pages[this.pages.length - 1]!.canvas;
+  }
+
+  newPage(): void {
+    const page = this.pdf.addPage({ width: PAGE_W, height: PAGE_H });
+    this.pages.push({ page, canvas: new Canvas(this.pdf, this.fonts) });
+    this.y = PAGE_H - MARGIN_TOP;
+  }
+
+  ensure(height: number): void {
+    if (this.y - height < MARGIN_BOTTOM) this.newPage();
+  }
+
+  space(h: number): void {
+    this.y -= h;
+  }
+
+  /** One row of cells side by side, each wrapped within its width. */
+  row(cells: Cell[], size: number, gap = 10): void {
+    const wrapped = cells.map((c) => wrapText(c.text || ' ', size, c.width - gap, c.style));
+    const lineCount = Math.max(...wrapped.map((w) => w.length));
+    const lineStep = size * LINE_HEIGHT;
+    // Rows taller than a page are split line by line.
+    for (let i = 0; i < lineCount; ) {
+      this.ensure(size * (ASCENT + DESCENT));
+      const fit = Math.max(
+        1,
+        Math.floor((this.y - MARGIN_BOTTOM - size * (ASCENT + DESCENT)) / lineStep) + 1,
+      );
+      const take = Math.min(lineCount - i, fit);
+      let x = MARGIN_X;
+      cells.forEach((cell, k) => {
+        let baseline = this.y - size * ASCENT;
+        for (const text of wrapped[k]!.slice(i, i + take)) {
+          const line = shapeLine(text, cell.style);
+          const lx = line.rtl ? x + Math.max(0, cell.width - gap - line.width * size) : x;
+          this.canvas.text(line, lx, baseline, size, cell.color ?? BLACK);
+          baseline -= lineStep;
+        }
+        x += cell.width;
+      });
+      this.y -= size * (ASCENT + DESCENT) + (take - 1) * lineStep + size * 0.3;
+      i += take;
+      if (i < lineCount) this.newPage();
+    }
+  }
+
+  text(text: string, size: number, style: TextStyle = 'regular', color: Rgb = BLACK): void {
+    this.row([{ text, width: CONTENT_W + 10, style, color }], size);
+  }
+
+  heading(text: string): void {
+    this.ensure(60);
+    this.space(10);
+    this.text(text, 13, 'bold');
+    this.rule();
+  }
+
+  rule(): void {
+    this.canvas
+      .save()
+      .strokeColor([0.75, 0.75, 0.8])
+      .lineWidth(0.6)
+      .raw(`${MARGIN_X} ${this.y.toFixed(2)} m ${PAGE_W - MARGIN_X} ${this.y.toFixed(2)} l S`)
+      .restore();
+    this.space(6);
+  }
+
+  keyValues(rows: [string, string][], size = 9): void {
+    for (const [label, value] of rows) {
+      this.row(
+        [
+          { text: label, width: 140, color: GREY },
+          { text: value, width: CONTENT_W - 140 + 10 },
+        ],
+        size,
+      );
+    }
+  }
+
+  picture(label: string, img: { ref: PdfRef; width: number; height: number }): void {
+    const maxW = 180;
+    const maxH = 50;
+    const scale = Math.min(maxW / img.width, maxH / img.height);
+    const w = img.width * scale;
+    const h = img.height * scale;
+    this.ensure(h + 6);
+    const labelLine = shapeLine(label);
+    this.canvas.text(labelLine, MARGIN_X, this.y - 9 * ASCENT, 9, GREY);
+    this.canvas
+      .save()
+      .strokeColor([0.85, 0.85, 0.88])
+      .lineWidth(0.5)
+      .rect(MARGIN_X + 140, this.y - h, w, h)
+      .raw('S');
+    this.canvas.restore().image(img.ref, MARGIN_X + 140, this.y - h, w, h);
+    this.y -= h + 6;
+  }
+}
+
+function valueToText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.map((v) => valueToText(v)).join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes (checked)' : 'No (unchecked)';
+  if (typeof value === 'object') return JSON.stringify(value);
+  const s = String(value);
+  if (s.startsWith('data:')) return `[${s.slice(5, s.indexOf(';') > 0 ? s.indexOf(';') : 30)} data]`;
+  return s;
+}
+
+/**
+ * Builds the audit trail of a signature request: the request, every document's SHA-256 before and
+ * after sealing, each signer's identity evidence (email, phone, IP, user agent, OTP), their
+ * timestamps and values (pictures of drawn signatures), and the event log. Signed like the documents.
+ */
+export async function buildAuditTrail(
+  input: AuditTrailInput,
+  identity: SigningIdentity,
+): Promise<Uint8Array> {
+  const pdf = PDF.create();
+  const fonts = new DocumentFonts(pdf);
+  const images = new ImageCache(pdf);
+  const flow = new Flow(pdf, fonts);
+
+  flow.text('Audit trail', 20, 'bold');
+  flow.text(input.title, 12, 'regular', GREY);
+  flow.space(8);
+  flow.keyValues([
+    ['Signature request', `#${input.requestId}`],
+    ['Created', formatTimestamp(input.createdAt)],
+    ['Completed', formatTimestamp(input.completedAt)],
+    ['Environment', input.testMode ? 'Test (documents are not legally binding)' : 'Live'],
+    ['Sealed by', identity.subject],
+    ['Certificate SHA-256', identity.fingerprintSha256],
+  ]);
+
+  flow.heading('Documents');
+  for (const doc of input.documents) {
+    flow.row([{ text: `${doc.name} (#${doc.id})`, width: CONTENT_W + 10, style: 'bold' }], 10);
+    flow.keyValues([
+      ['Original SHA-256', doc.originalSha256],
+      ['Signed SHA-256', doc.sealedSha256],
+    ]);
+    flow.space(4);
+  }
+
+  flow.heading('Signers');
+  input.signers.forEach((signer, i) => {
+    flow.ensure(80);
+    const who = signer.name ?? signer.email ?? signer.phone ?? `Signer #${signer.id}`;
+    flow.row(
+      [
+        {
+          text: `${i + 1}. ${who}${signer.role ? ` — ${signer.role}` : ''}`,
+          width: CONTENT_W + 10,
+          style: 'bold',
+        },
+      ],
+      11,
+    );
+    const rows: [string, string][] = [
+      ['Signer ID', `#${signer.id}`],
+      ['Email', signer.email ?? '—'],
+      ['Phone', signer.phone ?? '—'],
+      ['IP address', signer.ip ?? '—'],
+      ['User agent', signer.userAgent ?? '—'],
+      ['Invited', formatTimestamp(signer.sentAt)],
+      ['Viewed', formatTimestamp(signer.viewedAt)],
+    ];
+    if (signer.otpVerifiedAt) rows.push(['Email code verified', formatTimestamp(signer.otpVerifiedAt)]);
+    if (signer.signedAt) rows.push(['Signed', formatTimestamp(signer.signedAt)]);
+    if (signer.declinedAt) {
+      rows.push(['Declined', formatTimestamp(signer.declinedAt)]);
+      rows.push(['Decline reason', signer.declineReason ?? '—']);
+    }
+    flow.keyValues(rows);
+    if (signer.values.length) {
+      flow.space(2);
+      flow.row([{ text: 'Values', width: CONTENT_W + 10, style: 'bold', color: GREY }], 9);
+      for (const { field, value } of signer.values) {
+        const img = typeof value === 'string' && decodeImageDataUri(value) ? images.get(value) : null;
+        if (img) flow.picture(field, img);
+        else flow.keyValues([[field, valueToText(value)]]);
+      }
+    }
+    flow.space(8);
+  });
+
+  flow.heading('Events');
+  for (const event of input.events) {
+    flow.row(
+      [
+        { text: formatTimestamp(event.at), width: 125, color: GREY },
+        { text: event.type, width: 135, style: 'bold' },
+        { text: event.detail, width: CONTENT_W - 260 + 10 },
+      ],
+      8.5,
+    );
+  }
+
+  const total = flow.pages.length;
+  flow.pages.forEach(({ page, canvas }, i) => {
+    const footer = shapeLine(
+      `Audit trail · signature request #${input.requestId} · page ${i + 1} of ${total}`,
+    );
+    canvas.text(footer, MARGIN_X, 30, 8, GREY);
+    if (input.testMode) drawTestMark(canvas, PAGE_W, PAGE_H);
+    const display = displayPage(page);
+    paintOnPage(pdf, page, canvas.finish(display.width, display.height), display);
+  });
+  fonts.finish();
+  pdf.setTitle(`Audit trail — ${input.title}`);
+  pdf.setCreationDate(input.completedAt ?? new Date());
+
+  const bytes = await pdf.save();
+  return signPdf(await PDF.load(bytes), identity, {
+    reason: `Audit trail of signature request #${input.requestId}`,
+  });
+}

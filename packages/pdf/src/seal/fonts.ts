@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type PDF, PdfArray, PdfDict, PdfName, PdfNumber, type PdfRef, PdfString } from '@libpdf/core';
+import * as fontkit from 'fontkit';
+
+/**
+ * Fonts used to draw values, the test mark and the audit trail.
+ *
+ * All faces are Noto fonts from npm packages (SIL OFL 1.1):
+ * - `@embedpdf/fonts-latin`: Noto Sans (Latin, Cyrillic, Greek), regular, bold and italic
+ * - `@embedpdf/fonts-arabic`: Noto Naskh Arabic
+ * - `@embedpdf/fonts-hebrew`: Noto Sans Hebrew
+ * - `@embedpdf/fonts-sc`: Noto Sans Hans (Chinese ideographs, kana)
+ * - `@embedpdf/fonts-kr`: Noto Sans KR (Hangul)
+ *
+ * Shaping (ligatures, Arabic joining forms, GPOS placement) and subsetting are done by fontkit;
+ * each face used in a document is embedded once as a Type0/Identity-H font holding only the glyphs
+ * drawn, with a ToUnicode map so text stays extractable and searchable.
+ */
+
+export type FaceId = 'sans' | 'sansBold' | 'sansItalic' | 'arabic' | 'hebrew' | 'cjk' | 'korean';
+
+const FACE_FILES: Record<FaceId, { pkg: string; file: string }> = {
+  sans: { pkg: '@embedpdf/fonts-latin', file: 'NotoSans-Regular.ttf' },
+  sansBold: { pkg: '@embedpdf/fonts-latin', file: 'NotoSans-Bold.ttf' },
+  sansItalic: { pkg: '@embedpdf/fonts-latin', file: 'NotoSans-Italic.ttf' },
+  arabic: { pkg: '@embedpdf/fonts-arabic', file: 'NotoNaskhArabic-Regular.ttf' },
+  hebrew: { pkg: '@embedpdf/fonts-hebrew', file: 'NotoSansHebrew-Regular.ttf' },
+  cjk: { pkg: '@embedpdf/fonts-sc', file: 'NotoSansHans-Regular.otf' },
+  korean: { pkg: '@embedpdf/fonts-kr', file: 'NotoSansKR-Regular.otf' },
+};
+
+const require = createRequire(import.meta.url);
+const faceCache = new Map<FaceId, fontkit.Font>();
+
+/** Parsed font face, loaded once per process (the CJK faces are several MB). */
+export function loadFace(id: FaceId): fontkit.Font {
+  let face = faceCache.get(id);
+  if (!face) {
+    const { pkg, file } = FACE_FILES[id];
+    const entry = require.resolve(pkg);
+    const bytes = readFileSync(path.join(path.dirname(entry), '..', 'fonts', file));
+    face = fontkit.create(bytes) as fontkit.Font;
+    faceCache.set(id, face);
+  }
+  return face;
+}
+
+/** Which face a character wants, by script; null for characters any face can carry (spaces, digits). */
+export function faceForCodePoint(cp: number, latin: FaceId): FaceId | null {
+  if (
+    (cp >= 0x0600 && cp <= 0x06ff) ||
+    (cp >= 0x0750 && cp <= 0x077f) ||
+    (cp >= 0x08a0 && cp <= 0x08ff) ||
+    (cp >= 0xfb50 && cp <= 0xfdff) ||
+    (cp >= 0xfe70 && cp <= 0xfeff)
+  ) {
+    return 'arabic';
+  }
+  if ((cp >= 0x0590 && cp <= 0x05ff) || (cp >= 0xfb1d && cp <= 0xfb4f)) return 'hebrew';
+  if (
+    (cp >= 0x1100 && cp <= 0x11ff) ||
+    (cp >= 0x3130 && cp <= 0x318f) ||
+    (cp >= 0xa960 && cp <= 0xa97f) ||
+    (cp >= 0xac00 && cp <= 0xd7ff)
+  ) {
+    return 'korean';
+  }
+  if (
+    (cp >= 0x2e80 && cp <= 0x2fdf) ||
+    (cp >= 0x3000 && cp <= 0x312f) ||
+    (cp >= 0x3190 && cp <= 0x9fff) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xffef) ||
+    (cp >= 0x20000 && cp <= 0x3ffff)
+  ) {
+    return 'cjk';
+  }
+  // Digits, spaces and common punctuation join whatever run surrounds them.
+  if (cp < 0x80 && !/[A-Za-z]/.test(String.fromCodePoint(cp))) return null;
+  if (cp === 0x00a0 || (cp >= 0x2000 && cp <= 0x206f)) return null;
+  return latin;
+}
+
+const FALLBACK_ORDER: FaceId[] = ['sans', 'cjk', 'korean', 'arabic', 'hebrew'];
+
+/** A face that has a glyph for `cp`, preferring `wanted`; falls back to `wanted` (drawn as .notdef). */
+export function faceWithGlyph(cp: number, wanted: FaceId): FaceId {
+  if (loadFace(wanted).hasGlyphForCodePoint(cp)) return wanted;
+  for (const id of FALLBACK_ORDER) {
+    if (id !== wanted && loadFace(id).hasGlyphForCodePoint(cp)) return id;
+  }
+  return wanted;
+}
+
+interface UsedGlyph {
+  cid: number;
+  width: number;
+  text: string;
+}
+
+/** One face embedded into one document: collects the glyphs drawn, written as a subset on finish(). */
+class EmbeddedFace {
+  readonly ref: PdfRef;
+  private readonly subset: fontkit.Subset;
+  private readonly used = new Map<number, UsedGlyph>();
+
+  constructor(
+    private readonly pdf: PDF,
+    readonly face: fontkit.Font,
+  ) {
+    this.subset = face.createSubset();
+    this.ref = pdf.register(new PdfDict([['Type', PdfName.of('Font')]]));
+  }
+
+  /** Adds a glyph to the subset; returns its CID (index in the subset) and its /W width. */
+  cidFor(glyph: fontkit.Glyph): UsedGlyph {
+    let used = this.used.get(glyph.id);
+    if (!used) {
+      const cid = this.subset.includeGlyph(glyph) as unknown as number;
+      const text = String.fromCodePoint(...(glyph.codePoints ?? []));
+      used = { cid, width: Math.round((glyph.advanceWidth * 1000) / this.face.unitsPerEm), text };
+      this.used.set(glyph.id, used);
+    }
+    return used;
+  }
+
+  finish(): void {
+    const face = this.face;
+    const scale = 1000 / face.unitsPerEm;
+    const isCff = readTag(face) === 'OTTO';
+    const fontBytes = this.subset.encode();
+    const tag = Array.from(randomBytes(6), (b) => String.fromCharCode(65 + (b % 26))).join('');
+    const baseName = `${tag}+${face.postscriptName.replace(/[^A-Za-z0-9-]/g, '')}`;
+    const fileRef = isCff
+      ? this.pdf.createStream({ Subtype: PdfName.of('CIDFontType0C') }, fontBytes)
+      : this.pdf.createStream({ Length1: PdfNumber.of(fontBytes.length) }, fontBytes);
+    const bbox = face.bbox;
+    const descriptor = this.pdf.createDict({
+      Type: PdfName.of('FontDescriptor'),
+      FontName: PdfName.of(baseName),
+      Flags: PdfNumber.of(4),
+      FontBBox: new PdfArray(
+        [bbox.minX, bbox.minY, bbox.maxX, bbox.maxY].map((v) => PdfNumber.of(Math.round(v * scale))),
+      ),
+      ItalicAngle: PdfNumber.of(face.italicAngle || 0),
+      Ascent: PdfNumber.of(Math.round(face.ascent * scale)),
+      Descent: PdfNumber.of(Math.round(face.descent * scale)),
+      CapHeight: PdfNumber.of(Math.round((face.capHeight || face.ascent) * scale)),
+      StemV: PdfNumber.of(80),
+      [isCff ? 'FontFile3' : 'FontFile2']: fileRef,
+    });
+    const sorted = [...this.used.values()].sort((a, b) => a.cid - b.cid);
+    const widths: (PdfNumber | PdfArray)[] = [];
+    for (const g of sorted) widths.push(PdfNumber.of(g.cid), new PdfArray([PdfNumber.of(g.width)]));
+    const cidFont = this.pdf.createDict({
+      Type: PdfName.of('Font'),
+      Subtype: PdfName.of(isCff ? 'CIDFontType0' : 'CIDFontType2'),
+      BaseFont: PdfName.of(baseName),
+      CIDSystemInfo: new PdfDict([
+        ['Registry', PdfString.fromString('Adobe')],
+        ['Ordering', PdfString.fromString('Identity')],
+        ['Supplement', PdfNumber.of(0)],
+      ]),
+      FontDescriptor: descriptor,
+      W: new PdfArray(widths),
+      DW: PdfNumber.of(0),
+      ...(isCff ? {} : { CIDToGIDMap: PdfName.of('Identity') }),
+    });
+    const toUnicode = this.pdf.createStream({}, new TextEncoder().encode(toUnicodeCMap(sorted)));
+    const dict = this.pdf.getObject(this.ref) as PdfDict;
+    dict.set('Subtype', PdfName.of('Type0'));
+    dict.set('BaseFont', PdfName.of(baseName));
+    dict.set('Encoding', PdfName.of('Identity-H'));
+    dict.set('DescendantFonts', new PdfArray([cidFont]));
+    dict.set('ToUnicode', toUnicode);
+  }
+}
+
+function readTag(face: fontkit.Font): string {
+  const stream = (face as unknown as { stream: { buffer: Uint8Array } }).stream;
+  return String.fromCharCode(...stream.buffer.subarray(0, 4));
+}
+
+function utf16Hex(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += text.charCodeAt(i).toString(16).padStart(4, '0');
+  return out || '0020';
+}
+
+function toUnicodeCMap(glyphs: UsedGlyph[]): string {
+  const lines = [
+    '/CIDInit /ProcSet findresource begin',
+    '12 dict begin',
+    'begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+    '/CMapName /Adobe-Identity-UCS def',
+    '/CMapType 2 def',
+    '1 begincodespacerange',
+    '<0000> <FFFF>',
+    'endcodespacerange',
+  ];
+  const mapped = glyphs.filter((g) => g.text.length > 0);
+  for (let i = 0; i < mapped.length; i += 100) {
+    const chunk = mapped.slice(i, i + 100);
+    lines.push(`${chunk.length} beginbfchar`);
+    for (const g of chunk) lines.push(`<${g.cid.toString(16).padStart(4, '0')}> <${utf16Hex(g.text)}>`);
+    lines.push('endbfchar');
+  }
+  lines.push('endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end');
+  return lines.join('\n');
+}
+
+/** The faces embedded into one document. Call finish() once, after the last text is drawn. */
+export class DocumentFonts {
+  private readonly faces = new Map<FaceId, EmbeddedFace>();
+  constructor(private readonly pdf: PDF) {}
+
+  get(id: FaceId): EmbeddedFace {
+    let face = this.faces.get(id);
+    if (!face) {
+      face = new EmbeddedFace(this.pdf, loadFace(id));
+      this.faces.set(id, face);
+    }
+    return face;
+  }
+
+  finish(): void {
+    for (const face of this.faces.values()) face.finish();
+    this.faces.clear();
+  }
+}
+
+export type { EmbeddedFace };

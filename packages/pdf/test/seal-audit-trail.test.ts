@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { PDF } from '@libpdf/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AuditTrailInput,
+  buildAuditTrail,
+  combineDocuments,
+  inspectSignatures,
+  isIntact,
+  loadSigningIdentity,
+  type SigningIdentity,
+  sealDocument,
+  TEST_MARK_TEXT,
+} from '../src/seal/index.ts';
+import {
+  expectValidSignedPdf,
+  pdfText,
+  signaturePng,
+  sourcePdf,
+  tempDir,
+  writeTemp,
+} from './seal-helpers.ts';
+
+let identity: SigningIdentity;
+let dir: string;
+
+beforeAll(async () => {
+  dir = tempDir('seal-trail');
+  identity = await loadSigningIdentity({ dataDir: dir });
+});
+
+const at = (minute: number) => new Date(Date.UTC(2025, 4, 1, 10, minute, 0));
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+function trailInput(original: Uint8Array, sealed: Uint8Array, events: number): AuditTrailInput {
+  return {
+    requestId: 42,
+    title: 'Mutual NDA — Договор — 合同 — اتفاقية',
+    createdAt: at(0),
+    completedAt: at(30),
+    documents: [{ id: 3, name: 'nda', originalSha256: sha(original), sealedSha256: sha(sealed) }],
+    signers: [
+      {
+        id: 7,
+        role: 'Client',
+        name: 'Jane Doe',
+        email: 'jane@example.com',
+        phone: '+15551234567',
+        ip: '203.0.113.9',
+        userAgent:
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+        sentAt: at(1),
+        viewedAt: at(5),
+        signedAt: at(10),
+        declinedAt: null,
+        declineReason: null,
+        otpVerifiedAt: at(4),
+        values: [
+          { field: 'Signature', value: signaturePng() },
+          { field: 'Full name', value: 'Иван Петров' },
+          { field: 'Agree', value: true },
+          { field: 'Colours', value: ['Red', 'Blue'] },
+        ],
+      },
+      {
+        id: 8,
+        role: 'Provider',
+        name: 'محمد علي',
+        email: null,
+        phone: '+4915112345678',
+        ip: null,
+        userAgent: null,
+        sentAt: at(11),
+        viewedAt: null,
+        signedAt: null,
+        declinedAt: at(20),
+        declineReason: 'Wrong company address',
+        otpVerifiedAt: null,
+        values: [],
+      },
+    ],
+    events: Array.from({ length: events }, (_, i) => ({
+      at: at(i % 60),
+      type: i % 2 ? 'signer.viewed' : 'signature_request.created',
+      detail: `Event ${i}: detail long enough to wrap inside its column of the events table in the audit trail`,
+    })),
+  };
+}
+
+describe('buildAuditTrail and combineDocuments (Signature request `audit_trail_url`, `combined_document_url`)', () => {
+  it('the audit trail lists the request, document hashes, signers, values and events, and is itself signed', async () => {
+    const original = await sourcePdf(1);
+    const sealed = await sealDocument({ pdf: original, values: [], identity, name: 'nda' });
+    const input = trailInput(original, sealed, 120);
+    const trail = await buildAuditTrail(input, identity);
+    const file = writeTemp(dir, 'audit-trail.pdf', trail);
+    expectValidSignedPdf(file);
+    const text = pdfText(file);
+    for (const expected of [
+      'Audit trail',
+      '#42',
+      sha(original),
+      sha(sealed),
+      'jane@example.com',
+      '203.0.113.9',
+      '2025-05-01 10:10:00 UTC',
+      'Wrong company address',
+      'Иван Петров',
+      'Event 119',
+      identity.fingerprintSha256,
+    ]) {
+      expect(text.replace(/\s+/g, ' ')).toContain(expected);
+    }
+    const pages = (await PDF.load(trail)).getPageCount();
+    expect(pages).toBeGreaterThan(2);
+    expect(text).toContain(`page ${pages} of ${pages}`);
+    expect(text).not.toContain(TEST_MARK_TEXT);
+    const [check] = await inspectSignatures(trail);
+    expect(check).toMatchObject({
+      valid: true,
+      coversWholeDocument: true,
+      signerCertificateSha256: identity.fingerprintSha256,
+    });
+  });
+
+  it('a test-mode audit trail carries the test mark on every page', async () => {
+    const original = await sourcePdf(1);
+    const trail = await buildAuditTrail({ ...trailInput(original, original, 60), testMode: true }, identity);
+    const file = writeTemp(dir, 'audit-trail-test.pdf', trail);
+    expectValidSignedPdf(file);
+    const pages = (await PDF.load(trail)).getPageCount();
+    for (let p = 1; p <= pages; p++) expect(pdfText(file, p)).toContain(TEST_MARK_TEXT);
+  });
+
+  it('the combined document holds every document and the audit trail, with one signature over all of it', async () => {
+    const a = await sealDocument({
+      pdf: await sourcePdf(2),
+      values: [
+        { type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.4, h: 0.04 }], value: 'First doc value' },
+      ],
+      identity,
+      name: 'first',
+    });
+    const b = await sealDocument({
+      pdf: await sourcePdf(1),
+      values: [
+        { type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.4, h: 0.04 }], value: 'Second doc value' },
+      ],
+      identity,
+      name: 'second',
+    });
+    const trail = await buildAuditTrail(trailInput(a, b, 5), identity);
+    const combined = await combineDocuments([a, b, trail], identity, 'NDA package');
+    const file = writeTemp(dir, 'combined.pdf', combined);
+    expectValidSignedPdf(file);
+    const total =
+      (await PDF.load(a)).getPageCount() +
+      (await PDF.load(b)).getPageCount() +
+      (await PDF.load(trail)).getPageCount();
+    expect((await PDF.load(combined)).getPageCount()).toBe(total);
+    const text = pdfText(file);
+    expect(text).toContain('First doc value');
+    expect(text).toContain('Second doc value');
+    expect(text).toContain('Audit trail');
+    const checks = await inspectSignatures(combined);
+    expect(checks).toHaveLength(1);
+    expect(isIntact(checks)).toBe(true);
+  });
+});

@@ -1,0 +1,107 @@
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  inspectSignatures,
+  isIntact,
+  loadSigningIdentity,
+  type SigningIdentity,
+  sealDocument,
+} from '../src/seal/index.ts';
+import { sourcePdf, tempDir } from './seal-helpers.ts';
+
+let identity: SigningIdentity;
+let sealed: Uint8Array;
+const signedAt = new Date(Date.UTC(2025, 5, 1, 12, 0, 0));
+
+beforeAll(async () => {
+  identity = await loadSigningIdentity({ dataDir: tempDir('seal-verify') });
+  sealed = await sealDocument({
+    pdf: await sourcePdf(1),
+    values: [{ type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.4, h: 0.04 }], value: 'Tamper target' }],
+    identity,
+    name: 'verify',
+    signedAt,
+  });
+});
+
+function signatureGap(pdf: Uint8Array): { start: number; end: number; byteRangeAt: number } {
+  const text = new TextDecoder('latin1').decode(pdf);
+  const m = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text)!;
+  return { start: Number(m[2]), end: Number(m[3]), byteRangeAt: m.index };
+}
+
+describe('POST /documents/verify: inspectSignatures checks signed PDFs', () => {
+  it('reports the intact seal: valid, whole document, signer certificate, signing time, reason', async () => {
+    const checks = await inspectSignatures(sealed);
+    expect(checks).toEqual([
+      {
+        valid: true,
+        coversWholeDocument: true,
+        modifiedAfterSigning: false,
+        subFilter: 'ETSI.CAdES.detached',
+        signerSubject: identity.subject,
+        signerCertificateSha256: identity.fingerprintSha256,
+        signingTime: signedAt.toISOString(),
+        reason: 'Signed electronically',
+      },
+    ]);
+    expect(isIntact(checks)).toBe(true);
+  });
+
+  it('the CMS is CAdES detached with content-type, signing-time, message-digest and signing-certificate-v2', () => {
+    const { start, end } = signatureGap(sealed);
+    const hex = new TextDecoder('latin1').decode(sealed.subarray(start + 1, end - 1));
+    const asn = asn1js.fromBER(Buffer.from(hex, 'hex'));
+    const signed = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: asn.result }).content });
+    expect(signed.encapContentInfo.eContent).toBeUndefined();
+    const oids = signed.signerInfos[0]!.signedAttrs!.attributes.map((a) => a.type);
+    expect(oids).toEqual(
+      expect.arrayContaining([
+        '1.2.840.113549.1.9.3', // content-type
+        '1.2.840.113549.1.9.5', // signing-time
+        '1.2.840.113549.1.9.4', // message-digest
+        '1.2.840.113549.1.9.16.2.47', // signing-certificate-v2
+      ]),
+    );
+  });
+
+  it('flipping any one byte inside the signed ranges, or in the signature value padding, is detected', async () => {
+    const { start, end } = signatureGap(sealed);
+    const positions: number[] = [];
+    for (let i = 0; i < sealed.length; i++) if (i < start || i >= end) positions.push(i); // every signed byte
+    positions.push(start, end - 1); // the < and > around /Contents
+    for (let i = end - 400; i < end - 1; i += 9) positions.push(i); // zero padding after the CMS
+    for (const pos of positions) {
+      const tampered = sealed.slice();
+      tampered[pos] = tampered[pos]! ^ 0x01;
+      expect(isIntact(await inspectSignatures(tampered)), `byte ${pos} flipped`).toBe(false);
+    }
+    expect(positions.length).toBeGreaterThan(3000);
+  }, 60_000);
+
+  it('bytes appended after the signature are reported as not covering the whole document', async () => {
+    const appended = new Uint8Array([...sealed, ...new TextEncoder().encode('\n1 0 obj\n<< >>\nendobj\n')]);
+    const [check] = await inspectSignatures(appended);
+    expect(check).toMatchObject({ valid: true, coversWholeDocument: false, modifiedAfterSigning: true });
+    expect(isIntact([check!])).toBe(false);
+  });
+
+  it('an unsigned PDF has no signatures, and a signature with a wrong key fails', async () => {
+    expect(await inspectSignatures(await sourcePdf(1))).toEqual([]);
+    // Swap the certificate for another identity's: the CMS no longer verifies.
+    const other = await loadSigningIdentity({ dataDir: tempDir('seal-verify-other') });
+    const mine = Buffer.from(identity.certificatePem.replace(/-----[^-]+-----|\s/g, ''), 'base64').toString(
+      'hex',
+    );
+    const theirs = Buffer.from(other.certificatePem.replace(/-----[^-]+-----|\s/g, ''), 'base64').toString(
+      'hex',
+    );
+    const text = new TextDecoder('latin1').decode(sealed);
+    if (mine.length === theirs.length) {
+      const swapped = text.replace(mine, theirs).replace(mine.toUpperCase(), theirs.toUpperCase());
+      const checks = await inspectSignatures(Uint8Array.from(swapped, (c) => c.charCodeAt(0)));
+      expect(checks[0]!.valid).toBe(false);
+    }
+  });
+});
