@@ -190,6 +190,24 @@ describe('sealDocument: signed documents (Signature request `documents`: URL of 
     expect(isIntact(await inspectSignatures(sealed))).toBe(true);
   });
 
+  it('seals a 100-page document with 20 fields quickly, appending to the original instead of copying it', async () => {
+    const pdf = await sourcePdf(100);
+    const png = signaturePng();
+    const values: SealValue[] = Array.from({ length: 20 }, (_, i) => ({
+      type: i % 2 ? 'signature' : 'text',
+      areas: area(1 + i * 5, 0.1, 0.8, 0.4, 0.06),
+      value: i % 2 ? png : `Value ${i} Привет 你好`,
+    }));
+    const started = performance.now();
+    const sealed = await sealDocument({ pdf, values, identity, name: 'big', testMark: true });
+    expect(performance.now() - started).toBeLessThan(15_000);
+    // Incremental update: the original bytes are the first revision, unchanged.
+    expect(Buffer.from(sealed.subarray(0, pdf.length)).equals(Buffer.from(pdf))).toBe(true);
+    const file = writeTemp(dir, 'big.pdf', sealed);
+    expectValidSignedPdf(file);
+    expect(pdfText(file, 91)).toContain('Value 18');
+  });
+
   it('rejects areas on pages the document does not have', async () => {
     await expect(
       sealDocument({

@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto';
 import type { PDF } from '@libpdf/core';
 import type { Canvas } from './canvas.ts';
 import type { SigningIdentity } from './identity.ts';
@@ -77,12 +76,4 @@ function dictText(value: string): string {
     .replace(/\(/g, '[')
     .replace(/\)/g, ']')
     .replace(/\\/g, '/');
-}
-
-/** Common name of a certificate subject, for captions. */
-export function commonName(identity: SigningIdentity): string {
-  const cn = new X509Certificate(identity.certificatePem).subject
-    .split('\n')
-    .find((p) => p.startsWith('CN='));
-  return cn ? cn.slice(3) : identity.subject;
 }
