@@ -1,4 +1,5 @@
 import type { TestAccount, TestApp } from './harness.ts';
+import { b64, plainPdf, signatureField } from './pdfs.ts';
 
 /**
  * For every REST path parameter, how to make a resource owned by an account: the shared route
@@ -7,7 +8,34 @@ import type { TestAccount, TestApp } from './harness.ts';
  */
 export type ResourceFactory = (t: TestApp, owner: TestAccount) => Promise<string>;
 
-export const resourceFactories: Record<string, ResourceFactory> = {};
+export async function makeTemplate(
+  t: TestApp,
+  owner: TestAccount,
+  body: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await t.api('POST', 'templates', {
+    key: owner.key,
+    body: {
+      name: 'Contract',
+      documents: [{ file: b64(await plainPdf(2)) }],
+      fields: [signatureField()],
+      ...body,
+    },
+  });
+  if (res.status !== 201) throw new Error(`template fixture failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export const resourceFactories: Record<string, ResourceFactory> = {
+  '/templates/{id}:id': async (t, owner) => String((await makeTemplate(t, owner)).id),
+};
 
 /** A valid body for write routes, so that the rules run against a request that would otherwise work. */
-export const sampleBodies: Record<string, (t: TestApp, owner: TestAccount) => Promise<unknown>> = {};
+export const sampleBodies: Record<string, (t: TestApp, owner: TestAccount) => Promise<unknown>> = {
+  'POST /templates': async () => ({
+    documents: [{ file: b64(await plainPdf(1)) }],
+    fields: [signatureField()],
+  }),
+  'PATCH /templates/{id}': async () => ({ name: 'Renamed' }),
+  'POST /feedback': async () => ({ kind: 'feedback', message: 'hello' }),
+};

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type Config,
+  type CoreDeps,
   createAccount,
+  createCoreDeps,
   createLogger,
   issueApiKey,
   parseConfig,
@@ -53,7 +55,10 @@ function freePort(): Promise<number> {
 }
 
 /** The all-in-one app on its own cloned database, listening on a loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<CoreDeps> = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'esign-test-data-'));
   const port = await freePort();
@@ -70,7 +75,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     db: database.db,
     logger: createLogger(config.LOG_LEVEL, 'test'),
     config,
-    deps: {},
+    deps: { ...createCoreDeps(config), ...deps },
     embedded: false,
     close: async () => {},
   };

@@ -20,6 +20,8 @@ export function createHttpApp(opts: { db: Db; logger: Logger }): FastifyInstance
     requestIdHeader: false,
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // Signed file links carry their payload in the path.
+    routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;
   // JSON bodies: invalid JSON is 400 invalid_json, an empty body is no body, and the size limit
   // is enforced while reading (document uploads get a larger one).

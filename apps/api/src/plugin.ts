@@ -15,11 +15,13 @@ import {
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { fromFastifyError, sendError } from './errors.ts';
 import { TEMPLATE_UPLOAD_LIMIT } from './http.ts';
+import { multipartTemplateBody } from './multipart.ts';
 import { buildOpenApiDocument, renderReferencePage } from './openapi.ts';
 import { matchRoute, type RestRoute, restRoutes } from './routes.ts';
 
@@ -68,6 +70,7 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   const openApiDocument = buildOpenApiDocument(opts.config.PUBLIC_URL);
 
   app.decorateRequest('esign', null);
+  await app.register(fastifyMultipart, { limits: { fileSize: 25 * 1024 * 1024, files: 11 } });
 
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
@@ -110,6 +113,23 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   app.addHook('preHandler', async (request, reply) => {
     const state = request.esign;
     if (!state) return;
+    if (request.isMultipart()) {
+      if (!state.route.meta.openapi?.contentTypes?.includes('multipart/form-data')) {
+        return sendError(
+          reply,
+          new CoreError(
+            'invalid_request',
+            'multipart/form-data is accepted by POST /templates only; send JSON',
+          ),
+        );
+      }
+      try {
+        request.body = await multipartTemplateBody(request);
+      } catch (err) {
+        return sendError(reply, toCoreError(err));
+      }
+      request.headers['content-type'] = 'application/json';
+    }
     // Bodyless POSTs (cancel, remind, archive) need no Content-Type.
     if (request.method !== 'GET' && !request.headers['content-type'])
       request.headers['content-type'] = 'application/json';

@@ -22,7 +22,9 @@ afterAll(() => t.close());
 async function concretePath(path: string, account: TestAccount): Promise<string> {
   let out = path;
   for (const [, param] of path.matchAll(/\{(\w+)\}/g)) {
-    const factory = resourceFactories[`${path}:${param}`] ?? resourceFactories[param!];
+    const factory =
+      resourceFactories[`${path.replace(/\/(duplicate|archive)$/, '')}:${param}`] ??
+      resourceFactories[param!];
     if (!factory)
       throw new Error(`no resource factory for {${param}} in ${path}: add one to test/fixtures.ts`);
     out = out.replace(`{${param}}`, await factory(t, account));

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 import { mcpTools } from '../src/tools.ts';
 
 let t: TestApp;
@@ -96,6 +97,56 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const result = await client.callTool({ name: 'no_such_tool', arguments: {} });
     expect(result.isError).toBe(true);
     expect((result.structuredContent as any).error.code).toBe('not_found');
+    await client.close();
+  });
+
+  it('create_template, list_templates and get_template run the same procedures; records get source mcp', async () => {
+    const client = await connect(owner.key);
+    const created = await client.callTool({
+      name: 'create_template',
+      arguments: {
+        name: 'From MCP',
+        documents: [{ file: b64(await plainPdf(1)) }],
+        fields: [signatureField('Client')],
+      },
+    });
+    expect(created.isError).toBeFalsy();
+    const tpl = created.structuredContent as any;
+    expect(tpl).toMatchObject({ object: 'template', name: 'From MCP', roles: ['Client'] });
+    const row = await t.db
+      .selectFrom('templates')
+      .select('source')
+      .where('id', '=', tpl.id)
+      .executeTakeFirstOrThrow();
+    expect(row.source).toBe('mcp');
+    const listed = await client.callTool({ name: 'list_templates', arguments: { limit: 5 } });
+    expect((listed.structuredContent as any).data[0].id).toBe(tpl.id);
+    const got = await client.callTool({ name: 'get_template', arguments: { id: tpl.id } });
+    expect((got.structuredContent as any).fields).toHaveLength(1);
+    await client.close();
+  });
+
+  it('missing required arguments fail with isError naming them (missing_parameter, as REST)', async () => {
+    const client = await connect(owner.key);
+    const result = await client.callTool({ name: 'get_template', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as any).error).toEqual({
+      code: 'missing_parameter',
+      message: expect.stringContaining('id'),
+    });
+    const bad = await client.callTool({
+      name: 'create_template',
+      arguments: { documents: [{ file: 'x' }], fields: [{ type: 'nope', areas: [] }] },
+    });
+    expect((bad.structuredContent as any).error.code).toBe('invalid_field');
+    await client.close();
+  });
+
+  it('a read-only key calling a write tool gets isError read_only_api_key', async () => {
+    const read = await owner.newKey({ permission: 'read' });
+    const client = await connect(read.key);
+    const result = await client.callTool({ name: 'archive_template', arguments: { id: 1 } });
+    expect((result.structuredContent as any).error.code).toBe('read_only_api_key');
     await client.close();
   });
 

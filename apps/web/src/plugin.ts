@@ -1,4 +1,11 @@
-import { appRouter, type Config, type CoreDeps, createContext } from '@esign/core';
+import {
+  appRouter,
+  type Config,
+  type CoreDeps,
+  createContext,
+  readLinkedFile,
+  toCoreError,
+} from '@esign/core';
 import type { Db } from '@esign/db';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
@@ -38,6 +45,22 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
           now,
         }),
     },
+  });
+  // Signed, expiring links to documents and page images (no API key needed, cannot be guessed).
+  app.get<{ Params: { token: string; name: string } }>('/files/:token/:name', async (request, reply) => {
+    try {
+      const file = await readLinkedFile(opts.deps, opts.config, request.params.token, now());
+      return reply
+        .type(file.contentType)
+        .header('Cache-Control', 'private, max-age=3600')
+        .header('Content-Disposition', `inline; filename="${file.fileName.replace(/[^\w. -]/g, '_')}"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(Buffer.from(file.bytes));
+    } catch (err) {
+      const core = toCoreError(err);
+      if (core.code === 'internal_error') request.log.error({ err }, 'file link failed');
+      return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
+    }
   });
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderHome(opts.config)));
 }

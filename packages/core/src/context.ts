@@ -1,6 +1,7 @@
 import type { Db, Environment, Permission, UserRole } from '@esign/db';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { createFileStore, type FileStore } from './services/storage.ts';
 
 /** Where a record came from; becomes its `source` column. */
 export type Source = 'api' | 'mcp' | 'invite' | 'link' | 'bulk' | 'embed' | 'cli';
@@ -31,9 +32,19 @@ export const scopeOf = (actor: Actor): Scope => ({
   environment: actor.environment,
 });
 
-/** Collaborators core needs from the process, filled in by later features (storage, signing identity, ...). */
+/** Collaborators core needs from the process. */
 export interface CoreDeps {
-  [name: string]: unknown;
+  storage: FileStore;
+  /** Test-only loosening of the outbound guard for document downloads (a loopback HTTPS server). */
+  outbound?: {
+    allowPrivate?: boolean;
+    ca?: string;
+    lookup?: import('@esign/webhooks').GuardedFetchOptions['lookup'];
+  };
+}
+
+export function createCoreDeps(config: Config): CoreDeps {
+  return { storage: createFileStore(config) };
 }
 
 export interface Ctx {
@@ -67,7 +78,7 @@ export function createContext(input: CreateContextInput): Ctx {
   return {
     db: input.db,
     config: input.config,
-    deps: input.deps ?? {},
+    deps: input.deps ?? createCoreDeps(input.config),
     actor: input.actor ?? null,
     source: input.source,
     requestId,

@@ -1,7 +1,7 @@
 import { type Db, migrateToLatest, openDatabase } from '@esign/db';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { CoreDeps } from './context.ts';
+import { type CoreDeps, createCoreDeps } from './context.ts';
 import { createLogger } from './logger.ts';
 
 export interface Runtime {
@@ -30,6 +30,6 @@ export async function createRuntime(
     const { applied } = await migrateToLatest(database.db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
-  const deps: CoreDeps = {};
+  const deps: CoreDeps = createCoreDeps(config);
   return { db: database.db, logger, config, deps, embedded: database.embedded, close: database.close };
 }

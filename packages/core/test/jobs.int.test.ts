@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   claimJob,
+  createCoreDeps,
   createLogger,
   drainJobs,
   enqueueJob,
@@ -20,7 +21,7 @@ beforeAll(async () => {
     db: tdb.db,
     logger: createLogger('silent', 'test'),
     config: parseConfig({}),
-    deps: {},
+    deps: createCoreDeps(parseConfig({})),
     now: () => new Date(),
   };
 });

@@ -21,7 +21,12 @@ export type EventObjectType = 'template' | 'signature_request' | 'signer' | 'web
  * Builds an event's `data` at delivery time (the spec: the object's state at delivery time), in the
  * same shape as the API response. Each resource module registers its builder.
  */
-export type EventDataBuilder = (db: Db, scope: Scope, objectId: number, publicUrl: string) => Promise<unknown>;
+export type EventDataBuilder = (
+  db: Db,
+  scope: Scope,
+  objectId: number,
+  publicUrl: string,
+) => Promise<unknown>;
 const builders = new Map<EventObjectType, EventDataBuilder>();
 
 export function registerEventDataBuilder(objectType: EventObjectType, builder: EventDataBuilder): void {
@@ -39,7 +44,10 @@ export interface RecordedEvent {
 }
 
 /** Hook the webhooks feature installs to fan an event out to subscribed endpoints (same transaction). */
-export type EventFanOut = (tx: Executor, event: RecordedEvent & Scope & { objectType: EventObjectType; objectId: number }) => Promise<void>;
+export type EventFanOut = (
+  tx: Executor,
+  event: RecordedEvent & Scope & { objectType: EventObjectType; objectId: number },
+) => Promise<void>;
 let fanOut: EventFanOut | null = null;
 export function setEventFanOut(fn: EventFanOut): void {
   fanOut = fn;
@@ -68,6 +76,7 @@ export async function recordEvent(
     })
     .execute();
   const event: RecordedEvent = { id, type: input.type, created_at: input.now };
-  if (fanOut) await fanOut(tx, { ...event, ...scope, objectType: input.objectType, objectId: input.objectId });
+  if (fanOut)
+    await fanOut(tx, { ...event, ...scope, objectType: input.objectType, objectId: input.objectId });
   return event;
 }

@@ -1,0 +1,54 @@
+import { CoreError } from '@esign/core';
+import type { FastifyRequest } from 'fastify';
+
+const MAX_FILE_BYTES = 25 * 1024 * 1024;
+const TEXT_FIELDS = new Set(['name', 'external_id', 'folder', 'password']);
+
+/**
+ * POST /templates as multipart/form-data: `documents[]` files plus text fields, translated into
+ * the JSON input the procedure takes. Sizes are enforced while streaming each file.
+ */
+export async function multipartTemplateBody(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  const documents: { name: string; file: string }[] = [];
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: MAX_FILE_BYTES, files: 11, fields: 20, fieldSize: 1024 * 1024 },
+    })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'documents[]' && part.fieldname !== 'documents') {
+          part.file.resume();
+          throw new CoreError(
+            'invalid_parameter',
+            `Unexpected file field "${part.fieldname}"; send files as documents[]`,
+          );
+        }
+        if (documents.length >= 10) {
+          part.file.resume();
+          throw new CoreError('too_many_documents', 'A template has at most 10 documents');
+        }
+        const bytes = await part.toBuffer();
+        documents.push({
+          name: part.filename.replace(/\.[^.]+$/, '') || `Document ${documents.length + 1}`,
+          file: bytes.toString('base64'),
+        });
+      } else if (part.fieldname === 'fields') {
+        throw new CoreError('invalid_parameter', '`fields` is accepted in JSON requests only');
+      } else if (TEXT_FIELDS.has(part.fieldname)) {
+        body[part.fieldname] = String(part.value);
+      } else {
+        throw new CoreError('invalid_parameter', `Unexpected form field "${part.fieldname}"`);
+      }
+    }
+  } catch (err) {
+    if (err instanceof CoreError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new CoreError('document_too_large', 'A document is larger than 25 MB');
+    if (code === 'FST_FILES_LIMIT')
+      throw new CoreError('too_many_documents', 'A template has at most 10 documents');
+    throw new CoreError('invalid_request', 'The multipart/form-data body could not be read');
+  }
+  if (documents.length) body.documents = documents;
+  return body;
+}

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+
+export const FIELD_TYPES = [
+  'text',
+  'signature',
+  'initials',
+  'date',
+  'checkbox',
+  'number',
+  'phone',
+  'select',
+  'radio',
+  'multiple',
+  'image',
+  'file',
+  'stamp',
+  'cells',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+/** Types a client may send in a field definition (the spec's list; `cells` only comes from forms/tags). */
+export const INPUT_FIELD_TYPES = FIELD_TYPES.filter((t) => t !== 'cells');
+export const OPTION_TYPES: readonly FieldType[] = ['select', 'radio', 'multiple'];
+
+export const FieldAreaInput = z.object({
+  page: z.number().int().min(1),
+  x: z.number().min(0).max(1),
+  y: z.number().min(0).max(1),
+  w: z.number().gt(0).max(1),
+  h: z.number().gt(0).max(1),
+  document: z.number().int().min(0).default(0),
+});
+
+export const FieldDefinition = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  type: z.enum(INPUT_FIELD_TYPES as [FieldType, ...FieldType[]]),
+  role: z.string().trim().min(1).max(100).optional(),
+  required: z.boolean().default(true),
+  options: z.array(z.string().min(1).max(500)).min(1).max(200).optional(),
+  areas: z.array(FieldAreaInput).min(1).max(100),
+});
+export type FieldDefinitionInput = z.infer<typeof FieldDefinition>;
+
+const DocumentInput = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  file: z
+    .string()
+    .min(1)
+    .describe('base64 of a PDF or image (a data: URI prefix is allowed), or an https:// URL'),
+});
+
+export const CreateTemplateInput = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  external_id: z.string().max(200).optional(),
+  folder: z.string().trim().min(1).max(200).optional(),
+  password: z.string().optional().describe('for encrypted PDFs'),
+  documents: z.array(DocumentInput).optional().describe('1..10 documents, 25 MB each'),
+  fields: z.array(FieldDefinition).optional(),
+});
+export type CreateTemplateInput = z.infer<typeof CreateTemplateInput>;
+
+const limit = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d+$/)
+      .transform(Number),
+  ])
+  .optional()
+  .transform((v) => (v === undefined || v < 1 ? 20 : Math.min(v, 100)))
+  .describe('1..100, default 20; below 1 becomes 20, above 100 becomes 100');
+const cursor = z.coerce.number().int().positive().optional();
+const boolParam = z
+  .union([z.boolean(), z.enum(['true', 'false'])])
+  .transform((v) => v === true || v === 'true')
+  .optional();
+
+export const ListTemplatesInput = z.object({
+  limit,
+  cursor,
+  q: z.string().max(200).optional(),
+  archived: boolParam,
+  external_id: z.string().max(200).optional(),
+  folder: z.string().max(200).optional(),
+});
+
+export const PaginationInput = z.object({ limit, cursor });
+
+export const TemplateIdInput = z.object({ id: z.coerce.number().int().positive() });
+
+export const UpdateTemplateInput = z.object({
+  id: z.coerce.number().int().positive(),
+  name: z.string().trim().min(1).max(200).optional(),
+  external_id: z.string().max(200).nullable().optional(),
+  folder: z.string().trim().min(1).max(200).optional(),
+  roles: z.array(z.string().trim().min(1).max(100)).min(1).max(10).optional(),
+  fields: z.array(FieldDefinition).optional(),
+});
+
+export const DuplicateTemplateInput = z.object({
+  id: z.coerce.number().int().positive(),
+  name: z.string().trim().min(1).max(200).optional(),
+  external_id: z.string().max(200).optional(),
+  folder: z.string().trim().min(1).max(200).optional(),
+});
+
+export const TemplateFieldOutput = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  type: z.enum(FIELD_TYPES),
+  role: z.string(),
+  required: z.boolean(),
+  options: z.array(z.string()).optional(),
+  areas: z.array(
+    z.object({
+      page: z.number(),
+      x: z.number(),
+      y: z.number(),
+      w: z.number(),
+      h: z.number(),
+      document: z.number(),
+    }),
+  ),
+});
+
+export const TemplateDocumentOutput = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  preview_image_url: z.string().nullable(),
+  page_count: z.number().int(),
+});
+
+export const UserRef = z
+  .object({ id: z.number().int(), email: z.string(), name: z.string().nullable() })
+  .nullable();
+
+export const TemplateOutput = z.object({
+  object: z.literal('template'),
+  id: z.number().int(),
+  name: z.string(),
+  external_id: z.string().nullable(),
+  folder: z.string().nullable(),
+  roles: z.array(z.string()),
+  edit_url: z.string(),
+  created_by: UserRef,
+  archived_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  fields: z.array(TemplateFieldOutput).optional(),
+  documents: z.array(TemplateDocumentOutput).optional(),
+  warnings: z.array(z.string()).optional(),
+});
+export type TemplateDto = z.infer<typeof TemplateOutput>;
+
+export const TemplateListOutput = z.object({
+  object: z.literal('list'),
+  data: z.array(TemplateOutput),
+  has_more: z.boolean(),
+  next_cursor: z.number().int().nullable(),
+});

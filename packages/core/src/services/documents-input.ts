@@ -1,0 +1,86 @@
+import { DocumentInputError, type IngestedDocument, ingestDocument } from '@esign/pdf';
+import {
+  guardedFetch,
+  OutboundBlockedError,
+  OutboundTimeoutError,
+  OutboundTooLargeError,
+} from '@esign/webhooks';
+import type { CoreDeps } from '../context.ts';
+import { CoreError } from '../errors.ts';
+
+export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
+export const MAX_DOCUMENTS = 10;
+const DOWNLOAD_TIMEOUT_MS = 30_000;
+
+const MB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+
+/**
+ * Turns one `documents[].file` value into bytes: base64 (optionally a data: URI) or an https://
+ * URL downloaded through the project's outbound-fetch guard. Sizes are checked before decoding and
+ * while downloading, never after buffering an unbounded body.
+ */
+export async function readDocumentFile(file: string, label: string, deps: CoreDeps): Promise<Uint8Array> {
+  const trimmed = file.trim();
+  if (/^https?:\/\//i.test(trimmed)) {
+    if (!/^https:\/\//i.test(trimmed))
+      throw new CoreError('invalid_document', `${label}: only https:// URLs can be downloaded`);
+    try {
+      const res = await guardedFetch(trimmed, {
+        timeoutMs: DOWNLOAD_TIMEOUT_MS,
+        maxBytes: MAX_DOCUMENT_BYTES,
+        allowedProtocols: ['https:'],
+        allowPrivate: deps.outbound?.allowPrivate ?? false,
+        ca: deps.outbound?.ca,
+        lookup: deps.outbound?.lookup,
+        requireOk: true,
+      });
+      if (res.body.length === 0)
+        throw new CoreError('invalid_document', `${label}: the URL returned an empty file`);
+      return res.body;
+    } catch (err) {
+      if (err instanceof CoreError) throw err;
+      if (err instanceof OutboundTooLargeError) {
+        throw new CoreError('document_too_large', `${label}: the download is larger than 25 MB`);
+      }
+      if (err instanceof OutboundBlockedError) {
+        throw new CoreError('invalid_document', `${label}: the URL is not allowed (${err.reason})`);
+      }
+      if (err instanceof OutboundTimeoutError)
+        throw new CoreError('invalid_document', `${label}: the download timed out`);
+      throw new CoreError(
+        'invalid_document',
+        `${label}: the URL could not be downloaded (${(err as Error).message})`,
+      );
+    }
+  }
+  const base64 = trimmed
+    .replace(/^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,/i, '')
+    .replace(/\s+/g, '');
+  if (base64.length === 0) throw new CoreError('invalid_document', `${label} is empty`);
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) {
+    throw new CoreError('invalid_document', `${label} is neither valid base64 nor an https:// URL`);
+  }
+  const estimated = Math.floor((base64.length * 3) / 4);
+  if (estimated > MAX_DOCUMENT_BYTES + 2) {
+    throw new CoreError('document_too_large', `${label} is ${MB(estimated)}; the limit is 25 MB`);
+  }
+  const bytes = Buffer.from(base64, base64.includes('-') || base64.includes('_') ? 'base64url' : 'base64');
+  if (bytes.length === 0) throw new CoreError('invalid_document', `${label} is empty`);
+  if (bytes.length > MAX_DOCUMENT_BYTES)
+    throw new CoreError('document_too_large', `${label} is ${MB(bytes.length)}; the limit is 25 MB`);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/** Runs the PDF pipeline and maps its errors to the spec's codes. */
+export async function ingest(
+  bytes: Uint8Array,
+  label: string,
+  password: string | undefined,
+): Promise<IngestedDocument> {
+  try {
+    return await ingestDocument({ bytes, password });
+  } catch (err) {
+    if (err instanceof DocumentInputError) throw new CoreError(err.code, `${label}: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,127 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Config } from '../config.ts';
+
+/** Where documents, page images and sealed files live: local disk by default, S3-compatible when configured. */
+export interface FileStore {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Uint8Array>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+}
+
+export class FileNotFoundError extends Error {}
+
+/** Files under DATA_DIR/files, written atomically (temp file + rename). */
+export class LocalFileStore implements FileStore {
+  private readonly root: string;
+  constructor(dir: string) {
+    this.root = resolve(dir);
+  }
+
+  private path(key: string): string {
+    const p = resolve(this.root, key);
+    if (!p.startsWith(this.root + sep)) throw new Error(`invalid storage key ${key}`);
+    return p;
+  }
+
+  async put(key: string, bytes: Uint8Array): Promise<void> {
+    const p = this.path(key);
+    await mkdir(dirname(p), { recursive: true });
+    const tmp = `${p}.${randomUUID()}.tmp`;
+    await writeFile(tmp, bytes);
+    await rename(tmp, p);
+  }
+
+  async get(key: string): Promise<Uint8Array> {
+    try {
+      return new Uint8Array(await readFile(this.path(key)));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return stat(this.path(key)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    await unlink(this.path(key)).catch(() => {});
+  }
+}
+
+/** S3-compatible storage (STORAGE_URL=s3://bucket?endpoint=...&region=...&force_path_style=true). */
+export class S3FileStore implements FileStore {
+  private client: Promise<any>;
+  private readonly bucket: string;
+  private readonly prefix: string;
+  constructor(url: string) {
+    const u = new URL(url);
+    this.bucket = u.hostname;
+    this.prefix = u.pathname.replace(/^\/+/, '');
+    const endpoint = u.searchParams.get('endpoint') ?? undefined;
+    const region = u.searchParams.get('region') ?? 'us-east-1';
+    const forcePathStyle =
+      (u.searchParams.get('force_path_style') ?? (endpoint ? 'true' : 'false')) === 'true';
+    this.client = import('@aws-sdk/client-s3').then(
+      (s3) => new s3.S3Client({ region, endpoint, forcePathStyle }),
+    );
+  }
+
+  private key(key: string) {
+    return this.prefix ? `${this.prefix.replace(/\/$/, '')}/${key}` : key;
+  }
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    const s3 = await import('@aws-sdk/client-s3');
+    await (await this.client).send(
+      new s3.PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(key),
+        Body: bytes,
+        ContentType: contentType,
+      }),
+    );
+  }
+
+  async get(key: string): Promise<Uint8Array> {
+    const s3 = await import('@aws-sdk/client-s3');
+    try {
+      const res = await (await this.client).send(
+        new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
+      );
+      return new Uint8Array(await res.Body.transformToByteArray());
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchKey') throw new FileNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    const s3 = await import('@aws-sdk/client-s3');
+    try {
+      await (await this.client).send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const s3 = await import('@aws-sdk/client-s3');
+    await (await this.client).send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+  }
+}
+
+export function createFileStore(config: Pick<Config, 'STORAGE_URL' | 'DATA_DIR'>): FileStore {
+  return config.STORAGE_URL
+    ? new S3FileStore(config.STORAGE_URL)
+    : new LocalFileStore(join(config.DATA_DIR, 'files'));
+}
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
