@@ -28,7 +28,19 @@ export async function makeTemplate(
 
 export const resourceFactories: Record<string, ResourceFactory> = {
   '/templates/{id}:id': async (t, owner) => String((await makeTemplate(t, owner)).id),
+  '/signature_requests/{id}:id': async (t, owner) => String((await makeRequest(t, owner)).id),
+  '/signers/{id}:id': async (t, owner) => String((await makeRequest(t, owner)).signers[0].id),
 };
+
+export async function makeRequest(t: TestApp, owner: TestAccount): Promise<any> {
+  const tpl = await makeTemplate(t, owner);
+  const res = await t.api('POST', 'signature_requests', {
+    key: owner.key,
+    body: { template_id: tpl.id, signers: [{ email: 'fixture@example.com' }] },
+  });
+  if (res.status !== 201) throw new Error(`request fixture failed: ${res.status} ${res.text}`);
+  return res.body;
+}
 
 /** A valid body for write routes, so that the rules run against a request that would otherwise work. */
 export const sampleBodies: Record<string, (t: TestApp, owner: TestAccount) => Promise<unknown>> = {
@@ -38,4 +50,10 @@ export const sampleBodies: Record<string, (t: TestApp, owner: TestAccount) => Pr
   }),
   'PATCH /templates/{id}': async () => ({ name: 'Renamed' }),
   'POST /feedback': async () => ({ kind: 'feedback', message: 'hello' }),
+  'POST /documents/verify': async () => ({ file: b64(await plainPdf(1)) }),
+  'POST /signature_requests': async (t, owner) => ({
+    template_id: (await makeTemplate(t, owner)).id,
+    signers: [{ email: 's@example.com' }],
+  }),
+  'PATCH /signers/{id}': async () => ({ name: 'New name' }),
 };

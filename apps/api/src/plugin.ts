@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { fromFastifyError, sendError } from './errors.ts';
 import { TEMPLATE_UPLOAD_LIMIT } from './http.ts';
-import { multipartTemplateBody } from './multipart.ts';
+import { multipartTemplateBody, multipartVerifyBody } from './multipart.ts';
 import { buildOpenApiDocument, renderReferencePage } from './openapi.ts';
 import { matchRoute, type RestRoute, restRoutes } from './routes.ts';
 
@@ -119,12 +119,15 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
           reply,
           new CoreError(
             'invalid_request',
-            'multipart/form-data is accepted by POST /templates only; send JSON',
+            'multipart/form-data is accepted by POST /templates and POST /documents/verify only; send JSON',
           ),
         );
       }
       try {
-        request.body = await multipartTemplateBody(request);
+        request.body =
+          state.route.path === '/documents/verify'
+            ? await multipartVerifyBody(request)
+            : await multipartTemplateBody(request);
       } catch (err) {
         return sendError(reply, toCoreError(err));
       }
@@ -199,6 +202,17 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
     reply.type('text/html; charset=utf-8').send(renderReferencePage(openApiDocument)),
   );
 
+  // trpc-to-openapi's route handler resolves as soon as it called reply.send; with our async onSend
+  // hook (storing idempotent responses) still running, Fastify would then send `undefined` again.
+  // Waiting for the reply to finish closes that race.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_BASE)) return;
+    const handler = route.handler;
+    route.handler = async function (this: unknown, request, reply) {
+      await handler.call(this as never, request, reply);
+      if (!reply.sent) await reply;
+    };
+  });
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: API_BASE,
     router: appRouter,

@@ -23,7 +23,7 @@ async function concretePath(path: string, account: TestAccount): Promise<string>
   let out = path;
   for (const [, param] of path.matchAll(/\{(\w+)\}/g)) {
     const factory =
-      resourceFactories[`${path.replace(/\/(duplicate|archive)$/, '')}:${param}`] ??
+      resourceFactories[`${path.replace(/\/(duplicate|archive|cancel|remind)$/, '')}:${param}`] ??
       resourceFactories[param!];
     if (!factory)
       throw new Error(`no resource factory for {${param}} in ${path}: add one to test/fixtures.ts`);
@@ -76,7 +76,7 @@ describe.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_
   });
 
   it('Authentication 6: a key whose account is archived is 401 unauthenticated', async () => {
-    const archived = await createTestAccount(t.db);
+    const archived = await createTestAccount(t.db, { credits: 5 });
     const path = (await concretePath(route.path, archived)).slice(1);
     await t.db
       .updateTable('accounts')

@@ -1,4 +1,5 @@
 import {
+  expireOverdueRequests,
   jobHandlers,
   pruneIdempotencyKeys,
   pruneRateLimitWindows,
@@ -27,6 +28,8 @@ export function startBackgroundWorker(
             await pruneIdempotencyKeys(rt.db, now());
           },
         },
+        // Requests past expires_at become `expired` (reads also check, so none is shown open late).
+        { every: 30_000, run: async () => void (await expireOverdueRequests(rt.db, now())) },
       ],
     },
   );

@@ -20,4 +20,12 @@ export * from './services/rate-limit.ts';
 export * from './services/secret.ts';
 export * from './services/storage.ts';
 export * from './services/templates.ts';
+// Webhooks: importing the module installs the event fan-out (deliveries in the event's transaction).
+export * from './services/webhooks.ts';
 export { formatPath, issuesToCoreError, type McpMeta, type Meta, toCoreError } from './trpc.ts';
+export * from './services/field-values.ts';
+export * from './services/request-model.ts';
+export * from './services/signature-requests.ts';
+export * from './services/signing.ts';
+export * from './services/sealing.ts';
+export * from './services/verify.ts';

@@ -1,7 +1,11 @@
 import type { JobHandler } from './services/jobs.ts';
 import { sendMailJob } from './services/mail.ts';
+import { SEAL_JOB, sealRequestJob } from './services/sealing.ts';
+import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks.ts';
 
 /** Every background job kind the worker runs. */
 export const jobHandlers: Record<string, JobHandler> = {
   'mail.send': sendMailJob,
+  [SEAL_JOB]: sealRequestJob,
+  [WEBHOOK_DELIVER_JOB]: webhookDeliverJob,
 };

@@ -47,38 +47,75 @@ function transportFor(url: string): Transporter {
   return transportCache.transport;
 }
 
-/** Job `mail.send`: SMTP when SMTP_URL is set; otherwise the message stays readable in the outbox. */
+/** Emails that invite a signer: once one went out, a `ready` signer becomes `sent`. */
+const INVITING_KINDS = new Set(['invitation', 'next_signer', 'reminder', 'resend']);
+
+/**
+ * Job `mail.send`: SMTP when SMTP_URL is set; otherwise the message is kept in the outbox (readable
+ * with `esign mail list`), which counts as delivered. The row is locked while sending, so the
+ * worker and an immediate send after commit never both send it.
+ */
 export const sendMailJob: JobHandler = async (ctx, payload) => {
   const id = Number(payload.mailId);
-  const mail = await ctx.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!mail || mail.status === 'sent' || mail.status === 'kept') return;
-  if (!ctx.config.SMTP_URL) {
-    await ctx.db.updateTable('mail_outbox').set({ status: 'kept' }).where('id', '=', id).execute();
-    return;
-  }
-  try {
-    await transportFor(ctx.config.SMTP_URL).sendMail({
-      from: ctx.config.MAIL_FROM,
-      to: mail.to_address,
-      replyTo: mail.reply_to ?? undefined,
-      subject: mail.subject,
-      text: mail.text_body,
-      html: mail.html_body,
-    });
-  } catch (err) {
-    await ctx.db
+  await ctx.db.transaction().execute(async (tx) => {
+    const mail = await tx
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'failed'])
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!mail) return;
+    let status: 'sent' | 'kept' = 'kept';
+    if (ctx.config.SMTP_URL) {
+      try {
+        await transportFor(ctx.config.SMTP_URL).sendMail({
+          from: ctx.config.MAIL_FROM,
+          to: mail.to_address,
+          replyTo: mail.reply_to ?? undefined,
+          subject: mail.subject,
+          text: mail.text_body,
+          html: mail.html_body,
+        });
+        status = 'sent';
+      } catch (err) {
+        await ctx.db
+          .updateTable('mail_outbox')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: String(err).slice(0, 1000) }))
+          .where('id', '=', id)
+          .execute();
+        throw err;
+      }
+    }
+    const now = ctx.now();
+    await tx
       .updateTable('mail_outbox')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: String(err).slice(0, 1000) }))
+      .set((eb) => ({ status, sent_at: now, attempts: eb('attempts', '+', 1), last_error: null }))
       .where('id', '=', id)
       .execute();
-    throw err;
-  }
-  await ctx.db
-    .updateTable('mail_outbox')
-    .set((eb) => ({ status: 'sent', sent_at: ctx.now(), attempts: eb('attempts', '+', 1), last_error: null }))
-    .where('id', '=', id)
-    .execute();
+    if (mail.signer_id && INVITING_KINDS.has(mail.kind)) {
+      await tx
+        .updateTable('signers')
+        .set((eb) => ({ status: 'sent', sent_at: eb.fn.coalesce('sent_at', eb.val(now)), updated_at: now }))
+        .where('id', '=', mail.signer_id)
+        .where('status', '=', 'ready')
+        .execute();
+    }
+  });
 };
+
+/** Sends queued mail right away (after the commit that queued it), bounded in time; the worker retries the rest. */
+export async function sendMailNow(
+  ctx: Parameters<JobHandler>[0],
+  mailIds: number[],
+  timeoutMs = 3000,
+): Promise<void> {
+  const work = Promise.all(
+    mailIds.map((mailId) => sendMailJob(ctx, { mailId }, {} as never).catch(() => {})),
+  );
+  await Promise.race([work, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+}
 
 export async function listMail(db: Executor, opts: { to?: string; limit?: number }) {
   const limit = opts.limit ?? 20;

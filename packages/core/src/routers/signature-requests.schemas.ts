@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { PaginationInput } from './templates.schemas.ts';
+
+const email = z.email().max(254);
+
+export const SignerInput = z.object({
+  role: z.string().trim().min(1).max(100).optional(),
+  name: z.string().trim().max(200).optional(),
+  email: email.optional(),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()./-]{5,30}$/, 'must be a phone number in international format')
+    .optional(),
+  external_id: z.string().max(200).optional(),
+  metadata: z.unknown().optional().describe('object: stored with the signer'),
+  prefill: z.unknown().optional().describe('object: values keyed by field name'),
+  redirect_url: z.url().optional(),
+  require_email_otp: z.boolean().optional(),
+});
+
+export const CreateSignatureRequestInput = z.object({
+  template_id: z.number().int().positive(),
+  signers: z.array(SignerInput).optional().describe('required: at least 1, at most one per template role'),
+  signing_order: z.enum(['sequential', 'parallel']).default('sequential'),
+  send_email: z.boolean().default(true),
+  message: z
+    .object({ subject: z.string().max(300).optional(), body: z.string().max(10_000).optional() })
+    .optional(),
+  reply_to: email.optional(),
+  redirect_url: z.url().optional(),
+  expires_at: z.string().optional().describe('ISO 8601 date-time in the future'),
+  require_email_otp: z.boolean().default(false),
+});
+export type CreateSignatureRequestInput = z.infer<typeof CreateSignatureRequestInput>;
+
+export const REQUEST_STATUSES = [
+  'sent',
+  'in_progress',
+  'completed',
+  'declined',
+  'expired',
+  'canceled',
+] as const;
+
+export const ListSignatureRequestsInput = PaginationInput.extend({
+  template_id: z.coerce.number().int().positive().optional(),
+  q: z.string().max(200).optional(),
+  status: z.string().optional().describe('open, expired, sent, in_progress, completed, declined, canceled'),
+});
+
+export const IdInput = z.object({ id: z.coerce.number().int().positive() });
+
+export const UpdateSignerInput = z.object({
+  id: z.coerce.number().int().positive(),
+  name: z.string().trim().max(200).nullable().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().trim().nullable().optional(),
+  external_id: z.string().max(200).nullable().optional(),
+  metadata: z.unknown().optional().describe('object; replaces existing metadata'),
+  prefill: z.unknown().optional().describe('object; merged with existing prefilled values'),
+  resend: z.boolean().default(false),
+});
+
+const Value = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.string()),
+  z.record(z.string(), z.unknown()),
+  z.null(),
+]);
+const FileRef = z.object({ name: z.string(), url: z.string() });
+
+export const SignerOutput = z.object({
+  object: z.literal('signer'),
+  id: z.number().int(),
+  signature_request_id: z.number().int(),
+  role: z.string().nullable(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  external_id: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  status: z.enum(['waiting', 'ready', 'sent', 'viewed', 'signed', 'declined']),
+  signing_url: z.string().nullable(),
+  sent_at: z.string().nullable(),
+  viewed_at: z.string().nullable(),
+  signed_at: z.string().nullable(),
+  declined_at: z.string().nullable(),
+  decline_reason: z.string().nullable().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  values: z.array(z.object({ field: z.string(), value: Value })).optional(),
+  documents: z.array(FileRef).optional(),
+});
+export type SignerDto = z.infer<typeof SignerOutput>;
+
+export const SignatureRequestOutput = z.object({
+  object: z.literal('signature_request'),
+  id: z.number().int(),
+  status: z.enum(REQUEST_STATUSES),
+  template: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  signing_order: z.enum(['sequential', 'parallel']),
+  source: z.string(),
+  created_by: z.object({ id: z.number().int(), email: z.string(), name: z.string().nullable() }).nullable(),
+  signers: z.array(SignerOutput),
+  expires_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  canceled_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  documents: z.array(FileRef).nullable().optional(),
+  audit_trail_url: z.string().nullable().optional(),
+  combined_document_url: z.string().nullable().optional(),
+});
+export type SignatureRequestDto = z.infer<typeof SignatureRequestOutput>;
+
+export const SignatureRequestListOutput = z.object({
+  object: z.literal('list'),
+  data: z.array(SignatureRequestOutput),
+  has_more: z.boolean(),
+  next_cursor: z.number().int().nullable(),
+});
+
+export const ReminderOutput = z.object({
+  object: z.literal('reminder'),
+  signature_request_id: z.number().int(),
+  reminded_signer_ids: z.array(z.number().int()),
+});

@@ -1,0 +1,80 @@
+import type { Ctx } from '../context.ts';
+import { sendMailNow } from '../services/mail.ts';
+import {
+  completeSigning,
+  declineSigning,
+  openSigning,
+  requestSigningCode,
+  type SignerCtx,
+  saveSigningValues,
+  verifySigningCode,
+} from '../services/signing.ts';
+import { publicProcedure, router } from '../trpc.ts';
+import {
+  CompleteOutput,
+  DeclineInput,
+  DeclineOutput,
+  RequestCodeOutput,
+  SaveValuesInput,
+  SaveValuesOutput,
+  SigningOpenOutput,
+  SigningTokenInput,
+  VerifyCodeInput,
+  VerifyCodeOutput,
+} from './signing.schemas.ts';
+
+const sc = (ctx: Ctx): SignerCtx => ({
+  db: ctx.db,
+  config: ctx.config,
+  now: ctx.now(),
+  ip: ctx.ip,
+  userAgent: ctx.userAgent,
+});
+const jobCtx = (ctx: Ctx) => ({
+  db: ctx.db,
+  logger: ctx.logger,
+  config: ctx.config,
+  deps: ctx.deps,
+  now: ctx.now,
+});
+
+/** operations.md §4: public procedures authenticated by the signer's token. */
+export const signingRouter = router({
+  open: publicProcedure
+    .input(SigningTokenInput)
+    .output(SigningOpenOutput)
+    .query(({ ctx, input }) => openSigning(sc(ctx), input.token, input.session)),
+
+  requestCode: publicProcedure
+    .input(SigningTokenInput)
+    .output(RequestCodeOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { result, mailId } = await requestSigningCode(sc(ctx), input.token);
+      await sendMailNow(jobCtx(ctx), [mailId]);
+      return result;
+    }),
+
+  verifyCode: publicProcedure
+    .input(VerifyCodeInput)
+    .output(VerifyCodeOutput)
+    .mutation(({ ctx, input }) => verifySigningCode(sc(ctx), input.token, input.code)),
+
+  saveValues: publicProcedure
+    .input(SaveValuesInput)
+    .output(SaveValuesOutput)
+    .mutation(({ ctx, input }) => saveSigningValues(sc(ctx), input.token, input.session, input.values)),
+
+  complete: publicProcedure
+    .input(SaveValuesInput)
+    .output(CompleteOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { result, mailIds } = await completeSigning(sc(ctx), input.token, input.session, input.values);
+      if (mailIds.length) await sendMailNow(jobCtx(ctx), mailIds);
+      return result;
+    }),
+
+  decline: publicProcedure
+    .input(DeclineInput)
+    .output(DeclineOutput)
+    .mutation(({ ctx, input }) => declineSigning(sc(ctx), input.token, input.session, input.reason)),
+});

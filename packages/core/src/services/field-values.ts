@@ -1,0 +1,119 @@
+import { CoreError } from '../errors.ts';
+import type { FieldValue, SnapshotField } from './request-model.ts';
+
+const IMAGE_TYPES = new Set(['signature', 'initials', 'image', 'stamp']);
+const DATA_URI_IMAGE = /^data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+={0,2}$/;
+const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
+const MAX_FILE_CHARS = 14 * 1024 * 1024;
+
+export function isImageField(type: string): boolean {
+  return IMAGE_TYPES.has(type);
+}
+
+function bad(field: SnapshotField, message: string): CoreError {
+  return new CoreError(
+    'invalid_request',
+    `Invalid value for field "${field.name}" (${field.type}): ${message}`,
+  );
+}
+
+function validDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/**
+ * The one check of a field value, for prefill (POST /signature_requests, PATCH /signers) and for
+ * the signing page. Returns the normalised value; null/empty clears.
+ */
+export function normaliseFieldValue(field: SnapshotField, value: unknown): FieldValue {
+  if (value === null || value === undefined || value === '') return null;
+  switch (field.type) {
+    case 'text':
+    case 'cells':
+      if (typeof value !== 'string') throw bad(field, 'expected text');
+      if (value.length > 10_000) throw bad(field, 'text longer than 10000 characters');
+      return value;
+    case 'phone':
+      if (typeof value !== 'string' || !/^\+?[0-9 ()./-]{3,30}$/.test(value))
+        throw bad(field, 'expected a phone number');
+      return value;
+    case 'date':
+      if (typeof value !== 'string' || !validDate(value)) throw bad(field, 'expected a date as YYYY-MM-DD');
+      return value;
+    case 'number': {
+      const n = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw bad(field, 'expected a number');
+      return n;
+    }
+    case 'checkbox':
+      if (typeof value !== 'boolean') throw bad(field, 'expected true or false');
+      return value;
+    case 'select':
+    case 'radio':
+      if (typeof value !== 'string' || !(field.options ?? []).includes(value)) {
+        throw bad(field, `expected one of ${JSON.stringify(field.options ?? [])}`);
+      }
+      return value;
+    case 'multiple': {
+      if (
+        !Array.isArray(value) ||
+        value.some((v) => typeof v !== 'string' || !(field.options ?? []).includes(v))
+      ) {
+        throw bad(field, `expected an array of ${JSON.stringify(field.options ?? [])}`);
+      }
+      return value.length ? [...new Set(value as string[])] : null;
+    }
+    case 'signature':
+    case 'initials':
+    case 'image':
+    case 'stamp':
+      if (typeof value !== 'string' || !DATA_URI_IMAGE.test(value))
+        throw bad(field, 'expected a PNG or JPEG image as a base64 data: URI');
+      if (value.length > MAX_IMAGE_CHARS) throw bad(field, 'image larger than 3 MB');
+      return value;
+    case 'file': {
+      const f = value as { name?: unknown; type?: unknown; data?: unknown };
+      if (
+        !f ||
+        typeof f !== 'object' ||
+        typeof f.name !== 'string' ||
+        typeof f.data !== 'string' ||
+        !f.data.startsWith('data:')
+      ) {
+        throw bad(field, 'expected {name, type, data} with data a base64 data: URI');
+      }
+      if (f.data.length > MAX_FILE_CHARS) throw bad(field, 'file larger than 10 MB');
+      return {
+        name: f.name.slice(0, 255),
+        type: typeof f.type === 'string' ? f.type : 'application/octet-stream',
+        data: f.data,
+      };
+    }
+  }
+  throw bad(field, 'unsupported field type');
+}
+
+/** Validates an object of values keyed by field name against the fields a signer may fill. */
+export function normaliseValues(
+  fields: SnapshotField[],
+  values: unknown,
+  what: string,
+): Record<string, FieldValue> {
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+    throw new CoreError('invalid_parameter', `${what} must be an object keyed by field name`);
+  }
+  const out: Record<string, FieldValue> = {};
+  for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+    const field = fields.find((f) => f.name === name);
+    if (!field) {
+      throw new CoreError(
+        'invalid_request',
+        `${what}: "${name}" is not a field of this signer (fields: ${fields.map((f) => f.name).join(', ') || 'none'})`,
+      );
+    }
+    out[name] = normaliseFieldValue(field, value);
+  }
+  return out;
+}

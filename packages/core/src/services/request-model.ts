@@ -1,0 +1,62 @@
+import type { FieldAreaRow } from '@esign/db';
+import type { FieldType } from '../routers/templates.schemas.ts';
+
+/**
+ * What a signature request keeps of its template when it is sent (signature_requests.snapshot):
+ * later template edits change nothing for these signers.
+ */
+export interface RequestSnapshot {
+  template: { id: number; name: string };
+  roles: string[];
+  documents: SnapshotDocument[];
+  fields: SnapshotField[];
+}
+
+export interface SnapshotDocument {
+  index: number;
+  template_document_id: number;
+  name: string;
+  storage_key: string;
+  sha256: string;
+  pages: { width: number; height: number }[];
+}
+
+export interface SnapshotField {
+  id: string;
+  /** Always set: unnamed template fields get their generated name (`Text Field 2`). */
+  name: string;
+  type: FieldType;
+  role: string;
+  required: boolean;
+  options?: string[];
+  areas: FieldAreaRow[];
+}
+
+/** A file the service produced (signature_requests.documents / signers.documents = { files }). */
+export interface ProducedFile {
+  kind: 'document' | 'audit_trail' | 'combined';
+  name: string;
+  storage_key: string;
+  sha256: string;
+  /** for kind=document: SHA-256 of the document as sent, before values and seal */
+  original_sha256?: string;
+}
+
+export interface ProducedFiles {
+  files: ProducedFile[];
+}
+
+/**
+ * A field value as stored (signers.prefill and signers.values, keyed by field name):
+ * text, phone, cells: string; date: 'YYYY-MM-DD'; number: number; checkbox: boolean;
+ * select, radio: one of options; multiple: array of options;
+ * signature, initials, image, stamp: a data: URI of a PNG or JPEG image;
+ * file: { name, type, data } with data a base64 data: URI.
+ */
+export type FieldValue =
+  | string
+  | number
+  | boolean
+  | string[]
+  | { name: string; type: string; data: string }
+  | null;
