@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 import { mcpTools } from '../src/tools.ts';
+import { twoRoleTemplate } from '../../../test/signing.ts';
 
 let t: TestApp;
 let owner: TestAccount;
@@ -147,6 +148,43 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const client = await connect(read.key);
     const result = await client.callTool({ name: 'archive_template', arguments: { id: 1 } });
     expect((result.structuredContent as any).error.code).toBe('read_only_api_key');
+    await client.close();
+  });
+
+  it('send_signature_request, get/list/remind/cancel and update_signer work through the same procedures (source mcp)', async () => {
+    const rich = await createTestAccount(t.db, { credits: 5 });
+    const tpl = await twoRoleTemplate(t, rich);
+    const client = await connect(rich.key);
+    const sent = await client.callTool({
+      name: 'send_signature_request',
+      arguments: { template_id: tpl.id, signers: [{ email: 'c@example.com' }, { email: 'a@example.com' }] },
+    });
+    const req = sent.structuredContent as any;
+    expect(req).toMatchObject({ object: 'signature_request', status: 'sent', source: 'mcp' });
+    const got = await client.callTool({ name: 'get_signature_request', arguments: { id: req.id } });
+    expect((got.structuredContent as any).signers).toHaveLength(2);
+    const listed = await client.callTool({ name: 'list_signature_requests', arguments: { status: 'open' } });
+    expect((listed.structuredContent as any).data.map((r: any) => r.id)).toContain(req.id);
+    const updated = await client.callTool({ name: 'update_signer', arguments: { id: req.signers[0].id, name: 'Cleo' } });
+    expect((updated.structuredContent as any).name).toBe('Cleo');
+    const reminded = await client.callTool({ name: 'remind_signers', arguments: { id: req.id } });
+    expect((reminded.structuredContent as any).reminded_signer_ids).toEqual([req.signers[0].id]);
+    const again = await client.callTool({ name: 'remind_signers', arguments: { id: req.id } });
+    expect((again.structuredContent as any).error.code).toBe('remind_too_soon');
+    const canceled = await client.callTool({ name: 'cancel_signature_request', arguments: { id: req.id } });
+    expect((canceled.structuredContent as any).status).toBe('canceled');
+    await client.close();
+  });
+
+  it('the same credit rule as REST: send_signature_request is isError insufficient_credits at the overdraft limit', async () => {
+    const poor = await createTestAccount(t.db, { credits: 0 });
+    const tpl = await twoRoleTemplate(t, { ...poor });
+    const client = await connect(poor.key);
+    const res = await client.callTool({ name: 'send_signature_request', arguments: { template_id: tpl.id, signers: [{ email: 'x@example.com' }] } });
+    expect(res.isError).toBe(true);
+    expect((res.structuredContent as any).error.code).toBe('insufficient_credits');
+    const missing = await client.callTool({ name: 'send_signature_request', arguments: { signers: [] } });
+    expect((missing.structuredContent as any).error).toEqual({ code: 'missing_parameter', message: expect.stringContaining('template_id') });
     await client.close();
   });
 
