@@ -8,6 +8,8 @@ import { fromFastifyError, sendError } from './errors.ts';
 export const JSON_LIMIT = 1024 * 1024;
 /** POST /templates carries up to 10 base64 documents of 25 MB each. */
 export const TEMPLATE_UPLOAD_LIMIT = 10 * Math.ceil((25 * 1024 * 1024 * 4) / 3) + JSON_LIMIT;
+/** POST /documents/verify carries one base64 PDF of 25 MB at most. */
+export const VERIFY_UPLOAD_LIMIT = Math.ceil((25 * 1024 * 1024 * 4) / 3) + 64 * 1024;
 
 /** A Fastify instance with what every process serves: health, readiness, JSON 404s, request ids. */
 export function createHttpApp(opts: { db: Db; logger: Logger }): FastifyInstance {
@@ -31,8 +33,15 @@ export function createHttpApp(opts: { db: Db; logger: Logger }): FastifyInstance
     { parseAs: 'buffer', bodyLimit: TEMPLATE_UPLOAD_LIMIT },
     (request, body: Buffer, done) => {
       const path = request.url.split('?')[0];
+      const verify = request.method === 'POST' && path === '/api/v1/documents/verify';
       const limit =
-        request.method === 'POST' && path === '/api/v1/templates' ? TEMPLATE_UPLOAD_LIMIT : JSON_LIMIT;
+        request.method === 'POST' && path === '/api/v1/templates'
+          ? TEMPLATE_UPLOAD_LIMIT
+          : verify
+            ? VERIFY_UPLOAD_LIMIT
+            : JSON_LIMIT;
+      if (body.length > limit && verify)
+        return done(new CoreError('document_too_large', 'The document is larger than 25 MB'));
       if (body.length > limit)
         return done(new CoreError('invalid_request', `The request body exceeds ${limit} bytes`));
       if (body.length === 0 || body.toString('utf8').trim() === '') return done(null, undefined);

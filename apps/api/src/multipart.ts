@@ -52,3 +52,33 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
   if (documents.length) body.documents = documents;
   return body;
 }
+
+/**
+ * POST /documents/verify as multipart/form-data: one `file` part, translated into `{ file: base64 }`.
+ * The 25 MB limit is enforced while streaming.
+ */
+export async function multipartVerifyBody(request: FastifyRequest): Promise<Record<string, unknown>> {
+  let file: string | undefined;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } })) {
+      if (part.type !== 'file' || part.fieldname !== 'file') {
+        if (part.type === 'file') part.file.resume();
+        throw new CoreError(
+          'invalid_parameter',
+          `Unexpected form field "${part.fieldname}"; send the PDF as file`,
+        );
+      }
+      file = (await part.toBuffer()).toString('base64');
+    }
+  } catch (err) {
+    if (err instanceof CoreError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new CoreError('document_too_large', 'The file is larger than 25 MB');
+    if (code === 'FST_FILES_LIMIT')
+      throw new CoreError('invalid_parameter', 'Send exactly one file part named file');
+    if (code === 'FST_FIELDS_LIMIT') throw new CoreError('invalid_parameter', 'Send only the file part');
+    throw new CoreError('invalid_request', 'The multipart/form-data body could not be read');
+  }
+  return file === undefined ? {} : { file };
+}

@@ -4,6 +4,7 @@ import {
   pruneIdempotencyKeys,
   pruneRateLimitWindows,
   type Runtime,
+  requeueStuckSealing,
   startWorker,
   type WorkerHandle,
 } from '@esign/core';
@@ -26,6 +27,14 @@ export function startBackgroundWorker(
           run: async () => {
             await pruneRateLimitWindows(rt.db, now());
             await pruneIdempotencyKeys(rt.db, now());
+          },
+        },
+        {
+          // Completed requests whose sealing job was lost get a new one (sealing.ts).
+          every: 5 * 60_000,
+          run: async () => {
+            const ids = await requeueStuckSealing(rt.db, now(), { olderThanMinutes: 15 });
+            if (ids.length) rt.logger.warn({ requestIds: ids }, 'sealing re-enqueued for stuck requests');
           },
         },
         // Requests past expires_at become `expired` (reads also check, so none is shown open late).

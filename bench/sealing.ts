@@ -1,0 +1,208 @@
+// Sealing benchmark: time and peak memory of sealDocument (20 values drawn + one PAdES signature)
+// on 1, 10 and 100-page documents, against a plain pdf-lib load + save of the same file.
+//
+//   pnpm exec tsx bench/sealing.ts [--runs N]
+//
+// Every measurement runs in its own child process, so its peak RSS (process.resourceUsage().maxRSS)
+// belongs to that operation alone; the inputs and the signing identity are prepared once by the
+// parent. Time is the median of N runs after one warm-up run; "cold" is that first run.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+const PAGES = [1, 10, 100];
+const FIELDS = 20;
+const OPS = ['pdf-lib load+save', 'sealDocument'] as const;
+type Op = (typeof OPS)[number];
+
+interface Result {
+  op: Op;
+  pages: number;
+  bytes: number;
+  outBytes: number;
+  coldMs: number;
+  medianMs: number;
+  baselineRssMb: number;
+  peakRssMb: number;
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+
+// ---------------------------------------------------------------- inputs
+
+/** A small RGBA PNG with a stroke, like a drawn signature (encoded by hand: no canvas needed). */
+function signaturePng(width = 300, height = 100): string {
+  const raw = Buffer.alloc((width * 4 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * (width * 4 + 1)] = 0; // filter: none
+    for (let x = 0; x < width; x++) {
+      const curve = Math.round(height / 2 + Math.sin(x / 25) * (height / 3));
+      const o = y * (width * 4 + 1) + 1 + x * 4;
+      const ink = Math.abs(y - curve) <= 2;
+      raw[o] = ink ? 0x11 : 0xff;
+      raw[o + 1] = ink ? 0x22 : 0xff;
+      raw[o + 2] = ink ? 0x44 : 0xff;
+      raw[o + 3] = ink ? 0xff : 0x00;
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/** A text-heavy document: each Letter page carries 40 lines of text in Helvetica. */
+async function sourcePdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let p = 1; p <= pages; p++) {
+    const page = doc.addPage([612, 792]);
+    page.drawText(`Page ${p} of ${pages}`, { x: 72, y: 740, size: 18, font });
+    for (let line = 0; line < 40; line++) {
+      page.drawText(`Clause ${p}.${line + 1}: the parties agree to the terms set out in this section.`, {
+        x: 72,
+        y: 710 - line * 15,
+        size: 10,
+        font,
+      });
+    }
+  }
+  return doc.save();
+}
+
+/** 20 values of mixed types spread over the pages (every page gets some when it has <= 20). */
+function sealValues(pages: number) {
+  const png = signaturePng();
+  const kinds = [
+    'text',
+    'signature',
+    'date',
+    'checkbox',
+    'initials',
+    'number',
+    'multiple',
+    'stamp',
+    'phone',
+    'select',
+  ];
+  return Array.from({ length: FIELDS }, (_, i) => {
+    const type = kinds[i % kinds.length]!;
+    const page = (i % pages) + 1;
+    const area = { page, x: 0.1 + (i % 2) * 0.45, y: 0.1 + ((i * 7) % 80) / 100, w: 0.35, h: 0.05 };
+    const value =
+      type === 'signature'
+        ? png
+        : type === 'date'
+          ? '2026-03-04'
+          : type === 'checkbox'
+            ? true
+            : type === 'number'
+              ? 1234.5
+              : type === 'multiple'
+                ? ['Option A', 'Option C']
+                : type === 'initials'
+                  ? 'J.Q.C.'
+                  : type === 'stamp'
+                    ? 'APPROVED'
+                    : `Value number ${i + 1} for a ${type} field`;
+    return { type, areas: [area], value };
+  });
+}
+
+// ---------------------------------------------------------------- child: one measurement
+
+async function child(op: Op, file: string, dataDir: string, runs: number): Promise<void> {
+  const { loadSigningIdentity, sealDocument } = await import('../packages/pdf/src/seal/index.ts');
+  const bytes = new Uint8Array(readFileSync(file));
+  const pages = Number(path.basename(file).split('-')[0]);
+  const identity = await loadSigningIdentity({ dataDir });
+  const values = sealValues(pages) as Parameters<typeof sealDocument>[0]['values'];
+  const once = async (): Promise<Uint8Array> => {
+    if (op === 'sealDocument') return sealDocument({ pdf: bytes, values, identity, name: 'Benchmark' });
+    return (await PDFDocument.load(bytes)).save();
+  };
+  const baselineRss = process.memoryUsage().rss;
+  const times: number[] = [];
+  let out = new Uint8Array();
+  for (let i = 0; i <= runs; i++) {
+    const start = performance.now();
+    out = await once();
+    times.push(performance.now() - start);
+  }
+  const warm = times.slice(1).sort((a, b) => a - b);
+  const result: Result = {
+    op,
+    pages,
+    bytes: bytes.length,
+    outBytes: out.length,
+    coldMs: Math.round(times[0]!),
+    medianMs: Math.round(warm[Math.floor(warm.length / 2)]!),
+    baselineRssMb: mb(baselineRss),
+    peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+// ---------------------------------------------------------------- parent
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child') {
+    await child(args[1] as Op, args[2]!, args[3]!, Number(args[4]));
+    return;
+  }
+  const runsAt = args.indexOf('--runs');
+  const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 3;
+  const dir = mkdtempSync(path.join(tmpdir(), 'esign-bench-sealing-'));
+  const { loadSigningIdentity } = await import('../packages/pdf/src/seal/index.ts');
+  await loadSigningIdentity({ dataDir: dir }); // generate the self-signed identity once
+  const results: Result[] = [];
+  for (const pages of PAGES) {
+    const file = path.join(dir, `${pages}-pages.pdf`);
+    writeFileSync(file, await sourcePdf(pages));
+    for (const op of OPS) {
+      const run = spawnSync(
+        process.execPath,
+        [...process.execArgv, import.meta.filename, '--child', op, file, dir, String(runs)],
+        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      );
+      if (run.status !== 0) throw new Error(`${op} on ${pages} pages failed:\n${run.stderr}`);
+      results.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as Result);
+    }
+  }
+
+  console.log(
+    `Sealing benchmark: ${FIELDS} values per document, median of ${runs} runs after a warm-up; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`,
+  );
+  console.log(
+    '| pages | input | operation | output | cold ms | median ms | RSS before | peak RSS | peak - before |',
+  );
+  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(
+      `| ${r.pages} | ${kb(r.bytes)} | ${r.op} | ${kb(r.outBytes)} | ${r.coldMs} | ${r.medianMs} | ${r.baselineRssMb} MB | ${r.peakRssMb} MB | ${Math.round((r.peakRssMb - r.baselineRssMb) * 10) / 10} MB |`,
+    );
+  }
+}
+
+await main();

@@ -1,0 +1,30 @@
+import { scopeOf } from '../context.ts';
+import { decodeVerifyFile, verifyDocument } from '../services/verify.ts';
+import { actorProcedure, router } from '../trpc.ts';
+import { VerificationOutput, VerifyDocumentInput } from './documents.schemas.ts';
+
+export const documentsRouter = router({
+  // Read-only keys may verify documents (Authentication rule 5).
+  verify: actorProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/documents/verify',
+        tags: ['Documents'],
+        summary: 'Check whether a PDF is a document this service sealed, unchanged, with intact signatures',
+        contentTypes: ['application/json', 'multipart/form-data'],
+      },
+      mcp: {
+        tool: 'verify_document',
+        scope: 'read',
+        description:
+          'Checks a signed PDF (`file`: base64, optionally a data: URI; 25 MB at most): whether these exact bytes are a document, audit trail or combined file this service produced (produced_by_service, match), whether its PDF signatures are valid and cover the whole file (intact, signatures), and an overall verdict: authentic, intact_signature, modified or unsigned.',
+      },
+    })
+    .input(VerifyDocumentInput)
+    .output(VerificationOutput)
+    .mutation(async ({ ctx, input }) => {
+      const bytes = await decodeVerifyFile(input.file, ctx.deps);
+      return verifyDocument(ctx.db, scopeOf(ctx.actor), bytes, ctx.config);
+    }),
+});
