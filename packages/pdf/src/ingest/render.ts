@@ -1,0 +1,125 @@
+/**
+ * Server-side page rendering with pdf.js (legacy build, for Node) onto @napi-rs/canvas.
+ *
+ * pdf.js runs its worker code on the main thread (importing the worker bundle registers it, so
+ * no worker file is resolved at run time). Standard fonts, CMaps and wasm decoders come from the
+ * pdfjs-dist package's own folders. pdf.js 6 no longer compiles fonts with `eval`, so there is no
+ * `isEvalSupported` switch left to turn off.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { PDF } from '@libpdf/core';
+import { createCanvas } from '@napi-rs/canvas';
+import { DocumentInputError } from './errors.ts';
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+let pdfjsPromise:
+  | Promise<{ pdfjs: PdfJs; assets: Record<'standardFontDataUrl' | 'cMapUrl' | 'wasmUrl', string> }>
+  | undefined;
+
+/** Loads pdf.js once, lazily (it is large and only rendering needs it). */
+function loadPdfJs() {
+  pdfjsPromise ??= (async () => {
+    await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    return {
+      pdfjs,
+      assets: {
+        standardFontDataUrl: join(root, 'standard_fonts') + '/',
+        cMapUrl: join(root, 'cmaps') + '/',
+        wasmUrl: join(root, 'wasm') + '/',
+      },
+    };
+  })();
+  return pdfjsPromise;
+}
+
+/** Default scale: 2 output pixels per point (144 dpi). */
+const DEFAULT_SCALE = 2;
+const MAX_SIDE = 8000;
+const MAX_PIXELS = 40_000_000;
+
+export interface RenderOptions {
+  /** Output width in pixels (1..8000); the height follows the page's aspect ratio. Default: 2 px per point. */
+  width?: number;
+}
+
+/**
+ * Renders one page (1-based) to PNG, as displayed (CropBox, /Rotate), with annotation and form
+ * field appearances, on a white background.
+ */
+export async function renderPagePng(
+  pdf: Uint8Array,
+  pageNumber: number,
+  opts: RenderOptions = {},
+): Promise<Uint8Array> {
+  if (!Number.isInteger(pageNumber) || pageNumber < 1)
+    throw new RangeError(`pageNumber must be an integer >= 1, got ${pageNumber}`);
+  if (opts.width !== undefined && !(Number.isFinite(opts.width) && opts.width >= 1 && opts.width <= MAX_SIDE))
+    throw new RangeError(`width must be between 1 and ${MAX_SIDE} pixels, got ${opts.width}`);
+  const { pdfjs, assets } = await loadPdfJs();
+  // pdf.js may take ownership of (detach) the buffer it is given: hand it a copy.
+  const task = pdfjs.getDocument({
+    data: pdf.slice(),
+    ...assets,
+    useSystemFonts: false,
+    disableFontFace: true,
+    stopAtErrors: false,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
+  let doc: Awaited<typeof task.promise>;
+  try {
+    doc = await task.promise;
+  } catch (e) {
+    await task.destroy();
+    throw new DocumentInputError('invalid_document', 'The PDF could not be opened for rendering', {
+      cause: e,
+    });
+  }
+  try {
+    if (pageNumber > doc.numPages)
+      throw new RangeError(`Page ${pageNumber} does not exist; the document has ${doc.numPages} page(s)`);
+    const page = await doc.getPage(pageNumber);
+    const base = page.getViewport({ scale: 1 });
+    let scale = opts.width !== undefined ? opts.width / base.width : DEFAULT_SCALE;
+    scale = Math.min(
+      scale,
+      MAX_SIDE / base.width,
+      MAX_SIDE / base.height,
+      Math.sqrt(MAX_PIXELS / (base.width * base.height)),
+    );
+    const viewport = page.getViewport({ scale });
+    const canvas = createCanvas(
+      Math.max(1, Math.round(viewport.width)),
+      Math.max(1, Math.round(viewport.height)),
+    );
+    await page.render({
+      canvas: canvas as unknown as HTMLCanvasElement,
+      viewport,
+      background: 'rgb(255,255,255)',
+      annotationMode: pdfjs.AnnotationMode.ENABLE,
+    }).promise;
+    page.cleanup();
+    const png = await canvas.encode('png');
+    return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+  } finally {
+    await task.destroy();
+  }
+}
+
+/** Number of pages of a stored (unencrypted) PDF. */
+export async function getPageCount(pdf: Uint8Array): Promise<number> {
+  try {
+    const doc = await PDF.load(pdf);
+    if (doc.isEncrypted && !doc.isAuthenticated)
+      throw new DocumentInputError('pdf_encrypted', 'The PDF is password-protected');
+    return doc.getPageCount();
+  } catch (e) {
+    if (e instanceof DocumentInputError) throw e;
+    throw new DocumentInputError('invalid_document', 'The PDF is damaged and could not be read', {
+      cause: e,
+    });
+  }
+}

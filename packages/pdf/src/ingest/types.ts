@@ -1,0 +1,81 @@
+/** Public types of the ingest pipeline (see index.ts for the functions). */
+
+/** Field types of the spec's template field (`type`). */
+export const FIELD_TYPES = [
+  'text',
+  'signature',
+  'initials',
+  'date',
+  'checkbox',
+  'number',
+  'phone',
+  'select',
+  'radio',
+  'multiple',
+  'image',
+  'file',
+  'stamp',
+  'cells',
+] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Field types whose definition needs `options` (spec: field definition `options`). */
+export const TYPES_WITH_OPTIONS: readonly FieldType[] = ['select', 'radio', 'multiple'];
+
+export interface FieldArea {
+  /** 1-based page number. */
+  page: number;
+  /** Fractions 0..1 of the page as displayed (rotation applied), origin top-left. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface DetectedField {
+  name?: string;
+  type: FieldType;
+  role?: string;
+  required: boolean;
+  options?: string[];
+  areas: FieldArea[];
+  source: 'text_tag' | 'form';
+}
+
+export interface PageInfo {
+  /** Points, as displayed (CropBox, rotation applied). */
+  width: number;
+  height: number;
+}
+
+export interface IngestedDocument {
+  /** The PDF to store: decrypted copy when a password was given, image converted to a PDF page, text tags removed. */
+  pdf: Uint8Array;
+  kind: 'pdf' | 'image';
+  /** Sniffed type of the input (application/pdf, image/png, ...). */
+  mimeType: string;
+  pages: PageInfo[];
+  /** From text tags and fillable AcroForm fields. */
+  fields: DetectedField[];
+  /** Non-fatal problems, e.g. a malformed tag that was skipped. */
+  warnings: string[];
+}
+
+export interface IngestInput {
+  bytes: Uint8Array;
+  /** Password for an encrypted PDF (user or owner password). */
+  password?: string;
+  /**
+   * How malformed text tags are reported: `'warn'` (default) skips them with a warning and leaves
+   * their text on the page; `'error'` throws `DocumentInputError('invalid_field')`.
+   */
+  tagErrors?: 'warn' | 'error';
+  /**
+   * Run in a worker thread with memory and time limits (default true). `false` runs in the
+   * calling thread: faster for tiny files, but a pathological file can then exhaust the process.
+   */
+  isolate?: boolean;
+  /** Limits for the worker thread. */
+  limits?: { timeoutMs?: number; maxHeapMb?: number };
+}
