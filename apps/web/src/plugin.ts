@@ -11,6 +11,13 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { renderHome } from './pages/home.ts';
+import { signingPage } from './signing/routes.ts';
+
+/**
+ * Largest tRPC request body: signing.complete carries every value of a signer, and a `file`
+ * field alone may hold a 10 MB file as base64 (the rest of the server keeps 1 MB).
+ */
+export const TRPC_BODY_LIMIT = 24 * 1024 * 1024;
 
 export interface WebOptions {
   db: Db;
@@ -23,6 +30,9 @@ export interface WebOptions {
 /** Pages and the tRPC endpoint the dashboard and the signing page call (operations.md §1, §4). */
 export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<void> {
   const now = opts.now ?? (() => new Date());
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/trpc/')) route.bodyLimit = TRPC_BODY_LIMIT;
+  });
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
@@ -62,5 +72,6 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
       return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
     }
   });
+  await app.register(signingPage, { config: opts.config });
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderHome(opts.config)));
 }

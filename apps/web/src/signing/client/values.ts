@@ -1,0 +1,189 @@
+import { compareAreas } from './geometry.ts';
+import type { FieldType, FieldValue, FileValue, SigningField } from './types.ts';
+
+/** How each type is named to people (labels, screen readers). */
+export const TYPE_LABELS: Record<FieldType, string> = {
+  text: 'text',
+  signature: 'signature',
+  initials: 'initials',
+  date: 'date',
+  checkbox: 'checkbox',
+  number: 'number',
+  phone: 'phone number',
+  select: 'list',
+  radio: 'choice',
+  multiple: 'multiple choice',
+  image: 'image',
+  file: 'file',
+  stamp: 'stamp',
+  cells: 'text in boxes',
+};
+
+export const IMAGE_TYPES: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'image', 'stamp']);
+
+/** The limits the signing procedures enforce (core field-values.ts), checked before upload. */
+export const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_TEXT_LENGTH = 10_000;
+const PHONE = /^\+?[0-9 ()./-]{3,30}$/;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+const DATA_IMAGE = /^data:image\/(png|jpe?g);base64,/;
+
+export type Parsed = { ok: true; value: FieldValue } | { ok: false; error: string };
+
+const ok = (value: FieldValue): Parsed => ({ ok: true, value });
+const fail = (error: string): Parsed => ({ ok: false, error });
+
+export function isValidDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/**
+ * What a text-like input (text, cells, number, phone, date) holds, as the value the procedures
+ * take. Empty clears the field (null).
+ */
+export function parseTextInput(type: FieldType, raw: string): Parsed {
+  if (type === 'text' || type === 'cells') {
+    if (raw.trim() === '') return ok(null);
+    return raw.length > MAX_TEXT_LENGTH ? fail(`Use at most ${MAX_TEXT_LENGTH} characters.`) : ok(raw);
+  }
+  const s = raw.trim();
+  if (s === '') return ok(null);
+  if (type === 'number') {
+    // A decimal comma is accepted when it is the only separator ("3,5").
+    const n = /^-?\d+,\d+$/.test(s) ? s.replace(',', '.') : s;
+    return NUMBER.test(n) ? ok(Number(n)) : fail('Enter a number, for example 42 or 3.5.');
+  }
+  if (type === 'phone') {
+    return PHONE.test(s) ? ok(s) : fail('Enter a phone number: digits, spaces and + ( ) - . / only.');
+  }
+  if (type === 'date') return isValidDate(s) ? ok(s) : fail('Enter a date as YYYY-MM-DD.');
+  return fail('This field does not take typed text.');
+}
+
+/** The value of a field as the page shows it, from what signing.open returned. */
+export function fromStored(field: Pick<SigningField, 'type' | 'options'>, value: unknown): FieldValue {
+  if (value === null || value === undefined || value === '') return null;
+  switch (field.type) {
+    case 'checkbox':
+      return value === true || value === 'true';
+    case 'number':
+      return typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : null;
+    case 'multiple':
+      return Array.isArray(value) ? value.map(String) : [String(value)];
+    case 'file': {
+      const f = value as Partial<FileValue>;
+      return f && typeof f === 'object' && typeof f.data === 'string'
+        ? { name: String(f.name ?? 'file'), type: String(f.type ?? 'application/octet-stream'), data: f.data }
+        : null;
+    }
+    default:
+      return typeof value === 'string' ? value : String(value);
+  }
+}
+
+export function isFilled(value: FieldValue | undefined): boolean {
+  if (value === null || value === undefined || value === false || value === '') return false;
+  return !(Array.isArray(value) && value.length === 0);
+}
+
+export function isImageValue(value: FieldValue | undefined): value is string {
+  return typeof value === 'string' && DATA_IMAGE.test(value);
+}
+
+/** Short words for a value: what a screen reader says and what a small field shows. */
+export function describeValue(field: Pick<SigningField, 'type'>, value: FieldValue | undefined): string {
+  if (!isFilled(value)) return 'empty';
+  switch (field.type) {
+    case 'checkbox':
+      return 'checked';
+    case 'signature':
+    case 'initials':
+      return field.type === 'signature' ? 'signed' : 'initialled';
+    case 'image':
+    case 'stamp':
+      return 'image added';
+    case 'file':
+      return `file ${(value as FileValue).name}`;
+    case 'multiple':
+      return (value as string[]).join(', ');
+    default:
+      return String(value);
+  }
+}
+
+/** Fields in reading order of their first area (the order of the tab stops and of Next field). */
+export function orderFields<T extends Pick<SigningField, 'areas'>>(fields: readonly T[]): T[] {
+  return fields
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => {
+      const aa = a.f.areas[0];
+      const ba = b.f.areas[0];
+      if (!aa || !ba) return aa ? -1 : ba ? 1 : a.i - b.i;
+      return compareAreas(aa, ba) || a.i - b.i;
+    })
+    .map(({ f }) => f);
+}
+
+type Values = ReadonlyMap<string, FieldValue>;
+
+/** Required fields the signer still has to fill, in reading order. */
+export function missingRequired<T extends SigningField>(ordered: readonly T[], values: Values): T[] {
+  return ordered.filter((f) => f.required && !f.prefilled && !isFilled(values.get(f.id)));
+}
+
+/**
+ * The next required field to fill after `afterId` in reading order, wrapping around; without
+ * `afterId`, the first one. Undefined when every required field is filled.
+ */
+export function nextRequired<T extends SigningField>(
+  ordered: readonly T[],
+  values: Values,
+  afterId?: string | null,
+): T | undefined {
+  const todo = missingRequired(ordered, values);
+  if (!afterId) return todo[0];
+  const start = ordered.findIndex((f) => f.id === afterId);
+  return todo.find((f) => ordered.indexOf(f) > start) ?? todo[0];
+}
+
+/**
+ * The `values` object for signing.saveValues / signing.complete: keyed by field name, only the
+ * fields this signer fills (prefilled ones are the sender's), null for cleared ones.
+ */
+export function valuesByName(
+  fields: readonly SigningField[],
+  values: Values,
+  only?: ReadonlySet<string>,
+): Record<string, FieldValue> {
+  const out: Record<string, FieldValue> = {};
+  for (const f of fields) {
+    if (f.prefilled || (only && !only.has(f.id))) continue;
+    const v = values.get(f.id);
+    out[f.name] = isFilled(v) ? (v as FieldValue) : f.type === 'checkbox' && v === false ? false : null;
+  }
+  return out;
+}
+
+/** "Jane Q. Doe" -> "JQD" (the typed default for initials). */
+export function initialsOf(name: string): string {
+  return name
+    .split(/[\s-]+/)
+    .filter(Boolean)
+    .map((w) => w[0]?.toUpperCase() ?? '')
+    .join('')
+    .slice(0, 4);
+}
+
+/** The redirect after signing, only for http(s) addresses. */
+export function safeRedirect(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Config } from '@esign/core';
+import type { FastifyInstance } from 'fastify';
+import { ASSET_PREFIX, signingAssets } from './assets.ts';
+import { renderSigningShell } from './shell.ts';
+
+/** GET /s/{token}: the signing page (operations.md §1), and its script and stylesheet. */
+export async function signingPage(app: FastifyInstance, opts: { config: Config }): Promise<void> {
+  // Start bundling now so the first signer does not wait for it; failures surface per request.
+  void signingAssets().catch((err) => app.log.error({ err }, 'signing page bundle failed'));
+  const publicOrigin = new URL(opts.config.PUBLIC_URL).origin;
+  const csp = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob: ${publicOrigin}`,
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+
+  app.get<{ Params: { token: string } }>('/s/:token', async (_request, reply) => {
+    const assets = await signingAssets();
+    return (
+      reply
+        .type('text/html; charset=utf-8')
+        // The token is in the URL: never send it on as a Referer, never cache or index the page.
+        .header('Referrer-Policy', 'no-referrer')
+        .header('Cache-Control', 'no-store')
+        .header('X-Robots-Tag', 'noindex, nofollow')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', csp)
+        .send(renderSigningShell(assets))
+    );
+  });
+
+  app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
+    const assets = await signingAssets();
+    const asset = [assets.js, assets.css].find((a) => a.path === `${ASSET_PREFIX}${request.params.file}`);
+    if (!asset) {
+      return reply
+        .code(404)
+        .send({ error: { code: 'not_found', message: `No asset ${request.params.file}` } });
+    }
+    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    reply
+      .type(asset.contentType)
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .header('Vary', 'Accept-Encoding')
+      .header('X-Content-Type-Options', 'nosniff');
+    if (gzip) reply.header('Content-Encoding', 'gzip');
+    return reply.send(gzip ? asset.gzip : asset.body);
+  });
+}

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Debian's chromium package (CI installs it in .ci/run); never a test tool's browser download. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+/**
+ * Whether browser tests run here: they need chromium; in CI a missing browser is a failure
+ * (the suite runs and its beforeAll throws), elsewhere the suite is skipped with a message.
+ */
+export function browserTestsEnabled(suite: string): boolean {
+  if (hasChromium || process.env.CI) return true;
+  process.stderr.write(`${suite}: skipped, ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
+  return false;
+}
+
+/**
+ * Headless Debian chromium. Playwright starts every launch on a fresh temporary user-data-dir
+ * (it owns that flag), so no profile state carries over between runs.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!hasChromium) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { buildSigningAssets } from '../src/signing/assets.ts';
+import { renderSigningShell } from '../src/signing/shell.ts';
+
+/** bench/README.md "Signing page" reports this number; the budget keeps it from creeping up. */
+const JS_GZIP_BUDGET = 20 * 1024;
+
+describe('signing page bundle', () => {
+  it('builds the client with esbuild at run time, small enough for phones', async () => {
+    const assets = await buildSigningAssets();
+    expect(assets.js.path).toMatch(/^\/s\/assets\/signing-[0-9a-f]{12}\.js$/);
+    expect(assets.css.path).toMatch(/^\/s\/assets\/signing-[0-9a-f]{12}\.css$/);
+    expect(assets.js.gzip.length).toBeLessThan(JS_GZIP_BUDGET);
+    expect(assets.js.body.toString()).not.toMatch(/console\./);
+    console.log(
+      `signing page JS: ${assets.js.body.length} B minified, ${assets.js.gzip.length} B gzipped; CSS ${assets.css.body.length} B, ${assets.css.gzip.length} B gzipped`,
+    );
+  });
+
+  it('renders a shell with landmarks, a live region and a noscript explanation', async () => {
+    const html = renderSigningShell(await buildSigningAssets());
+    expect(html).toContain('<main id="main"');
+    expect(html).toContain('role="status" aria-live="polite"');
+    expect(html).toMatch(/<noscript>.*JavaScript.*<\/noscript>/s);
+    expect(html).toContain('<meta name="referrer" content="no-referrer">');
+    expect(html).not.toMatch(/<script>(?!<\/script>)/);
+  });
+});
