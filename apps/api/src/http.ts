@@ -35,7 +35,8 @@ export function createHttpApp(opts: { db: Db; logger: Logger }): FastifyInstance
       const path = request.url.split('?')[0];
       const verify = request.method === 'POST' && path === '/api/v1/documents/verify';
       const limit =
-        request.method === 'POST' && path === '/api/v1/templates'
+        // MCP tool calls carry the same documents as POST /templates (create_template, verify_document).
+        request.method === 'POST' && (path === '/api/v1/templates' || path === '/mcp')
           ? TEMPLATE_UPLOAD_LIMIT
           : verify
             ? VERIFY_UPLOAD_LIMIT

@@ -3,8 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { mcpTools } from '../src/tools.ts';
 import { twoRoleTemplate } from '../../../test/signing.ts';
+import { mcpTools } from '../src/tools.ts';
 
 let t: TestApp;
 let owner: TestAccount;
@@ -127,6 +127,19 @@ describe('MCP endpoint over Streamable HTTP', () => {
     await client.close();
   });
 
+  it('documents over 1 MB pass through create_template (MCP bodies take the same 25 MB documents as REST)', async () => {
+    const client = await connect(owner.key);
+    const big = await plainPdf(1);
+    const padded = Buffer.concat([Buffer.from(big), Buffer.from(`\n%${'x'.repeat(2 * 1024 * 1024)}\n`)]);
+    const res = await client.callTool({
+      name: 'create_template',
+      arguments: { documents: [{ file: padded.toString('base64') }] },
+    });
+    expect(res.isError).toBeFalsy();
+    expect((res.structuredContent as any).documents).toHaveLength(1);
+    await client.close();
+  });
+
   it('missing required arguments fail with isError naming them (missing_parameter, as REST)', async () => {
     const client = await connect(owner.key);
     const result = await client.callTool({ name: 'get_template', arguments: {} });
@@ -165,7 +178,10 @@ describe('MCP endpoint over Streamable HTTP', () => {
     expect((got.structuredContent as any).signers).toHaveLength(2);
     const listed = await client.callTool({ name: 'list_signature_requests', arguments: { status: 'open' } });
     expect((listed.structuredContent as any).data.map((r: any) => r.id)).toContain(req.id);
-    const updated = await client.callTool({ name: 'update_signer', arguments: { id: req.signers[0].id, name: 'Cleo' } });
+    const updated = await client.callTool({
+      name: 'update_signer',
+      arguments: { id: req.signers[0].id, name: 'Cleo' },
+    });
     expect((updated.structuredContent as any).name).toBe('Cleo');
     const reminded = await client.callTool({ name: 'remind_signers', arguments: { id: req.id } });
     expect((reminded.structuredContent as any).reminded_signer_ids).toEqual([req.signers[0].id]);
@@ -180,11 +196,17 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const poor = await createTestAccount(t.db, { credits: 0 });
     const tpl = await twoRoleTemplate(t, { ...poor });
     const client = await connect(poor.key);
-    const res = await client.callTool({ name: 'send_signature_request', arguments: { template_id: tpl.id, signers: [{ email: 'x@example.com' }] } });
+    const res = await client.callTool({
+      name: 'send_signature_request',
+      arguments: { template_id: tpl.id, signers: [{ email: 'x@example.com' }] },
+    });
     expect(res.isError).toBe(true);
     expect((res.structuredContent as any).error.code).toBe('insufficient_credits');
     const missing = await client.callTool({ name: 'send_signature_request', arguments: { signers: [] } });
-    expect((missing.structuredContent as any).error).toEqual({ code: 'missing_parameter', message: expect.stringContaining('template_id') });
+    expect((missing.structuredContent as any).error).toEqual({
+      code: 'missing_parameter',
+      message: expect.stringContaining('template_id'),
+    });
     await client.close();
   });
 
