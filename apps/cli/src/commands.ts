@@ -4,13 +4,19 @@ import {
   CoreError,
   createAccount,
   createUser,
+  createWebhookEndpoint,
+  disableWebhookEndpoint,
   getCredits,
   grantCredits,
   issueApiKey,
   listMail,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
   requireUserByEmail,
   revokeApiKey,
+  sendTestWebhook,
   updateUser,
+  webhookEndpointScope,
 } from '@esign/core';
 import { type Db, migrateToLatest } from '@esign/db';
 
@@ -62,6 +68,46 @@ function oneOf<T extends string>(opts: Options, name: string, values: readonly T
     throw new CoreError('invalid_parameter', `--${name} must be one of ${values.join(', ')}`);
   return v as T;
 }
+
+/** `--events a,b,c`: undefined when not given (the service applies the default). */
+function list(opts: Options, name: string): string[] | undefined {
+  const v = opts[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string')
+    throw new CoreError('invalid_parameter', `--${name} takes a comma-separated list`);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** `--header K:V`, repeatable: the first colon separates the name from the value. */
+function headers(opts: Options, name: string): Record<string, string> | undefined {
+  const v = opts[name];
+  if (v === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const entry of Array.isArray(v) ? v : [String(v)]) {
+    const colon = entry.indexOf(':');
+    const key = colon === -1 ? '' : entry.slice(0, colon).trim();
+    if (key === '')
+      throw new CoreError('invalid_parameter', `--${name} must look like Name:value, got "${entry}"`);
+    if (Object.keys(out).some((k) => k.toLowerCase() === key.toLowerCase())) {
+      throw new CoreError('invalid_parameter', `--${name} ${key} is given twice`);
+    }
+    out[key] = entry.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+const deliveryLine = (d: any) => {
+  const last = d.attempts.at(-1);
+  const outcome = last
+    ? last.status_code
+      ? `HTTP ${last.status_code}`
+      : (last.error ?? 'in flight')
+    : 'not tried yet';
+  return `#${d.id} ${d.event.type} ${d.event.id}: ${d.status} after ${d.attempt_count} attempt(s), last: ${outcome}${d.next_attempt_at ? `; next at ${d.next_attempt_at}` : ''}`;
+};
 
 const userDto = (u: {
   id: number;
@@ -223,6 +269,98 @@ export const commands: Record<string, Command> = {
       };
     },
     text: (r) => (r.unlimited ? 'Unlimited (lifetime plan)' : `${r.available} credits available`),
+  },
+  'webhook create': {
+    usage: 'webhook create --email E --url U [--env live|test] [--events a,b,...] [--header K:V ...]',
+    options: {
+      email: { type: 'string' },
+      url: { type: 'string' },
+      env: { type: 'string' },
+      events: { type: 'string' },
+      header: { type: 'string', multiple: true },
+    },
+    run: async (ctx, o) => {
+      const user = await requireUserByEmail(ctx.db, str(o, 'email', true));
+      const scope = {
+        accountId: user.account_id,
+        environment: oneOf(o, 'env', ['live', 'test'] as const, 'live'),
+      };
+      const { endpoint, secret } = await createWebhookEndpoint(
+        ctx.db,
+        scope,
+        {
+          url: str(o, 'url', true),
+          events: list(o, 'events'),
+          headers: headers(o, 'header'),
+          createdByUserId: user.id,
+        },
+        { config: ctx.config, now: ctx.now },
+      );
+      return { id: endpoint.id, url: endpoint.url, events: endpoint.events, secret };
+    },
+    text: (r) =>
+      `Webhook endpoint ${r.id}: ${r.url}\nEvents: ${r.events.join(', ')}\nSigning secret (shown once):\n${r.secret}`,
+  },
+  'webhook test': {
+    usage: 'webhook test --id N',
+    options: { id: { type: 'string' } },
+    run: async (ctx, o) => {
+      const id = int(o, 'id', true)!;
+      const scope = await webhookEndpointScope(ctx.db, id);
+      return sendTestWebhook(ctx.db, scope, id, { config: ctx.config, now: ctx.now });
+    },
+    text: deliveryLine,
+  },
+  'webhook deliveries': {
+    usage: 'webhook deliveries --id N [--status pending|succeeded|failed] [--limit N] [--cursor C]',
+    options: {
+      id: { type: 'string' },
+      status: { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+    },
+    run: async (ctx, o) => {
+      const id = int(o, 'id', true)!;
+      const scope = await webhookEndpointScope(ctx.db, id);
+      const status = str(o, 'status');
+      return listWebhookDeliveries(ctx.db, scope, {
+        endpointId: id,
+        status:
+          status === undefined
+            ? undefined
+            : oneOf(o, 'status', ['pending', 'succeeded', 'failed'] as const, 'pending'),
+        limit: int(o, 'limit'),
+        cursor: int(o, 'cursor'),
+      });
+    },
+    text: (r) => (r.data.length ? r.data.map(deliveryLine).join('\n') : 'No deliveries'),
+  },
+  'webhook list': {
+    usage: 'webhook list --email E [--env live|test]',
+    options: { email: { type: 'string' }, env: { type: 'string' } },
+    run: async (ctx, o) => {
+      const user = await requireUserByEmail(ctx.db, str(o, 'email', true));
+      const environment = oneOf(o, 'env', ['live', 'test'] as const, 'live');
+      return { data: await listWebhookEndpoints(ctx.db, { accountId: user.account_id, environment }) };
+    },
+    text: (r) =>
+      r.data.length
+        ? r.data
+            .map(
+              (e: any) => `#${e.id} ${e.enabled ? 'enabled ' : 'disabled'} ${e.url} (${e.events.join(', ')})`,
+            )
+            .join('\n')
+        : 'No webhook endpoints',
+  },
+  'webhook disable': {
+    usage: 'webhook disable --id N',
+    options: { id: { type: 'string' } },
+    run: async (ctx, o) => {
+      const id = int(o, 'id', true)!;
+      const scope = await webhookEndpointScope(ctx.db, id);
+      return disableWebhookEndpoint(ctx.db, scope, id, ctx.now());
+    },
+    text: (r) => `Webhook endpoint ${r.id} disabled`,
   },
   'mail list': {
     usage: 'mail list [--to E] [--limit N]',

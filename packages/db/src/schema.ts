@@ -318,6 +318,9 @@ export interface WebhookDeliveriesTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   completed_at: NullableTimestamp;
+  /** The attempt in flight holds the row: its delivery UUID, until the lease ends (migration 0002). */
+  locked_by: string | null;
+  locked_until: NullableTimestamp;
 }
 
 export interface WebhookAttemptsTable {
@@ -330,6 +333,8 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   error: string | null;
   response_excerpt: string | null;
+  /** Stable failure code (`http_status`, `timeout`, `blocked`, ..., `abandoned`) (migration 0002). */
+  error_code: string | null;
 }
 
 export interface JobsTable {
@@ -493,5 +498,7 @@ export type CreditPackRow = Selectable<CreditPacksTable>;
 export type CheckoutRow = Selectable<CheckoutsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type NewTemplateField = Insertable<TemplateFieldsTable>;
 export type SignerUpdate = Updateable<SignersTable>;

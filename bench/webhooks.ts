@@ -1,0 +1,287 @@
+// Webhook delivery benchmark (issue #5): commit-to-receipt latency (p50/p99) and sustained
+// deliveries per second, for one and for two worker processes, against a loopback receiver.
+//
+//   pnpm exec tsx bench/webhooks.ts [--latency-events 200] [--rate 20] [--backlog 2000]
+//                                   [--workers 1,2] [--concurrency 4]
+//
+// Workers are real `apps/worker` processes (the production loop: SKIP LOCKED job claims, 500 ms
+// idle poll, WORKER_CONCURRENCY slots). Events are committed by this process through the production
+// path (recordEvent + the webhook fan-out, one transaction each); the receiver is in this process
+// too, so commit and receipt times come from one clock. The database is DATABASE_URL's server (a
+// scratch database is created and dropped) or a throwaway embedded PostgreSQL.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAccount, createWebhookEndpoint, parseConfig, recordEvent } from '@esign/core';
+import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
+import pg from 'pg';
+import { verifyWebhook } from '../packages/webhooks/src/index.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    'latency-events': { type: 'string', default: '200' },
+    rate: { type: 'string', default: '20' },
+    backlog: { type: 'string', default: '2000' },
+    workers: { type: 'string', default: '1,2' },
+    concurrency: { type: 'string', default: '4' },
+  },
+});
+const latencyEvents = Number(args['latency-events']);
+const rate = Number(args.rate);
+const backlog = Number(args.backlog);
+const workerCounts = args.workers!.split(',').map(Number);
+const concurrency = Number(args.concurrency);
+
+const SECRET_KEY = 'bench-webhooks-server-secret-0123456789abcdef';
+const dataDir = mkdtempSync(join(tmpdir(), 'esign-bench-webhooks-'));
+chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must enter it
+const nowMs = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- database
+
+async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `esign_bench_${process.pid}_${Date.now().toString(36)}`;
+  if (process.env.DATABASE_URL) {
+    await ensureDatabase(process.env.DATABASE_URL, name);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      drop: async () => {
+        const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const server = await startEmbeddedPostgres(join(dataDir, 'pg'), { database: name });
+  return { url: server.url, drop: () => server.stop() };
+}
+
+// ---------------------------------------------------------------- receiver
+
+interface Receipt {
+  at: number;
+  verified: boolean;
+}
+const receipts = new Map<string, Receipt>();
+const committed = new Map<string, number>();
+let secret = '';
+let duplicates = 0;
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const at = nowMs();
+    const body = Buffer.concat(chunks).toString('utf8');
+    const id = (JSON.parse(body) as { id: string }).id;
+    if (receipts.has(id)) duplicates++;
+    receipts.set(id, {
+      at,
+      verified: verifyWebhook(secret, req.headers['x-esign-signature'] as string, body),
+    });
+    res.writeHead(204).end();
+  });
+});
+
+async function waitForReceipts(ids: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (ids.some((id) => !receipts.has(id))) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out: ${ids.filter((id) => !receipts.has(id)).length} of ${ids.length} not received`,
+      );
+    }
+    await sleep(5);
+  }
+}
+
+// ---------------------------------------------------------------- workers
+
+function startWorkers(n: number, dbUrl: string): ChildProcess[] {
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/worker/src/main.ts')], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        DATABASE_URL: dbUrl,
+        DATA_DIR: dataDir,
+        SECRET_KEY,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        LOG_LEVEL: 'warn',
+        WORKER_CONCURRENCY: String(concurrency),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+}
+
+async function stopWorkers(workers: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          w.once('exit', () => resolve());
+          w.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- events
+
+type Emit = () => Promise<string>;
+
+function emitter(db: Db, scope: { accountId: number; environment: 'live' }, endpointId: number): Emit {
+  return async () => {
+    const event = await db.transaction().execute((tx) =>
+      recordEvent(tx, scope, {
+        type: 'signer.signed',
+        objectType: 'webhook_endpoint',
+        objectId: endpointId,
+        now: new Date(),
+      }),
+    );
+    committed.set(event.id, nowMs());
+    return event.id;
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+interface Result {
+  workers: number;
+  latency: { events: number; rate_per_s: number; p50_ms: number; p99_ms: number; max_ms: number };
+  throughput: { deliveries: number; seconds: number; per_second: number };
+}
+
+async function run(workerCount: number, db: Db, dbUrl: string, emit: Emit): Promise<Result> {
+  const workers = startWorkers(workerCount, dbUrl);
+  try {
+    // Warm-up: every worker process is up and polling once one event round-trips per worker.
+    const warm = [];
+    for (let i = 0; i < workerCount * 4; i++) warm.push(await emit());
+    await waitForReceipts(warm, 120_000);
+
+    // Latency: events committed one by one at a steady rate, as a live system would.
+    const ids: string[] = [];
+    const interval = 1000 / rate;
+    const start = nowMs();
+    for (let i = 0; i < latencyEvents; i++) {
+      const due = start + i * interval;
+      const wait = due - nowMs();
+      if (wait > 0) await sleep(wait);
+      ids.push(await emit());
+    }
+    await waitForReceipts(ids, 120_000);
+    const latencies = ids.map((id) => receipts.get(id)!.at - committed.get(id)!).sort((a, b) => a - b);
+
+    // Throughput: a backlog committed while the workers are stopped, then drained.
+    await stopWorkers(workers.splice(0));
+    const backlogIds: string[] = [];
+    for (let i = 0; i < backlog; i += 100) {
+      const batch = Math.min(100, backlog - i);
+      await db.transaction().execute(async (tx) => {
+        for (let j = 0; j < batch; j++) {
+          const event = await recordEvent(tx, scopeFor, {
+            type: 'signer.signed',
+            objectType: 'webhook_endpoint',
+            objectId: endpointIdFor,
+            now: new Date(),
+          });
+          backlogIds.push(event.id);
+        }
+      });
+    }
+    workers.push(...startWorkers(workerCount, dbUrl));
+    await waitForReceipts(backlogIds, 600_000);
+    const times = backlogIds.map((id) => receipts.get(id)!.at).sort((a, b) => a - b);
+    const seconds = (times.at(-1)! - times[0]!) / 1000;
+    return {
+      workers: workerCount,
+      latency: {
+        events: latencies.length,
+        rate_per_s: rate,
+        p50_ms: Math.round(percentile(latencies, 50)),
+        p99_ms: Math.round(percentile(latencies, 99)),
+        max_ms: Math.round(latencies.at(-1)!),
+      },
+      throughput: {
+        deliveries: backlog,
+        seconds: Number(seconds.toFixed(2)),
+        per_second: Math.round(backlog / seconds),
+      },
+    };
+  } finally {
+    await stopWorkers(workers);
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+let scopeFor: { accountId: number; environment: 'live' };
+let endpointIdFor: number;
+
+const database = await scratchDatabase();
+const db = createDb(database.url, { max: 5 });
+try {
+  await migrateToLatest(db);
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
+  const config = parseConfig({ DATA_DIR: dataDir, SECRET_KEY, WEBHOOK_ALLOW_PRIVATE: 'true' });
+  const { account } = await createAccount(db, { email: 'bench@example.com' }, new Date());
+  scopeFor = { accountId: account.id, environment: 'live' };
+  const created = await createWebhookEndpoint(
+    db,
+    scopeFor,
+    { url: `http://127.0.0.1:${port}/hooks`, events: ['signer.signed'] },
+    { config, now: () => new Date() },
+  );
+  secret = created.secret;
+  endpointIdFor = created.endpoint.id;
+  const emit = emitter(db, scopeFor, endpointIdFor);
+
+  const results: Result[] = [];
+  for (const n of workerCounts) {
+    process.stderr.write(`workers=${n} ...\n`);
+    results.push(await run(n, db, database.url, emit));
+  }
+  const unverified = [...receipts.values()].filter((r) => !r.verified).length;
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+    database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL',
+    worker_concurrency: concurrency,
+    received: receipts.size,
+    duplicates,
+    unverified,
+    results,
+  };
+  mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/out/webhooks.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log('| workers | latency p50 | latency p99 | latency max | sustained deliveries/s |');
+  console.log('| ------- | ----------- | ----------- | ----------- | ---------------------- |');
+  for (const r of results) {
+    console.log(
+      `| ${r.workers} | ${r.latency.p50_ms} ms | ${r.latency.p99_ms} ms | ${r.latency.max_ms} ms | ${r.throughput.per_second} (${r.throughput.deliveries} in ${r.throughput.seconds} s) |`,
+    );
+  }
+  console.log(
+    `\n${report.received} events received, ${duplicates} duplicates, ${unverified} failed signature checks; ${report.machine.cpus} CPU(s), ${report.database}, WORKER_CONCURRENCY=${concurrency}`,
+  );
+  if (duplicates > 0 || unverified > 0) process.exitCode = 1;
+} finally {
+  receiver.close();
+  await db.destroy();
+  await database.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
