@@ -29,3 +29,13 @@ export function fromFastifyError(err: { code?: string; statusCode?: number; mess
   if (err.statusCode === 400) return new CoreError('invalid_json', 'The request body is not valid JSON');
   return new CoreError('internal_error', 'Internal error');
 }
+
+/** RateLimit-* on every authenticated response (REST and MCP). */
+export function setRateLimitHeaders(
+  reply: FastifyReply,
+  limit: { limit: number; remaining: number; resetSeconds: number },
+) {
+  reply.header('RateLimit-Limit', String(limit.limit));
+  reply.header('RateLimit-Remaining', String(limit.remaining));
+  reply.header('RateLimit-Reset', String(limit.resetSeconds));
+}

@@ -8,8 +8,8 @@ import {
   CoreError,
   completeIdempotent,
   createContext,
-  hitRateLimit,
   type IdempotencyRequest,
+  limitActor,
   releaseIdempotent,
   sha256Hex,
   toCoreError,
@@ -19,7 +19,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
-import { fromFastifyError, sendError } from './errors.ts';
+import { fromFastifyError, sendError, setRateLimitHeaders } from './errors.ts';
 import { TEMPLATE_UPLOAD_LIMIT } from './http.ts';
 import { multipartTemplateBody, multipartVerifyBody } from './multipart.ts';
 import { buildOpenApiDocument, renderReferencePage } from './openapi.ts';
@@ -86,27 +86,9 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
     } catch (err) {
       return sendError(reply, toCoreError(err));
     }
-    const limit = await hitRateLimit(
-      opts.db,
-      `api_key:${actor.apiKeyId}`,
-      opts.config.RATE_LIMIT_PER_MINUTE,
-      now(),
-    );
-    reply.header('RateLimit-Limit', String(limit.limit));
-    reply.header('RateLimit-Remaining', String(limit.remaining));
-    reply.header('RateLimit-Reset', String(limit.resetSeconds));
-    if (limit.limited) {
-      return sendError(
-        reply,
-        new CoreError(
-          'rate_limited',
-          `Rate limit of ${limit.limit} requests per minute exceeded; retry after ${limit.resetSeconds} s`,
-          {
-            retryAfterSeconds: limit.resetSeconds,
-          },
-        ),
-      );
-    }
+    const limit = await limitActor(opts.db, actor, opts.config.RATE_LIMIT_PER_MINUTE, now());
+    setRateLimitHeaders(reply, limit);
+    if (limit.error) return sendError(reply, limit.error);
     request.esign = { route, actor, idempotency: null, replayed: false };
   });
 

@@ -1,3 +1,4 @@
+import { sendError, setRateLimitHeaders } from '@esign/api';
 import {
   type Actor,
   authenticateApiKey,
@@ -6,7 +7,7 @@ import {
   CoreError,
   createCaller,
   createContext,
-  hitRateLimit,
+  limitActor,
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
@@ -76,19 +77,9 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
       reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"`);
       return reply.code(401).send({ error: { code: core.code, message: core.message } });
     }
-    const limit = await hitRateLimit(
-      opts.db,
-      `api_key:${actor.apiKeyId}`,
-      opts.config.RATE_LIMIT_PER_MINUTE,
-      now(),
-    );
-    reply.header('RateLimit-Limit', String(limit.limit));
-    reply.header('RateLimit-Remaining', String(limit.remaining));
-    reply.header('RateLimit-Reset', String(limit.resetSeconds));
-    if (limit.limited) {
-      reply.header('Retry-After', String(limit.resetSeconds));
-      return reply.code(429).send({ error: { code: 'rate_limited', message: 'Rate limit exceeded' } });
-    }
+    const limit = await limitActor(opts.db, actor, opts.config.RATE_LIMIT_PER_MINUTE, now());
+    setRateLimitHeaders(reply, limit);
+    if (limit.error) return sendError(reply, limit.error);
 
     const body = request.body;
     if (Array.isArray(body) && body.length === 0)

@@ -1,21 +1,8 @@
+import { FIELD_TYPES } from '@esign/pdf';
 import { z } from 'zod';
 
-export const FIELD_TYPES = [
-  'text',
-  'signature',
-  'initials',
-  'date',
-  'checkbox',
-  'number',
-  'phone',
-  'select',
-  'radio',
-  'multiple',
-  'image',
-  'file',
-  'stamp',
-  'cells',
-] as const;
+/** The field types of the specification; the PDF pipeline owns the list. */
+export { FIELD_TYPES };
 export type FieldType = (typeof FIELD_TYPES)[number];
 /** Types a client may send in a field definition (the spec's list; `cells` only comes from forms/tags). */
 export const INPUT_FIELD_TYPES = FIELD_TYPES.filter((t) => t !== 'cells');

@@ -1,19 +1,9 @@
 import type { Db, Executor, Tx } from '@esign/db';
+import { WEBHOOK_EVENT_TYPES } from '@esign/webhooks';
 import type { Scope } from '../context.ts';
 
-export const EVENT_TYPES = [
-  'signature_request.created',
-  'signature_request.completed',
-  'signature_request.canceled',
-  'signer.viewed',
-  'signer.started',
-  'signer.signed',
-  'signer.declined',
-  'template.created',
-  'template.updated',
-  'template.archived',
-  'webhook.test',
-] as const;
+/** The specification's event types; the webhooks package owns the list. */
+export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type EventObjectType = 'template' | 'signature_request' | 'signer' | 'webhook_endpoint';
 

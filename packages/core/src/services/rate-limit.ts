@@ -1,5 +1,6 @@
 import type { Executor } from '@esign/db';
 import { sql } from 'kysely';
+import { CoreError } from '../errors.ts';
 
 export interface RateLimitResult {
   limit: number;
@@ -39,4 +40,30 @@ export async function pruneRateLimitWindows(db: Executor, now: Date): Promise<vo
     .deleteFrom('rate_limit_windows')
     .where('window_start', '<', new Date(now.getTime() - 2 * WINDOW_MS))
     .execute();
+}
+
+/**
+ * The spec's per-key limit for an authenticated actor (REST and MCP share the window): the result
+ * carries the header values and, when over the limit, the 429 error to send.
+ */
+export async function limitActor(
+  db: Executor,
+  actor: { apiKeyId: number | null; oauthClientId: string | null; userId: number },
+  perMinute: number,
+  now: Date,
+): Promise<RateLimitResult & { error: CoreError | null }> {
+  const bucket = actor.apiKeyId
+    ? `api_key:${actor.apiKeyId}`
+    : `oauth:${actor.oauthClientId}:${actor.userId}`;
+  const result = await hitRateLimit(db, bucket, perMinute, now);
+  const error = result.limited
+    ? new CoreError(
+        'rate_limited',
+        `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s`,
+        {
+          retryAfterSeconds: result.resetSeconds,
+        },
+      )
+    : null;
+  return { ...result, error };
 }

@@ -1,3 +1,4 @@
+/// <reference path="./pdfjs-worker.d.ts" />
 /**
  * Server-side page rendering with pdf.js (legacy build, for Node) onto @napi-rs/canvas.
  *
