@@ -53,13 +53,8 @@ afterAll(async () => {
   await t.close();
 });
 
-// Skipped until the template data builder can sign its file links at delivery time: the
-// EventDataBuilder contract (services/events.ts) hands builders only `publicUrl`, and the template
-// builder signs document URLs with a Config holding nothing else, so `serverSecret` throws (TypeError:
-// paths[0] undefined) and every template.* delivery fails with `data_error`. Fix: pass the builders
-// `{ config, now }` and use it in templates.ts; then remove `.skip`.
 describe('template events (spec, Event types: emitted by POST, PATCH and archive of /templates)', () => {
-  it.skip('created, updated, archived: one signed delivery each, data as GET /templates/{id} returns it then', async () => {
+  it('created, updated, archived: one signed delivery each, data as GET /templates/{id} returns it then', async () => {
     t.clock.now = new Date('2031-06-01T10:00:00Z');
     const created = await t.api('POST', 'templates', {
       key: owner.key,
@@ -99,10 +94,8 @@ describe('template events (spec, Event types: emitted by POST, PATCH and archive
   });
 });
 
-// Skipped for the same reason: the signature request and signer builders sign `signing_url` and
-// file links with a Config holding only PUBLIC_URL (services/signature-requests.ts).
 describe('signature request and signer events (spec, Event types: emitted by sending and by signer actions)', () => {
-  it.skip('created, viewed, started, signed, completed: in order, one signed delivery each, data as the API returns it', async () => {
+  it('created, viewed, started, signed, completed: in order, one signed delivery each, data as the API returns it', async () => {
     t.clock.now = new Date('2031-06-02T10:00:00Z');
     const template = await t.api('POST', 'templates', {
       key: owner.key,

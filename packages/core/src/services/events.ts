@@ -1,5 +1,6 @@
 import type { Db, Executor, Tx } from '@esign/db';
 import { WEBHOOK_EVENT_TYPES } from '@esign/webhooks';
+import type { Config } from '../config.ts';
 import type { Scope } from '../context.ts';
 
 /** The specification's event types; the webhooks package owns the list. */
@@ -15,7 +16,7 @@ export type EventDataBuilder = (
   db: Db,
   scope: Scope,
   objectId: number,
-  publicUrl: string,
+  ctx: { config: Config; now: Date },
 ) => Promise<unknown>;
 const builders = new Map<EventObjectType, EventDataBuilder>();
 

@@ -218,12 +218,8 @@ export async function toSignatureRequestDto(
   return dto;
 }
 
-registerEventDataBuilder('signature_request', async (db: Db, scope, id, publicUrl) =>
-  toSignatureRequestDto(db, await requireRequest(db, scope, id), {
-    config: { PUBLIC_URL: publicUrl } as Config,
-    now: new Date(),
-    withValues: true,
-  }),
+registerEventDataBuilder('signature_request', async (db: Db, scope, id, ctx) =>
+  toSignatureRequestDto(db, await requireRequest(db, scope, id), { ...ctx, withValues: true }),
 );
 
 // ---------------------------------------------------------------- create
@@ -732,8 +728,8 @@ export async function signerDto(
   });
 }
 
-registerEventDataBuilder('signer', async (db: Db, scope, id, publicUrl) =>
-  signerDto(db, await requireSigner(db, scope, id), { PUBLIC_URL: publicUrl } as Config, new Date()),
+registerEventDataBuilder('signer', async (db: Db, scope, id, ctx) =>
+  signerDto(db, await requireSigner(db, scope, id), ctx.config, ctx.now),
 );
 
 export interface UpdateSignerArgs {

@@ -307,14 +307,9 @@ export async function toTemplateDto(
   return dto;
 }
 
-registerEventDataBuilder('template', async (db: Db, scope, id, publicUrl) => {
+registerEventDataBuilder('template', async (db: Db, scope, id, ctx) => {
   const row = await requireTemplate(db, scope, id);
-  return toTemplateDto(
-    db,
-    row,
-    { config: { PUBLIC_URL: publicUrl } as Config, now: new Date() },
-    { withDetails: true },
-  );
+  return toTemplateDto(db, row, ctx, { withDetails: true });
 });
 
 // ---------------------------------------------------------------- create

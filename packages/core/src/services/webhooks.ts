@@ -765,11 +765,12 @@ async function eventData(
   db: Db,
   d: ClaimedDelivery,
   config: Config,
+  now: Date,
 ): Promise<{ data: unknown; fresh: boolean }> {
   const builder = eventDataBuilder(d.objectType);
   if (builder) {
     try {
-      const data = await builder(db, d.scope, d.objectId, config.PUBLIC_URL);
+      const data = await builder(db, d.scope, d.objectId, { config, now });
       return { data: data === undefined ? null : data, fresh: true };
     } catch (err) {
       if (!(err instanceof CoreError && err.code === 'not_found')) throw err;
@@ -803,7 +804,7 @@ async function sendAttempt(
   let data: unknown;
   let fresh: boolean;
   try {
-    ({ data, fresh } = await eventData(db, d, config));
+    ({ data, fresh } = await eventData(db, d, config, opts.now()));
   } catch (err) {
     opts.logger?.error(
       { err, deliveryId: d.id, eventId: d.eventId },
