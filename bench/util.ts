@@ -1,10 +1,24 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount, createLogger, createCoreDeps, issueApiKey, parseConfig, type Runtime } from '@esign/core';
+import {
+  createAccount,
+  createCoreDeps,
+  createLogger,
+  issueApiKey,
+  parseConfig,
+  type Runtime,
+} from '@esign/core';
 import { migrateToLatest, openDatabase } from '@esign/db';
 import { buildAllInOneApp } from '@esign/server';
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from 'pdf-lib';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+} from 'pdf-lib';
 
 /** Peak RSS growth (MB) and wall time (ms) of one async operation, sampled every 5 ms. */
 export async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakMb: number; result: T }> {
@@ -23,22 +37,43 @@ export async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; pe
 }
 
 /** A text PDF of `pages` pages; with `imageBytes`, every page also carries a noisy image so the file is big. */
-export async function makePdf(pages: number, opts: { imageKb?: number; fields?: number } = {}): Promise<Uint8Array> {
+export async function makePdf(
+  pages: number,
+  opts: { imageKb?: number; fields?: number } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= pages; i++) {
     const page = doc.addPage([612, 792]);
     page.drawText(`Benchmark page ${i}`, { x: 72, y: 720, size: 18, font });
-    for (let l = 0; l < 30; l++) page.drawText(`Line ${l} of page ${i}: the quick brown fox jumps over the lazy dog.`, { x: 72, y: 690 - l * 18, size: 10, font });
+    for (let l = 0; l < 30; l++)
+      page.drawText(`Line ${l} of page ${i}: the quick brown fox jumps over the lazy dog.`, {
+        x: 72,
+        y: 690 - l * 18,
+        size: 10,
+        font,
+      });
     if (opts.imageKb) {
       // Incompressible bytes wrapped as a JPEG-like stream: a raw image XObject of noise.
       const side = Math.ceil(Math.sqrt((opts.imageKb * 1024) / 3));
       const noise = new Uint8Array(side * side * 3);
       for (let j = 0; j < noise.length; j++) noise[j] = (Math.random() * 256) | 0;
-      const stream = doc.context.stream(noise, { Type: 'XObject', Subtype: 'Image', Width: side, Height: side, ColorSpace: 'DeviceRGB', BitsPerComponent: 8 });
+      const stream = doc.context.stream(noise, {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: side,
+        Height: side,
+        ColorSpace: 'DeviceRGB',
+        BitsPerComponent: 8,
+      });
       const ref = doc.context.register(stream);
       const name = page.node.newXObject('Noise', ref);
-      page.pushOperators(pushGraphicsState(), concatTransformationMatrix(200, 0, 0, 200, 300, 50), drawObject(name), popGraphicsState());
+      page.pushOperators(
+        pushGraphicsState(),
+        concatTransformationMatrix(200, 0, 0, 200, 300, 50),
+        drawObject(name),
+        popGraphicsState(),
+      );
     }
   }
   return doc.save({ useObjectStreams: false });
@@ -47,17 +82,37 @@ export async function makePdf(pages: number, opts: { imageKb?: number; fields?: 
 /** The all-in-one app on a fresh embedded database, an account and a key. */
 export async function benchApp() {
   const dataDir = mkdtempSync(join(tmpdir(), 'esign-bench-'));
-  const config = parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+  const config = parseConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
   const database = await openDatabase({ dataDir, poolSize: 10 });
   await migrateToLatest(database.db);
-  const rt: Runtime = { db: database.db, logger: createLogger('silent', 'bench'), config, deps: createCoreDeps(config), embedded: true, close: database.close };
+  const rt: Runtime = {
+    db: database.db,
+    logger: createLogger('silent', 'bench'),
+    config,
+    deps: createCoreDeps(config),
+    embedded: true,
+    close: database.close,
+  };
   const app = await buildAllInOneApp(rt);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   config.PUBLIC_URL = base;
-  const { user } = await createAccount(database.db, { email: 'bench@example.com', credits: 100000 }, new Date());
-  const { key } = await issueApiKey(database.db, { userId: user.id, environment: 'live', permission: 'full' });
+  const { user } = await createAccount(
+    database.db,
+    { email: 'bench@example.com', credits: 100000 },
+    new Date(),
+  );
+  const { key } = await issueApiKey(database.db, {
+    userId: user.id,
+    environment: 'live',
+    permission: 'full',
+  });
   return {
     rt,
     base,

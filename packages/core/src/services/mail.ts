@@ -57,7 +57,7 @@ const INVITING_KINDS = new Set(['invitation', 'next_signer', 'reminder', 'resend
  */
 export const sendMailJob: JobHandler = async (ctx, payload) => {
   const id = Number(payload.mailId);
-  await ctx.db.transaction().execute(async (tx) => {
+  const failure = await ctx.db.transaction().execute(async (tx): Promise<unknown> => {
     const mail = await tx
       .selectFrom('mail_outbox')
       .selectAll()
@@ -66,7 +66,17 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
       .forUpdate()
       .skipLocked()
       .executeTakeFirst();
-    if (!mail) return;
+    if (!mail) {
+      const current = await tx
+        .selectFrom('mail_outbox')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      // Another process holds it right now: try again later rather than count it as done.
+      if (current && (current.status === 'queued' || current.status === 'failed'))
+        return new Error(`mail ${id} is being sent by another process`);
+      return null;
+    }
     let status: 'sent' | 'kept' = 'kept';
     if (ctx.config.SMTP_URL) {
       try {
@@ -80,12 +90,13 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
         });
         status = 'sent';
       } catch (err) {
-        await ctx.db
+        // Recorded in this transaction (it holds the row), which then commits; the job retries.
+        await tx
           .updateTable('mail_outbox')
           .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: String(err).slice(0, 1000) }))
           .where('id', '=', id)
           .execute();
-        throw err;
+        return err;
       }
     }
     const now = ctx.now();
@@ -102,7 +113,9 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
         .where('status', '=', 'ready')
         .execute();
     }
+    return null;
   });
+  if (failure) throw failure;
 };
 
 /** Sends queued mail right away (after the commit that queued it), bounded in time; the worker retries the rest. */
