@@ -460,3 +460,22 @@ describe('duplicate and archive', () => {
     expect(events).toHaveLength(1);
   });
 });
+
+describe('page images', () => {
+  it('the worker renders a new template’s page images ahead of the first view (cached in storage)', async () => {
+    const tpl = await makeTemplate(t, owner);
+    const row = await t.db
+      .selectFrom('template_documents')
+      .select('storage_key')
+      .where('template_id', '=', tpl.id)
+      .executeTakeFirstOrThrow();
+    expect(await t.rt.deps.storage.exists(`${row.storage_key}.page-1.png`)).toBe(false);
+    const { drainJobs, jobHandlers } = await import('@esign/core');
+    await drainJobs(
+      { db: t.db, logger: t.rt.logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
+      jobHandlers,
+    );
+    expect(await t.rt.deps.storage.exists(`${row.storage_key}.page-1.png`)).toBe(true);
+    expect(await t.rt.deps.storage.exists(`${row.storage_key}.page-2.png`)).toBe(true);
+  });
+});

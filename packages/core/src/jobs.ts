@@ -1,6 +1,7 @@
 import type { JobHandler } from './services/jobs.ts';
 import { sendMailJob } from './services/mail.ts';
 import { SEAL_JOB, sealRequestJob } from './services/sealing.ts';
+import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates.ts';
 import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks.ts';
 
 /** Every background job kind the worker runs. */
@@ -8,4 +9,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   'mail.send': sendMailJob,
   [SEAL_JOB]: sealRequestJob,
   [WEBHOOK_DELIVER_JOB]: webhookDeliverJob,
+  [RENDER_PAGES_JOB]: renderTemplatePagesJob,
 };

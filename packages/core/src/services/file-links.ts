@@ -57,13 +57,23 @@ export async function readLinkedFile(
 ): Promise<{ bytes: Uint8Array; contentType: string; fileName: string }> {
   const link = verifyFileLink(config, token, now);
   if (link.p) {
-    const key = `${link.k}.page-${link.p}.png`;
-    if (await deps.storage.exists(key))
-      return { bytes: await deps.storage.get(key), contentType: 'image/png', fileName: link.n };
-    const { renderPagePng } = await import('@esign/pdf');
-    const png = await renderPagePng(await deps.storage.get(link.k), link.p, { width: 1240 });
-    await deps.storage.put(key, png, 'image/png');
+    const png = await pageImage(deps.storage, link.k, link.p);
     return { bytes: png, contentType: 'image/png', fileName: link.n };
   }
   return { bytes: await deps.storage.get(link.k), contentType: link.t, fileName: link.n };
+}
+
+/** Page image of a stored PDF: rendered once (by the worker after upload, or on first request) and cached. */
+export async function pageImage(
+  storage: import('./storage.ts').FileStore,
+  pdfKey: string,
+  page: number,
+  pdf?: Uint8Array,
+): Promise<Uint8Array> {
+  const key = `${pdfKey}.page-${page}.png`;
+  if (await storage.exists(key)) return storage.get(key);
+  const { renderPagePng } = await import('@esign/pdf');
+  const png = await renderPagePng(pdf ?? (await storage.get(pdfKey)), page, { width: 1240 });
+  await storage.put(key, png, 'image/png');
+  return png;
 }

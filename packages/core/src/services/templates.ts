@@ -20,7 +20,8 @@ import {
 } from '../routers/templates.schemas.ts';
 import { ingest, MAX_DOCUMENTS, readDocumentFile } from './documents-input.ts';
 import { recordEvent, registerEventDataBuilder } from './events.ts';
-import { signFileLink } from './file-links.ts';
+import { pageImage, signFileLink } from './file-links.ts';
+import { enqueueJob, type JobHandler } from './jobs.ts';
 import { sha256 } from './storage.ts';
 
 export const MAX_ROLES = 10;
@@ -409,6 +410,7 @@ export async function createTemplate(
       )
       .execute();
     await insertFields(tx, template.id, fields);
+    await enqueueJob(tx, { kind: RENDER_PAGES_JOB, payload: { templateId: template.id }, maxAttempts: 3 });
     await recordEvent(tx, scope, {
       type: 'template.created',
       objectType: 'template',
@@ -633,3 +635,22 @@ export async function archiveTemplate(tx: Tx, actor: Actor, id: number, now: Dat
   await recordEvent(tx, scope, { type: 'template.archived', objectType: 'template', objectId: id, now });
   return archived;
 }
+
+export const RENDER_PAGES_JOB = 'template.render_pages';
+/** Pages rendered ahead of the first view; later pages render on first request. */
+export const PRERENDER_PAGES = 30;
+
+/** Job: render a new template's page images in the worker so signers and the editor never wait on a cold render. */
+export const renderTemplatePagesJob: JobHandler = async (ctx, payload) => {
+  const docs = await ctx.db
+    .selectFrom('template_documents')
+    .select(['storage_key', 'pages'])
+    .where('template_id', '=', Number(payload.templateId))
+    .orderBy('position')
+    .execute();
+  for (const doc of docs) {
+    const pdf = await ctx.deps.storage.get(doc.storage_key);
+    const count = Math.min(doc.pages.length, PRERENDER_PAGES);
+    for (let page = 1; page <= count; page++) await pageImage(ctx.deps.storage, doc.storage_key, page, pdf);
+  }
+};
