@@ -211,3 +211,24 @@ describe('POST /feedback', () => {
     }
   });
 });
+
+describe('Authentication 6: a user without access gets 403 forbidden', () => {
+  it('a viewer user’s full-access key may read but not write', async () => {
+    const admin = await createTestAccount(t.db, { credits: 5 });
+    const { createUser, issueApiKey } = await import('@esign/core');
+    const viewer = await createUser(t.db, {
+      accountId: admin.accountId,
+      email: `viewer-${Date.now()}@example.com`,
+      role: 'viewer',
+    });
+    const { key } = await issueApiKey(t.db, { userId: viewer.id, environment: 'live', permission: 'full' });
+    expect((await t.api('GET', 'templates', { key })).status).toBe(200);
+    const res = await t.api('POST', 'feedback', {
+      key,
+      body: { kind: 'feedback', message: 'viewers may send feedback' },
+    });
+    expect(res.status).toBe(201);
+    const write = await t.api('PATCH', 'templates/1', { key, body: { name: 'x' } });
+    expect([write.status, write.body.error.code]).toEqual([403, 'forbidden']);
+  });
+});
