@@ -57,7 +57,7 @@ export class LocalFileStore implements FileStore {
 
 /** S3-compatible storage (STORAGE_URL=s3://bucket?endpoint=...&region=...&force_path_style=true). */
 export class S3FileStore implements FileStore {
-  private client: Promise<any>;
+  private readonly client: Promise<import('@aws-sdk/client-s3').S3Client>;
   private readonly bucket: string;
   private readonly prefix: string;
   constructor(url: string) {
@@ -95,9 +95,10 @@ export class S3FileStore implements FileStore {
       const res = await (await this.client).send(
         new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
       );
+      if (!res.Body) return new Uint8Array(0);
       return new Uint8Array(await res.Body.transformToByteArray());
     } catch (err) {
-      if ((err as { name?: string }).name === 'NoSuchKey') throw new FileNotFoundError(key);
+      if (isMissingObject(err)) throw new FileNotFoundError(key);
       throw err;
     }
   }
@@ -107,8 +108,11 @@ export class S3FileStore implements FileStore {
     try {
       await (await this.client).send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
       return true;
-    } catch {
-      return false;
+    } catch (err) {
+      // Only "no such object" means absent: a denied or failed request must not look like a
+      // missing file (the page-image cache would re-render and then fail on put).
+      if (isMissingObject(err)) return false;
+      throw err;
     }
   }
 
@@ -116,6 +120,12 @@ export class S3FileStore implements FileStore {
     const s3 = await import('@aws-sdk/client-s3');
     await (await this.client).send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
   }
+}
+
+/** GetObject answers a missing key with NoSuchKey; HeadObject (no body) with NotFound. */
+function isMissingObject(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  return name === 'NoSuchKey' || name === 'NotFound';
 }
 
 export function createFileStore(config: Pick<Config, 'STORAGE_URL' | 'DATA_DIR'>): FileStore {
