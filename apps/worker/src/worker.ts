@@ -9,7 +9,10 @@ import {
   type WorkerHandle,
 } from '@esign/core';
 
-/** The background worker: durable jobs (mail, webhooks, sealing, expiry) plus housekeeping. */
+/**
+ * The background worker: durable jobs (mail, webhooks, sealing, expiry), woken on commit by the
+ * jobs channel's NOTIFY, plus housekeeping.
+ */
 export function startBackgroundWorker(
   rt: Runtime,
   opts: { concurrency?: number; pollMs?: number } = {},
@@ -21,6 +24,8 @@ export function startBackgroundWorker(
     {
       concurrency: opts.concurrency ?? 2,
       pollMs: opts.pollMs ?? 500,
+      // Wake on enqueueJob's NOTIFY (delivered on commit); the poll stays as the fallback.
+      listenUrl: rt.url,
       periodic: [
         {
           every: 60_000,

@@ -10,6 +10,8 @@ export interface Runtime {
   config: Config;
   deps: CoreDeps;
   embedded: boolean;
+  /** The database's connection string (the worker opens its LISTEN connection with it). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -31,5 +33,13 @@ export async function createRuntime(
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
   const deps: CoreDeps = createCoreDeps(config);
-  return { db: database.db, logger, config, deps, embedded: database.embedded, close: database.close };
+  return {
+    db: database.db,
+    logger,
+    config,
+    deps,
+    embedded: database.embedded,
+    url: database.url,
+    close: database.close,
+  };
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Db, Executor, JobRow } from '@esign/db';
 import { json } from '@esign/db';
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { CoreDeps } from '../context.ts';
@@ -26,7 +27,14 @@ export interface EnqueueOptions {
   uniqueKey?: string;
 }
 
-/** Writes a job; call it with the transaction of the change that causes it. */
+/** The channel `enqueueJob` notifies (payload: the job's kind) and workers LISTEN on. */
+export const JOBS_CHANNEL = 'esign_jobs';
+
+/**
+ * Writes a job; call it with the transaction of the change that causes it. A due job also sends
+ * a NOTIFY in the same executor, which PostgreSQL delivers on commit (never on rollback), so idle
+ * workers start on it at once instead of at their next poll.
+ */
 export async function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<void> {
   const values = {
     kind: opts.kind,
@@ -36,12 +44,19 @@ export async function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<vo
     unique_key: opts.uniqueKey ?? null,
   };
   if (opts.uniqueKey) {
-    await sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+    const inserted = await sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
       values (${values.kind}, ${values.payload}::jsonb, ${values.run_at}, ${values.max_attempts}, ${values.unique_key})
-      on conflict (unique_key) where status in ('queued', 'running') do nothing`.execute(db);
-    return;
+      on conflict (unique_key) where status in ('queued', 'running') do nothing
+      returning id`.execute(db);
+    if (!inserted.rows.length) return;
+  } else {
+    await db.insertInto('jobs').values(values).execute();
   }
-  await db.insertInto('jobs').values(values).execute();
+  // A job for later is found by the poll; PostgreSQL folds identical notifications of one
+  // transaction into one.
+  if (values.run_at.getTime() <= Date.now()) {
+    await sql`select pg_notify(${JOBS_CHANNEL}, ${values.kind})`.execute(db);
+  }
 }
 
 /** Back-off between attempts of a failed job: 5 s doubling, capped at one hour. */
@@ -143,31 +158,66 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
-/** A polling worker loop with `concurrency` slots; `stop()` lets running jobs finish. */
+export interface WorkerOptions {
+  concurrency?: number;
+  /** Idle poll: the fallback when no notification arrives (listener down, clock-delayed jobs). */
+  pollMs?: number;
+  /** Connection string for a dedicated connection that LISTENs for `enqueueJob`'s notifications. */
+  listenUrl?: string;
+  periodic?: { every: number; run: () => Promise<void> }[];
+}
+
+/**
+ * A worker loop with `concurrency` slots: each claims jobs until none is due, then sleeps until the
+ * next poll or until a notification for one of its kinds wakes it. `stop()` closes the listener and
+ * lets running jobs finish.
+ */
 export function startWorker(
   ctx: JobContext,
   handlers: Record<string, JobHandler>,
-  opts: {
-    concurrency?: number;
-    pollMs?: number;
-    periodic?: { every: number; run: () => Promise<void> }[];
-  } = {},
+  opts: WorkerOptions = {},
 ): WorkerHandle {
   const workerId = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   let stopping = false;
   const pollMs = opts.pollMs ?? 500;
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+
+  // A wake ends every idle slot's sleep; the generation counter covers a wake that comes while a
+  // slot is between a claim that found nothing and its sleep.
+  let wakes = 0;
+  const sleepers = new Set<() => void>();
+  const wakeAll = () => {
+    wakes++;
+    for (const wake of [...sleepers]) wake();
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      sleepers.add(done);
+    });
+
   const loop = async () => {
     while (!stopping) {
+      const seen = wakes;
       let worked = false;
       try {
         worked = await runOneJob(ctx, handlers, workerId);
       } catch (err) {
         ctx.logger.error({ err }, 'worker poll failed');
       }
-      if (!worked) await sleep(pollMs);
+      if (!worked && !stopping && seen === wakes) await sleep(pollMs);
     }
   };
+  const listener = opts.listenUrl
+    ? listenForJobs(opts.listenUrl, ctx.logger, (kind) => {
+        if (kind === undefined || Object.hasOwn(handlers, kind)) wakeAll();
+      })
+    : null;
   const timers = (opts.periodic ?? []).map((p) =>
     setInterval(() => {
       p.run().catch((err) => ctx.logger.error({ err }, 'periodic task failed'));
@@ -178,7 +228,97 @@ export function startWorker(
     async stop() {
       stopping = true;
       timers.forEach(clearInterval);
-      await Promise.all(slots);
+      wakeAll();
+      await Promise.all([
+        listener?.close().catch((err) => ctx.logger.warn({ err }, 'closing the job listener failed')),
+        ...slots,
+      ]);
+    },
+  };
+}
+
+const LISTEN_RETRY_MIN_MS = 1_000;
+const LISTEN_RETRY_MAX_MS = 30_000;
+
+/**
+ * Holds one connection that LISTENs on the jobs channel and calls `onNotify(kind)` per
+ * notification. A lost or refused connection is retried with back-off (logged at warn; the
+ * workers' poll carries on meanwhile); after each (re)connect `onNotify()` runs once without a
+ * kind, since jobs committed while nobody listened sent their notifications to no one.
+ */
+function listenForJobs(
+  url: string,
+  logger: Logger,
+  onNotify: (kind?: string) => void,
+): { close(): Promise<void> } {
+  let closed = false;
+  let client: pg.Client | null = null;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+  let connecting: Promise<void> = Promise.resolve();
+
+  const scheduleRetry = (err: unknown) => {
+    const delay = Math.min(LISTEN_RETRY_MIN_MS * 2 ** failures, LISTEN_RETRY_MAX_MS);
+    failures++;
+    logger.warn(
+      { err, retryInMs: delay },
+      'job listener connection lost or refused; polling until it is back',
+    );
+    retry = setTimeout(() => {
+      retry = undefined;
+      connecting = connect();
+    }, delay);
+    retry.unref();
+  };
+
+  const connect = async () => {
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: 'esign-jobs-listen',
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+    });
+    let lost = false;
+    const onLost = (err: unknown, ended = false) => {
+      if (lost) return;
+      lost = true;
+      if (client === c) client = null;
+      if (!ended) c.end().catch(() => {});
+      if (!closed) scheduleRetry(err ?? new Error('connection ended'));
+    };
+    c.on('error', onLost);
+    c.on('end', () => onLost(undefined, true));
+    c.on('notification', (msg) => {
+      if (msg.channel === JOBS_CHANNEL) onNotify(msg.payload ?? undefined);
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${JOBS_CHANNEL}`);
+    } catch (err) {
+      onLost(err);
+      return;
+    }
+    if (lost) return;
+    if (closed) {
+      lost = true;
+      await c.end().catch(() => {});
+      return;
+    }
+    client = c;
+    if (failures > 0) logger.info('job listener reconnected');
+    failures = 0;
+    onNotify();
+  };
+
+  connecting = connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await connecting;
+      const c = client;
+      client = null;
+      await c?.end();
     },
   };
 }

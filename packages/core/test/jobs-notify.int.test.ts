@@ -1,0 +1,179 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import {
+  createCoreDeps,
+  createLogger,
+  enqueueJob,
+  type JobContext,
+  type JobHandler,
+  parseConfig,
+  startWorker,
+  type WorkerHandle,
+} from '../src/index.ts';
+
+let tdb: TestDatabase;
+let ctx: JobContext;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  ctx = {
+    db: tdb.db,
+    logger: createLogger('silent', 'test'),
+    config: parseConfig({}),
+    deps: createCoreDeps(parseConfig({})),
+    now: () => new Date(),
+  };
+});
+afterAll(() => tdb.drop());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Backend pids of this database's job listener connections. */
+async function listenerPids(): Promise<number[]> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity
+    where datname = current_database() and application_name = 'esign-jobs-listen'`.execute(tdb.db);
+  return rows.map((r) => r.pid);
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
+
+/** A worker that only polls every 10 s, so anything it runs within ~1 s was woken by a notification. */
+async function startListeningWorker(handlers: Record<string, JobHandler>): Promise<WorkerHandle> {
+  const worker = startWorker(ctx, handlers, { concurrency: 2, pollMs: 10_000, listenUrl: tdb.url });
+  await until(async () => (await listenerPids()).length === 1, 10_000);
+  await sleep(200); // both slots have found nothing and are asleep
+  return worker;
+}
+
+describe('workers woken by NOTIFY on commit', () => {
+  it('enqueueJob notifies esign_jobs with the kind on commit, and not at all on rollback', async () => {
+    const listener = new pg.Client({ connectionString: tdb.url });
+    const got: (string | undefined)[] = [];
+    listener.on('notification', (msg) => got.push(msg.payload));
+    await listener.connect();
+    try {
+      await listener.query('listen esign_jobs');
+      await tdb.db
+        .transaction()
+        .execute(async (tx) => {
+          await enqueueJob(tx, { kind: 'notify.raw.rolledback' });
+          throw new Error('abort');
+        })
+        .catch(() => {});
+      await tdb.db.transaction().execute(async (tx) => {
+        await enqueueJob(tx, { kind: 'notify.raw' });
+        await enqueueJob(tx, { kind: 'notify.raw' }); // folded into one by PostgreSQL
+        await enqueueJob(tx, { kind: 'notify.raw.later', runAt: new Date(Date.now() + 60_000) });
+      });
+      await until(() => got.length > 0, 2_000);
+      await sleep(200);
+      expect(got).toEqual(['notify.raw']);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('an idle worker with a 10 s poll runs a job committed in a transaction within ~1 s', async () => {
+    const ran: number[] = [];
+    const worker = await startListeningWorker({ 'notify.commit': async () => void ran.push(Date.now()) });
+    try {
+      await tdb.db.transaction().execute(async (tx) => {
+        await enqueueJob(tx, { kind: 'notify.commit' });
+        await sleep(300); // not delivered before commit: the job would not be claimable yet anyway
+        expect(ran).toHaveLength(0);
+      });
+      const committedAt = Date.now();
+      await until(() => ran.length === 1, 2_000);
+      expect(ran[0]! - committedAt).toBeLessThan(1_000);
+      // and once more, to show the wake is not a one-off of start-up
+      await enqueueJob(tdb.db, { kind: 'notify.commit' });
+      const second = Date.now();
+      await until(() => ran.length === 2, 2_000);
+      expect(ran[1]! - second).toBeLessThan(1_000);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('a job enqueued in a transaction that rolls back is never run (and sends no wake)', async () => {
+    const ran: string[] = [];
+    const worker = await startListeningWorker({
+      'notify.rollback': async () => void ran.push('rollback'),
+      'notify.after': async () => void ran.push('after'),
+    });
+    try {
+      await tdb.db
+        .transaction()
+        .execute(async (tx) => {
+          await enqueueJob(tx, { kind: 'notify.rollback' });
+          throw new Error('abort');
+        })
+        .catch(() => {});
+      await sleep(1_000);
+      expect(ran).toEqual([]);
+      // the worker is awake to the next committed job, and the rolled-back one never shows up
+      await enqueueJob(tdb.db, { kind: 'notify.after' });
+      await until(() => ran.length === 1, 2_000);
+      await sleep(200);
+      expect(ran).toEqual(['after']);
+      const rows = await tdb.db
+        .selectFrom('jobs')
+        .where('kind', '=', 'notify.rollback')
+        .select('id')
+        .execute();
+      expect(rows).toHaveLength(0);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('stop() closes the listener connection and still lets the running job finish', async () => {
+    let finished = 0;
+    const worker = await startListeningWorker({
+      'notify.slow': async () => {
+        await sleep(300);
+        finished++;
+      },
+    });
+    await enqueueJob(tdb.db, { kind: 'notify.slow' });
+    await sleep(100);
+    const t0 = Date.now();
+    await worker.stop();
+    expect(finished).toBe(1);
+    // stop does not wait out the 10 s poll of the idle slot
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(await listenerPids()).toEqual([]);
+  });
+
+  it('a lost listener connection is re-opened; polling covers the gap', async () => {
+    const ran: number[] = [];
+    const worker = await startListeningWorker({ 'notify.reconnect': async () => void ran.push(Date.now()) });
+    try {
+      const [pid] = await listenerPids();
+      await sql`select pg_terminate_backend(${pid})`.execute(tdb.db);
+      // a job committed while nobody listens is picked up on reconnect (first retry after 1 s)
+      await enqueueJob(tdb.db, { kind: 'notify.reconnect' });
+      await until(() => ran.length === 1, 5_000);
+      await until(async () => {
+        const pids = await listenerPids();
+        return pids.length === 1 && pids[0] !== pid;
+      }, 5_000);
+      await sleep(200);
+      await enqueueJob(tdb.db, { kind: 'notify.reconnect' });
+      const t = Date.now();
+      await until(() => ran.length === 2, 2_000);
+      expect(ran[1]! - t).toBeLessThan(1_000);
+    } finally {
+      await worker.stop();
+    }
+    expect(await listenerPids()).toEqual([]);
+  });
+});
