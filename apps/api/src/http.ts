@@ -1,4 +1,4 @@
-import { CoreError } from '@esign/core';
+import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
 import { type Db, migrationsApplied } from '@esign/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -7,9 +7,9 @@ import { fromFastifyError, sendError } from './errors.ts';
 
 export const JSON_LIMIT = 1024 * 1024;
 /** POST /templates carries up to 10 base64 documents of 25 MB each. */
-export const TEMPLATE_UPLOAD_LIMIT = 10 * Math.ceil((25 * 1024 * 1024 * 4) / 3) + JSON_LIMIT;
+export const TEMPLATE_UPLOAD_LIMIT = MAX_DOCUMENTS * Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + JSON_LIMIT;
 /** POST /documents/verify carries one base64 PDF of 25 MB at most. */
-export const VERIFY_UPLOAD_LIMIT = Math.ceil((25 * 1024 * 1024 * 4) / 3) + 64 * 1024;
+export const VERIFY_UPLOAD_LIMIT = Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 64 * 1024;
 
 /** A Fastify instance with what every process serves: health, readiness, JSON 404s, request ids. */
 export function createHttpApp(opts: { db: Db; logger: Logger }): FastifyInstance {

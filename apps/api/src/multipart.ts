@@ -1,7 +1,6 @@
-import { CoreError } from '@esign/core';
+import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
 
-const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const TEXT_FIELDS = new Set(['name', 'external_id', 'folder', 'password']);
 
 /**
@@ -13,7 +12,7 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
   const documents: { name: string; file: string }[] = [];
   try {
     for await (const part of request.parts({
-      limits: { fileSize: MAX_FILE_BYTES, files: 11, fields: 20, fieldSize: 1024 * 1024 },
+      limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_DOCUMENTS + 1, fields: 20, fieldSize: 1024 * 1024 },
     })) {
       if (part.type === 'file') {
         if (part.fieldname !== 'documents[]' && part.fieldname !== 'documents') {
@@ -23,9 +22,9 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
             `Unexpected file field "${part.fieldname}"; send files as documents[]`,
           );
         }
-        if (documents.length >= 10) {
+        if (documents.length >= MAX_DOCUMENTS) {
           part.file.resume();
-          throw new CoreError('too_many_documents', 'A template has at most 10 documents');
+          throw new CoreError('too_many_documents', `A template has at most ${MAX_DOCUMENTS} documents`);
         }
         const bytes = await part.toBuffer();
         documents.push({
@@ -46,7 +45,7 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
     if (code === 'FST_REQ_FILE_TOO_LARGE')
       throw new CoreError('document_too_large', 'A document is larger than 25 MB');
     if (code === 'FST_FILES_LIMIT')
-      throw new CoreError('too_many_documents', 'A template has at most 10 documents');
+      throw new CoreError('too_many_documents', `A template has at most ${MAX_DOCUMENTS} documents`);
     throw new CoreError('invalid_request', 'The multipart/form-data body could not be read');
   }
   if (documents.length) body.documents = documents;
@@ -60,7 +59,9 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
 export async function multipartVerifyBody(request: FastifyRequest): Promise<Record<string, unknown>> {
   let file: string | undefined;
   try {
-    for await (const part of request.parts({ limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 5 },
+    })) {
       if (part.type !== 'file' || part.fieldname !== 'file') {
         if (part.type === 'file') part.file.resume();
         throw new CoreError(

@@ -10,6 +10,8 @@ import {
   createContext,
   type IdempotencyRequest,
   limitActor,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENTS,
   releaseIdempotent,
   sha256Hex,
   toCoreError,
@@ -70,7 +72,9 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   const openApiDocument = buildOpenApiDocument(opts.config.PUBLIC_URL);
 
   app.decorateRequest('esign', null);
-  await app.register(fastifyMultipart, { limits: { fileSize: 25 * 1024 * 1024, files: 11 } });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_DOCUMENTS + 1 },
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);

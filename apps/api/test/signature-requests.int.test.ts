@@ -544,7 +544,7 @@ describe('signing procedures (operations.md §4)', () => {
     const job = await t.db
       .selectFrom('jobs')
       .select('kind')
-      .where('unique_key', '=', `seal:${r.id}`)
+      .where('unique_key', '=', `request.seal:${r.id}`)
       .execute();
     expect(job).toHaveLength(1);
     expect((await trpc(t, 'open', { token: tokenOf(r.signers[0].signing_url) }, 'query')).error?.code).toBe(

@@ -11,6 +11,7 @@ export * from './runtime.ts';
 export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
 export * from './services/credits.ts';
+export { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './services/documents-input.ts';
 export * from './services/events.ts';
 export * from './services/field-values.ts';
 export * from './services/file-links.ts';

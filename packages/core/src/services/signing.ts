@@ -7,9 +7,9 @@ import { oneTimeCodeEmail } from './emails.ts';
 import { recordEvent } from './events.ts';
 import { normaliseValues } from './field-values.ts';
 import { signFileLink } from './file-links.ts';
-import { enqueueJob } from './jobs.ts';
 import { queueMail } from './mail.ts';
 import type { FieldValue, RequestSnapshot } from './request-model.ts';
+import { queueSealing } from './sealing.ts';
 import {
   effectiveStatus,
   effectiveValues,
@@ -428,16 +428,11 @@ export async function completeSigning(
     if (all.every((s) => s.status === 'signed')) {
       await tx
         .updateTable('signature_requests')
-        .set({ status: 'completed', completed_at: sc.now, sealing_status: 'pending', updated_at: sc.now })
+        .set({ status: 'completed', completed_at: sc.now, updated_at: sc.now })
         .where('id', '=', r.request.id)
         .execute();
       await consumeCredit(tx, r.request, sc.now);
-      await enqueueJob(tx, {
-        kind: 'request.seal',
-        payload: { requestId: r.request.id },
-        maxAttempts: 8,
-        uniqueKey: `seal:${r.request.id}`,
-      });
+      await queueSealing(tx, r.request.id);
       await recordEvent(tx, scope, {
         type: 'signature_request.completed',
         objectType: 'signature_request',
