@@ -19,6 +19,7 @@ import {
   webhookEndpointScope,
 } from '@esign/core';
 import { type Db, migrateToLatest } from '@esign/db';
+import { USER_ROLES } from '@esign/domain';
 
 export type Options = Record<string, string | boolean | string[] | undefined>;
 
@@ -188,7 +189,7 @@ export const commands: Record<string, Command> = {
           email: str(o, 'email', true),
           name: str(o, 'name'),
           password: str(o, 'password'),
-          role: oneOf(o, 'role', ['admin', 'member', 'viewer'] as const, 'member'),
+          role: oneOf(o, 'role', USER_ROLES, 'member'),
         }),
       ),
     }),

@@ -1,3 +1,4 @@
+import { EMAIL_PATTERN } from '@esign/domain';
 import { z } from 'zod';
 
 const bool = z
@@ -24,7 +25,7 @@ export const ConfigSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().min(3).default('E-Signature <no-reply@localhost>'),
-    OPERATOR_EMAIL: z.email().optional(),
+    OPERATOR_EMAIL: z.email({ pattern: EMAIL_PATTERN }).optional(),
     SIGNING_CERT_P12: z.string().min(1).optional(),
     SIGNING_CERT_PASSWORD: z.string().optional(),
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),

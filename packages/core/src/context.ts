@@ -1,10 +1,11 @@
 import type { Db, Environment, Permission, UserRole } from '@esign/db';
+import type { Source } from '@esign/domain';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createFileStore, type FileStore } from './services/storage.ts';
 
-/** Where a record came from; becomes its `source` column. */
-export type Source = 'api' | 'mcp' | 'invite' | 'link' | 'bulk' | 'embed' | 'cli';
+/** Where a record came from; becomes its `source` column (@esign/domain `SOURCES`). */
+export type { Source };
 
 /** Who is acting: an API key, an OAuth grant (MCP only), or a signed-in dashboard user. */
 export interface Actor {

@@ -1,4 +1,8 @@
+import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** The statuses and roles the tables hold; @esign/domain owns the lists (the migrations check them). */
+export type { RequestStatus, SignerStatus, UserRole };
 
 /** Timestamps come back as Date; accept Date or ISO strings on write. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -15,7 +19,6 @@ export type JsonDefault<T> = ColumnType<T, string | undefined, string>;
 
 export type Environment = 'live' | 'test';
 export type Permission = 'full' | 'read';
-export type UserRole = 'admin' | 'member' | 'viewer';
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -128,9 +131,6 @@ export interface TemplateFieldsTable {
   areas: Json<FieldAreaRow[]>;
   source: Generated<string>;
 }
-
-export type RequestStatus = 'sent' | 'in_progress' | 'completed' | 'declined' | 'expired' | 'canceled';
-export type SignerStatus = 'waiting' | 'ready' | 'sent' | 'viewed' | 'signed' | 'declined';
 
 export interface SignatureRequestsTable {
   id: Generated<number>;

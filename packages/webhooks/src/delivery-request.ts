@@ -1,21 +1,9 @@
+import { EVENT_TYPES, type EventType } from '@esign/domain';
 import { signWebhook } from './signature.ts';
 
-/** Event types of the spec's Events table, in its order. */
-export const WEBHOOK_EVENT_TYPES = [
-  'signature_request.created',
-  'signature_request.completed',
-  'signature_request.canceled',
-  'signer.viewed',
-  'signer.started',
-  'signer.signed',
-  'signer.declined',
-  'template.created',
-  'template.updated',
-  'template.archived',
-  'webhook.test',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Event types of the spec's Events table, in its order; @esign/domain owns the list. */
+export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
+export type WebhookEventType = EventType;
 
 /** Subscribed on a new endpoint unless the user chooses otherwise (spec: "on by default"). */
 export const DEFAULT_SUBSCRIBED_EVENT_TYPES: readonly WebhookEventType[] = [

@@ -1,7 +1,9 @@
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES } from '@esign/domain';
 import { z } from 'zod';
 import { PaginationInput } from './templates.schemas.ts';
 
-const email = z.email().max(254);
+/** The one email rule (@esign/domain); still `format: email` in the OpenAPI document. */
+const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
 
 export const SignerInput = z.object({
   role: z.string().trim().min(1).max(100).optional(),
@@ -34,14 +36,7 @@ export const CreateSignatureRequestInput = z.object({
 });
 export type CreateSignatureRequestInput = z.infer<typeof CreateSignatureRequestInput>;
 
-export const REQUEST_STATUSES = [
-  'sent',
-  'in_progress',
-  'completed',
-  'declined',
-  'expired',
-  'canceled',
-] as const;
+export { REQUEST_STATUSES };
 
 export const ListSignatureRequestsInput = PaginationInput.extend({
   template_id: z.coerce.number().int().positive().optional(),
@@ -82,7 +77,7 @@ export const SignerOutput = z.object({
   phone: z.string().nullable(),
   external_id: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
-  status: z.enum(['waiting', 'ready', 'sent', 'viewed', 'signed', 'declined']),
+  status: z.enum(SIGNER_STATUSES),
   signing_url: z.string().nullable(),
   sent_at: z.string().nullable(),
   viewed_at: z.string().nullable(),

@@ -1,5 +1,5 @@
+import { FIELD_TYPES, SIGNER_STATUSES } from '@esign/domain';
 import { z } from 'zod';
-import { FIELD_TYPES } from './templates.schemas.ts';
 
 /** The signer's token: the last path segment of `signing_url`. */
 const token = z.string().min(20).max(200);
@@ -34,7 +34,7 @@ export const SigningFieldOutput = z.object({
 
 export const SigningOpenOutput = z.object({
   object: z.literal('signing_session'),
-  status: z.enum(['waiting', 'ready', 'sent', 'viewed', 'signed', 'declined']),
+  status: z.enum(SIGNER_STATUSES),
   request: z.object({
     id: z.number().int(),
     status: z.string(),

@@ -1,12 +1,12 @@
-import { FIELD_TYPES } from '@esign/pdf';
+import { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES, OPTION_FIELD_TYPES } from '@esign/domain';
 import { z } from 'zod';
 
-/** The field types of the specification; the PDF pipeline owns the list. */
-export { FIELD_TYPES };
-export type FieldType = (typeof FIELD_TYPES)[number];
-/** Types a client may send in a field definition (the spec's list; `cells` only comes from forms/tags). */
-export const INPUT_FIELD_TYPES = FIELD_TYPES.filter((t) => t !== 'cells');
-export const OPTION_TYPES: readonly FieldType[] = ['select', 'radio', 'multiple'];
+/**
+ * The field types of the specification, all of them and those a client may send in a field
+ * definition (`cells` only comes from forms/tags); @esign/domain owns the lists.
+ */
+export { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES };
+export const OPTION_TYPES: readonly FieldType[] = OPTION_FIELD_TYPES;
 
 export const FieldAreaInput = z.object({
   page: z.number().int().min(1),

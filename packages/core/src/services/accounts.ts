@@ -1,4 +1,5 @@
 import type { Executor, UserRole } from '@esign/db';
+import { isEmail } from '@esign/domain';
 import { hashPassword } from '../crypto.ts';
 import { CoreError } from '../errors.ts';
 
@@ -28,8 +29,7 @@ function checkCountry(cc: string | null | undefined): string | null {
 
 function checkEmail(email: string): string {
   const e = email.trim();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e))
-    throw new CoreError('invalid_parameter', `Invalid email address "${email}"`);
+  if (!isEmail(e)) throw new CoreError('invalid_parameter', `Invalid email address "${email}"`);
   return e;
 }
 

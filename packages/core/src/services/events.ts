@@ -1,11 +1,10 @@
 import type { Db, Executor, Tx } from '@esign/db';
-import { WEBHOOK_EVENT_TYPES } from '@esign/webhooks';
+import { EVENT_TYPES, type EventType } from '@esign/domain';
 import type { Config } from '../config.ts';
 import type { Scope } from '../context.ts';
 
-/** The specification's event types; the webhooks package owns the list. */
-export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The specification's event types; @esign/domain owns the list. */
+export { EVENT_TYPES, type EventType };
 export type EventObjectType = 'template' | 'signature_request' | 'signer' | 'webhook_endpoint';
 
 /**

@@ -1,13 +1,19 @@
+import {
+  isImageDataUri,
+  isImageFieldType,
+  isValidDate,
+  MAX_FILE_CHARS,
+  MAX_IMAGE_CHARS,
+  MAX_TEXT_LENGTH,
+  NUMBER_PATTERN,
+  PHONE_PATTERN,
+} from '@esign/domain';
 import { CoreError } from '../errors.ts';
 import type { FieldValue, SnapshotField } from './request-model.ts';
 
-const IMAGE_TYPES = new Set(['signature', 'initials', 'image', 'stamp']);
-const DATA_URI_IMAGE = /^data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+={0,2}$/;
-const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
-const MAX_FILE_CHARS = 14 * 1024 * 1024;
-
+/** signature, initials, image and stamp fields hold a PNG or JPEG `data:` URI (@esign/domain). */
 export function isImageField(type: string): boolean {
-  return IMAGE_TYPES.has(type);
+  return isImageFieldType(type);
 }
 
 function bad(field: SnapshotField, message: string): CoreError {
@@ -17,15 +23,10 @@ function bad(field: SnapshotField, message: string): CoreError {
   );
 }
 
-function validDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-
 /**
  * The one check of a field value, for prefill (POST /signature_requests, PATCH /signers) and for
- * the signing page. Returns the normalised value; null/empty clears.
+ * the signing page. Returns the normalised value; null/empty clears. The limits and patterns are
+ * @esign/domain's, which the signing page checks too before it sends.
  */
 export function normaliseFieldValue(field: SnapshotField, value: unknown): FieldValue {
   if (value === null || value === undefined || value === '') return null;
@@ -33,17 +34,17 @@ export function normaliseFieldValue(field: SnapshotField, value: unknown): Field
     case 'text':
     case 'cells':
       if (typeof value !== 'string') throw bad(field, 'expected text');
-      if (value.length > 10_000) throw bad(field, 'text longer than 10000 characters');
+      if (value.length > MAX_TEXT_LENGTH) throw bad(field, `text longer than ${MAX_TEXT_LENGTH} characters`);
       return value;
     case 'phone':
-      if (typeof value !== 'string' || !/^\+?[0-9 ()./-]{3,30}$/.test(value))
+      if (typeof value !== 'string' || !PHONE_PATTERN.test(value))
         throw bad(field, 'expected a phone number');
       return value;
     case 'date':
-      if (typeof value !== 'string' || !validDate(value)) throw bad(field, 'expected a date as YYYY-MM-DD');
+      if (typeof value !== 'string' || !isValidDate(value)) throw bad(field, 'expected a date as YYYY-MM-DD');
       return value;
     case 'number': {
-      const n = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+      const n = typeof value === 'string' && NUMBER_PATTERN.test(value.trim()) ? Number(value) : value;
       if (typeof n !== 'number' || !Number.isFinite(n)) throw bad(field, 'expected a number');
       return n;
     }
@@ -69,8 +70,7 @@ export function normaliseFieldValue(field: SnapshotField, value: unknown): Field
     case 'initials':
     case 'image':
     case 'stamp':
-      if (typeof value !== 'string' || !DATA_URI_IMAGE.test(value))
-        throw bad(field, 'expected a PNG or JPEG image as a base64 data: URI');
+      if (!isImageDataUri(value)) throw bad(field, 'expected a PNG or JPEG image as a base64 data: URI');
       if (value.length > MAX_IMAGE_CHARS) throw bad(field, 'image larger than 3 MB');
       return value;
     case 'file': {

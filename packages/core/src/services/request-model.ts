@@ -46,17 +46,5 @@ export interface ProducedFiles {
   files: ProducedFile[];
 }
 
-/**
- * A field value as stored (signers.prefill and signers.values, keyed by field name):
- * text, phone, cells: string; date: 'YYYY-MM-DD'; number: number; checkbox: boolean;
- * select, radio: one of options; multiple: array of options;
- * signature, initials, image, stamp: a data: URI of a PNG or JPEG image;
- * file: { name, type, data } with data a base64 data: URI.
- */
-export type FieldValue =
-  | string
-  | number
-  | boolean
-  | string[]
-  | { name: string; type: string; data: string }
-  | null;
+/** A field value as stored (signers.prefill and signers.values); @esign/domain defines it. */
+export type { FieldValue } from '@esign/domain';

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { AuditEventsTable, Db, Executor, SignatureRequestRow, SignerRow } from '@esign/db';
 import { json } from '@esign/db';
+import { effectiveValue } from '@esign/domain';
 import {
   type AuditTrailInput,
   buildAuditTrail,
@@ -169,10 +170,8 @@ export async function retrySealing(db: Db, requestId: number): Promise<boolean> 
 
 // ---------------------------------------------------------------- values
 
-/** The value a signer gave a field: what they entered, else what the sender prefilled. */
-export function effectiveValue(signer: Pick<SignerRow, 'values' | 'prefill'>, name: string): unknown {
-  return signer.values?.[name] ?? signer.prefill?.[name] ?? null;
-}
+/** The value a signer gave a field: what they entered, else what the sender prefilled (@esign/domain). */
+export { effectiveValue };
 
 /** Which signer fills a field: the one holding its role (the snapshot always names a role). */
 function signerFor(field: SnapshotField, signers: SignerRow[]): SignerRow | undefined {

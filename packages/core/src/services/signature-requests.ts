@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Db, type Executor, json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
+import { effectiveValues, isEmail, OPEN_REQUEST_STATUSES, REQUEST_STATUSES } from '@esign/domain';
 import { guardedFetch } from '@esign/webhooks';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
@@ -21,7 +22,7 @@ import type { FieldValue, ProducedFiles, RequestSnapshot, SnapshotField } from '
 import { hmac } from './secret.ts';
 import { loadTemplateFields, requireTemplate } from './templates.ts';
 
-export const OPEN_STATUSES = ['sent', 'in_progress'] as const;
+export const OPEN_STATUSES = OPEN_REQUEST_STATUSES;
 export const REMIND_INTERVAL_MS = 3600_000;
 export const RESEND_INTERVAL_MS = 10 * 60_000;
 
@@ -80,12 +81,8 @@ export function signerFields(snapshot: RequestSnapshot, role: string | null): Sn
   return snapshot.fields.filter((f) => f.role === role);
 }
 
-export function effectiveValues(signer: Pick<SignerRow, 'prefill' | 'values'>): Record<string, FieldValue> {
-  return {
-    ...(signer.prefill as Record<string, FieldValue>),
-    ...(signer.values as Record<string, FieldValue>),
-  };
-}
+/** A signer's values, prefilled and entered merged by the one rule of @esign/domain. */
+export { effectiveValues };
 
 function fileRefs(config: Config, files: ProducedFiles | null, now: Date) {
   return (files?.files ?? [])
@@ -279,8 +276,6 @@ async function inlineImageUrls(
     values[f.name] = `data:image/${png ? 'png' : 'jpeg'};base64,${Buffer.from(bytes).toString('base64')}`;
   }
 }
-
-const validEmail = (e: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e);
 
 /** POST /signature_requests: every rule of the spec, one transaction for the request, signers, mail and events. */
 export async function createSignatureRequest(
@@ -526,7 +521,8 @@ export async function listSignatureRequests(
   q: { limit: number; cursor?: number; template_id?: number; q?: string; status?: string },
   now: Date,
 ) {
-  const allowed = ['open', 'expired', 'sent', 'in_progress', 'completed', 'declined', 'canceled'];
+  // spec: `open` and `expired` are computed filters; the other values are the request statuses.
+  const allowed: readonly string[] = ['open', ...REQUEST_STATUSES];
   if (q.status !== undefined && !allowed.includes(q.status)) {
     throw new CoreError('invalid_parameter', `status must be one of ${allowed.join(', ')}`);
   }
@@ -770,7 +766,7 @@ export async function updateSigner(
       `Signature request ${request.id} is ${status}; its signers cannot be changed`,
     );
   }
-  if (input.email !== undefined && input.email !== null && !validEmail(input.email)) {
+  if (input.email !== undefined && input.email !== null && !isEmail(input.email)) {
     throw new CoreError('invalid_parameter', `Invalid signer email "${input.email}"`);
   }
   if (input.phone !== undefined && input.phone !== null && !/^\+?[0-9 ()./-]{5,30}$/.test(input.phone)) {

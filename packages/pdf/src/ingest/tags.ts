@@ -28,6 +28,7 @@
  * setting ignored): unknown key, setting without `=`, unreadable `required`/`width`/`height`,
  * empty `role`, `options` on a type that has none.
  */
+import { isFieldType } from '@esign/domain';
 import { FIELD_TYPES, type FieldType, TYPES_WITH_OPTIONS } from './types.ts';
 
 export interface TagSpec {
@@ -47,8 +48,6 @@ export type TagParseResult =
 
 const MAX_NAME_LENGTH = 255;
 const MAX_SIZE_POINTS = 14_400; // the largest page size PDF allows (200 inches)
-
-const isFieldType = (s: string): s is FieldType => (FIELD_TYPES as readonly string[]).includes(s);
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -1,27 +1,12 @@
 /** Public types of the ingest pipeline (see index.ts for the functions). */
 
-/** Field types of the spec's template field (`type`). */
-export const FIELD_TYPES = [
-  'text',
-  'signature',
-  'initials',
-  'date',
-  'checkbox',
-  'number',
-  'phone',
-  'select',
-  'radio',
-  'multiple',
-  'image',
-  'file',
-  'stamp',
-  'cells',
-] as const;
+import { FIELD_TYPES, type FieldType, OPTION_FIELD_TYPES } from '@esign/domain';
 
-export type FieldType = (typeof FIELD_TYPES)[number];
+/** Field types of the spec's template field (`type`); @esign/domain owns the list. */
+export { FIELD_TYPES, type FieldType };
 
 /** Field types whose definition needs `options` (spec: field definition `options`). */
-export const TYPES_WITH_OPTIONS: readonly FieldType[] = ['select', 'radio', 'multiple'];
+export const TYPES_WITH_OPTIONS: readonly FieldType[] = OPTION_FIELD_TYPES;
 
 export interface FieldArea {
   /** 1-based page number. */

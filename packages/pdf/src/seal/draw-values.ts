@@ -1,3 +1,4 @@
+import type { FieldType } from '@esign/domain';
 import type { PDF, PdfRef } from '@libpdf/core';
 import type { Canvas, Rgb } from './canvas.ts';
 import {
@@ -11,21 +12,8 @@ import {
   type TextStyle,
 } from './text.ts';
 
-export type SealValueType =
-  | 'text'
-  | 'signature'
-  | 'initials'
-  | 'date'
-  | 'checkbox'
-  | 'number'
-  | 'phone'
-  | 'select'
-  | 'radio'
-  | 'multiple'
-  | 'image'
-  | 'file'
-  | 'stamp'
-  | 'cells';
+/** The field types the seal draws: every type of the vocabulary. */
+export type SealValueType = FieldType;
 
 export interface SealArea {
   /** 1-based page number. */

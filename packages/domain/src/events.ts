@@ -1,0 +1,20 @@
+/** Event types of the spec's Events table, in its order (webhook `type`, the events table). */
+export const EVENT_TYPES = [
+  'signature_request.created',
+  'signature_request.completed',
+  'signature_request.canceled',
+  'signer.viewed',
+  'signer.started',
+  'signer.signed',
+  'signer.declined',
+  'template.created',
+  'template.updated',
+  'template.archived',
+  'webhook.test',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(s: string): s is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(s);
+}
