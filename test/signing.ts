@@ -45,7 +45,7 @@ export async function sendRequest(
 
 export const tokenOf = (signingUrl: string) => signingUrl.split('/s/')[1]!;
 
-/** Calls a signing procedure over /trpc the way the signing page does. */
+/** Calls a signing procedure over /trpc as any client may: queries by GET (the signing page uses POST). */
 export async function trpc(
   t: TestApp,
   proc: string,

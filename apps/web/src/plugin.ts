@@ -37,6 +37,9 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
+      // Queries may come as POST too (the signing page sends every call so: its token stays out of
+      // URLs and logs); GET keeps working for other clients.
+      allowMethodOverride: true,
       createContext: ({
         req,
       }: {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { tokenOf } from '../../../test/signing.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 
 /** Where the layout screenshots go (look at them after a change to the page). */
@@ -38,6 +39,11 @@ const FORM_FIELDS = [
   { name: 'Signature', type: 'signature', areas: area(2, 0.1, 0.75, 0.35, 0.07) },
   { name: 'Initials', type: 'initials', required: false, areas: area(1, 0.85, 0.92, 0.1, 0.04) },
 ];
+
+interface TrpcCall {
+  method: string;
+  url: string;
+}
 
 describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in a real browser', () => {
   let t: TestApp;
@@ -99,9 +105,16 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
       if (m.type() === 'error') problems.push(m.text());
     });
     (page as Page & { problems?: string[] }).problems = problems;
+    const calls: TrpcCall[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/trpc/')) calls.push({ method: r.method(), url: r.url() });
+    });
+    (page as Page & { trpcCalls?: TrpcCall[] }).trpcCalls = calls;
     await page.goto(url);
     return page;
   }
+
+  const trpcCalls = (page: Page) => (page as Page & { trpcCalls?: TrpcCall[] }).trpcCalls ?? [];
 
   const fieldButton = (page: Page, name: string) =>
     page.locator('main').getByRole('button', { name: new RegExp(`^${name} \\(`) });
@@ -203,6 +216,15 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     expect(fieldValue(s, 'Payment')).toBe('Invoice');
     expect(String(fieldValue(s, 'Signature'))).toMatch(/^data:image\/png;base64,/);
     expect((page as Page & { problems?: string[] }).problems).toEqual([]);
+    // Every procedure goes by POST, queries too: the token is in no request URL (nor its logs).
+    const calls = trpcCalls(page);
+    const paths = new Set(calls.map((c) => new URL(c.url).pathname));
+    expect([...paths].sort()).toEqual([
+      '/trpc/signing.complete',
+      '/trpc/signing.open',
+      '/trpc/signing.saveValues',
+    ]);
+    expect(calls.filter((c) => c.method !== 'POST' || c.url.includes(tokenOf(req.url)))).toEqual([]);
 
     // The link is finished now: a clear page, not a crash.
     await page.reload();

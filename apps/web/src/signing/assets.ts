@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 export interface Asset {
   /** URL path, content-hashed so it can be cached forever */
@@ -21,6 +21,27 @@ const ENTRY = fileURLToPath(new URL('./client/main.ts', import.meta.url));
 export const ASSET_PREFIX = '/s/assets/';
 
 /**
+ * tRPC's packages do not declare `"sideEffects": false`, so esbuild keeps every module their entry
+ * imports, links the page never uses included (WebSocket, batching, subscriptions: about 1 KB
+ * gzipped). Their modules only define functions and classes, so unused ones can go.
+ */
+const trpcWithoutSideEffects: Plugin = {
+  name: 'trpc-without-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (
+        args.pluginData === 'trpc' ||
+        !(args.path.startsWith('@trpc/') || args.importer.includes('/@trpc/'))
+      )
+        return undefined;
+      const { kind, resolveDir, importer } = args;
+      const resolved = await b.resolve(args.path, { kind, resolveDir, importer, pluginData: 'trpc' });
+      return resolved.errors.length ? resolved : { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
+/**
  * Bundles the signing page's client (TypeScript and CSS) with esbuild. Runs in the server process,
  * so starting the service needs no build step; the result is kept in memory (signingAssets()).
  */
@@ -36,6 +57,7 @@ export async function buildSigningAssets(): Promise<SigningAssets> {
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'silent',
+    plugins: [trpcWithoutSideEffects],
   });
   const find = (ext: string) => {
     const file = result.outputFiles.find((f) => f.path.endsWith(ext));

@@ -1,5 +1,5 @@
+import { MAX_FILE_BYTES, MAX_IMAGE_CHARS } from '@esign/domain';
 import { fitWithin, strokeBounds } from './geometry.ts';
-import { MAX_FILE_BYTES, MAX_IMAGE_CHARS } from './values.ts';
 
 export const SCRIPT_FONT =
   '"Segoe Script", "Bradley Hand", "Brush Script MT", "Snell Roundhand", "URW Chancery L", "Z003", cursive';

@@ -1,44 +1,13 @@
 import { h, nextId } from './dom.ts';
-import {
-  createSignaturePad,
-  imageFileToDataUrl,
-  readFileValue,
-  renderTypedSignature,
-  SCRIPT_FONT,
-} from './draw.ts';
+import { imageFileToDataUrl, readFileValue } from './draw.ts';
+import { type Editor, type EditRequest, fieldLabel, fileInput } from './editor-base.ts';
 import { modal, type SubmitError } from './modal.ts';
-import type { FieldValue, FileValue, SigningField } from './types.ts';
-import { initialsOf, isFilled, isImageValue, parseTextInput, TYPE_LABELS } from './values.ts';
-
-export interface EditRequest {
-  field: SigningField;
-  value: FieldValue;
-  /** how the editor was opened: a keyboard opens signatures on Type instead of Draw */
-  via: 'pointer' | 'keyboard';
-  signerName: string;
-  /** width / height of the field's first area on its page */
-  aspect: number;
-  /** height of the field's first area in points (tall text fields get a multi-line input) */
-  heightPt: number;
-  /** a signature (or initials) the signer already made on another field, offered again */
-  reuse: string | null;
-  submitLabel: string;
-}
-
-interface Editor {
-  content: (Node | null)[];
-  focus: () => HTMLElement | null | undefined;
-  collect(): Promise<FieldValue | SubmitError> | FieldValue | SubmitError;
-  onOpen?: () => void;
-}
+import { signatureEditor } from './signature-editor.ts';
+import type { FieldValue, FileValue } from './types.ts';
+import { isFilled, isImageValue, parseTextInput, TYPE_LABELS } from './values.ts';
 
 const isError = (v: unknown): v is SubmitError =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && 'error' in v;
-
-/** The label of an input: field name, then its type and whether it is required. */
-export function fieldLabel(field: Pick<SigningField, 'name' | 'type' | 'required'>): string {
-  return `${field.name} (${TYPE_LABELS[field.type]}${field.required ? ', required' : ''})`;
-}
 
 /** Opens the editor of one field; resolves to the new value, or undefined when cancelled. */
 export async function editField(req: EditRequest): Promise<{ value: FieldValue } | undefined> {
@@ -201,16 +170,9 @@ function checkboxEditor({ field, value }: EditRequest): Editor {
   };
 }
 
-/** A file input with a preview area and an error slot shared by the upload editors. */
-function upload(label: string, accept: string) {
-  const id = nextId('file');
-  const input = h('input', { id, type: 'file', accept });
-  return { input, label: h('label', { for: id }, label) };
-}
-
 function imageEditor({ field, value }: EditRequest): Editor {
   let current = isImageValue(value) ? value : null;
-  const { input, label } = upload(
+  const { input, label } = fileInput(
     `${fieldLabel(field)}: choose an image`,
     'image/png,image/jpeg,image/webp,image/gif',
   );
@@ -258,7 +220,7 @@ function imageEditor({ field, value }: EditRequest): Editor {
 
 function fileEditor({ field, value }: EditRequest): Editor {
   let current = value && typeof value === 'object' && !Array.isArray(value) ? (value as FileValue) : null;
-  const { input, label } = upload(`${fieldLabel(field)}: choose a file`, '');
+  const { input, label } = fileInput(`${fieldLabel(field)}: choose a file`, '');
   const note = h(
     'p',
     { class: 'hint', 'aria-live': 'polite' },
@@ -289,181 +251,6 @@ function fileEditor({ field, value }: EditRequest): Editor {
       await pending;
       if (problem) return { error: problem, input };
       return current;
-    },
-  };
-}
-
-type Mode = 'saved' | 'draw' | 'type' | 'upload';
-
-function signatureEditor(req: EditRequest): Editor {
-  const { field } = req;
-  const initials = field.type === 'initials';
-  const what = initials ? 'initials' : 'signature';
-  const saved = isImageValue(req.value) ? req.value : req.reuse;
-  const modes: [Mode, string][] = [
-    ...(saved
-      ? ([['saved', isImageValue(req.value) ? 'Current' : `Use my ${what}`]] as [Mode, string][])
-      : []),
-    ['draw', 'Draw'],
-    ['type', 'Type'],
-    ['upload', 'Upload'],
-  ];
-  let mode: Mode = saved ? 'saved' : req.via === 'keyboard' ? 'type' : 'draw';
-  const group = nextId('mode');
-
-  // Draw
-  const canvas = h('canvas', {
-    class: 'pad',
-    role: 'img',
-    'aria-label': `Drawing area for your ${what}. Draw with a mouse, finger or pen, or choose Type to type it instead.`,
-  });
-  const ratio = Math.min(initials ? 2.5 : 4, Math.max(initials ? 1.2 : 2, req.aspect));
-  canvas.style.aspectRatio = String(ratio);
-  const pad = createSignaturePad(canvas, () => {
-    drawNote.textContent = pad.isEmpty() ? `Draw your ${what} in the box.` : '';
-  });
-  const drawNote = h('p', { class: 'hint' }, `Draw your ${what} in the box.`);
-  const drawPanel = h(
-    'div',
-    { class: 'panel' },
-    h('div', { class: 'pad-wrap' }, canvas, h('span', { class: 'pad-line', 'aria-hidden': 'true' })),
-    h(
-      'div',
-      { class: 'row' },
-      drawNote,
-      h('button', { type: 'button', class: 'btn small', onclick: () => pad.clear() }, 'Clear drawing'),
-    ),
-  );
-
-  // Type
-  const typedId = nextId('typed');
-  const typed = h('input', {
-    id: typedId,
-    type: 'text',
-    autocomplete: initials ? 'off' : 'name',
-    value: initials ? initialsOf(req.signerName) : req.signerName,
-    maxLength: 100,
-  });
-  const typedPreview = h('div', { class: 'typed-preview', 'aria-hidden': 'true' });
-  typedPreview.style.fontFamily = SCRIPT_FONT;
-  const syncTyped = () => {
-    typedPreview.textContent = typed.value;
-  };
-  typed.addEventListener('input', syncTyped);
-  syncTyped();
-  const typePanel = h(
-    'div',
-    { class: 'panel' },
-    h(
-      'label',
-      { for: typedId },
-      `Type your ${initials ? 'initials' : 'full name'}`,
-      h('span', { class: 'sr-only' }, ` for ${fieldLabel(field)}`),
-    ),
-    typed,
-    typedPreview,
-  );
-
-  // Upload
-  const up = upload(`Upload a picture of your ${what}`, 'image/png,image/jpeg');
-  up.label.append(h('span', { class: 'sr-only' }, ` for ${fieldLabel(field)}`));
-  let uploaded: string | null = null;
-  let uploadProblem: string | null = null;
-  let pending: Promise<void> = Promise.resolve();
-  const upPreview = h('img', { class: 'preview', alt: `Uploaded ${what}`, hidden: true });
-  const upNote = h(
-    'p',
-    { class: 'hint', 'aria-live': 'polite' },
-    'PNG or JPEG, ideally on a white or clear background.',
-  );
-  up.input.addEventListener('change', () => {
-    const file = up.input.files?.[0];
-    if (!file) return;
-    pending = imageFileToDataUrl(file, 1200).then(
-      (url) => {
-        uploaded = url;
-        uploadProblem = null;
-        upPreview.src = url;
-        upPreview.hidden = false;
-        upNote.textContent = `${file.name} is ready.`;
-      },
-      (err: Error) => {
-        uploadProblem = err.message;
-        upNote.textContent = err.message;
-      },
-    );
-  });
-  const uploadPanel = h('div', { class: 'panel' }, up.label, up.input, upPreview, upNote);
-
-  const savedPanel = h(
-    'div',
-    { class: 'panel' },
-    saved ? h('img', { class: 'preview sig', src: saved, alt: `Your ${what}` }) : null,
-  );
-  const panels: Record<Mode, HTMLElement> = {
-    saved: savedPanel,
-    draw: drawPanel,
-    type: typePanel,
-    upload: uploadPanel,
-  };
-
-  const radios = modes.map(([m, label]) => {
-    const input = h('input', {
-      type: 'radio',
-      name: group,
-      value: m,
-      checked: m === mode,
-      onchange: () => show(m),
-    });
-    return h('label', { class: 'seg' }, input, h('span', null, label));
-  });
-  const show = (m: Mode) => {
-    mode = m;
-    for (const [k, el] of Object.entries(panels)) el.hidden = k !== m;
-    if (m === 'draw') requestAnimationFrame(() => pad.resize());
-  };
-  const seg = h(
-    'fieldset',
-    { class: 'segmented' },
-    h('legend', { class: 'sr-only' }, `How to add your ${what}`),
-    radios,
-  );
-  let observer: ResizeObserver | null = null;
-
-  return {
-    content: [seg, savedPanel, drawPanel, typePanel, uploadPanel],
-    onOpen() {
-      show(mode);
-      observer = new ResizeObserver(() => pad.resize());
-      observer.observe(canvas);
-      canvas.closest('dialog')?.addEventListener('close', () => observer?.disconnect());
-    },
-    focus: () =>
-      mode === 'type'
-        ? typed
-        : (radios.find((r) => r.querySelector('input')?.checked)?.querySelector('input') ?? null),
-    async collect() {
-      switch (mode) {
-        case 'saved':
-          return saved;
-        case 'draw':
-          return (
-            pad.toDataUrl() ?? {
-              error: `Draw your ${what} in the box, or choose Type to type it instead.`,
-            }
-          );
-        case 'type':
-          return (
-            renderTypedSignature(typed.value) ?? {
-              error: `Type your ${initials ? 'initials' : 'name'}.`,
-              input: typed,
-            }
-          );
-        case 'upload':
-          await pending;
-          if (uploadProblem) return { error: uploadProblem, input: up.input };
-          return uploaded ?? { error: `Choose a picture of your ${what}.`, input: up.input };
-      }
     },
   };
 }

@@ -1,84 +1,20 @@
 /**
- * The signing procedures' shapes as the page uses them (operations.md §4). They mirror
- * packages/core/src/routers/signing.schemas.ts; test/signing-contract.test.ts fails the typecheck
- * when the two drift apart.
+ * The signing procedures' shapes as the page uses them (operations.md §4), inferred from the
+ * server's router: a changed procedure fails the page's type check. Type-only imports, so nothing of
+ * the server reaches the browser bundle.
  */
-export type FieldType =
-  | 'text'
-  | 'signature'
-  | 'initials'
-  | 'date'
-  | 'checkbox'
-  | 'number'
-  | 'phone'
-  | 'select'
-  | 'radio'
-  | 'multiple'
-  | 'image'
-  | 'file'
-  | 'stamp'
-  | 'cells';
+import type { AppRouter } from '@esign/core';
+import type { inferRouterOutputs } from '@trpc/server';
 
+export type { FieldType, FieldValue, FileValue } from '@esign/domain';
+
+type SigningOutputs = inferRouterOutputs<AppRouter>['signing'];
+
+/** What signing.open answers. */
+export type OpenResult = SigningOutputs['open'];
+export type SigningField = OpenResult['fields'][number];
 /** Fractions of the page size; `page` is 1-based, `document` the 0-based document index. */
-export interface Area {
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  document: number;
-}
-
-export interface SigningField {
-  id: string;
-  name: string;
-  type: FieldType;
-  required: boolean;
-  options?: string[];
-  areas: Area[];
-  value: unknown;
-  prefilled: boolean;
-}
-
-export interface PageInfo {
-  number: number;
-  width: number;
-  height: number;
-  image_url: string;
-}
-
-export interface DocumentInfo {
-  index: number;
-  name: string;
-  pages: PageInfo[];
-}
-
-export type SignerStatus = 'waiting' | 'ready' | 'sent' | 'viewed' | 'signed' | 'declined';
-
-export interface OpenResult {
-  object: 'signing_session';
-  status: SignerStatus;
-  request: {
-    id: number;
-    status: string;
-    title: string;
-    message: { subject?: string; body?: string } | null;
-    expires_at: string | null;
-    test_mode: boolean;
-  };
-  signer: { id: number; name: string | null; email: string | null; role: string | null };
-  code_required: boolean;
-  documents: DocumentInfo[];
-  fields: SigningField[];
-  redirect_url: string | null;
-}
-
-export interface FileValue {
-  name: string;
-  type: string;
-  /** a base64 data: URI */
-  data: string;
-}
-
-/** A value as the procedures store it (request-model.ts FieldValue). */
-export type FieldValue = string | number | boolean | string[] | FileValue | null;
+export type Area = SigningField['areas'][number];
+export type DocumentInfo = OpenResult['documents'][number];
+export type PageInfo = DocumentInfo['pages'][number];
+export type SignerStatus = OpenResult['status'];

@@ -1,5 +1,16 @@
+import {
+  isFilled,
+  isImageDataUri,
+  isValidDate,
+  MAX_TEXT_LENGTH,
+  NUMBER_PATTERN,
+  PHONE_PATTERN,
+} from '@esign/domain';
 import { compareAreas } from './geometry.ts';
 import type { FieldType, FieldValue, FileValue, SigningField } from './types.ts';
+
+/** The value rules the procedures enforce (core field-values.ts), from @esign/domain. */
+export { isFilled, isValidDate };
 
 /** How each type is named to people (labels, screen readers). */
 export const TYPE_LABELS: Record<FieldType, string> = {
@@ -19,26 +30,10 @@ export const TYPE_LABELS: Record<FieldType, string> = {
   cells: 'text in boxes',
 };
 
-export const IMAGE_TYPES: ReadonlySet<FieldType> = new Set(['signature', 'initials', 'image', 'stamp']);
-
-/** The limits the signing procedures enforce (core field-values.ts), checked before upload. */
-export const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-export const MAX_TEXT_LENGTH = 10_000;
-const PHONE = /^\+?[0-9 ()./-]{3,30}$/;
-const NUMBER = /^-?\d+(\.\d+)?$/;
-const DATA_IMAGE = /^data:image\/(png|jpe?g);base64,/;
-
 export type Parsed = { ok: true; value: FieldValue } | { ok: false; error: string };
 
 const ok = (value: FieldValue): Parsed => ({ ok: true, value });
 const fail = (error: string): Parsed => ({ ok: false, error });
-
-export function isValidDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /**
  * What a text-like input (text, cells, number, phone, date) holds, as the value the procedures
@@ -54,10 +49,10 @@ export function parseTextInput(type: FieldType, raw: string): Parsed {
   if (type === 'number') {
     // A decimal comma is accepted when it is the only separator ("3,5").
     const n = /^-?\d+,\d+$/.test(s) ? s.replace(',', '.') : s;
-    return NUMBER.test(n) ? ok(Number(n)) : fail('Enter a number, for example 42 or 3.5.');
+    return NUMBER_PATTERN.test(n) ? ok(Number(n)) : fail('Enter a number, for example 42 or 3.5.');
   }
   if (type === 'phone') {
-    return PHONE.test(s) ? ok(s) : fail('Enter a phone number: digits, spaces and + ( ) - . / only.');
+    return PHONE_PATTERN.test(s) ? ok(s) : fail('Enter a phone number: digits, spaces and + ( ) - . / only.');
   }
   if (type === 'date') return isValidDate(s) ? ok(s) : fail('Enter a date as YYYY-MM-DD.');
   return fail('This field does not take typed text.');
@@ -84,13 +79,9 @@ export function fromStored(field: Pick<SigningField, 'type' | 'options'>, value:
   }
 }
 
-export function isFilled(value: FieldValue | undefined): boolean {
-  if (value === null || value === undefined || value === false || value === '') return false;
-  return !(Array.isArray(value) && value.length === 0);
-}
-
+/** A picture value (signature, initials, image, stamp): a whole PNG or JPEG data: URI. */
 export function isImageValue(value: FieldValue | undefined): value is string {
-  return typeof value === 'string' && DATA_IMAGE.test(value);
+  return isImageDataUri(value);
 }
 
 /** Short words for a value: what a screen reader says and what a small field shows. */

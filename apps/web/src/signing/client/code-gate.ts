@@ -1,0 +1,134 @@
+import { signing } from './api.ts';
+import { h } from './dom.ts';
+import { CLOSED, toApiError } from './errors.ts';
+import type { Flow } from './screen.ts';
+import { showScreen } from './screen.ts';
+import { setSession, token, withSession } from './session.ts';
+import { viewForError } from './status.ts';
+import type { OpenResult } from './types.ts';
+
+/**
+ * The email code gate (require_email_otp): the signer asks for a one-time code, then enters it;
+ * signing.verifyCode answers a session that opens the document.
+ */
+export function showCodeGate(open: OpenResult, flow: Flow): void {
+  document.title = 'Confirm your email address';
+  const heading = h('h1', { tabindex: -1 }, 'Confirm your email address');
+  const status = h('p', { class: 'note', role: 'status' });
+  const code = codeForm(flow);
+  const send = sendCodeButton(flow, status, () => {
+    code.form.hidden = false;
+    // Entering the code is the main action now; asking again goes below it.
+    code.form.after(send.row);
+    code.input.focus();
+  });
+  const what = open.request.title ? `“${open.request.title}”` : 'this document';
+  showScreen([
+    h(
+      'main',
+      { id: 'main', class: 'status-page' },
+      h(
+        'div',
+        { class: 'card' },
+        heading,
+        h(
+          'p',
+          null,
+          `To open ${what}, enter a one-time code that we email to ${open.signer.email ?? 'you'}.`,
+        ),
+        send.row,
+        send.error,
+        status,
+        code.form,
+      ),
+    ),
+  ]);
+  heading.focus();
+}
+
+/** "Email me a code": signing.requestCode, then says where the code went and until when. */
+function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
+  const button = h('button', { type: 'button', class: 'btn primary' }, 'Email me a code');
+  const row = h('div', { class: 'row' }, button);
+  const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    error.hidden = true;
+    try {
+      const res = await signing.requestCode.mutate(withSession({ token }));
+      const until = new Date(res.expires_at);
+      const time = until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      status.textContent = `We sent a code to ${res.email}.${
+        Number.isNaN(until.getTime()) ? '' : ` It expires at ${time}.`
+      }`;
+      button.textContent = 'Send a new code';
+      button.className = 'btn';
+      onSent();
+    } catch (e) {
+      const err = toApiError(e);
+      if (CLOSED.has(err.code)) return flow.close(viewForError(err.code, err.message));
+      error.textContent =
+        err.code === 'rate_limited'
+          ? 'A code was sent a moment ago. Wait a minute before asking again.'
+          : err.message;
+      error.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return { row, error };
+}
+
+/** The code input and Verify: signing.verifyCode, then the document opens with the session. */
+function codeForm(flow: Flow) {
+  const input = h('input', {
+    id: 'code',
+    type: 'text',
+    inputMode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxLength: 12,
+    spellcheck: false,
+    'aria-describedby': 'code-hint',
+  });
+  const codeError = h('p', { id: 'code-error', class: 'form-error', hidden: true });
+  const verify = h('button', { type: 'submit', class: 'btn primary' }, 'Verify');
+  const setError = (msg: string | null) => {
+    codeError.textContent = msg ?? '';
+    codeError.hidden = !msg;
+    if (msg) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+    input.setAttribute('aria-describedby', msg ? 'code-hint code-error' : 'code-hint');
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const code = input.value.replace(/\s+/g, '');
+    if (code.length < 4) {
+      setError('Enter the code from the email.');
+      input.focus();
+      return;
+    }
+    verify.disabled = true;
+    try {
+      const res = await signing.verifyCode.mutate({ token, code });
+      setSession(res.session);
+      flow.restart();
+    } catch (err) {
+      const { code: c, message } = toApiError(err);
+      if (CLOSED.has(c)) return flow.close(viewForError(c, message));
+      setError(c === 'rate_limited' ? 'Too many attempts. Wait a minute, then try again.' : message);
+      input.focus();
+    } finally {
+      verify.disabled = false;
+    }
+  };
+  const form = h(
+    'form',
+    { class: 'code-form', hidden: true, novalidate: true, onsubmit: submit },
+    h('label', { for: 'code' }, 'Code from the email'),
+    h('p', { id: 'code-hint', class: 'hint' }, 'Check your inbox, and the spam folder if it is not there.'),
+    input,
+    codeError,
+    h('div', { class: 'row' }, verify),
+  );
+  return { form, input };
+}

@@ -1,0 +1,94 @@
+import { h } from './dom.ts';
+import { activate } from './field-actions.ts';
+import { areaToPercent, compareAreas } from './geometry.ts';
+import type { SigningPage } from './signing-state.ts';
+import type { Area, DocumentInfo, PageInfo, SigningField } from './types.ts';
+
+/** One area of a field on a page; `index` 0 is the field's first area (its tab stop). */
+interface Placed {
+  field: SigningField;
+  area: Area;
+  index: number;
+}
+
+/** A document: its pages as images with the signer's fields drawn over them. */
+export function renderDocument(page: SigningPage, doc: DocumentInfo): HTMLElement {
+  const placed = new Map<number, Placed[]>();
+  for (const field of page.fields) {
+    field.areas.forEach((area, index) => {
+      if (area.document !== doc.index) return;
+      const list = placed.get(area.page) ?? [];
+      list.push({ field, area, index });
+      placed.set(area.page, list);
+    });
+  }
+  const headingId = `doc-${doc.index}`;
+  return h(
+    'section',
+    { class: 'doc', 'aria-labelledby': headingId },
+    h('h2', { id: headingId, class: page.open.documents.length > 1 ? 'doc-name' : 'sr-only' }, doc.name),
+    doc.pages.map((p, i) => {
+      const onPage = (placed.get(p.number) ?? []).sort((a, b) => compareAreas(a.area, b.area));
+      return renderPage(page, doc, p, i, onPage);
+    }),
+  );
+}
+
+function renderPage(
+  page: SigningPage,
+  doc: DocumentInfo,
+  info: PageInfo,
+  i: number,
+  placed: Placed[],
+): HTMLElement {
+  const label = `${doc.name}, page ${info.number} of ${doc.pages.length}`;
+  const img = h('img', {
+    src: info.image_url,
+    alt: label,
+    loading: i < 2 ? 'eager' : 'lazy',
+    decoding: 'async',
+    draggable: false,
+  });
+  const el = h('div', { class: 'page', role: 'group', 'aria-label': label }, img);
+  el.style.aspectRatio = `${info.width} / ${info.height}`;
+  img.addEventListener('error', () => {
+    el.classList.add('broken');
+    el.append(
+      h('p', { class: 'page-error' }, 'This page could not be loaded. Reload the page to try again.'),
+    );
+  });
+  for (const p of placed) el.append(...renderOverlay(page, p));
+  return el;
+}
+
+/**
+ * The element over one area: a button for a field the signer fills (further areas of the field
+ * show the same value but are no tab stop), a plain box for a value the sender prefilled.
+ */
+function renderOverlay(page: SigningPage, { field, area, index }: Placed): HTMLElement[] {
+  const box = areaToPercent(area);
+  const first = index === 0;
+  const el = field.prefilled
+    ? h('div', { class: 'field prefilled' })
+    : h('button', {
+        type: 'button',
+        class: 'field',
+        id: first ? `f-${field.id}` : null,
+        'data-field': field.id,
+        tabindex: first ? null : -1,
+        'aria-hidden': first ? null : 'true',
+        onclick: (e: MouseEvent) =>
+          void activate(page, field, e.currentTarget as HTMLElement, e.detail === 0 ? 'keyboard' : 'pointer'),
+      });
+  el.classList.add(`t-${field.type}`);
+  Object.assign(el.style, box);
+  page.overlays.get(field.id)?.push(el);
+  const out: HTMLElement[] = [el];
+  if (first && !field.prefilled) {
+    const tip = h('span', { id: `err-${field.id}`, class: 'field-tip', hidden: true }, 'Required');
+    tip.style.left = box.left;
+    tip.style.top = `calc(${box.top} + ${box.height})`;
+    out.push(tip);
+  }
+  return out;
+}

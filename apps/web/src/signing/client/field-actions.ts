@@ -1,0 +1,98 @@
+import { announce, prefersReducedMotion } from './dom.ts';
+import { editField } from './editor.ts';
+import { hideSummary, showSummary } from './error-summary.ts';
+import { paintField, updateProgress } from './field-display.ts';
+import { areaAspect } from './geometry.ts';
+import { scheduleSave } from './saving.ts';
+import { pageKey, type SigningPage } from './signing-state.ts';
+import type { FieldValue, SigningField } from './types.ts';
+import { isFilled, isImageValue, missingRequired, nextRequired } from './values.ts';
+
+export type Via = 'pointer' | 'keyboard';
+
+/** A new value for a field: redrawn, progress and error summary updated, autosave scheduled. */
+export function setValue(page: SigningPage, field: SigningField, value: FieldValue): void {
+  page.values.set(field.id, value);
+  page.dirty.add(field.id);
+  if (isFilled(value)) page.invalid.delete(field.id);
+  paintField(page, field);
+  updateProgress(page);
+  if (!page.invalid.size) hideSummary(page.ui);
+  else if (!page.ui.summary.hidden) showSummary(page, false);
+  scheduleSave(page);
+}
+
+/** A signature (or initials) the signer already made on another field, to offer again. */
+function reusableImage(page: SigningPage, field: SigningField): string | null {
+  if (field.type !== 'signature' && field.type !== 'initials') return null;
+  return (
+    page.fields
+      .filter((f) => f.type === field.type && f.id !== field.id)
+      .map((f) => page.values.get(f.id))
+      .find(isImageValue) ?? null
+  );
+}
+
+/**
+ * The signer chose a field: a checkbox toggles, anything else opens its editor. `guided` (Next
+ * field) moves on to the next required field after a save.
+ */
+export async function activate(
+  page: SigningPage,
+  field: SigningField,
+  opener: HTMLElement,
+  via: Via,
+  guided = false,
+): Promise<void> {
+  page.lastFieldId = field.id;
+  if (field.type === 'checkbox') {
+    const checked = page.values.get(field.id) !== true;
+    setValue(page, field, checked);
+    announce(`${field.name} ${checked ? 'checked' : 'not checked'}.`);
+    return;
+  }
+  const area = field.areas[0];
+  const pageInfo = area ? page.pages.get(pageKey(area.document, area.page)) : undefined;
+  const moreAfter = guided && nextRequired(page.fields, page.values, field.id)?.id !== field.id;
+  const edited = await editField({
+    field,
+    value: page.values.get(field.id) ?? null,
+    via,
+    signerName: page.open.signer.name ?? '',
+    aspect: area && pageInfo ? areaAspect(area, pageInfo) : 3,
+    heightPt: area && pageInfo ? area.h * pageInfo.height : 20,
+    reuse: reusableImage(page, field),
+    submitLabel: moreAfter && missingRequired(page.fields, page.values).length > 1 ? 'Save and next' : 'Save',
+  });
+  if (page.done) return;
+  opener.focus({ preventScroll: true });
+  if (!edited) return;
+  setValue(page, field, edited.value);
+  const left = missingRequired(page.fields, page.values).length;
+  announce(
+    `${field.name} ${isFilled(edited.value) ? 'saved' : 'cleared'}. ${
+      left ? `${left} required field${left === 1 ? '' : 's'} left.` : 'All required fields are filled in.'
+    }`,
+  );
+  if (guided && left) await goNext(page, via);
+}
+
+/** Next field: the next required field still empty, scrolled to and opened. */
+export async function goNext(page: SigningPage, via: Via): Promise<void> {
+  const field = nextRequired(page.fields, page.values, page.lastFieldId);
+  if (!field) {
+    announce('All required fields are filled in. Select Finish to sign.');
+    page.ui.finish.focus();
+    return;
+  }
+  const el = page.overlays.get(field.id)?.[0];
+  if (!el) return;
+  el.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  el.focus({ preventScroll: true });
+  page.lastFieldId = field.id;
+  if (field.type === 'checkbox') {
+    announce(`${field.name}: checkbox. Press Space to check it.`);
+    return;
+  }
+  await activate(page, field, el, via, true);
+}

@@ -1,0 +1,57 @@
+import { signing, signingOnExit } from './api.ts';
+import { showProblem } from './error-summary.ts';
+import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
+import { token, withSession } from './session.ts';
+import type { SigningPage } from './signing-state.ts';
+import { viewForError } from './status.ts';
+import { valuesByName } from './values.ts';
+
+/** Autosave: changes go to signing.saveValues shortly after the signer stops changing things. */
+export function scheduleSave(page: SigningPage): void {
+  window.clearTimeout(page.saveTimer);
+  page.ui.saveStatus.textContent = 'Unsaved changes';
+  page.saveTimer = window.setTimeout(() => void saveNow(page), 800);
+}
+
+/** Codes worth another try in a moment: the save is repeated by itself. */
+const TEMPORARY = new Set(['network', 'internal_error', 'rate_limited']);
+
+/**
+ * Sends the fields changed since the last save (one save at a time). `keepalive` is for the page
+ * going away. False when the save failed; the fields stay marked unsaved.
+ */
+export async function saveNow(page: SigningPage, keepalive = false): Promise<boolean> {
+  window.clearTimeout(page.saveTimer);
+  while (page.saving) await page.saving.catch(() => {});
+  if (page.done || !page.dirty.size) return true;
+  const batch = new Set(page.dirty);
+  page.dirty.clear();
+  page.ui.saveStatus.textContent = 'Saving…';
+  const input = withSession({ token, values: valuesByName(page.fields, page.values, batch) });
+  const call = (keepalive ? signingOnExit : signing).saveValues.mutate(input);
+  page.saving = call;
+  try {
+    await call;
+    if (!page.dirty.size) page.ui.saveStatus.textContent = 'All changes saved';
+    return true;
+  } catch (e) {
+    for (const id of batch) page.dirty.add(id);
+    if (!page.done) saveFailed(page, e);
+    return false;
+  } finally {
+    page.saving = null;
+  }
+}
+
+function saveFailed(page: SigningPage, e: unknown): void {
+  const err = toApiError(e);
+  if (CLOSED.has(err.code)) page.flow.close(viewForError(err.code, err.message));
+  else if (NEEDS_CODE.has(err.code)) page.flow.restart();
+  else if (TEMPORARY.has(err.code)) {
+    page.ui.saveStatus.textContent = 'Not saved yet, retrying…';
+    page.saveTimer = window.setTimeout(() => void saveNow(page), 5000);
+  } else {
+    page.ui.saveStatus.textContent = 'Not saved';
+    showProblem(page.ui, `Your last change could not be saved: ${err.message}`);
+  }
+}

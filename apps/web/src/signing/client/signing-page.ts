@@ -1,0 +1,100 @@
+import { decline } from './decline.ts';
+import { renderDocument } from './document-view.ts';
+import { announce, h } from './dom.ts';
+import { goNext } from './field-actions.ts';
+import { paintField, updateProgress } from './field-display.ts';
+import { finish } from './finish.ts';
+import type { Flow } from './screen.ts';
+import { showScreen } from './screen.ts';
+import { createSigningPage, leaveSigningPage, type SigningPage } from './signing-state.ts';
+import type { OpenResult } from './types.ts';
+
+/** The signing screen: the bar with progress and actions, the sender's message, the documents. */
+export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
+  const page = createSigningPage(open, flow);
+  const { ui } = page;
+  ui.next.addEventListener('click', (e) => void goNext(page, e.detail === 0 ? 'keyboard' : 'pointer'));
+  ui.finish.addEventListener('click', () => void finish(page));
+  ui.decline.addEventListener('click', () => void decline(page));
+
+  const title = open.request.title || 'Document';
+  document.title = `Sign: ${title}`;
+  const main = h(
+    'main',
+    { id: 'main', class: 'docs', 'aria-labelledby': 'doc-title' },
+    senderMessage(open),
+    h('p', { class: 'intro' }, introText(page)),
+    ui.summary,
+    open.documents.map((d) => renderDocument(page, d)),
+  );
+  const footer = h(
+    'footer',
+    { class: 'foot' },
+    h(
+      'p',
+      null,
+      'By selecting Finish you agree that your electronic signature and the values you entered are the legal equivalent of your handwritten signature on this document.',
+    ),
+  );
+  showScreen([signingBar(page, title), main, footer], () => leaveSigningPage(page));
+  main.addEventListener('focusin', (e) => {
+    const id = (e.target as HTMLElement).dataset?.field;
+    if (id) page.lastFieldId = id;
+  });
+  for (const f of page.fields) paintField(page, f);
+  updateProgress(page);
+  const fillable = page.fields.filter((f) => !f.prefilled);
+  const required = fillable.filter((f) => f.required).length;
+  announce(
+    `${title}. ${fillable.length} field${fillable.length === 1 ? '' : 's'} to fill in, ${required} required.`,
+  );
+  return page;
+}
+
+function signingBar(page: SigningPage, title: string): HTMLElement {
+  const { open, ui } = page;
+  const who = open.signer.name || open.signer.email;
+  return h(
+    'header',
+    { class: 'bar' },
+    h(
+      'div',
+      { class: 'bar-text' },
+      h('h1', { id: 'doc-title' }, title),
+      h(
+        'p',
+        { class: 'who' },
+        who ? `Signing as ${who}${open.signer.role ? ` (${open.signer.role})` : ''}` : null,
+        open.request.test_mode ? h('span', { class: 'badge' }, 'Test') : null,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'bar-actions' },
+      h('p', { class: 'bar-status' }, ui.progress, ui.saveStatus),
+      ui.decline,
+      ui.next,
+      ui.finish,
+    ),
+  );
+}
+
+function senderMessage(open: OpenResult): HTMLElement | null {
+  const message = open.request.message;
+  if (!message?.body) return null;
+  return h(
+    'section',
+    { class: 'message', 'aria-label': 'Message from the sender' },
+    message.subject ? h('h2', null, message.subject) : null,
+    h('p', null, message.body),
+  );
+}
+
+function introText(page: SigningPage): string {
+  const fillable = page.fields.filter((f) => !f.prefilled);
+  if (!fillable.length) return 'Review the document, then select Finish to sign it.';
+  const required = fillable.filter((f) => f.required).length;
+  return `Fill in the highlighted fields on the document${
+    required ? `; the ${required} marked with * are required` : ''
+  }. Next field takes you to each one in turn. Select Finish when you are done.`;
+}

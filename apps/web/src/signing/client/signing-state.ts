@@ -1,0 +1,72 @@
+import { h } from './dom.ts';
+import type { Flow } from './screen.ts';
+import type { FieldValue, OpenResult, PageInfo, SigningField } from './types.ts';
+import { fromStored, orderFields } from './values.ts';
+
+/** The controls of the signing bar and the error summary above the document. */
+export interface SigningUi {
+  progress: HTMLElement;
+  saveStatus: HTMLElement;
+  next: HTMLButtonElement;
+  finish: HTMLButtonElement;
+  decline: HTMLButtonElement;
+  summary: HTMLElement;
+}
+
+/** One signing screen: the opened link, the values the signer has entered, what is unsaved. */
+export interface SigningPage {
+  open: OpenResult;
+  /** the signer's fields in reading order */
+  fields: SigningField[];
+  values: Map<string, FieldValue>;
+  /** fields changed since the last save */
+  dirty: Set<string>;
+  /** required fields marked empty by the last Finish */
+  invalid: Set<string>;
+  /** the elements drawn for each field's areas; the first is its tab stop */
+  overlays: Map<string, HTMLElement[]>;
+  pages: Map<string, PageInfo>;
+  lastFieldId: string | null;
+  saveTimer: number | undefined;
+  saving: Promise<unknown> | null;
+  /** signed, declined or left: late answers and timers do nothing */
+  done: boolean;
+  ui: SigningUi;
+  flow: Flow;
+}
+
+export const pageKey = (doc: number, page: number) => `${doc}:${page}`;
+
+export function createSigningPage(open: OpenResult, flow: Flow): SigningPage {
+  const fields = orderFields(open.fields);
+  const pages = new Map<string, PageInfo>();
+  for (const d of open.documents) for (const p of d.pages) pages.set(pageKey(d.index, p.number), p);
+  return {
+    open,
+    fields,
+    values: new Map(fields.map((f) => [f.id, fromStored(f, f.value)])),
+    dirty: new Set(),
+    invalid: new Set(),
+    overlays: new Map(fields.map((f) => [f.id, []])),
+    pages,
+    lastFieldId: null,
+    saveTimer: undefined,
+    saving: null,
+    done: false,
+    ui: {
+      progress: h('span', { class: 'progress' }),
+      saveStatus: h('span', { class: 'save-status' }),
+      next: h('button', { type: 'button', class: 'btn' }, 'Next field'),
+      finish: h('button', { type: 'button', class: 'btn primary' }, 'Finish'),
+      decline: h('button', { type: 'button', class: 'btn ghost' }, 'Decline'),
+      summary: h('div', { class: 'error-summary', tabindex: -1, hidden: true }),
+    },
+    flow,
+  };
+}
+
+/** Stops the screen: no more autosave, answers arriving later are ignored. */
+export function leaveSigningPage(page: SigningPage): void {
+  window.clearTimeout(page.saveTimer);
+  page.done = true;
+}
