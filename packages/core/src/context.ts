@@ -5,7 +5,7 @@ import type { PaymentProvider } from './services/billing/providers.ts';
 import { createFileStore, type FileStore } from './services/storage.ts';
 
 /** Where a record came from; becomes its `source` column. */
-export type Source = 'api' | 'mcp' | 'invite' | 'link' | 'bulk' | 'embed' | 'cli';
+export type Source = 'api' | 'mcp' | 'invite' | 'link' | 'bulk' | 'embed' | 'cli' | 'web';
 
 /** Who is acting: an API key, an OAuth grant (MCP only), or a signed-in dashboard user. */
 export interface Actor {

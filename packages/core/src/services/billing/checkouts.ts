@@ -99,6 +99,19 @@ export async function requireCheckout(db: Executor, actor: Actor, id: string): P
   return row;
 }
 
+/** The user's latest checkouts on this side of the account (the billing page lists them). */
+export async function listRecentCheckouts(db: Executor, actor: Actor, limit = 5): Promise<CheckoutRow[]> {
+  return db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('account_id', '=', actor.accountId)
+    .where('environment', '=', actor.environment)
+    .where('user_id', '=', actor.userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** A checkout by id alone: for the payment provider's answer and the checkout page (never for users). */
 export async function findCheckoutById(db: Executor, id: string): Promise<CheckoutRow | undefined> {
   if (!UUID.test(id)) return undefined;
