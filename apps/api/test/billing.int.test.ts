@@ -381,3 +381,15 @@ describe('Checkout status: payment confirmation', () => {
     expect(await credits(buyer.accountId)).toBe(3);
   });
 });
+
+describe('OpenAPI', () => {
+  it('Billing endpoints are in the OpenAPI document (tag Billing, 201 for POST /checkouts, Idempotency-Key)', async () => {
+    const doc = (await t.api('GET', 'openapi.json')).body;
+    expect(doc.paths['/credit_packs'].get.tags).toEqual(['Billing']);
+    expect(doc.paths['/checkouts/{id}'].get.responses['200']).toBeDefined();
+    const post = doc.paths['/checkouts'].post;
+    expect(post.responses['201']).toBeDefined();
+    expect(post.responses['502']).toBeDefined();
+    expect(post.parameters.map((p: any) => p.name)).toContain('Idempotency-Key');
+  });
+});

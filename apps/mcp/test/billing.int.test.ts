@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBuyer, makeColleague, makeDiscount, makePack } from '../../../test/billing.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { mcpTools } from '../src/tools.ts';
 
 // The spec's billing tools over MCP: list_credit_packs, buy_credits, get_checkout.
 let t: TestApp;
@@ -42,6 +43,35 @@ async function toolNames(key: string): Promise<string[]> {
 }
 
 describe('MCP billing tools', () => {
+  it('MCP endpoint: the 18 tools of the specification, exactly', () => {
+    expect(
+      mcpTools()
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(
+      [
+        'get_account',
+        'list_templates',
+        'get_template',
+        'create_template',
+        'update_template',
+        'duplicate_template',
+        'archive_template',
+        'send_signature_request',
+        'list_signature_requests',
+        'get_signature_request',
+        'remind_signers',
+        'cancel_signature_request',
+        'update_signer',
+        'list_credit_packs',
+        'buy_credits',
+        'get_checkout',
+        'verify_document',
+        'send_feedback',
+      ].sort(),
+    );
+  });
+
   it('MCP: the three billing tools are listed for a full-access key; a read-only key sees the read ones only', async () => {
     const buyer = await makeBuyer(t.db);
     expect(await toolNames(buyer.key)).toEqual(expect.arrayContaining(PURCHASE_TOOLS));

@@ -90,7 +90,9 @@ function buyForm(m: BillingPageModel, p: PackView): string {
 }
 
 export function billingPage(m: BillingPageModel): string {
-  const balance = m.credits.unlimited ? 'Unlimited (lifetime deal)' : `${m.credits.available} credits`;
+  const balance = m.credits.unlimited
+    ? 'Unlimited (lifetime deal)'
+    : `${m.credits.available} ${m.credits.available === 1 ? 'credit' : 'credits'}`;
   const country = m.billingCountry
     ? `<p class="muted">Billing country: ${esc(m.billingCountry)}</p>`
     : `<form method="post" action="/billing/country" class="card row">
