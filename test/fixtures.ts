@@ -1,3 +1,5 @@
+import { updateUser } from '@esign/core';
+import { makePack } from './billing.ts';
 import type { TestAccount, TestApp } from './harness.ts';
 import { b64, plainPdf, signatureField } from './pdfs.ts';
 
@@ -30,7 +32,17 @@ export const resourceFactories: Record<string, ResourceFactory> = {
   '/templates/{id}:id': async (t, owner) => String((await makeTemplate(t, owner)).id),
   '/signature_requests/{id}:id': async (t, owner) => String((await makeRequest(t, owner)).id),
   '/signers/{id}:id': async (t, owner) => String((await makeRequest(t, owner)).signers[0].id),
+  '/checkouts/{id}:id': async (t, owner) => (await makeCheckout(t, owner)).id,
 };
+
+/** A pending checkout started by the owner (who gets a billing country first). */
+export async function makeCheckout(t: TestApp, owner: TestAccount): Promise<any> {
+  await updateUser(t.db, owner.email, { billingCountry: 'US' }, new Date());
+  const pack = await makePack(t.db);
+  const res = await t.api('POST', 'checkouts', { key: owner.key, body: { credit_pack_id: pack.id } });
+  if (res.status !== 201) throw new Error(`checkout fixture failed: ${res.status} ${res.text}`);
+  return res.body;
+}
 
 export async function makeRequest(t: TestApp, owner: TestAccount): Promise<any> {
   const tpl = await makeTemplate(t, owner);
@@ -56,4 +68,5 @@ export const sampleBodies: Record<string, (t: TestApp, owner: TestAccount) => Pr
     signers: [{ email: 's@example.com' }],
   }),
   'PATCH /signers/{id}': async () => ({ name: 'New name' }),
+  'POST /checkouts': async (t) => ({ credit_pack_id: (await makePack(t.db)).id }),
 };

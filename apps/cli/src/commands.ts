@@ -36,16 +36,16 @@ export interface Command {
   text?(result: any): string;
 }
 
-function str(opts: Options, name: string, required: true): string;
-function str(opts: Options, name: string, required?: false): string | undefined;
-function str(opts: Options, name: string, required = false): string | undefined {
+export function str(opts: Options, name: string, required: true): string;
+export function str(opts: Options, name: string, required?: false): string | undefined;
+export function str(opts: Options, name: string, required = false): string | undefined {
   const v = opts[name];
   if (typeof v === 'string' && v !== '') return v;
   if (required) throw new CoreError('missing_parameter', `--${name} is required`);
   return undefined;
 }
 
-function int(opts: Options, name: string, required = false): number | undefined {
+export function int(opts: Options, name: string, required = false): number | undefined {
   const v = str(opts, name, required as true);
   if (v === undefined) return undefined;
   if (!/^-?\d+$/.test(v))
@@ -53,7 +53,7 @@ function int(opts: Options, name: string, required = false): number | undefined 
   return Number(v);
 }
 
-function date(opts: Options, name: string): Date | undefined {
+export function date(opts: Options, name: string): Date | undefined {
   const v = str(opts, name);
   if (v === undefined) return undefined;
   const d = new Date(v);

@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
 import { CoreError, loadConfigOrExit, toCoreError } from '@esign/core';
 import { migrateToLatest, openDatabase } from '@esign/db';
-import { commands } from './commands.ts';
+import { billingCommands } from './billing-commands.ts';
+import { commands as baseCommands } from './commands.ts';
+
+const commands = { ...baseCommands, ...billingCommands };
 
 // `esign`: the operator command line (operations.md §3). One JSON object on stdout with --json.
 // `--overdraft -3`: a negative number is the option's value, not a flag.

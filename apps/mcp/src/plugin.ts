@@ -8,6 +8,8 @@ import {
   createCaller,
   createContext,
   limitActor,
+  omitPurchaseLinks,
+  purchasesOffered,
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
@@ -90,7 +92,9 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
     if (requests.length === 0) return reply.code(202).send();
     const parsedBody = Array.isArray(body) ? requests : requests[0];
 
-    const visible = tools.filter((t) => t.scope === 'read' || actor.canWrite);
+    // The spec's assistant product without purchases: no purchase tools, no purchase links.
+    const offered = await purchasesOffered(opts.db, actor, 'mcp');
+    const visible = tools.filter((t) => (t.scope === 'read' || actor.canWrite) && (offered || !t.purchase));
     const server = new Server({ name: 'esign', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
@@ -116,7 +120,8 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
           Record<string, (input: unknown) => Promise<unknown>>
         >;
         const [ns, fn] = tool.procedurePath.split('.') as [string, string];
-        const result = await caller[ns]![fn]!(req.params.arguments ?? {});
+        const output = await caller[ns]![fn]!(req.params.arguments ?? {});
+        const result = offered ? output : omitPurchaseLinks(output);
         return {
           content: [{ type: 'text', text: JSON.stringify(result) }],
           structuredContent: result as Record<string, unknown>,

@@ -5,6 +5,8 @@ export interface McpTool {
   name: string;
   description: string;
   scope: McpMeta['scope'];
+  /** A credit purchase tool (hidden from clients whose purchases are hidden). */
+  purchase: boolean;
   procedurePath: string;
   inputSchema: Record<string, unknown> & { type: 'object' };
 }
@@ -30,6 +32,7 @@ export function mcpTools(): McpTool[] {
       name: def.meta.mcp.tool,
       description: def.meta.mcp.description,
       scope: def.meta.mcp.scope,
+      purchase: def.meta.mcp.purchase === true,
       procedurePath,
       inputSchema: objectSchema(def.inputs?.[0]),
     });

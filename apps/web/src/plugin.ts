@@ -10,6 +10,8 @@ import type { Db } from '@esign/db';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { billingPages } from './billing/routes.ts';
+import { stripeWebhook } from './billing/stripe-webhook.ts';
 import { renderHome } from './pages/home.ts';
 import { signingPage } from './signing/routes.ts';
 
@@ -76,5 +78,7 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
     }
   });
   await app.register(signingPage, { config: opts.config });
+  await app.register(billingPages, { ...opts, now });
+  await app.register(stripeWebhook, { ...opts, now });
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderHome(opts.config)));
 }

@@ -1,4 +1,5 @@
 import { accountRouter } from './routers/account.ts';
+import { billingRouter } from './routers/billing.ts';
 import { documentsRouter } from './routers/documents.ts';
 import { feedbackRouter } from './routers/feedback.ts';
 import { signatureRequestsRouter } from './routers/signature-requests.ts';
@@ -9,6 +10,7 @@ import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
   account: accountRouter,
+  billing: billingRouter,
   documents: documentsRouter,
   feedback: feedbackRouter,
   templates: templatesRouter,

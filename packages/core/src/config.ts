@@ -50,6 +50,13 @@ export const ConfigSchema = z
         message: 'is required when PAYMENT_PROVIDER=stripe',
       });
     }
+    if (c.PAYMENT_PROVIDER === 'stripe' && !c.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required when PAYMENT_PROVIDER=stripe (payments are confirmed by Stripe webhooks)',
+      });
+    }
   })
   .transform((c) => ({
     ...c,

@@ -2,6 +2,7 @@ import type { Db, Environment, Permission, UserRole } from '@esign/db';
 import type { Source } from '@esign/domain';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import type { PaymentProvider } from './services/billing/providers.ts';
 import { createFileStore, type FileStore } from './services/storage.ts';
 
 /** Where a record came from; becomes its `source` column (@esign/domain `SOURCES`). */
@@ -36,6 +37,8 @@ export const scopeOf = (actor: Actor): Scope => ({
 /** Collaborators core needs from the process. */
 export interface CoreDeps {
   storage: FileStore;
+  /** Live checkouts' payment provider; unset: the one PAYMENT_PROVIDER names (billing/providers.ts). */
+  payments?: PaymentProvider;
   /** Test-only loosening of the outbound guard for document downloads (a loopback HTTPS server). */
   outbound?: {
     allowPrivate?: boolean;

@@ -10,6 +10,7 @@ export * from './logger.ts';
 export * from './runtime.ts';
 export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
+export * from './services/billing/index.ts';
 export * from './services/credits.ts';
 export { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './services/documents-input.ts';
 export * from './services/events.ts';

@@ -9,6 +9,8 @@ export interface McpMeta {
   /** `read` tools are listed for read-only keys and view-only connections. */
   scope: 'read' | 'write';
   description: string;
+  /** A credit purchase tool: not offered to a client whose purchases are hidden (billing/offer.ts). */
+  purchase?: boolean;
 }
 
 /** The single source every adapter reads: REST route, status, MCP tool, idempotency. */

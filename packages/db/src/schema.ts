@@ -55,6 +55,8 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
   last_used_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** The operator stopped offering purchases to this client (migration 2026_11_23_0002_billing). */
+  purchases_hidden: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -225,6 +227,8 @@ export interface AuditEventsTable {
   user_agent: string | null;
   data: JsonDefault<Record<string, unknown>>;
   created_at: CreatedAt;
+  /** The checkout an entry records (migration 2026_11_23_0002_billing). */
+  checkout_id: string | null;
 }
 
 export interface CreditLedgerTable {
@@ -279,6 +283,10 @@ export interface CheckoutsTable {
   completed_at: NullableTimestamp;
   failed_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** Migration 2026_11_23_0002_billing: the side of the account, the payment page, last change. */
+  environment: Environment;
+  checkout_url: string | null;
+  updated_at: UpdatedAt;
 }
 
 export interface WebhookEndpointsTable {
@@ -407,6 +415,8 @@ export interface OauthClientsTable {
   metadata_url: string | null;
   metadata: JsonDefault<Record<string, unknown>>;
   created_at: CreatedAt;
+  /** The operator stopped offering purchases to this client (migration 2026_11_23_0002_billing). */
+  purchases_hidden: Generated<boolean>;
 }
 
 export interface OauthGrantsTable {
@@ -496,6 +506,7 @@ export type JobRow = Selectable<JobsTable>;
 export type MailRow = Selectable<MailOutboxTable>;
 export type CreditPackRow = Selectable<CreditPacksTable>;
 export type CheckoutRow = Selectable<CheckoutsTable>;
+export type DiscountCodeRow = Selectable<DiscountCodesTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;

@@ -7,7 +7,7 @@ export type UserRole = (typeof USER_ROLES)[number];
 
 /**
  * Where a record came from; becomes its `source` column. The spec's values (`api`, `mcp`,
- * `invite` for the dashboard, `link`, `bulk`, `embed`) and `cli` for the operator command line.
+ * `invite` for the dashboard, `link`, `bulk`, `embed`) `cli` for the operator command line and `web` for the signed-in pages (billing).
  */
-export const SOURCES = ['api', 'mcp', 'invite', 'link', 'bulk', 'embed', 'cli'] as const;
+export const SOURCES = ['api', 'mcp', 'invite', 'link', 'bulk', 'embed', 'cli', 'web'] as const;
 export type Source = (typeof SOURCES)[number];

@@ -99,7 +99,7 @@ describe('statuses, roles and sources', () => {
     expect(USER_ROLES).toEqual(['admin', 'member', 'viewer']);
   });
 
-  it("has the spec's record sources and cli for the operator command line", () => {
-    expect(SOURCES).toEqual(['api', 'mcp', 'invite', 'link', 'bulk', 'embed', 'cli']);
+  it("has the spec's record sources, cli for the operator command line and web for signed-in pages", () => {
+    expect(SOURCES).toEqual(['api', 'mcp', 'invite', 'link', 'bulk', 'embed', 'cli', 'web']);
   });
 });

@@ -1,0 +1,184 @@
+// Server-rendered HTML of the billing page (`purchase_url`) and the checkout page (`checkout_url`).
+// No script: plain forms that post back to this origin.
+
+const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
+h1{font-size:1.6rem}table{border-collapse:collapse;width:100%}td,th{padding:.5rem;border-bottom:1px solid #d0d7de;text-align:left}
+.card{border:1px solid #d0d7de;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}
+.error{background:#ffebe9;border:1px solid #ff8182;padding:.75rem;border-radius:6px}
+.ok{background:#dafbe1;border:1px solid #4ac26b;padding:.75rem;border-radius:6px}
+.muted{color:#59636e}button{font:inherit;padding:.45rem 1rem;border-radius:6px;border:1px solid #1f883d;background:#1f883d;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#1b1f24;border-color:#d0d7de}input{font:inherit;padding:.35rem .5rem}
+label{display:block;margin:.5rem 0}.row{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#59636e}dd{margin:0}`;
+
+export function layout(title: string, body: string, refreshSeconds?: number): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${
+    refreshSeconds ? `<meta http-equiv="refresh" content="${refreshSeconds}">` : ''
+  }
+<meta name="robots" content="noindex,nofollow"><link rel="icon" href="data:,">
+<title>${esc(title)}</title><style>${STYLE}</style></head>
+<body><main>${body}</main></body></html>`;
+}
+
+const notice = (error: string | null, ok: string | null = null) =>
+  `${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}${ok ? `<p class="ok" role="status">${esc(ok)}</p>` : ''}`;
+
+export function signInPage(opts: { error: string | null; email?: string }): string {
+  return layout(
+    'Buy credits — sign in',
+    `<h1>Buy credits</h1>${notice(opts.error)}
+<p>Sign in with your account's email and password to buy credits.</p>
+<form method="post" action="/billing/sign-in" class="card">
+<label>Email <input type="email" name="email" autocomplete="username" required value="${esc(opts.email ?? '')}"></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export interface PackView {
+  id: number;
+  name: string;
+  description: string | null;
+  credits: number | null;
+  unlimited: boolean;
+  price: string;
+  currency: string;
+  price_per_credit: string | null;
+}
+
+export interface CheckoutView {
+  id: string;
+  status: 'pending' | 'completed' | 'failed';
+  credit_pack: PackView;
+  amount: string;
+  currency: string;
+  discount_code: string | null;
+  checkout_url: string | null;
+  completed_at: string | null;
+  created_at: string;
+}
+
+export interface BillingPageModel {
+  email: string;
+  csrf: string;
+  credits: { unlimited: boolean; available: number | null; billing: string };
+  billingCountry: string | null;
+  packs: PackView[];
+  recent: CheckoutView[];
+  error: string | null;
+  ok?: string | null;
+}
+
+const packLine = (p: PackView) =>
+  p.unlimited
+    ? 'Unlimited signed documents, for life'
+    : `${p.credits} credits (${p.price_per_credit} ${p.currency} each)`;
+
+function buyForm(m: BillingPageModel, p: PackView): string {
+  return `<tr><td><strong>${esc(p.name)}</strong><br><span class="muted">${esc(packLine(p))}</span>${
+    p.description ? `<br><span class="muted">${esc(p.description)}</span>` : ''
+  }</td><td>${esc(p.price)} ${esc(p.currency)}</td><td>
+<form method="post" action="/billing/buy" class="row">
+<input type="hidden" name="csrf" value="${esc(m.csrf)}"><input type="hidden" name="credit_pack_id" value="${p.id}">
+<input name="discount_code" placeholder="Discount code" aria-label="Discount code for ${esc(p.name)}" size="14">
+<button type="submit" aria-label="Buy ${esc(p.name)}">Buy</button>
+</form></td></tr>`;
+}
+
+export function billingPage(m: BillingPageModel): string {
+  const balance = m.credits.unlimited
+    ? 'Unlimited (lifetime deal)'
+    : `${m.credits.available} ${m.credits.available === 1 ? 'credit' : 'credits'}`;
+  const country = m.billingCountry
+    ? `<p class="muted">Billing country: ${esc(m.billingCountry)}</p>`
+    : `<form method="post" action="/billing/country" class="card row">
+<input type="hidden" name="csrf" value="${esc(m.csrf)}">
+<label>Billing country (two letters, e.g. US) <input name="billing_country" required maxlength="2" size="3"></label>
+<button type="submit">Save</button><span class="muted">A billing country is needed before buying.</span>
+</form>`;
+  const packs = m.packs.length
+    ? `<table><thead><tr><th>Pack</th><th>Price</th><th></th></tr></thead><tbody>${m.packs.map((p) => buyForm(m, p)).join('')}</tbody></table>`
+    : '<p>No credit packs are for sale right now.</p>';
+  const recent = m.recent.length
+    ? `<h2>Your recent checkouts</h2><ul>${m.recent
+        .map(
+          (c) =>
+            `<li>${esc(c.created_at.slice(0, 16).replace('T', ' '))} — ${esc(c.credit_pack.name)}, ${esc(c.amount)} ${esc(c.currency)}: <strong>${esc(c.status)}</strong></li>`,
+        )
+        .join('')}</ul>`
+    : '';
+  return layout(
+    'Buy credits',
+    `<h1>Buy credits</h1>${notice(m.error, m.ok ?? null)}
+<div class="row"><p>Signed in as <strong>${esc(m.email)}</strong>. Balance: <strong>${esc(balance)}</strong></p>
+<form method="post" action="/billing/sign-out"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button class="secondary" type="submit">Sign out</button></form></div>
+<p class="muted">${esc(m.credits.billing)}</p>${country}
+<h2>Credit packs</h2>${packs}${recent}`,
+  );
+}
+
+export interface CheckoutPageModel {
+  checkout: CheckoutView;
+  provider: 'simulated' | 'stripe';
+  providerUrl: string | null;
+  listPrice: string;
+  token: string;
+  error: string | null;
+}
+
+function outcome(m: CheckoutPageModel): string {
+  const c = m.checkout;
+  if (c.status === 'completed') {
+    const what = c.credit_pack.unlimited
+      ? 'The lifetime deal is active'
+      : `${c.credit_pack.credits} credits were added`;
+    return `<p class="ok" role="status">Payment received. ${esc(what)}. You can close this page and retry what you were doing.</p>`;
+  }
+  if (c.status === 'failed') {
+    return `<p class="error" role="status">This checkout failed or was canceled; nothing was charged. Start a new checkout to try again.</p>`;
+  }
+  if (m.provider === 'simulated') {
+    return `<form method="post" action="/checkout/${esc(c.id)}" class="row">
+<input type="hidden" name="token" value="${esc(m.token)}">
+<button type="submit" name="action" value="pay">Pay ${esc(c.amount)} ${esc(c.currency)}</button>
+<button type="submit" name="action" value="cancel" class="secondary">Cancel</button>
+</form>
+<p class="muted">Simulated payment: no card is charged. This page plays the payment provider.</p>`;
+  }
+  return `<p role="status">Waiting for the payment to be confirmed…</p>${
+    m.providerUrl ? `<p><a href="${esc(m.providerUrl)}">Continue to payment</a></p>` : ''
+  }`;
+}
+
+export function checkoutPage(m: CheckoutPageModel): string {
+  const c = m.checkout;
+  const p = c.credit_pack;
+  const discounted = c.discount_code !== null;
+  return layout(
+    'Checkout',
+    `<h1>Checkout</h1>${notice(m.error)}
+<section class="card" aria-label="Order">
+<dl>
+<dt>Pack</dt><dd>${esc(p.name)}${p.description ? ` — ${esc(p.description)}` : ''}</dd>
+<dt>Includes</dt><dd>${esc(packLine(p))}</dd>
+${discounted ? `<dt>List price</dt><dd>${esc(m.listPrice)} ${esc(c.currency)}</dd><dt>Discount code</dt><dd>${esc(c.discount_code)}</dd>` : ''}
+<dt>Amount</dt><dd><strong data-testid="amount">${esc(c.amount)} ${esc(c.currency)}</strong></dd>
+<dt>Status</dt><dd data-testid="status">${esc(c.status)}</dd>
+</dl>
+</section>
+${outcome(m)}`,
+    // Stripe confirms by webhook: look again shortly while the payment is pending.
+    c.status === 'pending' && m.provider !== 'simulated' ? 5 : undefined,
+  );
+}
+
+export function errorPage(status: number, message: string): string {
+  return layout(
+    'Checkout',
+    `<h1>${status === 404 ? 'Not found' : 'Something went wrong'}</h1>${notice(message)}`,
+  );
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { PaginationInput } from './templates.schemas.ts';
+
+/** GET /credit_packs takes the list parameters like every list, but always answers with one page. */
+export const ListCreditPacksInput = PaginationInput;
+
+export const CreateCheckoutInput = z.object({
+  credit_pack_id: z.number().int().positive().describe('id of a credit pack from GET /credit_packs'),
+  discount_code: z
+    .string()
+    .max(64)
+    .nullable()
+    .optional()
+    .describe('a discount code; must be active, not used up and valid for the pack'),
+});
+
+export const CheckoutIdInput = z.object({ id: z.string().max(64).describe('checkout UUID') });
+
+export const CreditPackOutput = z.object({
+  object: z.literal('credit_pack'),
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  credits: z.number().int().nullable(),
+  unlimited: z.boolean(),
+  price: z.string().describe('decimal with two places'),
+  currency: z.literal('USD'),
+  price_per_credit: z.string().nullable(),
+});
+
+export const CreditPackListOutput = z.object({
+  object: z.literal('list'),
+  data: z.array(CreditPackOutput),
+  has_more: z.boolean(),
+  next_cursor: z.number().int().nullable(),
+});
+
+export const CheckoutOutput = z.object({
+  object: z.literal('checkout'),
+  id: z.string(),
+  status: z.enum(['pending', 'completed', 'failed']),
+  credit_pack: CreditPackOutput.describe('the offer: the discounted price when a discount code applied'),
+  amount: z.string().describe('decimal with two places: the amount charged'),
+  currency: z.literal('USD'),
+  discount_code: z.string().nullable(),
+  checkout_url: z.string().nullable().describe('where the user pays; present only while pending'),
+  completed_at: z.string().nullable(),
+  created_at: z.string(),
+});
+
+/** The checkout page (`checkout_url` of the simulated provider): its address carries the token. */
+export const CheckoutPageInput = z.object({ id: z.string().max(64), token: z.string().max(64) });
+
+export const CheckoutPageOutput = z.object({
+  checkout: CheckoutOutput,
+  provider: z.enum(['simulated', 'stripe']),
+  /** The provider's own page while pending (Stripe's hosted page), for the "continue to payment" link. */
+  provider_url: z.string().nullable(),
+  list_price: z.string(),
+});
+
+export const AnswerCheckoutPageInput = CheckoutPageInput.extend({ action: z.enum(['pay', 'cancel']) });

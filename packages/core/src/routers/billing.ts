@@ -1,0 +1,137 @@
+import { scopeOf } from '../context.ts';
+import { CoreError } from '../errors.ts';
+import { answerOnCheckoutPage, checkoutForPage } from '../services/billing/answers.ts';
+import { requireCheckout, startCheckout, toCheckoutDto } from '../services/billing/checkouts.ts';
+import { formatCents } from '../services/billing/money.ts';
+import { purchasesOffered } from '../services/billing/offer.ts';
+import {
+  listCreditPacks,
+  type PackSnapshot,
+  snapshotOf,
+  toCreditPackDto,
+} from '../services/billing/packs.ts';
+import { actorProcedure, middleware, publicProcedure, router, writeProcedure } from '../trpc.ts';
+import {
+  AnswerCheckoutPageInput,
+  CheckoutIdInput,
+  CheckoutOutput,
+  CheckoutPageInput,
+  CheckoutPageOutput,
+  CreateCheckoutInput,
+  CreditPackListOutput,
+  ListCreditPacksInput,
+} from './billing.schemas.ts';
+
+const tags = ['Billing'];
+
+/** The spec's assistant product that is not offered the purchase tools: `403 not_available`. */
+const offeredOnly = middleware(async ({ ctx, next }) => {
+  if (ctx.actor && !(await purchasesOffered(ctx.db, ctx.actor, ctx.source))) {
+    throw new CoreError('not_available', 'Credit purchases are not offered to this app');
+  }
+  return next();
+});
+
+export const billingRouter = router({
+  listPacks: actorProcedure
+    .use(offeredOnly)
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/credit_packs',
+        tags,
+        summary: 'Credit packs, cheapest first, on one page',
+      },
+      mcp: {
+        tool: 'list_credit_packs',
+        scope: 'read',
+        purchase: true,
+        description:
+          'Lists the credit packs for sale, cheapest first (all on one page): id, name, credits (null for the lifetime deal), price in USD, price_per_credit. The lifetime deal is left out when the account already has it. After a 402 insufficient_credits: list packs, buy_credits, have the user pay at checkout_url, poll get_checkout, then retry.',
+      },
+    })
+    .input(ListCreditPacksInput)
+    .output(CreditPackListOutput)
+    .query(async ({ ctx }) => {
+      const rows = await listCreditPacks(ctx.db, scopeOf(ctx.actor).accountId);
+      return {
+        object: 'list' as const,
+        data: rows.map((r) => toCreditPackDto(snapshotOf(r))),
+        has_more: false,
+        next_cursor: null,
+      };
+    }),
+
+  createCheckout: writeProcedure
+    .use(offeredOnly)
+    .meta({
+      openapi: { method: 'POST', path: '/checkouts', tags, summary: 'Start a checkout for a credit pack' },
+      successStatus: 201,
+      idempotent: true,
+      mcp: {
+        tool: 'buy_credits',
+        scope: 'write',
+        purchase: true,
+        description:
+          'Starts a checkout for a credit pack (credit_pack_id from list_credit_packs, optional discount_code). Returns a pending checkout: send the user to checkout_url to pay (card details are never handled here), then poll get_checkout until completed or failed. Needs a billing country on the user profile.',
+      },
+    })
+    .input(CreateCheckoutInput)
+    .output(CheckoutOutput)
+    .mutation(async ({ ctx, input }) =>
+      toCheckoutDto(
+        await startCheckout(ctx.db, ctx.actor, input, {
+          config: ctx.config,
+          deps: ctx.deps,
+          source: ctx.source,
+          logger: ctx.logger,
+          ip: ctx.ip,
+          userAgent: ctx.userAgent,
+          now: ctx.now(),
+        }),
+      ),
+    ),
+
+  getCheckout: actorProcedure
+    .use(offeredOnly)
+    .meta({
+      openapi: { method: 'GET', path: '/checkouts/{id}', tags, summary: 'Get a checkout you started' },
+      mcp: {
+        tool: 'get_checkout',
+        scope: 'read',
+        purchase: true,
+        description:
+          'Returns a checkout started by this user: status pending, completed (credits added) or failed (start a new one), the pack, amount and, while pending, checkout_url.',
+      },
+    })
+    .input(CheckoutIdInput)
+    .output(CheckoutOutput)
+    .query(async ({ ctx, input }) => toCheckoutDto(await requireCheckout(ctx.db, ctx.actor, input.id))),
+
+  /** The checkout page (`/checkout/{id}?token=`): no API key, the address's token is the access. */
+  checkoutPage: publicProcedure
+    .input(CheckoutPageInput)
+    .output(CheckoutPageOutput)
+    .query(async ({ ctx, input }) => {
+      const row = await checkoutForPage(ctx.db, ctx.config, input.id, input.token);
+      return {
+        checkout: toCheckoutDto(row),
+        provider: row.provider as 'simulated' | 'stripe',
+        provider_url: row.status === 'pending' && row.provider !== 'simulated' ? row.checkout_url : null,
+        list_price: formatCents((row.pack_snapshot as PackSnapshot).price_cents),
+      };
+    }),
+
+  /** The simulated provider's Pay and Cancel buttons. */
+  answerCheckoutPage: publicProcedure
+    .input(AnswerCheckoutPageInput)
+    .output(CheckoutOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { checkout } = await answerOnCheckoutPage(ctx.db, ctx.config, input, {
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+        now: ctx.now(),
+      });
+      return toCheckoutDto(checkout);
+    }),
+});
