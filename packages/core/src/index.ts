@@ -16,6 +16,7 @@ export * from './services/events.ts';
 export * from './services/field-values.ts';
 export * from './services/file-links.ts';
 export * from './services/idempotency.ts';
+export * from './services/images.ts';
 export * from './services/jobs.ts';
 export * from './services/mail.ts';
 export * from './services/rate-limit.ts';

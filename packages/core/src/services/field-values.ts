@@ -1,9 +1,8 @@
 import { CoreError } from '../errors.ts';
+import { cleanImageValue, ImageValueError } from './images.ts';
 import type { FieldValue, SnapshotField } from './request-model.ts';
 
 const IMAGE_TYPES = new Set(['signature', 'initials', 'image', 'stamp']);
-const DATA_URI_IMAGE = /^data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+={0,2}$/;
-const MAX_IMAGE_CHARS = 4 * 1024 * 1024;
 const MAX_FILE_CHARS = 14 * 1024 * 1024;
 
 export function isImageField(type: string): boolean {
@@ -69,10 +68,13 @@ export function normaliseFieldValue(field: SnapshotField, value: unknown): Field
     case 'initials':
     case 'image':
     case 'stamp':
-      if (typeof value !== 'string' || !DATA_URI_IMAGE.test(value))
-        throw bad(field, 'expected a PNG or JPEG image as a base64 data: URI');
-      if (value.length > MAX_IMAGE_CHARS) throw bad(field, 'image larger than 3 MB');
-      return value;
+      if (typeof value !== 'string') throw bad(field, 'expected a PNG or JPEG image as base64');
+      try {
+        return cleanImageValue(value);
+      } catch (err) {
+        if (err instanceof ImageValueError) throw bad(field, err.message);
+        throw err;
+      }
     case 'file': {
       const f = value as { name?: unknown; type?: unknown; data?: unknown };
       if (
