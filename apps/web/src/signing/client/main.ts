@@ -4,7 +4,7 @@ import { announce, h, prefersReducedMotion } from './dom.ts';
 import { editField, fieldLabel } from './editor.ts';
 import { areaAspect, areaToPercent, compareAreas } from './geometry.ts';
 import { modal } from './modal.ts';
-import { DECLINED, SIGNED, type StatusView, viewForError, viewForOpen } from './status.ts';
+import { codeErrorMessage, DECLINED, SIGNED, type StatusView, viewForError, viewForOpen } from './status.ts';
 import type { Area, DocumentInfo, FieldValue, OpenResult, PageInfo, SigningField } from './types.ts';
 import {
   describeValue,
@@ -54,6 +54,7 @@ const withSession = <T extends object>(input: T): T & { session?: string } =>
 
 const errorCode = (e: unknown) => (e instanceof ApiError ? e.code : 'internal_error');
 const errorMessage = (e: unknown) => (e instanceof ApiError ? e.message : 'Something went wrong.');
+const retryAfter = (e: unknown) => (e instanceof ApiError ? e.retryAfterSeconds : null);
 
 // ---------------------------------------------------------------------------------------------
 // Whole-page states
@@ -169,9 +170,7 @@ function showCodeGate(open: OpenResult): void {
         } catch (err) {
           const c = errorCode(err);
           if (CLOSED.has(c)) return showStatus(viewForError(c, errorMessage(err)));
-          setCodeError(
-            c === 'rate_limited' ? 'Too many attempts. Wait a minute, then try again.' : errorMessage(err),
-          );
+          setCodeError(codeErrorMessage('verify', c, errorMessage(err), retryAfter(err)));
           input.focus();
         } finally {
           verifyBtn.disabled = false;
@@ -210,10 +209,7 @@ function showCodeGate(open: OpenResult): void {
     } catch (err) {
       const c = errorCode(err);
       if (CLOSED.has(c)) return showStatus(viewForError(c, errorMessage(err)));
-      sendError.textContent =
-        c === 'rate_limited'
-          ? 'A code was sent a moment ago. Wait a minute before asking again.'
-          : errorMessage(err);
+      sendError.textContent = codeErrorMessage('request', c, errorMessage(err), retryAfter(err));
       sendError.hidden = false;
     } finally {
       sendBtn.disabled = false;
