@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
 import { CoreError, loadConfigOrExit, toCoreError } from '@esign/core';
 import { migrateToLatest, openDatabase } from '@esign/db';
-import { commands } from './commands.ts';
+import { commands as baseCommands } from './commands.ts';
+import { sealingCommands } from './sealing-commands.ts';
 
 // `esign`: the operator command line (operations.md §3). One JSON object on stdout with --json.
+const commands = { ...baseCommands, ...sealingCommands };
+
 // `--overdraft -3`: a negative number is the option's value, not a flag.
 const argv = process.argv
   .slice(2)

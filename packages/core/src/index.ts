@@ -23,6 +23,7 @@ export * from './services/mail-secrets.ts';
 export * from './services/rate-limit.ts';
 export * from './services/request-model.ts';
 export * from './services/sealing.ts';
+export * from './services/sealing-failures.ts';
 export * from './services/secret.ts';
 export * from './services/signature-requests.ts';
 export * from './services/signing/index.ts';
