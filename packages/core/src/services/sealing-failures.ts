@@ -17,7 +17,12 @@ export function withSealingGiveUpReport(handler: JobHandler): JobHandler {
     try {
       await handler(ctx, payload, job);
     } catch (err) {
-      if (job.attempts >= job.max_attempts) await reportGiveUp(ctx, Number(payload.requestId), job.attempts);
+      if (job.attempts >= job.max_attempts) {
+        // The job's own failure is what matters: a report that cannot be written is only logged.
+        await reportGiveUp(ctx, Number(payload.requestId), job.attempts).catch((reportErr) =>
+          ctx.logger.error({ err: reportErr, requestId: payload.requestId }, 'sealing give-up report failed'),
+        );
+      }
       throw err;
     }
   };
