@@ -517,7 +517,8 @@ describe('signing procedures (operations.md §4)', () => {
     expect(mid.signers.map((s: any) => s.status)).toEqual(['signed', 'sent']);
     expect(mid.signers[0].signing_url).toBeNull();
     expect(mid.signers[0].values).toEqual([
-      { field: 'Client signature', value: PNG_DOT },
+      // Stored re-encoded (a clean PNG of the same picture), never the bytes as sent.
+      { field: 'Client signature', value: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/) },
       { field: 'Client name', value: 'Cleo' },
       { field: 'Agree', value: true },
     ]);

@@ -220,6 +220,20 @@ describe('POST /templates document errors', () => {
     }
   });
 
+  it('422 invalid_document "document empty": an empty file, in JSON and as an empty multipart file', async () => {
+    const [status, errorCode, message] = await code({ documents: [{ file: '' }] });
+    expect([status, errorCode]).toEqual([422, 'invalid_document']);
+    expect(message).toMatch(/documents\[0\].* empty/);
+    const form = new FormData();
+    form.append('documents[]', new Blob([]), 'empty.pdf');
+    const res = await fetch(`${t.baseUrl}/api/v1/templates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.key}` },
+      body: form,
+    });
+    expect([res.status, (await res.json()).error.code]).toEqual([422, 'invalid_document']);
+  });
+
   it('422 invalid_document for a corrupt PDF; 422 invalid_file_type for a file that is neither PDF nor image', async () => {
     const corrupt = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(200, 7)]);
     expect((await code({ documents: [{ file: corrupt.toString('base64') }] })).slice(0, 2)).toEqual([

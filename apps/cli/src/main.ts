@@ -3,10 +3,11 @@ import { CoreError, loadConfigOrExit, toCoreError } from '@esign/core';
 import { migrateToLatest, openDatabase } from '@esign/db';
 import { billingCommands } from './billing-commands.ts';
 import { commands as baseCommands } from './commands.ts';
-
-const commands = { ...baseCommands, ...billingCommands };
+import { sealingCommands } from './sealing-commands.ts';
 
 // `esign`: the operator command line (operations.md §3). One JSON object on stdout with --json.
+const commands = { ...baseCommands, ...billingCommands, ...sealingCommands };
+
 // `--overdraft -3`: a negative number is the option's value, not a flag.
 const argv = process.argv
   .slice(2)

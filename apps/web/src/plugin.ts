@@ -59,6 +59,13 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
           userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
           now,
         }),
+      // A 429 (rate_limited, e.g. too many email codes) carries Retry-After like the REST API.
+      responseMeta: ({ errors }: { errors: unknown[] }) => {
+        const retry = errors
+          .map((e) => toCoreError(e).details.retryAfterSeconds)
+          .find((s) => s !== undefined);
+        return retry !== undefined ? { headers: { 'Retry-After': String(retry) } } : {};
+      },
     },
   });
   // Signed, expiring links to documents and page images (no API key needed, cannot be guessed).

@@ -3,6 +3,7 @@ import {
   jobHandlers,
   pruneIdempotencyKeys,
   pruneRateLimitWindows,
+  purgeMailSecrets,
   type Runtime,
   requeueStuckSealing,
   startWorker,
@@ -32,6 +33,8 @@ export function startBackgroundWorker(
           run: async () => {
             await pruneRateLimitWindows(rt.db, now());
             await pruneIdempotencyKeys(rt.db, now());
+            // Outbox bodies whose signing link or code no longer works, or that went out by SMTP.
+            await purgeMailSecrets(rt.db, now());
           },
         },
         {

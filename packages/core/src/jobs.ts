@@ -1,13 +1,15 @@
 import type { JobHandler } from './services/jobs.ts';
 import { sendMailJob } from './services/mail.ts';
 import { SEAL_JOB, sealRequestJob } from './services/sealing.ts';
+import { withSealingGiveUpReport } from './services/sealing-failures.ts';
 import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates.ts';
 import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks.ts';
 
 /** Every background job kind the worker runs. */
 export const jobHandlers: Record<string, JobHandler> = {
   'mail.send': sendMailJob,
-  [SEAL_JOB]: sealRequestJob,
+  // When the last attempt fails: an error log naming `esign sealing retry`, and an audit entry.
+  [SEAL_JOB]: withSealingGiveUpReport(sealRequestJob),
   [WEBHOOK_DELIVER_JOB]: webhookDeliverJob,
   [RENDER_PAGES_JOB]: renderTemplatePagesJob,
 };

@@ -404,6 +404,8 @@ export interface MailOutboxTable {
   last_error: string | null;
   sent_at: NullableTimestamp;
   signer_id: number | null;
+  /** set when the body (and links) were replaced by a marker: see mail-secrets.ts in core */
+  redacted_at: NullableTimestamp;
   created_at: CreatedAt;
 }
 

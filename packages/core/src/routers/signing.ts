@@ -1,5 +1,4 @@
 import type { Ctx } from '../context.ts';
-import { sendMailNow } from '../services/mail.ts';
 import {
   completeSigning,
   declineSigning,
@@ -8,7 +7,7 @@ import {
   type SignerCtx,
   saveSigningValues,
   verifySigningCode,
-} from '../services/signing.ts';
+} from '../services/signing/index.ts';
 import { publicProcedure, router } from '../trpc.ts';
 import {
   CompleteOutput,
@@ -26,16 +25,11 @@ import {
 const sc = (ctx: Ctx): SignerCtx => ({
   db: ctx.db,
   config: ctx.config,
+  logger: ctx.logger,
+  deps: ctx.deps,
   now: ctx.now(),
   ip: ctx.ip,
   userAgent: ctx.userAgent,
-});
-const jobCtx = (ctx: Ctx) => ({
-  db: ctx.db,
-  logger: ctx.logger,
-  config: ctx.config,
-  deps: ctx.deps,
-  now: ctx.now,
 });
 
 /** operations.md §4: public procedures authenticated by the signer's token. */
@@ -48,11 +42,7 @@ export const signingRouter = router({
   requestCode: publicProcedure
     .input(SigningTokenInput)
     .output(RequestCodeOutput)
-    .mutation(async ({ ctx, input }) => {
-      const { result, mailId } = await requestSigningCode(sc(ctx), input.token);
-      await sendMailNow(jobCtx(ctx), [mailId]);
-      return result;
-    }),
+    .mutation(({ ctx, input }) => requestSigningCode(sc(ctx), input.token)),
 
   verifyCode: publicProcedure
     .input(VerifyCodeInput)
@@ -67,11 +57,7 @@ export const signingRouter = router({
   complete: publicProcedure
     .input(SaveValuesInput)
     .output(CompleteOutput)
-    .mutation(async ({ ctx, input }) => {
-      const { result, mailIds } = await completeSigning(sc(ctx), input.token, input.session, input.values);
-      if (mailIds.length) await sendMailNow(jobCtx(ctx), mailIds);
-      return result;
-    }),
+    .mutation(({ ctx, input }) => completeSigning(sc(ctx), input.token, input.session, input.values)),
 
   decline: publicProcedure
     .input(DeclineInput)

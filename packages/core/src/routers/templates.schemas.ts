@@ -29,10 +29,8 @@ export type FieldDefinitionInput = z.infer<typeof FieldDefinition>;
 
 const DocumentInput = z.object({
   name: z.string().trim().min(1).max(200).optional(),
-  file: z
-    .string()
-    .min(1)
-    .describe('base64 of a PDF or image (a data: URI prefix is allowed), or an https:// URL'),
+  // An empty string is left to readDocumentFile: the spec's 422 invalid_document ("document empty").
+  file: z.string().describe('base64 of a PDF or image (a data: URI prefix is allowed), or an https:// URL'),
 });
 
 export const CreateTemplateInput = z.object({

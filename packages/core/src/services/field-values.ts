@@ -9,6 +9,7 @@ import {
   PHONE_PATTERN,
 } from '@esign/domain';
 import { CoreError } from '../errors.ts';
+import { cleanImageValue, ImageValueError } from './images.ts';
 import type { FieldValue, SnapshotField } from './request-model.ts';
 
 /** signature, initials, image and stamp fields hold a PNG or JPEG `data:` URI (@esign/domain). */
@@ -70,9 +71,13 @@ export function normaliseFieldValue(field: SnapshotField, value: unknown): Field
     case 'initials':
     case 'image':
     case 'stamp':
-      if (!isImageDataUri(value)) throw bad(field, 'expected a PNG or JPEG image as a base64 data: URI');
-      if (value.length > MAX_IMAGE_CHARS) throw bad(field, 'image larger than 3 MB');
-      return value;
+      if (typeof value !== 'string') throw bad(field, 'expected a PNG or JPEG image as base64');
+      try {
+        return cleanImageValue(value);
+      } catch (err) {
+        if (err instanceof ImageValueError) throw bad(field, err.message);
+        throw err;
+      }
     case 'file': {
       const f = value as { name?: unknown; type?: unknown; data?: unknown };
       if (

@@ -3,6 +3,7 @@ import { json } from '@esign/db';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
 import { enqueueJob, type JobHandler } from './jobs.ts';
+import { purgeSentMail, SIGNING_LINK_KINDS } from './mail-secrets.ts';
 
 export interface MailMessage {
   kind: string;
@@ -48,11 +49,11 @@ function transportFor(url: string): Transporter {
 }
 
 /** Emails that invite a signer: once one went out, a `ready` signer becomes `sent`. */
-const INVITING_KINDS = new Set(['invitation', 'next_signer', 'reminder', 'resend']);
+const INVITING_KINDS = new Set<string>(SIGNING_LINK_KINDS);
 
 /**
- * Job `mail.send`: SMTP when SMTP_URL is set; otherwise the message is kept in the outbox (readable
- * with `esign mail list`), which counts as delivered. The row is locked while sending, so the
+ * Job `mail.send`: SMTP when SMTP_URL is set (then the body is purged from the outbox); otherwise
+ * the message is kept in the outbox (readable with `esign mail list`), which counts as delivered. The row is locked while sending, so the
  * worker and an immediate send after commit never both send it.
  */
 export const sendMailJob: JobHandler = async (ctx, payload) => {
@@ -75,6 +76,15 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
       // Another process holds it right now: try again later rather than count it as done.
       if (current && (current.status === 'queued' || current.status === 'failed'))
         return new Error(`mail ${id} is being sent by another process`);
+      return null;
+    }
+    if (mail.redacted_at) {
+      // Its link or code stopped working before it could go out (mail-secrets.ts): never send it.
+      await tx
+        .updateTable('mail_outbox')
+        .set({ status: 'failed', last_error: 'not sent: its signing link or code no longer works' })
+        .where('id', '=', id)
+        .execute();
       return null;
     }
     let status: 'sent' | 'kept' = 'kept';
@@ -105,6 +115,8 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
       .set((eb) => ({ status, sent_at: now, attempts: eb('attempts', '+', 1), last_error: null }))
       .where('id', '=', id)
       .execute();
+    // Delivered by SMTP: the outbox no longer needs the link or code (mail-secrets.ts).
+    if (status === 'sent') await purgeSentMail(tx, id, now);
     if (mail.signer_id && INVITING_KINDS.has(mail.kind)) {
       await tx
         .updateTable('signers')
@@ -147,6 +159,8 @@ export async function listMail(db: Executor, opts: { to?: string; limit?: number
       links: m.links,
       status: m.status,
       created_at: m.created_at.toISOString(),
+      /** set once the body and links were removed (mail-secrets.ts) */
+      redacted_at: m.redacted_at?.toISOString() ?? null,
     })),
   };
 }

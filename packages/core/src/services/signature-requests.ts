@@ -269,11 +269,9 @@ async function inlineImageUrls(
         `${label}.${f.name}: the image URL could not be downloaded (${(err as Error).message})`,
       );
     }
-    const png = bytes[0] === 0x89 && bytes[1] === 0x50;
-    const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
-    if (!png && !jpeg)
-      throw new CoreError('invalid_request', `${label}.${f.name}: the URL is not a PNG or JPEG image`);
-    values[f.name] = `data:image/${png ? 'png' : 'jpeg'};base64,${Buffer.from(bytes).toString('base64')}`;
+    // The same check as every other image value (field-values.ts → images.ts).
+    const fetched = { [f.name]: Buffer.from(bytes).toString('base64') };
+    values[f.name] = normaliseValues([f], fetched, label)[f.name] ?? null;
   }
 }
 

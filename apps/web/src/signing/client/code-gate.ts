@@ -4,7 +4,7 @@ import { CLOSED, toApiError } from './errors.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
 import { setSession, token, withSession } from './session.ts';
-import { viewForError } from './status.ts';
+import { codeErrorMessage, viewForError } from './status.ts';
 import type { OpenResult } from './types.ts';
 
 /**
@@ -67,10 +67,7 @@ function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
     } catch (e) {
       const err = toApiError(e);
       if (CLOSED.has(err.code)) return flow.close(viewForError(err.code, err.message));
-      error.textContent =
-        err.code === 'rate_limited'
-          ? 'A code was sent a moment ago. Wait a minute before asking again.'
-          : err.message;
+      error.textContent = codeErrorMessage('request', err.code, err.message, err.retryAfterSeconds);
       error.hidden = false;
     } finally {
       button.disabled = false;
@@ -113,9 +110,9 @@ function codeForm(flow: Flow) {
       setSession(res.session);
       flow.restart();
     } catch (err) {
-      const { code: c, message } = toApiError(err);
+      const { code: c, message, retryAfterSeconds } = toApiError(err);
       if (CLOSED.has(c)) return flow.close(viewForError(c, message));
-      setError(c === 'rate_limited' ? 'Too many attempts. Wait a minute, then try again.' : message);
+      setError(codeErrorMessage('verify', c, message, retryAfterSeconds));
       input.focus();
     } finally {
       verify.disabled = false;

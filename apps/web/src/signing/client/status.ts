@@ -133,3 +133,27 @@ export function viewForOpen(open: Pick<OpenResult, 'status' | 'request'>): Statu
   if (open.status === 'waiting') return WAITING;
   return null;
 }
+
+const waitFor = (seconds: number | null) =>
+  !seconds ? 'a minute' : seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+
+/**
+ * The message under the email-code form when asking for (`request`) or entering (`verify`) a code
+ * fails but the link still works. A wrong code (with the tries left), an expired code and a code
+ * locked after too many wrong tries come as invalid_request with the server's own words, which say
+ * what to do; too many requests as rate_limited with Retry-After.
+ */
+export function codeErrorMessage(
+  step: 'request' | 'verify',
+  code: string,
+  message: string,
+  retryAfterSeconds: number | null,
+): string {
+  if (code === 'rate_limited') {
+    return step === 'request'
+      ? `We cannot send another code yet. You can ask again in ${waitFor(retryAfterSeconds)}.`
+      : `Too many attempts. Wait ${waitFor(retryAfterSeconds)}, then try again.`;
+  }
+  if (code === 'network') return 'Cannot reach the server. Check your internet connection, then try again.';
+  return message;
+}

@@ -9,7 +9,7 @@ import { hitRateLimit } from '../rate-limit.ts';
  * (operations.md §5): email and password, a session row in `sessions` (the cookie holds a random
  * token, the row its SHA-256), a per-session CSRF token for the page's forms, revocable.
  */
-export const SESSION_TTL_MS = 12 * 3600 * 1000;
+export const BILLING_SESSION_TTL_MS = 12 * 3600 * 1000;
 /** Failed and successful attempts per email address per minute. */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 
@@ -51,7 +51,7 @@ export async function signInWithPassword(
     user_id: user.id,
     csrf_token: randomToken(24),
     created_at: now,
-    expires_at: new Date(now.getTime() + SESSION_TTL_MS),
+    expires_at: new Date(now.getTime() + BILLING_SESSION_TTL_MS),
   };
   await db.insertInto('sessions').values(session).execute();
   return { token, csrf: session.csrf_token, expiresAt: session.expires_at };

@@ -1,0 +1,178 @@
+import { randomInt } from 'node:crypto';
+import type { Tx } from '@esign/db';
+import { randomToken, sha256Hex } from '../../crypto.ts';
+import { CoreError } from '../../errors.ts';
+import { oneTimeCodeEmail } from '../emails.ts';
+import { queueMail, sendMailNow } from '../mail.ts';
+import { purgeSignerMail } from '../mail-secrets.ts';
+import type { RequestSnapshot } from '../request-model.ts';
+import { hmac, safeEqual } from '../secret.ts';
+import {
+  CODE_MAX_ATTEMPTS,
+  CODE_REQUESTS_PER_HOUR,
+  CODE_RESEND_MS,
+  CODE_TTL_MS,
+  SESSION_TTL_MS,
+} from './code-policy.ts';
+import { audit, mailCtx, type Resolved, resolve, type SignerCtx } from './context.ts';
+
+const HOUR_MS = 3600_000;
+
+/** Keyed with the server secret: a copy of the database alone cannot try the million codes. */
+const codeHash = (sc: SignerCtx, signerId: number, code: string) =>
+  hmac(sc.config, 'signing-code', `${signerId}:${code}`).toString('hex');
+
+const EXPIRED = 'This code has expired; ask for a new one';
+const LOCKED = 'Too many wrong codes: this code no longer works. Ask for a new code.';
+const NO_CODE = 'No code is waiting to be entered; ask for a new one';
+
+/** signing.requestCode: emails a one-time code (when require_email_otp), at most 5 an hour. */
+export async function requestSigningCode(sc: SignerCtx, token: string) {
+  const { result, mailId } = await sc.db.transaction().execute(async (tx) => {
+    const r = await resolve(tx, token, sc.now, { lock: true });
+    if (!r.signer.require_email_otp)
+      throw new CoreError('invalid_request', 'This signing link does not need a code');
+    if (!r.signer.email) throw new CoreError('invalid_request', 'No email address to send a code to');
+    await checkCodeRequestLimits(tx, r, sc.now);
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const expires = new Date(sc.now.getTime() + CODE_TTL_MS);
+    await tx
+      .updateTable('signers')
+      .set({
+        otp_hash: codeHash(sc, r.signer.id, code),
+        otp_expires_at: expires,
+        otp_attempts: 0,
+        updated_at: sc.now,
+      })
+      .where('id', '=', r.signer.id)
+      .execute();
+    // The previous code no longer works: its email keeps no copy of it.
+    await purgeSignerMail(tx, [r.signer.id], 'codes', sc.now);
+    const mail = oneTimeCodeEmail({
+      title: (r.request.snapshot as RequestSnapshot).template.name,
+      code,
+      minutes: CODE_TTL_MS / 60_000,
+    });
+    const queued = await queueMail(tx, {
+      kind: 'otp',
+      to: r.signer.email,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      accountId: r.request.account_id,
+      environment: r.request.environment,
+      signerId: r.signer.id,
+    });
+    await audit(tx, r, sc, 'otp.sent');
+    return {
+      result: { sent: true as const, email: r.signer.email, expires_at: expires.toISOString() },
+      mailId: queued,
+    };
+  });
+  await sendMailNow(mailCtx(sc), [mailId]);
+  return result;
+}
+
+/** 429 rate_limited (with Retry-After) within 30 s of the last code, or past 5 codes in the last hour. */
+async function checkCodeRequestLimits(tx: Tx, r: Resolved, now: Date) {
+  const lastSent = r.signer.otp_expires_at ? r.signer.otp_expires_at.getTime() - CODE_TTL_MS : null;
+  if (lastSent !== null && lastSent + CODE_RESEND_MS > now.getTime()) {
+    const retry = Math.ceil((lastSent + CODE_RESEND_MS - now.getTime()) / 1000);
+    throw new CoreError('rate_limited', `A code was sent moments ago; retry in ${retry} s`, {
+      retryAfterSeconds: retry,
+    });
+  }
+  const recent = await tx
+    .selectFrom('audit_events')
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('first')])
+    .where('signature_request_id', '=', r.request.id)
+    .where('signer_id', '=', r.signer.id)
+    .where('type', '=', 'otp.sent')
+    .where('created_at', '>', new Date(now.getTime() - HOUR_MS))
+    .executeTakeFirstOrThrow();
+  if (Number(recent.n) >= CODE_REQUESTS_PER_HOUR && recent.first) {
+    const retry = Math.max(1, Math.ceil((new Date(recent.first).getTime() + HOUR_MS - now.getTime()) / 1000));
+    throw new CoreError(
+      'rate_limited',
+      `You asked for ${CODE_REQUESTS_PER_HOUR} codes in the last hour, the most allowed; you can ask for a new one in ${Math.ceil(retry / 60)} min`,
+      { retryAfterSeconds: retry },
+    );
+  }
+}
+
+type CodeOutcome = { ok: true; session: string } | { ok: false; error: CoreError };
+
+/**
+ * signing.verifyCode: unlocks the document for this browser session. A wrong, expired or locked
+ * code commits its count, audit entry and email purge first, then fails.
+ */
+export async function verifySigningCode(sc: SignerCtx, token: string, code: string) {
+  const outcome = await sc.db.transaction().execute((tx) => checkCode(tx, sc, token, code));
+  if (!outcome.ok) throw outcome.error;
+  return { verified: true as const, session: outcome.session };
+}
+
+async function checkCode(tx: Tx, sc: SignerCtx, token: string, code: string): Promise<CodeOutcome> {
+  const r = await resolve(tx, token, sc.now, { lock: true });
+  const s = r.signer;
+  const fail = (message: string): CodeOutcome => ({
+    ok: false,
+    error: new CoreError('invalid_request', message),
+  });
+  // Refusals that change nothing write nothing: a flood of calls cannot grow the audit log.
+  if (!s.otp_hash || !s.otp_expires_at)
+    return fail(s.otp_expires_at && s.otp_expires_at <= sc.now ? EXPIRED : NO_CODE);
+  if (s.otp_attempts >= CODE_MAX_ATTEMPTS) return fail(LOCKED);
+  if (s.otp_expires_at <= sc.now) {
+    await tx
+      .updateTable('signers')
+      .set({ otp_hash: null, updated_at: sc.now })
+      .where('id', '=', s.id)
+      .execute();
+    await purgeSignerMail(tx, [s.id], 'codes', sc.now);
+    await audit(tx, r, sc, 'otp.expired');
+    return fail(EXPIRED);
+  }
+  if (!safeEqual(Buffer.from(codeHash(sc, s.id, code), 'hex'), Buffer.from(s.otp_hash, 'hex')))
+    return wrongCode(tx, sc, r);
+  const session = randomToken(32);
+  await tx
+    .insertInto('signing_sessions')
+    .values({
+      id_hash: sha256Hex(session),
+      signer_id: s.id,
+      expires_at: new Date(sc.now.getTime() + SESSION_TTL_MS),
+    })
+    .execute();
+  await tx
+    .updateTable('signers')
+    .set({ otp_hash: null, otp_verified_at: sc.now, updated_at: sc.now })
+    .where('id', '=', s.id)
+    .execute();
+  await purgeSignerMail(tx, [s.id], 'codes', sc.now);
+  await audit(tx, r, sc, 'otp.verified');
+  return { ok: true, session };
+}
+
+async function wrongCode(tx: Tx, sc: SignerCtx, r: Resolved): Promise<CodeOutcome> {
+  const attempts = r.signer.otp_attempts + 1;
+  await tx
+    .updateTable('signers')
+    .set({ otp_attempts: attempts, updated_at: sc.now })
+    .where('id', '=', r.signer.id)
+    .execute();
+  await audit(tx, r, sc, 'otp.failed', { attempt: attempts });
+  const left = CODE_MAX_ATTEMPTS - attempts;
+  if (left > 0) {
+    return {
+      ok: false,
+      error: new CoreError(
+        'invalid_request',
+        `That code is not correct; ${left} ${left === 1 ? 'try' : 'tries'} left`,
+      ),
+    };
+  }
+  await audit(tx, r, sc, 'otp.locked', { attempts });
+  await purgeSignerMail(tx, [r.signer.id], 'codes', sc.now);
+  return { ok: false, error: new CoreError('invalid_request', LOCKED) };
+}

@@ -1,0 +1,11 @@
+/**
+ * The signing page procedures (operations.md §4), authenticated by the signer's token:
+ * open.ts (signing.open), codes.ts (requestCode, verifyCode; limits in code-policy.ts),
+ * values.ts (saveValues, decline), complete.ts (complete); context.ts holds the rules they share.
+ */
+export * from './code-policy.ts';
+export { requestSigningCode, verifySigningCode } from './codes.ts';
+export { completeSigning } from './complete.ts';
+export type { SignerCtx } from './context.ts';
+export { openSigning } from './open.ts';
+export { declineSigning, saveSigningValues } from './values.ts';

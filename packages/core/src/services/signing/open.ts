@@ -1,0 +1,86 @@
+import { recordEvent } from '../events.ts';
+import { signFileLink } from '../file-links.ts';
+import type { FieldValue, RequestSnapshot } from '../request-model.ts';
+import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests.ts';
+import { audit, type Resolved, resolve, type SignerCtx, scopeOfRequest, sessionValid } from './context.ts';
+
+/** The first open of a link records `viewed` (signer status, audit entry, event) once. */
+async function recordViewed(sc: SignerCtx, token: string, first: Resolved): Promise<Resolved> {
+  if (first.signer.viewed_at || first.signer.status === 'waiting') return first;
+  return sc.db.transaction().execute(async (tx) => {
+    const locked = await resolve(tx, token, sc.now, { lock: true });
+    if (locked.signer.viewed_at) return locked;
+    const signer = await tx
+      .updateTable('signers')
+      .set({
+        viewed_at: sc.now,
+        status:
+          locked.signer.status === 'sent' || locked.signer.status === 'ready'
+            ? 'viewed'
+            : locked.signer.status,
+        ip: sc.ip,
+        user_agent: sc.userAgent,
+        updated_at: sc.now,
+      })
+      .where('id', '=', locked.signer.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(tx, locked, sc, 'signer.viewed');
+    await recordEvent(tx, scopeOfRequest(locked.request), {
+      type: 'signer.viewed',
+      objectType: 'signer',
+      objectId: signer.id,
+      now: sc.now,
+    });
+    return { ...locked, signer };
+  });
+}
+
+/** signing.open: the snapshot for this signer; records `viewed` the first time. */
+export async function openSigning(sc: SignerCtx, token: string, session: string | undefined) {
+  const r = await recordViewed(sc, token, await resolve(sc.db, token, sc.now, { allowFinished: false }));
+  const snapshot = r.request.snapshot as RequestSnapshot;
+  const unlocked = await sessionValid(sc.db, r.signer, session, sc.now);
+  const prefill = r.signer.prefill as Record<string, FieldValue>;
+  const values = effectiveValues(r.signer);
+  const visible = unlocked && r.signer.status !== 'waiting';
+  return {
+    object: 'signing_session' as const,
+    status: r.signer.status,
+    request: {
+      id: r.request.id,
+      status: effectiveStatus(r.request, sc.now),
+      title: snapshot.template.name,
+      message: r.request.message,
+      expires_at: r.request.expires_at?.toISOString() ?? null,
+      test_mode: r.request.environment === 'test',
+    },
+    signer: { id: r.signer.id, name: r.signer.name, email: r.signer.email, role: r.signer.role },
+    code_required: !unlocked,
+    documents: visible
+      ? snapshot.documents.map((d) => ({
+          index: d.index,
+          name: d.name,
+          pages: d.pages.map((p, i) => ({
+            number: i + 1,
+            width: p.width,
+            height: p.height,
+            image_url: signFileLink(
+              sc.config,
+              { k: d.storage_key, t: 'image/png', n: `${d.name}-page-${i + 1}.png`, p: i + 1 },
+              sc.now,
+              24 * 3600,
+            ),
+          })),
+        }))
+      : [],
+    fields: visible
+      ? signerFields(snapshot, r.signer.role).map((f) => ({
+          ...f,
+          value: values[f.name] ?? null,
+          prefilled: prefill[f.name] !== undefined && prefill[f.name] !== null,
+        }))
+      : [],
+    redirect_url: r.signer.redirect_url ?? r.request.redirect_url,
+  };
+}
