@@ -99,10 +99,13 @@ export class PostgresCluster {
         child.kill('SIGINT');
         reject(new Error(`PostgreSQL did not start within ${timeoutMs / 1000} s: ${output.trim()}`));
       }, timeoutMs);
+      let ready = false;
       child.stderr.on('data', (d: Buffer) => {
-        output += d;
         this.opts.onLog?.(String(d));
+        if (ready) return;
+        output = (output + d).slice(-20_000);
         if (output.includes('database system is ready to accept connections')) {
+          ready = true;
           clearTimeout(timer);
           resolve();
         }
