@@ -36,7 +36,9 @@ describe('README: the commands it shows exist', () => {
   });
 
   it('says the CLI needs WEBHOOK_ALLOW_PRIVATE too for a loopback webhook URL', () => {
-    expect(section('### `esign` commands')).toMatch(/WEBHOOK_ALLOW_PRIVATE=true[^`]*npm run esign -- webhook/);
+    expect(section('### `esign` commands')).toMatch(
+      /WEBHOOK_ALLOW_PRIVATE=true[^`]*npm run esign -- webhook/,
+    );
   });
 
   it('uses no tool a fresh Debian lacks (uuidgen)', () => {
