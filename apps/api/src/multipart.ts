@@ -1,7 +1,8 @@
 import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
 
-const TEXT_FIELDS = new Set(['name', 'external_id', 'folder', 'password']);
+/** The text parts of POST /templates as multipart/form-data (the OpenAPI document lists them). */
+export const TEMPLATE_TEXT_FIELDS = new Set(['name', 'external_id', 'folder', 'password']);
 
 /**
  * POST /templates as multipart/form-data: `documents[]` files plus text fields, translated into
@@ -33,7 +34,7 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
         });
       } else if (part.fieldname === 'fields') {
         throw new CoreError('invalid_parameter', '`fields` is accepted in JSON requests only');
-      } else if (TEXT_FIELDS.has(part.fieldname)) {
+      } else if (TEMPLATE_TEXT_FIELDS.has(part.fieldname)) {
         body[part.fieldname] = String(part.value);
       } else {
         throw new CoreError('invalid_parameter', `Unexpected form field "${part.fieldname}"`);

@@ -1,20 +1,31 @@
-import { appRouter, ERROR_STATUS } from '@esign/core';
+import {
+  appRouter,
+  type Config,
+  ERROR_STATUS,
+  type ErrorCode,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENTS,
+  requiresWriteAccess,
+} from '@esign/core';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
-import { restRoutes } from './routes.ts';
+import { TEMPLATE_TEXT_FIELDS } from './multipart.ts';
+import { referenceMarkdown, webhookOperations } from './reference.ts';
+import { type RestRoute, restRoutes } from './routes.ts';
 
 type Json = Record<string, any>;
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid JSON',
+/** What each status means, for its response's description (the codes follow). */
+export const STATUS_TEXT: Record<number, string> = {
+  400: 'The body is not valid JSON',
   401: 'Missing, malformed, revoked or expired API key',
   402: 'Not enough credits',
-  403: 'Read-only key or insufficient access',
+  403: 'Read-only key, or the key’s user may not make changes',
   404: 'Not found (or another account’s resource)',
-  409: 'Same Idempotency-Key still running',
-  422: 'Invalid request; see error.code',
+  409: 'The same Idempotency-Key is still running',
+  422: 'Invalid request',
   429: 'Rate limited; see Retry-After',
-  500: 'Internal error; retry',
-  502: 'Payment provider error',
+  500: 'Internal error; retry (with the same Idempotency-Key)',
+  502: 'Payment provider error; nothing charged',
 };
 
 const rateHeaders = {
@@ -23,17 +34,119 @@ const rateHeaders = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 };
 
+const hasInput = (op: Json) => Boolean(op.parameters?.length || op.requestBody);
+const hasRequiredInput = (op: Json) =>
+  Boolean(
+    (op.parameters ?? []).some((p: Json) => p.required) ||
+      op.requestBody?.content?.['application/json']?.schema?.required?.length,
+  );
+
 /**
- * The OpenAPI 3.1 document generated from the procedures, then post-processed so every error
- * response shows our envelope, rate-limit headers and the Idempotency-Key header where it applies.
+ * The error codes one operation can return, derived from its procedure: authentication, rate limit
+ * and internal errors everywhere; invalid JSON where there is a body; read-only keys on writes;
+ * not found for path ids; idempotency conflicts where Idempotency-Key is accepted; validation
+ * where there is input; and the codes its rules name in `meta.errors` (credits, payments, ...).
  */
-export function buildOpenApiDocument(publicUrl: string): Json {
+export function operationErrorCodes(route: RestRoute, op: Json): ErrorCode[] {
+  const procedure = appRouter._def.procedures[route.procedurePath as keyof typeof appRouter._def.procedures];
+  const codes = new Set<ErrorCode>(['unauthenticated', 'api_key_expired', 'rate_limited', 'internal_error']);
+  if (route.method !== 'GET') codes.add('invalid_json');
+  if (requiresWriteAccess(procedure)) {
+    codes.add('read_only_api_key');
+    codes.add('forbidden');
+  }
+  if (/\{\w+\}/.test(route.path)) codes.add('not_found');
+  if (route.meta.idempotent) {
+    codes.add('idempotency_key_in_use');
+    codes.add('idempotency_key_reused');
+  }
+  if (hasRequiredInput(op)) codes.add('missing_parameter');
+  if (hasInput(op)) codes.add('invalid_parameter');
+  for (const code of Object.values(route.meta.inputErrors ?? {})) codes.add(code);
+  for (const code of route.meta.errors ?? []) codes.add(code);
+  return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
+}
+
+function errorResponses(codes: ErrorCode[]): Json {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes)
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const responses: Json = {};
+  for (const [status, list] of byStatus) {
+    responses[String(status)] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${list.map((c) => `\`${c}\``).join(', ')}`,
+      ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          example: { error: { code: list[0], message: STATUS_TEXT[status] ?? 'Error' } },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+const binary = (description: string) => ({
+  type: 'string',
+  format: 'binary',
+  contentMediaType: 'application/octet-stream',
+  description,
+});
+
+/** The multipart/form-data forms the REST adapter reads (multipart.ts), not the JSON body. */
+function fixMultipart(doc: Json): void {
+  const templates = doc.paths?.['/templates']?.post?.requestBody?.content;
+  if (templates) {
+    const json = templates['application/json'].schema as Json;
+    json.required = [...new Set([...(json.required ?? []), 'documents'])];
+    const text: Json = {};
+    for (const name of TEMPLATE_TEXT_FIELDS) text[name] = json.properties[name];
+    templates['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: ['documents[]'],
+        properties: {
+          ...text,
+          'documents[]': {
+            type: 'array',
+            minItems: 1,
+            maxItems: MAX_DOCUMENTS,
+            description: `1..${MAX_DOCUMENTS} files, PDF or image, ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB each; \`fields\` is accepted in JSON requests only`,
+            items: binary('A PDF or image file'),
+          },
+        },
+      },
+      encoding: { 'documents[]': { contentType: 'application/pdf, image/*' } },
+    };
+  }
+  const verify = doc.paths?.['/documents/verify']?.post?.requestBody?.content;
+  if (verify) {
+    verify['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: binary(`The PDF to check (${MAX_DOCUMENT_BYTES / 1024 / 1024} MB at most)`) },
+      },
+      encoding: { file: { contentType: 'application/pdf' } },
+    };
+  }
+}
+
+/**
+ * The OpenAPI 3.1 document generated from the procedures, then post-processed: each operation's
+ * own error statuses with our envelope, rate-limit headers, the Idempotency-Key header where it
+ * applies, the real multipart forms, the webhooks, and a Markdown guide (errors, webhooks, MCP).
+ */
+export function buildOpenApiDocument(
+  configOrUrl: string | (Pick<Config, 'PUBLIC_URL'> & Partial<Config>),
+): Json {
+  const config = typeof configOrUrl === 'string' ? { PUBLIC_URL: configOrUrl } : configOrUrl;
   const doc = generateOpenApiDocument(appRouter, {
     title: 'E-Signature Service API',
     version: '1.0.0',
-    baseUrl: `${publicUrl}/api/v1`,
-    description:
-      'Templates, signature requests, signers, credits and document verification. Authenticate with `Authorization: Bearer svc_live_...` (or `svc_test_...`). Every PATCH also accepts PUT.',
+    baseUrl: `${config.PUBLIC_URL}/api/v1`,
+    description: referenceMarkdown(config),
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_... or svc_test_...' },
     },
@@ -58,26 +171,18 @@ export function buildOpenApiDocument(publicUrl: string): Json {
       },
     },
   };
-  const statuses = [...new Set(Object.values(ERROR_STATUS))].sort();
   for (const route of restRoutes(appRouter)) {
-    const pathKey = route.path;
-    const op = doc.paths?.[pathKey]?.[route.method.toLowerCase()] as Json | undefined;
+    const op = doc.paths?.[route.path]?.[route.method.toLowerCase()] as Json | undefined;
     if (!op) continue;
     const success = route.meta.successStatus ?? 200;
     const responses: Json = {};
     for (const [status, response] of Object.entries(op.responses ?? {})) {
       if (Number(status) < 400) responses[String(Number(status) === 200 ? success : status)] = response;
     }
-    for (const [, response] of Object.entries(responses)) {
+    for (const response of Object.values(responses)) {
       (response as Json).headers = { ...((response as Json).headers ?? {}), ...rateHeaders };
     }
-    for (const status of statuses) {
-      responses[String(status)] = {
-        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-    }
-    op.responses = responses;
+    op.responses = { ...responses, ...errorResponses(operationErrorCodes(route, op)) };
     if (route.meta.idempotent) {
       op.parameters = [
         ...(op.parameters ?? []),
@@ -94,45 +199,8 @@ export function buildOpenApiDocument(publicUrl: string): Json {
     if (route.method === 'PATCH')
       op.description = `${op.description ?? ''}\n\nPUT is accepted as an alias.`.trim();
   }
+  doc.security = [{ bearerAuth: [] }];
+  fixMultipart(doc);
+  doc.webhooks = webhookOperations(doc, config);
   return doc;
-}
-
-const esc = (s: unknown) => String(s ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A readable, dependency-free reference page rendered from the OpenAPI document. */
-export function renderReferencePage(doc: Json): string {
-  const sections: string[] = [];
-  for (const [path, ops] of Object.entries(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries(ops as Json)) {
-      const o = op as Json;
-      const params = (o.parameters ?? []) as Json[];
-      const body = o.requestBody?.content?.['application/json']?.schema;
-      const ok = Object.entries(o.responses ?? {}).find(([s]) => Number(s) < 400);
-      sections.push(`<section id="${esc(o.operationId)}">
-<h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>
-<p>${esc(o.summary ?? '')}</p>${o.description ? `<p>${esc(o.description)}</p>` : ''}
-${
-  params.length
-    ? `<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Required</th><th>Schema</th></tr>${params
-        .map(
-          (p) =>
-            `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td></tr>`,
-        )
-        .join('')}</table>`
-    : ''
-}
-${body ? `<h4>Request body</h4><pre>${esc(JSON.stringify(body, null, 2))}</pre>` : ''}
-${ok ? `<h4>Response ${esc(ok[0])}</h4><pre>${esc(JSON.stringify((ok[1] as Json).content?.['application/json']?.schema ?? {}, null, 2))}</pre>` : ''}
-<p class="errors">Errors: ${Object.keys(o.responses ?? {})
-        .filter((s) => Number(s) >= 400)
-        .join(', ')} with <code>{"error":{"code","message"}}</code></p>
-</section>`);
-    }
-  }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(doc.info?.title)} reference</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}pre{background:#f5f7f9;padding:.75rem;overflow:auto;font-size:13px}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left}.m{font:600 13px monospace;padding:.1rem .4rem;border-radius:4px;background:#eef}.get{background:#e3f6e8}.post{background:#e6f0ff}.patch{background:#fff4d6}.delete{background:#ffe3e3}section{border-top:1px solid #d0d7de;margin-top:1.5rem}</style></head>
-<body><h1>${esc(doc.info?.title)} <small>v${esc(doc.info?.version)}</small></h1><p>${esc(doc.info?.description)}</p>
-<p>Base URL: <code>${esc(doc.servers?.[0]?.url)}</code> · Machine-readable: <a href="/api/v1/openapi.json">openapi.json</a></p>
-${sections.join('\n')}</body></html>`;
 }

@@ -21,10 +21,11 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { apiDocs } from './docs.ts';
 import { fromFastifyError, sendError, setRateLimitHeaders } from './errors.ts';
 import { TEMPLATE_UPLOAD_LIMIT } from './http.ts';
 import { multipartTemplateBody, multipartVerifyBody } from './multipart.ts';
-import { buildOpenApiDocument, renderReferencePage } from './openapi.ts';
+import { buildOpenApiDocument } from './openapi.ts';
 import { matchRoute, type RestRoute, restRoutes } from './routes.ts';
 
 export interface RestApiOptions {
@@ -69,7 +70,7 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   const routes = restRoutes(appRouter);
   const metaByProcedure = new Map(routes.map((r) => [r.procedurePath, r.meta]));
   const now = opts.now ?? (() => new Date());
-  const openApiDocument = buildOpenApiDocument(opts.config.PUBLIC_URL);
+  const openApiDocument = buildOpenApiDocument(opts.config);
 
   app.decorateRequest('esign', null);
   await app.register(fastifyMultipart, {
@@ -184,9 +185,7 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   });
 
   app.get(`${API_BASE}/openapi.json`, async () => openApiDocument);
-  app.get('/api/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(renderReferencePage(openApiDocument)),
-  );
+  await app.register(apiDocs, { document: openApiDocument });
 
   // trpc-to-openapi's route handler resolves as soon as it called reply.send; with our async onSend
   // hook (storing idempotent responses) still running, Fastify would then send `undefined` again.

@@ -107,11 +107,12 @@ describe('Errors', () => {
     expect(res.body.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
   });
 
-  it('a readable reference page at /api/docs', async () => {
+  it('a readable reference page at /api/docs (the renderer, served by this process, reads openapi.json)', async () => {
     const res = await fetch(`${t.baseUrl}/api/docs`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain('<code>/me</code>');
+    expect(html).toContain('<script src="/api/docs/scalar.js"></script>');
+    expect(html).toContain('"url":"/api/v1/openapi.json"');
   });
 
   it('/healthz and /readyz answer', async () => {

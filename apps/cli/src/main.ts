@@ -1,12 +1,9 @@
 import { parseArgs } from 'node:util';
 import { CoreError, loadConfigOrExit, toCoreError } from '@esign/core';
 import { migrateToLatest, openDatabase } from '@esign/db';
-import { billingCommands } from './billing-commands.ts';
-import { commands as baseCommands } from './commands.ts';
-import { sealingCommands } from './sealing-commands.ts';
+import { commands } from './registry.ts';
 
-// `esign`: the operator command line (operations.md §3). One JSON object on stdout with --json.
-const commands = { ...baseCommands, ...billingCommands, ...sealingCommands };
+// `esign`: the operator command line (README, "esign commands"). One JSON object on stdout with --json.
 
 // `--overdraft -3`: a negative number is the option's value, not a flag.
 const argv = process.argv

@@ -33,4 +33,11 @@ export * from './services/templates.ts';
 export * from './services/verify.ts';
 // Webhooks: importing the module installs the event fan-out (deliveries in the event's transaction).
 export * from './services/webhooks.ts';
-export { formatPath, issuesToCoreError, type McpMeta, type Meta, toCoreError } from './trpc.ts';
+export {
+  formatPath,
+  issuesToCoreError,
+  type McpMeta,
+  type Meta,
+  requiresWriteAccess,
+  toCoreError,
+} from './trpc.ts';

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { type Db, migrateToLatest, openDatabase } from '@esign/db';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -28,6 +29,8 @@ export async function createRuntime(
     applicationName: `esign-${name}`,
     onLog: (line) => logger.debug({ postgres: line }),
   });
+  if (database.location && database.location !== join(resolve(config.DATA_DIR), 'db'))
+    logger.info({ postgres: database.location }, 'embedded PostgreSQL keeps its data outside DATA_DIR');
   if (opts.migrate) {
     const { applied } = await migrateToLatest(database.db);
     if (applied.length) logger.info({ applied }, 'migrations applied');

@@ -20,6 +20,12 @@ export interface Meta extends OpenApiMeta {
   successStatus?: number;
   /** Validation failures under these top-level input keys get this code instead of invalid_parameter. */
   inputErrors?: Record<string, ErrorCode>;
+  /**
+   * Error codes this operation's rules can return beyond what every adapter derives from the
+   * procedure itself (authentication, rate limit, write access, path ids, idempotency, input
+   * validation). The OpenAPI document lists each operation's statuses from both.
+   */
+  errors?: ErrorCode[];
 }
 
 /** Turns anything a procedure threw into the CoreError the adapters render. */
@@ -126,6 +132,13 @@ export const actorProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.actor) throw new CoreError('unauthenticated', 'Authentication required');
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
+
+/** Whether a procedure is built on writeProcedure (needs a full-access key); adapters read it. */
+export function requiresWriteAccess(procedure: unknown): boolean {
+  const guard = (writeProcedure as unknown as { _def: { middlewares: unknown[] } })._def.middlewares.at(-1);
+  const own = (procedure as { _def?: { middlewares?: unknown[] } })._def?.middlewares ?? [];
+  return own.includes(guard);
+}
 
 /** Changes something: full-access keys, `write` OAuth scope, and users whose role allows it. */
 export const writeProcedure = actorProcedure.use(({ ctx, next }) => {

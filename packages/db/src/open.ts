@@ -5,6 +5,8 @@ export interface OpenDatabase {
   db: Db;
   url: string;
   embedded: boolean;
+  /** The embedded cluster's data directory (unset with DATABASE_URL). */
+  location?: string;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function openDatabase(opts: {
     db,
     url: server.url,
     embedded: true,
+    location: server.dir,
     close: async () => {
       await db.destroy();
       await server.stop();

@@ -68,6 +68,12 @@ export const billingRouter = router({
       openapi: { method: 'POST', path: '/checkouts', tags, summary: 'Start a checkout for a credit pack' },
       successStatus: 201,
       idempotent: true,
+      errors: [
+        'billing_details_required',
+        'invalid_discount_code',
+        'already_purchased',
+        'payment_provider_error',
+      ],
       mcp: {
         tool: 'buy_credits',
         scope: 'write',

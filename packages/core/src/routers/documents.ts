@@ -14,6 +14,7 @@ export const documentsRouter = router({
         summary: 'Check whether a PDF is a document this service sealed, unchanged, with intact signatures',
         contentTypes: ['application/json', 'multipart/form-data'],
       },
+      errors: ['document_too_large', 'invalid_document', 'invalid_request'],
       mcp: {
         tool: 'verify_document',
         scope: 'read',

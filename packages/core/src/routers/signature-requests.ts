@@ -100,6 +100,14 @@ export const signatureRequestsRouter = router({
       successStatus: 201,
       idempotent: true,
       inputErrors: { signers: 'invalid_signer' },
+      errors: [
+        'insufficient_credits',
+        'not_found',
+        'template_has_no_fields',
+        'template_archived',
+        'missing_signers',
+        'invalid_request',
+      ],
       mcp: {
         tool: 'send_signature_request',
         scope: 'write',
@@ -133,6 +141,7 @@ export const signatureRequestsRouter = router({
         summary: 'Cancel a signature request (idempotent on canceled)',
       },
       idempotent: true,
+      errors: ['already_completed', 'not_open'],
       mcp: {
         tool: 'cancel_signature_request',
         scope: 'write',
@@ -158,6 +167,7 @@ export const signatureRequestsRouter = router({
         summary: 'Email the signing link again to invited, unfinished signers (once per hour)',
       },
       idempotent: true,
+      errors: ['already_completed', 'not_open', 'nothing_to_remind', 'remind_too_soon'],
       mcp: {
         tool: 'remind_signers',
         scope: 'write',

@@ -30,6 +30,7 @@ export const signersRouter = router({
         tags,
         summary: 'Correct a signer, merge prefill, or resend the link (PUT is an alias)',
       },
+      errors: ['signer_finished', 'not_open', 'remind_too_soon', 'invalid_request'],
       mcp: {
         tool: 'update_signer',
         scope: 'write',

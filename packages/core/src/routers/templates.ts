@@ -82,6 +82,15 @@ export const templatesRouter = router({
       successStatus: 201,
       idempotent: true,
       inputErrors: { fields: 'invalid_field' },
+      errors: [
+        'missing_documents',
+        'too_many_documents',
+        'document_too_large',
+        'invalid_document',
+        'invalid_file_type',
+        'pdf_encrypted',
+        'invalid_request',
+      ],
       mcp: {
         tool: 'create_template',
         scope: 'write',

@@ -16,6 +16,12 @@ export interface JobContext {
   now: () => Date;
 }
 
+/**
+ * Thrown by a handler when the work is in hand elsewhere (another process holds it right now): the
+ * job is retried like any failure, but it is an expected race, logged at debug without a stack.
+ */
+export class RetryLater extends Error {}
+
 export type JobHandler = (ctx: JobContext, payload: Record<string, unknown>, job: JobRow) => Promise<void>;
 
 export interface EnqueueOptions {
@@ -134,10 +140,13 @@ export async function runOneJob(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const outcome = await failJob(ctx.db, job, message, ctx.now());
-    log[outcome === 'failed' ? 'error' : 'warn'](
-      { err },
-      `job ${outcome === 'failed' ? 'failed for good' : 'will be retried'}`,
-    );
+    if (outcome === 'retry' && err instanceof RetryLater)
+      log.debug({ reason: message }, 'job will be retried');
+    else
+      log[outcome === 'failed' ? 'error' : 'warn'](
+        { err },
+        `job ${outcome === 'failed' ? 'failed for good' : 'will be retried'}`,
+      );
   }
   return true;
 }

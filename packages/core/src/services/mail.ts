@@ -2,7 +2,7 @@ import type { Environment, Executor } from '@esign/db';
 import { json } from '@esign/db';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
-import { enqueueJob, type JobHandler } from './jobs.ts';
+import { enqueueJob, type JobHandler, RetryLater } from './jobs.ts';
 import { purgeSentMail, SIGNING_LINK_KINDS } from './mail-secrets.ts';
 
 export interface MailMessage {
@@ -75,7 +75,7 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
         .executeTakeFirst();
       // Another process holds it right now: try again later rather than count it as done.
       if (current && (current.status === 'queued' || current.status === 'failed'))
-        return new Error(`mail ${id} is being sent by another process`);
+        return new RetryLater(`mail ${id} is being sent by another process`);
       return null;
     }
     if (mail.redacted_at) {

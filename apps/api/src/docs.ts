@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+
+export const DOCS_PATH = '/api/docs';
+export const DOCS_SCRIPT_PATH = `${DOCS_PATH}/scalar.js`;
+
+/** Scalar's self-contained browser bundle, installed with `@scalar/api-reference` (no CDN). */
+export function referenceBundlePath(): string {
+  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  return join(dirname(entry), 'browser', 'standalone.js');
+}
+
+const escapeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * Everything the page loads comes from this process: the OpenAPI document and the bundle. Scalar's
+ * calls home are off: telemetry, its hosted fonts, the AI agent, the MCP generator.
+ */
+export function referencePage(document: Record<string, any>): string {
+  const title = `${document.info?.title ?? 'API'} reference`;
+  const configuration = {
+    url: '/api/v1/openapi.json',
+    telemetry: false,
+    withDefaultFonts: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: 'never',
+    defaultOpenAllTags: false,
+    documentDownloadType: 'json',
+    metaData: { title },
+  };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title.replace(/[&<>"]/g, '')}</title>
+<style>body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",sans-serif}</style>
+</head>
+<body>
+<div id="reference"><noscript>This reference needs JavaScript; the document itself is
+<a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</noscript></div>
+<script src="${DOCS_SCRIPT_PATH}"></script>
+<script>Scalar.createApiReference('#reference', ${escapeJson(configuration)})</script>
+</body>
+</html>
+`;
+}
+
+/** GET /api/docs (the reference page) and its script, served from node_modules by this process. */
+export async function apiDocs(app: FastifyInstance, opts: { document: Record<string, any> }): Promise<void> {
+  const page = referencePage(opts.document);
+  const bundlePath = referenceBundlePath();
+  let bundle: Promise<Buffer> | null = null;
+  app.get(DOCS_PATH, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get(DOCS_SCRIPT_PATH, async (_request, reply) => {
+    bundle ??= readFile(bundlePath);
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(await bundle);
+  });
+}

@@ -1,0 +1,3 @@
+import { loadConfigOrExit } from '@esign/core';
+
+export const config = loadConfigOrExit(process.env);

@@ -1,0 +1,18 @@
+import { createHttpApp } from '@esign/api';
+import { createRuntime } from '@esign/core';
+import { config } from './env.ts';
+import { webApp } from './plugin.ts';
+
+// Standalone web process (scaled deployments): the pages, the signing page (/s/{token}), signed
+// file links and the /trpc endpoint they call; stateless, any number of them.
+const rt = await createRuntime(config, 'web');
+const app = createHttpApp(rt);
+await app.register(webApp, rt);
+await app.listen({ port: config.PORT, host: '0.0.0.0' });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.close();
+    await rt.close();
+    process.exit(0);
+  });
+}
