@@ -60,3 +60,11 @@ export type FieldValue =
   | string[]
   | { name: string; type: string; data: string }
   | null;
+
+/** Reads signature_requests.documents / signers.documents defensively: a list of produced files. */
+export function producedFiles(value: unknown): ProducedFile[] {
+  const files = (value as ProducedFiles | null)?.files;
+  return Array.isArray(files)
+    ? files.filter((f) => f && typeof f.storage_key === 'string' && typeof f.name === 'string')
+    : [];
+}

@@ -9,14 +9,14 @@ import { normaliseValues } from './field-values.ts';
 import { signFileLink } from './file-links.ts';
 import { queueMail } from './mail.ts';
 import type { FieldValue, RequestSnapshot } from './request-model.ts';
-import { queueSealing } from './sealing.ts';
+import { queueSealing } from './sealing/index.ts';
 import {
   effectiveStatus,
   effectiveValues,
   queueInvitation,
   senderNameOf,
   signerFields,
-} from './signature-requests.ts';
+} from './signature-requests/index.ts';
 
 const CODE_TTL_MS = 10 * 60_000;
 const CODE_RESEND_MS = 30_000;
