@@ -83,6 +83,19 @@ describe('cancel (spec: Signature request status)', () => {
 });
 
 describe('remind (spec: POST /signature_requests/{id}/remind)', () => {
+  it('signers who were never invited (send_email false, status ready) are not reminded: 422 nothing_to_remind, no email queued', async () => {
+    const r = await caller.signatureRequests.create({
+      template_id: tpl.id,
+      signers,
+      send_email: false,
+      signing_order: 'parallel',
+    });
+    expect(r.signers.map((s) => s.status)).toEqual(['ready', 'ready']);
+    const mailBefore = await countRows('mail_outbox', owner.accountId);
+    expect(await codeOf(caller.signatureRequests.remind({ id: r.id }))).toBe('nothing_to_remind');
+    expect(await countRows('mail_outbox', owner.accountId)).toBe(mailBefore);
+  });
+
   it('reminds every invited signer who has not signed or declined and has an email, not the waiting ones', async () => {
     const r = await caller.signatureRequests.create({ template_id: tpl.id, signers });
     expect(r.signers.map((s) => s.status)).toEqual(['sent', 'waiting']);

@@ -32,4 +32,5 @@ export {
   REMIND_INTERVAL_MS,
   RESEND_INTERVAL_MS,
   signerFields,
+  wasInvitedByEmail,
 } from './status.ts';

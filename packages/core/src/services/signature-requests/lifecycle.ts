@@ -8,7 +8,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { toSignatureRequestDto } from './dto.ts';
 import { queueInvitation, sendQueuedMail } from './invitations.ts';
 import { lockRequest, requireRequest, senderNameOf } from './queries.ts';
-import { assertOpenForChange, REMIND_INTERVAL_MS } from './status.ts';
+import { assertOpenForChange, REMIND_INTERVAL_MS, wasInvitedByEmail } from './status.ts';
 
 // What happens to a request after it was sent: read, cancel, remind, expire. Each change runs in
 // one transaction that locks the request within the actor's account side.
@@ -85,16 +85,22 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
       { retryAfterSeconds: retry },
     );
   }
-  const signers = await tx
-    .selectFrom('signers')
-    .selectAll()
-    .where('signature_request_id', '=', id)
-    .where('status', 'in', ['ready', 'sent', 'viewed'])
-    .where('email', 'is not', null)
-    .orderBy('position')
-    .execute();
+  // Invited, not finished, with an email; signers waiting for their turn are not reminded.
+  const signers = (
+    await tx
+      .selectFrom('signers')
+      .selectAll()
+      .where('signature_request_id', '=', id)
+      .where('status', 'in', ['ready', 'sent', 'viewed'])
+      .where('email', 'is not', null)
+      .orderBy('position')
+      .execute()
+  ).filter(wasInvitedByEmail);
   if (signers.length === 0) {
-    throw new CoreError('nothing_to_remind', 'No signer is currently waiting to sign with an email address');
+    throw new CoreError(
+      'nothing_to_remind',
+      'No signer is waiting to sign who was invited by email and has an email address',
+    );
   }
   const sender = await senderNameOf(tx, row);
   const mailIds: number[] = [];

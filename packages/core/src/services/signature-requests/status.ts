@@ -37,6 +37,16 @@ export function isFinished(signer: Pick<SignerRow, 'status'>): boolean {
   return signer.status === 'signed' || signer.status === 'declined';
 }
 
+/**
+ * Whether a signer "has been invited" (POST /signature_requests/{id}/remind): an email with their
+ * signing link went out or is queued (the invitation, the next-signer email, or a `resend`). A
+ * signer whose turn came on a `send_email: false` request (`ready`) was never invited: the sender
+ * shares the link itself.
+ */
+export function wasInvitedByEmail(signer: Pick<SignerRow, 'sent_at' | 'last_emailed_at'>): boolean {
+  return signer.sent_at !== null || signer.last_emailed_at !== null;
+}
+
 export function signerFields(snapshot: RequestSnapshot, role: string | null): SnapshotField[] {
   return snapshot.fields.filter((f) => f.role === role);
 }
