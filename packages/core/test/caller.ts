@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import {
+  type Actor,
   authenticateApiKey,
   type Config,
   type CoreDeps,
@@ -30,6 +31,8 @@ export interface CoreHarness {
   clock: { now: Date | null };
   /** What services and jobs get: the same collaborators, no actor. */
   sc: JobContext;
+  /** The actor of an API key, authenticated through the production path. */
+  actor(key: string): Promise<Actor>;
   /** A caller acting with an API key (authenticated through the production path). */
   as(key: string, source?: Source): Promise<ReturnType<typeof createCaller>>;
   /** A caller without an actor (the signing page's procedures). */
@@ -40,7 +43,10 @@ export interface CoreHarness {
 
 const logger = createLogger('silent', 'test');
 
-export async function startCore(env: Record<string, string> = {}): Promise<CoreHarness> {
+export async function startCore(
+  env: Record<string, string> = {},
+  extraDeps: Partial<CoreDeps> = {},
+): Promise<CoreHarness> {
   const database = await createTestDatabase();
   const config = parseConfig({
     DATABASE_URL: database.url,
@@ -49,10 +55,10 @@ export async function startCore(env: Record<string, string> = {}): Promise<CoreH
     PUBLIC_URL: 'http://127.0.0.1:9',
     ...env,
   });
-  const deps = createCoreDeps(config);
+  const deps = { ...createCoreDeps(config), ...extraDeps };
   const clock: { now: Date | null } = { now: null };
   const now = () => clock.now ?? new Date();
-  const ctxFor = (source: Source, actor: Awaited<ReturnType<typeof authenticateApiKey>> | null) =>
+  const ctxFor = (source: Source, actor: Actor | null) =>
     createContext({ db: database.db, logger, config, deps, actor, source, now });
   return {
     db: database.db,
@@ -60,6 +66,7 @@ export async function startCore(env: Record<string, string> = {}): Promise<CoreH
     deps,
     clock,
     sc: { db: database.db, logger, config, deps, now },
+    actor: (key) => authenticateApiKey(database.db, `Bearer ${key}`, now()),
     async as(key, source = 'api') {
       const actor = await authenticateApiKey(database.db, `Bearer ${key}`, now());
       return createCaller(ctxFor(source, actor));
