@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** Timestamps come back as Date; accept Date or ISO strings on write. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -484,21 +484,10 @@ export interface Database {
   feedback: FeedbackTable;
 }
 
-export type AccountRow = Selectable<AccountsTable>;
-export type UserRow = Selectable<UsersTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type TemplateRow = Selectable<TemplatesTable>;
 export type TemplateDocumentRow = Selectable<TemplateDocumentsTable>;
 export type TemplateFieldRow = Selectable<TemplateFieldsTable>;
 export type SignatureRequestRow = Selectable<SignatureRequestsTable>;
 export type SignerRow = Selectable<SignersTable>;
 export type JobRow = Selectable<JobsTable>;
-export type MailRow = Selectable<MailOutboxTable>;
-export type CreditPackRow = Selectable<CreditPacksTable>;
-export type CheckoutRow = Selectable<CheckoutsTable>;
-export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
-export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
-export type NewTemplateField = Insertable<TemplateFieldsTable>;
-export type SignerUpdate = Updateable<SignersTable>;
