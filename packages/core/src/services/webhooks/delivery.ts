@@ -25,9 +25,9 @@ import { openEndpointSecret } from './secret-box.ts';
 // record the outcome, and queue the next attempt on the webhook back-off.
 
 /**
- * `data` at delivery time: the object type's builder's view of the object now. When the object is gone
- * (the builder says not_found) or its type has no builder, the last data sent for this object, or
- * failing that a reference `{ object, id }`.
+ * `data` at delivery time: the object type's builder's view of the object now (event-data.ts).
+ * When the object is gone (the builder says not_found) or its type has no builder, the last data
+ * sent for this object, or failing that a reference `{ object, id }`.
  */
 async function eventData(
   db: Db,
