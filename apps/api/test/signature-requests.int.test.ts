@@ -1,4 +1,4 @@
-import { drainJobs, expireOverdueRequests, jobHandlers } from '@esign/core';
+import { drainJobs, expireOverdueRequests, jobHandlers, queueInvitation } from '@esign/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
@@ -640,13 +640,40 @@ describe('signing procedures (operations.md §4)', () => {
     ).toEqual({ redirect_url: null });
   });
 
-  it('mail jobs drain: queued invitations are delivered by the worker', async () => {
-    expect(
-      await drainJobs(
-        { db: t.db, logger: t.rt.logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
-        { 'mail.send': jobHandlers['mail.send']! },
-      ),
-    ).toBeGreaterThanOrEqual(0);
+  it('mail jobs drain: an invitation left queued is delivered by the worker, and its ready signer becomes sent', async () => {
+    const r = (await sendRequest(t, owner, { template_id: tpl.id, signers: [signers[0]], send_email: false }))
+      .body;
+    expect(r.signers[0].status).toBe('ready');
+    // Queued the way the signing flow queues the next signer's invitation, with no immediate send.
+    const mailId = await t.db.transaction().execute(async (tx) => {
+      const request = await tx
+        .selectFrom('signature_requests')
+        .selectAll()
+        .where('id', '=', r.id)
+        .executeTakeFirstOrThrow();
+      const signer = await tx
+        .selectFrom('signers')
+        .selectAll()
+        .where('id', '=', r.signers[0].id)
+        .executeTakeFirstOrThrow();
+      return queueInvitation(tx, t.config, request, signer, 'invitation', 'Tester', new Date());
+    });
+    const mailRow = () =>
+      t.db
+        .selectFrom('mail_outbox')
+        .select(['status', 'sent_at'])
+        .where('id', '=', mailId)
+        .executeTakeFirstOrThrow();
+    expect((await mailRow()).status).toBe('queued');
+    const ran = await drainJobs(
+      { db: t.db, logger: t.rt.logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
+      { 'mail.send': jobHandlers['mail.send']! },
+    );
+    expect(ran).toBeGreaterThanOrEqual(1);
+    // Without SMTP_URL, a delivered message is kept in the outbox (`esign mail list`).
+    expect(await mailRow()).toMatchObject({ status: 'kept', sent_at: expect.any(Date) });
+    const signer = await t.api('GET', `signers/${r.signers[0].id}`, { key: owner.key });
+    expect(signer.body).toMatchObject({ status: 'sent', sent_at: expect.any(String) });
     const queued = await t.db.selectFrom('mail_outbox').select('id').where('status', '=', 'queued').execute();
     expect(queued).toHaveLength(0);
   });

@@ -3,7 +3,7 @@ import { config } from './env.ts';
 import { startBackgroundWorker } from './worker.ts';
 
 const rt = await createRuntime(config, 'worker');
-const worker = startBackgroundWorker(rt, { concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4) });
+const worker = startBackgroundWorker(rt, { concurrency: config.WORKER_CONCURRENCY });
 rt.logger.info('worker started');
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

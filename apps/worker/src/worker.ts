@@ -38,7 +38,7 @@ export function startBackgroundWorker(
           },
         },
         {
-          // Completed requests whose sealing job was lost get a new one (sealing.ts).
+          // Completed requests whose sealing job was lost get a new one (core services/sealing/queue.ts).
           every: 5 * 60_000,
           run: async () => {
             const ids = await requeueStuckSealing(rt.db, now(), { olderThanMinutes: 15 });

@@ -6,7 +6,7 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const positiveInt = z.coerce.number().int().positive();
 
-/** operations.md §2. Parsed once per process by its env.ts; a bad value stops the process naming it. */
+/** The configuration (README, Configuration). Parsed once per process by its env.ts; a bad value stops the process naming it. */
 export const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -40,6 +40,8 @@ export const ConfigSchema = z
       .string()
       .regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be a header-safe word such as Esign')
       .default('Esign'),
+    /** Jobs one worker process runs at once (apps/worker). */
+    WORKER_CONCURRENCY: positiveInt.default(4),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {

@@ -40,10 +40,6 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
-}
-
 /** The one error type services throw. Adapters map it: REST envelope, MCP isError, tRPC data.code. */
 export class CoreError extends Error {
   override readonly name = 'CoreError';

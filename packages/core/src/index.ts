@@ -10,9 +10,11 @@ export * from './logger.ts';
 export * from './runtime.ts';
 export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
+export * from './services/audit.ts';
 export * from './services/billing/index.ts';
 export * from './services/credits.ts';
 export { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './services/documents-input.ts';
+export * from './services/event-data.ts';
 export * from './services/events.ts';
 export * from './services/field-values.ts';
 export * from './services/file-links.ts';
@@ -23,16 +25,17 @@ export * from './services/mail.ts';
 export * from './services/mail-secrets.ts';
 export * from './services/rate-limit.ts';
 export * from './services/request-model.ts';
-export * from './services/sealing.ts';
+export * from './services/scoped.ts';
+export * from './services/sealing/index.ts';
 export * from './services/sealing-failures.ts';
 export * from './services/secret.ts';
-export * from './services/signature-requests.ts';
+export * from './services/service-context.ts';
+export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';
 export * from './services/storage.ts';
-export * from './services/templates.ts';
+export * from './services/templates/index.ts';
 export * from './services/verify.ts';
-// Webhooks: importing the module installs the event fan-out (deliveries in the event's transaction).
-export * from './services/webhooks.ts';
+export * from './services/webhooks/index.ts';
 export {
   formatPath,
   issuesToCoreError,

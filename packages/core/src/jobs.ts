@@ -1,9 +1,9 @@
 import type { JobHandler } from './services/jobs.ts';
 import { sendMailJob } from './services/mail.ts';
-import { SEAL_JOB, sealRequestJob } from './services/sealing.ts';
+import { SEAL_JOB, sealRequestJob } from './services/sealing/index.ts';
 import { withSealingGiveUpReport } from './services/sealing-failures.ts';
-import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates.ts';
-import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks.ts';
+import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates/index.ts';
+import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks/index.ts';
 
 /** Every background job kind the worker runs. */
 export const jobHandlers: Record<string, JobHandler> = {

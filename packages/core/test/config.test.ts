@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/config.ts';
 
-describe('operations.md §2 configuration', () => {
+describe('configuration (README, Configuration)', () => {
   it('defaults: PORT 3000, PUBLIC_URL http://localhost:$PORT, DATA_DIR ./data, 300 requests per minute, webhook timings', () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
@@ -14,6 +14,7 @@ describe('operations.md §2 configuration', () => {
       WEBHOOK_ALLOW_PRIVATE: false,
       WEBHOOK_RETRY_BASE_SECONDS: 60,
       WEBHOOK_TIMEOUT_SECONDS: 30,
+      WORKER_CONCURRENCY: 4,
       LOG_LEVEL: 'info',
     });
     expect(parseConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080');
@@ -41,6 +42,13 @@ describe('operations.md §2 configuration', () => {
       'LOG_LEVEL',
     ])
       expect(message).toContain(name);
+  });
+
+  it('WORKER_CONCURRENCY is a positive integer (default 4); a non-number or zero stops the process naming it', () => {
+    expect(parseConfig({ WORKER_CONCURRENCY: '8' }).WORKER_CONCURRENCY).toBe(8);
+    for (const bad of ['many', '0', '-2', '1.5']) {
+      expect(() => parseConfig({ WORKER_CONCURRENCY: bad })).toThrow(/WORKER_CONCURRENCY/);
+    }
   });
 
   it('PAYMENT_PROVIDER=stripe requires STRIPE_SECRET_KEY', () => {

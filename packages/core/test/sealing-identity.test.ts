@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSigningIdentity } from '../../pdf/src/index.ts';
-import { getSigningIdentity, readP12 } from '../src/services/sealing.ts';
+import { getSigningIdentity, readP12 } from '../src/services/sealing/identity.ts';
 
 const temp = (p: string) => mkdtempSync(path.join(tmpdir(), `esign-${p}-`));
 

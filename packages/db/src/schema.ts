@@ -1,5 +1,5 @@
 import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** The statuses and roles the tables hold; @esign/domain owns the lists (the migrations check them). */
 export type { RequestStatus, SignerStatus, UserRole };
@@ -496,9 +496,6 @@ export interface Database {
   feedback: FeedbackTable;
 }
 
-export type AccountRow = Selectable<AccountsTable>;
-export type UserRow = Selectable<UsersTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type TemplateRow = Selectable<TemplatesTable>;
 export type TemplateDocumentRow = Selectable<TemplateDocumentsTable>;
 export type TemplateFieldRow = Selectable<TemplateFieldsTable>;
@@ -513,5 +510,3 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
-export type NewTemplateField = Insertable<TemplateFieldsTable>;
-export type SignerUpdate = Updateable<SignersTable>;

@@ -22,21 +22,5 @@ export const feedbackRouter = router({
     })
     .input(SendFeedbackInput)
     .output(FeedbackOutput)
-    .mutation(async ({ ctx, input }) => {
-      const operatorEmail =
-        ctx.config.OPERATOR_EMAIL ?? ctx.config.MAIL_FROM.replace(/^.*<([^>]+)>.*$/, '$1');
-      const row = await ctx.db
-        .transaction()
-        .execute((tx) =>
-          sendFeedback(tx, ctx.actor, input, { now: ctx.now(), source: ctx.source, operatorEmail }),
-        );
-      return {
-        object: 'feedback' as const,
-        id: row.id,
-        kind: row.kind as (typeof input)['kind'],
-        message: row.message,
-        source: row.source,
-        created_at: row.created_at.toISOString(),
-      };
-    }),
+    .mutation(({ ctx, input }) => sendFeedback(ctx, ctx.actor, input, { source: ctx.source })),
 });

@@ -1,14 +1,11 @@
-import type { Ctx } from '../context.ts';
 import { scopeOf } from '../context.ts';
-import { sendMailNow } from '../services/mail.ts';
 import {
   cancelSignatureRequest,
   createSignatureRequest,
+  getSignatureRequest,
   listSignatureRequests,
   remindSigners,
-  requireRequest,
-  toSignatureRequestDto,
-} from '../services/signature-requests.ts';
+} from '../services/signature-requests/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 import {
   CreateSignatureRequestInput,
@@ -20,30 +17,6 @@ import {
 } from './signature-requests.schemas.ts';
 
 const tags = ['Signature requests'];
-const dto = (ctx: Ctx, withValues = true) => ({ config: ctx.config, now: ctx.now(), withValues });
-const jobCtx = (ctx: Ctx) => ({
-  db: ctx.db,
-  logger: ctx.logger,
-  config: ctx.config,
-  deps: ctx.deps,
-  now: ctx.now,
-});
-
-/** Invitations queued by the transaction go out right after commit, within a short bound; the worker sends the rest. */
-async function sendQueuedInvitations(ctx: Ctx, requestId: number) {
-  const mail = await ctx.db
-    .selectFrom('mail_outbox')
-    .innerJoin('signers', 'signers.id', 'mail_outbox.signer_id')
-    .select('mail_outbox.id')
-    .where('signers.signature_request_id', '=', requestId)
-    .where('mail_outbox.status', '=', 'queued')
-    .execute();
-  if (mail.length)
-    await sendMailNow(
-      jobCtx(ctx),
-      mail.map((m) => m.id),
-    );
-}
 
 export const signatureRequestsRouter = router({
   list: actorProcedure
@@ -63,15 +36,7 @@ export const signatureRequestsRouter = router({
     })
     .input(ListSignatureRequestsInput)
     .output(SignatureRequestListOutput)
-    .query(async ({ ctx, input }) => {
-      const page = await listSignatureRequests(ctx.db, scopeOf(ctx.actor), input, ctx.now());
-      return {
-        object: 'list' as const,
-        data: await Promise.all(page.rows.map((r) => toSignatureRequestDto(ctx.db, r, dto(ctx, false)))),
-        has_more: page.hasMore,
-        next_cursor: page.nextCursor,
-      };
-    }),
+    .query(({ ctx, input }) => listSignatureRequests(ctx, scopeOf(ctx.actor), input)),
 
   get: actorProcedure
     .meta({
@@ -90,9 +55,7 @@ export const signatureRequestsRouter = router({
     })
     .input(IdInput)
     .output(SignatureRequestOutput)
-    .query(async ({ ctx, input }) =>
-      toSignatureRequestDto(ctx.db, await requireRequest(ctx.db, scopeOf(ctx.actor), input.id), dto(ctx)),
-    ),
+    .query(({ ctx, input }) => getSignatureRequest(ctx, scopeOf(ctx.actor), input.id)),
 
   create: writeProcedure
     .meta({
@@ -117,20 +80,7 @@ export const signatureRequestsRouter = router({
     })
     .input(CreateSignatureRequestInput)
     .output(SignatureRequestOutput)
-    .mutation(async ({ ctx, input }) => {
-      const row = await createSignatureRequest(ctx.db, ctx.actor, input, {
-        deps: ctx.deps,
-        config: ctx.config,
-        source: ctx.source,
-        now: ctx.now(),
-      });
-      await sendQueuedInvitations(ctx, row.id);
-      return toSignatureRequestDto(
-        ctx.db,
-        await requireRequest(ctx.db, scopeOf(ctx.actor), row.id),
-        dto(ctx),
-      );
-    }),
+    .mutation(({ ctx, input }) => createSignatureRequest(ctx, ctx.actor, input, { source: ctx.source })),
 
   cancel: writeProcedure
     .meta({
@@ -151,12 +101,7 @@ export const signatureRequestsRouter = router({
     })
     .input(IdInput)
     .output(SignatureRequestOutput)
-    .mutation(async ({ ctx, input }) => {
-      const row = await ctx.db
-        .transaction()
-        .execute((tx) => cancelSignatureRequest(tx, ctx.actor, input.id, ctx.now()));
-      return toSignatureRequestDto(ctx.db, row, dto(ctx));
-    }),
+    .mutation(({ ctx, input }) => cancelSignatureRequest(ctx, ctx.actor, input.id)),
 
   remind: writeProcedure
     .meta({
@@ -177,11 +122,5 @@ export const signatureRequestsRouter = router({
     })
     .input(IdInput)
     .output(ReminderOutput)
-    .mutation(async ({ ctx, input }) => {
-      const result = await ctx.db
-        .transaction()
-        .execute((tx) => remindSigners(tx, ctx.actor, input.id, ctx.config, ctx.now()));
-      await sendQueuedInvitations(ctx, input.id);
-      return result;
-    }),
+    .mutation(({ ctx, input }) => remindSigners(ctx, ctx.actor, input.id)),
 });

@@ -1,6 +1,5 @@
 import { scopeOf } from '../context.ts';
-import { sendMailNow } from '../services/mail.ts';
-import { requireSigner, signerDto, updateSigner } from '../services/signature-requests.ts';
+import { getSigner, updateSigner } from '../services/signature-requests/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 import { IdInput, SignerOutput, UpdateSignerInput } from './signature-requests.schemas.ts';
 
@@ -18,9 +17,7 @@ export const signersRouter = router({
     })
     .input(IdInput)
     .output(SignerOutput)
-    .query(async ({ ctx, input }) =>
-      signerDto(ctx.db, await requireSigner(ctx.db, scopeOf(ctx.actor), input.id), ctx.config, ctx.now()),
-    ),
+    .query(({ ctx, input }) => getSigner(ctx, scopeOf(ctx.actor), input.id)),
 
   update: writeProcedure
     .meta({
@@ -40,23 +37,8 @@ export const signersRouter = router({
     })
     .input(UpdateSignerInput)
     .output(SignerOutput)
-    .mutation(async ({ ctx, input }) => {
+    .mutation(({ ctx, input }) => {
       const { id, ...patch } = input;
-      const signer = await ctx.db
-        .transaction()
-        .execute((tx) => updateSigner(tx, ctx.actor, id, patch, ctx.config, ctx.now()));
-      if (patch.resend) {
-        const mail = await ctx.db
-          .selectFrom('mail_outbox')
-          .select('id')
-          .where('signer_id', '=', id)
-          .where('status', '=', 'queued')
-          .execute();
-        await sendMailNow(
-          { db: ctx.db, logger: ctx.logger, config: ctx.config, deps: ctx.deps, now: ctx.now },
-          mail.map((m) => m.id),
-        );
-      }
-      return signerDto(ctx.db, signer, ctx.config, ctx.now());
+      return updateSigner(ctx, ctx.actor, id, patch);
     }),
 });

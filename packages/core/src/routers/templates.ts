@@ -1,14 +1,12 @@
-import type { Ctx } from '../context.ts';
 import { scopeOf } from '../context.ts';
 import {
   archiveTemplate,
   createTemplate,
   duplicateTemplate,
+  getTemplate,
   listTemplates,
-  requireTemplate,
-  toTemplateDto,
   updateTemplate,
-} from '../services/templates.ts';
+} from '../services/templates/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 import {
   CreateTemplateInput,
@@ -21,7 +19,6 @@ import {
 } from './templates.schemas.ts';
 
 const tags = ['Templates'];
-const dc = (ctx: Ctx) => ({ config: ctx.config, now: ctx.now() });
 
 export const templatesRouter = router({
   list: actorProcedure
@@ -36,17 +33,7 @@ export const templatesRouter = router({
     })
     .input(ListTemplatesInput)
     .output(TemplateListOutput)
-    .query(async ({ ctx, input }) => {
-      const page = await listTemplates(ctx.db, scopeOf(ctx.actor), input);
-      return {
-        object: 'list' as const,
-        data: await Promise.all(
-          page.rows.map((r) => toTemplateDto(ctx.db, r, dc(ctx), { withDetails: false })),
-        ),
-        has_more: page.hasMore,
-        next_cursor: page.nextCursor,
-      };
-    }),
+    .query(({ ctx, input }) => listTemplates(ctx, scopeOf(ctx.actor), input)),
 
   get: actorProcedure
     .meta({
@@ -65,10 +52,7 @@ export const templatesRouter = router({
     })
     .input(TemplateIdInput)
     .output(TemplateOutput)
-    .query(async ({ ctx, input }) => {
-      const row = await requireTemplate(ctx.db, scopeOf(ctx.actor), input.id);
-      return toTemplateDto(ctx.db, row, dc(ctx), { withDetails: true });
-    }),
+    .query(({ ctx, input }) => getTemplate(ctx, scopeOf(ctx.actor), input.id)),
 
   create: writeProcedure
     .meta({
@@ -100,15 +84,7 @@ export const templatesRouter = router({
     })
     .input(CreateTemplateInput)
     .output(TemplateOutput)
-    .mutation(async ({ ctx, input }) => {
-      const { row, warnings } = await createTemplate(ctx.db, ctx.actor, input, {
-        deps: ctx.deps,
-        source: ctx.source,
-        now: ctx.now(),
-      });
-      const dto = await toTemplateDto(ctx.db, row, dc(ctx), { withDetails: true });
-      return warnings.length ? { ...dto, warnings } : dto;
-    }),
+    .mutation(({ ctx, input }) => createTemplate(ctx, ctx.actor, input, { source: ctx.source })),
 
   update: writeProcedure
     .meta({
@@ -128,12 +104,9 @@ export const templatesRouter = router({
     })
     .input(UpdateTemplateInput)
     .output(TemplateOutput)
-    .mutation(async ({ ctx, input }) => {
+    .mutation(({ ctx, input }) => {
       const { id, ...patch } = input;
-      const row = await ctx.db
-        .transaction()
-        .execute((tx) => updateTemplate(tx, ctx.actor, id, patch, ctx.now()));
-      return toTemplateDto(ctx.db, row, dc(ctx), { withDetails: true });
+      return updateTemplate(ctx, ctx.actor, id, patch);
     }),
 
   duplicate: writeProcedure
@@ -155,12 +128,9 @@ export const templatesRouter = router({
     })
     .input(DuplicateTemplateInput)
     .output(TemplateOutput)
-    .mutation(async ({ ctx, input }) => {
+    .mutation(({ ctx, input }) => {
       const { id, ...rest } = input;
-      const row = await ctx.db
-        .transaction()
-        .execute((tx) => duplicateTemplate(tx, ctx.actor, id, rest, { source: ctx.source, now: ctx.now() }));
-      return toTemplateDto(ctx.db, row, dc(ctx), { withDetails: true });
+      return duplicateTemplate(ctx, ctx.actor, id, rest, { source: ctx.source });
     }),
 
   archive: writeProcedure
@@ -181,10 +151,5 @@ export const templatesRouter = router({
     })
     .input(TemplateIdInput)
     .output(TemplateOutput)
-    .mutation(async ({ ctx, input }) => {
-      const row = await ctx.db
-        .transaction()
-        .execute((tx) => archiveTemplate(tx, ctx.actor, input.id, ctx.now()));
-      return toTemplateDto(ctx.db, row, dc(ctx), { withDetails: true });
-    }),
+    .mutation(({ ctx, input }) => archiveTemplate(ctx, ctx.actor, input.id)),
 });

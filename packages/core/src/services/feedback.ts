@@ -1,17 +1,54 @@
 import type { Tx } from '@esign/db';
+import type { Config } from '../config.ts';
 import type { Actor, Source } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { escapeHtml, queueMail } from './mail.ts';
+import type { ServiceContext } from './service-context.ts';
 
 export const FEEDBACK_PER_HOUR = 20;
 export const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
 export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
+export interface FeedbackDto {
+  object: 'feedback';
+  id: number;
+  kind: FeedbackKind;
+  message: string;
+  source: string;
+  created_at: string;
+}
+
+/** Where feedback goes: OPERATOR_EMAIL, else the address of MAIL_FROM. */
+export function operatorEmail(config: Pick<Config, 'OPERATOR_EMAIL' | 'MAIL_FROM'>): string {
+  return config.OPERATOR_EMAIL ?? config.MAIL_FROM.replace(/^.*<([^>]+)>.*$/, '$1');
+}
+
 /**
- * Stores a message for the operator and emails it, at most 20 per user per clock hour
- * (429 rate_limited with Retry-After = seconds to the next hour).
+ * POST /feedback: stores a message for the operator and queues its email (the worker sends it),
+ * at most 20 per user per clock hour (429 rate_limited with Retry-After = seconds to the next hour).
  */
 export async function sendFeedback(
+  sc: ServiceContext,
+  actor: Actor,
+  input: { kind: FeedbackKind; message: string },
+  opts: { source: Source },
+): Promise<FeedbackDto> {
+  const now = sc.now();
+  const to = operatorEmail(sc.config);
+  const row = await sc.db
+    .transaction()
+    .execute((tx) => storeFeedback(tx, actor, input, { now, source: opts.source, operatorEmail: to }));
+  return {
+    object: 'feedback',
+    id: row.id,
+    kind: row.kind as FeedbackKind,
+    message: row.message,
+    source: row.source,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+async function storeFeedback(
   tx: Tx,
   actor: Actor,
   input: { kind: FeedbackKind; message: string },

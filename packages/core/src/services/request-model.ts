@@ -48,3 +48,11 @@ export interface ProducedFiles {
 
 /** A field value as stored (signers.prefill and signers.values); @esign/domain defines it. */
 export type { FieldValue } from '@esign/domain';
+
+/** Reads signature_requests.documents / signers.documents defensively: a list of produced files. */
+export function producedFiles(value: unknown): ProducedFile[] {
+  const files = (value as ProducedFiles | null)?.files;
+  return Array.isArray(files)
+    ? files.filter((f) => f && typeof f.storage_key === 'string' && typeof f.name === 'string')
+    : [];
+}

@@ -6,8 +6,8 @@ import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { MAX_DOCUMENT_BYTES, readDocumentFile } from './documents-input.ts';
-import type { ProducedFile } from './request-model.ts';
-import { getSigningIdentity, producedFiles } from './sealing.ts';
+import { type ProducedFile, producedFiles } from './request-model.ts';
+import { getSigningIdentity } from './sealing/identity.ts';
 import { sha256 } from './storage.ts';
 
 // POST /documents/verify (docs/verify.md): is this file one the service produced, unchanged, and

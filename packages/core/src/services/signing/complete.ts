@@ -4,8 +4,8 @@ import { recordEvent } from '../events.ts';
 import { sendMailNow } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, SnapshotField } from '../request-model.ts';
-import { queueSealing } from '../sealing.ts';
-import { queueInvitation, senderNameOf } from '../signature-requests.ts';
+import { queueSealing } from '../sealing/index.ts';
+import { queueInvitation, senderNameOf } from '../signature-requests/index.ts';
 import {
   audit,
   mailCtx,

@@ -5,7 +5,7 @@ import type { CoreDeps } from '../../context.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import type { JobContext } from '../jobs.ts';
-import { effectiveStatus } from '../signature-requests.ts';
+import { effectiveStatus } from '../signature-requests/index.ts';
 
 /** What the signing procedures get: no actor, the signer's token says who; the clock is fixed per call. */
 export interface SignerCtx {

@@ -1,7 +1,7 @@
 import { recordEvent } from '../events.ts';
 import { signFileLink } from '../file-links.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
-import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests.ts';
+import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { audit, type Resolved, resolve, type SignerCtx, scopeOfRequest, sessionValid } from './context.ts';
 
 /** The first open of a link records `viewed` (signer status, audit entry, event) once. */

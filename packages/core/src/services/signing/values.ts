@@ -4,7 +4,7 @@ import { recordEvent } from '../events.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
-import { signerFields } from '../signature-requests.ts';
+import { signerFields } from '../signature-requests/index.ts';
 import { audit, type Resolved, requireSession, resolve, type SignerCtx, scopeOfRequest } from './context.ts';
 
 /**

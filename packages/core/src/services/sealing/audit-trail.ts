@@ -1,0 +1,34 @@
+import type { AuditEventsTable, SignerRow } from '@esign/db';
+import type { Selectable } from 'kysely';
+
+// How the audit trail describes each recorded event.
+
+type AuditEventRow = Selectable<AuditEventsTable>;
+
+function signerLabel(s: SignerRow | undefined): string {
+  if (!s) return 'signer';
+  return s.name ?? s.email ?? s.phone ?? `signer #${s.id}`;
+}
+
+function dataSummary(data: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(data ?? {})) {
+    if (v === null || v === undefined) continue;
+    let text: string;
+    if (typeof v === 'string') text = v.startsWith('data:') ? '[image]' : v;
+    else if (typeof v === 'number' || typeof v === 'boolean') text = String(v);
+    else if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) text = v.join(', ');
+    else continue;
+    parts.push(`${k}: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`);
+  }
+  return parts.join('; ');
+}
+
+export function eventDetail(e: AuditEventRow, signers: Map<number, SignerRow>): string {
+  const who = e.signer_id
+    ? signerLabel(signers.get(e.signer_id))
+    : e.api_key_id
+      ? `${e.actor_type} (API key #${e.api_key_id})`
+      : e.actor_type;
+  return [who, e.ip ? `IP ${e.ip}` : null, e.user_agent, dataSummary(e.data)].filter(Boolean).join(' · ');
+}

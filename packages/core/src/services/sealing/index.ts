@@ -1,0 +1,5 @@
+export { COMPLETION_LINK_TTL_SECONDS } from './completion-mails.ts';
+export { getSigningIdentity, readP12 } from './identity.ts';
+export { queueSealing, requeueStuckSealing, retrySealing, SEAL_JOB, SEAL_MAX_ATTEMPTS } from './queue.ts';
+export { sealRequestJob, sealSignatureRequest } from './seal.ts';
+export { effectiveValue, sealValuesFor } from './values.ts';

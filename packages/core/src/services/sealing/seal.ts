@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import { json, type SignatureRequestRow, type SignerRow } from '@esign/db';
+import {
+  type AuditTrailInput,
+  buildAuditTrail,
+  combineDocuments,
+  type SigningIdentity,
+  sealDocument,
+} from '@esign/pdf';
+import { recordAudit } from '../audit.ts';
+import type { JobContext, JobHandler } from '../jobs.ts';
+import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
+import { loadSigners } from '../signature-requests/queries.ts';
+import { sha256 } from '../storage.ts';
+import { eventDetail } from './audit-trail.ts';
+import { queueCompletionMails } from './completion-mails.ts';
+import { getSigningIdentity } from './identity.ts';
+import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
+
+// Sealing (spec: "signed documents and audit trail become available" once a request completes).
+// The last signature enqueues `request.seal` in its own transaction; this job draws every value
+// into each document, signs it (PAdES), builds and signs the audit trail and the combined file,
+// stores them, and then commits the produced files, the signers' copies and the completion emails
+// in one transaction. A failing attempt throws (the queue retries with back-off) and leaves its
+// reason in signature_requests.sealing_error; the last attempt marks sealing_status = 'failed'.
+
+const PDF_TYPE = 'application/pdf';
+
+const slug = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'document';
+
+/** What one sealing attempt works on, and the files it has stored so far (removed if it fails). */
+interface SealRun {
+  ctx: JobContext;
+  request: SignatureRequestRow;
+  snapshot: RequestSnapshot;
+  signers: SignerRow[];
+  identity: SigningIdentity;
+  title: string;
+  testMode: boolean;
+  base: string;
+  stored: string[];
+}
+
+async function put(run: SealRun, key: string, bytes: Uint8Array) {
+  await run.ctx.deps.storage.put(key, bytes, PDF_TYPE);
+  run.stored.push(key);
+}
+
+async function removeStored(run: SealRun) {
+  await Promise.all(run.stored.map((k) => run.ctx.deps.storage.delete(k).catch(() => {})));
+}
+
+/** The request if there is sealing to do: it exists, is completed and is not sealed yet. */
+async function loadSealable(ctx: JobContext, requestId: number): Promise<SignatureRequestRow | null> {
+  const request = await ctx.db
+    .selectFrom('signature_requests')
+    .selectAll()
+    .where('id', '=', requestId)
+    .executeTakeFirst();
+  if (!request) {
+    ctx.logger.warn({ requestId }, 'sealing skipped: signature request not found');
+    return null;
+  }
+  if (request.status !== 'completed') {
+    ctx.logger.warn({ requestId, status: request.status }, 'sealing skipped: request is not completed');
+    return null;
+  }
+  return request.sealing_status === 'done' ? null : request;
+}
+
+/** Each document with its values drawn in and signed; checked against the original's hash first. */
+async function sealDocuments(run: SealRun, sealedAt: Date) {
+  const sealed: Uint8Array[] = [];
+  const files: ProducedFile[] = [];
+  const trailDocs: AuditTrailInput['documents'] = [];
+  for (const doc of [...run.snapshot.documents].sort((a, b) => a.index - b.index)) {
+    const original = await run.ctx.deps.storage.get(doc.storage_key);
+    const originalSha = sha256(original);
+    if (doc.sha256 && originalSha !== doc.sha256) {
+      throw new Error(
+        `document ${doc.index} (${doc.name}): the stored original's SHA-256 ${originalSha} is not the one sent (${doc.sha256})`,
+      );
+    }
+    const bytes = await sealDocument({
+      pdf: original,
+      values: sealValuesFor(run.snapshot, doc.index, run.signers),
+      identity: run.identity,
+      name: doc.name,
+      testMark: run.testMode,
+      signedAt: sealedAt,
+    });
+    const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
+    await put(run, key, bytes);
+    const sealedSha = sha256(bytes);
+    sealed.push(bytes);
+    files.push({
+      kind: 'document',
+      name: doc.name,
+      storage_key: key,
+      sha256: sealedSha,
+      original_sha256: originalSha,
+    });
+    trailDocs.push({
+      id: doc.template_document_id,
+      name: doc.name,
+      originalSha256: originalSha,
+      sealedSha256: sealedSha,
+    });
+  }
+  return { sealed, files, trailDocs };
+}
+
+/** The signed audit trail: the documents, every signer with their values, every recorded event. */
+async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents']): Promise<Uint8Array> {
+  const { request, snapshot, signers } = run;
+  const events = await run.ctx.db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('signature_request_id', '=', request.id)
+    .orderBy('id')
+    .execute();
+  const byId = new Map(signers.map((s) => [s.id, s]));
+  return buildAuditTrail(
+    {
+      requestId: request.id,
+      title: run.title,
+      createdAt: request.created_at,
+      completedAt: request.completed_at,
+      documents: trailDocs,
+      signers: signers.map((s) => ({
+        id: s.id,
+        role: s.role,
+        name: s.name,
+        email: s.email,
+        phone: s.phone,
+        ip: s.ip,
+        userAgent: s.user_agent,
+        sentAt: s.sent_at,
+        viewedAt: s.viewed_at,
+        signedAt: s.signed_at,
+        declinedAt: s.declined_at,
+        declineReason: s.decline_reason,
+        otpVerifiedAt: s.otp_verified_at,
+        values: snapshot.fields
+          .filter((f) => signerFor(f, signers)?.id === s.id)
+          .map((f) => ({ field: f.name, value: auditValue(effectiveValue(s, f.name)) })),
+      })),
+      events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
+      testMode: run.testMode,
+    },
+    run.identity,
+  );
+}
+
+/**
+ * One transaction: the produced files, the signers' copies, the audit entry and the completion
+ * emails, if the request (locked) is still completed and unsealed. False when another attempt won.
+ */
+async function commitSeal(run: SealRun, files: ProducedFile[], keys: { trail: string; combined: string }) {
+  const { ctx, request } = run;
+  const documentFiles = files.filter((f) => f.kind === 'document');
+  return ctx.db.transaction().execute(async (tx) => {
+    const locked = await tx
+      .selectFrom('signature_requests')
+      .select(['sealing_status', 'status'])
+      .where('id', '=', request.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked || locked.sealing_status === 'done' || locked.status !== 'completed') return false;
+    const now = ctx.now();
+    await tx
+      .updateTable('signature_requests')
+      .set({
+        documents: json({ files } satisfies ProducedFiles),
+        audit_trail_storage_key: keys.trail,
+        combined_storage_key: keys.combined,
+        sealing_status: 'done',
+        sealing_error: null,
+        updated_at: now,
+      })
+      .where('id', '=', request.id)
+      .execute();
+    await tx
+      .updateTable('signers')
+      .set({ documents: json({ files: documentFiles } satisfies ProducedFiles), updated_at: now })
+      .where('signature_request_id', '=', request.id)
+      .where('status', '=', 'signed')
+      .execute();
+    await recordAudit(
+      tx,
+      { accountId: request.account_id, environment: request.environment },
+      {
+        type: 'signature_request.sealed',
+        by: { kind: 'system' },
+        signatureRequestId: request.id,
+        data: {
+          certificate_sha256: run.identity.fingerprintSha256,
+          documents: files.map((f) => ({ kind: f.kind, name: f.name, sha256: f.sha256 })),
+        },
+        now,
+      },
+    );
+    await queueCompletionMails(tx, ctx.config, request, run.signers, files, run.title, now);
+    return true;
+  });
+}
+
+/**
+ * Seals one completed request (the body of job `request.seal`). Returns 'done', or 'skipped' when
+ * there is nothing to do (unknown request, not completed, already sealed). Throws on failure.
+ */
+export async function sealSignatureRequest(ctx: JobContext, requestId: number): Promise<'done' | 'skipped'> {
+  const request = await loadSealable(ctx, requestId);
+  if (!request) return 'skipped';
+  const started = Date.now();
+  const snapshot = request.snapshot as RequestSnapshot;
+  const run: SealRun = {
+    ctx,
+    request,
+    snapshot,
+    signers: await loadSigners(ctx.db, requestId),
+    identity: await getSigningIdentity(ctx.config),
+    title: snapshot.template?.name ?? request.template_name ?? `Signature request ${requestId}`,
+    testMode: request.environment === 'test',
+    base: `requests/${request.account_id}/${requestId}/${randomUUID()}`,
+    stored: [],
+  };
+  try {
+    const { sealed, files, trailDocs } = await sealDocuments(run, ctx.now());
+    const trail = await buildTrail(run, trailDocs);
+    const keys = { trail: `${run.base}/audit-trail.pdf`, combined: `${run.base}/combined.pdf` };
+    await put(run, keys.trail, trail);
+    const combined = await combineDocuments([...sealed, trail], run.identity, run.title);
+    await put(run, keys.combined, combined);
+    const documents = files.length;
+    files.push(
+      {
+        kind: 'audit_trail',
+        name: `${run.title} - audit trail`,
+        storage_key: keys.trail,
+        sha256: sha256(trail),
+      },
+      {
+        kind: 'combined',
+        name: `${run.title} - signed`,
+        storage_key: keys.combined,
+        sha256: sha256(combined),
+      },
+    );
+    if (!(await commitSeal(run, files, keys))) {
+      // Another attempt sealed it first (or the request changed): keep only what was committed.
+      await removeStored(run);
+      ctx.logger.info({ requestId }, 'sealing skipped: already sealed by another attempt');
+      return 'skipped';
+    }
+    ctx.logger.info({ requestId, documents, ms: Date.now() - started }, 'signature request sealed');
+    return 'done';
+  } catch (err) {
+    await removeStored(run);
+    throw err;
+  }
+}
+
+/** Job `request.seal` ({ requestId }). */
+export const sealRequestJob: JobHandler = async (ctx, payload, job) => {
+  const requestId = Number(payload.requestId);
+  if (!Number.isInteger(requestId) || requestId <= 0) {
+    throw new Error(
+      `request.seal needs a positive integer requestId, got ${JSON.stringify(payload.requestId)}`,
+    );
+  }
+  try {
+    await sealSignatureRequest(ctx, requestId);
+  } catch (err) {
+    const last = job.attempts >= job.max_attempts;
+    const message = err instanceof Error ? err.message : String(err);
+    await ctx.db
+      .updateTable('signature_requests')
+      .set({
+        sealing_error: `attempt ${job.attempts} of ${job.max_attempts}: ${message}`.slice(0, 2000),
+        ...(last ? { sealing_status: 'failed' as const } : {}),
+      })
+      .where('id', '=', requestId)
+      .where((eb) => eb.or([eb('sealing_status', 'is', null), eb('sealing_status', '!=', 'done')]))
+      .execute();
+    ctx.logger[last ? 'error' : 'warn'](
+      { err, requestId },
+      last ? 'sealing failed for good' : 'sealing failed; will be retried',
+    );
+    throw err;
+  }
+};

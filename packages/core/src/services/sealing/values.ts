@@ -1,0 +1,69 @@
+import type { SignerRow } from '@esign/db';
+import { effectiveValue } from '@esign/domain';
+import type { SealValue } from '@esign/pdf';
+import type { RequestSnapshot, SnapshotField } from '../request-model.ts';
+import { sha256 } from '../storage.ts';
+
+// The values drawn into the sealed documents and shown in the audit trail.
+
+/** The value a signer gave a field: what they entered, else what the sender prefilled (@esign/domain). */
+export { effectiveValue };
+
+/** Which signer fills a field: the one holding its role (the snapshot always names a role). */
+export function signerFor(field: SnapshotField, signers: SignerRow[]): SignerRow | undefined {
+  return signers.find((s) => s.role === field.role);
+}
+
+function isFileValue(v: unknown): v is { name: string; type?: string; data?: string } {
+  return (
+    !!v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { name?: unknown }).name === 'string'
+  );
+}
+
+function sealValueOf(type: SnapshotField['type'], value: unknown): SealValue['value'] {
+  if (value === null || value === undefined || value === '') return null;
+  if (type === 'file') {
+    if (isFileValue(value)) return value.name;
+    if (Array.isArray(value)) return value.map((v) => (isFileValue(v) ? v.name : String(v)));
+    return String(value);
+  }
+  if (type === 'multiple') return Array.isArray(value) ? value.map(String) : [String(value)];
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(String);
+  return JSON.stringify(value);
+}
+
+/** The values drawn into one snapshot document: every field with a value, in its areas there. */
+export function sealValuesFor(
+  snapshot: RequestSnapshot,
+  documentIndex: number,
+  signers: SignerRow[],
+): SealValue[] {
+  const out: SealValue[] = [];
+  for (const field of snapshot.fields) {
+    const areas = field.areas
+      .filter((a) => (a.document ?? 0) === documentIndex)
+      .map(({ page, x, y, w, h }) => ({ page, x, y, w, h }));
+    if (areas.length === 0) continue;
+    const signer = signerFor(field, signers);
+    if (!signer) continue;
+    const value = sealValueOf(field.type, effectiveValue(signer, field.name));
+    if (value === null) continue;
+    out.push({ type: field.type, areas, value });
+  }
+  return out;
+}
+
+/** A value as the audit trail shows it: pictures stay data URIs, files become name, size and hash. */
+export function auditValue(value: unknown): unknown {
+  if (isFileValue(value)) {
+    const data = typeof value.data === 'string' ? value.data.replace(/^data:[^,]*,/, '') : '';
+    const bytes = Buffer.from(data, 'base64');
+    const about = [value.type, `${bytes.length} bytes`, `SHA-256 ${sha256(bytes)}`]
+      .filter(Boolean)
+      .join(', ');
+    return `${value.name} (${about})`;
+  }
+  if (Array.isArray(value)) return value.map((v) => (isFileValue(v) ? auditValue(v) : v));
+  return value;
+}

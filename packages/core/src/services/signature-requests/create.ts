@@ -1,0 +1,191 @@
+import { json, type SignatureRequestRow, type Tx } from '@esign/db';
+import type { Config } from '../../config.ts';
+import { type Actor, type Scope, type Source, scopeOf } from '../../context.ts';
+import { CoreError } from '../../errors.ts';
+import type {
+  CreateSignatureRequestInput,
+  SignatureRequestDto,
+} from '../../routers/signature-requests.schemas.ts';
+import { recordAudit } from '../audit.ts';
+import { getCredits } from '../credits.ts';
+import { recordEvent } from '../events.ts';
+import type { ServiceContext } from '../service-context.ts';
+import {
+  loadTemplateDocuments,
+  loadTemplateFields,
+  lockTemplate,
+  requireTemplate,
+} from '../templates/queries.ts';
+import { newSignerToken, queueInvitation, sendQueuedMail } from './invitations.ts';
+import { getSignatureRequest } from './lifecycle.ts';
+import { downloadImages, keepImages, parseExpiry, planRequest, type RequestPlan } from './plan.ts';
+
+// POST /signature_requests, as a composition of named steps: the slow work first (reading the
+// template, checking every rule, downloading image prefills), then ONE transaction that locks the
+// template, re-checks it and the credits, and writes the request, its signers, their invitation
+// emails, the audit entry and the event; the invitations go out right after the commit.
+
+interface Creation {
+  actor: Actor;
+  scope: Scope;
+  input: CreateSignatureRequestInput;
+  expiresAt: Date | null;
+  source: Source;
+  config: Config;
+  now: Date;
+}
+
+/** Credits: a template uses one credit the first time a request made from it is completed. */
+async function assertCanSend(tx: Tx, actor: Actor, templateId: number): Promise<void> {
+  if (actor.environment !== 'live') return;
+  const consumed = await tx
+    .selectFrom('credit_ledger')
+    .select('id')
+    .where('account_id', '=', actor.accountId)
+    .where('template_id', '=', templateId)
+    .where('reason', '=', 'consume')
+    .executeTakeFirst();
+  if (consumed) return;
+  const credits = await getCredits(tx, actor.accountId);
+  if (!credits.can_send) {
+    throw new CoreError(
+      'insufficient_credits',
+      `Not enough credits to send this template: ${credits.available} available, sending is blocked at ${credits.overdraft_limit}. Buy credits, then retry with the same Idempotency-Key.`,
+    );
+  }
+}
+
+async function insertRequest(tx: Tx, c: Creation, plan: RequestPlan): Promise<SignatureRequestRow> {
+  const { actor, input, now } = c;
+  return tx
+    .insertInto('signature_requests')
+    .values({
+      account_id: actor.accountId,
+      environment: actor.environment,
+      template_id: plan.snapshot.template.id,
+      template_name: plan.snapshot.template.name,
+      status: 'sent',
+      signing_order: input.signing_order,
+      source: c.source,
+      created_by_user_id: actor.userId,
+      api_key_id: actor.apiKeyId,
+      oauth_client_id: actor.oauthClientId,
+      send_email: input.send_email,
+      message: input.message ? json(input.message) : null,
+      reply_to: input.reply_to ?? null,
+      redirect_url: input.redirect_url ?? null,
+      require_email_otp: input.require_email_otp,
+      snapshot: json(plan.snapshot),
+      expires_at: c.expiresAt,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The signers in role order; those whose turn it is are `ready` and, with send_email, invited. */
+async function insertSigners(
+  tx: Tx,
+  c: Creation,
+  request: SignatureRequestRow,
+  plan: RequestPlan,
+): Promise<number[]> {
+  const { actor, input, now } = c;
+  const sender = actor.userName ?? actor.userEmail;
+  const mailIds: number[] = [];
+  for (const [position, s] of plan.signers.entries()) {
+    const theirTurn = input.signing_order === 'parallel' || position === 0;
+    const signer = await tx
+      .insertInto('signers')
+      .values({
+        signature_request_id: request.id,
+        account_id: actor.accountId,
+        environment: actor.environment,
+        position,
+        role: s.role,
+        name: s.name ?? null,
+        email: s.email ?? null,
+        phone: s.phone ?? null,
+        external_id: s.external_id ?? null,
+        metadata: json(s.metadata),
+        prefill: json(s.prefill),
+        status: theirTurn ? 'ready' : 'waiting',
+        ...newSignerToken(c.config),
+        redirect_url: s.redirect_url ?? null,
+        require_email_otp: s.require_email_otp ?? input.require_email_otp,
+        invited_at: theirTurn ? now : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (theirTurn && input.send_email && signer.email) {
+      mailIds.push(await queueInvitation(tx, c.config, request, signer, 'invitation', sender, now));
+    }
+  }
+  return mailIds;
+}
+
+/** The transaction: lock and re-check the template, check credits, write everything. */
+async function writeRequest(
+  tx: Tx,
+  c: Creation,
+  planned: RequestPlan,
+): Promise<{ request: SignatureRequestRow; mailIds: number[] }> {
+  const templateId = c.input.template_id;
+  const template = await lockTemplate(tx, c.scope, templateId);
+  // Decided on the template as locked: archived or edited since the slow part, this is what counts.
+  const plan = await planRequest(
+    {
+      template,
+      fields: await loadTemplateFields(tx, templateId),
+      documents: await loadTemplateDocuments(tx, templateId),
+    },
+    planned.signers,
+    keepImages,
+  );
+  await assertCanSend(tx, c.actor, templateId);
+  const request = await insertRequest(tx, c, plan);
+  const mailIds = await insertSigners(tx, c, request, plan);
+  await recordAudit(tx, c.scope, {
+    type: 'request.sent',
+    by: { kind: 'actor', actor: c.actor },
+    signatureRequestId: request.id,
+    data: { source: c.source, signers: plan.signers.length, signing_order: c.input.signing_order },
+    now: c.now,
+  });
+  await recordEvent(tx, c.scope, {
+    type: 'signature_request.created',
+    objectType: 'signature_request',
+    objectId: request.id,
+    now: c.now,
+  });
+  return { request, mailIds };
+}
+
+/**
+ * POST /signature_requests: every rule of the spec; one transaction for the request, signers,
+ * mail, audit and event; invitations sent right after the commit. Returns the Signature request.
+ */
+export async function createSignatureRequest(
+  sc: ServiceContext,
+  actor: Actor,
+  input: CreateSignatureRequestInput,
+  opts: { source: Source },
+): Promise<SignatureRequestDto> {
+  const now = sc.now();
+  const scope = scopeOf(actor);
+  const expiresAt = parseExpiry(input.expires_at, now);
+  const c: Creation = { actor, scope, input, expiresAt, source: opts.source, config: sc.config, now };
+  const template = await requireTemplate(sc.db, scope, input.template_id);
+  const source = {
+    template,
+    fields: await loadTemplateFields(sc.db, template.id),
+    documents: await loadTemplateDocuments(sc.db, template.id),
+  };
+  const planned = await planRequest(source, input.signers ?? [], downloadImages(sc.deps));
+  const { request, mailIds } = await sc.db.transaction().execute((tx) => writeRequest(tx, c, planned));
+  await sendQueuedMail(sc, mailIds);
+  return getSignatureRequest(sc, scope, request.id);
+}

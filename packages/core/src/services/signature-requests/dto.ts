@@ -1,0 +1,167 @@
+import type { Db, Executor, SignatureRequestRow, SignerRow } from '@esign/db';
+import type { Config } from '../../config.ts';
+import type { Scope } from '../../context.ts';
+import type { SignatureRequestDto, SignerDto } from '../../routers/signature-requests.schemas.ts';
+import { signFileLink } from '../file-links.ts';
+import type { FieldValue, ProducedFiles, RequestSnapshot } from '../request-model.ts';
+import { signingUrl } from './invitations.ts';
+import { loadSigners, requireRequest, requireSigner, templateArchived } from './queries.ts';
+import { effectiveStatus, effectiveValues, signerFields } from './status.ts';
+
+// The one mapper per resource from rows to the specification's Signature request and Signer.
+
+function fileRefs(config: Config, files: ProducedFiles | null, now: Date) {
+  return (files?.files ?? [])
+    .filter((f) => f.kind === 'document')
+    .map((f) => ({
+      name: f.name,
+      url: signFileLink(config, { k: f.storage_key, t: 'application/pdf', n: `${f.name}.pdf` }, now),
+    }));
+}
+
+export interface DtoOptions {
+  config: Config;
+  now: Date;
+  withValues: boolean;
+}
+
+export function toSignerDto(
+  signer: SignerRow,
+  request: SignatureRequestRow,
+  o: DtoOptions & { archived: boolean },
+): SignerDto {
+  const status = effectiveStatus(request, o.now);
+  const linkLive =
+    !o.archived &&
+    (status === 'sent' || status === 'in_progress') &&
+    signer.status !== 'signed' &&
+    signer.status !== 'declined';
+  const snapshot = request.snapshot as RequestSnapshot;
+  const dto: SignerDto = {
+    object: 'signer',
+    id: signer.id,
+    signature_request_id: signer.signature_request_id,
+    role: signer.role,
+    name: signer.name,
+    email: signer.email,
+    phone: signer.phone,
+    external_id: signer.external_id,
+    metadata: signer.metadata,
+    status: signer.status,
+    signing_url: linkLive && signer.token_nonce ? signingUrl(o.config, signer.token_nonce) : null,
+    sent_at: signer.sent_at?.toISOString() ?? null,
+    viewed_at: signer.viewed_at?.toISOString() ?? null,
+    signed_at: signer.signed_at?.toISOString() ?? null,
+    declined_at: signer.declined_at?.toISOString() ?? null,
+    ...(signer.status === 'declined' ? { decline_reason: signer.decline_reason } : {}),
+    created_at: signer.created_at.toISOString(),
+    updated_at: signer.updated_at.toISOString(),
+  };
+  if (o.withValues) {
+    const values = effectiveValues(signer);
+    dto.values = signerFields(snapshot, signer.role)
+      .filter((f) => values[f.name] !== undefined && values[f.name] !== null)
+      .map((f) => ({ field: f.name, value: values[f.name] as NonNullable<FieldValue> }));
+    if (signer.status === 'signed')
+      dto.documents = fileRefs(o.config, signer.documents as ProducedFiles | null, o.now);
+  }
+  return dto;
+}
+
+/** The one mapper from rows to the spec's Signature request object. */
+export async function toSignatureRequestDto(
+  db: Executor,
+  row: SignatureRequestRow,
+  o: DtoOptions,
+): Promise<SignatureRequestDto> {
+  const [signers, creator, archived] = await Promise.all([
+    loadSigners(db, row.id),
+    row.created_by_user_id
+      ? db
+          .selectFrom('users')
+          .select(['id', 'email', 'name'])
+          .where('id', '=', row.created_by_user_id)
+          .executeTakeFirst()
+      : undefined,
+    templateArchived(db, row.template_id),
+  ]);
+  const status = effectiveStatus(row, o.now);
+  const snapshot = row.snapshot as RequestSnapshot;
+  const dto: SignatureRequestDto = {
+    object: 'signature_request',
+    id: row.id,
+    status,
+    template: row.template_id ? { id: row.template_id, name: snapshot.template.name } : null,
+    signing_order: row.signing_order,
+    source: row.source,
+    created_by: creator ? { id: creator.id, email: creator.email, name: creator.name } : null,
+    signers: signers.map((s) => toSignerDto(s, row, { ...o, archived })),
+    expires_at: row.expires_at?.toISOString() ?? null,
+    completed_at: row.completed_at?.toISOString() ?? null,
+    canceled_at: row.canceled_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+  if (status === 'completed' && o.withValues) {
+    const files = row.documents as ProducedFiles | null;
+    const sealed = row.sealing_status === 'done' && files;
+    dto.documents = sealed ? fileRefs(o.config, files, o.now) : null;
+    dto.audit_trail_url =
+      sealed && row.audit_trail_storage_key
+        ? signFileLink(
+            o.config,
+            { k: row.audit_trail_storage_key, t: 'application/pdf', n: `audit-trail-${row.id}.pdf` },
+            o.now,
+          )
+        : null;
+    dto.combined_document_url =
+      sealed && row.combined_storage_key
+        ? signFileLink(
+            o.config,
+            { k: row.combined_storage_key, t: 'application/pdf', n: `signed-${row.id}.pdf` },
+            o.now,
+          )
+        : null;
+  }
+  return dto;
+}
+
+/** The Signer object with values and, once signed, documents. */
+export async function signerDto(
+  db: Executor,
+  signer: SignerRow,
+  config: Config,
+  now: Date,
+): Promise<SignerDto> {
+  const request = await db
+    .selectFrom('signature_requests')
+    .selectAll()
+    .where('id', '=', signer.signature_request_id)
+    .executeTakeFirstOrThrow();
+  return toSignerDto(signer, request, {
+    config,
+    now,
+    withValues: true,
+    archived: await templateArchived(db, request.template_id),
+  });
+}
+
+/** Event data of a `signature_request`: the Signature request object now, with values. */
+export async function signatureRequestEventData(
+  db: Db,
+  scope: Scope,
+  id: number,
+  ctx: { config: Config; now: Date },
+): Promise<SignatureRequestDto> {
+  return toSignatureRequestDto(db, await requireRequest(db, scope, id), { ...ctx, withValues: true });
+}
+
+/** Event data of a `signer`: the Signer object now. */
+export async function signerEventData(
+  db: Db,
+  scope: Scope,
+  id: number,
+  ctx: { config: Config; now: Date },
+): Promise<SignerDto> {
+  return signerDto(db, await requireSigner(db, scope, id), ctx.config, ctx.now);
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
+import type { Config } from '../../config.ts';
+import { sha256Hex } from '../../crypto.ts';
+import { invitationEmail } from '../emails.ts';
+import { queueMail, sendMailNow } from '../mail.ts';
+import type { RequestSnapshot } from '../request-model.ts';
+import { hmac } from '../secret.ts';
+import type { ServiceContext } from '../service-context.ts';
+
+// Signing links and the emails that carry them.
+
+/** Signing tokens are derived from a stored nonce with the server secret; only their hash is searchable. */
+export function signingToken(config: Config, nonce: string): string {
+  return hmac(config, 'signing-token', nonce).toString('base64url');
+}
+
+export function signingUrl(config: Config, nonce: string): string {
+  return `${config.PUBLIC_URL}/s/${signingToken(config, nonce)}`;
+}
+
+export function newSignerToken(config: Config): { token_nonce: string; token_hash: string } {
+  const nonce = randomBytes(24).toString('base64url');
+  return { token_nonce: nonce, token_hash: sha256Hex(signingToken(config, nonce)) };
+}
+
+/** Queues an email with the signer's link in the transaction of its cause; returns the mail id. */
+export async function queueInvitation(
+  tx: Tx,
+  config: Config,
+  request: SignatureRequestRow,
+  signer: SignerRow,
+  kind: 'invitation' | 'next_signer' | 'reminder' | 'resend',
+  senderName: string,
+  now: Date,
+): Promise<number> {
+  const snapshot = request.snapshot as RequestSnapshot;
+  const mail = invitationEmail({
+    kind,
+    title: snapshot.template.name,
+    signerName: signer.name,
+    senderName,
+    signingUrl: signingUrl(config, signer.token_nonce!),
+    message: request.message,
+    expiresAt: request.expires_at,
+  });
+  await tx.updateTable('signers').set({ last_emailed_at: now }).where('id', '=', signer.id).execute();
+  return queueMail(tx, {
+    kind,
+    to: signer.email!,
+    replyTo: request.reply_to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    accountId: request.account_id,
+    environment: request.environment,
+    signerId: signer.id,
+  });
+}
+
+/**
+ * After the commit that queued them: the emails go out now, within a short bound (a `ready` signer
+ * becomes `sent`); the worker delivers whatever is left. Every caller of the service gets this,
+ * not only the API.
+ */
+export async function sendQueuedMail(sc: ServiceContext, mailIds: number[]): Promise<void> {
+  if (mailIds.length) await sendMailNow(sc, mailIds);
+}

@@ -1,0 +1,149 @@
+import type { Executor, SignatureRequestRow, Tx } from '@esign/db';
+import { OPEN_REQUEST_STATUSES } from '@esign/domain';
+import { type Actor, type Scope, scopeOf } from '../../context.ts';
+import { CoreError } from '../../errors.ts';
+import type { SignatureRequestDto } from '../../routers/signature-requests.schemas.ts';
+import { recordAudit } from '../audit.ts';
+import { recordEvent } from '../events.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { toSignatureRequestDto } from './dto.ts';
+import { queueInvitation, sendQueuedMail } from './invitations.ts';
+import { lockRequest, requireRequest, senderNameOf } from './queries.ts';
+import { assertOpenForChange, REMIND_INTERVAL_MS, wasInvitedByEmail } from './status.ts';
+
+// What happens to a request after it was sent: read, cancel, remind, expire. Each change runs in
+// one transaction that locks the request within the actor's account side.
+
+type DtoContext = Pick<ServiceContext, 'db' | 'config' | 'now'>;
+
+function requestResult(sc: DtoContext, row: SignatureRequestRow): Promise<SignatureRequestDto> {
+  return toSignatureRequestDto(sc.db, row, { config: sc.config, now: sc.now(), withValues: true });
+}
+
+/** GET /signature_requests/{id}: every signer with values and, once completed, the documents. */
+export async function getSignatureRequest(
+  sc: DtoContext,
+  scope: Scope,
+  id: number,
+): Promise<SignatureRequestDto> {
+  return requestResult(sc, await requireRequest(sc.db, scope, id));
+}
+
+async function cancelLocked(tx: Tx, actor: Actor, id: number, now: Date): Promise<SignatureRequestRow> {
+  const scope = scopeOf(actor);
+  const row = await lockRequest(tx, scope, id);
+  if (row.status === 'canceled') return row;
+  assertOpenForChange(row, now, 'it cannot be canceled');
+  const canceled = await tx
+    .updateTable('signature_requests')
+    .set({ status: 'canceled', canceled_at: now, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordAudit(tx, scope, {
+    type: 'request.canceled',
+    by: { kind: 'actor', actor },
+    signatureRequestId: id,
+    now,
+  });
+  await recordEvent(tx, scope, {
+    type: 'signature_request.canceled',
+    objectType: 'signature_request',
+    objectId: id,
+    now,
+  });
+  return canceled;
+}
+
+/**
+ * POST /signature_requests/{id}/cancel: canceling a canceled request returns it unchanged; a
+ * completed one is `422 already_completed`; a declined or expired one `422 not_open`.
+ */
+export async function cancelSignatureRequest(
+  sc: ServiceContext,
+  actor: Actor,
+  id: number,
+): Promise<SignatureRequestDto> {
+  const now = sc.now();
+  const row = await sc.db.transaction().execute((tx) => cancelLocked(tx, actor, id, now));
+  return requestResult(sc, row);
+}
+
+export interface ReminderDto {
+  object: 'reminder';
+  signature_request_id: number;
+  reminded_signer_ids: number[];
+}
+
+async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number, now: Date) {
+  const row = await lockRequest(tx, scopeOf(actor), id);
+  assertOpenForChange(row, now, 'its signers cannot be reminded');
+  if (row.last_reminded_at && now.getTime() - row.last_reminded_at.getTime() < REMIND_INTERVAL_MS) {
+    const retry = Math.ceil((row.last_reminded_at.getTime() + REMIND_INTERVAL_MS - now.getTime()) / 1000);
+    throw new CoreError(
+      'remind_too_soon',
+      `Signers of this request were reminded less than an hour ago; retry in ${retry} s`,
+      { retryAfterSeconds: retry },
+    );
+  }
+  // Invited, not finished, with an email; signers waiting for their turn are not reminded.
+  const signers = (
+    await tx
+      .selectFrom('signers')
+      .selectAll()
+      .where('signature_request_id', '=', id)
+      .where('status', 'in', ['ready', 'sent', 'viewed'])
+      .where('email', 'is not', null)
+      .orderBy('position')
+      .execute()
+  ).filter(wasInvitedByEmail);
+  if (signers.length === 0) {
+    throw new CoreError(
+      'nothing_to_remind',
+      'No signer is waiting to sign who was invited by email and has an email address',
+    );
+  }
+  const sender = await senderNameOf(tx, row);
+  const mailIds: number[] = [];
+  for (const s of signers)
+    mailIds.push(await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
+  await tx
+    .updateTable('signature_requests')
+    .set({ last_reminded_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+  await recordAudit(tx, scopeOf(actor), {
+    type: 'request.reminded',
+    by: { kind: 'actor', actor },
+    signatureRequestId: id,
+    data: { signer_ids: signers.map((s) => s.id) },
+    now,
+  });
+  return { signerIds: signers.map((s) => s.id), mailIds };
+}
+
+/**
+ * POST /signature_requests/{id}/remind: emails the link again to every signer who has been
+ * invited, has not signed or declined and has an email; at most once per request per hour
+ * (`429 remind_too_soon`); none to remind is `422 nothing_to_remind`. The emails go out after commit.
+ */
+export async function remindSigners(sc: ServiceContext, actor: Actor, id: number): Promise<ReminderDto> {
+  const now = sc.now();
+  const { signerIds, mailIds } = await sc.db
+    .transaction()
+    .execute((tx) => remindLocked(sc, tx, actor, id, now));
+  await sendQueuedMail(sc, mailIds);
+  return { object: 'reminder', signature_request_id: id, reminded_signer_ids: signerIds };
+}
+
+/** The worker's sweep: unfinished requests past expires_at become `expired`. */
+export async function expireOverdueRequests(db: Executor, now: Date): Promise<number> {
+  const rows = await db
+    .updateTable('signature_requests')
+    .set({ status: 'expired', expired_at: now, updated_at: now })
+    .where('status', 'in', [...OPEN_REQUEST_STATUSES])
+    .where('expires_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.length;
+}

@@ -1,0 +1,75 @@
+import type { Database, SignatureRequestRow } from '@esign/db';
+import { OPEN_REQUEST_STATUSES, REQUEST_STATUSES } from '@esign/domain';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { z } from 'zod';
+import type { Scope } from '../../context.ts';
+import { CoreError } from '../../errors.ts';
+import type { SignatureRequestListOutput } from '../../routers/signature-requests.schemas.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { toSignatureRequestDto } from './dto.ts';
+
+type SignatureRequestListDto = z.infer<typeof SignatureRequestListOutput>;
+
+/** GET /signature_requests: the list envelope, newest first, signers without values. */
+export async function listSignatureRequests(
+  sc: Pick<ServiceContext, 'db' | 'config' | 'now'>,
+  scope: Scope,
+  q: { limit: number; cursor?: number; template_id?: number; q?: string; status?: string },
+): Promise<SignatureRequestListDto> {
+  const now = sc.now();
+  // spec: `open` and `expired` are computed filters; the other values are the request statuses.
+  const allowed: readonly string[] = ['open', ...REQUEST_STATUSES];
+  if (q.status !== undefined && !allowed.includes(q.status)) {
+    throw new CoreError('invalid_parameter', `status must be one of ${allowed.join(', ')}`);
+  }
+  let query = sc.db
+    .selectFrom('signature_requests')
+    .selectAll()
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1);
+  if (q.cursor) query = query.where('id', '<', q.cursor);
+  if (q.template_id) query = query.where('template_id', '=', q.template_id);
+  const notExpired = (eb: ExpressionBuilder<Database, 'signature_requests'>) =>
+    eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+  if (q.status === 'open') query = query.where('status', 'in', [...OPEN_REQUEST_STATUSES]).where(notExpired);
+  else if (q.status === 'sent' || q.status === 'in_progress')
+    query = query.where('status', '=', q.status).where(notExpired);
+  else if (q.status === 'expired') {
+    query = query.where((eb) =>
+      eb.or([
+        eb('status', '=', 'expired'),
+        eb.and([eb('status', 'in', [...OPEN_REQUEST_STATUSES]), eb('expires_at', '<=', now)]),
+      ]),
+    );
+  } else if (q.status) query = query.where('status', '=', q.status as SignatureRequestRow['status']);
+  if (q.q) {
+    const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('signers')
+          .select(sql`1`.as('one'))
+          .whereRef('signers.signature_request_id', '=', 'signature_requests.id')
+          .where((s) =>
+            s.or([
+              s('signers.name', 'ilike', like),
+              s('signers.email', 'ilike', like),
+              s('signers.phone', 'ilike', like),
+            ]),
+          ),
+      ),
+    );
+  }
+  const rows = await query.execute();
+  const page = rows.slice(0, q.limit);
+  const hasMore = rows.length > q.limit;
+  const dto = { config: sc.config, now, withValues: false };
+  return {
+    object: 'list',
+    data: await Promise.all(page.map((r) => toSignatureRequestDto(sc.db, r, dto))),
+    has_more: hasMore,
+    next_cursor: hasMore ? page.at(-1)!.id : null,
+  };
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { json, type Tx } from '@esign/db';
+import type { Actor, CoreDeps, Scope, Source } from '../../context.ts';
+import { CoreError } from '../../errors.ts';
+import type { FieldDefinitionInput, TemplateDto } from '../../routers/templates.schemas.ts';
+import { ingest, MAX_DOCUMENTS, readDocumentFile } from '../documents-input.ts';
+import { recordEvent } from '../events.ts';
+import { enqueueJob } from '../jobs.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { sha256 } from '../storage.ts';
+import { toTemplateDto } from './dto.ts';
+import {
+  assignRoles,
+  type FieldSpec,
+  fieldSpecsFromDefinitions,
+  fieldSpecsFromDetected,
+  insertFields,
+  nameFields,
+} from './fields.ts';
+import { folderId } from './queries.ts';
+import { RENDER_PAGES_JOB } from './render-pages.ts';
+
+export interface CreateTemplateArgs {
+  name?: string;
+  external_id?: string;
+  folder?: string;
+  password?: string;
+  documents?: { name?: string; file: string }[];
+  fields?: FieldDefinitionInput[];
+}
+
+const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
+
+interface StoredDocument {
+  name: string;
+  key: string;
+  mime: string;
+  size: number;
+  sha: string;
+  pages: { width: number; height: number }[];
+}
+
+/** The slow part, before any transaction: download, parse, remove tags, store each document. */
+async function storeDocuments(
+  accountId: number,
+  input: CreateTemplateArgs,
+  deps: CoreDeps,
+): Promise<{ stored: StoredDocument[]; detected: FieldSpec[]; warnings: string[] }> {
+  const docs = input.documents ?? [];
+  if (docs.length === 0)
+    throw new CoreError('missing_documents', 'A template needs at least one document in `documents`');
+  if (docs.length > MAX_DOCUMENTS) {
+    throw new CoreError(
+      'too_many_documents',
+      `A template has at most ${MAX_DOCUMENTS} documents; got ${docs.length}`,
+    );
+  }
+  const stored: StoredDocument[] = [];
+  const detected: FieldSpec[] = [];
+  const warnings: string[] = [];
+  for (const [i, doc] of docs.entries()) {
+    const label = `documents[${i}]`;
+    const bytes = await readDocumentFile(doc.file, label, deps);
+    const result = await ingest(bytes, label, input.password);
+    const key = `templates/${accountId}/${randomUUID()}.pdf`;
+    await deps.storage.put(key, result.pdf, 'application/pdf');
+    stored.push({
+      name: doc.name ? baseName(doc.name) : `Document ${i + 1}`,
+      key,
+      mime: result.mimeType,
+      size: result.pdf.length,
+      sha: sha256(result.pdf),
+      pages: result.pages,
+    });
+    detected.push(...fieldSpecsFromDetected(result.fields, i));
+    warnings.push(...result.warnings.map((w) => `${label}: ${w}`));
+  }
+  return { stored, detected, warnings };
+}
+
+/** The template, its documents and fields, its page-rendering job and template.created, together. */
+async function insertTemplate(
+  tx: Tx,
+  actor: Actor,
+  scope: Scope,
+  t: {
+    name: string;
+    input: CreateTemplateArgs;
+    stored: StoredDocument[];
+    roles: string[];
+    fields: FieldSpec[];
+  },
+  opts: { source: Source; now: Date },
+) {
+  const template = await tx
+    .insertInto('templates')
+    .values({
+      account_id: actor.accountId,
+      environment: actor.environment,
+      name: t.name,
+      external_id: t.input.external_id ?? null,
+      folder_id: (await folderId(tx, scope, t.input.folder)) ?? null,
+      roles: json(t.roles),
+      source: opts.source,
+      created_by_user_id: actor.userId,
+      api_key_id: actor.apiKeyId,
+      created_at: opts.now,
+      updated_at: opts.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await tx
+    .insertInto('template_documents')
+    .values(
+      t.stored.map((d, position) => ({
+        template_id: template.id,
+        position,
+        name: d.name,
+        storage_key: d.key,
+        mime_type: d.mime,
+        byte_size: d.size,
+        sha256: d.sha,
+        pages: json(d.pages),
+      })),
+    )
+    .execute();
+  await insertFields(tx, template.id, t.fields);
+  await enqueueJob(tx, { kind: RENDER_PAGES_JOB, payload: { templateId: template.id }, maxAttempts: 3 });
+  await recordEvent(tx, scope, {
+    type: 'template.created',
+    objectType: 'template',
+    objectId: template.id,
+    now: opts.now,
+  });
+  return template;
+}
+
+/**
+ * POST /templates. Heavy work (download, parse, tag removal, storage) happens before the
+ * transaction; the template, its documents, fields and the template.created event commit together.
+ * Returns the Template object, with `warnings` when ingestion had any.
+ */
+export async function createTemplate(
+  sc: ServiceContext,
+  actor: Actor,
+  input: CreateTemplateArgs,
+  opts: { source: Source },
+): Promise<TemplateDto> {
+  const now = sc.now();
+  const { stored, detected, warnings } = await storeDocuments(actor.accountId, input, sc.deps);
+  const given = fieldSpecsFromDefinitions(input.fields ?? [], stored, 'api');
+  // When every text tag names a role, the template gets exactly those roles (plus any in `fields`).
+  const { roles, fields } = assignRoles([], nameFields([...detected, ...given]));
+  const scope = { accountId: actor.accountId, environment: actor.environment };
+  const name = input.name ?? baseName(input.documents?.[0]?.name ?? stored[0]!.name);
+  const row = await sc.db
+    .transaction()
+    .execute((tx) =>
+      insertTemplate(tx, actor, scope, { name, input, stored, roles, fields }, { source: opts.source, now }),
+    );
+  const dto = await toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+  return warnings.length ? { ...dto, warnings } : dto;
+}

@@ -1,0 +1,88 @@
+import type { Db, Executor, TemplateFieldRow, TemplateRow } from '@esign/db';
+import type { Config } from '../../config.ts';
+import type { Scope } from '../../context.ts';
+import { type FieldType, OPTION_TYPES, type TemplateDto } from '../../routers/templates.schemas.ts';
+import { signFileLink } from '../file-links.ts';
+import { loadTemplateDocuments, loadTemplateFields, requireTemplate } from './queries.ts';
+
+export function toFieldDto(f: TemplateFieldRow) {
+  return {
+    id: f.id,
+    ...(f.name ? { name: f.name } : {}),
+    type: f.type as FieldType,
+    role: f.role,
+    required: f.required,
+    ...(f.options && OPTION_TYPES.includes(f.type as FieldType) ? { options: f.options } : {}),
+    areas: f.areas,
+  };
+}
+
+export interface DtoContext {
+  config: Config;
+  now: Date;
+}
+
+/** The one mapper from rows to the spec's Template object. */
+export async function toTemplateDto(
+  db: Executor,
+  row: TemplateRow,
+  dc: DtoContext,
+  opts: { withDetails: boolean },
+): Promise<TemplateDto> {
+  const [creator, folder] = await Promise.all([
+    row.created_by_user_id
+      ? db
+          .selectFrom('users')
+          .select(['id', 'email', 'name'])
+          .where('id', '=', row.created_by_user_id)
+          .executeTakeFirst()
+      : undefined,
+    row.folder_id
+      ? db.selectFrom('folders').select('name').where('id', '=', row.folder_id).executeTakeFirst()
+      : undefined,
+  ]);
+  const dto: TemplateDto = {
+    object: 'template',
+    id: row.id,
+    name: row.name,
+    external_id: row.external_id,
+    folder: folder?.name ?? null,
+    roles: row.roles,
+    edit_url: `${dc.config.PUBLIC_URL}/templates/${row.id}/edit`,
+    created_by: creator ? { id: creator.id, email: creator.email, name: creator.name } : null,
+    archived_at: row.archived_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+  if (!opts.withDetails) return dto;
+  const [fields, documents] = await Promise.all([
+    loadTemplateFields(db, row.id),
+    loadTemplateDocuments(db, row.id),
+  ]);
+  dto.fields = fields.map(toFieldDto);
+  dto.documents = documents.map((d) => ({
+    id: d.id,
+    name: d.name,
+    url: signFileLink(dc.config, { k: d.storage_key, t: 'application/pdf', n: `${d.name}.pdf` }, dc.now),
+    preview_image_url:
+      d.pages.length > 0
+        ? signFileLink(
+            dc.config,
+            { k: d.storage_key, t: 'image/png', n: `${d.name}-page-1.png`, p: 1 },
+            dc.now,
+          )
+        : null,
+    page_count: d.pages.length,
+  }));
+  return dto;
+}
+
+/** Event data of a `template`: the Template object now, with fields and documents. */
+export async function templateEventData(
+  db: Db,
+  scope: Scope,
+  id: number,
+  ctx: DtoContext,
+): Promise<TemplateDto> {
+  return toTemplateDto(db, await requireTemplate(db, scope, id), ctx, { withDetails: true });
+}

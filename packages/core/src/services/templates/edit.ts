@@ -1,0 +1,169 @@
+import { json, type TemplateRow, type Tx } from '@esign/db';
+import type { Actor, Source } from '../../context.ts';
+import { scopeOf } from '../../context.ts';
+import type { FieldDefinitionInput, FieldType, TemplateDto } from '../../routers/templates.schemas.ts';
+import { recordEvent } from '../events.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { toTemplateDto } from './dto.ts';
+import { assignRoles, fieldSpecsFromDefinitions, insertFields, nameFields, renameRoles } from './fields.ts';
+import { folderId, loadTemplateDocuments, loadTemplateFields, lockTemplate } from './queries.ts';
+
+// Changes to a template: each runs in one transaction that locks the template (scoped to the
+// actor's account side) and records its event, then returns the Template object.
+
+export interface UpdateTemplateArgs {
+  name?: string;
+  external_id?: string | null;
+  folder?: string;
+  roles?: string[];
+  fields?: FieldDefinitionInput[];
+}
+
+async function templateResult(sc: ServiceContext, row: TemplateRow): Promise<TemplateDto> {
+  return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+}
+
+async function applyUpdate(tx: Tx, actor: Actor, id: number, input: UpdateTemplateArgs, now: Date) {
+  const scope = scopeOf(actor);
+  const row = await lockTemplate(tx, scope, id);
+  let roles = input.roles ? await renameRoles(tx, id, row.roles, input.roles) : [...row.roles];
+  if (input.fields) {
+    const docs = await loadTemplateDocuments(tx, id);
+    const specs = nameFields(fieldSpecsFromDefinitions(input.fields, docs, 'api'));
+    const assigned = assignRoles(roles, specs);
+    roles = assigned.roles;
+    await tx.deleteFrom('template_fields').where('template_id', '=', id).execute();
+    await insertFields(tx, id, assigned.fields);
+  }
+  const updated = await tx
+    .updateTable('templates')
+    .set({
+      updated_at: now,
+      roles: json(roles),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
+      ...(input.folder !== undefined ? { folder_id: (await folderId(tx, scope, input.folder)) ?? null } : {}),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordEvent(tx, scope, { type: 'template.updated', objectType: 'template', objectId: id, now });
+  return updated;
+}
+
+/** PATCH /templates/{id}: only sent keys change; roles renamed by position, never removed. */
+export async function updateTemplate(
+  sc: ServiceContext,
+  actor: Actor,
+  id: number,
+  input: UpdateTemplateArgs,
+): Promise<TemplateDto> {
+  const now = sc.now();
+  const row = await sc.db.transaction().execute((tx) => applyUpdate(tx, actor, id, input, now));
+  return templateResult(sc, row);
+}
+
+async function copyTemplate(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  input: { name?: string; external_id?: string; folder?: string },
+  opts: { source: Source; now: Date },
+) {
+  const scope = scopeOf(actor);
+  // Locked so the copy is of one version of the template, never half of a concurrent update.
+  const original = await lockTemplate(tx, scope, id);
+  const copy = await tx
+    .insertInto('templates')
+    .values({
+      account_id: actor.accountId,
+      environment: actor.environment,
+      name: input.name ?? `${original.name} (Clone)`,
+      external_id: input.external_id ?? null,
+      folder_id:
+        input.folder !== undefined ? ((await folderId(tx, scope, input.folder)) ?? null) : original.folder_id,
+      roles: json(original.roles),
+      source: opts.source,
+      created_by_user_id: actor.userId,
+      api_key_id: actor.apiKeyId,
+      created_at: opts.now,
+      updated_at: opts.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const docs = await loadTemplateDocuments(tx, id);
+  if (docs.length) {
+    await tx
+      .insertInto('template_documents')
+      .values(
+        docs.map((d) => ({
+          template_id: copy.id,
+          position: d.position,
+          name: d.name,
+          storage_key: d.storage_key,
+          original_storage_key: d.original_storage_key,
+          mime_type: d.mime_type,
+          byte_size: d.byte_size,
+          sha256: d.sha256,
+          pages: json(d.pages),
+          preview_storage_key: d.preview_storage_key,
+        })),
+      )
+      .execute();
+  }
+  const fields = await loadTemplateFields(tx, id);
+  await insertFields(
+    tx,
+    copy.id,
+    fields.map((f) => ({
+      name: f.name ?? '',
+      type: f.type as FieldType,
+      role: f.role,
+      required: f.required,
+      options: f.options,
+      areas: f.areas,
+      source: f.source,
+    })),
+  );
+  await recordEvent(tx, scope, {
+    type: 'template.created',
+    objectType: 'template',
+    objectId: copy.id,
+    now: opts.now,
+  });
+  return copy;
+}
+
+/** POST /templates/{id}/duplicate: documents (shared immutable files), fields (new ids) and roles. */
+export async function duplicateTemplate(
+  sc: ServiceContext,
+  actor: Actor,
+  id: number,
+  input: { name?: string; external_id?: string; folder?: string },
+  opts: { source: Source },
+): Promise<TemplateDto> {
+  const now = sc.now();
+  const row = await sc.db
+    .transaction()
+    .execute((tx) => copyTemplate(tx, actor, id, input, { source: opts.source, now }));
+  return templateResult(sc, row);
+}
+
+/** POST /templates/{id}/archive: idempotent; template.archived only the first time. */
+export async function archiveTemplate(sc: ServiceContext, actor: Actor, id: number): Promise<TemplateDto> {
+  const now = sc.now();
+  const row = await sc.db.transaction().execute(async (tx) => {
+    const scope = scopeOf(actor);
+    const current = await lockTemplate(tx, scope, id);
+    if (current.archived_at) return current;
+    const archived = await tx
+      .updateTable('templates')
+      .set({ archived_at: now, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordEvent(tx, scope, { type: 'template.archived', objectType: 'template', objectId: id, now });
+    return archived;
+  });
+  return templateResult(sc, row);
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { type FieldAreaRow, json, type Tx } from '@esign/db';
+import type { DetectedField } from '@esign/pdf';
+import { sql } from 'kysely';
+import { CoreError } from '../../errors.ts';
+import { type FieldDefinitionInput, type FieldType, OPTION_TYPES } from '../../routers/templates.schemas.ts';
+
+// A template's fields and roles: the invalid_field rules, generated names, role assignment.
+
+export const MAX_ROLES = 10;
+export const DEFAULT_ROLE = 'Signer';
+
+const TYPE_LABEL: Record<FieldType, string> = {
+  text: 'Text Field',
+  signature: 'Signature',
+  initials: 'Initials',
+  date: 'Date',
+  checkbox: 'Checkbox',
+  number: 'Number',
+  phone: 'Phone',
+  select: 'Select',
+  radio: 'Radio',
+  multiple: 'Multiple Select',
+  image: 'Image',
+  file: 'File',
+  stamp: 'Stamp',
+  cells: 'Cells',
+};
+
+/** A field as stored, before it gets its row id and position. */
+export interface FieldSpec {
+  name: string;
+  type: FieldType;
+  role: string | undefined;
+  required: boolean;
+  options: string[] | null;
+  areas: FieldAreaRow[];
+  source: string;
+}
+
+export interface DocumentInfo {
+  pages: { width: number; height: number }[];
+}
+
+function invalidField(index: number, message: string): CoreError {
+  return new CoreError('invalid_field', `fields[${index}]: ${message}`);
+}
+
+/** The spec's invalid_field rules that need the documents: pages, document indexes, options. */
+export function fieldSpecsFromDefinitions(
+  defs: FieldDefinitionInput[],
+  docs: DocumentInfo[],
+  source: string,
+): FieldSpec[] {
+  return defs.map((def, i) => {
+    if (OPTION_TYPES.includes(def.type) && !def.options?.length) {
+      throw invalidField(i, `options are required for ${def.type} fields`);
+    }
+    const areas = def.areas.map((a, j) => {
+      const doc = docs[a.document];
+      if (!doc)
+        throw invalidField(
+          i,
+          `areas[${j}].document ${a.document} does not exist (the template has ${docs.length})`,
+        );
+      if (a.page > doc.pages.length) {
+        throw invalidField(
+          i,
+          `areas[${j}].page ${a.page} does not exist (document ${a.document} has ${doc.pages.length} pages)`,
+        );
+      }
+      if (a.x + a.w > 1.0000001 || a.y + a.h > 1.0000001)
+        throw invalidField(i, `areas[${j}] extends beyond the page`);
+      return { page: a.page, x: a.x, y: a.y, w: a.w, h: a.h, document: a.document };
+    });
+    return {
+      name: def.name ?? '',
+      type: def.type,
+      role: def.role,
+      required: def.required,
+      options: OPTION_TYPES.includes(def.type) ? (def.options ?? null) : null,
+      areas,
+      source,
+    };
+  });
+}
+
+export function fieldSpecsFromDetected(detected: DetectedField[], documentIndex: number): FieldSpec[] {
+  return detected.map((d) => ({
+    name: d.name ?? '',
+    type: d.type,
+    role: d.role,
+    required: d.required,
+    options: OPTION_TYPES.includes(d.type) ? (d.options ?? null) : null,
+    areas: d.areas.map((a) => ({ ...a, document: documentIndex })),
+    source: d.source === 'text_tag' ? 'text_tag' : 'form',
+  }));
+}
+
+/** Unnamed fields get `Signature 2`-style names, numbered per type, skipping names already taken. */
+export function nameFields(fields: FieldSpec[]): FieldSpec[] {
+  const taken = new Set(fields.map((f) => f.name).filter(Boolean));
+  const counters = new Map<FieldType, number>();
+  return fields.map((f) => {
+    if (f.name) return f;
+    let n = counters.get(f.type) ?? 0;
+    let name: string;
+    do {
+      n += 1;
+      name = `${TYPE_LABEL[f.type]} ${n}`;
+    } while (taken.has(name));
+    counters.set(f.type, n);
+    taken.add(name);
+    return { ...f, name };
+  });
+}
+
+/** Roles named by fields are added in order of appearance; unroled fields take the first role. */
+export function assignRoles(
+  existing: string[],
+  fields: FieldSpec[],
+): { roles: string[]; fields: FieldSpec[] } {
+  const roles = [...existing];
+  for (const f of fields) if (f.role && !roles.includes(f.role)) roles.push(f.role);
+  if (roles.length === 0) roles.push(DEFAULT_ROLE);
+  if (roles.length > MAX_ROLES) {
+    throw new CoreError(
+      'invalid_field',
+      `A template has at most ${MAX_ROLES} roles; the fields name ${roles.length}`,
+    );
+  }
+  return { roles, fields: fields.map((f) => ({ ...f, role: f.role ?? roles[0] })) };
+}
+
+export async function insertFields(tx: Tx, templateId: number, fields: FieldSpec[]): Promise<void> {
+  if (fields.length === 0) return;
+  await tx
+    .insertInto('template_fields')
+    .values(
+      fields.map((f, position) => ({
+        id: randomUUID(),
+        template_id: templateId,
+        position,
+        name: f.name || null,
+        type: f.type,
+        role: f.role!,
+        required: f.required,
+        options: f.options ? json(f.options) : null,
+        areas: json(f.areas),
+        source: f.source,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * PATCH `roles`: renamed by position, extra names added, none removed. The fields of a renamed
+ * role follow it, in one statement so swapping two names cannot collide. Returns the new roles.
+ */
+export async function renameRoles(
+  tx: Tx,
+  templateId: number,
+  current: string[],
+  input: string[],
+): Promise<string[]> {
+  if (new Set(input).size !== input.length) throw new CoreError('invalid_parameter', 'roles must be unique');
+  const roles = [...current];
+  const renames = new Map<string, string>();
+  input.forEach((name, i) => {
+    if (i < roles.length) {
+      if (roles[i] !== name) renames.set(roles[i]!, name);
+      roles[i] = name;
+    } else roles.push(name);
+  });
+  if (new Set(roles).size !== roles.length)
+    throw new CoreError('invalid_parameter', 'roles would not be unique after renaming');
+  if (roles.length > MAX_ROLES)
+    throw new CoreError('invalid_parameter', `A template has at most ${MAX_ROLES} roles`);
+  if (renames.size === 0) return roles;
+  const cases = [...renames].map(([from, to]) => sql`when ${from} then ${to}`);
+  await tx
+    .updateTable('template_fields')
+    .set({ role: sql<string>`case role ${sql.join(cases, sql` `)} else role end` })
+    .where('template_id', '=', templateId)
+    .where('role', 'in', [...renames.keys()])
+    .execute();
+  return roles;
+}

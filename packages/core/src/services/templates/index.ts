@@ -1,0 +1,13 @@
+export { type CreateTemplateArgs, createTemplate } from './create.ts';
+export { type DtoContext, templateEventData, toFieldDto, toTemplateDto } from './dto.ts';
+export { archiveTemplate, duplicateTemplate, type UpdateTemplateArgs, updateTemplate } from './edit.ts';
+export { DEFAULT_ROLE, MAX_ROLES } from './fields.ts';
+export {
+  findTemplate,
+  loadTemplateDocuments,
+  loadTemplateFields,
+  lockTemplate,
+  requireTemplate,
+} from './queries.ts';
+export { getTemplate, listTemplates } from './read.ts';
+export { PRERENDER_PAGES, RENDER_PAGES_JOB, renderTemplatePagesJob } from './render-pages.ts';

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { Scope } from '../../context.ts';
+import type { TemplateDto, TemplateListOutput } from '../../routers/templates.schemas.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { toTemplateDto } from './dto.ts';
+import { requireTemplate } from './queries.ts';
+
+type TemplateListDto = z.infer<typeof TemplateListOutput>;
+
+/** GET /templates/{id}: the Template object with fields and documents. */
+export async function getTemplate(
+  sc: Pick<ServiceContext, 'db' | 'config' | 'now'>,
+  scope: Scope,
+  id: number,
+): Promise<TemplateDto> {
+  const row = await requireTemplate(sc.db, scope, id);
+  return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+}
+
+/** GET /templates: the list envelope, newest first, without fields and documents. */
+export async function listTemplates(
+  sc: Pick<ServiceContext, 'db' | 'config' | 'now'>,
+  scope: Scope,
+  q: {
+    limit: number;
+    cursor?: number;
+    q?: string;
+    archived?: boolean;
+    external_id?: string;
+    folder?: string;
+  },
+): Promise<TemplateListDto> {
+  let query = sc.db
+    .selectFrom('templates')
+    .selectAll('templates')
+    .where('templates.account_id', '=', scope.accountId)
+    .where('templates.environment', '=', scope.environment)
+    .where('templates.archived_at', q.archived ? 'is not' : 'is', null)
+    .orderBy('templates.id', 'desc')
+    .limit(q.limit + 1);
+  if (q.cursor) query = query.where('templates.id', '<', q.cursor);
+  if (q.q) query = query.where('templates.name', 'ilike', `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.external_id !== undefined) query = query.where('templates.external_id', '=', q.external_id);
+  if (q.folder !== undefined) {
+    query = query
+      .innerJoin('folders', 'folders.id', 'templates.folder_id')
+      .where('folders.name', '=', q.folder);
+  }
+  const rows = await query.execute();
+  const page = rows.slice(0, q.limit);
+  const hasMore = rows.length > q.limit;
+  const dc = { config: sc.config, now: sc.now() };
+  return {
+    object: 'list',
+    data: await Promise.all(page.map((r) => toTemplateDto(sc.db, r, dc, { withDetails: false }))),
+    has_more: hasMore,
+    next_cursor: hasMore ? page.at(-1)!.id : null,
+  };
+}

@@ -1,0 +1,291 @@
+import type { Db, Executor } from '@esign/db';
+import { json } from '@esign/db';
+import {
+  buildDeliveryRequest,
+  type DeliveryAttemptResult,
+  deliverWebhook,
+  nextRetryDelayForEvent,
+  type ResolveHost,
+} from '@esign/webhooks';
+import { sql } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Scope } from '../../context.ts';
+import { CoreError } from '../../errors.ts';
+import { eventDataBuilder } from '../event-data.ts';
+import { recordEvent } from '../events.ts';
+import { enqueueJob, type JobHandler } from '../jobs.ts';
+import { type ClaimedDelivery, claimDelivery } from './claim.ts';
+import type { WebhookDeliveryDto } from './dto.ts';
+import { findEndpoint } from './endpoints.ts';
+import { deliverJob, WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
+import { getWebhookDelivery } from './records.ts';
+import { openEndpointSecret } from './secret-box.ts';
+
+// One attempt of a delivery: claim it, build `data` now, sign, POST through the outbound guard,
+// record the outcome, and queue the next attempt on the webhook back-off.
+
+/**
+ * `data` at delivery time: the object type's builder's view of the object now (event-data.ts).
+ * When the object is gone (the builder says not_found) or its type has no builder, the last data
+ * sent for this object, or failing that a reference `{ object, id }`.
+ */
+async function eventData(
+  db: Db,
+  d: ClaimedDelivery,
+  config: Config,
+  now: Date,
+): Promise<{ data: unknown; fresh: boolean }> {
+  const builder = eventDataBuilder(d.objectType);
+  if (builder) {
+    try {
+      const data = await builder(db, d.scope, d.objectId, { config, now });
+      return { data: data === undefined ? null : data, fresh: true };
+    } catch (err) {
+      if (!(err instanceof CoreError && err.code === 'not_found')) throw err;
+    }
+  }
+  const last = await db
+    .selectFrom('webhook_events')
+    .select('data')
+    .where('account_id', '=', d.scope.accountId)
+    .where('environment', '=', d.scope.environment)
+    .where('object_type', '=', d.objectType)
+    .where('object_id', '=', d.objectId)
+    .where('data', 'is not', null)
+    .orderBy(sql`id = ${d.eventId}`, 'desc')
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return { data: last?.data ?? { object: d.objectType, id: d.objectId }, fresh: false };
+}
+
+function internalFailure(errorCode: string, error: string): DeliveryAttemptResult {
+  return { ok: false, status: null, durationMs: 0, error, errorCode, responseExcerpt: '' };
+}
+
+async function sendAttempt(
+  db: Db,
+  d: ClaimedDelivery,
+  opts: WebhookOptions,
+): Promise<{ result: DeliveryAttemptResult; data?: unknown }> {
+  const { config } = opts;
+  let data: unknown;
+  let fresh: boolean;
+  try {
+    ({ data, fresh } = await eventData(db, d, config, opts.now()));
+  } catch (err) {
+    opts.logger?.error(
+      { err, deliveryId: d.id, eventId: d.eventId },
+      'webhook event data could not be built',
+    );
+    return { result: internalFailure('data_error', 'The event data could not be built (server error)') };
+  }
+  let secret: string;
+  try {
+    secret = openEndpointSecret(config, d.scope, d.secret);
+  } catch (err) {
+    opts.logger?.error({ err, deliveryId: d.id }, 'webhook signing secret could not be decrypted');
+    return {
+      result: internalFailure(
+        'secret_error',
+        'The signing secret could not be decrypted (server error: was SECRET_KEY changed?)',
+      ),
+    };
+  }
+  const request = buildDeliveryRequest({
+    serviceName: config.WEBHOOK_SERVICE_NAME,
+    secret,
+    event: { id: d.eventId, type: d.type, created_at: d.eventCreatedAt.toISOString(), data },
+    deliveryId: d.deliveryUuid,
+    customHeaders: d.headers,
+    nowSeconds: Math.floor(opts.now().getTime() / 1000),
+  });
+  const result = await deliverWebhook({
+    url: d.url,
+    body: request.body,
+    headers: request.headers,
+    timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+  });
+  return fresh ? { result, data } : { result };
+}
+
+/** Records the attempt's outcome and, if another attempt is due later, queues its wake-up. */
+async function recordOutcome(
+  db: Db,
+  d: ClaimedDelivery,
+  outcome: { result: DeliveryAttemptResult; data?: unknown },
+  opts: WebhookOptions,
+): Promise<'succeeded' | 'retrying' | 'failed' | 'superseded'> {
+  const { result } = outcome;
+  const now = opts.now();
+  const delay = result.ok
+    ? null
+    : nextRetryDelayForEvent(d.type, d.attempt, opts.config.WEBHOOK_RETRY_BASE_SECONDS);
+  const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+  const nextAt = status === 'pending' && delay !== null ? new Date(now.getTime() + delay * 1000) : null;
+  const data = 'data' in outcome ? json(outcome.data) : null;
+  // One statement: the attempt's outcome, the event's last known data, the delivery's new state.
+  const write = (ex: Executor) =>
+    ex
+      .with('attempt', (qb) =>
+        qb
+          .updateTable('webhook_attempts')
+          .set({
+            duration_ms: result.durationMs,
+            status_code: result.status,
+            error: result.error,
+            error_code: result.errorCode,
+            response_excerpt: result.responseExcerpt === '' ? null : result.responseExcerpt,
+          })
+          .where('delivery_uuid', '=', d.deliveryUuid)
+          .returning('id'),
+      )
+      .with('event', (qb) =>
+        qb
+          .updateTable('webhook_events')
+          .set({ data: data ?? sql`data` })
+          .where('id', '=', d.eventId)
+          .where(data === null ? sql<boolean>`false` : sql<boolean>`data is distinct from ${data}::jsonb`)
+          .returning('id'),
+      )
+      .with('delivery', (qb) =>
+        qb
+          .updateTable('webhook_deliveries')
+          .set({
+            status,
+            last_status_code: result.status,
+            last_error: result.error,
+            next_attempt_at: nextAt,
+            completed_at: status === 'pending' ? null : now,
+            locked_by: null,
+            locked_until: null,
+            updated_at: now,
+          })
+          .where('id', '=', d.id)
+          // Fencing: only the attempt that still holds the lease decides what happens next.
+          .where('locked_by', '=', d.deliveryUuid)
+          .returning('id'),
+      )
+      .selectFrom('delivery')
+      .select('id')
+      .executeTakeFirst();
+  if (!nextAt) return (await write(db)) ? (result.ok ? 'succeeded' : 'failed') : 'superseded';
+  // A retry is due later: its wake-up job commits together with next_attempt_at.
+  return db.transaction().execute(async (tx) => {
+    if (!(await write(tx))) return 'superseded';
+    await enqueueJob(tx, deliverJob(d.id, d.attempt + 1, nextAt));
+    return 'retrying';
+  });
+}
+
+export type WebhookAttemptOutcome =
+  | { kind: 'succeeded' | 'retrying' | 'failed' | 'superseded'; attempt: number; deliveryId: string }
+  | { kind: 'leased'; until: Date }
+  | { kind: 'skipped' };
+
+/**
+ * Makes one attempt of a delivery if it is pending, due and not held by another attempt: builds
+ * `data` now, signs, POSTs through the outbound guard, records the attempt, and schedules the next
+ * one on the specification's back-off (or marks the delivery failed after the last one). Never
+ * throws for a failed delivery; only a database failure escapes.
+ */
+export async function attemptWebhookDelivery(
+  db: Db,
+  deliveryId: number,
+  opts: WebhookOptions,
+): Promise<WebhookAttemptOutcome> {
+  const claim = await claimDelivery(db, deliveryId, opts);
+  if (claim.kind === 'skip') return { kind: 'skipped' };
+  if (claim.kind === 'leased') return claim;
+  const d = claim.delivery;
+  const outcome = await sendAttempt(db, d, opts).catch((err: unknown) => {
+    // A fault of ours (not the receiver's) still ends this attempt on record and on the back-off.
+    opts.logger?.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook attempt could not be made');
+    return { result: internalFailure('internal_error', 'The request could not be prepared (server error)') };
+  });
+  const kind = await recordOutcome(db, d, outcome, opts);
+  opts.logger?.info(
+    {
+      deliveryId: d.id,
+      eventId: d.eventId,
+      type: d.type,
+      attempt: d.attempt,
+      status: outcome.result.status,
+      errorCode: outcome.result.errorCode,
+      durationMs: outcome.result.durationMs,
+      outcome: kind,
+    },
+    'webhook attempt',
+  );
+  return { kind, attempt: d.attempt, deliveryId: d.deliveryUuid };
+}
+
+/**
+ * The `webhook.deliver` job. A failed delivery does not throw: the next attempt is queued on the
+ * webhook back-off, not the job queue's. `lookup` lets tests inject DNS answers.
+ */
+export function createWebhookDeliverJob(extra: { lookup?: ResolveHost } = {}): JobHandler {
+  return async (ctx, payload) => {
+    const deliveryId = Number(payload.deliveryId);
+    if (!Number.isSafeInteger(deliveryId))
+      throw new Error('webhook.deliver: payload.deliveryId is not an id');
+    const outcome = await attemptWebhookDelivery(ctx.db, deliveryId, {
+      config: ctx.config,
+      now: ctx.now,
+      logger: ctx.logger,
+      ...(extra.lookup ? { lookup: extra.lookup } : {}),
+    });
+    if (outcome.kind === 'leased') {
+      // An attempt is in flight elsewhere (or its worker died): look again when its lease ends.
+      await enqueueJob(ctx.db, {
+        kind: WEBHOOK_DELIVER_JOB,
+        payload: { deliveryId },
+        runAt: new Date(outcome.until.getTime() + 1000),
+      });
+    }
+  };
+}
+
+export const webhookDeliverJob: JobHandler = createWebhookDeliverJob();
+
+/**
+ * Sends `webhook.test` to one endpoint now, whatever events it subscribes to (and even while it is
+ * disabled, so it can be tried before it is switched on), and returns its delivery record. It is
+ * never retried. The event and its delivery are committed first; if this process stops before the
+ * attempt is recorded, a worker makes the attempt once the lease has run out.
+ */
+export async function sendTestWebhook(
+  db: Db,
+  scope: Scope,
+  endpointId: number,
+  opts: WebhookOptions,
+): Promise<WebhookDeliveryDto> {
+  const now = opts.now();
+  const deliveryId = await db.transaction().execute(async (tx) => {
+    await findEndpoint(tx, scope, endpointId);
+    const event = await recordEvent(tx, scope, {
+      type: 'webhook.test',
+      objectType: 'webhook_endpoint',
+      objectId: endpointId,
+      now,
+    });
+    const row = await tx
+      .insertInto('webhook_deliveries')
+      .values({
+        event_id: event.id,
+        endpoint_id: endpointId,
+        status: 'pending',
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await enqueueJob(tx, deliverJob(row.id, 1, new Date(now.getTime() + webhookLeaseMs(opts.config) + 1000)));
+    return row.id;
+  });
+  await attemptWebhookDelivery(db, deliveryId, opts);
+  return getWebhookDelivery(db, scope, deliveryId);
+}

@@ -1,0 +1,32 @@
+import type { ResolveHost } from '@esign/webhooks';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import type { EnqueueOptions } from '../jobs.ts';
+
+/** The job that wakes a worker up for one delivery attempt (the delivery row decides). */
+export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
+
+/** What webhook services need besides the database. */
+export interface WebhookOptions {
+  config: Config;
+  now: () => Date;
+  logger?: Logger;
+  /** DNS resolution for the address checks (save and delivery); default the system resolver. */
+  lookup?: ResolveHost;
+}
+
+/** How long an attempt holds its delivery: the receiver's time limit plus a minute for our own work. */
+export function webhookLeaseMs(config: Pick<Config, 'WEBHOOK_TIMEOUT_SECONDS'>): number {
+  return config.WEBHOOK_TIMEOUT_SECONDS * 1000 + 60_000;
+}
+
+/** The wake-up job of one attempt of a delivery. */
+export function deliverJob(deliveryId: number, attempt: number, runAt: Date): EnqueueOptions {
+  return {
+    kind: WEBHOOK_DELIVER_JOB,
+    payload: { deliveryId },
+    runAt,
+    // One wake-up per attempt: a second enqueue for the same attempt is a no-op.
+    uniqueKey: `${WEBHOOK_DELIVER_JOB}:${deliveryId}:${attempt}`,
+  };
+}
