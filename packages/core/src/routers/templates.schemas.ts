@@ -1,5 +1,6 @@
 import { FIELD_TYPES } from '@esign/pdf';
 import { z } from 'zod';
+import { IdParam } from './ids.schemas.ts';
 
 /** The field types of the specification; the PDF pipeline owns the list. */
 export { FIELD_TYPES };
@@ -56,7 +57,7 @@ const limit = z
   .optional()
   .transform((v) => (v === undefined || v < 1 ? 20 : Math.min(v, 100)))
   .describe('1..100, default 20; below 1 becomes 20, above 100 becomes 100');
-const cursor = z.coerce.number().int().positive().optional();
+const cursor = IdParam.optional();
 const boolParam = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .transform((v) => v === true || v === 'true')
@@ -73,10 +74,10 @@ export const ListTemplatesInput = z.object({
 
 export const PaginationInput = z.object({ limit, cursor });
 
-export const TemplateIdInput = z.object({ id: z.coerce.number().int().positive() });
+export const TemplateIdInput = z.object({ id: IdParam });
 
 export const UpdateTemplateInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: IdParam,
   name: z.string().trim().min(1).max(200).optional(),
   external_id: z.string().max(200).nullable().optional(),
   folder: z.string().trim().min(1).max(200).optional(),
@@ -85,7 +86,7 @@ export const UpdateTemplateInput = z.object({
 });
 
 export const DuplicateTemplateInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: IdParam,
   name: z.string().trim().min(1).max(200).optional(),
   external_id: z.string().max(200).optional(),
   folder: z.string().trim().min(1).max(200).optional(),
