@@ -1,4 +1,3 @@
-export { sendError, setRateLimitHeaders } from './errors.ts';
-export { createHttpApp } from './http.ts';
 export { buildOpenApiDocument } from './openapi.ts';
 export { API_BASE, type RestApiOptions, restApi } from './plugin.ts';
+export { matchRoute, type RestRoute, restRoutes } from './routes.ts';

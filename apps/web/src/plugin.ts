@@ -1,5 +1,7 @@
 import {
+  type Actor,
   appRouter,
+  type CallerKind,
   type Config,
   type CoreDeps,
   createContext,
@@ -7,8 +9,9 @@ import {
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
-import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance } from 'fastify';
+import { authenticateHttp, carriesCredentials } from '@esign/http';
+import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { renderHome } from './pages/home.ts';
 import { signingPage } from './signing/routes.ts';
@@ -18,6 +21,13 @@ import { signingPage } from './signing/routes.ts';
  * field alone may hold a 10 MB file as base64 (the rest of the server keeps 1 MB).
  */
 export const TRPC_BODY_LIMIT = 24 * 1024 * 1024;
+
+/**
+ * Who may call /trpc with credentials: API keys today; the dashboard session cookie joins here.
+ * The signing procedures stay public (their token is their credential), but a request that
+ * carries credentials is authenticated, rate-limited and given RateLimit-* like any other.
+ */
+const TRPC_CALLERS: readonly CallerKind[] = ['api_key'];
 
 export interface WebOptions {
   db: Db;
@@ -30,31 +40,41 @@ export interface WebOptions {
 /** Pages and the tRPC endpoint the dashboard and the signing page call (operations.md §1, §4). */
 export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<void> {
   const now = opts.now ?? (() => new Date());
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/trpc/')) route.bodyLimit = TRPC_BODY_LIMIT;
-  });
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
+  const createTrpcContext = async ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => {
+    let actor: Actor | null = null;
+    if (carriesCredentials(req)) {
+      const auth = await authenticateHttp(req, res, {
+        db: opts.db,
+        now,
+        perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+        allow: TRPC_CALLERS,
+      });
+      if (auth.error) throw auth.error;
+      actor = auth.actor;
+    }
+    return createContext({
+      db: opts.db,
+      logger: opts.logger,
+      config: opts.config,
+      deps: opts.deps,
+      actor,
+      source: actor ? 'api' : 'link',
+      requestId: String(req.id),
+      ip: req.ip,
+      userAgent: req.headers['user-agent'] ?? null,
+      now,
+    });
+  };
+  // Mounted on our own route (not fastifyTRPCPlugin, which swaps in its own JSON parser) so /trpc
+  // bodies go through the shared parser: its limits, its depth check, invalid_json.
+  app.all<{ Params: { path: string } }>('/trpc/:path', { bodyLimit: TRPC_BODY_LIMIT }, async (req, res) => {
+    await fastifyRequestHandler({
       router: appRouter,
-      createContext: ({
-        req,
-      }: {
-        req: { id: string; ip: string; headers: Record<string, string | string[] | undefined> };
-      }) =>
-        createContext({
-          db: opts.db,
-          logger: opts.logger,
-          config: opts.config,
-          deps: opts.deps,
-          actor: null,
-          source: 'link',
-          requestId: String(req.id),
-          ip: req.ip,
-          userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
-          now,
-        }),
-    },
+      createContext: createTrpcContext,
+      req,
+      res,
+      path: req.params.path,
+    });
   });
   // Signed, expiring links to documents and page images (no API key needed, cannot be guessed).
   app.get<{ Params: { token: string; name: string } }>('/files/:token/:name', async (request, reply) => {

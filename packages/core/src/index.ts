@@ -1,4 +1,5 @@
 export { type AppRouter, appRouter, createCaller } from './app-router.ts';
+export * from './authenticate.ts';
 export * from './config.ts';
 export * from './context.ts';
 export * from './crypto.ts';
@@ -7,6 +8,7 @@ export { jobHandlers } from './jobs.ts';
 /** Parses the environment at process start; a bad value stops the process naming the variable. */
 export { loadConfigOrExit } from './load-config.ts';
 export * from './logger.ts';
+export { MAX_ID } from './routers/ids.schemas.ts';
 export * from './runtime.ts';
 export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
@@ -29,4 +31,11 @@ export * from './services/templates.ts';
 export * from './services/verify.ts';
 // Webhooks: importing the module installs the event fan-out (deliveries in the event's transaction).
 export * from './services/webhooks.ts';
-export { formatPath, issuesToCoreError, type McpMeta, type Meta, toCoreError } from './trpc.ts';
+export {
+  findUnstorableText,
+  formatPath,
+  issuesToCoreError,
+  type McpMeta,
+  type Meta,
+  toCoreError,
+} from './trpc.ts';
