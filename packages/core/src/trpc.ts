@@ -125,17 +125,29 @@ const bad = (s: string) => UNSTORABLE.test(s);
  * UTF-16 surrogate (which cannot be encoded as UTF-8). Iterative, so any depth is safe.
  */
 export function findUnstorableText(input: unknown): { path: PropertyKey[]; key: boolean } | null {
-  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: input, path: [] }];
+  // Each entry links to its parent: the path is rebuilt only for the offender (linear at any depth).
+  interface Entry {
+    value: unknown;
+    key: PropertyKey;
+    parent: Entry | null;
+  }
+  const pathOf = (entry: Entry | null): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let e = entry; e?.parent; e = e.parent) path.push(e.key);
+    return path.reverse();
+  };
+  const stack: Entry[] = [{ value: input, key: '', parent: null }];
   while (stack.length) {
-    const { value, path } = stack.pop()!;
+    const entry = stack.pop()!;
+    const { value } = entry;
     if (typeof value === 'string') {
-      if (bad(value)) return { path, key: false };
+      if (bad(value)) return { path: pathOf(entry), key: false };
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: entry });
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
-        if (bad(k)) return { path, key: true };
-        stack.push({ value: v, path: [...path, k] });
+        if (bad(k)) return { path: pathOf(entry), key: true };
+        stack.push({ value: v, key: k, parent: entry });
       }
     }
   }
