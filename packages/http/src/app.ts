@@ -34,6 +34,14 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     bodyLimit: JSON_LIMIT,
     // Signed file links carry their payload in the path.
     routerOptions: { maxParamLength: 2048 },
+    // Refusals of the router itself (a path that is not valid percent-encoding) get the envelope.
+    frameworkErrors: (err, request, reply) => {
+      const core =
+        err.code === 'FST_ERR_BAD_URL'
+          ? new CoreError('not_found', `No endpoint matches ${request.method} ${request.url.split('?')[0]}`)
+          : fromFastifyError(err);
+      return sendError(reply, core);
+    },
   }) as unknown as FastifyInstance;
   app.decorateRequest('actor', null);
   app.removeAllContentTypeParsers();
