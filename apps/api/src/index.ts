@@ -1,3 +1,5 @@
+/** Moved to @esign/http (the shell every process shares); re-exported for existing importers. */
+export { createHttpApp, sendError } from '@esign/http';
 export { buildOpenApiDocument } from './openapi.ts';
 export { API_BASE, type RestApiOptions, restApi } from './plugin.ts';
 export { matchRoute, type RestRoute, restRoutes } from './routes.ts';

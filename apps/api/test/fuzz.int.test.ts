@@ -110,9 +110,9 @@ function fromSchema(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
 }
 
 function inputSchema(route: RestRoute): JsonSchema {
-  const procedure = (appRouter._def.procedures as Record<string, { _def: { inputs?: unknown[] } }>)[
-    route.procedurePath
-  ];
+  const procedure = (
+    appRouter._def.procedures as unknown as Record<string, { _def: { inputs?: unknown[] } }>
+  )[route.procedurePath];
   const parser = procedure?._def.inputs?.[0];
   if (!(parser instanceof z.ZodType)) return { type: 'object', properties: {} };
   return z.toJSONSchema(parser, { io: 'input', unrepresentable: 'any' }) as JsonSchema;

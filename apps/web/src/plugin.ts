@@ -4,6 +4,7 @@ import {
   type CallerKind,
   type Config,
   type CoreDeps,
+  type CoreError,
   createContext,
   readLinkedFile,
   toCoreError,
@@ -24,8 +25,9 @@ export const TRPC_BODY_LIMIT = 24 * 1024 * 1024;
 
 /**
  * Who may call /trpc with credentials: API keys today; the dashboard session cookie joins here.
- * The signing procedures stay public (their token is their credential), but a request that
- * carries credentials is authenticated, rate-limited and given RateLimit-* like any other.
+ * A request that carries credentials is authenticated and rate-limited like any other (actor in
+ * ctx, RateLimit-* on the reply); if they are refused, actor procedures fail with that error while
+ * the signing procedures stay public (their token is their credential).
  */
 const TRPC_CALLERS: readonly CallerKind[] = ['api_key'];
 
@@ -42,6 +44,7 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   const now = opts.now ?? (() => new Date());
   const createTrpcContext = async ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => {
     let actor: Actor | null = null;
+    let authFailure: CoreError | null = null;
     if (carriesCredentials(req)) {
       const auth = await authenticateHttp(req, res, {
         db: opts.db,
@@ -49,8 +52,8 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
         perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
         allow: TRPC_CALLERS,
       });
-      if (auth.error) throw auth.error;
       actor = auth.actor;
+      authFailure = auth.error;
     }
     return createContext({
       db: opts.db,
@@ -58,6 +61,7 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
       config: opts.config,
       deps: opts.deps,
       actor,
+      authFailure,
       source: actor ? 'api' : 'link',
       requestId: String(req.id),
       ip: req.ip,

@@ -39,14 +39,25 @@ describe('/trpc authentication', () => {
     expect(res.headers.get('ratelimit-limit')).toBe('4');
   });
 
-  it('Authentication 6: a bad or expired key is refused even on a public procedure; none is unauthenticated', async () => {
-    const bad = await call('signing.open', { token: 'x'.repeat(30) }, 'svc_live_nope');
+  it('Authentication 6: a bad or expired key fails actor procedures with its error; none is unauthenticated', async () => {
+    const bad = await call('templates.list', {}, 'svc_live_nope');
     expect([bad.status, bad.code]).toEqual([401, 'unauthenticated']);
+    expect(bad.headers.get('ratelimit-limit')).toBeNull();
     const expired = await owner.newKey({ expiresAt: new Date(Date.now() - 1000) });
     const late = await call('templates.list', {}, expired.key);
     expect([late.status, late.code]).toEqual([401, 'api_key_expired']);
     const none = await call('templates.list', {});
     expect([none.status, none.code]).toEqual([401, 'unauthenticated']);
+  });
+
+  it('a refused credential does not break the public signing procedures (their token is the credential)', async () => {
+    const request = await makeRequest(t, await createTestAccount(t.db, { credits: 2 }));
+    const res = await call(
+      'signing.open',
+      { token: tokenOf(request.signers[0].signing_url) },
+      'svc_live_nope',
+    );
+    expect(res.status).toBe(200);
   });
 
   it('Limits: /trpc shares the per-key fixed window with REST (429 rate_limited with Retry-After)', async () => {

@@ -191,7 +191,7 @@ export const publicProcedure = t.procedure.use(validationErrors);
 
 /** Any authenticated actor: API key, OAuth connection or dashboard session. */
 export const actorProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw new CoreError('unauthenticated', 'Authentication required');
+  if (!ctx.actor) throw ctx.authFailure ?? new CoreError('unauthenticated', 'Authentication required');
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
