@@ -1,4 +1,5 @@
-export { sendError, setRateLimitHeaders } from './errors.ts';
-export { createHttpApp } from './http.ts';
+/** Moved to @esign/http (the shell every process shares); re-exported for existing importers. */
+export { createHttpApp, sendError } from '@esign/http';
 export { buildOpenApiDocument } from './openapi.ts';
 export { API_BASE, type RestApiOptions, restApi } from './plugin.ts';
+export { matchRoute, type RestRoute, restRoutes } from './routes.ts';

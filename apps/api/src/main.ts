@@ -1,6 +1,6 @@
 import { createRuntime } from '@esign/core';
+import { createHttpApp } from '@esign/http';
 import { config } from './env.ts';
-import { createHttpApp } from './http.ts';
 import { restApi } from './plugin.ts';
 
 // Standalone REST API process (scaled deployments); stateless, any number of them.

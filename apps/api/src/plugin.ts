@@ -1,15 +1,14 @@
 import {
   type Actor,
   appRouter,
-  authenticateApiKey,
   beginIdempotent,
+  type CallerKind,
   type Config,
   type CoreDeps,
   CoreError,
   completeIdempotent,
   createContext,
   type IdempotencyRequest,
-  limitActor,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
   releaseIdempotent,
@@ -17,13 +16,20 @@ import {
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
+import {
+  authenticateHttp,
+  type BodyLimit,
+  fromFastifyError,
+  JSON_LIMIT,
+  sendError,
+  TEMPLATE_UPLOAD_LIMIT,
+  VERIFY_UPLOAD_LIMIT,
+} from '@esign/http';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { apiDocs } from './docs.ts';
-import { fromFastifyError, sendError, setRateLimitHeaders } from './errors.ts';
-import { TEMPLATE_UPLOAD_LIMIT } from './http.ts';
 import { multipartTemplateBody, multipartVerifyBody } from './multipart.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { matchRoute, type RestRoute, restRoutes } from './routes.ts';
@@ -37,6 +43,9 @@ export interface RestApiOptions {
 }
 
 export const API_BASE = '/api/v1';
+
+/** Authentication rule 1: API keys (OAuth tokens work only on the MCP endpoint). */
+const REST_CALLERS: readonly CallerKind[] = ['api_key'];
 
 interface RequestState {
   route: RestRoute;
@@ -65,6 +74,16 @@ function pathOf(request: FastifyRequest): string {
   return new URL(request.url, 'http://x').pathname;
 }
 
+/** The body limit of the matched endpoint: documents for POST /templates and /documents/verify. */
+function restBodyLimit(request: FastifyRequest): BodyLimit {
+  const route = request.esign?.route;
+  if (route?.method === 'POST' && route.path === '/templates')
+    return { bytes: TEMPLATE_UPLOAD_LIMIT, code: 'invalid_request' };
+  if (route?.method === 'POST' && route.path === '/documents/verify')
+    return { bytes: VERIFY_UPLOAD_LIMIT, code: 'document_too_large' };
+  return { bytes: JSON_LIMIT, code: 'invalid_request' };
+}
+
 /** The REST adapter: translates HTTP to procedure calls and core errors to the spec's envelope. */
 export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promise<void> {
   const routes = restRoutes(appRouter);
@@ -83,18 +102,17 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
     // PUT is an alias of every PATCH.
     const method = request.method;
     if (method === 'PUT') request.raw.method = 'PATCH';
+    // Authenticate before matching: every authenticated response, a 404 too, carries RateLimit-*.
+    const auth = await authenticateHttp(request, reply, {
+      db: opts.db,
+      now,
+      perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+      allow: REST_CALLERS,
+    });
+    if (auth.error) return sendError(reply, auth.error);
     const { route } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
     if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
-    let actor: Actor;
-    try {
-      actor = await authenticateApiKey(opts.db, request.headers.authorization, now());
-    } catch (err) {
-      return sendError(reply, toCoreError(err));
-    }
-    const limit = await limitActor(opts.db, actor, opts.config.RATE_LIMIT_PER_MINUTE, now());
-    setRateLimitHeaders(reply, limit);
-    if (limit.error) return sendError(reply, limit.error);
-    request.esign = { route, actor, idempotency: null, replayed: false };
+    request.esign = { route, actor: auth.actor, idempotency: null, replayed: false };
   });
 
   app.addHook('preHandler', async (request, reply) => {
@@ -120,9 +138,9 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
       }
       request.headers['content-type'] = 'application/json';
     }
-    // Bodyless POSTs (cancel, remind, archive) need no Content-Type.
-    if (request.method !== 'GET' && !request.headers['content-type'])
-      request.headers['content-type'] = 'application/json';
+    // The body is parsed by now (JSON in any spelling: `application/JSON; charset=utf-8`), and
+    // bodyless POSTs (cancel, remind, archive) need no Content-Type: trpc-to-openapi wants it plain.
+    if (request.method !== 'GET') request.headers['content-type'] = 'application/json';
     const header = request.headers['idempotency-key'];
     if (!state.route.meta.idempotent || header === undefined) return;
     const key = Array.isArray(header) ? header.join(',') : header;
@@ -192,6 +210,7 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   // Waiting for the reply to finish closes that race.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(API_BASE)) return;
+    route.config = { ...route.config, bodyLimit: restBodyLimit };
     const handler = route.handler;
     route.handler = async function (this: unknown, request, reply) {
       await handler.call(this as never, request, reply);

@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@esign/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeRequest } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { tokenOf, trpc } from '../../../test/signing.ts';
 
 let t: TestApp;
 const lines: string[] = [];
@@ -32,4 +34,27 @@ it('secrets are never logged: API keys, signing tokens and passwords are redacte
   expect(all).not.toContain(a.key.slice(9));
   expect(all).not.toContain('hunter2');
   expect(all).not.toContain('tok-123');
+});
+
+it('signing credentials are not in request logs: /s/<token>, /trpc input and /files/<token>/… are redacted', async () => {
+  const a = await createTestAccount(t.db, { credits: 2 });
+  const request = await makeRequest(t, a);
+  const token = tokenOf(request.signers[0].signing_url);
+  lines.length = 0;
+  expect((await fetch(`${t.baseUrl}/s/${token}`)).status).toBe(200);
+  const opened = await trpc(t, 'open', { token }, 'query');
+  expect(opened.status).toBe(200);
+  const fileUrl = new URL(opened.data.documents[0].pages[0].image_url as string);
+  const fileToken = fileUrl.pathname.split('/')[2]!;
+  expect((await fetch(fileUrl)).status).toBe(200);
+  await trpc(t, 'saveValues', { token, values: {} });
+
+  const all = lines.join('');
+  expect(all).toContain('incoming request');
+  expect(all).toContain('/s/[redacted]');
+  expect(all).toContain('/trpc/signing.open?input=[redacted]');
+  expect(all).toContain('/files/[redacted]/');
+  expect(all).not.toContain(token);
+  expect(all).not.toContain(encodeURIComponent(token));
+  expect(all).not.toContain(fileToken);
 });

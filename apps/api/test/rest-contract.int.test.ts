@@ -32,109 +32,110 @@ async function concretePath(path: string, account: TestAccount): Promise<string>
   return out;
 }
 
-describe.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_name, route) => {
-  const isWrite = route.method !== 'GET';
-  const body = async () =>
-    isWrite ? ((await sampleBodies[`${route.method} ${route.path}`]?.(t, owner)) ?? {}) : undefined;
+type Route = (typeof routes)[number];
+const nameOf = (r: Route) => `${r.method} ${r.path}`;
+const table = (rs: Route[]) => rs.map((r) => [nameOf(r), r] as const);
+const isWrite = (r: Route) => r.method !== 'GET';
+const hasId = (r: Route) => /\{\w+\}/.test(r.path);
 
+/** Each rule runs over exactly the routes it applies to: a skip would mean a route is missing. */
+const RULE_ROUTES = {
+  everyRoute: routes,
+  readOnlyRefused: routes.filter((r) => isWrite(r) && !READ_ONLY_WRITES.has(nameOf(r))),
+  readOnlyAllowed: routes.filter((r) => !isWrite(r) || READ_ONLY_WRITES.has(nameOf(r))),
+  withId: routes.filter(hasId),
+};
+
+const body = async (route: Route, account: TestAccount = owner) =>
+  isWrite(route) ? ((await sampleBodies[nameOf(route)]?.(t, account)) ?? {}) : undefined;
+const call = async (route: Route, pathOwner: TestAccount, key: string | undefined) =>
+  t.api(route.method, (await concretePath(route.path, pathOwner)).slice(1), {
+    key,
+    body: await body(route),
+  });
+
+describe('the rule tables', () => {
+  it('every rule applies to at least one route; the read-only exceptions name real routes', () => {
+    for (const [rule, rs] of Object.entries(RULE_ROUTES)) expect(rs.length, rule).toBeGreaterThan(0);
+    for (const name of READ_ONLY_WRITES) expect(routes.map(nameOf)).toContain(name);
+  });
+});
+
+describe.each(table(RULE_ROUTES.everyRoute))('%s', (_name, route) => {
   it('Authentication 6: a missing key is 401 unauthenticated', async () => {
-    const res = await t.api(route.method, (await concretePath(route.path, owner)).slice(1), {
-      body: await body(),
-    });
-    expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('unauthenticated');
+    const res = await call(route, owner, undefined);
+    expect([res.status, res.body.error.code]).toEqual([401, 'unauthenticated']);
   });
 
   it('Authentication 6: a malformed key is 401 unauthenticated', async () => {
-    const res = await t.api(route.method, (await concretePath(route.path, owner)).slice(1), {
-      key: 'svc_live_short',
-      body: await body(),
-    });
-    expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('unauthenticated');
+    const res = await call(route, owner, 'svc_live_short');
+    expect([res.status, res.body.error.code]).toEqual([401, 'unauthenticated']);
   });
 
   it('Authentication 6: a revoked key is 401 unauthenticated', async () => {
     const k = await owner.newKey();
     await t.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', k.id).execute();
-    const res = await t.api(route.method, (await concretePath(route.path, owner)).slice(1), {
-      key: k.key,
-      body: await body(),
-    });
-    expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('unauthenticated');
+    const res = await call(route, owner, k.key);
+    expect([res.status, res.body.error.code]).toEqual([401, 'unauthenticated']);
   });
 
   it('Authentication 6: an expired key is 401 api_key_expired', async () => {
     const k = await owner.newKey({ expiresAt: new Date(Date.now() - 1000) });
-    const res = await t.api(route.method, (await concretePath(route.path, owner)).slice(1), {
-      key: k.key,
-      body: await body(),
-    });
-    expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('api_key_expired');
+    const res = await call(route, owner, k.key);
+    expect([res.status, res.body.error.code]).toEqual([401, 'api_key_expired']);
   });
 
   it('Authentication 6: a key whose account is archived is 401 unauthenticated', async () => {
     const archived = await createTestAccount(t.db, { credits: 5 });
     const path = (await concretePath(route.path, archived)).slice(1);
+    const payload = await body(route, archived);
     await t.db
       .updateTable('accounts')
       .set({ archived_at: new Date() })
       .where('id', '=', archived.accountId)
       .execute();
-    const res = await t.api(route.method, path, { key: archived.key, body: await body() });
-    expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('unauthenticated');
+    const res = await t.api(route.method, path, { key: archived.key, body: payload });
+    expect([res.status, res.body.error.code]).toEqual([401, 'unauthenticated']);
   });
 
-  it.runIf(isWrite && !READ_ONLY_WRITES.has(`${route.method} ${route.path}`))(
-    'Authentication 5: a read-only key on a write is 403 read_only_api_key',
-    async () => {
-      const k = await owner.newKey({ permission: 'read' });
-      const res = await t.api(route.method, (await concretePath(route.path, owner)).slice(1), {
-        key: k.key,
-        body: await body(),
-      });
-      expect(res.status).toBe(403);
-      expect(res.body.error.code).toBe('read_only_api_key');
-    },
-  );
-
-  it.runIf(/\{\w+\}/.test(route.path))(
-    "Authentication 6: another account's resource is 404 not_found",
-    async () => {
-      const res = await t.api(route.method, (await concretePath(route.path, other)).slice(1), {
-        key: owner.key,
-        body: await body(),
-      });
-      expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('not_found');
-    },
-  );
-
-  it.runIf(/\{\w+\}/.test(route.path))(
-    'Authentication 3: live and test data never mix (a live resource is 404 to a test key)',
-    async () => {
-      const testKey = await owner.newKey({ environment: 'test' });
-      const res = await t.api(route.method, (await concretePath(route.path, owner)).slice(1), {
-        key: testKey.key,
-        body: await body(),
-      });
-      expect(res.status).toBe(404);
-    },
-  );
-
   it('Limits: every authenticated response carries RateLimit-Limit/Remaining/Reset', async () => {
-    const res = await t.api(route.method, (await concretePath(route.path, owner)).slice(1), {
-      key: owner.key,
-      body: await body(),
-    });
+    const res = await call(route, owner, owner.key);
     expect(res.headers.get('ratelimit-limit')).toBe('300');
     expect(Number(res.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
     const reset = Number(res.headers.get('ratelimit-reset'));
     expect(reset).toBeGreaterThan(0);
     expect(reset).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('Authentication 5: a read-only key on any other write is 403 read_only_api_key', () => {
+  it.each(table(RULE_ROUTES.readOnlyRefused))('%s', async (_name, route) => {
+    const k = await owner.newKey({ permission: 'read' });
+    const res = await call(route, owner, k.key);
+    expect([res.status, res.body.error.code]).toEqual([403, 'read_only_api_key']);
+  });
+});
+
+describe('Authentication 5: a read-only key may call any GET, POST /documents/verify and POST /feedback', () => {
+  it.each(table(RULE_ROUTES.readOnlyAllowed))('%s', async (_name, route) => {
+    const k = await owner.newKey({ permission: 'read' });
+    const res = await call(route, owner, k.key);
+    expect(res.status, res.text).toBeLessThan(300);
+  });
+});
+
+describe("Authentication 6: another account's resource is 404 not_found", () => {
+  it.each(table(RULE_ROUTES.withId))('%s', async (_name, route) => {
+    const res = await call(route, other, owner.key);
+    expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
+  });
+});
+
+describe('Authentication 3: live and test data never mix (a live resource is 404 to a test key)', () => {
+  it.each(table(RULE_ROUTES.withId))('%s', async (_name, route) => {
+    const testKey = await owner.newKey({ environment: 'test' });
+    const res = await call(route, owner, testKey.key);
+    expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
   });
 });
 

@@ -25,6 +25,26 @@ describe('Unknown routes', () => {
     expect(res.body.error.message).toContain('DELETE /api/v1/me');
   });
 
+  it('Limits: an authenticated request to an unknown route carries RateLimit-* (every authenticated response)', async () => {
+    const a = await createTestAccount(t.db);
+    for (const [method, path] of [
+      ['GET', 'no/such/thing'],
+      ['DELETE', 'me'],
+      ['GET', '/not-an-api-path'],
+    ] as const) {
+      const res = await t.api(method, path, { key: a.key });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('ratelimit-limit'), path).toBe('3');
+      expect(Number(res.headers.get('ratelimit-reset')), path).toBeGreaterThan(0);
+    }
+  });
+
+  it('Authentication 1: an unknown API route without a key is 401 (every request needs authentication)', async () => {
+    const res = await t.api('GET', 'no/such/thing');
+    expect([res.status, res.body.error.code]).toEqual([401, 'unauthenticated']);
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
+  });
+
   it('paths outside the API are 404 with the envelope too', async () => {
     const res = await t.api('GET', '/definitely-not-here');
     expect(res.status).toBe(404);

@@ -1,5 +1,5 @@
-import { createHttpApp } from '@esign/api';
 import { createRuntime } from '@esign/core';
+import { createHttpApp } from '@esign/http';
 import { config } from './env.ts';
 import { mcpEndpoint } from './plugin.ts';
 

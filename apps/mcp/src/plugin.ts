@@ -1,18 +1,16 @@
-import { sendError, setRateLimitHeaders } from '@esign/api';
 import {
-  type Actor,
-  authenticateApiKey,
+  type CallerKind,
   type Config,
   type CoreDeps,
   CoreError,
   createCaller,
   createContext,
-  limitActor,
   omitPurchaseLinks,
   purchasesOffered,
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
+import { authenticateHttp, sendError, TEMPLATE_UPLOAD_LIMIT } from '@esign/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
@@ -20,7 +18,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { type McpTool, mcpTools } from './tools.ts';
 
@@ -33,6 +31,9 @@ export interface McpOptions {
 }
 
 export const MCP_PATH = '/mcp';
+
+/** Authentication rule 8: API keys today; OAuth access tokens join here. */
+const MCP_CALLERS: readonly CallerKind[] = ['api_key'];
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string) {
   return reply
@@ -70,81 +71,89 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
 
-  app.post(MCP_PATH, async (request, reply) => {
-    let actor: Actor;
-    try {
-      actor = await authenticateApiKey(opts.db, request.headers.authorization, now());
-    } catch (err) {
-      const core = toCoreError(err);
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = await authenticateHttp(request, reply, {
+      db: opts.db,
+      now,
+      perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+      allow: MCP_CALLERS,
+    });
+    if (!auth.error) return;
+    if (auth.error.status === 401)
       reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"`);
-      return reply.code(401).send({ error: { code: core.code, message: core.message } });
-    }
-    const limit = await limitActor(opts.db, actor, opts.config.RATE_LIMIT_PER_MINUTE, now());
-    setRateLimitHeaders(reply, limit);
-    if (limit.error) return sendError(reply, limit.error);
+    return sendError(reply, auth.error);
+  };
 
-    const body = request.body;
-    if (Array.isArray(body) && body.length === 0)
-      return jsonRpcError(reply, 400, -32600, 'Invalid Request: empty batch');
-    const messages = Array.isArray(body) ? body : [body];
-    // Notifications are not executed; a request made only of them gets 202 and no body.
-    const requests = messages.filter(isRequest);
-    if (requests.length === 0) return reply.code(202).send();
-    const parsedBody = Array.isArray(body) ? requests : requests[0];
+  // Authenticated before the body is read: an anonymous client cannot make us buffer documents.
+  // Tool calls carry the same documents as POST /templates (create_template, verify_document).
+  app.post(
+    MCP_PATH,
+    { onRequest: authenticate, bodyLimit: TEMPLATE_UPLOAD_LIMIT },
+    async (request, reply) => {
+      const actor = request.actor!;
+      const body = request.body;
+      if (Array.isArray(body) && body.length === 0)
+        return jsonRpcError(reply, 400, -32600, 'Invalid Request: empty batch');
+      const messages = Array.isArray(body) ? body : [body];
+      // Notifications are not executed; a request made only of them gets 202 and no body.
+      const requests = messages.filter(isRequest);
+      if (requests.length === 0) return reply.code(202).send();
+      const parsedBody = Array.isArray(body) ? requests : requests[0];
 
-    // The spec's assistant product without purchases: no purchase tools, no purchase links.
-    const offered = await purchasesOffered(opts.db, actor, 'mcp');
-    const visible = tools.filter((t) => (t.scope === 'read' || actor.canWrite) && (offered || !t.purchase));
-    const server = new Server({ name: 'esign', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (req) => {
-      const tool: McpTool | undefined = tools.find((t) => t.name === req.params.name);
-      if (!tool) return errorResult(new CoreError('not_found', `Unknown tool ${req.params.name}`));
-      const ctx = createContext({
-        db: opts.db,
-        logger: opts.logger,
-        config: opts.config,
-        deps: opts.deps,
-        actor,
-        source: 'mcp',
-        requestId: String(request.id),
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? null,
-        now,
+      // The spec's assistant product without purchases: no purchase tools, no purchase links.
+      const offered = await purchasesOffered(opts.db, actor, 'mcp');
+      const visible = tools.filter((t) => (t.scope === 'read' || actor.canWrite) && (offered || !t.purchase));
+      const server = new Server({ name: 'esign', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+      }));
+      server.setRequestHandler(CallToolRequestSchema, async (req) => {
+        const tool: McpTool | undefined = tools.find((t) => t.name === req.params.name);
+        if (!tool) return errorResult(new CoreError('not_found', `Unknown tool ${req.params.name}`));
+        const ctx = createContext({
+          db: opts.db,
+          logger: opts.logger,
+          config: opts.config,
+          deps: opts.deps,
+          actor,
+          source: 'mcp',
+          requestId: String(request.id),
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+          now,
+        });
+        try {
+          const caller = createCaller(ctx) as unknown as Record<
+            string,
+            Record<string, (input: unknown) => Promise<unknown>>
+          >;
+          const [ns, fn] = tool.procedurePath.split('.') as [string, string];
+          const output = await caller[ns]![fn]!(req.params.arguments ?? {});
+          const result = offered ? output : omitPurchaseLinks(output);
+          return {
+            content: [{ type: 'text', text: JSON.stringify(result) }],
+            structuredContent: result as Record<string, unknown>,
+          } satisfies CallToolResult;
+        } catch (err) {
+          const core = toCoreError(err);
+          if (core.code === 'internal_error') ctx.logger.error({ err }, `MCP tool ${tool.name} failed`);
+          return errorResult(core);
+        }
       });
-      try {
-        const caller = createCaller(ctx) as unknown as Record<
-          string,
-          Record<string, (input: unknown) => Promise<unknown>>
-        >;
-        const [ns, fn] = tool.procedurePath.split('.') as [string, string];
-        const output = await caller[ns]![fn]!(req.params.arguments ?? {});
-        const result = offered ? output : omitPurchaseLinks(output);
-        return {
-          content: [{ type: 'text', text: JSON.stringify(result) }],
-          structuredContent: result as Record<string, unknown>,
-        } satisfies CallToolResult;
-      } catch (err) {
-        const core = toCoreError(err);
-        if (core.code === 'internal_error') ctx.logger.error({ err }, `MCP tool ${tool.name} failed`);
-        return errorResult(core);
-      }
-    });
 
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    reply.hijack();
-    for (const [k, v] of Object.entries(reply.getHeaders()))
-      if (v !== undefined) reply.raw.setHeader(k, v as string);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, parsedBody);
-  });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      reply.hijack();
+      for (const [k, v] of Object.entries(reply.getHeaders()))
+        if (v !== undefined) reply.raw.setHeader(k, v as string);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, parsedBody);
+    },
+  );
 }

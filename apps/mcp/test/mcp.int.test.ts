@@ -1,3 +1,4 @@
+import { appRouter, type Meta } from '@esign/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,28 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 import { twoRoleTemplate } from '../../../test/signing.ts';
 import { mcpTools } from '../src/tools.ts';
+
+/** The spec's MCP endpoint section: "Tools (18)", spelled exactly. */
+const SPEC_TOOLS = [
+  'get_account',
+  'list_templates',
+  'get_template',
+  'create_template',
+  'update_template',
+  'duplicate_template',
+  'archive_template',
+  'send_signature_request',
+  'list_signature_requests',
+  'get_signature_request',
+  'remind_signers',
+  'cancel_signature_request',
+  'update_signer',
+  'list_credit_packs',
+  'buy_credits',
+  'get_checkout',
+  'verify_document',
+  'send_feedback',
+];
 
 let t: TestApp;
 let owner: TestAccount;
@@ -56,10 +79,37 @@ describe('MCP endpoint over Streamable HTTP', () => {
     await client.close();
   });
 
-  it('tools are built from procedure meta: every listed tool maps to a procedure, names are unique', () => {
+  it('tools are built from procedure meta: the tool list is exactly the procedures with meta.mcp', async () => {
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+    const expected = Object.entries(procedures)
+      .filter(([, p]) => p._def.meta?.mcp)
+      .map(([path, p]) => `${p._def.meta!.mcp!.tool} -> ${path}`)
+      .sort();
     const tools = mcpTools();
+    expect(tools.map((x) => `${x.name} -> ${x.procedurePath}`).sort()).toEqual(expected);
+    for (const tool of tools) {
+      expect(procedures[tool.procedurePath], tool.name).toBeDefined();
+      expect(SPEC_TOOLS, `${tool.name} is a tool name the spec spells`).toContain(tool.name);
+      expect(tool.inputSchema.type).toBe('object');
+    }
     expect(new Set(tools.map((x) => x.name)).size).toBe(tools.length);
-    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    const client = await connect(owner.key);
+    const { tools: listed } = await client.listTools();
+    expect(listed.map((x) => x.name).sort()).toEqual(tools.map((x) => x.name).sort());
+    await client.close();
+  });
+
+  it("each tool's scope matches its procedure: write tools refuse a read-only key, read tools accept it", async () => {
+    const read = await owner.newKey({ permission: 'read' });
+    const client = await connect(read.key);
+    for (const tool of mcpTools()) {
+      // Write permission is checked before the arguments, so empty arguments tell the two apart.
+      const result = await client.callTool({ name: tool.name, arguments: {} });
+      const code = (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
+      if (tool.scope === 'write') expect(code, tool.name).toBe('read_only_api_key');
+      else expect(code, tool.name).not.toBe('read_only_api_key');
+    }
+    await client.close();
   });
 
   it('only POST is answered: GET and DELETE return 405', async () => {
@@ -153,6 +203,20 @@ describe('MCP endpoint over Streamable HTTP', () => {
       arguments: { documents: [{ file: 'x' }], fields: [{ type: 'nope', areas: [] }] },
     });
     expect((bad.structuredContent as any).error.code).toBe('invalid_field');
+    await client.close();
+  });
+
+  it('bad arguments are isError, never internal_error: NUL text, ids beyond PostgreSQL integer', async () => {
+    const client = await connect(owner.key);
+    const codeOf = async (name: string, args: Record<string, unknown>) =>
+      ((await client.callTool({ name, arguments: args })).structuredContent as any).error?.code;
+    expect(await codeOf('list_templates', { q: 'a\u0000b' })).toBe('invalid_parameter');
+    expect(await codeOf('get_template', { id: 2 ** 31 })).toBe('not_found');
+    expect(await codeOf('get_signature_request', { id: -3 })).toBe('not_found');
+    expect(await codeOf('list_signature_requests', { template_id: 2 ** 40 })).toBe('invalid_parameter');
+    expect(await codeOf('send_signature_request', { template_id: 1e12, signers: [] })).toBe(
+      'invalid_parameter',
+    );
     await client.close();
   });
 

@@ -1,5 +1,6 @@
-import { createHttpApp, restApi } from '@esign/api';
+import { restApi } from '@esign/api';
 import type { Runtime } from '@esign/core';
+import { createHttpApp } from '@esign/http';
 import { mcpEndpoint } from '@esign/mcp';
 import { webApp } from '@esign/web';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +10,7 @@ export async function buildAllInOneApp(
   rt: Runtime,
   opts: { now?: () => Date } = {},
 ): Promise<FastifyInstance> {
-  const app = createHttpApp(rt);
+  const app = createHttpApp({ ...rt, now: opts.now });
   await app.register(restApi, { ...rt, now: opts.now });
   await app.register(mcpEndpoint, { ...rt, now: opts.now });
   await app.register(webApp, { ...rt, now: opts.now });

@@ -2,6 +2,7 @@ import type { Db, Environment, Permission, UserRole } from '@esign/db';
 import type { Source } from '@esign/domain';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import type { CoreError } from './errors.ts';
 import type { PaymentProvider } from './services/billing/providers.ts';
 import { createFileStore, type FileStore } from './services/storage.ts';
 
@@ -62,6 +63,12 @@ export interface Ctx {
   ip: string | null;
   userAgent: string | null;
   now: () => Date;
+  /**
+   * Why the request has no actor although it brought credentials (bad key, rate limited): public
+   * procedures ignore it, actor procedures throw it (a stale credential must not break the
+   * signing page, which needs none).
+   */
+  authFailure: CoreError | null;
 }
 
 export interface CreateContextInput {
@@ -75,6 +82,7 @@ export interface CreateContextInput {
   ip?: string | null;
   userAgent?: string | null;
   now?: () => Date;
+  authFailure?: CoreError | null;
 }
 
 export function createContext(input: CreateContextInput): Ctx {
@@ -89,6 +97,7 @@ export function createContext(input: CreateContextInput): Ctx {
     ip: input.ip ?? null,
     userAgent: input.userAgent ?? null,
     now: input.now ?? (() => new Date()),
+    authFailure: input.authFailure ?? null,
     logger: input.logger.child({
       requestId,
       source: input.source,

@@ -1,4 +1,5 @@
 export { type AppRouter, appRouter, createCaller } from './app-router.ts';
+export * from './authenticate.ts';
 export * from './config.ts';
 export * from './context.ts';
 export * from './crypto.ts';
@@ -7,6 +8,7 @@ export { jobHandlers } from './jobs.ts';
 /** Parses the environment at process start; a bad value stops the process naming the variable. */
 export { loadConfigOrExit } from './load-config.ts';
 export * from './logger.ts';
+export { MAX_ID } from './routers/ids.schemas.ts';
 export * from './runtime.ts';
 export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
@@ -37,6 +39,7 @@ export * from './services/templates/index.ts';
 export * from './services/verify.ts';
 export * from './services/webhooks/index.ts';
 export {
+  findUnstorableText,
   formatPath,
   issuesToCoreError,
   type McpMeta,

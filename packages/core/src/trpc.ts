@@ -37,6 +37,12 @@ export function toCoreError(error: unknown): CoreError {
       return new CoreError('invalid_json', 'The request body is not valid JSON');
     if (error.code === 'NOT_FOUND') return new CoreError('not_found', error.message || 'Not found');
     if (error.code === 'BAD_REQUEST') return new CoreError('invalid_parameter', error.message);
+    // trpc-to-openapi's own refusals: a request the client must fix, never a 500.
+    if (error.code === 'UNSUPPORTED_MEDIA_TYPE')
+      return new CoreError('invalid_request', 'Unsupported Content-Type: send application/json');
+    if (error.code === 'PAYLOAD_TOO_LARGE')
+      return new CoreError('invalid_request', 'The request body is too large');
+    if (error.code === 'METHOD_NOT_SUPPORTED') return new CoreError('not_found', error.message);
   }
   return new CoreError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
@@ -113,12 +119,76 @@ export function issuesToCoreError(
   return new CoreError('invalid_parameter', `Invalid value for ${name}: ${issue.message}`);
 }
 
+/** The top-level input keys that are REST path parameters (`/templates/{id}` → `id`). */
+function pathParams(meta: Meta | undefined): Set<string> {
+  return new Set([...(meta?.openapi?.path ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
+}
+
+// In a `u` regex a well-formed surrogate pair is one code point, so \p{Cs} matches only lone halves.
+const UNSTORABLE = /[\0\p{Cs}]/u;
+const bad = (s: string) => UNSTORABLE.test(s);
+
+/**
+ * The first string (value or object key) PostgreSQL cannot store: a NUL character, or a lone
+ * UTF-16 surrogate (which cannot be encoded as UTF-8). Iterative, so any depth is safe.
+ */
+export function findUnstorableText(input: unknown): { path: PropertyKey[]; key: boolean } | null {
+  // Each entry links to its parent: the path is rebuilt only for the offender (linear at any depth).
+  interface Entry {
+    value: unknown;
+    key: PropertyKey;
+    parent: Entry | null;
+  }
+  const pathOf = (entry: Entry | null): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let e = entry; e?.parent; e = e.parent) path.push(e.key);
+    return path.reverse();
+  };
+  const stack: Entry[] = [{ value: input, key: '', parent: null }];
+  while (stack.length) {
+    const entry = stack.pop()!;
+    const { value } = entry;
+    if (typeof value === 'string') {
+      if (bad(value)) return { path: pathOf(entry), key: false };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: entry });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (bad(k)) return { path: pathOf(entry), key: true };
+        stack.push({ value: v, key: k, parent: entry });
+      }
+    }
+  }
+  return null;
+}
+
 const validationErrors = t.middleware(async (opts) => {
+  const raw = await opts.getRawInput();
+  const unstorable = findUnstorableText(raw);
+  if (unstorable) {
+    const where = formatPath(unstorable.path);
+    const what = unstorable.key ? `a key${where ? ` in ${where}` : ''}` : where || 'the input';
+    throw new CoreError(
+      'invalid_parameter',
+      `Invalid value for ${what}: text must not contain NUL characters or unpaired UTF-16 surrogates`,
+    );
+  }
   const result = await opts.next();
   if (!result.ok) {
     const cause = result.error.cause as { issues?: IssueLike[] } | undefined;
     if (result.error.code === 'BAD_REQUEST' && cause && Array.isArray(cause.issues)) {
-      throw issuesToCoreError(cause.issues, await opts.getRawInput(), opts.meta?.inputErrors);
+      // A path id that is no positive 32-bit integer names nothing: 404, as an unknown id would be.
+      const issue = cause.issues[0];
+      const top = issue?.path[0];
+      if (
+        issue &&
+        typeof top === 'string' &&
+        pathParams(opts.meta).has(top) &&
+        valueAt(raw, [top]) !== undefined
+      ) {
+        throw new CoreError('not_found', `No resource has ${top} ${String(valueAt(raw, [top]))}`);
+      }
+      throw issuesToCoreError(cause.issues, raw, opts.meta?.inputErrors);
     }
   }
   return result;
@@ -129,7 +199,7 @@ export const publicProcedure = t.procedure.use(validationErrors);
 
 /** Any authenticated actor: API key, OAuth connection or dashboard session. */
 export const actorProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw new CoreError('unauthenticated', 'Authentication required');
+  if (!ctx.actor) throw ctx.authFailure ?? new CoreError('unauthenticated', 'Authentication required');
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 

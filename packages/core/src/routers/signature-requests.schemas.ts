@@ -1,5 +1,6 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES } from '@esign/domain';
 import { z } from 'zod';
+import { IdField, IdParam } from './ids.schemas.ts';
 import { PaginationInput } from './templates.schemas.ts';
 
 /** The one email rule (@esign/domain); still `format: email` in the OpenAPI document. */
@@ -22,7 +23,7 @@ export const SignerInput = z.object({
 });
 
 export const CreateSignatureRequestInput = z.object({
-  template_id: z.number().int().positive(),
+  template_id: IdField,
   signers: z.array(SignerInput).optional().describe('required: at least 1, at most one per template role'),
   signing_order: z.enum(['sequential', 'parallel']).default('sequential'),
   send_email: z.boolean().default(true),
@@ -39,15 +40,15 @@ export type CreateSignatureRequestInput = z.infer<typeof CreateSignatureRequestI
 export { REQUEST_STATUSES };
 
 export const ListSignatureRequestsInput = PaginationInput.extend({
-  template_id: z.coerce.number().int().positive().optional(),
+  template_id: IdParam.optional(),
   q: z.string().max(200).optional(),
   status: z.string().optional().describe('open, expired, sent, in_progress, completed, declined, canceled'),
 });
 
-export const IdInput = z.object({ id: z.coerce.number().int().positive() });
+export const IdInput = z.object({ id: IdParam });
 
 export const UpdateSignerInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: IdParam,
   name: z.string().trim().max(200).nullable().optional(),
   email: z.string().nullable().optional(),
   phone: z.string().trim().nullable().optional(),

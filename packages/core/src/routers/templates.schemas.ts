@@ -1,5 +1,6 @@
 import { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES, OPTION_FIELD_TYPES } from '@esign/domain';
 import { z } from 'zod';
+import { IdParam } from './ids.schemas.ts';
 
 /**
  * The field types of the specification, all of them and those a client may send in a field
@@ -54,7 +55,7 @@ const limit = z
   .optional()
   .transform((v) => (v === undefined || v < 1 ? 20 : Math.min(v, 100)))
   .describe('1..100, default 20; below 1 becomes 20, above 100 becomes 100');
-const cursor = z.coerce.number().int().positive().optional();
+const cursor = IdParam.optional();
 const boolParam = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .transform((v) => v === true || v === 'true')
@@ -71,10 +72,10 @@ export const ListTemplatesInput = z.object({
 
 export const PaginationInput = z.object({ limit, cursor });
 
-export const TemplateIdInput = z.object({ id: z.coerce.number().int().positive() });
+export const TemplateIdInput = z.object({ id: IdParam });
 
 export const UpdateTemplateInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: IdParam,
   name: z.string().trim().min(1).max(200).optional(),
   external_id: z.string().max(200).nullable().optional(),
   folder: z.string().trim().min(1).max(200).optional(),
@@ -83,7 +84,7 @@ export const UpdateTemplateInput = z.object({
 });
 
 export const DuplicateTemplateInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: IdParam,
   name: z.string().trim().min(1).max(200).optional(),
   external_id: z.string().max(200).optional(),
   folder: z.string().trim().min(1).max(200).optional(),

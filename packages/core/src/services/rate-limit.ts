@@ -1,5 +1,6 @@
 import type { Executor } from '@esign/db';
 import { sql } from 'kysely';
+import type { Actor } from '../context.ts';
 import { CoreError } from '../errors.ts';
 
 export interface RateLimitResult {
@@ -42,19 +43,29 @@ export async function pruneRateLimitWindows(db: Executor, now: Date): Promise<vo
     .execute();
 }
 
+/** One window per API key, per OAuth connection (client and user), per dashboard user. */
+export function bucketOf(actor: Pick<Actor, 'kind' | 'apiKeyId' | 'oauthClientId' | 'userId'>): string {
+  switch (actor.kind) {
+    case 'api_key':
+      return `api_key:${actor.apiKeyId}`;
+    case 'oauth':
+      return `oauth:${actor.oauthClientId}:${actor.userId}`;
+    case 'session':
+      return `session:${actor.userId}`;
+  }
+}
+
 /**
  * The spec's per-key limit for an authenticated actor (REST and MCP share the window): the result
  * carries the header values and, when over the limit, the 429 error to send.
  */
 export async function limitActor(
   db: Executor,
-  actor: { apiKeyId: number | null; oauthClientId: string | null; userId: number },
+  actor: Pick<Actor, 'kind' | 'apiKeyId' | 'oauthClientId' | 'userId'>,
   perMinute: number,
   now: Date,
 ): Promise<RateLimitResult & { error: CoreError | null }> {
-  const bucket = actor.apiKeyId
-    ? `api_key:${actor.apiKeyId}`
-    : `oauth:${actor.oauthClientId}:${actor.userId}`;
+  const bucket = bucketOf(actor);
   const result = await hitRateLimit(db, bucket, perMinute, now);
   const error = result.limited
     ? new CoreError(

@@ -15,27 +15,24 @@ export function sendError(reply: FastifyReply, error: CoreError) {
     .send(envelope(error.code, error.message));
 }
 
-/** Errors a body parser or Fastify itself raised before our code ran. */
+/**
+ * Errors a body parser or Fastify itself raised before our code ran. A request the client must
+ * fix is never a 500 (a 500 tells clients to retry).
+ */
 export function fromFastifyError(err: { code?: string; statusCode?: number; message: string }): CoreError {
   if (err instanceof CoreError) return err;
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415) {
     return new CoreError(
       'invalid_request',
       'Unsupported Content-Type: send application/json (or multipart/form-data where allowed)',
     );
   }
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413)
     return new CoreError('invalid_request', 'The request body is too large');
+  if (err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+    return new CoreError('invalid_request', 'The request body does not match its Content-Length');
   if (err.statusCode === 400) return new CoreError('invalid_json', 'The request body is not valid JSON');
+  if (err.statusCode !== undefined && err.statusCode > 400 && err.statusCode < 500)
+    return new CoreError('invalid_request', 'The request could not be processed');
   return new CoreError('internal_error', 'Internal error');
-}
-
-/** RateLimit-* on every authenticated response (REST and MCP). */
-export function setRateLimitHeaders(
-  reply: FastifyReply,
-  limit: { limit: number; remaining: number; resetSeconds: number },
-) {
-  reply.header('RateLimit-Limit', String(limit.limit));
-  reply.header('RateLimit-Remaining', String(limit.remaining));
-  reply.header('RateLimit-Reset', String(limit.resetSeconds));
 }

@@ -1,0 +1,99 @@
+import type { Executor } from '@esign/db';
+import type { Actor } from './context.ts';
+import { CoreError } from './errors.ts';
+import { authenticateApiKey } from './services/api-keys.ts';
+import { limitActor } from './services/rate-limit.ts';
+
+/**
+ * "Who is calling", in one place for every adapter (REST, MCP, /trpc): adapters hand over the raw
+ * header values, core decides which credential they are and resolves it to an Actor.
+ */
+export interface Credentials {
+  /** The Authorization header (`Bearer svc_live_…` today). */
+  authorization?: string | undefined;
+  /** The Cookie header. */
+  cookie?: string | undefined;
+}
+
+/**
+ * The kinds of caller authenticate() resolves. Each is one entry here, one case of `presentedKind`
+ * (how to recognize it in the credentials) and one case of `authenticate` (how to resolve it to
+ * an Actor); the dashboard session cookie and OAuth access tokens join as `'session'` and `'oauth'`.
+ */
+export const CALLER_KINDS = ['api_key'] as const satisfies readonly Actor['kind'][];
+export type CallerKind = (typeof CALLER_KINDS)[number];
+
+export interface AuthenticateOptions {
+  /** The kinds this endpoint accepts (REST: API keys only; MCP adds OAuth; /trpc adds sessions). */
+  allow: readonly CallerKind[];
+}
+
+const LABEL: Record<CallerKind, string> = { api_key: 'an API key' };
+
+/** Which kind of credential a request carries, or null when it carries none. */
+export function presentedKind(credentials: Credentials): CallerKind | null {
+  if (credentials.authorization?.trim()) return 'api_key';
+  return null;
+}
+
+/** Authentication rules 1, 3 and 6 of the spec: the Actor, or 401 unauthenticated / api_key_expired. */
+export async function authenticate(
+  db: Executor,
+  credentials: Credentials,
+  now: Date,
+  opts: AuthenticateOptions,
+): Promise<Actor> {
+  const kind = presentedKind(credentials);
+  const accepted = opts.allow.map((k) => LABEL[k]).join(' or ');
+  if (kind === null) {
+    throw new CoreError(
+      'unauthenticated',
+      opts.allow.length === 1 && opts.allow[0] === 'api_key'
+        ? 'Missing API key: send the header Authorization: Bearer <API_KEY>'
+        : `Authentication required: send ${accepted}`,
+    );
+  }
+  if (!opts.allow.includes(kind))
+    throw new CoreError('unauthenticated', `${LABEL[kind]} is not accepted here: send ${accepted}`);
+  switch (kind) {
+    case 'api_key':
+      return authenticateApiKey(db, credentials.authorization, now);
+    default:
+      return kind satisfies never;
+  }
+}
+
+export type AuthenticatedRequest =
+  | { actor: Actor; error: null; headers: Record<string, string> }
+  | { actor: null; error: CoreError; headers: Record<string, string> };
+
+/**
+ * The one authenticate → rate-limit → headers sequence: every authenticated response carries
+ * `RateLimit-*` (and `Retry-After` when limited); REST, MCP and /trpc share the fixed window.
+ * Never throws a CoreError: the adapter renders `error` its own way (REST envelope, MCP 401, tRPC).
+ */
+export async function authenticateAndLimit(
+  db: Executor,
+  credentials: Credentials,
+  now: Date,
+  opts: AuthenticateOptions & { perMinute: number },
+): Promise<AuthenticatedRequest> {
+  let actor: Actor;
+  try {
+    actor = await authenticate(db, credentials, now, opts);
+  } catch (err) {
+    if (err instanceof CoreError) return { actor: null, error: err, headers: {} };
+    throw err;
+  }
+  const limit = await limitActor(db, actor, opts.perMinute, now);
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(limit.limit),
+    'RateLimit-Remaining': String(limit.remaining),
+    'RateLimit-Reset': String(limit.resetSeconds),
+  };
+  if (limit.error) {
+    headers['Retry-After'] = String(limit.resetSeconds);
+    return { actor: null, error: limit.error, headers };
+  }
+  return { actor, error: null, headers };
+}

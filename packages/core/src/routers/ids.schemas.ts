@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * Every id column is a PostgreSQL `integer` (int4): a larger value names no row, and sending it to
+ * the database would fail the query. One definition bounds them all.
+ */
+export const MAX_ID = 2_147_483_647;
+
+/** An id read from a path or query string (`/templates/{id}`, `?template_id=`, `?cursor=`). */
+export const IdParam = z.coerce.number().int().positive().max(MAX_ID);
+
+/** An id in a JSON body (`template_id` of POST /signature_requests). */
+export const IdField = z.number().int().positive().max(MAX_ID);

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
+import { authenticate, authenticateAndLimit, presentedKind } from '../src/index.ts';
+
+let tdb: TestDatabase;
+let owner: TestAccount;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  owner = await createTestAccount(tdb.db);
+});
+afterAll(() => tdb.drop());
+
+const now = () => new Date();
+const REST = { allow: ['api_key'] as const };
+
+describe('authenticate: who is calling, one function for every adapter', () => {
+  it('Authentication 1: a Bearer API key resolves to its actor (user, account, environment, permission)', async () => {
+    const actor = await authenticate(tdb.db, { authorization: `Bearer ${owner.key}` }, now(), REST);
+    expect(actor).toMatchObject({
+      kind: 'api_key',
+      accountId: owner.accountId,
+      userId: owner.userId,
+      apiKeyId: owner.keyId,
+      environment: 'live',
+      canWrite: true,
+    });
+  });
+
+  it('Authentication 6: missing, malformed and revoked keys are unauthenticated; expired is api_key_expired', async () => {
+    await expect(authenticate(tdb.db, {}, now(), REST)).rejects.toMatchObject({
+      code: 'unauthenticated',
+      message: expect.stringContaining('Missing API key'),
+    });
+    await expect(authenticate(tdb.db, { authorization: 'Bearer nope' }, now(), REST)).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
+    const expired = await owner.newKey({ expiresAt: new Date(Date.now() - 1000) });
+    await expect(
+      authenticate(tdb.db, { authorization: `Bearer ${expired.key}` }, now(), REST),
+    ).rejects.toMatchObject({ code: 'api_key_expired' });
+  });
+
+  it('a credential of a kind the endpoint does not allow is refused; a cookie alone is no credential yet', async () => {
+    await expect(
+      authenticate(tdb.db, { authorization: `Bearer ${owner.key}` }, now(), { allow: [] }),
+    ).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringContaining('not accepted') });
+    expect(presentedKind({ cookie: 'theme=dark' })).toBeNull();
+    expect(presentedKind({ authorization: '  ' })).toBeNull();
+    expect(presentedKind({ authorization: `Bearer ${owner.key}` })).toBe('api_key');
+  });
+});
+
+describe('authenticateAndLimit: authenticate, the shared fixed window, the headers', () => {
+  it('Limits: the actor and RateLimit-Limit/Remaining/Reset; over the limit, rate_limited with Retry-After', async () => {
+    const a = await createTestAccount(tdb.db);
+    const credentials = { authorization: `Bearer ${a.key}` };
+    const at = new Date('2031-01-01T00:00:10Z');
+    const first = await authenticateAndLimit(tdb.db, credentials, at, { ...REST, perMinute: 2 });
+    expect(first.actor?.apiKeyId).toBe(a.keyId);
+    expect(first.headers).toEqual({
+      'RateLimit-Limit': '2',
+      'RateLimit-Remaining': '1',
+      'RateLimit-Reset': '50',
+    });
+    await authenticateAndLimit(tdb.db, credentials, at, { ...REST, perMinute: 2 });
+    const third = await authenticateAndLimit(tdb.db, credentials, at, { ...REST, perMinute: 2 });
+    expect(third.actor).toBeNull();
+    expect(third.error?.code).toBe('rate_limited');
+    expect(third.headers).toMatchObject({ 'RateLimit-Remaining': '0', 'Retry-After': '50' });
+  });
+
+  it('a refused credential gives the error and no RateLimit headers (the response is not authenticated)', async () => {
+    const res = await authenticateAndLimit(tdb.db, { authorization: 'Bearer svc_live_x' }, now(), {
+      ...REST,
+      perMinute: 10,
+    });
+    expect(res.error?.code).toBe('unauthenticated');
+    expect(res.headers).toEqual({});
+  });
+});

@@ -1,0 +1,84 @@
+import { CALLER_KINDS, type Config, CoreError } from '@esign/core';
+import { type Db, migrationsApplied } from '@esign/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import { authenticateHttp, carriesCredentials } from './auth.ts';
+import { fromFastifyError, sendError } from './errors.ts';
+import { registerJsonParser } from './json-body.ts';
+import { JSON_LIMIT } from './limits.ts';
+import { serializeRequest } from './redact.ts';
+
+export interface HttpAppOptions {
+  db: Db;
+  logger: Logger;
+  config: Config;
+  now?: () => Date;
+}
+
+/**
+ * The Fastify shell every process serves from: health and readiness, request ids, the JSON body
+ * parser and its limits, the error envelope for whatever Fastify itself refuses, JSON 404s, and
+ * request logs whose URLs carry no signing token.
+ */
+export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
+  const now = opts.now ?? (() => new Date());
+  const app = Fastify({
+    loggerInstance: opts.logger.child({}, { serializers: { req: serializeRequest } }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : crypto.randomUUID();
+    },
+    requestIdHeader: false,
+    trustProxy: true,
+    bodyLimit: JSON_LIMIT,
+    // Signed file links carry their payload in the path.
+    routerOptions: { maxParamLength: 2048 },
+    // Refusals of the router itself (a path that is not valid percent-encoding) get the envelope.
+    frameworkErrors: (err, request, reply) => {
+      const core =
+        err.code === 'FST_ERR_BAD_URL'
+          ? new CoreError('not_found', `No endpoint matches ${request.method} ${request.url.split('?')[0]}`)
+          : fromFastifyError(err);
+      return sendError(reply, core);
+    },
+  }) as unknown as FastifyInstance;
+  app.decorateRequest('actor', null);
+  app.removeAllContentTypeParsers();
+  registerJsonParser(app);
+  app.setErrorHandler((err, request, reply) => {
+    const core = fromFastifyError(err as { code?: string; statusCode?: number; message: string });
+    if (core.code === 'internal_error') request.log.error({ err }, 'unhandled error');
+    return sendError(reply, core);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(opts.db);
+      if (!(await migrationsApplied(opts.db))) return reply.code(503).send({ status: 'migrations pending' });
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'database unreachable' });
+    }
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    // An authenticated request is counted and carries RateLimit-* even when nothing matches.
+    if (carriesCredentials(request)) {
+      const auth = await authenticateHttp(request, reply, {
+        db: opts.db,
+        now,
+        perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+        allow: CALLER_KINDS,
+      });
+      if (auth.error?.code === 'rate_limited') return sendError(reply, auth.error);
+    }
+    return sendError(
+      reply,
+      new CoreError('not_found', `No endpoint matches ${request.method} ${request.url.split('?')[0]}`),
+    );
+  });
+  return app;
+}

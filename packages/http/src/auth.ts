@@ -1,0 +1,51 @@
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  type AuthenticateOptions,
+  authenticateAndLimit,
+  type Credentials,
+  presentedKind,
+} from '@esign/core';
+import type { Db } from '@esign/db';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling, once authenticateHttp() accepted the request's credentials. */
+    actor: Actor | null;
+  }
+}
+
+export function credentialsOf(request: FastifyRequest): Credentials {
+  return { authorization: request.headers.authorization, cookie: request.headers.cookie };
+}
+
+/** Whether the request carries any credential at all (a public endpoint may then ignore it). */
+export function carriesCredentials(request: FastifyRequest): boolean {
+  return presentedKind(credentialsOf(request)) !== null;
+}
+
+export interface HttpAuthOptions extends AuthenticateOptions {
+  db: Db;
+  perMinute: number;
+  now: () => Date;
+}
+
+/**
+ * The Fastify side of the one authentication path: core's authenticateAndLimit on the request's
+ * headers, its RateLimit-* headers set on the reply, the actor kept on `request.actor`. The caller
+ * renders `error` (REST envelope, MCP 401 with WWW-Authenticate, tRPC error).
+ */
+export async function authenticateHttp(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  opts: HttpAuthOptions,
+): Promise<AuthenticatedRequest> {
+  const result = await authenticateAndLimit(opts.db, credentialsOf(request), opts.now(), {
+    allow: opts.allow,
+    perMinute: opts.perMinute,
+  });
+  reply.headers(result.headers);
+  request.actor = result.actor;
+  return result;
+}

@@ -1,0 +1,13 @@
+export { createHttpApp, type HttpAppOptions } from './app.ts';
+export { authenticateHttp, carriesCredentials, credentialsOf, type HttpAuthOptions } from './auth.ts';
+export { envelope, fromFastifyError, sendError } from './errors.ts';
+export { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBody } from './json-body.ts';
+export {
+  type BodyLimit,
+  bodyLimitOf,
+  JSON_LIMIT,
+  TEMPLATE_UPLOAD_LIMIT,
+  tooLarge,
+  VERIFY_UPLOAD_LIMIT,
+} from './limits.ts';
+export { REDACTED, redactUrl, serializeRequest } from './redact.ts';

@@ -1,0 +1,40 @@
+import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
+import type { FastifyRequest } from 'fastify';
+
+/** Every JSON body unless its route says otherwise. */
+export const JSON_LIMIT = 1024 * 1024;
+/** POST /templates (and MCP create_template) carries up to 10 base64 documents of 25 MB each. */
+export const TEMPLATE_UPLOAD_LIMIT = MAX_DOCUMENTS * Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + JSON_LIMIT;
+/** POST /documents/verify carries one base64 PDF of 25 MB at most. */
+export const VERIFY_UPLOAD_LIMIT = Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 64 * 1024;
+
+/** How large a request body may be, and the error when it is larger. */
+export interface BodyLimit {
+  bytes: number;
+  /** `document_too_large` where the body is one document (POST /documents/verify). */
+  code: 'invalid_request' | 'document_too_large';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route whose limit depends on the request (the REST adapter serves every endpoint from one
+     * route). Without it the route's `bodyLimit` applies, else the server's 1 MB.
+     */
+    bodyLimit?: (request: FastifyRequest) => BodyLimit;
+  }
+}
+
+export function bodyLimitOf(request: FastifyRequest): BodyLimit {
+  const custom = request.routeOptions.config?.bodyLimit?.(request);
+  return custom ?? { bytes: request.routeOptions.bodyLimit ?? JSON_LIMIT, code: 'invalid_request' };
+}
+
+export function tooLarge(limit: BodyLimit): CoreError {
+  return limit.code === 'document_too_large'
+    ? new CoreError(
+        'document_too_large',
+        `The document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`,
+      )
+    : new CoreError('invalid_request', `The request body exceeds ${limit.bytes} bytes`);
+}

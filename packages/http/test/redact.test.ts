@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from '../src/redact.ts';
+
+describe('redactUrl: signing credentials never reach the logs', () => {
+  const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+
+  it('the signing page token in /s/<token>', () => {
+    expect(redactUrl(`/s/${token}`)).toBe('/s/[redacted]');
+    expect(redactUrl(`/s/${token}?lang=en`)).toBe('/s/[redacted]?lang=en');
+    expect(redactUrl('/s/assets/signing.abc123.js')).toBe('/s/assets/signing.abc123.js');
+  });
+
+  it('the signed payload of /files/<token>/<name>', () => {
+    expect(redactUrl(`/files/${token}.sig/Contract.pdf`)).toBe('/files/[redacted]/Contract.pdf');
+  });
+
+  it('tRPC input (it carries the token), also in batches and percent-encoded names', () => {
+    const input = encodeURIComponent(JSON.stringify({ token }));
+    expect(redactUrl(`/trpc/signing.open?input=${input}`)).toBe('/trpc/signing.open?input=[redacted]');
+    expect(redactUrl(`/trpc/signing.open,signing.x?batch=1&input=${input}`)).toBe(
+      '/trpc/signing.open,signing.x?batch=1&input=[redacted]',
+    );
+    expect(redactUrl(`/x?%69nput=${token}&token=${token}&q=ok`)).toBe(
+      '/x?%69nput=[redacted]&token=[redacted]&q=ok',
+    );
+  });
+
+  it('other URLs are left alone', () => {
+    expect(redactUrl('/api/v1/templates?limit=5&q=nda')).toBe('/api/v1/templates?limit=5&q=nda');
+    expect(redactUrl('/healthz')).toBe('/healthz');
+  });
+});
