@@ -1,14 +1,17 @@
 import {
   appRouter,
+  authenticateWebRequest,
   type Config,
   type CoreDeps,
   createContext,
   readLinkedFile,
+  sessionClearCookie,
+  sessionSetCookie,
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { renderHome } from './pages/home.ts';
 import { signingPage } from './signing/routes.ts';
@@ -37,23 +40,46 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({
-        req,
-      }: {
-        req: { id: string; ip: string; headers: Record<string, string | string[] | undefined> };
-      }) =>
-        createContext({
+      createContext: async ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => {
+        const header = (name: string) => {
+          const v = req.headers[name];
+          return typeof v === 'string' ? v : undefined;
+        };
+        // --- Dashboard session (operations.md §5). LEAD: fold into core's shared authenticate function
+        // as its "session cookie" case; CSRF/Origin checks for changes live in authenticateWebRequest.
+        const { actor, failure } = await authenticateWebRequest(
+          opts.db,
+          opts.config,
+          {
+            method: req.method,
+            cookie: header('cookie'),
+            csrfToken: header('x-csrf-token'),
+            origin: header('origin'),
+          },
+          now(),
+        );
+        // --- end of session authentication
+        return createContext({
           db: opts.db,
           logger: opts.logger,
           config: opts.config,
           deps: opts.deps,
-          actor: null,
-          source: 'link',
+          actor,
+          authFailure: failure,
+          // Records made by a signed-in person come from the dashboard (spec: source `invite`).
+          source: actor ? 'invite' : 'link',
           requestId: String(req.id),
           ip: req.ip,
-          userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
+          userAgent: header('user-agent') ?? null,
           now,
-        }),
+          web: {
+            origin: header('origin') ?? null,
+            setCookie: (token, expiresAt) =>
+              void res.header('set-cookie', sessionSetCookie(opts.config, token, expiresAt)),
+            clearCookie: () => void res.header('set-cookie', sessionClearCookie(opts.config)),
+          },
+        });
+      },
     },
   });
   // Signed, expiring links to documents and page images (no API key needed, cannot be guessed).

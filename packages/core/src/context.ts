@@ -20,6 +20,18 @@ export interface Actor {
   oauthClientId: string | null;
   /** `full` keys, `write` OAuth scope. */
   canWrite: boolean;
+  /** Dashboard sessions only: the session's public id (marks "this session" in the list). */
+  sessionId?: number | null;
+}
+
+/**
+ * What a browser-facing adapter lends core for the dashboard's sign-in procedures: the request's
+ * Origin header, and writing or clearing the session cookie on the response.
+ */
+export interface WebSession {
+  origin: string | null;
+  setCookie(token: string, expiresAt: Date): void;
+  clearCookie(): void;
 }
 
 export interface Scope {
@@ -58,6 +70,10 @@ export interface Ctx {
   ip: string | null;
   userAgent: string | null;
   now: () => Date;
+  /** Set by the web adapter (sign-in procedures write the session cookie through it). */
+  web: WebSession | null;
+  /** Why the request has no actor although it brought credentials (e.g. a session without its CSRF token). */
+  authFailure: import('./errors.ts').CoreError | null;
 }
 
 export interface CreateContextInput {
@@ -71,6 +87,8 @@ export interface CreateContextInput {
   ip?: string | null;
   userAgent?: string | null;
   now?: () => Date;
+  web?: WebSession | null;
+  authFailure?: import('./errors.ts').CoreError | null;
 }
 
 export function createContext(input: CreateContextInput): Ctx {
@@ -85,6 +103,8 @@ export function createContext(input: CreateContextInput): Ctx {
     ip: input.ip ?? null,
     userAgent: input.userAgent ?? null,
     now: input.now ?? (() => new Date()),
+    web: input.web ?? null,
+    authFailure: input.authFailure ?? null,
     logger: input.logger.child({
       requestId,
       source: input.source,

@@ -11,6 +11,7 @@ export * from './runtime.ts';
 export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
 export * from './services/credits.ts';
+export * from './services/dashboard/index.ts';
 export { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './services/documents-input.ts';
 export * from './services/events.ts';
 export * from './services/field-values.ts';
@@ -22,6 +23,8 @@ export * from './services/rate-limit.ts';
 export * from './services/request-model.ts';
 export * from './services/sealing.ts';
 export * from './services/secret.ts';
+// Dashboard sign-in: sessions, one-time links, members (operations.md §5).
+export * from './services/sessions/index.ts';
 export * from './services/signature-requests.ts';
 export * from './services/signing.ts';
 export * from './services/storage.ts';

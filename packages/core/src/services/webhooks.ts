@@ -282,7 +282,7 @@ function secretsKey(config: Pick<Config, 'SECRET_KEY' | 'DATA_DIR'>): Buffer {
 const secretAad = (scope: Scope) =>
   Buffer.from(`webhook_endpoints.secret|${scope.accountId}|${scope.environment}`);
 
-function sealEndpointSecret(config: Config, scope: Scope, secret: string): string {
+export function sealEndpointSecret(config: Config, scope: Scope, secret: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', secretsKey(config), iv);
   cipher.setAAD(secretAad(scope));
@@ -290,7 +290,7 @@ function sealEndpointSecret(config: Config, scope: Scope, secret: string): strin
   return `${SEALED_PREFIX}${iv.toString('base64url')}.${sealed.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`;
 }
 
-function openEndpointSecret(config: Config, scope: Scope, stored: string): string {
+export function openEndpointSecret(config: Config, scope: Scope, stored: string): string {
   if (!stored.startsWith(SEALED_PREFIX)) throw new Error('stored webhook secret is not in a known format');
   const [iv, sealed, tag] = stored.slice(SEALED_PREFIX.length).split('.');
   if (!iv || sealed === undefined || !tag) throw new Error('stored webhook secret is malformed');
@@ -648,7 +648,12 @@ async function claimFirstAttempt(db: Db, deliveryId: number, opts: WebhookOption
 }
 
 /** Takes the delivery for one attempt if it is pending, due, and not held by another attempt. */
-async function claimDelivery(db: Db, deliveryId: number, opts: WebhookOptions): Promise<Claim> {
+async function claimDelivery(
+  db: Db,
+  deliveryId: number,
+  opts: WebhookOptions,
+  manual = false,
+): Promise<Claim> {
   const first = await claimFirstAttempt(db, deliveryId, opts);
   if (first) return first;
   return db.transaction().execute(async (tx) => {
@@ -696,7 +701,9 @@ async function claimDelivery(db: Db, deliveryId: number, opts: WebhookOptions): 
         .execute();
     }
 
+    // A manual "retry now" (dashboard) is one more attempt even after the back-off ran out.
     const exhausted =
+      !manual &&
       row.attempts > 0 &&
       nextRetryDelayForEvent(row.type, row.attempts, opts.config.WEBHOOK_RETRY_BASE_SECONDS) === null;
     const disabled = !row.enabled && row.type !== 'webhook.test';
@@ -927,8 +934,9 @@ export async function attemptWebhookDelivery(
   db: Db,
   deliveryId: number,
   opts: WebhookOptions,
+  attempt: { manual?: boolean } = {},
 ): Promise<WebhookAttemptOutcome> {
-  const claim = await claimDelivery(db, deliveryId, opts);
+  const claim = await claimDelivery(db, deliveryId, opts, attempt.manual ?? false);
   if (claim.kind === 'skip') return { kind: 'skipped' };
   if (claim.kind === 'leased') return claim;
   const d = claim.delivery;

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './2026_11_22_0001_initial.ts';
 import * as m0002 from './2026_11_22_0002_webhooks.ts';
 import * as m0003 from './2026_11_22_0003_sealing.ts';
+import * as m0004 from './2026_11_23_0003_dashboard.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_initial': m0001,
   '2026_11_22_0002_webhooks': m0002,
   '2026_11_22_0003_sealing': m0003,
+  '2026_11_23_0003_dashboard': m0004,
 };
