@@ -4,6 +4,7 @@ import {
   type Config,
   type CoreDeps,
   createContext,
+  MAX_DOCUMENT_BYTES,
   readLinkedFile,
   sessionClearCookie,
   sessionSetCookie,
@@ -13,14 +14,18 @@ import type { Db } from '@esign/db';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { renderHome } from './pages/home.ts';
+import { dashboardPages } from './dashboard/routes.ts';
 import { signingPage } from './signing/routes.ts';
 
 /**
- * Largest tRPC request body: signing.complete carries every value of a signer, and a `file`
- * field alone may hold a 10 MB file as base64 (the rest of the server keeps 1 MB).
+ * Largest tRPC request body: signing.complete carries every value of a signer (a `file` field alone
+ * may hold a 10 MB file as base64), and a dashboard upload one 25 MB document as base64 (the rest
+ * of the server keeps 1 MB).
  */
-export const TRPC_BODY_LIMIT = 24 * 1024 * 1024;
+export const TRPC_BODY_LIMIT = Math.max(
+  24 * 1024 * 1024,
+  Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 1024 * 1024,
+);
 
 export interface WebOptions {
   db: Db;
@@ -99,5 +104,5 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
     }
   });
   await app.register(signingPage, { config: opts.config });
-  app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderHome(opts.config)));
+  await app.register(dashboardPages, { config: opts.config });
 }

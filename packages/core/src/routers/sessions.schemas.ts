@@ -15,7 +15,7 @@ export const UpdateProfileInput = z.object({
   billing_country: z
     .string()
     .trim()
-    .regex(/^[A-Za-z]{2}$/, 'Use a two-letter country code such as US or DE')
+    .regex(/^([A-Za-z]{2})?$/, 'Use a two-letter country code such as US or DE')
     .nullable()
     .optional(),
 });
