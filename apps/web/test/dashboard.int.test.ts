@@ -11,9 +11,25 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { esign } from '../../../test/spawn.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 
-// The dashboard's journeys in Chromium (operations.md §5 and the pages of issue 11). Set
-// DASHBOARD_SCREENSHOTS=docs/screenshots to refresh the README's pictures.
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS ?? join(tmpdir(), 'esign-dashboard');
+// The dashboard's journeys in Chromium (operations.md §5 and the pages of issue 11). Every
+// screenshot goes to a temporary folder; DASHBOARD_SCREENSHOTS=docs/screenshots also refreshes the
+// README's pictures (the main pages at desktop and phone width).
+const SHOTS = join(tmpdir(), 'esign-dashboard');
+const DOCS = process.env.DASHBOARD_SCREENSHOTS;
+const DOC_SHOTS = new Set([
+  'desktop-overview',
+  'desktop-templates',
+  'desktop-send',
+  'desktop-request-completed',
+  'desktop-api-key-created',
+  'desktop-webhooks',
+  'desktop-team',
+  'phone-login',
+  'phone-overview',
+  'phone-menu',
+  'phone-test-mode',
+  'phone-account',
+]);
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'correct horse battery';
@@ -38,6 +54,7 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
+    if (DOCS) mkdirSync(DOCS, { recursive: true });
     [t, browser] = await Promise.all([startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }), launchChromium()]);
     env = { DATABASE_URL: t.dbUrl, PUBLIC_URL: t.baseUrl };
     worker = startWorker(
@@ -101,7 +118,10 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
     await page.getByRole('button', { name: /^Account menu/ }).waitFor();
   }
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  async function shot(page: Page, name: string) {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+    if (DOCS && DOC_SHOTS.has(name)) await page.screenshot({ path: join(DOCS, `${name}.png`) });
+  }
 
   async function latestMail(to: string, kind: string) {
     await expect

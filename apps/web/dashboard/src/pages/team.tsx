@@ -117,7 +117,7 @@ export function TeamPage({ session }: { session: Session }) {
             {list.data.members.map((m) => (
               <li key={m.id} className="row">
                 <div className="row-main">
-                  <strong>{m.name || m.email}</strong>
+                  <strong>{m.name || m.email}</strong>{' '}
                   {m.id === session.user.id ? <Badge tone="info">you</Badge> : null}
                   <div className="hint">
                     {m.email} · since {formatDate(m.created_at)}
