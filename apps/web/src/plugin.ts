@@ -85,6 +85,19 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
           },
         });
       },
+      // A single failed call answers with its error's status (403 forbidden, 429 rate_limited, ...)
+      // rather than tRPC's 500 for any thrown error; batches keep tRPC's own status.
+      responseMeta: ({ errors, paths }: { errors: unknown[]; paths?: readonly string[] }) => {
+        if (errors.length !== 1 || (paths?.length ?? 0) !== 1) return {};
+        const core = toCoreError(errors[0]);
+        const retry = core.details.retryAfterSeconds;
+        return { status: core.status, headers: retry !== undefined ? { 'Retry-After': String(retry) } : {} };
+      },
+      onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
+        const core = toCoreError(error);
+        if (core.code === 'internal_error')
+          req.log.error({ err: (error as { cause?: unknown }).cause ?? error }, 'procedure failed');
+      },
     },
   });
   // Signed, expiring links to documents and page images (no API key needed, cannot be guessed).

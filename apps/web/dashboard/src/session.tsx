@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { setCsrfToken, trpc } from './trpc.ts';
+
+export { nextPath, tokenFromHash } from './links.ts';
+
 import { Loading } from './ui.tsx';
 
 export const sessionQuery = () => trpc.auth.session.queryOptions(undefined, { staleTime: 60_000 });
@@ -25,16 +28,4 @@ export function RequireSession({ children }: { children: (session: Session) => R
     return <Navigate to={next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`} replace />;
   }
   return <>{children(data.session)}</>;
-}
-
-/** Where to go after signing in: only paths on this site. */
-export function nextPath(search: string): string {
-  const next = new URLSearchParams(search).get('next');
-  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
-
-/** The token of a one-time link: it travels in the fragment (#token=...), never to a server log. */
-export function tokenFromHash(): string | null {
-  const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  return token && /^[A-Za-z0-9_-]{20,200}$/.test(token) ? token : null;
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dialog, DropdownMenu, Switch } from 'radix-ui';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import type { Session } from './session.tsx';
 import { trpc } from './trpc.ts';
@@ -53,15 +53,18 @@ function EnvironmentSwitch({ session }: { session: Session }) {
     }),
   );
   const test = session.environment === 'test';
+  const id = useId();
   return (
     <div className="env-switch">
-      <label htmlFor="env-switch">Test mode</label>
+      <label htmlFor={id}>Test mode</label>
       <Switch.Root
-        id="env-switch"
+        id={id}
         className="switch"
         checked={test}
-        disabled={set.isPending}
-        onCheckedChange={(on) => set.mutate({ environment: on ? 'test' : 'live' })}
+        aria-busy={set.isPending || undefined}
+        onCheckedChange={(on) => {
+          if (!set.isPending) set.mutate({ environment: on ? 'test' : 'live' });
+        }}
       >
         <Switch.Thumb className="switch-thumb" />
       </Switch.Root>

@@ -20,17 +20,23 @@ export const Button = forwardRef<
   HTMLButtonElement,
   ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean; small?: boolean }
 >(function Button(
-  { variant = 'secondary', busy = false, small = false, className, children, disabled, ...rest },
+  { variant = 'secondary', busy = false, small = false, className, children, onClick, ...rest },
   ref,
 ) {
+  // While busy the button stays focusable (a disabled button would drop keyboard focus to the page)
+  // and ignores clicks, which also stops a second submit of its form.
   return (
     <button
       ref={ref}
       type="button"
       className={`btn btn-${variant}${small ? ' btn-small' : ''}${className ? ` ${className}` : ''}`}
-      disabled={disabled || busy}
+      aria-disabled={busy || undefined}
       aria-busy={busy || undefined}
       {...rest}
+      onClick={(e) => {
+        if (busy) e.preventDefault();
+        else onClick?.(e);
+      }}
     >
       {busy ? <span className="spinner" aria-hidden="true" /> : null}
       {children}
