@@ -90,6 +90,104 @@ function EditSigner({
   );
 }
 
+interface RequestFiles {
+  documents?: { name: string; url: string }[] | null | undefined;
+  audit_trail_url?: string | null | undefined;
+  combined_document_url?: string | null | undefined;
+}
+
+/** The sealed files of a completed request (while sealing runs, a note that it is coming). */
+function Downloads({ request: r }: { request: RequestFiles }) {
+  return (
+    <section className="card" aria-labelledby="downloads">
+      <h2 id="downloads">Signed documents</h2>
+      {r.audit_trail_url ? (
+        <ul className="plain downloads">
+          {r.documents?.map((d) => (
+            <li key={d.url}>
+              <a href={d.url} download>
+                {d.name}.pdf
+              </a>
+            </li>
+          ))}
+          <li>
+            <a href={r.audit_trail_url} download>
+              Audit trail
+            </a>
+          </li>
+          {r.combined_document_url ? (
+            <li>
+              <a href={r.combined_document_url} download>
+                Everything in one PDF
+              </a>
+            </li>
+          ) : null}
+        </ul>
+      ) : (
+        <Loading label="Sealing the signed documents…" />
+      )}
+    </section>
+  );
+}
+
+function SignerRow({
+  signer: s,
+  canWrite,
+  editable,
+  onEdit,
+}: {
+  signer: Signer;
+  canWrite: boolean;
+  editable: boolean;
+  onEdit: () => void;
+}) {
+  return (
+    <li className="row">
+      <div className="row-main">
+        <strong>{s.name || s.email || s.phone}</strong>{' '}
+        {s.role ? <span className="hint">as {s.role}</span> : null}{' '}
+        <Badge tone={statusTone(s.status)}>{SIGNER_STATUS_LABEL[s.status] ?? s.status}</Badge>
+        <div className="hint">
+          {[s.email, s.phone].filter(Boolean).join(' · ')}
+          {s.viewed_at ? ` · opened ${formatDateTime(s.viewed_at)}` : ''}
+          {s.signed_at ? ` · signed ${formatDateTime(s.signed_at)}` : ''}
+          {s.declined_at
+            ? ` · declined ${formatDateTime(s.declined_at)}${s.decline_reason ? `: “${s.decline_reason}”` : ''}`
+            : ''}
+        </div>
+      </div>
+      <div className="row-actions">
+        {s.signing_url && canWrite ? <CopyButton value={s.signing_url} label="Copy signing link" /> : null}
+        {editable ? (
+          <Button small onClick={onEdit}>
+            Edit or resend
+          </Button>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** What happened, oldest first, from the request's audit trail. */
+function Timeline({ id }: { id: number }) {
+  const timeline = useQuery(trpc.dashboard.requestTimeline.queryOptions({ id }));
+  return (
+    <section aria-labelledby="timeline">
+      <h2 id="timeline">Timeline</h2>
+      {timeline.isPending ? <Loading /> : null}
+      <ErrorNote error={timeline.error} />
+      <ol className="timeline">
+        {timeline.data?.map((a) => (
+          <li key={a.id}>
+            <time dateTime={a.created_at}>{formatDateTime(a.created_at)}</time> {describeActivity(a)}
+            {a.ip ? <span className="hint"> · {a.ip}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 export function RequestPage({ session }: { session: Session }) {
   const id = Number(useParams().id);
   const queryClient = useQueryClient();
@@ -106,8 +204,11 @@ export function RequestPage({ session }: { session: Session }) {
           ? 3_000
           : false,
   });
-  const timeline = useQuery(trpc.dashboard.requestTimeline.queryOptions({ id }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.signatureRequests.pathKey() });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.signatureRequests.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.dashboard.requestTimeline.queryKey({ id }) }),
+    ]);
   const remind = useMutation(
     trpc.signatureRequests.remind.mutationOptions({
       onSuccess: async (r) => {
@@ -171,65 +272,18 @@ export function RequestPage({ session }: { session: Session }) {
         {r.expires_at ? ` · expires ${formatDateTime(r.expires_at)}` : ''}
         {r.created_by ? ` · by ${r.created_by.name || r.created_by.email}` : ''}
       </PageHeader>
-      {r.status === 'completed' ? (
-        <section className="card" aria-labelledby="downloads">
-          <h2 id="downloads">Signed documents</h2>
-          {r.audit_trail_url ? (
-            <ul className="plain downloads">
-              {r.documents?.map((d) => (
-                <li key={d.url}>
-                  <a href={d.url} download>
-                    {d.name}.pdf
-                  </a>
-                </li>
-              ))}
-              <li>
-                <a href={r.audit_trail_url} download>
-                  Audit trail
-                </a>
-              </li>
-              {r.combined_document_url ? (
-                <li>
-                  <a href={r.combined_document_url} download>
-                    Everything in one PDF
-                  </a>
-                </li>
-              ) : null}
-            </ul>
-          ) : (
-            <Loading label="Sealing the signed documents…" />
-          )}
-        </section>
-      ) : null}
+      {r.status === 'completed' ? <Downloads request={r} /> : null}
       <section aria-labelledby="signers">
         <h2 id="signers">Signers</h2>
         <ul className="rows">
           {r.signers.map((s) => (
-            <li key={s.id} className="row">
-              <div className="row-main">
-                <strong>{s.name || s.email || s.phone}</strong>{' '}
-                {s.role ? <span className="hint">as {s.role}</span> : null}{' '}
-                <Badge tone={statusTone(s.status)}>{SIGNER_STATUS_LABEL[s.status] ?? s.status}</Badge>
-                <div className="hint">
-                  {[s.email, s.phone].filter(Boolean).join(' · ')}
-                  {s.viewed_at ? ` · opened ${formatDateTime(s.viewed_at)}` : ''}
-                  {s.signed_at ? ` · signed ${formatDateTime(s.signed_at)}` : ''}
-                  {s.declined_at
-                    ? ` · declined ${formatDateTime(s.declined_at)}${s.decline_reason ? `: “${s.decline_reason}”` : ''}`
-                    : ''}
-                </div>
-              </div>
-              <div className="row-actions">
-                {s.signing_url && canWrite ? (
-                  <CopyButton value={s.signing_url} label="Copy signing link" />
-                ) : null}
-                {open && canWrite && s.status !== 'signed' && s.status !== 'declined' ? (
-                  <Button small onClick={() => setEditing(s)}>
-                    Edit or resend
-                  </Button>
-                ) : null}
-              </div>
-            </li>
+            <SignerRow
+              key={s.id}
+              signer={s}
+              canWrite={canWrite}
+              editable={open && canWrite && s.status !== 'signed' && s.status !== 'declined'}
+              onEdit={() => setEditing(s)}
+            />
           ))}
         </ul>
       </section>
@@ -240,19 +294,7 @@ export function RequestPage({ session }: { session: Session }) {
       >
         {editing ? <EditSigner signer={editing} requestId={r.id} onClose={() => setEditing(null)} /> : null}
       </Modal>
-      <section aria-labelledby="timeline">
-        <h2 id="timeline">Timeline</h2>
-        {timeline.isPending ? <Loading /> : null}
-        <ErrorNote error={timeline.error} />
-        <ol className="timeline">
-          {timeline.data?.map((a) => (
-            <li key={a.id}>
-              <time dateTime={a.created_at}>{formatDateTime(a.created_at)}</time> {describeActivity(a)}
-              {a.ip ? <span className="hint"> · {a.ip}</span> : null}
-            </li>
-          ))}
-        </ol>
-      </section>
+      <Timeline id={r.id} />
     </>
   );
 }

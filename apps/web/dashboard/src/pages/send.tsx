@@ -2,7 +2,7 @@ import { CreateSignatureRequestInput, SignerInput } from '@esign/core/schemas/si
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { type UseFormReturn, useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import type { Session } from '../session.tsx';
@@ -54,6 +54,135 @@ function prefillValue(field: TemplateField | undefined, raw: string | boolean): 
   return raw;
 }
 
+type Form = UseFormReturn<FormValues>;
+
+/** The request as POST /signature_requests takes it, from the form's values. */
+function toPayload(v: FormValues, templateId: number, fields: TemplateField[]) {
+  return {
+    template_id: templateId,
+    signing_order: v.signing_order,
+    send_email: v.send_email,
+    require_email_otp: v.require_email_otp,
+    signers: v.signers.map((s) => {
+      const prefill = Object.fromEntries(
+        Object.entries(s.prefill ?? {})
+          .filter(([, value]) => value !== '' && value !== false)
+          .map(([name, value]) => [
+            name,
+            prefillValue(
+              fields.find((f) => f.name === name),
+              value,
+            ),
+          ]),
+      );
+      return {
+        role: s.role,
+        email: s.email,
+        ...(s.name ? { name: s.name } : {}),
+        ...(Object.keys(prefill).length ? { prefill } : {}),
+      };
+    }),
+    ...(v.subject || v.body
+      ? { message: { ...(v.subject ? { subject: v.subject } : {}), ...(v.body ? { body: v.body } : {}) } }
+      : {}),
+    ...(v.expires_on ? { expires_at: new Date(`${v.expires_on}T23:59:59`).toISOString() } : {}),
+  };
+}
+
+/** One signer per template role: who, and optionally values filled in for them beforehand. */
+function SignerFieldset({
+  form,
+  index: i,
+  role,
+  fields,
+  number,
+}: {
+  form: Form;
+  index: number;
+  role: string;
+  fields: TemplateField[];
+  number: number | null;
+}) {
+  const roleFields = fields.filter((f) => f.role === role && f.name && PREFILLABLE.has(f.type));
+  const errors = form.formState.errors.signers?.[i];
+  return (
+    <fieldset className="fieldset">
+      <legend>
+        {number ? `${number}. ` : ''}
+        {role}
+      </legend>
+      <div className="grid-2">
+        <TextField
+          label="Name"
+          autoComplete="off"
+          error={errors?.name?.message}
+          {...form.register(`signers.${i}.name`)}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="off"
+          error={errors?.email?.message}
+          {...form.register(`signers.${i}.email`)}
+        />
+      </div>
+      {roleFields.length > 0 ? (
+        <details>
+          <summary>Fill in values for {role} (optional)</summary>
+          <div className="grid-2">
+            {roleFields.map((f) => {
+              const field = form.register(`signers.${i}.prefill.${f.name}`);
+              if (f.type === 'checkbox') return <CheckboxField key={f.name} label={f.name} {...field} />;
+              if (f.type === 'select') {
+                const options = (f.options ?? []).map((o) => ({ value: o, label: o }));
+                return (
+                  <SelectField
+                    key={f.name}
+                    label={f.name ?? ''}
+                    options={[{ value: '', label: '—' }, ...options]}
+                    {...field}
+                  />
+                );
+              }
+              const type = f.type === 'date' ? 'date' : f.type === 'number' ? 'number' : 'text';
+              return <TextField key={f.name} label={f.name ?? ''} type={type} {...field} />;
+            })}
+          </div>
+        </details>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function SendOptions({ form, templateName }: { form: Form; templateName: string }) {
+  return (
+    <details>
+      <summary>Message, expiry and security (optional)</summary>
+      <TextField
+        label="Email subject"
+        placeholder={`Please sign “${templateName}”`}
+        {...form.register('subject')}
+      />
+      <TextArea label="Message to signers" rows={3} {...form.register('body')} />
+      <TextField
+        label="Link expires on"
+        type="date"
+        hint="After this day the signing links stop working."
+        {...form.register('expires_on')}
+      />
+      <CheckboxField
+        label="Ask signers for a one-time code sent to their email before they can open the document"
+        {...form.register('require_email_otp')}
+      />
+      <CheckboxField
+        label="Email the signing links"
+        hint="Untick to share the links yourself."
+        {...form.register('send_email')}
+      />
+    </details>
+  );
+}
+
 export function SendPage({ session }: { session: Session }) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
@@ -95,35 +224,7 @@ export function SendPage({ session }: { session: Session }) {
   }
   const fields = (template.data?.fields ?? []) as TemplateField[];
   const submit = form.handleSubmit((v) => {
-    const payload = {
-      template_id: templateId ?? 0,
-      signing_order: v.signing_order,
-      send_email: v.send_email,
-      require_email_otp: v.require_email_otp,
-      signers: v.signers.map((s) => {
-        const prefill = Object.fromEntries(
-          Object.entries(s.prefill ?? {})
-            .filter(([, value]) => value !== '' && value !== false)
-            .map(([name, value]) => [
-              name,
-              prefillValue(
-                fields.find((f) => f.name === name),
-                value,
-              ),
-            ]),
-        );
-        return {
-          role: s.role,
-          email: s.email,
-          ...(s.name ? { name: s.name } : {}),
-          ...(Object.keys(prefill).length ? { prefill } : {}),
-        };
-      }),
-      ...(v.subject || v.body
-        ? { message: { ...(v.subject ? { subject: v.subject } : {}), ...(v.body ? { body: v.body } : {}) } }
-        : {}),
-      ...(v.expires_on ? { expires_at: new Date(`${v.expires_on}T23:59:59`).toISOString() } : {}),
-    };
+    const payload = toPayload(v, templateId ?? 0, fields);
     const checked = CreateSignatureRequestInput.safeParse(payload);
     if (!checked.success) {
       form.setError('root', { message: checked.error.issues[0]?.message ?? 'Check the form' });
@@ -177,70 +278,18 @@ export function SendPage({ session }: { session: Session }) {
             </div>
           ) : null}
           {template.data
-            ? signers.fields.map((s, i) => {
-                const roleFields = fields.filter(
-                  (f) => f.role === s.role && f.name && PREFILLABLE.has(f.type),
-                );
-                const errors = form.formState.errors.signers?.[i];
-                return (
-                  <fieldset key={s.id} className="fieldset">
-                    <legend>
-                      {signers.fields.length > 1 && form.watch('signing_order') === 'sequential'
-                        ? `${i + 1}. `
-                        : ''}
-                      {s.role}
-                    </legend>
-                    <div className="grid-2">
-                      <TextField
-                        label="Name"
-                        autoComplete="off"
-                        error={errors?.name?.message}
-                        {...form.register(`signers.${i}.name`)}
-                      />
-                      <TextField
-                        label="Email"
-                        type="email"
-                        autoComplete="off"
-                        error={errors?.email?.message}
-                        {...form.register(`signers.${i}.email`)}
-                      />
-                    </div>
-                    {roleFields.length > 0 ? (
-                      <details>
-                        <summary>Fill in values for {s.role} (optional)</summary>
-                        <div className="grid-2">
-                          {roleFields.map((f) =>
-                            f.type === 'checkbox' ? (
-                              <CheckboxField
-                                key={f.name}
-                                label={f.name}
-                                {...form.register(`signers.${i}.prefill.${f.name}`)}
-                              />
-                            ) : f.type === 'select' ? (
-                              <SelectField
-                                key={f.name}
-                                label={f.name ?? ''}
-                                options={[
-                                  { value: '', label: '—' },
-                                  ...(f.options ?? []).map((o) => ({ value: o, label: o })),
-                                ]}
-                                {...form.register(`signers.${i}.prefill.${f.name}`)}
-                              />
-                            ) : (
-                              <TextField
-                                key={f.name}
-                                label={f.name ?? ''}
-                                type={f.type === 'date' ? 'date' : f.type === 'number' ? 'number' : 'text'}
-                                {...form.register(`signers.${i}.prefill.${f.name}`)}
-                              />
-                            ),
-                          )}
-                        </div>
-                      </details>
-                    ) : null}
-                  </fieldset>
-                );
-              })
+            ? signers.fields.map((s, i) => (
+                <SignerFieldset
+                  key={s.id}
+                  form={form}
+                  index={i}
+                  role={s.role}
+                  fields={fields}
+                  number={
+                    signers.fields.length > 1 && form.watch('signing_order') === 'sequential' ? i + 1 : null
+                  }
+                />
+              ))
             : null}
           {template.data && fields.length > 0 ? (
             <>
@@ -254,30 +303,7 @@ export function SendPage({ session }: { session: Session }) {
                   {...form.register('signing_order')}
                 />
               ) : null}
-              <details>
-                <summary>Message, expiry and security (optional)</summary>
-                <TextField
-                  label="Email subject"
-                  placeholder={`Please sign “${template.data.name}”`}
-                  {...form.register('subject')}
-                />
-                <TextArea label="Message to signers" rows={3} {...form.register('body')} />
-                <TextField
-                  label="Link expires on"
-                  type="date"
-                  hint="After this day the signing links stop working."
-                  {...form.register('expires_on')}
-                />
-                <CheckboxField
-                  label="Ask signers for a one-time code sent to their email before they can open the document"
-                  {...form.register('require_email_otp')}
-                />
-                <CheckboxField
-                  label="Email the signing links"
-                  hint="Untick to share the links yourself."
-                  {...form.register('send_email')}
-                />
-              </details>
+              <SendOptions form={form} templateName={template.data.name} />
               {form.formState.errors.root ? (
                 <p className="field-error" role="alert">
                   {form.formState.errors.root.message}
