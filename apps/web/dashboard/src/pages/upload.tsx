@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { mutateWithProgress } from '../trpc.ts';
 import { Button, ErrorNote, ProgressBar, useToast } from '../ui.tsx';
 
@@ -151,7 +152,7 @@ export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded:
           {created.fields && created.fields.length === 0 ? (
             <a href={created.edit_url}>place fields in the editor</a>
           ) : (
-            <a href={`/send?template=${created.id}`}>Send it for signature</a>
+            <Link to={`/send?template=${created.id}`}>Send it for signature</Link>
           )}
           {created.warnings?.length ? <span className="hint"> ({created.warnings.join(' ')})</span> : null}
         </div>
