@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createDb, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { ensureDashboardBuilt } from '../apps/web/src/dashboard/build.ts';
 
 import './db.ts';
 
@@ -42,6 +43,9 @@ export default async function setup(project: TestProject) {
       rmSync(dir, { recursive: true, force: true });
     };
   }
+  // The dashboard bundle, built once here (or reused from dashboard/dist) so that test files which
+  // serve pages never wait for it.
+  const dashboard = ensureDashboardBuilt();
   const template = `esign_tpl_${process.pid}_${Date.now().toString(36)}`;
   await adminQuery(adminUrl, `create database ${template}`);
   const tplUrl = new URL(adminUrl);
@@ -49,6 +53,7 @@ export default async function setup(project: TestProject) {
   const db = createDb(tplUrl.toString(), { max: 1 });
   await migrateToLatest(db);
   await db.destroy();
+  await dashboard;
   project.provide('dbAdminUrl', adminUrl);
   project.provide('dbTemplate', template);
 

@@ -107,6 +107,7 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
       db: opts.db,
       now,
       perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+      publicUrl: opts.config.PUBLIC_URL,
       allow: REST_CALLERS,
     });
     if (auth.error) return sendError(reply, auth.error);

@@ -76,6 +76,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
       db: opts.db,
       now,
       perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+      publicUrl: opts.config.PUBLIC_URL,
       allow: MCP_CALLERS,
     });
     if (!auth.error) return;

@@ -41,6 +41,15 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')('all-in-one start on th
       }
       expect(ready, log).toBe(true);
 
+      // The dashboard is served by the same process, with nothing to build by hand (operations.md §1).
+      const home = await fetch(`${base}/`);
+      expect(home.status).toBe(200);
+      const html = await home.text();
+      expect(html).toContain('<div id="root">');
+      const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script, html).toBeTruthy();
+      expect((await fetch(`${base}${script}`)).headers.get('content-type')).toMatch(/javascript/);
+
       const account = await esign(['account', 'create', '--email', 'boot@example.com', '--json'], env);
       expect(account.code, account.stderr).toBe(0);
       const key = JSON.parse(

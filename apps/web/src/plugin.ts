@@ -6,7 +6,10 @@ import {
   type CoreDeps,
   type CoreError,
   createContext,
+  MAX_DOCUMENT_BYTES,
   readLinkedFile,
+  sessionClearCookie,
+  sessionSetCookie,
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
@@ -16,22 +19,26 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { billingPages } from './billing/routes.ts';
 import { stripeWebhook } from './billing/stripe-webhook.ts';
-import { renderHome } from './pages/home.ts';
+import { dashboardPages } from './dashboard/routes.ts';
 import { signingPage } from './signing/routes.ts';
 
 /**
- * Largest tRPC request body: signing.complete carries every value of a signer, and a `file`
- * field alone may hold a 10 MB file as base64 (the rest of the server keeps 1 MB).
+ * Largest tRPC request body: signing.complete carries every value of a signer (a `file` field alone
+ * may hold a 10 MB file as base64), and a dashboard upload one 25 MB document as base64 (the rest
+ * of the server keeps 1 MB).
  */
-export const TRPC_BODY_LIMIT = 24 * 1024 * 1024;
+export const TRPC_BODY_LIMIT = Math.max(
+  24 * 1024 * 1024,
+  Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 1024 * 1024,
+);
 
 /**
- * Who may call /trpc with credentials: API keys today; the dashboard session cookie joins here.
- * A request that carries credentials is authenticated and rate-limited like any other (actor in
+ * Who may call /trpc with credentials: API keys and the dashboard's session cookie (whose changes
+ * need the CSRF token and our Origin, checked in core's authenticate). A request that carries credentials is authenticated and rate-limited like any other (actor in
  * ctx, RateLimit-* on the reply); if they are refused, actor procedures fail with that error while
  * the signing procedures stay public (their token is their credential).
  */
-const TRPC_CALLERS: readonly CallerKind[] = ['api_key'];
+const TRPC_CALLERS: readonly CallerKind[] = ['api_key', 'session'];
 
 export interface WebOptions {
   db: Db;
@@ -52,6 +59,7 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
         db: opts.db,
         now,
         perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+        publicUrl: opts.config.PUBLIC_URL,
         allow: TRPC_CALLERS,
       });
       actor = auth.actor;
@@ -64,11 +72,19 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
       deps: opts.deps,
       actor,
       authFailure,
-      source: actor ? 'api' : 'link',
+      // Records made by a signed-in person come from the dashboard (spec: source `invite`).
+      source: actor?.kind === 'session' ? 'invite' : actor ? 'api' : 'link',
       requestId: String(req.id),
       ip: req.ip,
       userAgent: req.headers['user-agent'] ?? null,
       now,
+      // Sign-in procedures write and clear the session cookie through this.
+      web: {
+        origin: typeof req.headers.origin === 'string' ? req.headers.origin : null,
+        setCookie: (token, expiresAt) =>
+          void res.header('set-cookie', sessionSetCookie(opts.config, token, expiresAt)),
+        clearCookie: () => void res.header('set-cookie', sessionClearCookie(opts.config)),
+      },
     });
   };
   // Mounted on our own route (not fastifyTRPCPlugin, which swaps in its own JSON parser) so /trpc
@@ -80,12 +96,18 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
       // URLs and logs); GET keeps working for other clients.
       allowMethodOverride: true,
       createContext: createTrpcContext,
-      // A 429 (rate_limited, e.g. too many email codes) carries Retry-After like the REST API.
-      responseMeta: ({ errors }: { errors: unknown[] }) => {
-        const retry = errors
-          .map((e) => toCoreError(e).details.retryAfterSeconds)
-          .find((s) => s !== undefined);
-        return retry !== undefined ? { headers: { 'Retry-After': String(retry) } } : {};
+      // A single failed call answers with its error's status (403 forbidden, 429 rate_limited with
+      // Retry-After, ...) rather than tRPC's 500 for any thrown error; batches keep tRPC's own status.
+      responseMeta: ({ errors, paths }: { errors: unknown[]; paths?: readonly string[] }) => {
+        if (errors.length !== 1 || (paths?.length ?? 0) !== 1) return {};
+        const core = toCoreError(errors[0]);
+        const retry = core.details.retryAfterSeconds;
+        return { status: core.status, headers: retry !== undefined ? { 'Retry-After': String(retry) } : {} };
+      },
+      onError: ({ error, req }: { error: unknown; req: FastifyRequest }) => {
+        const core = toCoreError(error);
+        if (core.code === 'internal_error')
+          req.log.error({ err: (error as { cause?: unknown }).cause ?? error }, 'procedure failed');
       },
       req,
       res,
@@ -111,5 +133,5 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   await app.register(signingPage, { config: opts.config });
   await app.register(billingPages, { ...opts, now });
   await app.register(stripeWebhook, { ...opts, now });
-  app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderHome(opts.config)));
+  await app.register(dashboardPages, { config: opts.config });
 }

@@ -1,11 +1,17 @@
 import { accountRouter } from './routers/account.ts';
+import { apiKeysRouter } from './routers/api-keys.ts';
+import { authRouter } from './routers/auth.ts';
 import { billingRouter } from './routers/billing.ts';
+import { dashboardRouter } from './routers/dashboard.ts';
 import { documentsRouter } from './routers/documents.ts';
 import { feedbackRouter } from './routers/feedback.ts';
+import { membersRouter } from './routers/members.ts';
+import { sessionsRouter } from './routers/sessions.ts';
 import { signatureRequestsRouter } from './routers/signature-requests.ts';
 import { signersRouter } from './routers/signers.ts';
 import { signingRouter } from './routers/signing.ts';
 import { templatesRouter } from './routers/templates.ts';
+import { webhookEndpointsRouter } from './routers/webhook-endpoints.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
@@ -17,6 +23,13 @@ export const appRouter = router({
   signatureRequests: signatureRequestsRouter,
   signers: signersRouter,
   signing: signingRouter,
+  // Dashboard only (operations.md §5): no REST route or MCP tool.
+  auth: authRouter,
+  sessions: sessionsRouter,
+  members: membersRouter,
+  apiKeys: apiKeysRouter,
+  webhookEndpoints: webhookEndpointsRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,8 @@ import type { Actor } from './context.ts';
 import { CoreError } from './errors.ts';
 import { authenticateApiKey } from './services/api-keys.ts';
 import { limitActor } from './services/rate-limit.ts';
+import { carriesSessionCookie } from './services/sessions/cookies.ts';
+import { authenticateWebRequest } from './services/sessions/sessions.ts';
 
 /**
  * "Who is calling", in one place for every adapter (REST, MCP, /trpc): adapters hand over the raw
@@ -11,8 +13,14 @@ import { limitActor } from './services/rate-limit.ts';
 export interface Credentials {
   /** The Authorization header (`Bearer svc_live_…` today). */
   authorization?: string | undefined;
-  /** The Cookie header. */
+  /** The Cookie header (the dashboard's session cookie). */
   cookie?: string | undefined;
+  /** For a session cookie: changes (any method but GET/HEAD) need our Origin and the CSRF token. */
+  method?: string | undefined;
+  /** The `X-CSRF-Token` header. */
+  csrfToken?: string | undefined;
+  /** The `Origin` header. */
+  origin?: string | undefined;
 }
 
 /**
@@ -20,19 +28,22 @@ export interface Credentials {
  * (how to recognize it in the credentials) and one case of `authenticate` (how to resolve it to
  * an Actor); the dashboard session cookie and OAuth access tokens join as `'session'` and `'oauth'`.
  */
-export const CALLER_KINDS = ['api_key'] as const satisfies readonly Actor['kind'][];
+export const CALLER_KINDS = ['api_key', 'session'] as const satisfies readonly Actor['kind'][];
 export type CallerKind = (typeof CALLER_KINDS)[number];
 
 export interface AuthenticateOptions {
   /** The kinds this endpoint accepts (REST: API keys only; MCP adds OAuth; /trpc adds sessions). */
   allow: readonly CallerKind[];
+  /** PUBLIC_URL: names the session cookie and is the only Origin a session may change things from. */
+  publicUrl: string;
 }
 
-const LABEL: Record<CallerKind, string> = { api_key: 'an API key' };
+const LABEL: Record<CallerKind, string> = { api_key: 'an API key', session: 'a signed-in session' };
 
 /** Which kind of credential a request carries, or null when it carries none. */
 export function presentedKind(credentials: Credentials): CallerKind | null {
   if (credentials.authorization?.trim()) return 'api_key';
+  if (carriesSessionCookie(credentials.cookie)) return 'session';
   return null;
 }
 
@@ -58,6 +69,8 @@ export async function authenticate(
   switch (kind) {
     case 'api_key':
       return authenticateApiKey(db, credentials.authorization, now);
+    case 'session':
+      return authenticateSessionCookie(db, credentials, now, opts.publicUrl);
     default:
       return kind satisfies never;
   }
@@ -96,4 +109,27 @@ export async function authenticateAndLimit(
     return { actor: null, error: limit.error, headers };
   }
   return { actor, error: null, headers };
+}
+
+/** The dashboard's session cookie (operations.md §5), CSRF and Origin checked for changes. */
+async function authenticateSessionCookie(
+  db: Executor,
+  credentials: Credentials,
+  now: Date,
+  publicUrl: string,
+): Promise<Actor> {
+  const { actor, failure } = await authenticateWebRequest(
+    db,
+    { PUBLIC_URL: publicUrl },
+    {
+      method: credentials.method ?? 'GET',
+      cookie: credentials.cookie,
+      csrfToken: credentials.csrfToken,
+      origin: credentials.origin,
+    },
+    now,
+  );
+  if (failure) throw failure;
+  if (!actor) throw new CoreError('unauthenticated', 'Your session has ended: sign in again');
+  return actor;
 }

@@ -23,6 +23,18 @@ export interface Actor {
   oauthClientId: string | null;
   /** `full` keys, `write` OAuth scope. */
   canWrite: boolean;
+  /** Dashboard sessions only: the session's public id (marks "this session" in the list). */
+  sessionId?: number | null;
+}
+
+/**
+ * What a browser-facing adapter lends core for the dashboard's sign-in procedures: the request's
+ * Origin header, and writing or clearing the session cookie on the response.
+ */
+export interface WebSession {
+  origin: string | null;
+  setCookie(token: string, expiresAt: Date): void;
+  clearCookie(): void;
 }
 
 export interface Scope {
@@ -63,6 +75,8 @@ export interface Ctx {
   ip: string | null;
   userAgent: string | null;
   now: () => Date;
+  /** Set by the web adapter (sign-in procedures write the session cookie through it). */
+  web: WebSession | null;
   /**
    * Why the request has no actor although it brought credentials (bad key, rate limited): public
    * procedures ignore it, actor procedures throw it (a stale credential must not break the
@@ -82,6 +96,7 @@ export interface CreateContextInput {
   ip?: string | null;
   userAgent?: string | null;
   now?: () => Date;
+  web?: WebSession | null;
   authFailure?: CoreError | null;
 }
 
@@ -97,6 +112,7 @@ export function createContext(input: CreateContextInput): Ctx {
     ip: input.ip ?? null,
     userAgent: input.userAgent ?? null,
     now: input.now ?? (() => new Date()),
+    web: input.web ?? null,
     authFailure: input.authFailure ?? null,
     logger: input.logger.child({
       requestId,

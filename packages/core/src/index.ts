@@ -15,6 +15,7 @@ export * from './services/api-keys.ts';
 export * from './services/audit.ts';
 export * from './services/billing/index.ts';
 export * from './services/credits.ts';
+export * from './services/dashboard/index.ts';
 export { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './services/documents-input.ts';
 export * from './services/event-data.ts';
 export * from './services/events.ts';
@@ -32,6 +33,8 @@ export * from './services/sealing/index.ts';
 export * from './services/sealing-failures.ts';
 export * from './services/secret.ts';
 export * from './services/service-context.ts';
+// Dashboard sign-in: sessions, one-time links, members (operations.md §5).
+export * from './services/sessions/index.ts';
 export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';
 export * from './services/storage.ts';

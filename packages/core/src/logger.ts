@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
   'headers.authorization',
   'authorization',
   'password',

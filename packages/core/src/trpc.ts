@@ -230,3 +230,33 @@ export const writeProcedure = actorProcedure.use(({ ctx, next }) => {
   if (actor.userRole === 'viewer') throw new CoreError('forbidden', 'Your role (viewer) cannot make changes');
   return next();
 });
+
+/** Admin-only changes (operations.md §5): API keys, webhooks, members, billing, account settings. */
+export const adminProcedure = writeProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.userRole !== 'admin') {
+    throw new CoreError(
+      'forbidden',
+      `Your role (${ctx.actor.userRole}) cannot do this; ask an admin of the account`,
+    );
+  }
+  return next();
+});
+
+/** Admin-only reads (key and webhook lists, delivery logs): still refused to members and viewers. */
+export const adminReadProcedure = actorProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.userRole !== 'admin') {
+    throw new CoreError(
+      'forbidden',
+      `Your role (${ctx.actor.userRole}) cannot see this; ask an admin of the account`,
+    );
+  }
+  return next();
+});
+
+/** Signed-in dashboard users only (their own sessions and password), whatever their role. */
+export const sessionProcedure = actorProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.kind !== 'session' || !ctx.actor.sessionId) {
+    throw new CoreError('forbidden', 'Only a signed-in dashboard user can do this');
+  }
+  return next({ ctx: { ...ctx, actor: { ...ctx.actor, sessionId: ctx.actor.sessionId } } });
+});

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => tdb.drop());
 
 const now = () => new Date();
-const REST = { allow: ['api_key'] as const };
+const REST = { allow: ['api_key'] as const, publicUrl: 'http://localhost:3000' };
 
 describe('authenticate: who is calling, one function for every adapter', () => {
   it('Authentication 1: a Bearer API key resolves to its actor (user, account, environment, permission)', async () => {
@@ -43,7 +43,10 @@ describe('authenticate: who is calling, one function for every adapter', () => {
 
   it('a credential of a kind the endpoint does not allow is refused; a cookie alone is no credential yet', async () => {
     await expect(
-      authenticate(tdb.db, { authorization: `Bearer ${owner.key}` }, now(), { allow: [] }),
+      authenticate(tdb.db, { authorization: `Bearer ${owner.key}` }, now(), {
+        allow: [],
+        publicUrl: 'http://localhost:3000',
+      }),
     ).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringContaining('not accepted') });
     expect(presentedKind({ cookie: 'theme=dark' })).toBeNull();
     expect(presentedKind({ authorization: '  ' })).toBeNull();

@@ -40,6 +40,8 @@ export interface UsersTable {
   billing_country: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** A removed member: cannot sign in; records keep pointing at the row (migration 2026_11_23_0003). */
+  disabled_at: NullableTimestamp;
 }
 
 export interface ApiKeysTable {
@@ -65,6 +67,36 @@ export interface SessionsTable {
   csrf_token: string;
   created_at: CreatedAt;
   expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  /** Public id (listed on the account page); the token's hash stays private (migration 2026_11_23_0003). */
+  id: Generated<number>;
+  environment: ColumnType<Environment, Environment | undefined, Environment>;
+  ip: string | null;
+  user_agent: string | null;
+  last_seen_at: NullableTimestamp;
+}
+
+/** One-time links: sign-in by email and password reset (migration 2026_11_23_0003). */
+export interface SignInTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: 'sign_in' | 'password_reset';
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+/** Invitations to join an account with a role (migration 2026_11_23_0003). */
+export interface InvitationsTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  role: UserRole;
+  token_hash: string;
+  invited_by_user_id: number | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
 }
 
@@ -469,6 +501,8 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  sign_in_tokens: SignInTokensTable;
+  invitations: InvitationsTable;
   folders: FoldersTable;
   templates: TemplatesTable;
   template_documents: TemplateDocumentsTable;

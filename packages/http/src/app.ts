@@ -71,6 +71,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
         db: opts.db,
         now,
         perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+        publicUrl: opts.config.PUBLIC_URL,
         allow: CALLER_KINDS,
       });
       if (auth.error?.code === 'rate_limited') return sendError(reply, auth.error);

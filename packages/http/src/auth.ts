@@ -16,8 +16,19 @@ declare module 'fastify' {
   }
 }
 
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
 export function credentialsOf(request: FastifyRequest): Credentials {
-  return { authorization: request.headers.authorization, cookie: request.headers.cookie };
+  return {
+    authorization: request.headers.authorization,
+    cookie: request.headers.cookie,
+    method: request.method,
+    csrfToken: header(request, 'x-csrf-token'),
+    origin: header(request, 'origin'),
+  };
 }
 
 /** Whether the request carries any credential at all (a public endpoint may then ignore it). */
@@ -43,6 +54,7 @@ export async function authenticateHttp(
 ): Promise<AuthenticatedRequest> {
   const result = await authenticateAndLimit(opts.db, credentialsOf(request), opts.now(), {
     allow: opts.allow,
+    publicUrl: opts.publicUrl,
     perMinute: opts.perMinute,
   });
   reply.headers(result.headers);

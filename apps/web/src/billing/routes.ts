@@ -1,21 +1,22 @@
 import {
   type Actor,
+  authenticateSession,
   type Config,
   type CoreDeps,
   createCaller,
   createContext,
   getCredits,
   listRecentCheckouts,
+  revokeSession,
   safeEqual,
-  sessionActor,
+  sessionClearCookie,
+  sessionSetCookie,
   signInWithPassword,
-  signOut,
   toCheckoutDto,
   toCoreError,
   updateUser,
 } from '@esign/core';
 import type { Db } from '@esign/db';
-import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -28,8 +29,6 @@ export interface BillingPagesOptions {
   deps: CoreDeps;
   now: () => Date;
 }
-
-export const SESSION_COOKIE = 'esign_session';
 
 type Form = Record<string, string | undefined>;
 
@@ -66,10 +65,8 @@ function html(reply: FastifyReply, status: number, body: string) {
  * the checkout page) and cross-origin posts are refused.
  */
 export async function billingPages(app: FastifyInstance, opts: BillingPagesOptions): Promise<void> {
-  await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   const origin = new URL(opts.config.PUBLIC_URL).origin;
-  const secureCookie = origin.startsWith('https:');
 
   const caller = (request: FastifyRequest, actor: Actor | null) =>
     createCaller(
@@ -90,8 +87,11 @@ export async function billingPages(app: FastifyInstance, opts: BillingPagesOptio
     request.body && typeof request.body === 'object' ? (request.body as Form) : {};
   const crossOrigin = (request: FastifyRequest) =>
     request.headers.origin !== undefined && request.headers.origin !== origin;
-  const session = (request: FastifyRequest) =>
-    sessionActor(opts.db, request.cookies[SESSION_COOKIE], opts.now());
+  // The dashboard's session (operations.md §5): the same cookie and rows as /login.
+  const session = async (request: FastifyRequest) => {
+    const auth = await authenticateSession(opts.db, opts.config, request.headers.cookie, opts.now());
+    return auth ? { actor: auth.actor as Actor, csrf: auth.csrfToken } : null;
+  };
 
   async function renderBilling(
     request: FastifyRequest,
@@ -148,14 +148,13 @@ export async function billingPages(app: FastifyInstance, opts: BillingPagesOptio
     const { email = '', password = '' } = form(request);
     if (crossOrigin(request)) return html(reply, 403, signInPage({ error: 'Sign in from this site', email }));
     try {
-      const created = await signInWithPassword(opts.db, { email, password }, opts.now());
-      reply.setCookie(SESSION_COOKIE, created.token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secureCookie,
-        path: '/',
-        expires: created.expiresAt,
-      });
+      const created = await signInWithPassword(
+        opts.db,
+        { email, password },
+        { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+        opts.now(),
+      );
+      reply.header('set-cookie', sessionSetCookie(opts.config, created.token, created.expiresAt));
       return reply.redirect('/billing', 303);
     } catch (err) {
       const core = toCoreError(err);
@@ -164,9 +163,10 @@ export async function billingPages(app: FastifyInstance, opts: BillingPagesOptio
   });
 
   app.post('/billing/sign-out', async (request, reply) => {
-    if (!(await signedInPost(request, reply))) return reply;
-    await signOut(opts.db, request.cookies[SESSION_COOKIE], opts.now());
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    const s = await signedInPost(request, reply);
+    if (!s) return reply;
+    if (s.actor.sessionId) await revokeSession(opts.db, s.actor.userId, s.actor.sessionId, opts.now());
+    reply.header('set-cookie', sessionClearCookie(opts.config));
     return reply.redirect('/billing', 303);
   });
 

@@ -6,7 +6,7 @@ export interface InvitationMail {
   html: string;
 }
 
-function layout(
+export function layout(
   paragraphs: string[],
   link: { url: string; label: string } | null,
   footer: string,

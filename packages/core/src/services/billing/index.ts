@@ -7,5 +7,4 @@ export * from './money.ts';
 export * from './offer.ts';
 export * from './packs.ts';
 export * from './providers.ts';
-export * from './sign-in.ts';
 export { createStripeClient, readStripeEvent, type StripeEndpoint, stripeProvider } from './stripe.ts';

@@ -11,4 +11,4 @@ export const CODE_REQUESTS_PER_HOUR = 5;
 /** Wrong tries after which a code is locked: the signer must ask for a new one. */
 export const CODE_MAX_ATTEMPTS = 5;
 /** How long a verified code keeps the document open in that browser. */
-export const SESSION_TTL_MS = 12 * 3600_000;
+export const SIGNING_SESSION_TTL_MS = 12 * 3600_000;

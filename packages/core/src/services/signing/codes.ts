@@ -12,7 +12,7 @@ import {
   CODE_REQUESTS_PER_HOUR,
   CODE_RESEND_MS,
   CODE_TTL_MS,
-  SESSION_TTL_MS,
+  SIGNING_SESSION_TTL_MS,
 } from './code-policy.ts';
 import { audit, mailCtx, type Resolved, resolve, type SignerCtx } from './context.ts';
 
@@ -141,7 +141,7 @@ async function checkCode(tx: Tx, sc: SignerCtx, token: string, code: string): Pr
     .values({
       id_hash: sha256Hex(session),
       signer_id: s.id,
-      expires_at: new Date(sc.now.getTime() + SESSION_TTL_MS),
+      expires_at: new Date(sc.now.getTime() + SIGNING_SESSION_TTL_MS),
     })
     .execute();
   await tx

@@ -177,7 +177,12 @@ async function failDelivery(tx: Tx, id: number, reason: 'disabled' | 'exhausted'
 }
 
 /** A retry, or the first attempt after an abandoned one, under the row's lock. */
-async function claimLaterAttempt(tx: Tx, deliveryId: number, opts: WebhookOptions): Promise<Claim> {
+async function claimLaterAttempt(
+  tx: Tx,
+  deliveryId: number,
+  opts: WebhookOptions,
+  manual: boolean,
+): Promise<Claim> {
   const now = opts.now();
   const row = await lockDelivery(tx, deliveryId);
   // Missing, finished, or locked this instant by another worker's claim or outcome: theirs.
@@ -197,7 +202,9 @@ async function claimLaterAttempt(tx: Tx, deliveryId: number, opts: WebhookOption
       .execute();
   }
 
+  // A manual "retry now" (dashboard) is one more attempt even after the back-off ran out.
   const exhausted =
+    !manual &&
     row.attempts > 0 &&
     nextRetryDelayForEvent(row.type, row.attempts, opts.config.WEBHOOK_RETRY_BASE_SECONDS) === null;
   const disabled = !row.enabled && row.type !== 'webhook.test';
@@ -227,8 +234,13 @@ async function claimLaterAttempt(tx: Tx, deliveryId: number, opts: WebhookOption
 }
 
 /** Takes the delivery for one attempt if it is pending, due, and not held by another attempt. */
-export async function claimDelivery(db: Db, deliveryId: number, opts: WebhookOptions): Promise<Claim> {
+export async function claimDelivery(
+  db: Db,
+  deliveryId: number,
+  opts: WebhookOptions,
+  manual = false,
+): Promise<Claim> {
   const first = await claimFirstAttempt(db, deliveryId, opts);
   if (first) return first;
-  return db.transaction().execute((tx) => claimLaterAttempt(tx, deliveryId, opts));
+  return db.transaction().execute((tx) => claimLaterAttempt(tx, deliveryId, opts, manual));
 }

@@ -195,8 +195,9 @@ export async function attemptWebhookDelivery(
   db: Db,
   deliveryId: number,
   opts: WebhookOptions,
+  attempt: { manual?: boolean } = {},
 ): Promise<WebhookAttemptOutcome> {
-  const claim = await claimDelivery(db, deliveryId, opts);
+  const claim = await claimDelivery(db, deliveryId, opts, attempt.manual ?? false);
   if (claim.kind === 'skip') return { kind: 'skipped' };
   if (claim.kind === 'leased') return claim;
   const d = claim.delivery;

@@ -31,6 +31,7 @@ export {
 export { fanOutWebhookEvent } from './fan-out.ts';
 export { WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
 export { getWebhookDelivery, type ListWebhookDeliveriesInput, listWebhookDeliveries } from './records.ts';
+export { openEndpointSecret, sealEndpointSecret } from './secret-box.ts';
 export {
   checkWebhookEvents,
   checkWebhookHeaders,

@@ -1,0 +1,72 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export const formatDateTime = (iso: string | null | undefined) =>
+  iso ? dateTime.format(new Date(iso)) : '—';
+export const formatDate = (iso: string | null | undefined) => (iso ? dateOnly.format(new Date(iso)) : '—');
+
+const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+export function formatAgo(iso: string | null | undefined): string {
+  if (!iso) return 'never';
+  const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return rtf.format(seconds, 'second');
+  if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86400) return rtf.format(Math.round(seconds / 3600), 'hour');
+  return rtf.format(Math.round(seconds / 86400), 'day');
+}
+
+export const REQUEST_STATUS_LABEL: Record<string, string> = {
+  sent: 'Sent',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  declined: 'Declined',
+  expired: 'Expired',
+  canceled: 'Canceled',
+};
+
+export const SIGNER_STATUS_LABEL: Record<string, string> = {
+  waiting: 'Waiting for their turn',
+  ready: 'Ready (link not emailed)',
+  sent: 'Invited',
+  viewed: 'Opened',
+  signed: 'Signed',
+  declined: 'Declined',
+};
+
+/** One line per audit event, in words. */
+export function describeActivity(a: {
+  type: string;
+  signer: { name: string | null; email: string | null } | null;
+  signature_request: { id: number; title: string | null } | null;
+  data: Record<string, unknown>;
+}): string {
+  const who = a.signer ? a.signer.name || a.signer.email || 'A signer' : 'Someone';
+  const what = a.signature_request?.title ? `“${a.signature_request.title}”` : 'a document';
+  switch (a.type) {
+    case 'request.sent':
+      return `${what} was sent for signature`;
+    case 'request.canceled':
+      return `${what} was canceled`;
+    case 'request.reminded':
+      return `Signers of ${what} were reminded`;
+    case 'signer.viewed':
+      return `${who} opened ${what}`;
+    case 'signer.started':
+      return `${who} started filling in ${what}`;
+    case 'signer.signed':
+      return `${who} signed ${what}`;
+    case 'signer.declined':
+      return `${who} declined to sign ${what}${a.data.reason ? `: “${String(a.data.reason)}”` : ''}`;
+    case 'otp.sent':
+      return `A one-time code was emailed to ${who}`;
+    case 'otp.verified':
+      return `${who} entered their one-time code`;
+    case 'otp.failed':
+      return `${who} entered a wrong one-time code`;
+    case 'signature_request.sealed':
+      return `${what} was sealed: signed documents and audit trail are ready`;
+    default:
+      return `${a.type.replace(/[._]/g, ' ')} (${what})`;
+  }
+}

@@ -1,0 +1,71 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { AccountPage } from './pages/account.tsx';
+import { ApiKeysPage } from './pages/api-keys.tsx';
+import { AcceptInvitePage } from './pages/auth/accept-invite.tsx';
+import { LinkSignInPage } from './pages/auth/link-sign-in.tsx';
+import { LoginPage } from './pages/auth/login.tsx';
+import { ResetPasswordPage } from './pages/auth/reset-password.tsx';
+import { SignUpPage } from './pages/auth/sign-up.tsx';
+import { BillingPage } from './pages/billing.tsx';
+import { NotFoundPage } from './pages/not-found.tsx';
+import { OverviewPage } from './pages/overview.tsx';
+import { RequestPage } from './pages/request.tsx';
+import { RequestsPage } from './pages/requests.tsx';
+import { SendPage } from './pages/send.tsx';
+import { TeamPage } from './pages/team.tsx';
+import { TemplatesPage } from './pages/templates.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
+import { RequireSession, type Session, sessionQuery } from './session.tsx';
+import { Shell } from './shell.tsx';
+import { queryClient, whenSignedOut } from './trpc.ts';
+import { Toasts } from './ui.tsx';
+import './styles.css';
+
+// A call answered `unauthenticated` (session expired or signed out elsewhere): look again, and the
+// session guard sends the person to the sign-in page.
+whenSignedOut(() => void queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey }));
+
+const signedIn = (page: (session: Session) => React.ReactNode) => (
+  <RequireSession>{(session) => <Shell session={session}>{page(session)}</Shell>}</RequireSession>
+);
+
+function App() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/login/link" element={<LinkSignInPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route path="/invite" element={<AcceptInvitePage />} />
+      <Route path="/signup" element={<SignUpPage />} />
+      <Route path="/" element={signedIn((s) => <OverviewPage session={s} />)} />
+      <Route path="/templates" element={signedIn((s) => <TemplatesPage session={s} />)} />
+      <Route path="/send" element={signedIn((s) => <SendPage session={s} />)} />
+      <Route path="/requests" element={signedIn(() => <RequestsPage />)} />
+      <Route path="/requests/:id" element={signedIn((s) => <RequestPage session={s} />)} />
+      <Route path="/api-keys" element={signedIn((s) => <ApiKeysPage session={s} />)} />
+      <Route path="/webhooks" element={signedIn((s) => <WebhooksPage session={s} />)} />
+      <Route path="/team" element={signedIn((s) => <TeamPage session={s} />)} />
+      <Route path="/account" element={signedIn((s) => <AccountPage session={s} />)} />
+      <Route path="/billing" element={signedIn((s) => <BillingPage session={s} />)} />
+      <Route path="*" element={signedIn(() => <NotFoundPage />)} />
+    </Routes>
+  );
+}
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <Toasts>
+          <BrowserRouter>
+            <App />
+          </BrowserRouter>
+        </Toasts>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

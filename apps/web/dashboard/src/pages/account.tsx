@@ -1,0 +1,254 @@
+import { UpdateAccountInput } from '@esign/core/schemas/members';
+import { ChangePasswordInput, UpdateProfileInput } from '@esign/core/schemas/sessions';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { formatAgo, formatDateTime } from '../format.ts';
+import { type Session, sessionQuery } from '../session.tsx';
+import { trpc } from '../trpc.ts';
+import { Badge, Button, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
+
+function ProfileForm() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const profile = useQuery(trpc.sessions.profile.queryOptions());
+  const form = useForm<z.input<typeof UpdateProfileInput>>({
+    resolver: zodResolver(UpdateProfileInput),
+    values: profile.data
+      ? { name: profile.data.name ?? '', billing_country: profile.data.billing_country ?? '' }
+      : undefined,
+  });
+  const save = useMutation(
+    trpc.sessions.updateProfile.mutationOptions({
+      onSuccess: async () => {
+        toast('Profile saved');
+        await queryClient.invalidateQueries();
+      },
+    }),
+  );
+  if (profile.isPending) return <Loading />;
+  const { errors } = form.formState;
+  return (
+    <form
+      className="card"
+      onSubmit={form.handleSubmit((v) => save.mutate(v))}
+      noValidate
+      aria-labelledby="profile"
+    >
+      <h2 id="profile">Your profile</h2>
+      <p className="hint">Signed in as {profile.data?.email}.</p>
+      <ErrorNote error={save.error ?? profile.error} />
+      <div className="grid-2">
+        <TextField label="Name" autoComplete="name" error={errors.name?.message} {...form.register('name')} />
+        <TextField
+          label="Billing country"
+          placeholder="US"
+          maxLength={2}
+          hint="Two-letter code; needed before buying credits."
+          error={errors.billing_country?.message}
+          {...form.register('billing_country')}
+        />
+      </div>
+      <div className="form-actions">
+        <Button type="submit" variant="primary" busy={save.isPending}>
+          Save profile
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function AccountNameForm({ session }: { session: Session }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const form = useForm<z.infer<typeof UpdateAccountInput>>({
+    resolver: zodResolver(UpdateAccountInput),
+    defaultValues: { name: session.account.name ?? '' },
+  });
+  const save = useMutation(
+    trpc.members.updateAccount.mutationOptions({
+      onSuccess: async () => {
+        toast('Account renamed');
+        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
+      },
+    }),
+  );
+  return (
+    <form
+      className="card"
+      onSubmit={form.handleSubmit((v) => save.mutate(v))}
+      noValidate
+      aria-labelledby="acct"
+    >
+      <h2 id="acct">Account</h2>
+      <ErrorNote error={save.error} />
+      <TextField
+        label="Account name"
+        hint="Shown to people you invite."
+        error={form.formState.errors.name?.message}
+        {...form.register('name')}
+      />
+      <div className="form-actions">
+        <Button type="submit" variant="primary" busy={save.isPending}>
+          Rename account
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function PasswordForm() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const profile = useQuery(trpc.sessions.profile.queryOptions());
+  const form = useForm<z.input<typeof ChangePasswordInput>>({ resolver: zodResolver(ChangePasswordInput) });
+  const change = useMutation(
+    trpc.sessions.changePassword.mutationOptions({
+      onSuccess: async (r) => {
+        toast(
+          `Password changed${r.signed_out_sessions ? `; ${r.signed_out_sessions} other session(s) signed out` : ''}`,
+        );
+        form.reset({ current_password: '', password: '' });
+        await queryClient.invalidateQueries();
+      },
+    }),
+  );
+  const { errors } = form.formState;
+  return (
+    <form
+      className="card"
+      onSubmit={form.handleSubmit((v) => change.mutate(v))}
+      noValidate
+      aria-labelledby="pw"
+    >
+      <h2 id="pw">{profile.data?.has_password === false ? 'Set a password' : 'Change password'}</h2>
+      <ErrorNote error={change.error} />
+      <div className="grid-2">
+        {profile.data?.has_password === false ? null : (
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            {...form.register('current_password')}
+          />
+        )}
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters. Your other sessions will be signed out."
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+      </div>
+      <div className="form-actions">
+        <Button type="submit" variant="primary" busy={change.isPending}>
+          Save password
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A short description of a browser from its user agent. */
+function describeAgent(ua: string | null): string {
+  if (!ua) return 'Unknown browser';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  const os = /iPhone|iPad/.test(ua)
+    ? 'iOS'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /Mac OS X/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
+  return os ? `${browser} on ${os}` : browser;
+}
+
+function Sessions() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const list = useQuery(trpc.sessions.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.sessions.list.queryKey() });
+  const revoke = useMutation(
+    trpc.sessions.revoke.mutationOptions({
+      onSuccess: async () => {
+        toast('Session signed out');
+        await refresh();
+      },
+    }),
+  );
+  const others = useMutation(
+    trpc.sessions.revokeOthers.mutationOptions({
+      onSuccess: async (r) => {
+        toast(`${r.signed_out_sessions} other session(s) signed out`);
+        await refresh();
+      },
+    }),
+  );
+  return (
+    <section className="card" aria-labelledby="sessions">
+      <div className="section-head">
+        <h2 id="sessions">Where you are signed in</h2>
+        <Button
+          small
+          onClick={() => others.mutate()}
+          busy={others.isPending}
+          disabled={(list.data?.length ?? 0) < 2}
+        >
+          Sign out other sessions
+        </Button>
+      </div>
+      {list.isPending ? <Loading /> : null}
+      <ErrorNote error={list.error ?? revoke.error ?? others.error} />
+      <ul className="rows">
+        {list.data?.map((s) => (
+          <li key={s.id} className="row">
+            <div className="row-main">
+              <strong>{describeAgent(s.user_agent)}</strong>{' '}
+              {s.current ? <Badge tone="good">this browser</Badge> : null}
+              {s.environment === 'test' ? <Badge tone="warn">test mode</Badge> : null}
+              <div className="hint">
+                {s.ip ?? 'unknown address'} · signed in {formatDateTime(s.created_at)} · last active{' '}
+                {formatAgo(s.last_seen_at)}
+              </div>
+            </div>
+            {s.current ? null : (
+              <div className="row-actions">
+                <Button small onClick={() => revoke.mutate({ id: s.id })}>
+                  Sign out
+                </Button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function AccountPage({ session }: { session: Session }) {
+  return (
+    <>
+      <PageHeader title="Account">
+        Your profile, password and sessions{session.user.role === 'admin' ? ', and the account name' : ''}.
+      </PageHeader>
+      <ProfileForm />
+      {session.user.role === 'admin' ? <AccountNameForm session={session} /> : null}
+      <PasswordForm />
+      <Sessions />
+    </>
+  );
+}

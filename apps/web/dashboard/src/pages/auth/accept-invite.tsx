@@ -1,0 +1,84 @@
+import { AcceptInvitationInput } from '@esign/core/schemas/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { sessionQuery, tokenFromHash } from '../../session.tsx';
+import { trpc } from '../../trpc.ts';
+import { Button, ErrorNote, Loading, TextField } from '../../ui.tsx';
+import { AuthLayout } from './layout.tsx';
+
+const Form = AcceptInvitationInput.omit({ token: true });
+
+/** /invite#token=...: join an account from an invitation email. */
+export function AcceptInvitePage() {
+  const token = useRef(tokenFromHash() ?? '');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const invitation = useQuery({
+    ...trpc.auth.invitation.queryOptions({ token: token.current }),
+    enabled: token.current !== '',
+    retry: false,
+  });
+  const form = useForm<z.infer<typeof Form>>({ resolver: zodResolver(Form) });
+  const accept = useMutation(
+    trpc.auth.acceptInvitation.mutationOptions({
+      onSuccess: async () => {
+        window.history.replaceState(null, '', window.location.pathname);
+        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
+        navigate('/', { replace: true });
+      },
+    }),
+  );
+  if (!token.current || invitation.isError) {
+    return (
+      <AuthLayout title="Invitation">
+        {invitation.isError ? (
+          <ErrorNote error={invitation.error} />
+        ) : (
+          <div className="notice notice-error" role="alert">
+            This invitation link is incomplete. Open it again from the email.
+          </div>
+        )}
+        <p>
+          Already a member? <Link to="/login">Sign in</Link>
+        </p>
+      </AuthLayout>
+    );
+  }
+  if (invitation.isPending) return <Loading />;
+  const inv = invitation.data;
+  const { errors } = form.formState;
+  return (
+    <AuthLayout title={`Join ${inv.account_name ?? 'the account'}`}>
+      <p className="lead">
+        {inv.invited_by} invited <strong>{inv.email}</strong> as {inv.role === 'admin' ? 'an' : 'a'}{' '}
+        {inv.role}. Choose your name and a password to accept.
+      </p>
+      <form onSubmit={form.handleSubmit((v) => accept.mutate({ ...v, token: token.current }))} noValidate>
+        <ErrorNote error={accept.error} />
+        <TextField
+          label="Your name"
+          autoComplete="name"
+          error={errors.name?.message}
+          {...form.register('name')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <div className="form-actions">
+          <Button type="submit" variant="primary" busy={accept.isPending}>
+            Accept and sign in
+          </Button>
+        </div>
+      </form>
+    </AuthLayout>
+  );
+}

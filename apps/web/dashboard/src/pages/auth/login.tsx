@@ -1,0 +1,151 @@
+import { EmailInput, SignInInput } from '@esign/core/schemas/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Tabs } from 'radix-ui';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { nextPath, sessionQuery } from '../../session.tsx';
+import { trpc } from '../../trpc.ts';
+import { Button, ErrorNote, Loading, TextField } from '../../ui.tsx';
+import { AuthLayout } from './layout.tsx';
+
+function PasswordForm({ onForgot }: { onForgot: (email: string) => void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const form = useForm<z.infer<typeof SignInInput>>({ resolver: zodResolver(SignInInput) });
+  const signIn = useMutation(
+    trpc.auth.signIn.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
+        navigate(nextPath(location.search), { replace: true });
+      },
+    }),
+  );
+  const { errors } = form.formState;
+  return (
+    <form onSubmit={form.handleSubmit((v) => signIn.mutate(v))} noValidate>
+      <ErrorNote error={signIn.error} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="username"
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      <div className="form-actions spread">
+        <button type="button" className="link-button" onClick={() => onForgot(form.getValues('email') ?? '')}>
+          Forgot your password?
+        </button>
+        <Button type="submit" variant="primary" busy={signIn.isPending}>
+          Sign in
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Sign-in links and password resets: the same form, a different email. */
+function EmailForm({ purpose, initialEmail }: { purpose: 'link' | 'reset'; initialEmail?: string }) {
+  const form = useForm<z.infer<typeof EmailInput>>({
+    resolver: zodResolver(EmailInput),
+    defaultValues: { email: initialEmail ?? '' },
+  });
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const options = { onSuccess: (_: unknown, v: { email: string }) => setSentTo(v.email) };
+  const link = useMutation(trpc.auth.requestSignInLink.mutationOptions(options));
+  const reset = useMutation(trpc.auth.requestPasswordReset.mutationOptions(options));
+  const m = purpose === 'link' ? link : reset;
+  if (sentTo) {
+    return (
+      <div className="notice notice-good" role="status">
+        If <strong>{sentTo}</strong> belongs to an account, an email is on its way with a{' '}
+        {purpose === 'link'
+          ? 'sign-in link (valid for 15 minutes)'
+          : 'link to choose a new password (valid for 1 hour)'}
+        . Check your spam folder if it does not arrive.{' '}
+        <button type="button" className="link-button" onClick={() => setSentTo(null)}>
+          Use another address
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={form.handleSubmit((v) => m.mutate(v))} noValidate>
+      <ErrorNote error={m.error} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="username"
+        error={form.formState.errors.email?.message}
+        {...form.register('email')}
+      />
+      <div className="form-actions">
+        <Button type="submit" variant="primary" busy={m.isPending}>
+          {purpose === 'link' ? 'Email me a sign-in link' : 'Email me a reset link'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function LoginPage() {
+  const session = useQuery(sessionQuery());
+  const location = useLocation();
+  const [tab, setTab] = useState('password');
+  const [resetEmail, setResetEmail] = useState<string | null>(null);
+  if (session.isPending) return <Loading />;
+  if (session.data?.session) return <Navigate to={nextPath(location.search)} replace />;
+  if (resetEmail !== null) {
+    return (
+      <AuthLayout title="Reset your password">
+        <p className="lead">We will email you a link to choose a new password.</p>
+        <EmailForm purpose="reset" initialEmail={resetEmail} />
+        <p>
+          <button type="button" className="link-button" onClick={() => setResetEmail(null)}>
+            Back to sign-in
+          </button>
+        </p>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout
+      title="Sign in"
+      footer={
+        session.data?.signup_enabled ? (
+          <p>
+            New here? <Link to="/signup">Create an account</Link>
+          </p>
+        ) : null
+      }
+    >
+      <Tabs.Root value={tab} onValueChange={setTab}>
+        <Tabs.List className="tabs" aria-label="How to sign in">
+          <Tabs.Trigger className="tab" value="password">
+            Password
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="link">
+            Email me a link
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="password" className="tab-panel">
+          <PasswordForm onForgot={(email) => setResetEmail(email)} />
+        </Tabs.Content>
+        <Tabs.Content value="link" className="tab-panel">
+          <p className="hint">No password needed: we email you a link that signs you in once.</p>
+          <EmailForm purpose="link" />
+        </Tabs.Content>
+      </Tabs.Root>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,74 @@
+import { NewPassword } from '@esign/core/schemas/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { sessionQuery, tokenFromHash } from '../../session.tsx';
+import { trpc } from '../../trpc.ts';
+import { Button, ErrorNote, TextField } from '../../ui.tsx';
+import { AuthLayout } from './layout.tsx';
+
+const Form = z
+  .object({ password: NewPassword, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords differ' });
+
+/** /reset-password#token=...: choose a new password from the emailed link. */
+export function ResetPasswordPage() {
+  const token = useRef(tokenFromHash());
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const form = useForm<z.infer<typeof Form>>({ resolver: zodResolver(Form) });
+  const reset = useMutation(
+    trpc.auth.resetPassword.mutationOptions({
+      onSuccess: async () => {
+        window.history.replaceState(null, '', window.location.pathname);
+        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
+        navigate('/', { replace: true });
+      },
+    }),
+  );
+  if (!token.current) {
+    return (
+      <AuthLayout title="Reset your password">
+        <div className="notice notice-error" role="alert">
+          This reset link is incomplete. Open it again from the email, or{' '}
+          <Link to="/login">ask for a new one</Link>.
+        </div>
+      </AuthLayout>
+    );
+  }
+  const { errors } = form.formState;
+  return (
+    <AuthLayout title="Choose a new password">
+      <p className="lead">Your other sessions will be signed out.</p>
+      <form
+        onSubmit={form.handleSubmit((v) => reset.mutate({ token: token.current!, password: v.password }))}
+        noValidate
+      >
+        <ErrorNote error={reset.error} />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <TextField
+          label="Repeat the new password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirm?.message}
+          {...form.register('confirm')}
+        />
+        <div className="form-actions">
+          <Button type="submit" variant="primary" busy={reset.isPending}>
+            Save and sign in
+          </Button>
+        </div>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,116 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Config } from '@esign/core';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ensureDashboardBuilt } from './build.ts';
+
+/** Addresses the dashboard's client-side router answers (operations.md §1: `/` is the dashboard). */
+export const DASHBOARD_PATHS = [
+  '/',
+  '/login',
+  '/login/link',
+  '/signup',
+  '/reset-password',
+  '/invite',
+  '/templates',
+  '/send',
+  '/requests',
+  '/requests/:id',
+  '/api-keys',
+  '/webhooks',
+  '/team',
+  '/account',
+  '/billing',
+] as const;
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+
+interface Built {
+  index: Buffer;
+  assets: Map<string, { type: string; body: Buffer; gzip: Buffer }>;
+}
+
+async function loadBuild(dir: string): Promise<Built> {
+  const assets = new Map<string, { type: string; body: Buffer; gzip: Buffer }>();
+  const assetDir = join(dir, 'assets');
+  for (const name of await readdir(assetDir).catch(() => [] as string[])) {
+    const body = await readFile(join(assetDir, name));
+    assets.set(name, {
+      type: TYPES[extname(name)] ?? 'application/octet-stream',
+      body,
+      gzip: gzipSync(body),
+    });
+  }
+  return { index: await readFile(join(dir, 'index.html')), assets };
+}
+
+/**
+ * Serves the dashboard from the same process: the page at every dashboard address, its hashed
+ * assets under /app/assets/. The build starts when the server starts (a fresh clone builds it
+ * once; later starts reuse it) and requests wait for it.
+ */
+export async function dashboardPages(app: FastifyInstance, opts: { config: Config }): Promise<void> {
+  let built: Promise<Built> | null = null;
+  const get = () => {
+    if (!built) {
+      built = ensureDashboardBuilt((msg) => app.log.info(msg)).then(loadBuild);
+      built.catch((err) => {
+        app.log.error({ err }, 'dashboard build failed');
+        built = null;
+      });
+    }
+    return built;
+  };
+  void get().catch(() => {});
+  const origin = new URL(opts.config.PUBLIC_URL).origin;
+  const csp = [
+    "default-src 'none'",
+    "script-src 'self'",
+    // Radix positions popovers with inline styles.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: ${origin}`,
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+  const page = async (reply: FastifyReply) => {
+    const { index } = await get();
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', csp)
+      .header('X-Frame-Options', 'DENY')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'same-origin')
+      .send(index);
+  };
+  for (const path of DASHBOARD_PATHS) app.get(path, (_req, reply) => page(reply));
+
+  app.get<{ Params: { file: string } }>('/app/assets/:file', async (request, reply) => {
+    const asset = (await get()).assets.get(request.params.file);
+    if (!asset) {
+      return reply
+        .code(404)
+        .send({ error: { code: 'not_found', message: `No asset ${request.params.file}` } });
+    }
+    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    reply
+      .type(asset.type)
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .header('Vary', 'Accept-Encoding')
+      .header('X-Content-Type-Options', 'nosniff');
+    if (gzip) reply.header('Content-Encoding', 'gzip');
+    return reply.send(gzip ? asset.gzip : asset.body);
+  });
+}

@@ -1,0 +1,24 @@
+import {
+  createAccountApiKey,
+  listAccountApiKeys,
+  revokeAccountApiKey,
+} from '../services/dashboard/api-keys.ts';
+import { adminProcedure, adminReadProcedure, router } from '../trpc.ts';
+import { ApiKeyIdInput, CreateApiKeyInput } from './api-keys.schemas.ts';
+
+/**
+ * API keys are created and revoked in the dashboard (spec, Authentication 2), by admins only.
+ * No `openapi`/`mcp` meta: there is no API operation for this.
+ */
+export const apiKeysRouter = router({
+  list: adminReadProcedure.query(({ ctx }) => listAccountApiKeys(ctx.db, ctx.actor.accountId)),
+
+  /** The secret is in this response and never again. */
+  create: adminProcedure
+    .input(CreateApiKeyInput)
+    .mutation(({ ctx, input }) => createAccountApiKey(ctx.db, ctx.actor, input, ctx.now())),
+
+  revoke: adminProcedure
+    .input(ApiKeyIdInput)
+    .mutation(({ ctx, input }) => revokeAccountApiKey(ctx.db, ctx.actor.accountId, input.id, ctx.now())),
+});

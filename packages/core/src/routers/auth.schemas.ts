@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+// Dashboard sign-in (operations.md §5). Pure zod: the dashboard's forms validate with these too.
+
+export const NewPassword = z
+  .string()
+  .min(8, 'Use at least 8 characters')
+  .max(200, 'Use at most 200 characters');
+
+const EmailAddress = z.string().trim().max(254).pipe(z.email('Enter a valid email address'));
+
+export const SignInInput = z.object({
+  email: z.string().trim().min(1, 'Enter your email address').max(254),
+  password: z.string().min(1, 'Enter your password').max(1000),
+});
+
+export const EmailInput = z.object({ email: EmailAddress });
+
+export const TokenInput = z.object({ token: z.string().min(20).max(200) });
+
+export const ResetPasswordInput = z.object({ token: z.string().min(20).max(200), password: NewPassword });
+
+export const SignUpInput = z.object({
+  email: EmailAddress,
+  password: NewPassword,
+  name: z.string().trim().max(200).optional(),
+  account_name: z.string().trim().max(200).optional(),
+});
+
+export const AcceptInvitationInput = z.object({
+  token: z.string().min(20).max(200),
+  name: z.string().trim().min(1, 'Enter your name').max(200),
+  password: NewPassword,
+});

@@ -1,0 +1,141 @@
+import type { Ctx } from '../context.ts';
+import { CoreError } from '../errors.ts';
+import { sendMailNow } from '../services/mail.ts';
+import { acceptInvitation, describeInvitation } from '../services/sessions/members.ts';
+import {
+  isSameOrigin,
+  type NewSession,
+  revokeSession,
+  type SessionMeta,
+  sessionCsrfToken,
+} from '../services/sessions/sessions.ts';
+import {
+  requestEmailLink,
+  resetPassword,
+  signInWithLink,
+  signInWithPassword,
+  signUp,
+} from '../services/sessions/sign-in.ts';
+import { publicProcedure, router } from '../trpc.ts';
+import {
+  AcceptInvitationInput,
+  EmailInput,
+  ResetPasswordInput,
+  SignInInput,
+  SignUpInput,
+  TokenInput,
+} from './auth.schemas.ts';
+
+// Dashboard sign-in (operations.md §5). Only the web adapter can run these: they write the session
+// cookie through ctx.web. No `openapi`/`mcp` meta: they are not part of the REST API or MCP.
+
+/** Sign-in forms may only be posted by our own pages (login CSRF). */
+function webOf(ctx: Ctx) {
+  if (!ctx.web) throw new CoreError('not_available', 'Signing in works only in the dashboard');
+  if (!isSameOrigin(ctx.config, ctx.web.origin)) {
+    throw new CoreError('forbidden', 'This request came from another site and was refused');
+  }
+  return ctx.web;
+}
+
+const metaOf = (ctx: Ctx): SessionMeta => ({ ip: ctx.ip, userAgent: ctx.userAgent });
+
+function startSession(ctx: Ctx, session: NewSession) {
+  ctx.web?.setCookie(session.token, session.expiresAt);
+  return { signed_in: true as const };
+}
+
+async function sendNow(ctx: Ctx, mailId: number | null) {
+  if (mailId === null) return;
+  await sendMailNow({ db: ctx.db, logger: ctx.logger, config: ctx.config, deps: ctx.deps, now: ctx.now }, [
+    mailId,
+  ]);
+}
+
+export const authRouter = router({
+  /** Who is signed in on this browser (null when nobody), and the CSRF token for changes. */
+  session: publicProcedure.query(async ({ ctx }) => {
+    const actor = ctx.actor?.kind === 'session' && ctx.actor.sessionId ? ctx.actor : null;
+    if (!actor?.sessionId) return { session: null, signup_enabled: ctx.config.SIGNUP_ENABLED };
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'name'])
+      .where('id', '=', actor.accountId)
+      .executeTakeFirstOrThrow();
+    return {
+      signup_enabled: ctx.config.SIGNUP_ENABLED,
+      session: {
+        id: actor.sessionId,
+        csrf_token: await sessionCsrfToken(ctx.db, actor.sessionId),
+        environment: actor.environment,
+        user: { id: actor.userId, email: actor.userEmail, name: actor.userName, role: actor.userRole },
+        account: { id: account.id, name: account.name },
+      },
+    };
+  }),
+
+  signIn: publicProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
+    webOf(ctx);
+    return startSession(ctx, await signInWithPassword(ctx.db, input, metaOf(ctx), ctx.now()));
+  }),
+
+  /** Emails a one-time sign-in link; the answer is the same whether the address is known or not. */
+  requestSignInLink: publicProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
+    webOf(ctx);
+    await sendNow(
+      ctx,
+      await requestEmailLink(ctx.db, 'sign_in', input.email, metaOf(ctx), ctx.config, ctx.now()),
+    );
+    return { sent: true as const };
+  }),
+
+  signInWithLink: publicProcedure.input(TokenInput).mutation(async ({ ctx, input }) => {
+    webOf(ctx);
+    return startSession(ctx, await signInWithLink(ctx.db, input.token, metaOf(ctx), ctx.now()));
+  }),
+
+  requestPasswordReset: publicProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
+    webOf(ctx);
+    await sendNow(
+      ctx,
+      await requestEmailLink(ctx.db, 'password_reset', input.email, metaOf(ctx), ctx.config, ctx.now()),
+    );
+    return { sent: true as const };
+  }),
+
+  resetPassword: publicProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
+    webOf(ctx);
+    return startSession(ctx, await resetPassword(ctx.db, input, metaOf(ctx), ctx.now()));
+  }),
+
+  signUp: publicProcedure.input(SignUpInput).mutation(async ({ ctx, input }) => {
+    webOf(ctx);
+    const session = await signUp(
+      ctx.db,
+      ctx.config,
+      { email: input.email, password: input.password, name: input.name, accountName: input.account_name },
+      metaOf(ctx),
+      ctx.now(),
+    );
+    return startSession(ctx, session);
+  }),
+
+  invitation: publicProcedure
+    .input(TokenInput)
+    .query(({ ctx, input }) => describeInvitation(ctx.db, input.token, ctx.now())),
+
+  acceptInvitation: publicProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
+    webOf(ctx);
+    return startSession(ctx, await acceptInvitation(ctx.db, input, metaOf(ctx), ctx.now()));
+  }),
+
+  /** Ends this browser's session (the row is revoked, so the cookie is worthless in every process). */
+  signOut: publicProcedure.mutation(async ({ ctx }) => {
+    const web = webOf(ctx);
+    if (ctx.actor?.kind === 'session' && ctx.actor.sessionId) {
+      await revokeSession(ctx.db, ctx.actor.userId, ctx.actor.sessionId, ctx.now());
+    }
+    web.clearCookie();
+    return { signed_in: false as const };
+  }),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+export const ROLES = ['admin', 'member', 'viewer'] as const;
+
+export const InviteMemberInput = z.object({
+  email: z.string().trim().max(254).pipe(z.email('Enter a valid email address')),
+  role: z.enum(ROLES),
+});
+
+export const MemberIdInput = z.object({ id: z.number().int().positive() });
+
+export const ChangeRoleInput = z.object({ id: z.number().int().positive(), role: z.enum(ROLES) });
+
+export const UpdateAccountInput = z.object({
+  name: z.string().trim().min(1, 'Enter a name').max(200),
+});

@@ -1,0 +1,74 @@
+import { updateUser } from '../services/accounts.ts';
+import {
+  listSessions,
+  revokeSession,
+  revokeUserSessions,
+  setSessionEnvironment,
+} from '../services/sessions/sessions.ts';
+import { changePassword } from '../services/sessions/sign-in.ts';
+import { router, sessionProcedure } from '../trpc.ts';
+import {
+  ChangePasswordInput,
+  EnvironmentInput,
+  SessionIdInput,
+  UpdateProfileInput,
+} from './sessions.schemas.ts';
+
+/** The signed-in user's own sessions, password and profile (any role; dashboard sessions only). */
+export const sessionsRouter = router({
+  list: sessionProcedure.query(({ ctx }) =>
+    listSessions(ctx.db, ctx.actor.userId, ctx.actor.sessionId, ctx.now()),
+  ),
+
+  revoke: sessionProcedure.input(SessionIdInput).mutation(async ({ ctx, input }) => {
+    await revokeSession(ctx.db, ctx.actor.userId, input.id, ctx.now());
+    return { id: input.id, revoked: true as const };
+  }),
+
+  /** "Sign out other sessions": every session of this user but the current one. */
+  revokeOthers: sessionProcedure.mutation(async ({ ctx }) => ({
+    signed_out_sessions: await revokeUserSessions(ctx.db, ctx.actor.userId, ctx.actor.sessionId, ctx.now()),
+  })),
+
+  /** The live/test switch of this session. */
+  setEnvironment: sessionProcedure.input(EnvironmentInput).mutation(async ({ ctx, input }) => {
+    await setSessionEnvironment(ctx.db, ctx.actor.sessionId, input.environment);
+    return { environment: input.environment };
+  }),
+
+  changePassword: sessionProcedure.input(ChangePasswordInput).mutation(({ ctx, input }) =>
+    changePassword(
+      ctx.db,
+      {
+        userId: ctx.actor.userId,
+        sessionId: ctx.actor.sessionId,
+        current: input.current_password,
+        password: input.password,
+      },
+      ctx.now(),
+    ),
+  ),
+
+  profile: sessionProcedure.query(async ({ ctx }) => {
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'email', 'name', 'role', 'billing_country'])
+      .select((eb) => eb('password_hash', 'is not', null).as('has_password'))
+      .where('id', '=', ctx.actor.userId)
+      .executeTakeFirstOrThrow();
+    return user;
+  }),
+
+  updateProfile: sessionProcedure.input(UpdateProfileInput).mutation(async ({ ctx, input }) => {
+    const user = await updateUser(
+      ctx.db,
+      ctx.actor.userEmail,
+      {
+        ...(input.name !== undefined ? { name: input.name || null } : {}),
+        ...(input.billing_country !== undefined ? { billingCountry: input.billing_country || null } : {}),
+      },
+      ctx.now(),
+    );
+    return { id: user.id, email: user.email, name: user.name, billing_country: user.billing_country };
+  }),
+});

@@ -1,0 +1,3 @@
+export * from './activity.ts';
+export * from './api-keys.ts';
+export * from './webhooks.ts';

@@ -1,0 +1,54 @@
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { Config } from '../../config.ts';
+
+/**
+ * The session cookie (operations.md §5): HttpOnly, SameSite=Lax, Path=/, host-only. On an https
+ * PUBLIC_URL it is also Secure and named with the `__Host-` prefix, which browsers only accept
+ * from a secure origin without a Domain attribute.
+ */
+export function sessionCookieName(config: Pick<Config, 'PUBLIC_URL'>): string {
+  return isHttps(config) ? '__Host-esign_session' : 'esign_session';
+}
+
+const isHttps = (config: Pick<Config, 'PUBLIC_URL'>) => config.PUBLIC_URL.startsWith('https:');
+
+/** Whether a Cookie header carries a session cookie at all (either name), before it is checked. */
+export function carriesSessionCookie(cookieHeader: string | undefined): boolean {
+  if (!cookieHeader) return false;
+  const cookies = parseCookie(cookieHeader);
+  return Boolean(cookies.esign_session || cookies['__Host-esign_session']);
+}
+
+/** The session token carried by a Cookie header, if any. */
+export function sessionTokenFromCookie(
+  config: Pick<Config, 'PUBLIC_URL'>,
+  cookieHeader: string | undefined,
+): string | null {
+  if (!cookieHeader) return null;
+  const value = parseCookie(cookieHeader)[sessionCookieName(config)];
+  return value && /^[A-Za-z0-9_-]{20,200}$/.test(value) ? value : null;
+}
+
+export function sessionSetCookie(config: Pick<Config, 'PUBLIC_URL'>, token: string, expiresAt: Date): string {
+  return stringifySetCookie({
+    name: sessionCookieName(config),
+    value: token,
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps(config),
+    expires: expiresAt,
+  });
+}
+
+export function sessionClearCookie(config: Pick<Config, 'PUBLIC_URL'>): string {
+  return stringifySetCookie({
+    name: sessionCookieName(config),
+    value: '',
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps(config),
+    expires: new Date(0),
+  });
+}

@@ -1,0 +1,269 @@
+import type { Db, Executor } from '@esign/db';
+import type { Config } from '../../config.ts';
+import { hashPassword, passwordNeedsRehash, randomToken, sha256Hex, verifyPassword } from '../../crypto.ts';
+import { CoreError } from '../../errors.ts';
+import { createAccount } from '../accounts.ts';
+import { queueMail } from '../mail.ts';
+import { hitRateLimit } from '../rate-limit.ts';
+import { passwordResetEmail, signInLinkEmail } from './emails.ts';
+import { createSession, type NewSession, revokeUserSessions, type SessionMeta } from './sessions.ts';
+
+/** Attempts per one-minute window, counted in the database so every process shares them. */
+export const SIGN_IN_RATE_LIMITS = {
+  /** password sign-ins and sign-ups */
+  password: { perAddress: 20, perAccount: 5 },
+  /** emails: sign-in links and password resets */
+  mail: { perAddress: 10, perAccount: 3 },
+} as const;
+
+export const SIGN_IN_LINK_MINUTES = 15;
+export const PASSWORD_RESET_MINUTES = 60;
+
+async function limitAttempts(
+  db: Executor,
+  kind: keyof typeof SIGN_IN_RATE_LIMITS,
+  ip: string | null,
+  email: string | null,
+  now: Date,
+): Promise<void> {
+  const limits = SIGN_IN_RATE_LIMITS[kind];
+  const hits = [
+    ip ? await hitRateLimit(db, `sign_in:${kind}:ip:${ip}`, limits.perAddress, now) : null,
+    email ? await hitRateLimit(db, `sign_in:${kind}:email:${email}`, limits.perAccount, now) : null,
+  ];
+  const over = hits.find((h) => h?.limited);
+  if (over) {
+    throw new CoreError(
+      'rate_limited',
+      `Too many attempts. Wait ${over.resetSeconds} seconds, then try again.`,
+      { retryAfterSeconds: over.resetSeconds },
+    );
+  }
+}
+
+const normalEmail = (email: string) => email.trim().toLowerCase();
+
+/** The user an email signs in as, with what decides whether they may. */
+function findSignInUser(db: Executor, email: string) {
+  return db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id', 'users.email', 'users.password_hash', 'users.disabled_at', 'accounts.archived_at'])
+    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email))
+    .executeTakeFirst();
+}
+
+let dummyHash: Promise<string> | null = null;
+/** Verifying against this when the email is unknown keeps both answers equally slow. */
+const dummy = () => {
+  dummyHash ??= hashPassword('not anybody’s password');
+  return dummyHash;
+};
+
+const WRONG = 'The email address or the password is wrong';
+
+/** Email + password (operations.md §5). Wrong either way gets the same answer; attempts are rate-limited. */
+export async function signInWithPassword(
+  db: Db,
+  input: { email: string; password: string },
+  meta: SessionMeta,
+  now: Date,
+): Promise<NewSession> {
+  const email = normalEmail(input.email);
+  await limitAttempts(db, 'password', meta.ip, email, now);
+  const user = await findSignInUser(db, email);
+  if (!user?.password_hash) {
+    await verifyPassword(input.password, await dummy());
+    throw new CoreError('unauthenticated', WRONG);
+  }
+  if (!(await verifyPassword(input.password, user.password_hash))) {
+    throw new CoreError('unauthenticated', WRONG);
+  }
+  if (user.disabled_at || user.archived_at) {
+    throw new CoreError('unauthenticated', 'This user can no longer sign in; ask an admin of the account');
+  }
+  if (passwordNeedsRehash(user.password_hash)) {
+    await db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(input.password) })
+      .where('id', '=', user.id)
+      .execute();
+  }
+  return createSession(db, user.id, meta, now);
+}
+
+async function issueToken(
+  db: Executor,
+  userId: number,
+  purpose: 'sign_in' | 'password_reset',
+  minutes: number,
+  now: Date,
+): Promise<string> {
+  const token = randomToken(32);
+  await db
+    .insertInto('sign_in_tokens')
+    .values({
+      token_hash: sha256Hex(token),
+      user_id: userId,
+      purpose,
+      created_at: now,
+      expires_at: new Date(now.getTime() + minutes * 60_000),
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * Emails a one-time link (sign-in or password reset) when the address belongs to a user who may
+ * sign in. The answer never says whether it does. Returns the queued mail's id (null when none).
+ */
+export async function requestEmailLink(
+  db: Db,
+  purpose: 'sign_in' | 'password_reset',
+  email: string,
+  meta: SessionMeta,
+  config: Pick<Config, 'PUBLIC_URL'>,
+  now: Date,
+): Promise<number | null> {
+  const address = normalEmail(email);
+  await limitAttempts(db, 'mail', meta.ip, address, now);
+  const user = await findSignInUser(db, address);
+  if (!user || user.disabled_at || user.archived_at) return null;
+  return db.transaction().execute(async (tx) => {
+    const minutes = purpose === 'sign_in' ? SIGN_IN_LINK_MINUTES : PASSWORD_RESET_MINUTES;
+    const token = await issueToken(tx, user.id, purpose, minutes, now);
+    const path = purpose === 'sign_in' ? '/login/link' : '/reset-password';
+    // The token travels in the fragment: browsers never send it to a server or in a Referer.
+    const url = `${config.PUBLIC_URL}${path}#token=${token}`;
+    const mail =
+      purpose === 'sign_in' ? signInLinkEmail({ url, minutes }) : passwordResetEmail({ url, minutes });
+    return queueMail(tx, {
+      kind: purpose === 'sign_in' ? 'sign_in_link' : 'password_reset',
+      to: user.email,
+      ...mail,
+    });
+  });
+}
+
+/** Uses a one-time token: valid once, until it expires. Returns its user. */
+async function consumeToken(
+  db: Executor,
+  token: string,
+  purpose: 'sign_in' | 'password_reset',
+  now: Date,
+): Promise<number> {
+  const row = await db
+    .updateTable('sign_in_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', sha256Hex(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+  if (!row) {
+    throw new CoreError(
+      'invalid_request',
+      purpose === 'sign_in'
+        ? 'This sign-in link has expired or was already used. Ask for a new one.'
+        : 'This password reset link has expired or was already used. Ask for a new one.',
+    );
+  }
+  const user = await db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.disabled_at', 'accounts.archived_at'])
+    .where('users.id', '=', row.user_id)
+    .executeTakeFirstOrThrow();
+  if (user.disabled_at || user.archived_at) {
+    throw new CoreError('unauthenticated', 'This user can no longer sign in; ask an admin of the account');
+  }
+  return row.user_id;
+}
+
+export async function signInWithLink(
+  db: Db,
+  token: string,
+  meta: SessionMeta,
+  now: Date,
+): Promise<NewSession> {
+  return db.transaction().execute(async (tx) => {
+    const userId = await consumeToken(tx, token, 'sign_in', now);
+    return createSession(tx, userId, meta, now);
+  });
+}
+
+/** Sets a new password from a reset link: every other session of the user ends. */
+export async function resetPassword(
+  db: Db,
+  input: { token: string; password: string },
+  meta: SessionMeta,
+  now: Date,
+): Promise<NewSession> {
+  const hash = await hashPassword(input.password);
+  return db.transaction().execute(async (tx) => {
+    const userId = await consumeToken(tx, input.token, 'password_reset', now);
+    await tx
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: now })
+      .where('id', '=', userId)
+      .execute();
+    await revokeUserSessions(tx, userId, null, now);
+    return createSession(tx, userId, meta, now);
+  });
+}
+
+/** Changes the signed-in user's password (the current one is asked when there is one); other sessions end. */
+export async function changePassword(
+  db: Db,
+  input: { userId: number; sessionId: number; current: string | undefined; password: string },
+  now: Date,
+): Promise<{ signed_out_sessions: number }> {
+  const user = await db
+    .selectFrom('users')
+    .select(['password_hash'])
+    .where('id', '=', input.userId)
+    .executeTakeFirstOrThrow();
+  if (user.password_hash && !(await verifyPassword(input.current ?? '', user.password_hash))) {
+    throw new CoreError('invalid_parameter', 'The current password is wrong');
+  }
+  const hash = await hashPassword(input.password);
+  return db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: now })
+      .where('id', '=', input.userId)
+      .execute();
+    return { signed_out_sessions: await revokeUserSessions(tx, input.userId, input.sessionId, now) };
+  });
+}
+
+/** Self-service sign-up: only when the operator turned it on (SIGNUP_ENABLED). */
+export async function signUp(
+  db: Db,
+  config: Pick<Config, 'SIGNUP_ENABLED'>,
+  input: { email: string; password: string; name?: string | undefined; accountName?: string | undefined },
+  meta: SessionMeta,
+  now: Date,
+): Promise<NewSession> {
+  if (!config.SIGNUP_ENABLED) {
+    throw new CoreError(
+      'not_available',
+      'Sign-up is turned off on this server; ask its operator for an account',
+    );
+  }
+  await limitAttempts(db, 'password', meta.ip, null, now);
+  return db.transaction().execute(async (tx) => {
+    const { user } = await createAccount(
+      tx,
+      {
+        email: input.email,
+        name: input.name ?? null,
+        password: input.password,
+        accountName: input.accountName ?? null,
+      },
+      now,
+    );
+    return createSession(tx, user.id, meta, now);
+  });
+}
