@@ -21,7 +21,7 @@ export const DASHBOARD_PATHS = [
   '/webhooks',
   '/team',
   '/account',
-  '/billing',
+  // `/billing` (the spec's `purchase_url`) is served by ../billing/routes.ts.
 ] as const;
 
 const TYPES: Record<string, string> = {
