@@ -1,7 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeBuyer } from '../../../test/billing.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { esign } from '../../../test/spawn.ts';
+
+// Each test spawns the real `esign` process several times; on a loaded 2-core machine one start
+// takes seconds, so these tests get more than the default minute.
+vi.setConfig({ testTimeout: 180_000 });
 
 // operations.md §3: pack create, discount create, checkout confirm|fail (and purchases hide|offer).
 let t: TestApp;

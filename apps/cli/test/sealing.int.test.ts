@@ -1,10 +1,14 @@
 import { Writable } from 'node:stream';
 import { createLogger, drainJobs, type JobContext, jobHandlers, SEAL_JOB } from '@esign/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 import { esign } from '../../../test/spawn.ts';
+
+// Each test spawns the real `esign` process several times; on a loaded 2-core machine one start
+// takes seconds, so these tests get more than the default minute.
+vi.setConfig({ testTimeout: 180_000 });
 
 // A request whose sealing gave up is visible (error log, audit entry, `esign sealing failed`) and
 // recoverable (`esign sealing retry --id N`) once the cause is fixed.
