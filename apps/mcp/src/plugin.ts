@@ -74,8 +74,11 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
       actor = await authenticateApiKey(opts.db, request.headers.authorization, now());
     } catch (err) {
       const core = toCoreError(err);
-      reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"`);
-      return reply.code(401).send({ error: { code: core.code, message: core.message } });
+      // A failure of ours (the database went away) is a 500, not a reason to sign in again.
+      if (core.code === 'internal_error') request.log.error({ err }, 'MCP authentication failed');
+      if (core.status === 401)
+        reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"`);
+      return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
     }
     const limit = await limitActor(opts.db, actor, opts.config.RATE_LIMIT_PER_MINUTE, now());
     setRateLimitHeaders(reply, limit);

@@ -27,6 +27,12 @@ export async function createRuntime(
     dataDir: config.DATA_DIR,
     applicationName: `esign-${name}`,
     onLog: (line) => logger.debug({ postgres: line }),
+    onConnectionLost: (err) => logger.warn({ err }, 'database connection lost; the pool replaces it'),
+    onServerEvent: (e) => {
+      if (e.event === 'exited') logger.error('embedded PostgreSQL stopped unexpectedly; restarting it');
+      else if (e.event === 'restarted') logger.info('embedded PostgreSQL restarted');
+      else logger.warn({ err: e.error, retryInMs: e.retryInMs }, 'embedded PostgreSQL did not start yet');
+    },
   });
   if (opts.migrate) {
     const { applied } = await migrateToLatest(database.db);
