@@ -26,7 +26,7 @@ import {
   registerEventDataBuilder,
   setEventFanOut,
 } from './events.ts';
-import { type EnqueueOptions, enqueueJob, type JobHandler } from './jobs.ts';
+import { type EnqueueOptions, enqueueJob, holdLease, JOB_LEASE_MS, type JobHandler } from './jobs.ts';
 import { serverSecret } from './secret.ts';
 
 // Webhooks (spec, Events; operations.md §2 and §3). The outbox is `webhook_deliveries`: one row per
@@ -56,9 +56,12 @@ export interface WebhookOptions {
   lookup?: ResolveHost;
 }
 
-/** How long an attempt holds its delivery: the receiver's time limit plus a minute for our own work. */
-export function webhookLeaseMs(config: Pick<Config, 'WEBHOOK_TIMEOUT_SECONDS'>): number {
-  return config.WEBHOOK_TIMEOUT_SECONDS * 1000 + 60_000;
+/**
+ * How long an attempt holds its delivery without a sign of life: renewed while the request runs
+ * (holdLease), so a worker that dies mid-attempt frees it within this time.
+ */
+export function webhookLeaseMs(_config?: Pick<Config, 'WEBHOOK_TIMEOUT_SECONDS'>): number {
+  return JOB_LEASE_MS;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -912,6 +915,17 @@ async function recordOutcome(
   });
 }
 
+/** The attempt's heartbeat: extends its lease while it still holds the delivery. */
+async function renewDeliveryLease(db: Db, d: ClaimedDelivery, opts: WebhookOptions): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: new Date(opts.now().getTime() + webhookLeaseMs(opts.config)) })
+    .where('id', '=', d.id)
+    .where('locked_by', '=', d.deliveryUuid)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export type WebhookAttemptOutcome =
   | { kind: 'succeeded' | 'retrying' | 'failed' | 'superseded'; attempt: number; deliveryId: string }
   | { kind: 'leased'; until: Date }
@@ -932,11 +946,20 @@ export async function attemptWebhookDelivery(
   if (claim.kind === 'skip') return { kind: 'skipped' };
   if (claim.kind === 'leased') return claim;
   const d = claim.delivery;
-  const outcome = await sendAttempt(db, d, opts).catch((err: unknown) => {
-    // A fault of ours (not the receiver's) still ends this attempt on record and on the back-off.
-    opts.logger?.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook attempt could not be made');
-    return { result: internalFailure('internal_error', 'The request could not be prepared (server error)') };
+  const lease = holdLease(() => renewDeliveryLease(db, d, opts), {
+    leaseMs: webhookLeaseMs(opts.config),
+    logger: opts.logger,
+    what: `webhook delivery ${d.id}`,
   });
+  const outcome = await sendAttempt(db, d, opts)
+    .catch((err: unknown) => {
+      // A fault of ours (not the receiver's) still ends this attempt on record and on the back-off.
+      opts.logger?.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook attempt could not be made');
+      return {
+        result: internalFailure('internal_error', 'The request could not be prepared (server error)'),
+      };
+    })
+    .finally(lease.stop);
   const kind = await recordOutcome(db, d, outcome, opts);
   opts.logger?.info(
     {
