@@ -39,6 +39,11 @@ export const ConfigSchema = z
       .string()
       .regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be a header-safe word such as Esign')
       .default('Esign'),
+    // The document pool (packages/pdf isolate.ts): worker threads shared by the process, and the
+    // limits of one document. Unset DOCUMENT_WORKERS: the cores, 2 to 4.
+    DOCUMENT_WORKERS: positiveInt.max(64).optional(),
+    DOCUMENT_TIMEOUT_SECONDS: positiveInt.max(600).default(60),
+    DOCUMENT_MEMORY_MB: z.coerce.number().int().min(64).max(16384).default(512),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {

@@ -1,4 +1,5 @@
 import { type Db, migrateToLatest, openDatabase } from '@esign/db';
+import { configureDocumentPool } from '@esign/pdf';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type CoreDeps, createCoreDeps } from './context.ts';
@@ -38,6 +39,11 @@ export async function createRuntime(
     const { applied } = await migrateToLatest(database.db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
+  configureDocumentPool({
+    size: config.DOCUMENT_WORKERS,
+    timeoutMs: config.DOCUMENT_TIMEOUT_SECONDS * 1000,
+    maxHeapMb: config.DOCUMENT_MEMORY_MB,
+  });
   const deps: CoreDeps = createCoreDeps(config);
   return {
     db: database.db,

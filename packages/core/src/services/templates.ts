@@ -358,7 +358,7 @@ export async function createTemplate(
   for (const [i, doc] of docs.entries()) {
     const label = `documents[${i}]`;
     const bytes = await readDocumentFile(doc.file, label, opts.deps);
-    const result = await ingest(bytes, label, input.password);
+    const result = await ingest(bytes, label, input.password, actor.accountId);
     const key = `templates/${actor.accountId}/${randomUUID()}.pdf`;
     await opts.deps.storage.put(key, result.pdf, 'application/pdf');
     stored.push({
