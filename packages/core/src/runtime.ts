@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { type Db, migrateToLatest, openDatabase } from '@esign/db';
+import { configureDocumentPool } from '@esign/pdf';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type CoreDeps, createCoreDeps } from './context.ts';
@@ -28,6 +29,12 @@ export async function createRuntime(
     dataDir: config.DATA_DIR,
     applicationName: `esign-${name}`,
     onLog: (line) => logger.debug({ postgres: line }),
+    onConnectionLost: (err) => logger.warn({ err }, 'database connection lost; the pool replaces it'),
+    onServerEvent: (e) => {
+      if (e.event === 'exited') logger.error('embedded PostgreSQL stopped unexpectedly; restarting it');
+      else if (e.event === 'restarted') logger.info('embedded PostgreSQL restarted');
+      else logger.warn({ err: e.error, retryInMs: e.retryInMs }, 'embedded PostgreSQL did not start yet');
+    },
   });
   if (database.location && database.location !== join(resolve(config.DATA_DIR), 'db'))
     logger.info({ postgres: database.location }, 'embedded PostgreSQL keeps its data outside DATA_DIR');
@@ -35,6 +42,11 @@ export async function createRuntime(
     const { applied } = await migrateToLatest(database.db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
+  configureDocumentPool({
+    size: config.DOCUMENT_WORKERS,
+    timeoutMs: config.DOCUMENT_TIMEOUT_SECONDS * 1000,
+    maxHeapMb: config.DOCUMENT_MEMORY_MB,
+  });
   const deps: CoreDeps = createCoreDeps(config);
   return {
     db: database.db,

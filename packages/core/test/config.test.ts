@@ -51,6 +51,20 @@ describe('configuration (README, Configuration)', () => {
     }
   });
 
+  it('document pool (issue 9.6): DOCUMENT_WORKERS unset by default, 60 s and 512 MB per document; out-of-range values are named', () => {
+    expect(parseConfig({})).toMatchObject({ DOCUMENT_TIMEOUT_SECONDS: 60, DOCUMENT_MEMORY_MB: 512 });
+    expect(parseConfig({}).DOCUMENT_WORKERS).toBeUndefined();
+    expect(parseConfig({ DOCUMENT_WORKERS: '3' }).DOCUMENT_WORKERS).toBe(3);
+    let message = '';
+    try {
+      parseConfig({ DOCUMENT_WORKERS: '0', DOCUMENT_TIMEOUT_SECONDS: '601', DOCUMENT_MEMORY_MB: '32' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    for (const name of ['DOCUMENT_WORKERS', 'DOCUMENT_TIMEOUT_SECONDS', 'DOCUMENT_MEMORY_MB'])
+      expect(message).toContain(name);
+  });
+
   it('PAYMENT_PROVIDER=stripe requires STRIPE_SECRET_KEY', () => {
     expect(() => parseConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
   });

@@ -6,6 +6,7 @@ import {
   createLogger,
   drainJobs,
   enqueueJob,
+  JOB_LEASE_MS,
   type JobContext,
   jobRetryDelayMs,
   parseConfig,
@@ -88,8 +89,10 @@ describe('durable job queue', () => {
     const t0 = new Date('2032-01-01T00:00:00Z');
     const first = await claimJob(tdb.db, 'dead-worker', t0, ['lease']);
     expect(first).not.toBeNull();
-    expect(await claimJob(tdb.db, 'other', new Date(t0.getTime() + 60_000), ['lease'])).toBeNull();
-    const again = await claimJob(tdb.db, 'other', new Date(t0.getTime() + 6 * 60_000), ['lease']);
+    expect(
+      await claimJob(tdb.db, 'other', new Date(t0.getTime() + JOB_LEASE_MS - 1000), ['lease']),
+    ).toBeNull();
+    const again = await claimJob(tdb.db, 'other', new Date(t0.getTime() + JOB_LEASE_MS + 1000), ['lease']);
     expect(again?.id).toBe(first!.id);
     expect(again?.attempts).toBe(2);
   });

@@ -115,7 +115,7 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
     child = null;
     expect(r.requests).toHaveLength(1);
 
-    // Six minutes on, both leases (job: 5 minutes; delivery: timeout + 1 minute) have run out.
+    // Six minutes on, both leases (job and delivery: 30 s, no longer renewed) have run out.
     offset.ms = 6 * MINUTE;
     expect(
       await runOneJob(ctx, { [WEBHOOK_DELIVER_JOB]: jobHandlers[WEBHOOK_DELIVER_JOB]! }, 'survivor'),

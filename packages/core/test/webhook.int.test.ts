@@ -816,7 +816,7 @@ describe('workers (issue #5: never delivered twice concurrently; a killed worker
     const claimed = await claimJob(db, 'dead-worker', clock.now, [WEBHOOK_DELIVER_JOB]);
     expect(claimed).not.toBeNull();
     // The dead worker never answers; while its lease runs nobody else takes the job.
-    clock.now = new Date(t0 + MINUTE);
+    clock.now = new Date(t0 + 20_000);
     await drain(config);
     expect(r.requests).toHaveLength(0);
     clock.now = new Date(t0 + 6 * MINUTE);

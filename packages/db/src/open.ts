@@ -1,5 +1,5 @@
 import { createDb, type Db } from './connection.ts';
-import { startEmbeddedPostgres } from './embedded.ts';
+import { type EmbeddedServerEvent, startEmbeddedPostgres } from './embedded.ts';
 
 export interface OpenDatabase {
   db: Db;
@@ -10,20 +10,32 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-/** DATABASE_URL when set, else the embedded PostgreSQL under DATA_DIR. */
+/** DATABASE_URL when set, else the embedded PostgreSQL under DATA_DIR (kept running while open). */
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
   applicationName?: string;
   onLog?: (line: string) => void;
+  /** A pooled connection was lost while idle (the pool replaces it). */
+  onConnectionLost?: (err: Error) => void;
+  /** The embedded server this process runs stopped, was restarted, or could not be yet. */
+  onServerEvent?: (e: EmbeddedServerEvent) => void;
 }): Promise<OpenDatabase> {
+  const pool = {
+    max: opts.poolSize,
+    applicationName: opts.applicationName,
+    onConnectionLost: opts.onConnectionLost,
+  };
   if (opts.databaseUrl) {
-    const db = createDb(opts.databaseUrl, { max: opts.poolSize, applicationName: opts.applicationName });
+    const db = createDb(opts.databaseUrl, pool);
     return { db, url: opts.databaseUrl, embedded: false, close: () => db.destroy() };
   }
-  const server = await startEmbeddedPostgres(opts.dataDir, { onLog: opts.onLog });
-  const db = createDb(server.url, { max: opts.poolSize, applicationName: opts.applicationName });
+  const server = await startEmbeddedPostgres(opts.dataDir, {
+    onLog: opts.onLog,
+    onServerEvent: opts.onServerEvent,
+  });
+  const db = createDb(server.url, pool);
   return {
     db,
     url: server.url,

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { deflateSync } from 'node:zlib';
 import { PDF } from '@libpdf/core';
 import { createCanvas } from '@napi-rs/canvas';
 import {
@@ -492,6 +493,49 @@ export function makeBmpImage(width = 40, height = 30): Uint8Array {
 
 // ---------------------------------------------------------------------------------------------
 // Broken input and large files
+
+/**
+ * A small hostile PDF that is slow to process: `pages` pages sharing one Flate-compressed content
+ * stream that decodes to `decodedBytes` of text-showing operators (about 200 kB per 1 kB of file),
+ * so every page decodes and scans the whole stream. The default, 500 pages × 200 kB, is a ~75 kB
+ * file that keeps an ingest worker busy for ~30 s without needing much memory; one page of 2 MB
+ * (~6 kB) takes pdf.js ~20 s to render.
+ */
+export function makeSlowPdf(pages = 500, decodedBytes = 200_000): Uint8Array {
+  const op = 'BT /F1 12 Tf 72 720 Td (Nothing to see here, just text) Tj ET\n';
+  const content = deflateSync(Buffer.from(op.repeat(Math.ceil(decodedBytes / op.length))), { level: 9 });
+  const chunks: Buffer[] = [];
+  const offsets: number[] = [];
+  let pos = 0;
+  const push = (b: Buffer | string) => {
+    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
+    chunks.push(buf);
+    pos += buf.length;
+  };
+  const obj = (n: number, ...body: (Buffer | string)[]) => {
+    offsets[n] = pos;
+    push(`${n} 0 obj\n`);
+    for (const b of body) push(b);
+    push('\nendobj\n');
+  };
+  push('%PDF-1.7\n');
+  const kids = Array.from({ length: pages }, (_, i) => `${5 + i} 0 R`).join(' ');
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, `<< /Type /Pages /Count ${pages} /Kids [${kids}] >>`);
+  obj(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  obj(4, `<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, content, '\nendstream');
+  for (let i = 0; i < pages; i++)
+    obj(
+      5 + i,
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>',
+    );
+  const count = 5 + pages;
+  const xref = pos;
+  push(`xref\n0 ${count}\n0000000000 65535 f \n`);
+  for (let i = 1; i < count; i++) push(`${String(offsets[i]).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return new Uint8Array(Buffer.concat(chunks));
+}
 
 /** A PDF header followed by garbage: sniffs as PDF, cannot be parsed. */
 export function makeCorruptPdf(): Uint8Array {

@@ -1,4 +1,4 @@
-import { DocumentInputError, type IngestedDocument, ingestDocument } from '@esign/pdf';
+import { DocumentInputError, DocumentPoolBusyError, type IngestedDocument, ingestDocument } from '@esign/pdf';
 import {
   guardedFetch,
   OutboundBlockedError,
@@ -71,16 +71,27 @@ export async function readDocumentFile(file: string, label: string, deps: CoreDe
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
-/** Runs the PDF pipeline and maps its errors to the spec's codes. */
+/** Seconds a caller is asked to wait when the document pool's waiting line is full. */
+const POOL_BUSY_RETRY_SECONDS = 10;
+
+/**
+ * Runs the PDF pipeline in the process's document pool, as `accountId`'s work (the pool runs only
+ * part of its workers for one account), and maps its errors to the spec's codes.
+ */
 export async function ingest(
   bytes: Uint8Array,
   label: string,
   password: string | undefined,
+  accountId: number,
 ): Promise<IngestedDocument> {
   try {
-    return await ingestDocument({ bytes, password });
+    return await ingestDocument({ bytes, password, tenant: String(accountId) });
   } catch (err) {
     if (err instanceof DocumentInputError) throw new CoreError(err.code, `${label}: ${err.message}`);
+    if (err instanceof DocumentPoolBusyError)
+      throw new CoreError('rate_limited', `${label}: ${err.message}`, {
+        retryAfterSeconds: POOL_BUSY_RETRY_SECONDS,
+      });
     throw err;
   }
 }

@@ -73,7 +73,19 @@ export async function pageImage(
   const key = `${pdfKey}.page-${page}.png`;
   if (await storage.exists(key)) return storage.get(key);
   const { renderPagePng } = await import('@esign/pdf');
-  const png = await renderPagePng(pdf ?? (await storage.get(pdfKey)), page, { width: 1240 });
+  const png = await renderPagePng(pdf ?? (await storage.get(pdfKey)), page, {
+    width: 1240,
+    tenant: accountOfKey(pdfKey),
+  });
   await storage.put(key, png, 'image/png');
   return png;
+}
+
+/**
+ * The account a stored file belongs to, from its key (`templates/<account>/…`, `requests/<account>/…`):
+ * rendering runs in the shared document pool as that account's work, so one account's slow pages
+ * never hold every worker.
+ */
+function accountOfKey(key: string): string | undefined {
+  return /^(?:templates|requests)\/(\d+)\//.exec(key)?.[1];
 }

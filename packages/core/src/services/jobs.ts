@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import type { Db, Executor, JobRow } from '@esign/db';
+import type { Database, Db, Executor, JobRow } from '@esign/db';
 import { json } from '@esign/db';
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -70,7 +70,12 @@ export function jobRetryDelayMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }
 
-const LEASE_MS = 5 * 60_000;
+/**
+ * How long a claimed job stays its worker's without a sign of life. The worker renews it every
+ * third of that while the handler runs, so a job of any length keeps its worker, and a job whose
+ * worker died (SIGKILL, lost host, lost database) is taken by another within this time.
+ */
+export const JOB_LEASE_MS = 30_000;
 
 /**
  * Claims one due job with FOR UPDATE SKIP LOCKED, so any number of workers can poll the same
@@ -81,11 +86,12 @@ export async function claimJob(
   workerId: string,
   now: Date,
   kinds?: string[],
+  leaseMs = JOB_LEASE_MS,
 ): Promise<JobRow | null> {
   const kindFilter = kinds?.length ? sql`and kind in (${sql.join(kinds)})` : sql``;
   const result = await sql<JobRow>`
     update jobs set status = 'running', attempts = attempts + 1, locked_by = ${workerId},
-      locked_until = ${new Date(now.getTime() + LEASE_MS)}
+      locked_until = ${new Date(now.getTime() + leaseMs)}
     where id = (
       select id from jobs
       where ((status = 'queued' and run_at <= ${now}) or (status = 'running' and locked_until < ${now})) ${kindFilter}
@@ -97,12 +103,31 @@ export async function claimJob(
   return result.rows[0] ?? null;
 }
 
+/** Only the claim that still holds the job (same worker, same attempt) may touch it. */
+const holder = (job: JobRow) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
+  eb.and([eb('id', '=', job.id), eb('locked_by', '=', job.locked_by), eb('attempts', '=', job.attempts)]);
+
+/** Extends a running job's lease; false when the job is no longer this claim's (it was taken over). */
+export async function renewJobLease(
+  db: Db,
+  job: JobRow,
+  now: Date,
+  leaseMs = JOB_LEASE_MS,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ locked_until: new Date(now.getTime() + leaseMs) })
+    .where(holder(job))
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function finishJob(db: Db, job: JobRow, now: Date): Promise<void> {
   await db
     .updateTable('jobs')
     .set({ status: 'done', finished_at: now, locked_until: null, last_error: null })
-    .where('id', '=', job.id)
-    .where('locked_by', '=', job.locked_by)
+    .where(holder(job))
     .execute();
 }
 
@@ -117,10 +142,41 @@ export async function failJob(db: Db, job: JobRow, error: string, now: Date): Pr
       locked_until: null,
       finished_at: exhausted ? now : null,
     })
-    .where('id', '=', job.id)
-    .where('locked_by', '=', job.locked_by)
+    .where(holder(job))
     .execute();
   return exhausted ? 'failed' : 'retry';
+}
+
+/**
+ * Renews a lease every third of `leaseMs` until `stop()`: the heartbeat of a running job or
+ * webhook attempt. A renewal that fails (database unreachable) is retried at the next beat; one
+ * that finds the lease taken over stops beating and is logged. If the worker dies, the beats stop
+ * and the lease runs out, which is what lets another worker resume the work.
+ */
+export function holdLease(
+  renew: () => Promise<boolean>,
+  opts: { leaseMs: number; logger?: Logger; what: string },
+): { stop(): void } {
+  let stopped = false;
+  const beat = async () => {
+    try {
+      if (!(await renew()) && !stopped) {
+        stopped = true;
+        clearInterval(timer);
+        opts.logger?.warn(`${opts.what}: lease lost to another worker; its outcome will not be recorded`);
+      }
+    } catch (err) {
+      opts.logger?.warn({ err }, `${opts.what}: lease renewal failed; retrying`);
+    }
+  };
+  const timer = setInterval(() => void beat(), Math.max(1, Math.floor(opts.leaseMs / 3)));
+  timer.unref();
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }
 
 /** Runs one due job if there is one; returns whether it found work. */
@@ -128,11 +184,17 @@ export async function runOneJob(
   ctx: JobContext,
   handlers: Record<string, JobHandler>,
   workerId: string,
+  leaseMs = JOB_LEASE_MS,
 ): Promise<boolean> {
-  const job = await claimJob(ctx.db, workerId, ctx.now(), Object.keys(handlers));
+  const job = await claimJob(ctx.db, workerId, ctx.now(), Object.keys(handlers), leaseMs);
   if (!job) return false;
   const log = ctx.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
   const handler = handlers[job.kind];
+  const lease = holdLease(() => renewJobLease(ctx.db, job, ctx.now(), leaseMs), {
+    leaseMs,
+    logger: log,
+    what: 'job',
+  });
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     await handler({ ...ctx, logger: log }, job.payload, job);
@@ -147,6 +209,8 @@ export async function runOneJob(
         { err },
         `job ${outcome === 'failed' ? 'failed for good' : 'will be retried'}`,
       );
+  } finally {
+    lease.stop();
   }
   return true;
 }
@@ -169,6 +233,8 @@ export interface WorkerHandle {
 
 export interface WorkerOptions {
   concurrency?: number;
+  /** Lease of a claimed job, renewed while it runs (default JOB_LEASE_MS). */
+  leaseMs?: number;
   /** Idle poll: the fallback when no notification arrives (listener down, clock-delayed jobs). */
   pollMs?: number;
   /** Connection string for a dedicated connection that LISTENs for `enqueueJob`'s notifications. */
@@ -215,7 +281,7 @@ export function startWorker(
       const seen = wakes;
       let worked = false;
       try {
-        worked = await runOneJob(ctx, handlers, workerId);
+        worked = await runOneJob(ctx, handlers, workerId, opts.leaseMs);
       } catch (err) {
         ctx.logger.error({ err }, 'worker poll failed');
       }

@@ -7,7 +7,9 @@
  *   reads page sizes as displayed, turns text tags (grammar in tags.ts) and AcroForm fields
  *   (mapping in acroform.ts) into fields, and removes the tags' text from the page content
  *   (content/rewrite.ts). It runs in a worker thread with memory and time limits (isolate.ts).
- * - `renderPagePng` and `getPageCount` work on stored (unencrypted) PDFs.
+ * - `renderPagePng` (in the same pool) and `getPageCount` work on stored (unencrypted) PDFs.
+ * - The pool of worker threads is shared by the process: `configureDocumentPool` sets its size and
+ *   per-document limits, and `tenant` gives each account a fair share of it (isolate-pool.ts).
  *
  * Errors the caller must fix are `DocumentInputError`s carrying the spec's code:
  * `invalid_document` (empty, damaged, not a readable PDF or image, image too large, too slow or
@@ -17,14 +19,31 @@
  */
 import { DocumentInputError } from './errors.ts';
 import { ingestInProcess } from './ingest-core.ts';
-import { IsolationUnavailableError, ingestIsolated } from './isolate.ts';
+import {
+  type IsolationLimits,
+  IsolationUnavailableError,
+  ingestIsolated,
+  renderIsolated,
+} from './isolate.ts';
+import {
+  checkRenderArgs,
+  type RenderOptions as InProcessRenderOptions,
+  renderPageInProcess,
+} from './render.ts';
 import { sniffFileType } from './sniff.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
 
 export { DocumentInputError, type DocumentInputErrorCode } from './errors.ts';
 export { imagePageSize } from './image.ts';
-export type { IsolationLimits } from './isolate.ts';
-export { getPageCount, type RenderOptions, renderPagePng } from './render.ts';
+export {
+  configureDocumentPool,
+  DocumentPoolBusyError,
+  type DocumentPoolOptions,
+  documentPoolStats,
+  type IsolationLimits,
+} from './isolate.ts';
+export type { PoolStats as DocumentPoolStats } from './isolate-pool.ts';
+export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';
 export { parseTag, type TagParseResult, type TagSpec } from './tags.ts';
 export {
@@ -56,5 +75,37 @@ export async function ingestDocument(input: IngestInput): Promise<IngestedDocume
     if (!(e instanceof IsolationUnavailableError)) throw e;
     isolationAvailable = false;
     return ingestInProcess(input);
+  }
+}
+
+export interface RenderOptions extends InProcessRenderOptions {
+  /** Whose document this is (an account id), for the pool's fair share; see `IngestInput.tenant`. */
+  tenant?: string;
+  /** Limits for the worker thread (default: the pool's). */
+  limits?: IsolationLimits;
+  /** Run in the document pool (default true); `false` renders in the calling thread. */
+  isolate?: boolean;
+}
+
+/**
+ * Renders one page (1-based) of a stored PDF to PNG, as displayed (CropBox, /Rotate), with
+ * annotation and form field appearances, on a white background. It runs in the document pool,
+ * with its time and memory limits, so a page that takes pdf.js seconds to draw never blocks the
+ * caller's event loop. A page the document does not have, or a bad width, is a RangeError; an
+ * unreadable PDF (or one over the limits) a `DocumentInputError`.
+ */
+export async function renderPagePng(
+  pdf: Uint8Array,
+  pageNumber: number,
+  opts: RenderOptions = {},
+): Promise<Uint8Array> {
+  checkRenderArgs(pageNumber, opts);
+  if (opts.isolate === false || !isolationAvailable) return renderPageInProcess(pdf, pageNumber, opts);
+  try {
+    return await renderIsolated(pdf, pageNumber, opts);
+  } catch (e) {
+    if (!(e instanceof IsolationUnavailableError)) throw e;
+    isolationAvailable = false;
+    return renderPageInProcess(pdf, pageNumber, opts);
   }
 }

@@ -1,53 +1,97 @@
 /**
- * Runs ingest in a worker thread with a heap limit and a time limit.
+ * Runs ingest and page rendering in a pool of worker threads shared by the process, each document
+ * with a heap limit and a time limit.
  *
  * Parsers fed hostile or damaged files can loop or allocate without bound (a fuzzed PDF sends
  * @libpdf/core's recovery parser into an endless loop that exhausts the heap). In a worker, that
  * costs the worker, not the process: a worker that runs out of memory or time is terminated and
  * the call fails with `invalid_document`.
  *
- * Workers are reused (one idle worker is kept, unref'd so it never keeps the process alive) and
- * at most `MAX_WORKERS` run at once; further calls wait their turn.
+ * The pool (isolate-pool.ts) runs at most `size` documents at once, at most `perKey` of them for
+ * one key (the account, `IngestInput.tenant`), and serves waiting documents fairly, so one
+ * account's slow documents never hold every worker. Workers are reused (one idle worker is kept
+ * for 30 s, unref'd so it never keeps the process alive).
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { DocumentInputError } from './errors.ts';
-import type { WorkerReply, WorkerRequest } from './isolate-protocol.ts';
+import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
+import type { WorkerReply, WorkerRequest, WorkerTask } from './isolate-protocol.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
 
+export { DocumentPoolBusyError } from './isolate-pool.ts';
+
 export interface IsolationLimits {
-  /** Wall-clock limit for one document (default 60 s). */
+  /** Wall-clock limit for one document, once it runs (default 60 s). */
   timeoutMs?: number;
-  /** Heap limit of the worker in MB (default 1024). Decoded stream buffers live outside it. */
+  /** Heap limit of the worker in MB (default 512). Decoded stream buffers live outside it. */
   maxHeapMb?: number;
 }
 
+export interface DocumentPoolOptions extends IsolationLimits {
+  /** Worker threads, the most documents processed at once (default: the cores, 2 to 4). */
+  size?: number;
+  /** Documents one account may have processed at once (default: half the pool, at least 1). */
+  perKey?: number;
+  /** Documents that may wait, in all (default 200) and per account (default 20). */
+  maxQueued?: number;
+  maxQueuedPerKey?: number;
+}
+
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_HEAP_MB = 1024;
-const MAX_WORKERS = 2;
+const DEFAULT_MAX_HEAP_MB = 512;
+
+const settings: Required<IsolationLimits> & PoolLimits = defaultSettings();
+
+function defaultSettings(): Required<IsolationLimits> & PoolLimits {
+  const size = Math.max(2, Math.min(availableParallelism(), 4));
+  return {
+    size,
+    perKey: Math.max(1, Math.floor(size / 2)),
+    maxQueued: 200,
+    maxQueuedPerKey: 20,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    maxHeapMb: DEFAULT_MAX_HEAP_MB,
+  };
+}
+
+const scheduler = createFairScheduler(() => settings);
+
+/**
+ * Sets the process's document pool (each process entry calls it once, from its configuration).
+ * Unset values keep their defaults; `perKey` defaults to half of `size`.
+ */
+export function configureDocumentPool(opts: DocumentPoolOptions = {}): void {
+  const defaults = defaultSettings();
+  const size = opts.size ?? defaults.size;
+  Object.assign(settings, {
+    size,
+    perKey: Math.min(size, opts.perKey ?? Math.max(1, Math.floor(size / 2))),
+    maxQueued: opts.maxQueued ?? defaults.maxQueued,
+    maxQueuedPerKey: opts.maxQueuedPerKey ?? defaults.maxQueuedPerKey,
+    timeoutMs: opts.timeoutMs ?? defaults.timeoutMs,
+    maxHeapMb: opts.maxHeapMb ?? defaults.maxHeapMb,
+  });
+  scheduler.dispatch();
+}
+
+/** What the pool is doing now (running and waiting documents, per account). */
+export function documentPoolStats(): PoolStats {
+  return scheduler.stats();
+}
 
 interface PooledWorker {
   worker: Worker;
   heapMb: number;
+  /** Ends an idle worker, so the heap of its last document does not stay with the process. */
+  idleTimer?: NodeJS.Timeout;
 }
+
+const IDLE_WORKER_MS = 30_000;
 
 const idle: PooledWorker[] = [];
-let running = 0;
-const waiting: (() => void)[] = [];
 let nextId = 1;
-
-async function acquire(): Promise<void> {
-  if (running < MAX_WORKERS) {
-    running++;
-    return;
-  }
-  await new Promise<void>((resolve) => waiting.push(resolve));
-}
-
-function release(): void {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
-}
+let anonymous = 0;
 
 function spawn(heapMb: number): PooledWorker {
   const worker = new Worker(new URL('./worker.ts', import.meta.url), {
@@ -62,6 +106,21 @@ function spawn(heapMb: number): PooledWorker {
   // let that surface as an unhandled 'error' event, which would crash the process.
   worker.on('error', () => {});
   return { worker, heapMb };
+}
+
+function keepIdle(pw: PooledWorker): void {
+  pw.worker.unref();
+  for (const old of idle.splice(0)) {
+    clearTimeout(old.idleTimer);
+    void old.worker.terminate();
+  }
+  idle.push(pw);
+  pw.idleTimer = setTimeout(() => {
+    const at = idle.indexOf(pw);
+    if (at >= 0) idle.splice(at, 1);
+    void pw.worker.terminate();
+  }, IDLE_WORKER_MS);
+  pw.idleTimer.unref();
 }
 
 /** Errors meaning the worker could not load its code at all (not a problem with the document). */
@@ -88,11 +147,7 @@ function failure(reason: 'memory' | 'time' | 'crash', detail?: string): Document
   return new DocumentInputError('invalid_document', message);
 }
 
-function runOn(
-  pw: PooledWorker,
-  input: IngestInput,
-  timeoutMs: number,
-): Promise<{ reply: WorkerReply; reusable: boolean }> {
+function runOn(pw: PooledWorker, task: WorkerTask, timeoutMs: number): Promise<WorkerReply> {
   const { worker } = pw;
   const id = nextId++;
   return new Promise((resolve, reject) => {
@@ -107,7 +162,7 @@ function runOn(
       fn();
     };
     const onMessage = (reply: WorkerReply) => {
-      if (reply.id === id) finish(() => resolve({ reply, reusable: true }));
+      if (reply.id === id) finish(() => resolve(reply));
     };
     const onError = (err: Error & { code?: string }) =>
       finish(() =>
@@ -130,45 +185,77 @@ function runOn(
     worker.on('exit', onExit);
     worker.ref();
     // A copy is transferred: the caller keeps its bytes intact.
-    const bytes = input.bytes.slice();
-    const request: WorkerRequest = { id, bytes, password: input.password, tagErrors: input.tagErrors };
+    const bytes = task.bytes.slice();
+    const request: WorkerRequest = { ...task, id, bytes };
     worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
   });
 }
 
-/** Ingests in a worker thread; see the module comment. */
-export async function ingestIsolated(
-  input: IngestInput,
-  limits: IsolationLimits = {},
-): Promise<IngestedDocument> {
-  const timeoutMs = limits.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const heapMb = limits.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
-  await acquire();
+/**
+ * Runs one task on a worker of the pool, once `tenant` may have one (see isolate-pool.ts), with
+ * the time and heap limits; a worker that fails or overruns is terminated, not reused.
+ */
+async function runInPool(
+  task: WorkerTask,
+  tenant: string | undefined,
+  limits: IsolationLimits,
+): Promise<Extract<WorkerReply, { ok: true }>> {
+  const timeoutMs = limits.timeoutMs ?? settings.timeoutMs;
+  const heapMb = limits.maxHeapMb ?? settings.maxHeapMb;
+  // A call without a tenant is its own key: it waits for a free worker, first come first served.
+  const release = await scheduler.acquire(tenant ?? `\u0000call-${++anonymous}`);
   let pw: PooledWorker | undefined;
   try {
     const index = idle.findIndex((w) => w.heapMb === heapMb);
     pw = index >= 0 ? idle.splice(index, 1)[0]! : spawn(heapMb);
-    let outcome: { reply: WorkerReply; reusable: boolean };
+    clearTimeout(pw.idleTimer);
+    let reply: WorkerReply;
     try {
-      outcome = await runOn(pw, input, timeoutMs);
+      reply = await runOn(pw, task, timeoutMs);
     } catch (e) {
       void pw.worker.terminate();
       pw = undefined;
       throw e;
     }
-    const { reply } = outcome;
-    // Keep one idle worker, the most recently used (so a caller's limits keep their worker warm).
-    pw.worker.unref();
-    for (const old of idle.splice(0)) void old.worker.terminate();
-    idle.push(pw);
+    // Keep one idle worker, the most recently used (so a caller's limits keep their worker warm),
+    // for a while.
+    keepIdle(pw);
     pw = undefined;
-    if (!reply.ok) {
-      if (reply.code) throw new DocumentInputError(reply.code, reply.message);
-      throw failure('crash', reply.message);
-    }
-    return { ...reply.result, pdf: reply.unchanged || !reply.result.pdf ? input.bytes : reply.result.pdf };
+    if (reply.ok) return reply;
+    if (reply.code) throw new DocumentInputError(reply.code, reply.message);
+    if (reply.range) throw new RangeError(reply.message);
+    throw failure('crash', reply.message);
   } finally {
     if (pw) void pw.worker.terminate();
     release();
   }
+}
+
+/** Ingests in a worker thread of the pool; see the module comment. */
+export async function ingestIsolated(
+  input: IngestInput,
+  limits: IsolationLimits = {},
+): Promise<IngestedDocument> {
+  const reply = await runInPool(
+    { op: 'ingest', bytes: input.bytes, password: input.password, tagErrors: input.tagErrors },
+    input.tenant,
+    limits,
+  );
+  if (reply.op !== 'ingest') throw failure('crash', 'unexpected reply');
+  return { ...reply.result, pdf: reply.unchanged || !reply.result.pdf ? input.bytes : reply.result.pdf };
+}
+
+/** Renders one page to PNG in a worker thread of the pool (render.ts does the work). */
+export async function renderIsolated(
+  pdf: Uint8Array,
+  page: number,
+  opts: { width?: number; tenant?: string; limits?: IsolationLimits },
+): Promise<Uint8Array> {
+  const reply = await runInPool(
+    { op: 'render', bytes: pdf, page, width: opts.width },
+    opts.tenant,
+    opts.limits ?? {},
+  );
+  if (reply.op !== 'render') throw failure('crash', 'unexpected reply');
+  return reply.png;
 }

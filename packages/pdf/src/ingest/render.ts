@@ -47,19 +47,25 @@ export interface RenderOptions {
   width?: number;
 }
 
-/**
- * Renders one page (1-based) to PNG, as displayed (CropBox, /Rotate), with annotation and form
- * field appearances, on a white background.
- */
-export async function renderPagePng(
-  pdf: Uint8Array,
-  pageNumber: number,
-  opts: RenderOptions = {},
-): Promise<Uint8Array> {
+/** Throws a RangeError for a page number or width no document could have. */
+export function checkRenderArgs(pageNumber: number, opts: RenderOptions): void {
   if (!Number.isInteger(pageNumber) || pageNumber < 1)
     throw new RangeError(`pageNumber must be an integer >= 1, got ${pageNumber}`);
   if (opts.width !== undefined && !(Number.isFinite(opts.width) && opts.width >= 1 && opts.width <= MAX_SIDE))
     throw new RangeError(`width must be between 1 and ${MAX_SIDE} pixels, got ${opts.width}`);
+}
+
+/**
+ * Renders one page (1-based) to PNG, as displayed (CropBox, /Rotate), with annotation and form
+ * field appearances, on a white background, in the calling thread (`renderPagePng` in index.ts
+ * runs it in the document pool).
+ */
+export async function renderPageInProcess(
+  pdf: Uint8Array,
+  pageNumber: number,
+  opts: RenderOptions = {},
+): Promise<Uint8Array> {
+  checkRenderArgs(pageNumber, opts);
   const { pdfjs, assets } = await loadPdfJs();
   // pdf.js may take ownership of (detach) the buffer it is given: hand it a copy.
   const task = pdfjs.getDocument({

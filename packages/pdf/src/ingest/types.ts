@@ -61,6 +61,11 @@ export interface IngestInput {
    * calling thread: faster for tiny files, but a pathological file can then exhaust the process.
    */
   isolate?: boolean;
-  /** Limits for the worker thread. */
+  /** Limits for the worker thread (default: the pool's, see `configureDocumentPool`). */
   limits?: { timeoutMs?: number; maxHeapMb?: number };
+  /**
+   * Whose document this is (an account id): the shared pool runs only a few documents of one
+   * tenant at once, so one tenant's slow documents never hold every worker. Unset: a key of its own.
+   */
+  tenant?: string;
 }

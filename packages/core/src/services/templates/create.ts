@@ -61,7 +61,7 @@ async function storeDocuments(
   for (const [i, doc] of docs.entries()) {
     const label = `documents[${i}]`;
     const bytes = await readDocumentFile(doc.file, label, deps);
-    const result = await ingest(bytes, label, input.password);
+    const result = await ingest(bytes, label, input.password, accountId);
     const key = `templates/${accountId}/${randomUUID()}.pdf`;
     await deps.storage.put(key, result.pdf, 'application/pdf');
     stored.push({

@@ -13,7 +13,7 @@ import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import { eventDataBuilder } from '../event-data.ts';
 import { recordEvent } from '../events.ts';
-import { enqueueJob, type JobHandler } from '../jobs.ts';
+import { enqueueJob, holdLease, type JobHandler } from '../jobs.ts';
 import { type ClaimedDelivery, claimDelivery } from './claim.ts';
 import type { WebhookDeliveryDto } from './dto.ts';
 import { findEndpoint } from './endpoints.ts';
@@ -180,6 +180,17 @@ async function recordOutcome(
   });
 }
 
+/** The attempt's heartbeat: extends its lease while it still holds the delivery. */
+async function renewDeliveryLease(db: Db, d: ClaimedDelivery, opts: WebhookOptions): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: new Date(opts.now().getTime() + webhookLeaseMs(opts.config)) })
+    .where('id', '=', d.id)
+    .where('locked_by', '=', d.deliveryUuid)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export type WebhookAttemptOutcome =
   | { kind: 'succeeded' | 'retrying' | 'failed' | 'superseded'; attempt: number; deliveryId: string }
   | { kind: 'leased'; until: Date }
@@ -201,11 +212,20 @@ export async function attemptWebhookDelivery(
   if (claim.kind === 'skip') return { kind: 'skipped' };
   if (claim.kind === 'leased') return claim;
   const d = claim.delivery;
-  const outcome = await sendAttempt(db, d, opts).catch((err: unknown) => {
-    // A fault of ours (not the receiver's) still ends this attempt on record and on the back-off.
-    opts.logger?.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook attempt could not be made');
-    return { result: internalFailure('internal_error', 'The request could not be prepared (server error)') };
+  const lease = holdLease(() => renewDeliveryLease(db, d, opts), {
+    leaseMs: webhookLeaseMs(opts.config),
+    logger: opts.logger,
+    what: `webhook delivery ${d.id}`,
   });
+  const outcome = await sendAttempt(db, d, opts)
+    .catch((err: unknown) => {
+      // A fault of ours (not the receiver's) still ends this attempt on record and on the back-off.
+      opts.logger?.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook attempt could not be made');
+      return {
+        result: internalFailure('internal_error', 'The request could not be prepared (server error)'),
+      };
+    })
+    .finally(lease.stop);
   const kind = await recordOutcome(db, d, outcome, opts);
   opts.logger?.info(
     {

@@ -1,7 +1,7 @@
 import type { ResolveHost } from '@esign/webhooks';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import type { EnqueueOptions } from '../jobs.ts';
+import { type EnqueueOptions, JOB_LEASE_MS } from '../jobs.ts';
 
 /** The job that wakes a worker up for one delivery attempt (the delivery row decides). */
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
@@ -15,9 +15,12 @@ export interface WebhookOptions {
   lookup?: ResolveHost;
 }
 
-/** How long an attempt holds its delivery: the receiver's time limit plus a minute for our own work. */
-export function webhookLeaseMs(config: Pick<Config, 'WEBHOOK_TIMEOUT_SECONDS'>): number {
-  return config.WEBHOOK_TIMEOUT_SECONDS * 1000 + 60_000;
+/**
+ * How long an attempt holds its delivery without a sign of life: renewed while the request runs
+ * (holdLease), so a worker that dies mid-attempt frees it within this time.
+ */
+export function webhookLeaseMs(_config?: Pick<Config, 'WEBHOOK_TIMEOUT_SECONDS'>): number {
+  return JOB_LEASE_MS;
 }
 
 /** The wake-up job of one attempt of a delivery. */

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureDocumentPool, documentPoolStats } from '../../../packages/pdf/src/index.ts';
+import { makeSlowPdf } from '../../../packages/pdf/test/ingest-fixtures.ts';
+import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
+import { until } from '../../../test/processes.ts';
+
+// Issue 9, item 6, through the API: four hostile uploads from one account made another account's
+// normal upload wait 66 s. The document pool gives one account at most half of its workers.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  // Two workers, whatever this machine has; each document stopped after 8 s.
+  configureDocumentPool({ size: 2, timeoutMs: 8_000 });
+});
+afterAll(async () => {
+  await t.close();
+  configureDocumentPool();
+});
+
+describe('POST /templates shares the document pool fairly between accounts (issue 9.6)', () => {
+  it("account A's four hostile PDFs (each stopped at the time limit, 422 invalid_document) do not delay account B's template: B gets its 201 before any of A's answers", {
+    timeout: 180_000,
+  }, async () => {
+    const a = await createTestAccount(t.db);
+    const b = await createTestAccount(t.db);
+    const hostile = b64(makeSlowPdf()); // ~30 s of work each
+    const finished: string[] = [];
+    const post = (key: string, file: string, label: string) =>
+      t
+        .api('POST', 'templates', {
+          key,
+          body: { name: label, documents: [{ file }], fields: [signatureField()] },
+        })
+        .then((res) => {
+          finished.push(label);
+          return res;
+        });
+    const fromA = Array.from({ length: 4 }, (_, i) => post(a.key, hostile, `A${i + 1}`));
+    await until("A's four documents in the pool", () => documentPoolStats().queued === 3, 10_000);
+    // A holds one worker; the other three wait for A's turn, not B's.
+    expect(documentPoolStats()).toMatchObject({ running: 1, queued: 3, runningByKey: { [a.accountId]: 1 } });
+    const fromB = await post(b.key, b64(await plainPdf(2)), 'B');
+    expect(fromB.status).toBe(201);
+    expect(finished).toEqual(['B']);
+    for (const res of await Promise.all(fromA)) {
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('invalid_document');
+      expect(res.body.error.message).toMatch(/took too long/);
+    }
+    expect(documentPoolStats()).toMatchObject({ running: 0, queued: 0 });
+  });
+
+  it('over the waiting line of one account (the pool maxQueuedPerKey), an upload is refused at once with 429 rate_limited and Retry-After; the others are processed', {
+    timeout: 60_000,
+  }, async () => {
+    configureDocumentPool({ size: 2, timeoutMs: 2_000, maxQueuedPerKey: 1 });
+    const a = await createTestAccount(t.db);
+    const hostile = b64(makeSlowPdf());
+    const post = () =>
+      t.api('POST', 'templates', {
+        key: a.key,
+        body: { name: 'slow', documents: [{ file: hostile }], fields: [signatureField()] },
+      });
+    const first = [post(), post()]; // one runs, one waits
+    await until('one running, one waiting', () => documentPoolStats().queued === 1, 10_000);
+    const refused = await post();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(refused.headers.get('retry-after')).toBe('10');
+    for (const res of await Promise.all(first)) expect(res.body.error.code).toBe('invalid_document');
+  });
+});

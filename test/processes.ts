@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ROOT } from './spawn.ts';
+
+/** A real process of ours (apps/<name>/src/main.ts) started the way operators start it. */
+export interface AppProcess {
+  name: string;
+  child: ChildProcess;
+  /** `http://127.0.0.1:<port>` for the HTTP processes. */
+  base: string;
+  /** Everything it printed (for assertion messages). */
+  output(): string;
+  /** True while it runs: it neither exited nor was killed. */
+  alive(): boolean;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+export async function spawnApp(
+  name: 'api' | 'mcp' | 'worker' | 'server',
+  env: Record<string, string>,
+): Promise<AppProcess> {
+  const port = env.PORT ?? String(await freePort());
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, `apps/${name}/src/main.ts`)], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: port,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (d) => (log += d));
+  child.stderr?.on('data', (d) => (log += d));
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    name,
+    child,
+    base: `http://127.0.0.1:${port}`,
+    output: () => log,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `check` until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
+
+/** GET /readyz answers 200. */
+export async function isReady(base: string): Promise<boolean> {
+  return fetch(`${base}/readyz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+}
+
+/**
+ * Terminates, server-side, every backend of database `url` whose application_name is one of
+ * `names`, the way an operator (or a failover) would: `pg_terminate_backend`. Returns how many it
+ * ended. Other test files' databases on the same server are left alone.
+ */
+export async function terminateBackends(url: string, names: string[]): Promise<number> {
+  const client = new pg.Client({ connectionString: url, application_name: 'esign-test-terminator' });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ended: boolean }>(
+      `select pg_terminate_backend(pid) as ended from pg_stat_activity
+       where datname = current_database() and application_name = any($1) and pid <> pg_backend_pid()`,
+      [names],
+    );
+    return rows.filter((r) => r.ended).length;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
