@@ -1,5 +1,6 @@
-// Server-rendered HTML of the billing page (`purchase_url`) and the checkout page (`checkout_url`).
-// No script: plain forms that post back to this origin.
+// Server-rendered HTML of the checkout page (`checkout_url` of the simulated provider, and where
+// Stripe sends the buyer back). No script: a plain form that posts back to this origin. Buying
+// starts on the dashboard's Billing page (`/billing`).
 
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -26,19 +27,6 @@ export function layout(title: string, body: string, refreshSeconds?: number): st
 const notice = (error: string | null, ok: string | null = null) =>
   `${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}${ok ? `<p class="ok" role="status">${esc(ok)}</p>` : ''}`;
 
-export function signInPage(opts: { error: string | null; email?: string }): string {
-  return layout(
-    'Buy credits — sign in',
-    `<h1>Buy credits</h1>${notice(opts.error)}
-<p>Sign in with your account's email and password to buy credits.</p>
-<form method="post" action="/billing/sign-in" class="card">
-<label>Email <input type="email" name="email" autocomplete="username" required value="${esc(opts.email ?? '')}"></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button>
-</form>`,
-  );
-}
-
 export interface PackView {
   id: number;
   name: string;
@@ -62,64 +50,10 @@ export interface CheckoutView {
   created_at: string;
 }
 
-export interface BillingPageModel {
-  email: string;
-  csrf: string;
-  credits: { unlimited: boolean; available: number | null; billing: string };
-  billingCountry: string | null;
-  packs: PackView[];
-  recent: CheckoutView[];
-  error: string | null;
-  ok?: string | null;
-}
-
 const packLine = (p: PackView) =>
   p.unlimited
     ? 'Unlimited signed documents, for life'
     : `${p.credits} credits (${p.price_per_credit} ${p.currency} each)`;
-
-function buyForm(m: BillingPageModel, p: PackView): string {
-  return `<tr><td><strong>${esc(p.name)}</strong><br><span class="muted">${esc(packLine(p))}</span>${
-    p.description ? `<br><span class="muted">${esc(p.description)}</span>` : ''
-  }</td><td>${esc(p.price)} ${esc(p.currency)}</td><td>
-<form method="post" action="/billing/buy" class="row">
-<input type="hidden" name="csrf" value="${esc(m.csrf)}"><input type="hidden" name="credit_pack_id" value="${p.id}">
-<input name="discount_code" placeholder="Discount code" aria-label="Discount code for ${esc(p.name)}" size="14">
-<button type="submit" aria-label="Buy ${esc(p.name)}">Buy</button>
-</form></td></tr>`;
-}
-
-export function billingPage(m: BillingPageModel): string {
-  const balance = m.credits.unlimited
-    ? 'Unlimited (lifetime deal)'
-    : `${m.credits.available} ${m.credits.available === 1 ? 'credit' : 'credits'}`;
-  const country = m.billingCountry
-    ? `<p class="muted">Billing country: ${esc(m.billingCountry)}</p>`
-    : `<form method="post" action="/billing/country" class="card row">
-<input type="hidden" name="csrf" value="${esc(m.csrf)}">
-<label>Billing country (two letters, e.g. US) <input name="billing_country" required maxlength="2" size="3"></label>
-<button type="submit">Save</button><span class="muted">A billing country is needed before buying.</span>
-</form>`;
-  const packs = m.packs.length
-    ? `<table><thead><tr><th>Pack</th><th>Price</th><th></th></tr></thead><tbody>${m.packs.map((p) => buyForm(m, p)).join('')}</tbody></table>`
-    : '<p>No credit packs are for sale right now.</p>';
-  const recent = m.recent.length
-    ? `<h2>Your recent checkouts</h2><ul>${m.recent
-        .map(
-          (c) =>
-            `<li>${esc(c.created_at.slice(0, 16).replace('T', ' '))} — ${esc(c.credit_pack.name)}, ${esc(c.amount)} ${esc(c.currency)}: <strong>${esc(c.status)}</strong></li>`,
-        )
-        .join('')}</ul>`
-    : '';
-  return layout(
-    'Buy credits',
-    `<h1>Buy credits</h1>${notice(m.error, m.ok ?? null)}
-<div class="row"><p>Signed in as <strong>${esc(m.email)}</strong>. Balance: <strong>${esc(balance)}</strong></p>
-<form method="post" action="/billing/sign-out"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button class="secondary" type="submit">Sign out</button></form></div>
-<p class="muted">${esc(m.credits.billing)}</p>${country}
-<h2>Credit packs</h2>${packs}${recent}`,
-  );
-}
 
 export interface CheckoutPageModel {
   checkout: CheckoutView;
@@ -130,16 +64,19 @@ export interface CheckoutPageModel {
   error: string | null;
 }
 
+/** Where the buyer goes after paying or canceling: the dashboard's Billing page (`purchase_url`). */
+const BACK = '<p><a href="/billing">Back to Billing</a></p>';
+
 function outcome(m: CheckoutPageModel): string {
   const c = m.checkout;
   if (c.status === 'completed') {
     const what = c.credit_pack.unlimited
       ? 'The lifetime deal is active'
       : `${c.credit_pack.credits} credits were added`;
-    return `<p class="ok" role="status">Payment received. ${esc(what)}. You can close this page and retry what you were doing.</p>`;
+    return `<p class="ok" role="status">Payment received. ${esc(what)}. You can retry what you were doing.</p>${BACK}`;
   }
   if (c.status === 'failed') {
-    return `<p class="error" role="status">This checkout failed or was canceled; nothing was charged. Start a new checkout to try again.</p>`;
+    return `<p class="error" role="status">This checkout failed or was canceled; nothing was charged. Start a new checkout to try again.</p>${BACK}`;
   }
   if (m.provider === 'simulated') {
     return `<form method="post" action="/checkout/${esc(c.id)}" class="row">

@@ -21,7 +21,8 @@ export const DASHBOARD_PATHS = [
   '/webhooks',
   '/team',
   '/account',
-  // `/billing` (the spec's `purchase_url`) is served by ../billing/routes.ts.
+  // The spec's `purchase_url`: the Billing page is where people buy credit packs.
+  '/billing',
 ] as const;
 
 const TYPES: Record<string, string> = {

@@ -48,6 +48,11 @@ export const CheckoutOutput = z.object({
   created_at: z.string(),
 });
 
+/** The dashboard's list of the user's latest checkouts, newest first. */
+export const ListRecentCheckoutsInput = z.object({ limit: z.number().int().min(1).max(50).default(10) });
+
+export const CheckoutListOutput = z.object({ object: z.literal('list'), data: z.array(CheckoutOutput) });
+
 /** The checkout page (`checkout_url` of the simulated provider): its address carries the token. */
 export const CheckoutPageInput = z.object({ id: z.string().max(64), token: z.string().max(64) });
 

@@ -1,7 +1,12 @@
 import { scopeOf } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { answerOnCheckoutPage, checkoutForPage } from '../services/billing/answers.ts';
-import { requireCheckout, startCheckout, toCheckoutDto } from '../services/billing/checkouts.ts';
+import {
+  listRecentCheckouts,
+  requireCheckout,
+  startCheckout,
+  toCheckoutDto,
+} from '../services/billing/checkouts.ts';
 import { formatCents } from '../services/billing/money.ts';
 import { purchasesOffered } from '../services/billing/offer.ts';
 import {
@@ -10,16 +15,25 @@ import {
   snapshotOf,
   toCreditPackDto,
 } from '../services/billing/packs.ts';
-import { actorProcedure, middleware, publicProcedure, router, writeProcedure } from '../trpc.ts';
+import {
+  actorProcedure,
+  adminReadProcedure,
+  middleware,
+  publicProcedure,
+  router,
+  writeProcedure,
+} from '../trpc.ts';
 import {
   AnswerCheckoutPageInput,
   CheckoutIdInput,
+  CheckoutListOutput,
   CheckoutOutput,
   CheckoutPageInput,
   CheckoutPageOutput,
   CreateCheckoutInput,
   CreditPackListOutput,
   ListCreditPacksInput,
+  ListRecentCheckoutsInput,
 } from './billing.schemas.ts';
 
 const tags = ['Billing'];
@@ -113,6 +127,15 @@ export const billingRouter = router({
     .input(CheckoutIdInput)
     .output(CheckoutOutput)
     .query(async ({ ctx, input }) => toCheckoutDto(await requireCheckout(ctx.db, ctx.actor, input.id))),
+
+  /** The dashboard's Billing page: the signed-in admin's latest checkouts (no `openapi`/`mcp` meta). */
+  listRecentCheckouts: adminReadProcedure
+    .input(ListRecentCheckoutsInput)
+    .output(CheckoutListOutput)
+    .query(async ({ ctx, input }) => ({
+      object: 'list' as const,
+      data: (await listRecentCheckouts(ctx.db, ctx.actor, input.limit)).map(toCheckoutDto),
+    })),
 
   /** The checkout page (`/checkout/{id}?token=`): no API key, the address's token is the access. */
   checkoutPage: publicProcedure
