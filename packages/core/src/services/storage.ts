@@ -13,6 +13,11 @@ export interface FileStore {
 
 export class FileNotFoundError extends Error {}
 
+/** Deletes files a failed operation had stored (best effort: a missing file is not an error). */
+export async function removeFiles(storage: FileStore, keys: readonly string[]): Promise<void> {
+  await Promise.all(keys.map((k) => storage.delete(k).catch(() => {})));
+}
+
 /** Files under DATA_DIR/files, written atomically (temp file + rename). */
 export class LocalFileStore implements FileStore {
   private readonly root: string;

@@ -11,7 +11,7 @@ import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
-import { sha256 } from '../storage.ts';
+import { removeFiles, sha256 } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
 import { getSigningIdentity } from './identity.ts';
@@ -52,7 +52,7 @@ async function put(run: SealRun, key: string, bytes: Uint8Array) {
 }
 
 async function removeStored(run: SealRun) {
-  await Promise.all(run.stored.map((k) => run.ctx.deps.storage.delete(k).catch(() => {})));
+  await removeFiles(run.ctx.deps.storage, run.stored);
 }
 
 /** The request if there is sealing to do: it exists, is completed and is not sealed yet. */

@@ -7,7 +7,7 @@ import { ingest, MAX_DOCUMENTS, readDocumentFile } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob } from '../jobs.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { sha256 } from '../storage.ts';
+import { removeFiles, sha256 } from '../storage.ts';
 import { toTemplateDto } from './dto.ts';
 import {
   assignRoles,
@@ -45,6 +45,8 @@ async function storeDocuments(
   accountId: number,
   input: CreateTemplateArgs,
   deps: CoreDeps,
+  /** Every key stored, as soon as it is: the caller removes them if the create fails later. */
+  keys: string[],
 ): Promise<{ stored: StoredDocument[]; detected: FieldSpec[]; warnings: string[] }> {
   const docs = input.documents ?? [];
   if (docs.length === 0)
@@ -63,6 +65,7 @@ async function storeDocuments(
     const bytes = await readDocumentFile(doc.file, label, deps);
     const result = await ingest(bytes, label, input.password, accountId);
     const key = `templates/${accountId}/${randomUUID()}.pdf`;
+    keys.push(key);
     await deps.storage.put(key, result.pdf, 'application/pdf');
     stored.push({
       name: doc.name ? baseName(doc.name) : `Document ${i + 1}`,
@@ -146,8 +149,25 @@ export async function createTemplate(
   input: CreateTemplateArgs,
   opts: { source: Source },
 ): Promise<TemplateDto> {
+  const keys: string[] = [];
+  try {
+    return await createStoredTemplate(sc, actor, input, opts, keys);
+  } catch (err) {
+    // A failed create leaves no stored file behind (a later document, a field or the commit failed).
+    await removeFiles(sc.deps.storage, keys);
+    throw err;
+  }
+}
+
+async function createStoredTemplate(
+  sc: ServiceContext,
+  actor: Actor,
+  input: CreateTemplateArgs,
+  opts: { source: Source },
+  keys: string[],
+): Promise<TemplateDto> {
   const now = sc.now();
-  const { stored, detected, warnings } = await storeDocuments(actor.accountId, input, sc.deps);
+  const { stored, detected, warnings } = await storeDocuments(actor.accountId, input, sc.deps, keys);
   const given = fieldSpecsFromDefinitions(input.fields ?? [], stored, 'api');
   // When every text tag names a role, the template gets exactly those roles (plus any in `fields`).
   const { roles, fields } = assignRoles([], nameFields([...detected, ...given]));
