@@ -68,7 +68,9 @@ describe('/trpc takes signing queries by POST (operations.md §4), keeping GET',
   it('still takes a mutation by POST only: a GET changes nothing', async () => {
     const input = encodeURIComponent(JSON.stringify({ token, reason: 'no' }));
     const res = await fetch(`${trpcUrl()}/signing.decline?input=${input}`);
-    expect(res.ok).toBe(false);
+    // Spec, Unknown routes: no endpoint matches the method and path → 404 not_found (never a 500).
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.data.code).toBe('not_found');
     expect((await signingClient(false, trpcUrl()).open.query({ token })).status).not.toBe('declined');
   });
 });

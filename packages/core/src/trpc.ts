@@ -36,6 +36,9 @@ export function toCoreError(error: unknown): CoreError {
     if (error.code === 'PARSE_ERROR')
       return new CoreError('invalid_json', 'The request body is not valid JSON');
     if (error.code === 'NOT_FOUND') return new CoreError('not_found', error.message || 'Not found');
+    // A mutation asked for by GET (or the reverse): no endpoint matches that method and path.
+    if (error.code === 'METHOD_NOT_SUPPORTED')
+      return new CoreError('not_found', `No procedure answers this method: ${error.message}`);
     if (error.code === 'BAD_REQUEST') return new CoreError('invalid_parameter', error.message);
     // trpc-to-openapi's own refusals: a request the client must fix, never a 500.
     if (error.code === 'UNSUPPORTED_MEDIA_TYPE')
