@@ -1,5 +1,6 @@
 import type { Config } from '@esign/core';
 import type { FastifyInstance } from 'fastify';
+import { sendStaticAsset } from '../http/static-asset.ts';
 import { ASSET_PREFIX, signingAssets } from './assets.ts';
 import { renderSigningShell } from './shell.ts';
 
@@ -37,18 +38,6 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
   app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
     const assets = await signingAssets();
     const asset = [assets.js, assets.css].find((a) => a.path === `${ASSET_PREFIX}${request.params.file}`);
-    if (!asset) {
-      return reply
-        .code(404)
-        .send({ error: { code: 'not_found', message: `No asset ${request.params.file}` } });
-    }
-    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    reply
-      .type(asset.contentType)
-      .header('Cache-Control', 'public, max-age=31536000, immutable')
-      .header('Vary', 'Accept-Encoding')
-      .header('X-Content-Type-Options', 'nosniff');
-    if (gzip) reply.header('Content-Encoding', 'gzip');
-    return reply.send(gzip ? asset.gzip : asset.body);
+    return sendStaticAsset(request, reply, asset);
   });
 }
