@@ -15,6 +15,7 @@ import {
   Loading,
   PageHeader,
   SelectField,
+  SubmitRow,
   TextArea,
   TextField,
 } from '../ui.tsx';
@@ -310,11 +311,7 @@ export function SendPage({ session }: { session: Session }) {
                 </p>
               ) : null}
               <ErrorNote error={send.error} title="Not sent." />
-              <div className="form-actions">
-                <Button type="submit" variant="primary" busy={send.isPending}>
-                  Send for signature
-                </Button>
-              </div>
+              <SubmitRow busy={send.isPending}>Send for signature</SubmitRow>
             </>
           ) : null}
         </form>

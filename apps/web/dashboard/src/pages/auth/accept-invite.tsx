@@ -7,8 +7,8 @@ import { Link } from 'react-router';
 import type { z } from 'zod';
 import { tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { ErrorNote, Loading } from '../../ui.tsx';
-import { NameField, NewPasswordField, SubmitRow, useSignedIn } from './form-parts.tsx';
+import { ErrorNote, Loading, SubmitRow } from '../../ui.tsx';
+import { NameField, NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 const Form = AcceptInvitationInput.omit({ token: true });

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { sessionQuery } from '../../session.tsx';
-import { Button, TextField } from '../../ui.tsx';
+import { TextField } from '../../ui.tsx';
 
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { error?: string | undefined };
 
@@ -37,14 +37,3 @@ export const NewPasswordField = forwardRef<
     <TextField ref={ref} label={label} type="password" autoComplete="new-password" hint={hint} {...props} />
   );
 });
-
-/** The primary submit button at the foot of a form. */
-export function SubmitRow({ busy, children }: { busy: boolean; children: ReactNode }) {
-  return (
-    <div className="form-actions">
-      <Button type="submit" variant="primary" busy={busy}>
-        {children}
-      </Button>
-    </div>
-  );
-}

@@ -8,8 +8,8 @@ import { Link, Navigate, useLocation } from 'react-router';
 import type { z } from 'zod';
 import { nextPath, sessionQuery } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { Button, ErrorNote, Loading, TextField } from '../../ui.tsx';
-import { EmailField, SubmitRow, useSignedIn } from './form-parts.tsx';
+import { Button, ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
+import { EmailField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 function PasswordForm({ onForgot }: { onForgot: (email: string) => void }) {

@@ -7,8 +7,8 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { ErrorNote } from '../../ui.tsx';
-import { NewPasswordField, SubmitRow, useSignedIn } from './form-parts.tsx';
+import { ErrorNote, SubmitRow } from '../../ui.tsx';
+import { NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 const Form = z

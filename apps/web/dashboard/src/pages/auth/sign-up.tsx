@@ -6,8 +6,8 @@ import { Link } from 'react-router';
 import type { z } from 'zod';
 import { sessionQuery } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { ErrorNote, Loading, TextField } from '../../ui.tsx';
-import { EmailField, NameField, NewPasswordField, SubmitRow, useSignedIn } from './form-parts.tsx';
+import { ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
+import { EmailField, NameField, NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 /** /signup: only when the operator turned self-service sign-up on (SIGNUP_ENABLED). */
