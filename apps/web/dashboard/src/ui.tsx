@@ -425,3 +425,17 @@ export function CardForm({
     </form>
   );
 }
+
+/** The button under a cursor-paged list (an infinite query); nothing once the last page is in. */
+export function ShowMore({
+  list,
+}: {
+  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+}) {
+  if (!list.hasNextPage) return null;
+  return (
+    <Button onClick={() => list.fetchNextPage()} busy={list.isFetchingNextPage}>
+      Show more
+    </Button>
+  );
+}
