@@ -8,7 +8,6 @@ import { z } from 'zod';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import {
-  Button,
   CheckboxField,
   EmptyState,
   ErrorNote,
