@@ -3,6 +3,7 @@ import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Config } from '@esign/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { pageCsp } from '../http/csp.ts';
 import { type StaticAsset, sendStaticAsset } from '../http/static-asset.ts';
 import { ensureDashboardBuilt } from './build.ts';
 
@@ -71,19 +72,7 @@ export async function dashboardPages(app: FastifyInstance, opts: { config: Confi
     return built;
   };
   void get().catch(() => {});
-  const origin = new URL(opts.config.PUBLIC_URL).origin;
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self'",
-    // Radix positions popovers with inline styles.
-    "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob: ${origin}`,
-    "connect-src 'self'",
-    "font-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  const csp = pageCsp(opts.config.PUBLIC_URL, { inlineStyles: true, formAction: "'self'", noFraming: true });
 
   const page = async (reply: FastifyReply) => {
     const { index } = await get();

@@ -1,5 +1,6 @@
 import type { Config } from '@esign/core';
 import type { FastifyInstance } from 'fastify';
+import { pageCsp } from '../http/csp.ts';
 import { sendStaticAsset } from '../http/static-asset.ts';
 import { ASSET_PREFIX, signingAssets } from './assets.ts';
 import { renderSigningShell } from './shell.ts';
@@ -8,17 +9,11 @@ import { renderSigningShell } from './shell.ts';
 export async function signingPage(app: FastifyInstance, opts: { config: Config }): Promise<void> {
   // Start bundling now so the first signer does not wait for it; failures surface per request.
   void signingAssets().catch((err) => app.log.error({ err }, 'signing page bundle failed'));
-  const publicOrigin = new URL(opts.config.PUBLIC_URL).origin;
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    `img-src 'self' data: blob: ${publicOrigin}`,
-    "connect-src 'self'",
-    "font-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  const csp = pageCsp(opts.config.PUBLIC_URL, {
+    inlineStyles: false,
+    formAction: "'none'",
+    noFraming: false,
+  });
 
   app.get<{ Params: { token: string } }>('/s/:token', async (_request, reply) => {
     const assets = await signingAssets();
