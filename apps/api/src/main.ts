@@ -1,4 +1,4 @@
-import { createRuntime } from '@esign/core';
+import { createRuntime, stopOnSignal } from '@esign/core';
 import { createHttpApp } from '@esign/http';
 import { config } from './env.ts';
 import { restApi } from './plugin.ts';
@@ -8,10 +8,7 @@ const rt = await createRuntime(config, 'api');
 const app = createHttpApp(rt);
 await app.register(restApi, rt);
 await app.listen({ port: config.PORT, host: '0.0.0.0' });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
-    await rt.close();
-    process.exit(0);
-  });
-}
+stopOnSignal(async () => {
+  await app.close();
+  await rt.close();
+});

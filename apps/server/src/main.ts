@@ -1,4 +1,4 @@
-import { createRuntime } from '@esign/core';
+import { createRuntime, stopOnSignal } from '@esign/core';
 import { startBackgroundWorker } from '@esign/worker';
 import { buildAllInOneApp } from './app.ts';
 import { config } from './env.ts';
@@ -12,15 +12,9 @@ rt.logger.info(
   { url: config.PUBLIC_URL, database: rt.embedded ? `embedded (${config.DATA_DIR}/db)` : 'DATABASE_URL' },
   `E-Signature service ready at ${config.PUBLIC_URL} (API ${config.PUBLIC_URL}/api/v1, MCP ${config.PUBLIC_URL}/mcp)`,
 );
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    rt.logger.info({ signal }, 'shutting down');
-    await app.close();
-    await worker.stop();
-    await rt.close();
-    process.exit(0);
-  });
-}
+stopOnSignal(async (signal) => {
+  rt.logger.info({ signal }, 'shutting down');
+  await app.close();
+  await worker.stop();
+  await rt.close();
+});

@@ -1,4 +1,4 @@
-import { createRuntime } from '@esign/core';
+import { createRuntime, stopOnSignal } from '@esign/core';
 import { createHttpApp } from '@esign/http';
 import { config } from './env.ts';
 import { webApp } from './plugin.ts';
@@ -9,10 +9,7 @@ const rt = await createRuntime(config, 'web');
 const app = createHttpApp(rt);
 await app.register(webApp, rt);
 await app.listen({ port: config.PORT, host: '0.0.0.0' });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
-    await rt.close();
-    process.exit(0);
-  });
-}
+stopOnSignal(async () => {
+  await app.close();
+  await rt.close();
+});

@@ -1,15 +1,12 @@
-import { createRuntime } from '@esign/core';
+import { createRuntime, stopOnSignal } from '@esign/core';
 import { config } from './env.ts';
 import { startBackgroundWorker } from './worker.ts';
 
 const rt = await createRuntime(config, 'worker');
 const worker = startBackgroundWorker(rt, { concurrency: config.WORKER_CONCURRENCY });
 rt.logger.info('worker started');
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    rt.logger.info({ signal }, 'worker stopping: finishing running jobs');
-    await worker.stop();
-    await rt.close();
-    process.exit(0);
-  });
-}
+stopOnSignal(async (signal) => {
+  rt.logger.info({ signal }, 'worker stopping: finishing running jobs');
+  await worker.stop();
+  await rt.close();
+});

@@ -58,3 +58,19 @@ export async function createRuntime(
     close: database.close,
   };
 }
+
+/**
+ * Stops a process on SIGINT or SIGTERM: `stop` runs once (a second signal while it runs does
+ * nothing), then the process exits 0.
+ */
+export function stopOnSignal(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      await stop(signal);
+      process.exit(0);
+    });
+  }
+}

@@ -2,6 +2,7 @@ import { AlertDialog, Dialog, Progress, Toast } from 'radix-ui';
 import {
   type ButtonHTMLAttributes,
   createContext,
+  type FormEventHandler,
   forwardRef,
   type InputHTMLAttributes,
   type ReactNode,
@@ -377,5 +378,64 @@ export function Toasts({ children }: { children: ReactNode }) {
         <Toast.Viewport className="toast-viewport" />
       </Toast.Provider>
     </ToastContext.Provider>
+  );
+}
+
+/** The primary submit button at the foot of a form. */
+export function SubmitRow({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <div className="form-actions">
+      <Button type="submit" variant="primary" busy={busy}>
+        {children}
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * A form on a card of its own: a heading that names it, the mutation's error, the fields, and the
+ * submit button. `intro` stands between the heading and the error.
+ */
+export function CardForm({
+  id,
+  title,
+  intro,
+  onSubmit,
+  error,
+  busy,
+  submitLabel,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  intro?: ReactNode;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  error: unknown;
+  busy: boolean;
+  submitLabel: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form className="card" onSubmit={onSubmit} noValidate aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {intro}
+      <ErrorNote error={error} />
+      {children}
+      <SubmitRow busy={busy}>{submitLabel}</SubmitRow>
+    </form>
+  );
+}
+
+/** The button under a cursor-paged list (an infinite query); nothing once the last page is in. */
+export function ShowMore({
+  list,
+}: {
+  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+}) {
+  if (!list.hasNextPage) return null;
+  return (
+    <Button onClick={() => list.fetchNextPage()} busy={list.isFetchingNextPage}>
+      Show more
+    </Button>
   );
 }

@@ -3,6 +3,8 @@ import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Config } from '@esign/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { pageCsp } from '../http/csp.ts';
+import { type StaticAsset, sendStaticAsset } from '../http/static-asset.ts';
 import { ensureDashboardBuilt } from './build.ts';
 
 /** Addresses the dashboard's client-side router answers (operations.md §1: `/` is the dashboard). */
@@ -36,16 +38,16 @@ const TYPES: Record<string, string> = {
 
 interface Built {
   index: Buffer;
-  assets: Map<string, { type: string; body: Buffer; gzip: Buffer }>;
+  assets: Map<string, StaticAsset>;
 }
 
 async function loadBuild(dir: string): Promise<Built> {
-  const assets = new Map<string, { type: string; body: Buffer; gzip: Buffer }>();
+  const assets = new Map<string, StaticAsset>();
   const assetDir = join(dir, 'assets');
   for (const name of await readdir(assetDir).catch(() => [] as string[])) {
     const body = await readFile(join(assetDir, name));
     assets.set(name, {
-      type: TYPES[extname(name)] ?? 'application/octet-stream',
+      contentType: TYPES[extname(name)] ?? 'application/octet-stream',
       body,
       gzip: gzipSync(body),
     });
@@ -71,19 +73,7 @@ export async function dashboardPages(app: FastifyInstance, opts: { config: Confi
     return built;
   };
   void get().catch(() => {});
-  const origin = new URL(opts.config.PUBLIC_URL).origin;
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self'",
-    // Radix positions popovers with inline styles.
-    "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob: ${origin}`,
-    "connect-src 'self'",
-    "font-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  const csp = pageCsp(opts.config.PUBLIC_URL, { inlineStyles: true, formAction: "'self'", noFraming: true });
 
   const page = async (reply: FastifyReply) => {
     const { index } = await get();
@@ -99,19 +89,6 @@ export async function dashboardPages(app: FastifyInstance, opts: { config: Confi
   for (const path of DASHBOARD_PATHS) app.get(path, (_req, reply) => page(reply));
 
   app.get<{ Params: { file: string } }>('/app/assets/:file', async (request, reply) => {
-    const asset = (await get()).assets.get(request.params.file);
-    if (!asset) {
-      return reply
-        .code(404)
-        .send({ error: { code: 'not_found', message: `No asset ${request.params.file}` } });
-    }
-    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    reply
-      .type(asset.type)
-      .header('Cache-Control', 'public, max-age=31536000, immutable')
-      .header('Vary', 'Accept-Encoding')
-      .header('X-Content-Type-Options', 'nosniff');
-    if (gzip) reply.header('Content-Encoding', 'gzip');
-    return reply.send(gzip ? asset.gzip : asset.body);
+    return sendStaticAsset(request, reply, (await get()).assets.get(request.params.file));
   });
 }

@@ -3,13 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
+import type { StaticAsset } from '../http/static-asset.ts';
 
-export interface Asset {
+export interface Asset extends StaticAsset {
   /** URL path, content-hashed so it can be cached forever */
   path: string;
-  contentType: string;
-  body: Buffer;
-  gzip: Buffer;
 }
 
 export interface SigningAssets {

@@ -1,5 +1,7 @@
 import type { Config } from '@esign/core';
 import type { FastifyInstance } from 'fastify';
+import { pageCsp } from '../http/csp.ts';
+import { sendStaticAsset } from '../http/static-asset.ts';
 import { ASSET_PREFIX, signingAssets } from './assets.ts';
 import { renderSigningShell } from './shell.ts';
 
@@ -7,17 +9,11 @@ import { renderSigningShell } from './shell.ts';
 export async function signingPage(app: FastifyInstance, opts: { config: Config }): Promise<void> {
   // Start bundling now so the first signer does not wait for it; failures surface per request.
   void signingAssets().catch((err) => app.log.error({ err }, 'signing page bundle failed'));
-  const publicOrigin = new URL(opts.config.PUBLIC_URL).origin;
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    `img-src 'self' data: blob: ${publicOrigin}`,
-    "connect-src 'self'",
-    "font-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  const csp = pageCsp(opts.config.PUBLIC_URL, {
+    inlineStyles: false,
+    formAction: "'none'",
+    noFraming: false,
+  });
 
   app.get<{ Params: { token: string } }>('/s/:token', async (_request, reply) => {
     const assets = await signingAssets();
@@ -37,18 +33,6 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
   app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
     const assets = await signingAssets();
     const asset = [assets.js, assets.css].find((a) => a.path === `${ASSET_PREFIX}${request.params.file}`);
-    if (!asset) {
-      return reply
-        .code(404)
-        .send({ error: { code: 'not_found', message: `No asset ${request.params.file}` } });
-    }
-    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    reply
-      .type(asset.contentType)
-      .header('Cache-Control', 'public, max-age=31536000, immutable')
-      .header('Vary', 'Accept-Encoding')
-      .header('X-Content-Type-Options', 'nosniff');
-    if (gzip) reply.header('Content-Encoding', 'gzip');
-    return reply.send(gzip ? asset.gzip : asset.body);
+    return sendStaticAsset(request, reply, asset);
   });
 }

@@ -1,5 +1,6 @@
 import { FIELD_TYPES, SIGNER_STATUSES } from '@esign/domain';
 import { z } from 'zod';
+import { FieldAreaOutput } from './templates.schemas.ts';
 
 /** The signer's token: the last path segment of `signing_url`. */
 const token = z.string().min(20).max(200);
@@ -17,16 +18,7 @@ export const SigningFieldOutput = z.object({
   type: z.enum(FIELD_TYPES),
   required: z.boolean(),
   options: z.array(z.string()).optional(),
-  areas: z.array(
-    z.object({
-      page: z.number(),
-      x: z.number(),
-      y: z.number(),
-      w: z.number(),
-      h: z.number(),
-      document: z.number(),
-    }),
-  ),
+  areas: z.array(FieldAreaOutput),
   value: z.unknown(),
   /** true when the value came from the sender's prefill (the page shows it read-only) */
   prefilled: z.boolean(),

@@ -90,6 +90,16 @@ export const DuplicateTemplateInput = z.object({
   folder: z.string().trim().min(1).max(200).optional(),
 });
 
+/** Where a field stands: its page (from 1), its box as fractions of the page, its document (from 0). */
+export const FieldAreaOutput = z.object({
+  page: z.number(),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  document: z.number(),
+});
+
 export const TemplateFieldOutput = z.object({
   id: z.string(),
   name: z.string().optional(),
@@ -97,16 +107,7 @@ export const TemplateFieldOutput = z.object({
   role: z.string(),
   required: z.boolean(),
   options: z.array(z.string()).optional(),
-  areas: z.array(
-    z.object({
-      page: z.number(),
-      x: z.number(),
-      y: z.number(),
-      w: z.number(),
-      h: z.number(),
-      document: z.number(),
-    }),
-  ),
+  areas: z.array(FieldAreaOutput),
 });
 
 export const TemplateDocumentOutput = z.object({

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { formatAgo, formatDateTime } from '../format.ts';
 import { type Session, sessionQuery } from '../session.tsx';
 import { trpc } from '../trpc.ts';
-import { Badge, Button, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
+import { Badge, Button, CardForm, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
 
 function ProfileForm() {
   const toast = useToast();
@@ -30,15 +30,15 @@ function ProfileForm() {
   if (profile.isPending) return <Loading />;
   const { errors } = form.formState;
   return (
-    <form
-      className="card"
+    <CardForm
+      id="profile"
+      title="Your profile"
+      intro={<p className="hint">Signed in as {profile.data?.email}.</p>}
       onSubmit={form.handleSubmit((v) => save.mutate(v))}
-      noValidate
-      aria-labelledby="profile"
+      error={save.error ?? profile.error}
+      busy={save.isPending}
+      submitLabel="Save profile"
     >
-      <h2 id="profile">Your profile</h2>
-      <p className="hint">Signed in as {profile.data?.email}.</p>
-      <ErrorNote error={save.error ?? profile.error} />
       <div className="grid-2">
         <TextField label="Name" autoComplete="name" error={errors.name?.message} {...form.register('name')} />
         <TextField
@@ -50,12 +50,7 @@ function ProfileForm() {
           {...form.register('billing_country')}
         />
       </div>
-      <div className="form-actions">
-        <Button type="submit" variant="primary" busy={save.isPending}>
-          Save profile
-        </Button>
-      </div>
-    </form>
+    </CardForm>
   );
 }
 
@@ -75,26 +70,21 @@ function AccountNameForm({ session }: { session: Session }) {
     }),
   );
   return (
-    <form
-      className="card"
+    <CardForm
+      id="acct"
+      title="Account"
       onSubmit={form.handleSubmit((v) => save.mutate(v))}
-      noValidate
-      aria-labelledby="acct"
+      error={save.error}
+      busy={save.isPending}
+      submitLabel="Rename account"
     >
-      <h2 id="acct">Account</h2>
-      <ErrorNote error={save.error} />
       <TextField
         label="Account name"
         hint="Shown to people you invite."
         error={form.formState.errors.name?.message}
         {...form.register('name')}
       />
-      <div className="form-actions">
-        <Button type="submit" variant="primary" busy={save.isPending}>
-          Rename account
-        </Button>
-      </div>
-    </form>
+    </CardForm>
   );
 }
 
@@ -116,14 +106,14 @@ function PasswordForm() {
   );
   const { errors } = form.formState;
   return (
-    <form
-      className="card"
+    <CardForm
+      id="pw"
+      title={profile.data?.has_password === false ? 'Set a password' : 'Change password'}
       onSubmit={form.handleSubmit((v) => change.mutate(v))}
-      noValidate
-      aria-labelledby="pw"
+      error={change.error}
+      busy={change.isPending}
+      submitLabel="Save password"
     >
-      <h2 id="pw">{profile.data?.has_password === false ? 'Set a password' : 'Change password'}</h2>
-      <ErrorNote error={change.error} />
       <div className="grid-2">
         {profile.data?.has_password === false ? null : (
           <TextField
@@ -142,12 +132,7 @@ function PasswordForm() {
           {...form.register('password')}
         />
       </div>
-      <div className="form-actions">
-        <Button type="submit" variant="primary" busy={change.isPending}>
-          Save password
-        </Button>
-      </div>
-    </form>
+    </CardForm>
   );
 }
 

@@ -10,6 +10,7 @@ import { trpc } from '../trpc.ts';
 import {
   Badge,
   Button,
+  CardForm,
   Confirm,
   CopyButton,
   EmptyState,
@@ -46,9 +47,14 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated: (key: 
     create.mutate({ ...v, expires_at });
   });
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="new-key">
-      <h2 id="new-key">New key</h2>
-      <ErrorNote error={create.error} />
+    <CardForm
+      id="new-key"
+      title="New key"
+      onSubmit={submit}
+      error={create.error}
+      busy={create.isPending}
+      submitLabel="Create key"
+    >
       <div className="grid-2">
         <TextField
           label="Name"
@@ -74,12 +80,7 @@ function CreateKey({ session, onCreated }: { session: Session; onCreated: (key: 
           {...form.register('permission')}
         />
       </div>
-      <div className="form-actions">
-        <Button type="submit" variant="primary" busy={create.isPending}>
-          Create key
-        </Button>
-      </div>
-    </form>
+    </CardForm>
   );
 }
 

@@ -3,7 +3,7 @@ import { useDeferredValue } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, REQUEST_STATUS_LABEL, SIGNER_STATUS_LABEL } from '../format.ts';
 import { trpc } from '../trpc.ts';
-import { Badge, Button, EmptyState, ErrorNote, Loading, PageHeader, statusTone } from '../ui.tsx';
+import { Badge, EmptyState, ErrorNote, Loading, PageHeader, ShowMore, statusTone } from '../ui.tsx';
 
 const FILTERS = [
   { value: '', label: 'All' },
@@ -104,11 +104,7 @@ export function RequestsPage() {
           </li>
         ))}
       </ul>
-      {list.hasNextPage ? (
-        <Button onClick={() => list.fetchNextPage()} busy={list.isFetchingNextPage}>
-          Show more
-        </Button>
-      ) : null}
+      <ShowMore list={list} />
     </>
   );
 }

@@ -8,13 +8,13 @@ import { z } from 'zod';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import {
-  Button,
   CheckboxField,
   EmptyState,
   ErrorNote,
   Loading,
   PageHeader,
   SelectField,
+  SubmitRow,
   TextArea,
   TextField,
 } from '../ui.tsx';
@@ -310,11 +310,7 @@ export function SendPage({ session }: { session: Session }) {
                 </p>
               ) : null}
               <ErrorNote error={send.error} title="Not sent." />
-              <div className="form-actions">
-                <Button type="submit" variant="primary" busy={send.isPending}>
-                  Send for signature
-                </Button>
-              </div>
+              <SubmitRow busy={send.isPending}>Send for signature</SubmitRow>
             </>
           ) : null}
         </form>

@@ -9,6 +9,7 @@ import { trpc } from '../trpc.ts';
 import {
   Badge,
   Button,
+  CardForm,
   Confirm,
   ErrorNote,
   Loading,
@@ -41,14 +42,14 @@ function InviteForm() {
     }),
   );
   return (
-    <form
-      className="card"
+    <CardForm
+      id="invite"
+      title="Invite someone"
       onSubmit={form.handleSubmit((v) => invite.mutate(v))}
-      noValidate
-      aria-labelledby="invite"
+      error={invite.error}
+      busy={invite.isPending}
+      submitLabel="Send invitation"
     >
-      <h2 id="invite">Invite someone</h2>
-      <ErrorNote error={invite.error} />
       <div className="grid-2">
         <TextField
           label="Email"
@@ -58,12 +59,7 @@ function InviteForm() {
         />
         <SelectField label="Role" options={ROLE_OPTIONS} {...form.register('role')} />
       </div>
-      <div className="form-actions">
-        <Button type="submit" variant="primary" busy={invite.isPending}>
-          Send invitation
-        </Button>
-      </div>
-    </form>
+    </CardForm>
   );
 }
 

@@ -4,7 +4,17 @@ import { Link } from 'react-router';
 import { formatDate } from '../format.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
-import { Badge, Button, Confirm, EmptyState, ErrorNote, Loading, PageHeader, useToast } from '../ui.tsx';
+import {
+  Badge,
+  Button,
+  Confirm,
+  EmptyState,
+  ErrorNote,
+  Loading,
+  PageHeader,
+  ShowMore,
+  useToast,
+} from '../ui.tsx';
 import { Upload } from './upload.tsx';
 
 export function TemplatesPage({ session }: { session: Session }) {
@@ -136,11 +146,7 @@ export function TemplatesPage({ session }: { session: Session }) {
           </li>
         ))}
       </ul>
-      {list.hasNextPage ? (
-        <Button onClick={() => list.fetchNextPage()} busy={list.isFetchingNextPage}>
-          Show more
-        </Button>
-      ) : null}
+      <ShowMore list={list} />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { CreateWebhookEndpointInput } from '@esign/core/schemas/webhook-endpoint
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { trpc } from '../trpc.ts';
-import { Button, ErrorNote, TextField } from '../ui.tsx';
+import { Button, ErrorNote, SubmitRow, TextField } from '../ui.tsx';
 
 interface Values {
   url: string;
@@ -118,11 +118,7 @@ export function EndpointForm({
           Add a header
         </Button>
       </fieldset>
-      <div className="form-actions">
-        <Button type="submit" variant="primary" busy={busy}>
-          {submitLabel}
-        </Button>
-      </div>
+      <SubmitRow busy={busy}>{submitLabel}</SubmitRow>
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { h, nextId } from './dom.ts';
+import { imageFileToDataUrl } from './draw.ts';
 import type { SubmitError } from './modal.ts';
 import type { FieldValue, SigningField } from './types.ts';
 import { TYPE_LABELS } from './values.ts';
@@ -37,4 +38,44 @@ export function fileInput(label: string, accept: string) {
   const id = nextId('file');
   const input = h('input', { id, type: 'file', accept });
   return { input, label: h('label', { for: id }, label) };
+}
+
+/**
+ * Prepares the image chosen in `input` as a data URL (made smaller when larger than `maxSide`),
+ * shows it in `preview` and says in `note` how it went. `read` waits for an image still being
+ * prepared and gives its URL (`initial` until one is chosen), or why it could not be read.
+ */
+export function watchImageInput(
+  input: HTMLInputElement,
+  preview: HTMLImageElement,
+  note: HTMLElement,
+  opts: { maxSide?: number; initial?: string | null; preparingNote?: string } = {},
+): { read(): Promise<{ url: string | null; problem: string | null }> } {
+  let url = opts.initial ?? null;
+  let problem: string | null = null;
+  let pending: Promise<void> = Promise.resolve();
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    if (opts.preparingNote) note.textContent = opts.preparingNote;
+    pending = imageFileToDataUrl(file, opts.maxSide).then(
+      (prepared) => {
+        url = prepared;
+        problem = null;
+        preview.src = prepared;
+        preview.hidden = false;
+        note.textContent = `${file.name} is ready.`;
+      },
+      (err: Error) => {
+        problem = err.message;
+        note.textContent = err.message;
+      },
+    );
+  });
+  return {
+    async read() {
+      await pending;
+      return { url, problem };
+    },
+  };
 }

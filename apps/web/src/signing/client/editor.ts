@@ -1,6 +1,6 @@
 import { h, nextId } from './dom.ts';
-import { imageFileToDataUrl, readFileValue } from './draw.ts';
-import { type Editor, type EditRequest, fieldLabel, fileInput } from './editor-base.ts';
+import { readFileValue } from './draw.ts';
+import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
 import { modal, type SubmitError } from './modal.ts';
 import { signatureEditor } from './signature-editor.ts';
 import type { FieldValue, FileValue } from './types.ts';
@@ -171,7 +171,7 @@ function checkboxEditor({ field, value }: EditRequest): Editor {
 }
 
 function imageEditor({ field, value }: EditRequest): Editor {
-  let current = isImageValue(value) ? value : null;
+  const current = isImageValue(value) ? value : null;
   const { input, label } = fileInput(
     `${fieldLabel(field)}: choose an image`,
     'image/png,image/jpeg,image/webp,image/gif',
@@ -187,33 +187,17 @@ function imageEditor({ field, value }: EditRequest): Editor {
     { class: 'hint', 'aria-live': 'polite' },
     current ? 'An image is added.' : 'PNG or JPEG. Large pictures are made smaller before upload.',
   );
-  let pending: Promise<void> = Promise.resolve();
-  let problem: string | null = null;
-  input.addEventListener('change', () => {
-    const file = input.files?.[0];
-    if (!file) return;
-    note.textContent = 'Preparing the image…';
-    pending = imageFileToDataUrl(file).then(
-      (url) => {
-        current = url;
-        problem = null;
-        preview.src = url;
-        preview.hidden = false;
-        note.textContent = `${file.name} is ready.`;
-      },
-      (err: Error) => {
-        problem = err.message;
-        note.textContent = err.message;
-      },
-    );
+  const image = watchImageInput(input, preview, note, {
+    initial: current,
+    preparingNote: 'Preparing the image…',
   });
   return {
     content: [label, input, preview, note],
     focus: () => input,
     async collect() {
-      await pending;
+      const { url, problem } = await image.read();
       if (problem) return { error: problem, input };
-      return current;
+      return url;
     },
   };
 }

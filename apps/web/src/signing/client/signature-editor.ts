@@ -1,6 +1,6 @@
 import { h, nextId } from './dom.ts';
-import { createSignaturePad, imageFileToDataUrl, renderTypedSignature, SCRIPT_FONT } from './draw.ts';
-import { type Editor, type EditRequest, fieldLabel, fileInput } from './editor-base.ts';
+import { createSignaturePad, renderTypedSignature, SCRIPT_FONT } from './draw.ts';
+import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
 import type { SubmitError } from './modal.ts';
 import type { FieldValue } from './types.ts';
 import { initialsOf, isImageValue } from './values.ts';
@@ -152,38 +152,19 @@ function typePanel(req: EditRequest, { initials }: Wording) {
 function uploadPanel(req: EditRequest, { what }: Wording): Panel {
   const up = fileInput(`Upload a picture of your ${what}`, 'image/png,image/jpeg');
   up.label.append(h('span', { class: 'sr-only' }, ` for ${fieldLabel(req.field)}`));
-  let uploaded: string | null = null;
-  let problem: string | null = null;
-  let pending: Promise<void> = Promise.resolve();
   const preview = h('img', { class: 'preview', alt: `Uploaded ${what}`, hidden: true });
   const note = h(
     'p',
     { class: 'hint', 'aria-live': 'polite' },
     'PNG or JPEG, ideally on a white or clear background.',
   );
-  up.input.addEventListener('change', () => {
-    const file = up.input.files?.[0];
-    if (!file) return;
-    pending = imageFileToDataUrl(file, 1200).then(
-      (url) => {
-        uploaded = url;
-        problem = null;
-        preview.src = url;
-        preview.hidden = false;
-        note.textContent = `${file.name} is ready.`;
-      },
-      (err: Error) => {
-        problem = err.message;
-        note.textContent = err.message;
-      },
-    );
-  });
+  const image = watchImageInput(up.input, preview, note, { maxSide: 1200 });
   return {
     el: h('div', { class: 'panel' }, up.label, up.input, preview, note),
     async collect() {
-      await pending;
+      const { url, problem } = await image.read();
       if (problem) return { error: problem, input: up.input };
-      return uploaded ?? { error: `Choose a picture of your ${what}.`, input: up.input };
+      return url ?? { error: `Choose a picture of your ${what}.`, input: up.input };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Db, Executor, SignatureRequestRow, SignerRow } from '@esign/db';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import type { SignatureRequestDto, SignerDto } from '../../routers/signature-requests.schemas.ts';
+import { loadCreatedBy } from '../created-by.ts';
 import { signFileLink } from '../file-links.ts';
 import type { FieldValue, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { signingUrl } from './invitations.ts';
@@ -76,13 +77,7 @@ export async function toSignatureRequestDto(
 ): Promise<SignatureRequestDto> {
   const [signers, creator, archived] = await Promise.all([
     loadSigners(db, row.id),
-    row.created_by_user_id
-      ? db
-          .selectFrom('users')
-          .select(['id', 'email', 'name'])
-          .where('id', '=', row.created_by_user_id)
-          .executeTakeFirst()
-      : undefined,
+    loadCreatedBy(db, row.created_by_user_id),
     templateArchived(db, row.template_id),
   ]);
   const status = effectiveStatus(row, o.now);
@@ -94,7 +89,7 @@ export async function toSignatureRequestDto(
     template: row.template_id ? { id: row.template_id, name: snapshot.template.name } : null,
     signing_order: row.signing_order,
     source: row.source,
-    created_by: creator ? { id: creator.id, email: creator.email, name: creator.name } : null,
+    created_by: creator,
     signers: signers.map((s) => toSignerDto(s, row, { ...o, archived })),
     expires_at: row.expires_at?.toISOString() ?? null,
     completed_at: row.completed_at?.toISOString() ?? null,

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import type { SignatureRequestListOutput } from '../../routers/signature-requests.schemas.ts';
+import { containsPattern, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { toSignatureRequestDto } from './dto.ts';
 
@@ -45,7 +46,7 @@ export async function listSignatureRequests(
     );
   } else if (q.status) query = query.where('status', '=', q.status as SignatureRequestRow['status']);
   if (q.q) {
-    const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(q.q);
     query = query.where((eb) =>
       eb.exists(
         eb
@@ -62,14 +63,8 @@ export async function listSignatureRequests(
       ),
     );
   }
-  const rows = await query.execute();
-  const page = rows.slice(0, q.limit);
-  const hasMore = rows.length > q.limit;
   const dto = { config: sc.config, now, withValues: false };
-  return {
-    object: 'list',
-    data: await Promise.all(page.map((r) => toSignatureRequestDto(sc.db, r, dto))),
-    has_more: hasMore,
-    next_cursor: hasMore ? page.at(-1)!.id : null,
-  };
+  return listPage(await query.execute(), q.limit, (page) =>
+    Promise.all(page.map((r) => toSignatureRequestDto(sc.db, r, dto))),
+  );
 }

@@ -2,6 +2,7 @@ import type { Db, Executor, TemplateFieldRow, TemplateRow } from '@esign/db';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { type FieldType, OPTION_TYPES, type TemplateDto } from '../../routers/templates.schemas.ts';
+import { loadCreatedBy } from '../created-by.ts';
 import { signFileLink } from '../file-links.ts';
 import { loadTemplateDocuments, loadTemplateFields, requireTemplate } from './queries.ts';
 
@@ -30,13 +31,7 @@ export async function toTemplateDto(
   opts: { withDetails: boolean },
 ): Promise<TemplateDto> {
   const [creator, folder] = await Promise.all([
-    row.created_by_user_id
-      ? db
-          .selectFrom('users')
-          .select(['id', 'email', 'name'])
-          .where('id', '=', row.created_by_user_id)
-          .executeTakeFirst()
-      : undefined,
+    loadCreatedBy(db, row.created_by_user_id),
     row.folder_id
       ? db.selectFrom('folders').select('name').where('id', '=', row.folder_id).executeTakeFirst()
       : undefined,
@@ -49,7 +44,7 @@ export async function toTemplateDto(
     folder: folder?.name ?? null,
     roles: row.roles,
     edit_url: `${dc.config.PUBLIC_URL}/templates/${row.id}/edit`,
-    created_by: creator ? { id: creator.id, email: creator.email, name: creator.name } : null,
+    created_by: creator,
     archived_at: row.archived_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Scope } from '../../context.ts';
 import type { TemplateDto, TemplateListOutput } from '../../routers/templates.schemas.ts';
+import { containsPattern, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { toTemplateDto } from './dto.ts';
 import { requireTemplate } from './queries.ts';
@@ -39,21 +40,15 @@ export async function listTemplates(
     .orderBy('templates.id', 'desc')
     .limit(q.limit + 1);
   if (q.cursor) query = query.where('templates.id', '<', q.cursor);
-  if (q.q) query = query.where('templates.name', 'ilike', `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.q) query = query.where('templates.name', 'ilike', containsPattern(q.q));
   if (q.external_id !== undefined) query = query.where('templates.external_id', '=', q.external_id);
   if (q.folder !== undefined) {
     query = query
       .innerJoin('folders', 'folders.id', 'templates.folder_id')
       .where('folders.name', '=', q.folder);
   }
-  const rows = await query.execute();
-  const page = rows.slice(0, q.limit);
-  const hasMore = rows.length > q.limit;
   const dc = { config: sc.config, now: sc.now() };
-  return {
-    object: 'list',
-    data: await Promise.all(page.map((r) => toTemplateDto(sc.db, r, dc, { withDetails: false }))),
-    has_more: hasMore,
-    next_cursor: hasMore ? page.at(-1)!.id : null,
-  };
+  return listPage(await query.execute(), q.limit, (page) =>
+    Promise.all(page.map((r) => toTemplateDto(sc.db, r, dc, { withDetails: false }))),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Environment } from '@esign/db';
+import type { ListPage } from '../list-page.ts';
 
 // The response objects of webhook endpoints and delivery records, and their one mapper each.
 
@@ -43,12 +44,7 @@ export interface WebhookDeliveryDto {
   attempts: WebhookAttemptDto[];
 }
 
-export interface WebhookDeliveryList {
-  object: 'list';
-  data: WebhookDeliveryDto[];
-  has_more: boolean;
-  next_cursor: number | null;
-}
+export type WebhookDeliveryList = ListPage<WebhookDeliveryDto>;
 
 export interface EndpointRow {
   id: number;

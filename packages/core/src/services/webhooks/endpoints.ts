@@ -1,6 +1,7 @@
-import type { Executor } from '@esign/db';
+import type { Executor, WebhookEndpointsTable } from '@esign/db';
 import { json } from '@esign/db';
 import { generateWebhookSecret } from '@esign/webhooks';
+import type { Updateable } from 'kysely';
 import type { Scope } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';
 import { requireScoped } from '../scoped.ts';
@@ -138,15 +139,25 @@ export async function updateWebhookEndpoint(
     input.url !== undefined || input.enabled === true
       ? await checkWebhookUrl(input.url ?? current.url, opts)
       : undefined;
+  return setEndpoint(db, scope, id, {
+    ...(url === undefined ? {} : { url }),
+    ...(events === undefined ? {} : { events: json(events) }),
+    ...(headers === undefined ? {} : { headers: json(headers) }),
+    ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+    updated_at: opts.now(),
+  });
+}
+
+/** Writes `changes` to one endpoint of the scope and returns it as the API shows it. */
+async function setEndpoint(
+  db: Executor,
+  scope: Scope,
+  id: number,
+  changes: Updateable<WebhookEndpointsTable>,
+): Promise<WebhookEndpointDto> {
   const row = await db
     .updateTable('webhook_endpoints')
-    .set({
-      ...(url === undefined ? {} : { url }),
-      ...(events === undefined ? {} : { events: json(events) }),
-      ...(headers === undefined ? {} : { headers: json(headers) }),
-      ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
-      updated_at: opts.now(),
-    })
+    .set(changes)
     .where('id', '=', id)
     .where('account_id', '=', scope.accountId)
     .where('environment', '=', scope.environment)
@@ -163,16 +174,7 @@ export async function disableWebhookEndpoint(
   id: number,
   now: Date,
 ): Promise<WebhookEndpointDto> {
-  const row = await db
-    .updateTable('webhook_endpoints')
-    .set({ enabled: false, updated_at: now })
-    .where('id', '=', id)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .returning(ENDPOINT_COLUMNS)
-    .executeTakeFirst();
-  if (!row) throw notFound('Webhook endpoint', id);
-  return toWebhookEndpointDto(row);
+  return setEndpoint(db, scope, id, { enabled: false, updated_at: now });
 }
 
 /** Event data of a `webhook_endpoint` (the `webhook.test` event): the endpoint now. */

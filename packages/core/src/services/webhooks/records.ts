@@ -1,6 +1,7 @@
 import type { Executor, WebhookAttemptRow } from '@esign/db';
 import type { Scope } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';
+import { listPage } from '../list-page.ts';
 import type { WebhookAttemptDto, WebhookDeliveryDto, WebhookDeliveryList } from './dto.ts';
 import { findEndpoint } from './endpoints.ts';
 
@@ -124,13 +125,5 @@ export async function listWebhookDeliveries(
   if (input.eventId !== undefined) q = q.where('d.event_id', '=', input.eventId);
   if (input.status !== undefined) q = q.where('d.status', '=', input.status);
   if (input.cursor !== undefined) q = q.where('d.id', '<', input.cursor);
-  const rows = await q.execute();
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  return {
-    object: 'list',
-    data: await withAttempts(db, page),
-    has_more: hasMore,
-    next_cursor: hasMore ? page.at(-1)!.id : null,
-  };
+  return listPage(await q.execute(), limit, (page) => withAttempts(db, page));
 }

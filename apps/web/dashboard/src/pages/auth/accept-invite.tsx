@@ -1,13 +1,14 @@
 import { AcceptInvitationInput } from '@esign/core/schemas/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { z } from 'zod';
-import { sessionQuery, tokenFromHash } from '../../session.tsx';
+import { tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { Button, ErrorNote, Loading, TextField } from '../../ui.tsx';
+import { ErrorNote, Loading, SubmitRow } from '../../ui.tsx';
+import { NameField, NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 const Form = AcceptInvitationInput.omit({ token: true });
@@ -15,8 +16,7 @@ const Form = AcceptInvitationInput.omit({ token: true });
 /** /invite#token=...: join an account from an invitation email. */
 export function AcceptInvitePage() {
   const token = useRef(tokenFromHash() ?? '');
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const invitation = useQuery({
     ...trpc.auth.invitation.queryOptions({ token: token.current }),
     enabled: token.current !== '',
@@ -25,11 +25,7 @@ export function AcceptInvitePage() {
   const form = useForm<z.infer<typeof Form>>({ resolver: zodResolver(Form) });
   const accept = useMutation(
     trpc.auth.acceptInvitation.mutationOptions({
-      onSuccess: async () => {
-        window.history.replaceState(null, '', window.location.pathname);
-        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
-        navigate('/', { replace: true });
-      },
+      onSuccess: () => signedIn('/', { clearHash: true }),
     }),
   );
   if (!token.current || invitation.isError) {
@@ -59,25 +55,9 @@ export function AcceptInvitePage() {
       </p>
       <form onSubmit={form.handleSubmit((v) => accept.mutate({ ...v, token: token.current }))} noValidate>
         <ErrorNote error={accept.error} />
-        <TextField
-          label="Your name"
-          autoComplete="name"
-          error={errors.name?.message}
-          {...form.register('name')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={accept.isPending}>
-            Accept and sign in
-          </Button>
-        </div>
+        <NameField error={errors.name?.message} {...form.register('name')} />
+        <NewPasswordField error={errors.password?.message} {...form.register('password')} />
+        <SubmitRow busy={accept.isPending}>Accept and sign in</SubmitRow>
       </form>
     </AuthLayout>
   );

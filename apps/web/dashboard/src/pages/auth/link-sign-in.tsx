@@ -1,23 +1,20 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { sessionQuery, tokenFromHash } from '../../session.tsx';
+import { Link } from 'react-router';
+import { tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
+import { useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 /** /login/link#token=...: the one-time link from the sign-in email. */
 export function LinkSignInPage() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const token = useRef(tokenFromHash());
   const started = useRef(false);
   const signIn = useMutation(
     trpc.auth.signInWithLink.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
-        navigate('/', { replace: true });
-      },
+      onSuccess: () => signedIn(),
     }),
   );
   useEffect(() => {

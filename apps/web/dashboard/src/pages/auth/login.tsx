@@ -1,40 +1,31 @@
 import { EmailInput, SignInInput } from '@esign/core/schemas/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 import type { z } from 'zod';
 import { nextPath, sessionQuery } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { Button, ErrorNote, Loading, TextField } from '../../ui.tsx';
+import { Button, ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
+import { EmailField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 function PasswordForm({ onForgot }: { onForgot: (email: string) => void }) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const location = useLocation();
   const form = useForm<z.infer<typeof SignInInput>>({ resolver: zodResolver(SignInInput) });
   const signIn = useMutation(
     trpc.auth.signIn.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
-        navigate(nextPath(location.search), { replace: true });
-      },
+      onSuccess: () => signedIn(nextPath(location.search)),
     }),
   );
   const { errors } = form.formState;
   return (
     <form onSubmit={form.handleSubmit((v) => signIn.mutate(v))} noValidate>
       <ErrorNote error={signIn.error} />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="username"
-        error={errors.email?.message}
-        {...form.register('email')}
-      />
+      <EmailField error={errors.email?.message} {...form.register('email')} />
       <TextField
         label="Password"
         type="password"
@@ -82,18 +73,10 @@ function EmailForm({ purpose, initialEmail }: { purpose: 'link' | 'reset'; initi
   return (
     <form onSubmit={form.handleSubmit((v) => m.mutate(v))} noValidate>
       <ErrorNote error={m.error} />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="username"
-        error={form.formState.errors.email?.message}
-        {...form.register('email')}
-      />
-      <div className="form-actions">
-        <Button type="submit" variant="primary" busy={m.isPending}>
-          {purpose === 'link' ? 'Email me a sign-in link' : 'Email me a reset link'}
-        </Button>
-      </div>
+      <EmailField error={form.formState.errors.email?.message} {...form.register('email')} />
+      <SubmitRow busy={m.isPending}>
+        {purpose === 'link' ? 'Email me a sign-in link' : 'Email me a reset link'}
+      </SubmitRow>
     </form>
   );
 }

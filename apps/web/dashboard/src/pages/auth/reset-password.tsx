@@ -1,13 +1,14 @@
 import { NewPassword } from '@esign/core/schemas/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { z } from 'zod';
-import { sessionQuery, tokenFromHash } from '../../session.tsx';
+import { tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { Button, ErrorNote, TextField } from '../../ui.tsx';
+import { ErrorNote, SubmitRow } from '../../ui.tsx';
+import { NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 const Form = z
@@ -17,16 +18,11 @@ const Form = z
 /** /reset-password#token=...: choose a new password from the emailed link. */
 export function ResetPasswordPage() {
   const token = useRef(tokenFromHash());
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const form = useForm<z.infer<typeof Form>>({ resolver: zodResolver(Form) });
   const reset = useMutation(
     trpc.auth.resetPassword.mutationOptions({
-      onSuccess: async () => {
-        window.history.replaceState(null, '', window.location.pathname);
-        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
-        navigate('/', { replace: true });
-      },
+      onSuccess: () => signedIn('/', { clearHash: true }),
     }),
   );
   if (!token.current) {
@@ -48,26 +44,18 @@ export function ResetPasswordPage() {
         noValidate
       >
         <ErrorNote error={reset.error} />
-        <TextField
+        <NewPasswordField
           label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
           error={errors.password?.message}
           {...form.register('password')}
         />
-        <TextField
+        <NewPasswordField
           label="Repeat the new password"
-          type="password"
-          autoComplete="new-password"
+          hint={null}
           error={errors.confirm?.message}
           {...form.register('confirm')}
         />
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={reset.isPending}>
-            Save and sign in
-          </Button>
-        </div>
+        <SubmitRow busy={reset.isPending}>Save and sign in</SubmitRow>
       </form>
     </AuthLayout>
   );

@@ -1,26 +1,23 @@
 import { SignUpInput } from '@esign/core/schemas/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { z } from 'zod';
 import { sessionQuery } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
-import { Button, ErrorNote, Loading, TextField } from '../../ui.tsx';
+import { ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
+import { EmailField, NameField, NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
 /** /signup: only when the operator turned self-service sign-up on (SIGNUP_ENABLED). */
 export function SignUpPage() {
   const session = useQuery(sessionQuery());
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const form = useForm<z.input<typeof SignUpInput>>({ resolver: zodResolver(SignUpInput) });
   const signUp = useMutation(
     trpc.auth.signUp.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
-        navigate('/', { replace: true });
-      },
+      onSuccess: () => signedIn(),
     }),
   );
   if (session.isPending) return <Loading />;
@@ -49,38 +46,16 @@ export function SignUpPage() {
     >
       <form onSubmit={form.handleSubmit((v) => signUp.mutate(v))} noValidate>
         <ErrorNote error={signUp.error} />
-        <TextField
-          label="Your name"
-          autoComplete="name"
-          error={errors.name?.message}
-          {...form.register('name')}
-        />
+        <NameField error={errors.name?.message} {...form.register('name')} />
         <TextField
           label="Company or team name"
           autoComplete="organization"
           error={errors.account_name?.message}
           {...form.register('account_name')}
         />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="username"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={signUp.isPending}>
-            Create account
-          </Button>
-        </div>
+        <EmailField error={errors.email?.message} {...form.register('email')} />
+        <NewPasswordField error={errors.password?.message} {...form.register('password')} />
+        <SubmitRow busy={signUp.isPending}>Create account</SubmitRow>
       </form>
     </AuthLayout>
   );

@@ -1,0 +1,39 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { sessionQuery } from '../../session.tsx';
+import { TextField } from '../../ui.tsx';
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { error?: string | undefined };
+
+/**
+ * What every sign-in path does once the server has set the session cookie: reload the session
+ * and go to `to`. `clearHash` first drops an emailed `#token=` from the address bar and history.
+ */
+export function useSignedIn(): (to?: string, opts?: { clearHash?: boolean }) => Promise<void> {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return async (to = '/', { clearHash = false } = {}) => {
+    if (clearHash) window.history.replaceState(null, '', window.location.pathname);
+    await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
+    navigate(to, { replace: true });
+  };
+}
+
+export const NameField = forwardRef<HTMLInputElement, InputProps>(function NameField(props, ref) {
+  return <TextField ref={ref} label="Your name" autoComplete="name" {...props} />;
+});
+
+export const EmailField = forwardRef<HTMLInputElement, InputProps>(function EmailField(props, ref) {
+  return <TextField ref={ref} label="Email" type="email" autoComplete="username" {...props} />;
+});
+
+/** A password being chosen; `label` and `hint` change for the second, confirming field. */
+export const NewPasswordField = forwardRef<
+  HTMLInputElement,
+  InputProps & { label?: string; hint?: ReactNode }
+>(function NewPasswordField({ label = 'Password', hint = 'At least 8 characters.', ...props }, ref) {
+  return (
+    <TextField ref={ref} label={label} type="password" autoComplete="new-password" hint={hint} {...props} />
+  );
+});
