@@ -37,7 +37,7 @@ export function toCoreError(error: unknown): CoreError {
       return new CoreError('invalid_json', 'The request body is not valid JSON');
     if (error.code === 'NOT_FOUND') return new CoreError('not_found', error.message || 'Not found');
     // A mutation asked for by GET (or the reverse): no endpoint matches that method and path.
-    if (error.code === 'METHOD_NOT_SUPPORTED')
+    if ((error.code as string) === 'METHOD_NOT_SUPPORTED')
       return new CoreError('not_found', `No procedure answers this method: ${error.message}`);
     if (error.code === 'BAD_REQUEST') return new CoreError('invalid_parameter', error.message);
     // trpc-to-openapi's own refusals: a request the client must fix, never a 500.
@@ -45,7 +45,7 @@ export function toCoreError(error: unknown): CoreError {
       return new CoreError('invalid_request', 'Unsupported Content-Type: send application/json');
     if (error.code === 'PAYLOAD_TOO_LARGE')
       return new CoreError('invalid_request', 'The request body is too large');
-    if (error.code === 'METHOD_NOT_SUPPORTED') return new CoreError('not_found', error.message);
+    if ((error.code as string) === 'METHOD_NOT_SUPPORTED') return new CoreError('not_found', error.message);
   }
   return new CoreError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
