@@ -2,6 +2,7 @@ import http from 'node:http';
 import { JSON_LIMIT, TEMPLATE_UPLOAD_LIMIT, VERIFY_UPLOAD_LIMIT } from '@esign/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { TRPC_BODY_LIMIT } from '../../web/src/plugin.ts';
 
 // Oversized bodies are refused from Content-Length before anything is buffered, and while
 // streaming when no length is declared: six concurrent 335 MB bodies must not cost 335 MB each.
@@ -106,8 +107,8 @@ describe('Limits: a declared Content-Length over the limit is refused before the
     expect(anonymous.status).toBe(401);
   });
 
-  it('/trpc over its 24 MB: 422 invalid_request', async () => {
-    const res = await declareOnly('/trpc/signing.complete', 25 * 1024 * 1024);
+  it('/trpc over its limit (one 25 MB document as base64): 422 invalid_request', async () => {
+    const res = await declareOnly('/trpc/signing.complete', TRPC_BODY_LIMIT + 1);
     expect([res.status, res.body.error.code]).toEqual([422, 'invalid_request']);
   });
 });
