@@ -48,6 +48,13 @@ export interface WebOptions {
   now?: () => Date;
 }
 
+/** One more Set-Cookie header on the reply, keeping any already set. */
+function appendSetCookie(res: FastifyReply, value: string): void {
+  const prior = res.getHeader('set-cookie');
+  const list = prior === undefined ? [] : Array.isArray(prior) ? prior.map(String) : [String(prior)];
+  res.header('set-cookie', [...list, value]);
+}
+
 /** Pages and the tRPC endpoint the dashboard and the signing page call (operations.md §1, §4). */
 export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<void> {
   const now = opts.now ?? (() => new Date());
@@ -84,6 +91,8 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
         setCookie: (token, expiresAt) =>
           void res.header('set-cookie', sessionSetCookie(opts.config, token, expiresAt)),
         clearCookie: () => void res.header('set-cookie', sessionClearCookie(opts.config)),
+        cookieHeader: req.headers.cookie ?? null,
+        addSetCookie: (value) => void appendSetCookie(res, value),
       },
     });
   };

@@ -4,7 +4,10 @@ import { FieldAreaOutput } from './templates.schemas.ts';
 
 /** The signer's token: the last path segment of `signing_url`. */
 const token = z.string().min(20).max(200);
-/** Returned by verifyCode when an email code is required; send it with every later call. */
+/**
+ * Optional: the session signing.verifyCode returns. The web adapter also sets it as an HTTP-only
+ * cookie, so browsers need not send it; embedders without cookies pass it with every later call.
+ */
 const session = z.string().max(200).optional();
 
 export const SigningTokenInput = z.object({ token, session });
@@ -22,6 +25,16 @@ export const SigningFieldOutput = z.object({
   value: z.unknown(),
   /** true when the value came from the sender's prefill (the page shows it read-only) */
   prefilled: z.boolean(),
+});
+
+export const FilledByOthersOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(FIELD_TYPES),
+  role: z.string(),
+  signer_name: z.string().nullable(),
+  areas: z.array(FieldAreaOutput),
+  value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
 });
 
 export const SigningOpenOutput = z.object({
@@ -54,6 +67,14 @@ export const SigningOpenOutput = z.object({
   ),
   /** this signer's fields only; empty while code_required */
   fields: z.array(SigningFieldOutput),
+  /**
+   * What other signers who already signed filled in (earlier signers in sequential order, anyone
+   * who signed so far in parallel order), to draw read-only where the sealed document will show
+   * it; empty while code_required. Values as sealed: pictures as data URIs, files by name.
+   */
+  filled_by_others: z.array(FilledByOthersOutput),
+  /** The sentence shown next to the button that signs; signing.complete records it. */
+  consent_text: z.string(),
   redirect_url: z.string().nullable(),
 });
 

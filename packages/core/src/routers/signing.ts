@@ -30,6 +30,7 @@ const sc = (ctx: Ctx): SignerCtx => ({
   now: ctx.now(),
   ip: ctx.ip,
   userAgent: ctx.userAgent,
+  web: ctx.web,
 });
 
 /** operations.md §4: public procedures authenticated by the signer's token. */

@@ -2,7 +2,7 @@ import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
 import { modal } from './modal.ts';
-import { setSession, token, withSession } from './session.ts';
+import { token } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
 import { DECLINED, type StatusView, viewForError } from './status.ts';
 
@@ -32,7 +32,7 @@ export async function decline(page: SigningPage): Promise<void> {
       const text = reason.value.trim();
       if (!text) return { error: 'Enter a reason for declining.', input: reason };
       try {
-        await signing.decline.mutate(withSession({ token, reason: text }));
+        await signing.decline.mutate({ token, reason: text });
         outcome = DECLINED;
         return null;
       } catch (e) {
@@ -46,6 +46,5 @@ export async function decline(page: SigningPage): Promise<void> {
   await dialog.result;
   if (!outcome) return page.ui.decline.focus();
   page.done = true;
-  setSession(undefined);
   page.flow.close(outcome);
 }

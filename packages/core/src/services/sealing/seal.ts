@@ -34,7 +34,7 @@ const slug = (name: string) =>
     .slice(0, 60) || 'document';
 
 /** What one sealing attempt works on, and the files it has stored so far (removed if it fails). */
-interface SealRun {
+export interface SealRun {
   ctx: JobContext;
   request: SignatureRequestRow;
   snapshot: RequestSnapshot;
@@ -46,12 +46,12 @@ interface SealRun {
   stored: string[];
 }
 
-async function put(run: SealRun, key: string, bytes: Uint8Array) {
+export async function put(run: SealRun, key: string, bytes: Uint8Array) {
   await run.ctx.deps.storage.put(key, bytes, PDF_TYPE);
   run.stored.push(key);
 }
 
-async function removeStored(run: SealRun) {
+export async function removeStored(run: SealRun) {
   await removeFiles(run.ctx.deps.storage, run.stored);
 }
 
@@ -74,7 +74,7 @@ async function loadSealable(ctx: JobContext, requestId: number): Promise<Signatu
 }
 
 /** Each document with its values drawn in and signed; checked against the original's hash first. */
-async function sealDocuments(run: SealRun, sealedAt: Date) {
+export async function sealDocuments(run: SealRun, sealedAt: Date) {
   const sealed: Uint8Array[] = [];
   const files: ProducedFile[] = [];
   const trailDocs: AuditTrailInput['documents'] = [];
