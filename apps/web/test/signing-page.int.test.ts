@@ -134,6 +134,15 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     await page.mouse.up();
   }
 
+  /** Finish, then the review step: the summary and the consent sentence beside Sign. */
+  async function finishAndSign(page: Page, via: 'pointer' | 'touch' = 'pointer') {
+    const tap = (l: Locator) => (via === 'touch' ? l.tap() : l.click());
+    await tap(page.getByRole('button', { name: 'Finish' }));
+    const review = page.getByRole('dialog', { name: 'Review and sign' });
+    await review.waitFor();
+    await tap(review.getByRole('button', { name: 'Sign' }));
+  }
+
   async function fillForm(page: Page, via: 'pointer' | 'touch') {
     const tap = (l: Locator) => (via === 'touch' ? l.tap() : l.click());
     const dialog = page.getByRole('dialog');
@@ -206,7 +215,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
       .toBe('Jane Q. Doe');
     await page.screenshot({ path: join(SHOTS, 'laptop-filled.png'), fullPage: true });
 
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     const s = await signer(req.signerId);
     expect(s.status).toBe('signed');
@@ -266,7 +275,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
 
     await fillForm(page, 'touch');
     await page.screenshot({ path: join(SHOTS, 'phone-filled.png') });
-    await page.getByRole('button', { name: 'Finish' }).tap();
+    await finishAndSign(page, 'touch');
     // redirect_url: the browser goes there after signing.
     await page.waitForURL(`${t.baseUrl}/healthz`);
     const s = await signer(req.signerId);
@@ -302,7 +311,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     // suppression after a gesture); a finger needs longer than that to reach the button.
     await page.waitForTimeout(300);
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).tap();
-    await page.getByRole('button', { name: 'Finish' }).tap();
+    await finishAndSign(page, 'touch');
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     expect(String(fieldValue(await signer(req.signerId), 'Signature'))).toMatch(/^data:image\/png;base64,/);
     await ctx.close();
@@ -347,7 +356,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
       .setInputFiles({ name: 'scan.bin', mimeType: 'application/octet-stream', buffer: bytes });
     await dialog.getByText('scan.bin is ready.').waitFor();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
 
     const s = await signer(req.signerId);
@@ -438,6 +447,10 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     await page.keyboard.press('Shift+Tab');
     expect(await focused()).toBe('Finish');
     await page.keyboard.press('Enter');
+    // The review step opens with Sign focused, the consent sentence beside it.
+    await page.getByRole('dialog', { name: 'Review and sign' }).waitFor();
+    expect(await focused()).toBe('Sign');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     const s = await signer(req.signerId);
     expect(s.status).toBe('signed');
@@ -475,7 +488,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     await expect.poll(() => dialog.count()).toBe(0);
     // Every required field is filled once the save answers (the signature is checked server-side).
     await expect.poll(() => page.getByRole('button', { name: 'Next field' }).isHidden()).toBe(true);
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     expect(String(fieldValue(await signer(req.signerId), 'Signature'))).toMatch(/^data:image\/png;base64,/);
     await ctx.close();
@@ -510,12 +523,13 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     await code.fill(otp!);
     await page.getByRole('button', { name: 'Verify' }).click();
     await fieldButton(page, 'Company').waitFor();
-    // The session survives a reload (sessionStorage) and is sent with every call.
+    // The session is an HTTP-only cookie: it survives a reload and no script can read it.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
     await page.reload();
     await fieldButton(page, 'Company').click();
     await page.getByRole('dialog').getByLabel('Company (text, required)').fill('Acme');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     expect((await signer(req.signerId)).status).toBe('signed');
     await ctx.close();

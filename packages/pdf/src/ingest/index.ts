@@ -45,7 +45,7 @@ export {
 export type { PoolStats as DocumentPoolStats } from './isolate-pool.ts';
 export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';
-export { parseTag, type TagParseResult, type TagSpec } from './tags.ts';
+export { parseTag, TAG_DEFAULT_SIZES, type TagParseResult, type TagSpec } from './tags.ts';
 export {
   type DetectedField,
   FIELD_TYPES,
