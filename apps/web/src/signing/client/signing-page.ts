@@ -64,6 +64,7 @@ function signingBar(page: SigningPage, title: string): HTMLElement {
       { class: 'bar-actions' },
       h('p', { class: 'bar-status' }, ui.progress, ui.saveStatus),
       ui.decline,
+      ui.fit,
       ui.next,
       ui.finish,
     ),
