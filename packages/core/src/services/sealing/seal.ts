@@ -47,8 +47,9 @@ export interface SealRun {
 }
 
 export async function put(run: SealRun, key: string, bytes: Uint8Array) {
-  await run.ctx.deps.storage.put(key, bytes, PDF_TYPE);
+  // Noted first: a put that fails half-way is removed too (removing a missing file is no error).
   run.stored.push(key);
+  await run.ctx.deps.storage.put(key, bytes, PDF_TYPE);
 }
 
 export async function removeStored(run: SealRun) {
