@@ -201,15 +201,23 @@ describe('text tags in documents (spec: a tag becomes a field at its position, t
         { runs: ['name;role=Tenant}} and {{date;role=Tenant}}'], y: 586 },
         { runs: ['Unrelated {{ brace'], y: 500 },
         { runs: ['a line far below }} is not joined'], y: 300 },
+        { runs: ['{{Agree;type=checkbox}} I agree'], y: 200 },
       ],
     ]);
     const doc = await ingestDocument({ bytes: pdf });
     expect(doc.fields.map((f) => [f.name, f.role])).toEqual([
       ['Full name', 'Tenant'],
       ['Date', 'Tenant'],
+      ['Agree', undefined],
     ]);
+    // A checkbox tag is a square as tall as its line, at the tag's start.
+    const agree = doc.fields[2]!.areas[0]!;
+    expect(agree.w * 612).toBeCloseTo(agree.h * 792, 3);
+    expect(agree.h * 792).toBeCloseTo((0.718 + 0.207) * 12, 1);
     const area = doc.fields[0]!.areas[0]!;
-    // The box spans both lines: from the first line's top to the second line's bottom.
+    // The box spans both lines: from where the tag starts on the first line (the label before it
+    // stays uncovered) to the second line's bottom.
+    expect(area.x).toBeCloseTo((50 + helvetica.width('Tenant: ')) / 612, 4);
     expect(area.y).toBeCloseTo((792 - (600 + 0.718 * 12)) / 792, 4);
     expect(area.y + area.h).toBeCloseTo((792 - (586 - 0.207 * 12)) / 792, 4);
     const text = (await extractTextWithPdfJs(doc.pdf))[0]!.map((i) => i.str).join('|');

@@ -103,6 +103,8 @@ interface LineText {
   glyphs: Glyph[];
   text: string;
   owner: number[];
+  /** glyph indexes where a wrapped continuation line starts */
+  breaks: number[];
 }
 
 function appendGlyphs(line: LineText, glyphs: Glyph[]): void {
@@ -156,7 +158,7 @@ function logicalLines(seq: GlyphSeq): LineText[] {
   const lines = splitLines(seq);
   const out: LineText[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line: LineText = { glyphs: [], text: '', owner: [] };
+    const line: LineText = { glyphs: [], text: '', owner: [], breaks: [] };
     appendGlyphs(line, lines[i]!);
     for (let n = 0; n < MAX_WRAPPED_LINES && i + 1 < lines.length && continuesTag(line, lines[i + 1]!); n++) {
       // The break was a space the producer did not draw (or a hyphen it kept).
@@ -164,6 +166,7 @@ function logicalLines(seq: GlyphSeq): LineText[] {
         line.text += ' ';
         line.owner.push(line.glyphs.length - 1);
       }
+      line.breaks.push(line.glyphs.length);
       appendGlyphs(line, lines[++i]!);
     }
     out.push(line);
@@ -172,19 +175,16 @@ function logicalLines(seq: GlyphSeq): LineText[] {
 }
 
 /**
- * The field's box: the tag's own box; `width`/`height` from its top-left corner; signature,
- * initials, image and stamp fields without them at least TAG_DEFAULT_SIZES, grown down, and right
- * up to the text that follows the tag on its line (never over the text above or beside it).
+ * The field's box: the tag's own box (a wrapped tag: from where it starts on its first line down
+ * to its last line, so the label before it stays uncovered); `width`/`height` from its top-left
+ * corner; signature, initials, image and stamp fields without them at least TAG_DEFAULT_SIZES,
+ * grown down, and right up to the text that follows the tag on its line; a checkbox without
+ * `width` is a square as tall as the box.
  */
-function tagArea(
-  o: FindTagsOptions,
-  spec: TagSpec,
-  glyphs: Glyph[],
-  after: Glyph | undefined,
-): FieldArea | null {
-  const pts: number[] = [];
-  for (const g of glyphs) pts.push(...glyphCorners(g));
-  const [l, t, r, b] = displayBounds(o.geometry, pts);
+function tagArea(o: FindTagsOptions, spec: TagSpec, glyphs: Glyph[], firstLine: Glyph[], after?: Glyph) {
+  const corners = (gs: Glyph[]) => gs.flatMap((g) => glyphCorners(g));
+  const [, t, r, b] = displayBounds(o.geometry, corners(glyphs));
+  const [l] = displayBounds(o.geometry, corners(firstLine));
   const size = TAG_DEFAULT_SIZES[spec.type];
   let right = spec.width !== undefined ? l + spec.width : size ? Math.max(r, l + size.width) : r;
   if (spec.width === undefined && size && after) {
@@ -192,6 +192,8 @@ function tagArea(
     if (nextLeft > r) right = Math.max(r, Math.min(right, nextLeft - 2));
   }
   const bottom = spec.height !== undefined ? t + spec.height : size ? Math.max(b, t + size.height) : b;
+  // A checkbox is a square as tall as its tag's line, at the tag's start (not the tag's width).
+  if (spec.type === 'checkbox' && spec.width === undefined) right = l + (bottom - t);
   return displayRectToArea(o.geometry, o.page, l, t, right, bottom);
 }
 
@@ -230,10 +232,13 @@ function takeTag(
     problem(`Page ${o.page}: text tag "${shorten(raw)}" was skipped: ${parsed.error}`);
     return null;
   }
+  const first = line.owner[open]!;
   const last = line.owner[close + 1]!;
-  const glyphs = line.glyphs.slice(line.owner[open]!, last + 1);
+  const glyphs = line.glyphs.slice(first, last + 1);
+  const wrapAt = line.breaks.find((at) => at > first && at <= last);
+  const firstLine = wrapAt === undefined ? glyphs : line.glyphs.slice(first, wrapAt);
   const after = line.glyphs.slice(last + 1).find((g) => g.ch.trim() !== '');
-  const area = tagArea(o, parsed.tag, glyphs, after);
+  const area = tagArea(o, parsed.tag, glyphs, firstLine, after);
   if (!area) {
     o.warn(`Page ${o.page}: text tag "${shorten(raw)}" lies outside the visible page and was skipped`);
     return null;
