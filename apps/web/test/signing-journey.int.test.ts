@@ -238,7 +238,7 @@ describe.runIf(browserTestsEnabled('signing journey'))(
 
       // Next field: the text field's editor opens; Save and next moves on to the checkbox.
       await two.page.getByRole('button', { name: 'Next field' }).tap();
-      await dialog.waitFor();
+      await two.page.getByRole('dialog').waitFor();
       await two.page
         .getByRole('dialog')
         .getByLabel(/Tenant name/)
