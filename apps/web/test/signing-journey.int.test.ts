@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createLogger,
@@ -20,7 +20,7 @@ import {
 } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64 } from '../../../test/pdfs.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 // Issue 14, as signers would do it on a phone: a two-signer sequential request made from a
 // Chromium-printed PDF with text tags (one wrapped onto two lines), signed by both signers.
@@ -97,20 +97,6 @@ describe.runIf(browserTestsEnabled('signing journey'))(
       return { ctx, page, problems };
     }
 
-    async function drawSignature(page: Page, canvas: Locator) {
-      const box = (await canvas.boundingBox())!;
-      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.6);
-      await page.mouse.down();
-      for (let i = 1; i <= 14; i++) {
-        await page.mouse.move(
-          box.x + box.width * (0.1 + i * 0.055),
-          box.y + box.height * (0.55 - Math.sin(i / 1.3) * 0.3),
-          { steps: 2 },
-        );
-      }
-      await page.mouse.up();
-    }
-
     /** Finish, the review step (screenshot), then Sign. */
     async function reviewAndSign(page: Page, who: string, expectInSummary: string[]) {
       await page.getByRole('button', { name: 'Finish' }).tap();
@@ -118,8 +104,8 @@ describe.runIf(browserTestsEnabled('signing journey'))(
       await review.waitFor();
       const summary = await review.locator('.review-list').textContent();
       for (const s of expectInSummary) expect(summary).toContain(s);
-    // The signature is shown as the picture that will be sealed.
-    expect(await review.locator('img.review-img').getAttribute('alt')).toBe('signed');
+      // The signature is shown as the picture that will be sealed.
+      expect(await review.locator('img.review-img').getAttribute('alt')).toBe('signed');
       // The consent sentence is right next to the button that signs (and describes it).
       const note = review.locator('.sheet-note');
       expect(await note.textContent()).toBe(SIGNING_CONSENT_TEXT);

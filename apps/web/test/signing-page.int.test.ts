@@ -7,7 +7,7 @@ import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { tokenOf } from '../../../test/signing.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 /** Where the layout screenshots go (look at them after a change to the page). */
 const SHOTS = process.env.SIGNING_SCREENSHOTS ?? join(tmpdir(), 'esign-signing-page');
@@ -118,21 +118,6 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
 
   const fieldButton = (page: Page, name: string) =>
     page.locator('main').getByRole('button', { name: new RegExp(`^${name} \\(`) });
-
-  async function drawSignature(page: Page, canvas: Locator) {
-    const box = await canvas.boundingBox();
-    if (!box) throw new Error('no canvas');
-    await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.6);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) {
-      await page.mouse.move(
-        box.x + box.width * (0.15 + i * 0.055),
-        box.y + box.height * (0.6 - Math.sin(i / 1.5) * 0.25),
-        { steps: 2 },
-      );
-    }
-    await page.mouse.up();
-  }
 
   /** Finish, then the review step: the summary and the consent sentence beside Sign. */
   async function finishAndSign(page: Page, via: 'pointer' | 'touch' = 'pointer') {
