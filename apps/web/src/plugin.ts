@@ -48,17 +48,12 @@ export interface WebOptions {
   now?: () => Date;
 }
 
-/** One more Set-Cookie header on the reply, keeping any already set. */
-function appendSetCookie(res: FastifyReply, value: string): void {
-  const prior = res.getHeader('set-cookie');
-  const list = prior === undefined ? [] : Array.isArray(prior) ? prior.map(String) : [String(prior)];
-  res.header('set-cookie', [...list, value]);
-}
-
-/** Pages and the tRPC endpoint the dashboard and the signing page call (operations.md §1, §4). */
-export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<void> {
-  const now = opts.now ?? (() => new Date());
-  const createTrpcContext = async ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => {
+/**
+ * The tRPC context of one /trpc request: the caller authenticated when it brings credentials, and
+ * the browser session helpers (Origin, the dashboard session cookie, the signing-session cookie).
+ */
+function trpcContextFactory(opts: WebOptions, now: () => Date) {
+  return async ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => {
     let actor: Actor | null = null;
     let authFailure: CoreError | null = null;
     if (carriesCredentials(req)) {
@@ -96,6 +91,19 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
       },
     });
   };
+}
+
+/** One more Set-Cookie header on the reply, keeping any already set. */
+function appendSetCookie(res: FastifyReply, value: string): void {
+  const prior = res.getHeader('set-cookie');
+  const list = prior === undefined ? [] : Array.isArray(prior) ? prior.map(String) : [String(prior)];
+  res.header('set-cookie', [...list, value]);
+}
+
+/** Pages and the tRPC endpoint the dashboard and the signing page call (operations.md §1, §4). */
+export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<void> {
+  const now = opts.now ?? (() => new Date());
+  const createTrpcContext = trpcContextFactory(opts, now);
   // Mounted on our own route (not fastifyTRPCPlugin, which swaps in its own JSON parser) so /trpc
   // bodies go through the shared parser: its limits, its depth check, invalid_json.
   app.all<{ Params: { path: string } }>('/trpc/:path', { bodyLimit: TRPC_BODY_LIMIT }, async (req, res) => {
