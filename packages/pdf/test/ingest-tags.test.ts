@@ -172,6 +172,33 @@ describe('text tags in documents (spec: a tag becomes a field at its position, t
     );
   });
 
+  it('a tag wrapped over three lines is joined; over four lines (more than 2 continuations) or past 300 characters it stays text with a warning', async () => {
+    const pdf = await makeTaggedPdf([
+      [
+        { runs: ['{{A very'], y: 700 },
+        { runs: ['long field'], y: 686 },
+        { runs: ['name;role=X}} done'], y: 672 },
+        { runs: ['{{One'], y: 500 },
+        { runs: ['two'], y: 486 },
+        { runs: ['three'], y: 472 },
+        { runs: ['four}}'], y: 458 },
+        // Joined it would be longer than 300 characters: not a wrapped tag.
+        { runs: [`{{${'x'.repeat(150)}`], y: 300, size: 4 },
+        { runs: [`${'y'.repeat(150)}}}`], y: 295, size: 4 },
+      ],
+    ]);
+    const doc = await ingestDocument({ bytes: pdf });
+    expect(doc.fields.map((f) => [f.name, f.role])).toEqual([['A very long field name', 'X']]);
+    expect(doc.warnings).toEqual([
+      expect.stringContaining('text tag "{{One" has no closing "}}"'),
+      expect.stringMatching(/text tag "\{\{x+…" has no closing "\}\}"/),
+    ]);
+    const text = (await extractTextWithPdfJs(doc.pdf))[0]!.map((i) => i.str).join('|');
+    expect(text).not.toContain('long field');
+    expect(text).toContain('done');
+    expect(text).toContain('{{One');
+  });
+
   it('signature, initials, image and stamp tags without width/height get TAG_DEFAULT_SIZES, grown right and down from the tag', () => {
     const sig = byName(fields, 'Signature', 'Client')!.areas[0]!;
     const left = 50 + helvetica.width('Sign here: ');

@@ -5,8 +5,8 @@
  * Glyphs are taken in content-stream order and cut into lines wherever the next glyph does not
  * continue the previous one on the same baseline (see `continuesLine`), so a tag split over
  * several operations, fonts or text objects is still found, while text from different lines is
- * never joined into one tag, except a tag a PDF producer wrapped onto the next line (see
- * `continuesTag`), which is joined back.
+ * never joined into one tag, except a tag a PDF producer wrapped onto the next lines (see
+ * `wrapEnd`), which is joined back.
  */
 
 import { addRemoval, type OpRemoval } from './content/rewrite.ts';
@@ -122,22 +122,34 @@ function unclosedOpen(text: string): number {
   return open >= 0 && text.indexOf('}}', open + 2) < 0 ? open : -1;
 }
 
-/** How many following lines a wrapped tag may continue on. */
+/** How many following lines a wrapped tag may continue on, and its longest joined length. */
 const MAX_WRAPPED_LINES = 2;
+const MAX_WRAPPED_CHARS = 300;
 
 /**
- * Whether `next` continues a tag left open at the end of `line`: a PDF producer wrapped it (Chromium
- * breaks `{{Full name;role=Tenant}}` at the space when the column is narrow). The next line must
- * close the tag before opening another one.
+ * Where a tag left open at the end of `line` (physical line `i`) closes: a PDF producer wrapped it
+ * (Chromium breaks `{{Full name;role=Tenant}}` at the space when the column is narrow). Each
+ * following line must start right below the previous one, open no other tag first, and one of the
+ * next MAX_WRAPPED_LINES must close it. Returns that line's index, or -1.
  */
-function continuesTag(line: LineText, next: Glyph[]): boolean {
+function wrapEnd(lines: Glyph[][], i: number, line: LineText): number {
   const open = unclosedOpen(line.text);
-  if (open < 0 || line.text.length - open > 300 || !next.length) return false;
-  if (!isNextLine(line.glyphs[line.glyphs.length - 1]!, next[0]!)) return false;
-  const text = next.map((g) => g.ch).join('');
-  const close = text.indexOf('}}');
-  const nextOpen = text.indexOf('{{');
-  return close >= 0 && (nextOpen < 0 || nextOpen > close);
+  if (open < 0) return -1;
+  let length = line.text.length - open;
+  let prev = lines[i]!;
+  for (let j = i + 1; j <= i + MAX_WRAPPED_LINES && j < lines.length; j++) {
+    const next = lines[j]!;
+    if (!next.length || !isNextLine(prev[prev.length - 1]!, next[0]!)) return -1;
+    const text = next.map((g) => g.ch).join('');
+    length += text.length;
+    if (length > MAX_WRAPPED_CHARS) return -1;
+    const close = text.indexOf('}}');
+    const nextOpen = text.indexOf('{{');
+    if (nextOpen >= 0 && (close < 0 || nextOpen < close)) return -1;
+    if (close >= 0) return j;
+    prev = next;
+  }
+  return -1;
 }
 
 /** `g` starts the line right below `prev`'s (same direction, 0.5 to 3 ems further down). */
@@ -160,14 +172,16 @@ function logicalLines(seq: GlyphSeq): LineText[] {
   for (let i = 0; i < lines.length; i++) {
     const line: LineText = { glyphs: [], text: '', owner: [], breaks: [] };
     appendGlyphs(line, lines[i]!);
-    for (let n = 0; n < MAX_WRAPPED_LINES && i + 1 < lines.length && continuesTag(line, lines[i + 1]!); n++) {
-      // The break was a space the producer did not draw (or a hyphen it kept).
-      if (!/[\s-]$/.test(line.text)) {
-        line.text += ' ';
-        line.owner.push(line.glyphs.length - 1);
+    for (let end = wrapEnd(lines, i, line); end > i; end = wrapEnd(lines, i, line)) {
+      while (i < end) {
+        // The break was a space the producer did not draw (or a hyphen it kept).
+        if (!/[\s-]$/.test(line.text)) {
+          line.text += ' ';
+          line.owner.push(line.glyphs.length - 1);
+        }
+        line.breaks.push(line.glyphs.length);
+        appendGlyphs(line, lines[++i]!);
       }
-      line.breaks.push(line.glyphs.length);
-      appendGlyphs(line, lines[++i]!);
     }
     out.push(line);
   }
