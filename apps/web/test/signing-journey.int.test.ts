@@ -237,6 +237,12 @@ describe.runIf(browserTestsEnabled('signing journey'))(
       expect(await box.evaluate((el) => document.activeElement === el)).toBe(true);
       expect(await box.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
       expect(await two.page.locator('main').getAttribute('class')).toContain('zoomed');
+      // Zoomed at most MAX_ZOOM (2.5) times the fitted width.
+      const zoom = Number(
+        await two.page.locator('main').evaluate((m) => (m as HTMLElement).style.getPropertyValue('--zoom')),
+      );
+      expect(zoom).toBeGreaterThan(1);
+      expect(zoom).toBeLessThanOrEqual(2.5);
       expect((await box.boundingBox())!.height).toBeGreaterThanOrEqual(30);
       await shot(two.page, 'signer2-2-checkbox-zoomed');
       await box.tap();
