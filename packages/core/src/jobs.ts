@@ -1,3 +1,4 @@
+import { BULK_SEND_JOB, bulkSendJob } from './services/bulk/index.ts';
 import type { JobHandler } from './services/jobs.ts';
 import { sendMailJob } from './services/mail.ts';
 import { SEAL_JOB, sealRequestJob } from './services/sealing/index.ts';
@@ -12,4 +13,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [SEAL_JOB]: withSealingGiveUpReport(sealRequestJob),
   [WEBHOOK_DELIVER_JOB]: webhookDeliverJob,
   [RENDER_PAGES_JOB]: renderTemplatePagesJob,
+  [BULK_SEND_JOB]: bulkSendJob,
 };
