@@ -1,5 +1,6 @@
 import { signing } from './api.ts';
 import { announce } from './dom.ts';
+import { notifyHost } from './embed.ts';
 import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
@@ -33,6 +34,7 @@ export async function finish(page: SigningPage): Promise<void> {
     page.dirty.clear();
     page.done = true;
     setSession(undefined);
+    notifyHost('completed', { signature_request_id: page.open.request.id });
     signed(page, safeRedirect(res.redirect_url ?? page.open.redirect_url));
   } catch (e) {
     ui.finish.disabled = false;

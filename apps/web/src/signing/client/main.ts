@@ -5,6 +5,7 @@
 import './styles.css';
 import { signing } from './api.ts';
 import { showCodeGate } from './code-gate.ts';
+import { notifyHost } from './embed.ts';
 import { NEEDS_CODE, toApiError } from './errors.ts';
 import { saveNow } from './saving.ts';
 import { type Flow, showLoading, showStatus } from './screen.ts';
@@ -40,6 +41,7 @@ async function start(): Promise<void> {
     return flow.close(viewForError(err.code, err.message));
   }
   const closed = viewForOpen(open);
+  notifyHost('loaded', { status: closed ? 'closed' : open.code_required ? 'code_required' : 'ready' });
   if (closed) return flow.close(closed);
   if (open.code_required) {
     setSession(undefined);
