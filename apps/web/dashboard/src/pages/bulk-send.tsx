@@ -13,8 +13,9 @@ import { BulkProgress } from './bulk-progress.tsx';
 interface Upload {
   file: string;
   file_name: string;
-  /** One per chosen file: a retried send names the same batch and sends nothing twice. */
-  key: string;
+  /** One per chosen file (resets the mapping form). Sending needs no key of its own: the same
+   * template, file and mapping name the same batch, so a retried or repeated upload sends nothing twice. */
+  id: string;
 }
 
 const readAsBase64 = (file: File) =>
@@ -42,7 +43,7 @@ export function BulkSendPage({ session }: { session: Session }) {
     });
   const choose = async (file: File | undefined) => {
     if (!file) return;
-    const u = { file: await readAsBase64(file), file_name: file.name, key: crypto.randomUUID() };
+    const u = { file: await readAsBase64(file), file_name: file.name, id: crypto.randomUUID() };
     setUpload(u);
     setBatchId(null);
     check(u);
@@ -81,7 +82,7 @@ export function BulkSendPage({ session }: { session: Session }) {
       {preview.data && upload ? (
         <>
           <BulkMappingForm
-            key={upload.key}
+            key={upload.id}
             preview={preview.data}
             busy={preview.isPending}
             onCheck={(m) => check(upload, m)}
@@ -112,7 +113,6 @@ export function BulkSendPage({ session }: { session: Session }) {
                     file: upload.file,
                     file_name: upload.file_name,
                     mapping: preview.data.mapping,
-                    key: upload.key,
                   })
                 }
               >
