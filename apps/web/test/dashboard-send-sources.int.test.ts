@@ -18,7 +18,7 @@ describe.runIf(browserTestsEnabled('dashboard send sources'))(
     let browser: Browser;
     let worker: WorkerHandle;
     let page: Page;
-  const problems: string[] = [];
+    const problems: string[] = [];
     let templateId: number;
 
     beforeAll(async () => {
@@ -99,7 +99,7 @@ describe.runIf(browserTestsEnabled('dashboard send sources'))(
       lines.splice(5, 0, 'Broken row,not-an-email,Silver');
       const file = { name: 'members.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) };
       await page.goto(`${t.baseUrl}/bulk?template=${templateId}`);
-    await page.getByRole('heading', { name: 'Bulk send' }).waitFor();
+      await page.getByRole('heading', { name: 'Bulk send' }).waitFor();
       await page.getByLabel(/Spreadsheet/).setInputFiles(file);
       await page.getByRole('status').filter({ hasText: '25 rows; 1 with errors' }).waitFor();
       expect(await page.locator('tr.row-invalid').first().textContent()).toContain('not-an-email');
@@ -129,7 +129,7 @@ describe.runIf(browserTestsEnabled('dashboard send sources'))(
 
     it('embedding: an admin saves the allowed origins; a bad origin is refused with a message', async () => {
       await page.goto(`${t.baseUrl}/embed`);
-    await page.getByRole('heading', { name: 'Embedded signing' }).waitFor();
+      await page.getByRole('heading', { name: 'Embedded signing' }).waitFor();
       await page.getByLabel('One origin per line').fill('https://app.example.com/path');
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText(/is not an origin/).waitFor();

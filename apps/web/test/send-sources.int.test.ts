@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listMail } from '@esign/core';
-import type { Browser, Frame, Locator, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 // The `link` and `embed` sources in a real browser (docs/sending.md): a visitor of a public link
 // signs and the owner sees the request; an embedded form completes inside a page of another
@@ -13,19 +13,6 @@ import { browserTestsEnabled, launchChromium } from './browser.ts';
 
 const SHOTS = '/work/notes/shots/17';
 const area = (page: number, y: number) => [{ page, x: 0.1, y, w: 0.35, h: 0.06 }];
-
-async function drawOn(page: Page, canvas: Locator) {
-  const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.6);
-  await page.mouse.down();
-  for (let i = 1; i <= 10; i++)
-    await page.mouse.move(
-      box.x + box.width * (0.15 + i * 0.06),
-      box.y + box.height * (0.6 - Math.sin(i) * 0.2),
-      { steps: 2 },
-    );
-  await page.mouse.up();
-}
 
 /** Draws the signature and finishes, in the page or in a frame of it. */
 async function signIn(page: Page, where: Page | Frame) {
@@ -35,7 +22,7 @@ async function signIn(page: Page, where: Page | Frame) {
     .click();
   const dialog = where.getByRole('dialog');
   await dialog.locator('canvas').waitFor();
-  await drawOn(page, dialog.locator('canvas'));
+  await drawSignature(page, dialog.locator('canvas'));
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect.poll(() => dialog.count()).toBe(0);
   await where.getByRole('button', { name: 'Finish' }).click();

@@ -1,17 +1,10 @@
-import { type Config, type CoreDeps, createCaller, createContext, toCoreError } from '@esign/core';
-import type { Db } from '@esign/db';
+import { toCoreError } from '@esign/core';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import { type PublicPageOptions, publicCaller } from '../http/public-caller.ts';
 import { closedPage, codePage, detailsPage } from './views.ts';
 
-export interface LinkPagesOptions {
-  db: Db;
-  config: Config;
-  logger: Logger;
-  deps: CoreDeps;
-  now: () => Date;
-}
+export type LinkPagesOptions = PublicPageOptions;
 
 type Form = Record<string, string | undefined>;
 type Params = { token: string };
@@ -49,20 +42,7 @@ const CLOSED_TITLES: Record<string, string> = {
 export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): Promise<void> {
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   const origin = new URL(opts.config.PUBLIC_URL).origin;
-  const caller = (req: FastifyRequest) =>
-    createCaller(
-      createContext({
-        db: opts.db,
-        logger: opts.logger,
-        config: opts.config,
-        deps: opts.deps,
-        source: 'link',
-        requestId: String(req.id),
-        ip: req.ip,
-        userAgent: req.headers['user-agent'] ?? null,
-        now: opts.now,
-      }),
-    );
+  const caller = (req: FastifyRequest) => publicCaller(opts, req, 'link');
   /** The page for a refused call: closed links say so; other errors go back to the form. */
   const refused = (reply: FastifyReply, err: unknown, form: () => string) => {
     const core = toCoreError(err);
