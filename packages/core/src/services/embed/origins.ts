@@ -22,14 +22,7 @@ export function normaliseOrigin(value: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new CoreError('invalid_parameter', `"${value}": an origin starts with https:// or http://`);
-  if (
-    url.pathname !== '/' ||
-    url.search ||
-    url.hash ||
-    url.username ||
-    url.password ||
-    value.trim().replace(/\/$/, '') !== url.origin
-  )
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password)
     throw new CoreError(
       'invalid_parameter',
       `"${value}" is not an origin: give scheme, host and port only (${url.origin})`,
