@@ -181,6 +181,22 @@ describe('a visit: name and email, an emailed code, then a request with source =
       'not_open',
     );
   });
+
+  it('a role added to the template since the link was set up takes the link off until it is pre-assigned', async () => {
+    const { tpl, token, caller } = await linkedTemplate();
+    await caller.templates.update({ id: tpl.id, roles: ['Client', 'Agent', 'Witness'] });
+    expect(await visitor().links.open({ token })).toMatchObject({ status: 'off' });
+    const err = await visitor().links.start({ token, name: 'Val', email: email() }).catch(toCoreError);
+    expect(err).toMatchObject({ code: 'not_open', message: expect.stringMatching(/roles changed/) });
+    await caller.signingLinks.update({
+      id: tpl.id,
+      preset_signers: [
+        { role: 'Agent', email: 'andy@example.com' },
+        { role: 'Witness', email: 'wes@example.com' },
+      ],
+    });
+    expect((await visit(token)).signing_url).toMatch(/\/s\//);
+  });
 });
 
 describe('abuse limits', () => {

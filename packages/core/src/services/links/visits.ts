@@ -19,6 +19,7 @@ import { insertSignatureRequest } from '../signature-requests/create.ts';
 import { signingUrl } from '../signature-requests/invitations.ts';
 import { checkVisitLimits } from './limits.ts';
 import { LINK_CODE_MAX_ATTEMPTS, LINK_CODE_TTL_MS } from './policy.ts';
+import { checkLinkRoles } from './settings.ts';
 
 // A visit to a template's public signing link: the visitor gives a name and an email, confirms the
 // email with an emailed code, and gets a request of their own (source `link`) to sign at once.
@@ -51,14 +52,30 @@ async function resolveLink(db: Executor, token: string, lock = false): Promise<R
   return { link, template };
 }
 
-function statusOf({ link, template }: Resolved): LinkPage['status'] {
-  if (!link.enabled || template.archived_at) return 'off';
+/** The template's roles still match the link's (a role added since needs a pre-assigned signer). */
+function rolesMatch({ link, template }: Resolved): boolean {
+  try {
+    checkLinkRoles(template, link.role, link.preset_signers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function statusOf(r: Resolved): LinkPage['status'] {
+  const { link, template } = r;
+  if (!link.enabled || template.archived_at || !rolesMatch(r)) return 'off';
   if (link.max_uses !== null && link.uses >= link.max_uses) return 'full';
   return 'open';
 }
 
 function assertOpen(r: Resolved): void {
   const status = statusOf(r);
+  if (status === 'off' && !rolesMatch(r))
+    throw new CoreError(
+      'not_open',
+      "This signing link is not available: the template's roles changed since it was set up",
+    );
   if (status === 'off') throw new CoreError('not_open', 'This signing link has been turned off by its owner');
   if (status === 'full')
     throw new CoreError(
