@@ -1,3 +1,4 @@
+import { BULK_SEND_JOB, bulkSendJob } from './services/bulk/index.ts';
 import type { JobHandler } from './services/jobs.ts';
 import { sendMailJob } from './services/mail.ts';
 import { SEAL_JOB, SIGNER_COPY_JOB, sealRequestJob, signerCopyJob } from './services/sealing/index.ts';
@@ -14,4 +15,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [SIGNER_COPY_JOB]: signerCopyJob,
   [WEBHOOK_DELIVER_JOB]: webhookDeliverJob,
   [RENDER_PAGES_JOB]: renderTemplatePagesJob,
+  [BULK_SEND_JOB]: bulkSendJob,
 };

@@ -1,5 +1,12 @@
 import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type {
+  BulkSendRowsTable,
+  BulkSendsTable,
+  EmbedOriginsTable,
+  LinkVisitsTable,
+  TemplateLinksTable,
+} from './schema-send-sources.ts';
 
 /** The statuses and roles the tables hold; @esign/domain owns the lists (the migrations check them). */
 export type { RequestStatus, SignerStatus, UserRole };
@@ -528,6 +535,11 @@ export interface Database {
   oauth_codes: OauthCodesTable;
   oauth_tokens: OauthTokensTable;
   feedback: FeedbackTable;
+  template_links: TemplateLinksTable;
+  link_visits: LinkVisitsTable;
+  embed_origins: EmbedOriginsTable;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

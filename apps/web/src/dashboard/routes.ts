@@ -25,6 +25,10 @@ export const DASHBOARD_PATHS = [
   '/account',
   // The spec's `purchase_url`: the Billing page is where people buy credit packs.
   '/billing',
+  // More ways to send (docs/sending.md).
+  '/templates/:id/link',
+  '/bulk',
+  '/embed',
 ] as const;
 
 const TYPES: Record<string, string> = {

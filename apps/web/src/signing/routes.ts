@@ -12,7 +12,8 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
   const csp = pageCsp(opts.config.PUBLIC_URL, {
     inlineStyles: false,
     formAction: "'none'",
-    noFraming: false,
+    // Framing goes through /e/{token} (embed/routes.ts), which names the allowed origins.
+    noFraming: true,
   });
 
   app.get<{ Params: { token: string } }>('/s/:token', async (_request, reply) => {

@@ -34,8 +34,17 @@ export const CreateSignatureRequestInput = z.object({
   redirect_url: z.url().optional(),
   expires_at: z.string().optional().describe('ISO 8601 date-time in the future'),
   require_email_otp: z.boolean().default(false),
+  embed: z
+    .boolean()
+    .default(false)
+    .describe(
+      'true: the request is signed inside your own page with <esign-form> (source `embed`); its pages may be framed only by the origins your account allows',
+    ),
 });
-export type CreateSignatureRequestInput = z.infer<typeof CreateSignatureRequestInput>;
+/** `embed` is optional for callers inside core (the worker, the link pages): false when left out. */
+export type CreateSignatureRequestInput = Omit<z.infer<typeof CreateSignatureRequestInput>, 'embed'> & {
+  embed?: boolean;
+};
 
 export { REQUEST_STATUSES };
 

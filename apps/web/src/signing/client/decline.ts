@@ -1,5 +1,6 @@
 import { signing } from './api.ts';
 import { h } from './dom.ts';
+import { notifyHost } from './embed.ts';
 import { CLOSED, toApiError } from './errors.ts';
 import { modal } from './modal.ts';
 import { token } from './session.ts';
@@ -34,6 +35,7 @@ export async function decline(page: SigningPage): Promise<void> {
       try {
         await signing.decline.mutate({ token, reason: text });
         outcome = DECLINED;
+        notifyHost('declined', { signature_request_id: page.open.request.id });
         return null;
       } catch (e) {
         const err = toApiError(e);

@@ -1,6 +1,7 @@
 import { isImageFieldType } from '@esign/domain';
 import { signing } from './api.ts';
 import { announce, h } from './dom.ts';
+import { notifyHost } from './embed.ts';
 import { hideSummary, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
@@ -80,6 +81,7 @@ async function complete(
     const values = valuesByName(page.fields, page.values, page.dirty);
     const res = await signing.complete.mutate({ token, values });
     page.dirty.clear();
+    notifyHost('completed', { signature_request_id: page.open.request.id });
     const redirect = safeRedirect(res.redirect_url ?? page.open.redirect_url);
     return { view: redirect ? { ...SIGNED, body: 'Thank you. Taking you back now…' } : SIGNED, redirect };
   } catch (e) {

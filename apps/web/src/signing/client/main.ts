@@ -5,6 +5,7 @@
 import './styles.css';
 import { signing } from './api.ts';
 import { showCodeGate } from './code-gate.ts';
+import { notifyHost } from './embed.ts';
 import { toApiError } from './errors.ts';
 import { saveNow } from './saving.ts';
 import { type Flow, showLoading, showStatus } from './screen.ts';
@@ -35,6 +36,7 @@ async function start(): Promise<void> {
     return flow.close(viewForError(err.code, err.message));
   }
   const closed = viewForOpen(open);
+  notifyHost('loaded', { status: closed ? 'closed' : open.code_required ? 'code_required' : 'ready' });
   if (closed) return flow.close(closed);
   if (open.code_required) return showCodeGate(open, flow);
   current = showSigningPage(open, flow);
