@@ -48,7 +48,7 @@ export interface WebOptions {
   now?: () => Date;
 }
 
-/** Pages and the tRPC endpoint the dashboard and the signing page call (operations.md §1, §4). */
+/** Pages and the tRPC endpoint the dashboard and the signing page call (README, "Two commands"). */
 export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<void> {
   const now = opts.now ?? (() => new Date());
   const createTrpcContext = async ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => {

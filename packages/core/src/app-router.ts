@@ -23,7 +23,7 @@ export const appRouter = router({
   signatureRequests: signatureRequestsRouter,
   signers: signersRouter,
   signing: signingRouter,
-  // Dashboard only (operations.md §5): no REST route or MCP tool.
+  // Dashboard only (README, "Dashboard"): no REST route or MCP tool.
   auth: authRouter,
   sessions: sessionsRouter,
   members: membersRouter,

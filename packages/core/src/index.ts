@@ -33,7 +33,7 @@ export * from './services/sealing/index.ts';
 export * from './services/sealing-failures.ts';
 export * from './services/secret.ts';
 export * from './services/service-context.ts';
-// Dashboard sign-in: sessions, one-time links, members (operations.md §5).
+// Dashboard sign-in: sessions, one-time links, members (README, "Dashboard").
 export * from './services/sessions/index.ts';
 export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';

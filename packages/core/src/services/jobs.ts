@@ -22,6 +22,13 @@ export interface JobContext {
  */
 export class RetryLater extends Error {}
 
+/**
+ * Every kind of job core enqueues. `jobHandlers` (src/jobs.ts) declares one handler per kind with
+ * `satisfies Record<JobKind, JobHandler>`, so a kind without a handler does not compile. The queue
+ * itself takes any string (tests enqueue their own kinds).
+ */
+export type JobKind = 'mail.send' | 'request.seal' | 'webhook.deliver' | 'template.render_pages';
+
 export type JobHandler = (ctx: JobContext, payload: Record<string, unknown>, job: JobRow) => Promise<void>;
 
 export interface EnqueueOptions {

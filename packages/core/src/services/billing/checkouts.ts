@@ -137,7 +137,7 @@ const byActor = (actor: Actor, o: StartCheckoutOptions): CheckoutChangeBy => ({
 });
 
 async function requireBuyer(db: Executor, actor: Actor) {
-  // operations.md §5: billing is an admin's action.
+  // README, "Dashboard": billing is an admin's action.
   if (actor.userRole !== 'admin') {
     throw new CoreError(
       'forbidden',
