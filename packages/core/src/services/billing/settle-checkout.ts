@@ -78,62 +78,39 @@ async function refusedMismatch(
   return true;
 }
 
-/** `paid` on a pending checkout: completed, its credits added, audited. */
-async function completeCheckout(
+/**
+ * Closes a pending checkout: `paid` completes it and adds its credits, `failed` marks it failed and
+ * gives its discount use back; either way audited.
+ */
+async function closeCheckout(
   tx: Tx,
   id: string,
+  outcome: 'paid' | 'failed',
   by: CheckoutChangeBy,
   now: Date,
   detail: SettleDetail,
 ): Promise<CheckoutRow> {
+  const paid = outcome === 'paid';
   const updated = await tx
     .updateTable('checkouts')
-    .set({ status: 'completed', completed_at: now, updated_at: now })
+    .set(
+      paid
+        ? { status: 'completed', completed_at: now, updated_at: now }
+        : { status: 'failed', failed_at: now, updated_at: now },
+    )
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  const added = await addPurchase(tx, updated, now);
-  await auditCheckout(
-    tx,
-    updated,
-    'checkout.completed',
-    by,
-    {
-      credits_added: added,
-      amount: formatCents(updated.amount_cents),
-      event_id: detail.eventId ?? null,
-    },
-    now,
-  );
-  return updated;
-}
-
-/** `failed` on a pending checkout: failed, its discount use given back, audited. */
-async function failCheckout(
-  tx: Tx,
-  id: string,
-  by: CheckoutChangeBy,
-  now: Date,
-  detail: SettleDetail,
-): Promise<CheckoutRow> {
-  const updated = await tx
-    .updateTable('checkouts')
-    .set({ status: 'failed', failed_at: now, updated_at: now })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  if (updated.discount_code_id !== null) await releaseDiscountUse(tx, updated.discount_code_id);
-  await auditCheckout(
-    tx,
-    updated,
-    'checkout.failed',
-    by,
-    {
-      reason: detail.reason ?? 'payment_failed',
-      event_id: detail.eventId ?? null,
-    },
-    now,
-  );
+  const event_id = detail.eventId ?? null;
+  if (paid) {
+    const added = await addPurchase(tx, updated, now);
+    const data = { credits_added: added, amount: formatCents(updated.amount_cents), event_id };
+    await auditCheckout(tx, updated, 'checkout.completed', by, data, now);
+  } else {
+    if (updated.discount_code_id !== null) await releaseDiscountUse(tx, updated.discount_code_id);
+    const data = { reason: detail.reason ?? 'payment_failed', event_id };
+    await auditCheckout(tx, updated, 'checkout.failed', by, data, now);
+  }
   return updated;
 }
 
@@ -164,10 +141,6 @@ export async function settleCheckout(
       }
       return { checkout: row, changed: false };
     }
-    const updated =
-      outcome === 'paid'
-        ? await completeCheckout(tx, id, by, now, detail)
-        : await failCheckout(tx, id, by, now, detail);
-    return { checkout: updated, changed: true };
+    return { checkout: await closeCheckout(tx, id, outcome, by, now, detail), changed: true };
   });
 }
