@@ -41,6 +41,7 @@ export * from './services/storage.ts';
 export * from './services/templates/index.ts';
 export * from './services/verify.ts';
 export * from './services/webhooks/index.ts';
+export * from './services/worker.ts';
 export {
   findUnstorableText,
   formatPath,
