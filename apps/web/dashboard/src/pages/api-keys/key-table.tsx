@@ -10,15 +10,9 @@ export type ApiKey = Outputs['apiKeys']['list'][number];
 
 /** The active keys, each with a Revoke button (requests with a revoked key get 401 at once). */
 export function KeyTable({ keys }: { keys: ApiKey[] }) {
-  const { toast, refresh, onError } = useChangeFeedback(trpc.apiKeys.list.queryKey());
+  const { announce } = useChangeFeedback(trpc.apiKeys.list.queryKey());
   const revoke = useMutation(
-    trpc.apiKeys.revoke.mutationOptions({
-      onSuccess: async () => {
-        toast('Key revoked: requests with it now get 401');
-        await refresh();
-      },
-      onError,
-    }),
+    trpc.apiKeys.revoke.mutationOptions(announce('Key revoked: requests with it now get 401')),
   );
   return (
     <Table columns={['Name', 'Key', 'Access', 'Owner', 'Last used', 'Expires', '']}>

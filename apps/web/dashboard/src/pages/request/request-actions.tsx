@@ -5,31 +5,23 @@ import { Button, Confirm } from '../../ui.tsx';
 
 /** Remind the signers who have not finished, or cancel the request; both refresh the page. */
 export function RequestActions({ id }: { id: number }) {
-  const { toast, refresh, onError } = useChangeFeedback(
+  const { announce } = useChangeFeedback(
     trpc.signatureRequests.pathKey(),
     trpc.dashboard.requestTimeline.queryKey({ id }),
   );
   const remind = useMutation(
-    trpc.signatureRequests.remind.mutationOptions({
-      onSuccess: async (r) => {
-        toast(
-          r.reminded_signer_ids.length
-            ? `Reminded ${r.reminded_signer_ids.length} signer(s)`
-            : 'Nobody needed a reminder',
-        );
-        await refresh();
-      },
-      onError,
-    }),
+    trpc.signatureRequests.remind.mutationOptions(
+      announce((r: { reminded_signer_ids: number[] }) =>
+        r.reminded_signer_ids.length
+          ? `Reminded ${r.reminded_signer_ids.length} signer(s)`
+          : 'Nobody needed a reminder',
+      ),
+    ),
   );
   const cancel = useMutation(
-    trpc.signatureRequests.cancel.mutationOptions({
-      onSuccess: async () => {
-        toast('Request canceled: the signing links no longer work');
-        await refresh();
-      },
-      onError,
-    }),
+    trpc.signatureRequests.cancel.mutationOptions(
+      announce('Request canceled: the signing links no longer work'),
+    ),
   );
   return (
     <>

@@ -9,15 +9,9 @@ type Invitation = Outputs['members']['list']['invitations'][number];
 
 /** Invitations not answered yet; admins can withdraw them. */
 export function Invitations({ invitations, admin }: { invitations: Invitation[]; admin: boolean }) {
-  const { toast, refresh, onError } = useChangeFeedback(trpc.members.list.queryKey());
+  const { announce } = useChangeFeedback(trpc.members.list.queryKey());
   const revokeInvitation = useMutation(
-    trpc.members.revokeInvitation.mutationOptions({
-      onSuccess: async () => {
-        toast('Invitation withdrawn');
-        await refresh();
-      },
-      onError,
-    }),
+    trpc.members.revokeInvitation.mutationOptions(announce('Invitation withdrawn')),
   );
   return (
     <>

@@ -52,25 +52,9 @@ function MemberActions({
 
 /** The people who can sign in; admins change their roles or remove them. */
 export function Members({ members, you, admin }: { members: Member[]; you: number; admin: boolean }) {
-  const { toast, refresh, onError } = useChangeFeedback(trpc.members.list.queryKey());
-  const changeRole = useMutation(
-    trpc.members.changeRole.mutationOptions({
-      onSuccess: async () => {
-        toast('Role changed');
-        await refresh();
-      },
-      onError,
-    }),
-  );
-  const remove = useMutation(
-    trpc.members.remove.mutationOptions({
-      onSuccess: async () => {
-        toast('Member removed');
-        await refresh();
-      },
-      onError,
-    }),
-  );
+  const { announce } = useChangeFeedback(trpc.members.list.queryKey());
+  const changeRole = useMutation(trpc.members.changeRole.mutationOptions(announce('Role changed')));
+  const remove = useMutation(trpc.members.remove.mutationOptions(announce('Member removed')));
   return (
     <>
       <h2 id="members">Members ({members.length})</h2>
