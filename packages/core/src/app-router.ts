@@ -31,7 +31,7 @@ export const appRouter = router({
   links: linksRouter,
   bulkSends: bulkSendsRouter,
   embed: embedRouter,
-  // Dashboard only (operations.md §5): no REST route or MCP tool.
+  // Dashboard only (README, "Dashboard"): no REST route or MCP tool.
   auth: authRouter,
   sessions: sessionsRouter,
   members: membersRouter,

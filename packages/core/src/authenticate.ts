@@ -111,7 +111,7 @@ export async function authenticateAndLimit(
   return { actor, error: null, headers };
 }
 
-/** The dashboard's session cookie (operations.md §5), CSRF and Origin checked for changes. */
+/** The dashboard's session cookie (README, "Dashboard"), CSRF and Origin checked for changes. */
 async function authenticateSessionCookie(
   db: Executor,
   credentials: Credentials,

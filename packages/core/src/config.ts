@@ -40,7 +40,7 @@ export const ConfigSchema = z
       .string()
       .regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be a header-safe word such as Esign')
       .default('Esign'),
-    /** Lets anyone create an account at /signup (operations.md §5); off by default. */
+    /** Lets anyone create an account at /signup (README, "Dashboard"); off by default. */
     SIGNUP_ENABLED: bool.default(false),
     /** Jobs one worker process runs at once (apps/worker). */
     WORKER_CONCURRENCY: positiveInt.default(4),

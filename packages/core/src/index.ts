@@ -36,7 +36,7 @@ export * from './services/sealing/index.ts';
 export * from './services/sealing-failures.ts';
 export * from './services/secret.ts';
 export * from './services/service-context.ts';
-// Dashboard sign-in: sessions, one-time links, members (operations.md §5).
+// Dashboard sign-in: sessions, one-time links, members (README, "Dashboard").
 export * from './services/sessions/index.ts';
 export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';
@@ -44,6 +44,7 @@ export * from './services/storage.ts';
 export * from './services/templates/index.ts';
 export * from './services/verify.ts';
 export * from './services/webhooks/index.ts';
+export * from './services/worker.ts';
 export {
   findUnstorableText,
   formatPath,

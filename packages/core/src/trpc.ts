@@ -234,7 +234,7 @@ export const writeProcedure = actorProcedure.use(({ ctx, next }) => {
   return next();
 });
 
-/** Admin-only changes (operations.md §5): API keys, webhooks, members, billing, account settings. */
+/** Admin-only changes (README, "Dashboard"): API keys, webhooks, members, billing, account settings. */
 export const adminProcedure = writeProcedure.use(({ ctx, next }) => {
   if (ctx.actor.userRole !== 'admin') {
     throw new CoreError(

@@ -7,7 +7,7 @@ import { pageCsp } from '../http/csp.ts';
 import { type StaticAsset, sendStaticAsset } from '../http/static-asset.ts';
 import { ensureDashboardBuilt } from './build.ts';
 
-/** Addresses the dashboard's client-side router answers (operations.md §1: `/` is the dashboard). */
+/** Addresses the dashboard's client-side router answers (README: `/` is the dashboard). */
 export const DASHBOARD_PATHS = [
   '/',
   '/login',

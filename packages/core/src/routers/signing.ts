@@ -33,7 +33,7 @@ const sc = (ctx: Ctx): SignerCtx => ({
   web: ctx.web,
 });
 
-/** operations.md §4: public procedures authenticated by the signer's token. */
+/** The signing page's procedures: public, authenticated by the signer's token. */
 export const signingRouter = router({
   open: publicProcedure
     .input(SigningTokenInput)

@@ -2,7 +2,7 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Config } from '../../config.ts';
 
 /**
- * The email-code session cookie (operations.md §4: signing.verifyCode "unlocks the document for
+ * The email-code session cookie (docs/signing.md, the README's signing page: signing.verifyCode "unlocks the document for
  * this browser session"): HttpOnly, SameSite=Lax, Path=/trpc (the signing page itself is a static
  * shell; only the signing procedures under /trpc read it), one per signer so two links opened in
  * one browser do not overwrite each other. On an https PUBLIC_URL it is Secure and `__Secure-`

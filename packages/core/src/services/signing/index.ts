@@ -1,5 +1,5 @@
 /**
- * The signing page procedures (operations.md §4), authenticated by the signer's token:
+ * The signing page procedures, authenticated by the signer's token:
  * open.ts (signing.open), codes.ts (requestCode, verifyCode; limits in code-policy.ts),
  * values.ts (saveValues, decline), complete.ts (complete); context.ts holds the rules they share.
  */

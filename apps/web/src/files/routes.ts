@@ -1,0 +1,22 @@
+import { readLinkedFile, toCoreError } from '@esign/core';
+import type { FastifyInstance } from 'fastify';
+import type { WebRouteOptions } from '../plugin.ts';
+
+/** GET /files/{token}/{name}: signed, expiring links to documents and page images (no API key needed, cannot be guessed). */
+export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Promise<void> {
+  app.get<{ Params: { token: string; name: string } }>('/files/:token/:name', async (request, reply) => {
+    try {
+      const file = await readLinkedFile(opts.deps, opts.config, request.params.token, opts.now());
+      return reply
+        .type(file.contentType)
+        .header('Cache-Control', 'private, max-age=3600')
+        .header('Content-Disposition', `inline; filename="${file.fileName.replace(/[^\w. -]/g, '_')}"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(Buffer.from(file.bytes));
+    } catch (err) {
+      const core = toCoreError(err);
+      if (core.code === 'internal_error') request.log.error({ err }, 'file link failed');
+      return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
+    }
+  });
+}
