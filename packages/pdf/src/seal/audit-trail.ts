@@ -4,7 +4,7 @@ import { decodeImageDataUri, ImageCache } from './draw-values.ts';
 import { DocumentFonts } from './fonts.ts';
 import type { SigningIdentity } from './identity.ts';
 import { displayPage, paintOnPage } from './page.ts';
-import { drawTestMark, signPdf } from './sign.ts';
+import { drawTestMark, type SealTrust, signPdf } from './sign.ts';
 import { ASCENT, DESCENT, LINE_HEIGHT, shapeLine, type TextStyle, wrapText } from './text.ts';
 
 export interface AuditTrailInput {
@@ -185,6 +185,7 @@ function valueToText(value: unknown): string {
 export async function buildAuditTrail(
   input: AuditTrailInput,
   identity: SigningIdentity,
+  trust?: SealTrust,
 ): Promise<Uint8Array> {
   const pdf = PDF.create();
   const fonts = new DocumentFonts(pdf);
@@ -282,7 +283,9 @@ export async function buildAuditTrail(
   pdf.setCreationDate(input.completedAt ?? new Date());
 
   const bytes = await pdf.save();
-  return signPdf(await PDF.load(bytes), identity, {
+  const signed = await signPdf(await PDF.load(bytes), identity, {
     reason: `Audit trail of signature request #${input.requestId}`,
+    trust,
   });
+  return signed.bytes;
 }
