@@ -11,4 +11,10 @@ export {
   type TrustFetch,
   TrustServiceError,
 } from './trust.ts';
-export { inspectSignatures, isIntact, type SignatureCheck } from './verify.ts';
+export {
+  inspectSignatures,
+  isIntact,
+  type RevisionChange,
+  type SignatureCheck,
+  type SignatureKind,
+} from './verify.ts';
