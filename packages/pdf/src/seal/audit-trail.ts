@@ -217,7 +217,7 @@ export async function buildAuditTrail(
   writeHeader(flow, input, identity);
   writeDocuments(flow, input.documents);
   flow.heading('Signers');
-  input.signers.forEach((signer, i) => writeSigner(flow, images, signer, i));
+  for (const [i, signer] of input.signers.entries()) writeSigner(flow, images, signer, i);
   writeEvents(flow, input.events);
   finishPages(pdf, flow, input);
   fonts.finish();
