@@ -262,7 +262,7 @@ function writeDocuments(flow: Flow, documents: AuditTrailInput['documents']): vo
     flow.row([{ text: `${doc.name} (#${doc.id})`, width: CONTENT_W + 10, style: 'bold' }], 10);
     flow.keyValues([
       ['SHA-256 as uploaded', doc.uploadedSha256 ?? 'not recorded'],
-      ['SHA-256 as stored (text tags removed)', doc.originalSha256],
+      ['SHA-256 after tag removal', doc.originalSha256],
       ['SHA-256 signed', doc.sealedSha256],
     ]);
     flow.space(4);

@@ -94,8 +94,8 @@ function boundaries(pdf: Uint8Array, raw: RawSignature[]): number[] {
 async function changesSince(pdf: Uint8Array, ends: number[], from: number): Promise<RevisionChange[]> {
   const changes: RevisionChange[] = [];
   const last = ends[ends.length - 1] ?? 0;
-  const trailing = Buffer.from(pdf.subarray(last)).toString('latin1');
-  if (/\S/.test(trailing)) {
+  // Strict: even whitespace after the last %%EOF and its end-of-line is bytes no revision holds.
+  if (pdf.length > last) {
     changes.push({
       revision: ends.length + 1,
       kind: 'appended_bytes',
