@@ -85,6 +85,20 @@ describe('sealing with a TSA and LTV data (PAdES B-T, B-LT, B-LTA)', () => {
     expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
   }, 120_000);
 
+  it('verify reports each level honestly from the file alone: cut back to earlier revisions, the same seal is B-LT, then B-T', async () => {
+    const sealed = await seal(trust());
+    const text = Buffer.from(sealed).toString('latin1');
+    const ends = [...text.matchAll(/%%EOF\r?\n?/g)].map((m) => m.index! + m[0].length);
+    // Revisions: 1 original, 2 certification (+ signature timestamp), 3 DSS, 4 document timestamp, 5 DSS of the TSA.
+    expect(ends).toHaveLength(5);
+    const levelAt = async (end: number) => (await inspectSignatures(sealed.subarray(0, end)))[0]!.level;
+    expect(await levelAt(ends[1]!)).toBe('B-T');
+    expect(await levelAt(ends[2]!)).toBe('B-LT');
+    expect(await levelAt(ends[3]!)).toBe('B-LTA');
+    for (const end of ends.slice(1))
+      expect(isIntact(await inspectSignatures(sealed.subarray(0, end)))).toBe(true);
+  }, 120_000);
+
   it('TSA_URL credentials are sent as HTTP Basic; a TSA that refuses them fails the seal (no file, no silent B-B)', async () => {
     services.tsaCredentials = 'tsa-user:tsa-pass';
     try {

@@ -1,5 +1,12 @@
 export { COMPLETION_LINK_TTL_SECONDS } from './completion-mails.ts';
 export { getSigningIdentity, readP12 } from './identity.ts';
 export { queueSealing, requeueStuckSealing, retrySealing, SEAL_JOB, SEAL_MAX_ATTEMPTS } from './queue.ts';
-export { sealRequestJob, sealSignatureRequest } from './seal.ts';
+export {
+  produceSealedFiles,
+  type SealingInfo,
+  type SealRun,
+  sealRequestJob,
+  sealSignatureRequest,
+} from './seal.ts';
+export { sealTrust, TRUST_MAX_BYTES, TRUST_TIMEOUT_MS, type TrustLimits } from './trust.ts';
 export { effectiveValue, sealValuesFor } from './values.ts';

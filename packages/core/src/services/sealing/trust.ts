@@ -19,14 +19,19 @@ type TrustConfig = Pick<Config, 'TSA_URL' | 'TSA_USERNAME' | 'TSA_PASSWORD' | 'W
 export const TRUST_TIMEOUT_MS = 20_000;
 export const TRUST_MAX_BYTES = 5 * 1024 * 1024;
 
-function trustFetch(config: TrustConfig, deps: Pick<CoreDeps, 'outbound'>): TrustFetch {
+export interface TrustLimits {
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+function trustFetch(config: TrustConfig, deps: Pick<CoreDeps, 'outbound'>, limits: TrustLimits): TrustFetch {
   return async (url, init) => {
     const res = await guardedFetch(url, {
       method: init.method,
       headers: init.headers,
       body: init.body,
-      timeoutMs: TRUST_TIMEOUT_MS,
-      maxBytes: TRUST_MAX_BYTES,
+      timeoutMs: limits.timeoutMs ?? TRUST_TIMEOUT_MS,
+      maxBytes: limits.maxBytes ?? TRUST_MAX_BYTES,
       maxRedirects: 2,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE || (deps.outbound?.allowPrivate ?? false),
       ca: deps.outbound?.ca,
@@ -37,9 +42,13 @@ function trustFetch(config: TrustConfig, deps: Pick<CoreDeps, 'outbound'>): Trus
 }
 
 /** A fresh TSA client (it remembers the last time it certified) and revocation provider. */
-export function sealTrust(config: TrustConfig, deps: Pick<CoreDeps, 'outbound'>): SealTrust {
+export function sealTrust(
+  config: TrustConfig,
+  deps: Pick<CoreDeps, 'outbound'>,
+  limits: TrustLimits = {},
+): SealTrust {
   if (!config.TSA_URL) return {};
-  const fetch = trustFetch(config, deps);
+  const fetch = trustFetch(config, deps, limits);
   return {
     timestampAuthority: createTimestampAuthority({
       url: config.TSA_URL,
