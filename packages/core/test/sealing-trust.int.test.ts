@@ -96,7 +96,7 @@ async function completedRequest(): Promise<number> {
   });
   const caller = createCaller(ctx);
   await caller.signing.open({ token });
-  // What the signing side records (another branch): consent and how the signature was made.
+  // Consent as the signing side records it (another branch): read generically by the trail.
   await t.db
     .insertInto('audit_events')
     .values({
@@ -106,13 +106,22 @@ async function completedRequest(): Promise<number> {
       signer_id: sent.body.signers[0].id,
       type: 'signer.consented',
       actor_type: 'signer',
-      data: JSON.stringify({
-        text: 'I agree to sign electronically.',
-        signature_methods: { Signature: 'typed' },
-      }),
+      data: JSON.stringify({ text: 'I agree to sign electronically.' }),
     } as never)
     .execute();
-  await caller.signing.complete({ token, values: { Fee: 'EUR 4,000', Signature: PNG_DOT } });
+  // How the signature was made, as the signing page sends it; a method for a text field is dropped.
+  await caller.signing.complete({
+    token,
+    values: { Fee: 'EUR 4,000', Signature: PNG_DOT },
+    signature_methods: { Signature: 'typed', Fee: 'drawn' },
+  });
+  const signed = await t.db
+    .selectFrom('audit_events')
+    .select('data')
+    .where('signature_request_id', '=', sent.body.id)
+    .where('type', '=', 'signer.signed')
+    .executeTakeFirstOrThrow();
+  expect(signed.data).toEqual({ signature_methods: { Signature: 'typed' } });
   return sent.body.id;
 }
 

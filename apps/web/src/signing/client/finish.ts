@@ -4,6 +4,7 @@ import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
 import { setSession, token, withSession } from './session.ts';
+import { signatureMethods } from './signature-methods.ts';
 import type { SigningPage } from './signing-state.ts';
 import { SIGNED, viewForError } from './status.ts';
 import { missingRequired, safeRedirect, valuesByName } from './values.ts';
@@ -29,7 +30,8 @@ export async function finish(page: SigningPage): Promise<void> {
     // Saved progress is merged on the server, so only what autosave has not sent yet goes along
     // (a 10 MB attachment is not uploaded twice).
     const values = valuesByName(page.fields, page.values, page.dirty);
-    const res = await signing.complete.mutate(withSession({ token, values }));
+    const methods = signatureMethods(page.fields, page.values);
+    const res = await signing.complete.mutate(withSession({ token, values, signature_methods: methods }));
     page.dirty.clear();
     page.done = true;
     setSession(undefined);

@@ -27,6 +27,7 @@ export async function completeSigning(
   token: string,
   session: string | undefined,
   valuesIn: Record<string, unknown>,
+  methods: Record<string, string> = {},
 ) {
   const { result, mailIds } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolve(tx, token, sc.now, { lock: true });
@@ -47,7 +48,7 @@ export async function completeSigning(
       })
       .where('id', '=', r.signer.id)
       .execute();
-    await audit(tx, r, sc, 'signer.signed');
+    await audit(tx, r, sc, 'signer.signed', signatureMethods(fields, methods));
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.signed',
       objectType: 'signer',
@@ -60,6 +61,14 @@ export async function completeSigning(
   });
   if (mailIds.length) await sendMailNow(mailCtx(sc), mailIds);
   return result;
+}
+
+/** The audit data of signer.signed: how each of this signer's signature / initials fields was made. */
+function signatureMethods(fields: SnapshotField[], methods: Record<string, string>): Record<string, unknown> {
+  const kept = Object.entries(methods).filter(([name]) =>
+    fields.some((f) => f.name === name && (f.type === 'signature' || f.type === 'initials')),
+  );
+  return kept.length ? { signature_methods: Object.fromEntries(kept) } : {};
 }
 
 function assertRequired(fields: SnapshotField[], effective: Record<string, FieldValue>) {
