@@ -162,8 +162,19 @@ const OID_AIA = '1.3.6.1.5.5.7.1.1';
 const OID_OCSP = '1.3.6.1.5.5.7.48.1';
 const OID_CRL_DP = '2.5.29.31';
 
+// pkijs parsing is slow (schema comparison); the same few certificates (the sealing chain, the
+// TSA's) are asked about again and again, so parsed certificates are kept by their SHA-256.
+const parsedCerts = new Map<string, pkijs.Certificate>();
+
 function parseCert(der: Uint8Array): pkijs.Certificate {
-  return pkijs.Certificate.fromBER(ab(der));
+  const key = sha256Hex(der);
+  let cert = parsedCerts.get(key);
+  if (!cert) {
+    cert = pkijs.Certificate.fromBER(ab(der));
+    if (parsedCerts.size >= 64) parsedCerts.delete(parsedCerts.keys().next().value!);
+    parsedCerts.set(key, cert);
+  }
+  return cert;
 }
 
 /** The http(s) OCSP responder URLs a certificate names (Authority Information Access). */
