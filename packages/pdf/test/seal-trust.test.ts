@@ -1,4 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
 import {
@@ -132,6 +134,36 @@ describe('sealing with a TSA and LTV data (PAdES B-T, B-LT, B-LTA)', () => {
       delete services.fail['/root.crl'];
     }
   }, 60_000);
+
+  it('a PKCS#12 without its chain is refused before any trust service is asked (no unguarded issuer downloads)', async () => {
+    const dir = services.dir;
+    execFileSync(
+      'openssl',
+      [
+        'pkcs12',
+        '-export',
+        '-inkey',
+        'leaf.key',
+        '-in',
+        'leaf.pem',
+        '-passout',
+        'pass:x',
+        '-out',
+        'leaf-alone.p12',
+      ],
+      { cwd: dir },
+    );
+    const alone = await loadSigningIdentity({
+      dataDir: tempDir('seal-trust-alone'),
+      p12: new Uint8Array(readFileSync(path.join(dir, 'leaf-alone.p12'))),
+      password: 'x',
+    });
+    const before = services.hits['/tsa'] ?? 0;
+    await expect(
+      sealDocument({ pdf: await sourcePdf(1), values: [], identity: alone, name: 'alone', trust: trust() }),
+    ).rejects.toThrow(/must hold its whole chain/);
+    expect(services.hits['/tsa'] ?? 0).toBe(before);
+  });
 
   it('without a TSA the seal is B-B, and says so', async () => {
     const sealed = await seal({});

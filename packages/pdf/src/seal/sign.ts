@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { PDF, type TimestampAuthority } from '@libpdf/core';
 import type { Canvas } from './canvas.ts';
 import { certifyPdf } from './certify.ts';
@@ -73,6 +74,7 @@ export async function signPdf(
     0,
   );
   const tsa = opts.trust?.timestampAuthority;
+  if (tsa) assertChainToRoot(identity);
   const bytes = await certifyPdf(pdf, {
     signer: identity.signer,
     signingTime: opts.signingTime ?? new Date(),
@@ -95,6 +97,23 @@ export async function signPdf(
   });
   assertComplete([...dss.warnings, ...archived.warnings], revocationProvider.missing());
   return { bytes: archived.bytes, level: 'B-LTA', timestampTime };
+}
+
+/**
+ * Long-term validation needs every certificate up to a self-signed root in the PKCS#12: checked
+ * before anything is sent, because @libpdf/core would otherwise try to download missing issuers
+ * itself (outside the outbound guard).
+ */
+function assertChainToRoot(identity: SigningIdentity): void {
+  const ders = [identity.signer.certificate, ...(identity.signer.certificateChain ?? [])];
+  const certs = ders.map((der) => new X509Certificate(der));
+  const root = certs[certs.length - 1]!;
+  const linked = certs.every((c, i) => i === certs.length - 1 || c.checkIssued(certs[i + 1]!));
+  if (!linked || !root.checkIssued(root) || !root.verify(root.publicKey)) {
+    throw new TrustServiceError(
+      'The sealing certificate (SIGNING_CERT_P12) must hold its whole chain, leaf first, up to a self-signed root, for long-term validation',
+    );
+  }
 }
 
 /**
