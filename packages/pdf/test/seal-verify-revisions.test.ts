@@ -1,5 +1,6 @@
 import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, type PdfStream, PdfString } from '@libpdf/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { certifyPdf } from '../src/seal/certify.ts';
 import {
   inspectSignatures,
   isIntact,
@@ -136,5 +137,41 @@ describe('POST /documents/verify: each signature is judged against the revision 
     expect(seal.changesAfter).toContainEqual(
       expect.objectContaining({ kind: 'catalog', description: expect.stringContaining('OpenAction') }),
     );
+  });
+});
+
+describe('POST /documents/verify: form filling after a certification', () => {
+  async function certified(docMdp: 1 | 2) {
+    const pdf = await PDF.load(await sourcePdf(1, { withField: true }));
+    return certifyPdf(pdf, { signer: ours.signer, signingTime: new Date(), reservedBytes: 8192, docMdp });
+  }
+
+  async function fill(bytes: Uint8Array): Promise<Uint8Array> {
+    const pdf = await PDF.load(bytes);
+    const field = pdf
+      .getForm()!
+      .getFields()
+      .find((f) => f.name === 'company') as unknown as {
+      setValue(v: string): void;
+    };
+    field.setValue('EUR 40,000 Ltd');
+    return pdf.save({ incremental: true });
+  }
+
+  it('a certification with P=2 allows filling an open field: the certification stays intact', async () => {
+    const checks = await inspectSignatures(await fill(await certified(2)));
+    expect(checks[0]).toMatchObject({
+      kind: 'certification',
+      docMdp: 2,
+      valid: true,
+      modifiedAfterSigning: false,
+    });
+  });
+
+  it('the same filling after a P=1 certification (the seal) is a change it does not allow', async () => {
+    const checks = await inspectSignatures(await fill(await certified(1)));
+    expect(checks[0]).toMatchObject({ kind: 'certification', docMdp: 1, modifiedAfterSigning: true });
+    expect(checks[0]!.changesAfter.every((c) => c.kind === 'form_fill')).toBe(true);
+    expect(checks[0]!.changesAfter.some((c) => c.page === 1)).toBe(true);
   });
 });

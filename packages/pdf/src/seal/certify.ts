@@ -43,6 +43,8 @@ export interface CertifyOptions {
   /** Bytes reserved for the CMS (the hex string is twice as long). */
   reservedBytes: number;
   timestampAuthority?: TimestampAuthority;
+  /** DocMDP P: 1 no changes (the seal's), 2 form filling and signing, 3 also annotations. */
+  docMdp?: 1 | 2 | 3;
 }
 
 const ab = (bytes: Uint8Array): ArrayBuffer =>
@@ -95,7 +97,7 @@ function addSignatureDictionary(pdf: PDF, opts: CertifyOptions): void {
           TransformMethod: PdfName.of('DocMDP'),
           TransformParams: PdfDict.of({
             Type: PdfName.of('TransformParams'),
-            P: PdfNumber.of(1),
+            P: PdfNumber.of(opts.docMdp ?? 1),
             V: PdfName.of('1.2'),
           }),
         }),

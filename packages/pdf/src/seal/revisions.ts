@@ -167,7 +167,31 @@ function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
     const kind: ChangeKind = typeOf(sig as PdfDict) === 'DocTimeStamp' ? 'document_timestamp' : 'signature';
     for (const k of reachable(resolve, [ref]).keys()) signatureParts.set(k, kind);
   }
+  markFilledFields(pdf, resolve, older, signatureParts);
   return { resolve, pagesOf, pageIndex, dss, signatureParts };
+}
+
+/**
+ * Form fields (and their widgets) whose only changes are the value and its appearance: the new
+ * appearance streams they reach are part of the form filling, not new page content.
+ */
+function markFilledFields(pdf: PDF, resolve: Resolve, older: Resolve, parts: Map<string, ChangeKind>): void {
+  for (const field of pdf.getForm()?.getFields() ?? []) {
+    const dict = field.getDict();
+    const ref = pdf.context.getRef(dict);
+    const before = ref ? older(ref) : null;
+    if (!ref || !(before instanceof PdfDict) || dict.getName('FT')?.value === 'Sig') continue;
+    const keys = changedKeys(before, dict);
+    if (keys.length === 0 || !keys.every((n) => n === 'V' || n === 'AS' || n === 'AP')) continue;
+    const kids = (dict.getArray('Kids', resolve)?.toArray() ?? []).map((k) =>
+      k instanceof PdfRef ? resolve(k) : k,
+    );
+    for (const w of [dict, ...kids]) {
+      const ap = w instanceof PdfDict ? w.get('AP') : undefined;
+      if (!ap) continue;
+      for (const [k] of reachable(resolve, [ap])) if (!parts.has(k)) parts.set(k, 'form_fill');
+    }
+  }
 }
 
 function firstPage(land: Landscape, k: string): number | null {
@@ -187,8 +211,14 @@ function classify(
   const what = `object ${ref.objectNumber}`;
   if (land.dss.has(k)) return { kind: 'dss', page: null, description: `validation data (DSS) ${what}` };
   const part = land.signatureParts.get(k);
-  if (part && !before)
-    return { kind: part, page: null, description: `${part.replace('_', ' ')} ${what} added` };
+  if (part && !before) {
+    const where = part === 'form_fill' ? page : null;
+    return {
+      kind: part,
+      page: where,
+      description: `${part.replace('_', ' ')} ${what} added${onPage(where)}`,
+    };
+  }
   if (!(after instanceof PdfDict)) return { kind: 'object', page, description: `${what} changed` };
   const dictBefore = before instanceof PdfDict ? before : null;
   const type = typeOf(after);
@@ -197,7 +227,8 @@ function classify(
   if (type === 'Pages')
     return { kind: 'pages', page: null, description: 'pages added, removed or reordered' };
   if (after.has('Fields') && !type) return acroFormChange(land, dictBefore, after);
-  if (after.has('FT') && dictBefore) return fieldChange(dictBefore, after, page);
+  const widget = after.getName('Subtype')?.value === 'Widget';
+  if ((after.has('FT') || widget) && dictBefore) return fieldChange(dictBefore, after, page);
   if (type === 'Annot' || (after.has('Subtype') && after.has('Rect'))) {
     return {
       kind: 'annotation',
