@@ -30,6 +30,8 @@ export interface TrustServices {
   fail: Record<string, number>;
   /** Basic credentials the TSA demands when set (`user:password`). */
   tsaCredentials: string | null;
+  /** When true the TSA's tokens carry only its own certificate, not the root above it. */
+  tsaWithoutChain: boolean;
   dir: string;
   close(): Promise<void>;
 }
@@ -205,7 +207,12 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 let sequence = 0;
 
 /** Answers one request with `openssl` working on files named after a per-request sequence. */
-async function answer(dir: string, url: string, body: Buffer): Promise<{ type: string; bytes: Buffer }> {
+async function answer(
+  dir: string,
+  url: string,
+  body: Buffer,
+  withChain: boolean,
+): Promise<{ type: string; bytes: Buffer }> {
   const n = ++sequence;
   if (url === '/tsa') {
     writeFileSync(path.join(dir, `q${n}.tsq`), body);
@@ -222,8 +229,7 @@ async function answer(dir: string, url: string, body: Buffer): Promise<{ type: s
       'tsa.key',
       '-signer',
       'tsa.pem',
-      '-chain',
-      'root.pem',
+      ...(withChain ? ['-chain', 'root.pem'] : []),
       '-out',
       `r${n}.tsr`,
     ]);
@@ -271,7 +277,7 @@ export async function startTrustServices(): Promise<TrustServices> {
       return void res.writeHead(401, { 'www-authenticate': 'Basic' }).end();
     }
     try {
-      const out = await answer(dir, url, body);
+      const out = await answer(dir, url, body, !services.tsaWithoutChain);
       res.writeHead(out.type === 'text/plain' ? 404 : 200, { 'content-type': out.type }).end(out.bytes);
     } catch (err) {
       res.writeHead(500).end(String(err));
@@ -293,6 +299,7 @@ export async function startTrustServices(): Promise<TrustServices> {
     hits,
     fail: {},
     tsaCredentials: null,
+    tsaWithoutChain: false,
     dir,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

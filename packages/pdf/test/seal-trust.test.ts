@@ -165,6 +165,15 @@ describe('sealing with a TSA and LTV data (PAdES B-T, B-LT, B-LTA)', () => {
     expect(services.hits['/tsa'] ?? 0).toBe(before);
   });
 
+  it('a TSA token without its chain up to the root fails the seal (no issuer downloads outside the guard)', async () => {
+    services.tsaWithoutChain = true;
+    try {
+      await expect(seal(trust())).rejects.toThrow(/without its certificate chain up to the root/);
+    } finally {
+      services.tsaWithoutChain = false;
+    }
+  });
+
   it('without a TSA the seal is B-B, and says so', async () => {
     const sealed = await seal({});
     const [check] = await inspectSignatures(sealed);

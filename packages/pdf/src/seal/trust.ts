@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import type { RevocationProvider, TimestampAuthority } from '@libpdf/core';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -125,12 +125,34 @@ async function readTimestampResponse(
   if (!echoed || BigInt(`0x${echoed.toString('hex')}`) !== BigInt(`0x${nonce.toString('hex')}`)) {
     throw new TrustServiceError('The timestamp token does not echo the request nonce');
   }
+  let tsaCert: X509Certificate;
   try {
-    checkTimestampToken(signed);
+    tsaCert = checkTimestampToken(signed).signer.x509;
   } catch (err) {
     throw new TrustServiceError(`The timestamp token does not verify: ${(err as Error).message}`);
   }
+  assertTokenChain(signed, tsaCert);
   return { der: new Uint8Array(response.timeStampToken.toSchema().toBER(false)), time: info.genTime };
+}
+
+/**
+ * The token must carry the TSA's chain up to a self-signed root: long-term validation embeds it,
+ * and @libpdf/core would otherwise download missing issuers itself, outside the outbound guard.
+ */
+function assertTokenChain(signed: pkijs.SignedData, tsaCert: X509Certificate): void {
+  const pool = (signed.certificates ?? [])
+    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    .map((c) => new X509Certificate(new Uint8Array(c.toSchema().toBER(false))));
+  let cert = tsaCert;
+  for (let depth = 0; depth < 8; depth++) {
+    if (cert.checkIssued(cert) && cert.verify(cert.publicKey)) return;
+    const issuer = pool.find((c) => cert.checkIssued(c) && cert.verify(c.publicKey));
+    if (!issuer) break;
+    cert = issuer;
+  }
+  throw new TrustServiceError(
+    'The time-stamping authority sent a token without its certificate chain up to the root; long-term validation needs it (choose a TSA that includes its chain)',
+  );
 }
 
 /** The TSTInfo inside a TimeStampToken's SignedData. */
