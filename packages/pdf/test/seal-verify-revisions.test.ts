@@ -5,9 +5,11 @@ import {
   inspectSignatures,
   isIntact,
   loadSigningIdentity,
+  MAX_REVISIONS_CHECKED,
   type SigningIdentity,
   sealDocument,
 } from '../src/seal/index.ts';
+import { revisionEnds as revisionEndsOf } from '../src/seal/revisions.ts';
 import { forge } from './forgery.ts';
 import { sourcePdf, tempDir } from './seal-helpers.ts';
 
@@ -128,6 +130,26 @@ describe('POST /documents/verify: each signature is judged against the revision 
     ]);
     expect(isIntact(checks)).toBe(true);
   });
+
+  it(`more than ${MAX_REVISIONS_CHECKED} revisions after the seal are not parsed one by one: the file counts as modified`, async () => {
+    let bytes = sealed;
+    for (let i = 0; i <= MAX_REVISIONS_CHECKED; i++) {
+      const pdf = await PDF.load(bytes);
+      pdf.setTitle(`rev ${i}`);
+      bytes = await pdf.save({ incremental: true });
+    }
+    const { checks, seal } = await ourSeal(bytes);
+    expect(seal.changesAfter).toEqual([
+      expect.objectContaining({
+        kind: 'unreadable_revision',
+        description: expect.stringContaining(`at most ${MAX_REVISIONS_CHECKED}`),
+      }),
+    ]);
+    expect(isIntact(checks)).toBe(false);
+    // At the limit exactly, every revision is still compared (title changes live in /Info: allowed).
+    const atLimit = bytes.subarray(0, revisionEndsOf(bytes)[MAX_REVISIONS_CHECKED + 1]!);
+    expect((await ourSeal(atLimit)).seal.changesAfter).toEqual([]);
+  }, 120_000);
 
   it('a catalog change after the seal (an OpenAction) is caught and named', async () => {
     const pdf = await PDF.load(sealed);

@@ -14,6 +14,7 @@ export {
 export {
   inspectSignatures,
   isIntact,
+  MAX_REVISIONS_CHECKED,
   type RevisionChange,
   type SignatureCheck,
   type SignatureKind,

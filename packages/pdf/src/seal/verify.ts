@@ -90,9 +90,26 @@ function boundaries(pdf: Uint8Array, raw: RawSignature[]): number[] {
   return [...ends].sort((a, b) => a - b);
 }
 
+/**
+ * Revisions after the first signature that are compared one by one; a file with more (each one
+ * costs a parse) is not examined further and counts as modified. A sealed file has 3 or 4.
+ */
+export const MAX_REVISIONS_CHECKED = 50;
+
 /** Every change made after the byte offset `from`, revision by revision. */
 async function changesSince(pdf: Uint8Array, ends: number[], from: number): Promise<RevisionChange[]> {
   const changes: RevisionChange[] = [];
+  const first = ends.indexOf(from);
+  if (first >= 0 && ends.length - 1 - first > MAX_REVISIONS_CHECKED) {
+    return [
+      {
+        revision: first + 2,
+        kind: 'unreadable_revision',
+        page: null,
+        description: `${ends.length - 1 - first} revisions after the first signature; at most ${MAX_REVISIONS_CHECKED} are checked`,
+      },
+    ];
+  }
   const last = ends[ends.length - 1] ?? 0;
   // Strict: even whitespace after the last %%EOF and its end-of-line is bytes no revision holds.
   if (pdf.length > last) {
