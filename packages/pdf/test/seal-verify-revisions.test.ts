@@ -9,7 +9,7 @@ import {
   type SigningIdentity,
   sealDocument,
 } from '../src/seal/index.ts';
-import { revisionEnds as revisionEndsOf } from '../src/seal/revisions.ts';
+import { diffRevisions, MAX_OBJECTS, revisionEnds as revisionEndsOf } from '../src/seal/revisions.ts';
 import { forge } from './forgery.ts';
 import { sourcePdf, tempDir } from './seal-helpers.ts';
 
@@ -150,6 +150,23 @@ describe('POST /documents/verify: each signature is judged against the revision 
     const atLimit = bytes.subarray(0, revisionEndsOf(bytes)[MAX_REVISIONS_CHECKED + 1]!);
     expect((await ourSeal(atLimit)).seal.changesAfter).toEqual([]);
   }, 120_000);
+
+  it('a revision with more objects than the walk visits (MAX_OBJECTS) is reported, not half-checked', async () => {
+    const pdf = await PDF.load(sealed);
+    pdf.setTitle('one more revision');
+    const next = await pdf.save({ incremental: true });
+    const ends = revisionEndsOf(next);
+    const older = await PDF.load(next.subarray(0, ends[1]!));
+    const newer = await PDF.load(next);
+    expect(diffRevisions(older, newer, 3)).toEqual([]);
+    expect(diffRevisions(older, newer, 3, 5)).toEqual([
+      expect.objectContaining({
+        kind: 'unreadable_revision',
+        description: expect.stringContaining('more than 5 objects'),
+      }),
+    ]);
+    expect(MAX_OBJECTS).toBe(200_000);
+  });
 
   it('a catalog change after the seal (an OpenAction) is caught and named', async () => {
     const pdf = await PDF.load(sealed);

@@ -54,7 +54,8 @@ export function revisionEnds(pdf: Uint8Array): number[] {
   return ends;
 }
 
-const MAX_OBJECTS = 200_000;
+/** Objects one revision's walk visits at most; a larger file is reported, not half-checked. */
+export const MAX_OBJECTS = 200_000;
 
 type Resolve = (ref: PdfRef) => PdfObject | null;
 
@@ -65,9 +66,10 @@ function reachable(
   resolve: Resolve,
   roots: PdfObject[],
   into = new Map<string, PdfRef>(),
+  max = MAX_OBJECTS,
 ): Map<string, PdfRef> {
   const stack = [...roots];
-  while (stack.length > 0 && into.size < MAX_OBJECTS) {
+  while (stack.length > 0 && into.size < max) {
     const obj = stack.pop()!;
     if (obj instanceof PdfRef) {
       if (into.has(key(obj))) continue;
@@ -319,14 +321,24 @@ function fieldChange(before: PdfDict, after: PdfDict, page: number | null) {
 }
 
 /** The changes `newer` made to `older` (both loaded revisions of the same file). */
-export function diffRevisions(older: PDF, newer: PDF, revision: number): RevisionChange[] {
+export function diffRevisions(
+  older: PDF,
+  newer: PDF,
+  revision: number,
+  maxObjects = MAX_OBJECTS,
+): RevisionChange[] {
   const resolveOld: Resolve = (ref) => safe(() => older.context.resolve(ref));
   const resolveNew: Resolve = (ref) => safe(() => newer.context.resolve(ref));
   const catalogRef = newer.context.getRef(newer.getCatalog());
   const roots: PdfObject[] = catalogRef ? [catalogRef] : [newer.getCatalog()];
   const land = landscape(newer, resolveNew, resolveOld);
   const changes: RevisionChange[] = [];
-  for (const ref of reachable(resolveNew, roots).values()) {
+  const objects = reachable(resolveNew, roots, new Map(), maxObjects);
+  if (objects.size >= maxObjects) {
+    const description = `revision ${revision} has more than ${maxObjects} objects; it is not checked`;
+    return [{ revision, kind: 'unreadable_revision', page: null, description }];
+  }
+  for (const ref of objects.values()) {
     const after = resolveNew(ref);
     const before = resolveOld(ref);
     if (!after || sameObject(before, after)) continue;
