@@ -168,6 +168,20 @@ describe('POST /documents/verify: each signature is judged against the revision 
     expect(MAX_OBJECTS).toBe(200_000);
   });
 
+  it('a page content stream changed while referenced from a DSS is still page content, not validation data', async () => {
+    const pdf = await PDF.load(sealed);
+    const page = pdf.getPage(0)!;
+    const contents = page.dict.get('Contents');
+    const ref = contents instanceof PdfRef ? contents : (page.dict.getArray('Contents')!.at(0) as PdfRef);
+    (pdf.context.resolve(ref) as PdfStream).setData(
+      new TextEncoder().encode('BT /F1 14 Tf 60 668 Td (EUR 40,000) Tj ET'),
+    );
+    pdf.getCatalog().set('DSS', PdfDict.of({ Type: PdfName.of('DSS'), Certs: PdfArray.of(ref) }));
+    const { seal } = await ourSeal(await pdf.save({ incremental: true }));
+    expect(seal.modifiedAfterSigning).toBe(true);
+    expect(seal.changesAfter).toContainEqual(expect.objectContaining({ kind: 'page_content', page: 1 }));
+  });
+
   it('a catalog change after the seal (an OpenAction) is caught and named', async () => {
     const pdf = await PDF.load(sealed);
     pdf.getCatalog().set('OpenAction', PdfRef.of(1, 0));

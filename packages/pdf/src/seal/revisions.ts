@@ -155,9 +155,16 @@ function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
     }
   });
   const catalog = pdf.getCatalog();
+  // Validation data is what only the DSS reaches: an object the document also uses (a page's
+  // content referenced from the DSS, say) is judged as what it is, never waved through as DSS.
   const dssRoot = catalog.get('DSS');
-  const dss = new Set(dssRoot ? reachable(resolve, [dssRoot]).keys() : []);
-  if (dssRoot instanceof PdfRef) dss.add(key(dssRoot));
+  const elsewhere = reachable(
+    resolve,
+    [...catalog].filter(([name]) => name.value !== 'DSS').map(([, value]) => value),
+  );
+  const dss = new Set(
+    dssRoot ? [...reachable(resolve, [dssRoot]).keys()].filter((k) => !elsewhere.has(k)) : [],
+  );
   const signatureParts = new Map<string, ChangeKind>();
   const fields = pdf.getForm()?.getFields() ?? [];
   for (const field of fields) {
