@@ -209,6 +209,14 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     expect(fieldValue(s, 'Plan')).toBe('Pro');
     expect(fieldValue(s, 'Payment')).toBe('Invoice');
     expect(String(fieldValue(s, 'Signature'))).toMatch(/^data:image\/png;base64,/);
+    // How the signature was made goes to the audit trail (issue 15).
+    const signedEvent = await t.db
+      .selectFrom('audit_events')
+      .select('data')
+      .where('signer_id', '=', req.signerId)
+      .where('type', '=', 'signer.signed')
+      .executeTakeFirstOrThrow();
+    expect(signedEvent.data).toEqual({ signature_methods: { Signature: 'drawn' } });
     expect((page as Page & { problems?: string[] }).problems).toEqual([]);
     // Every procedure goes by POST, queries too: the token is in no request URL (nor its logs).
     const calls = trpcCalls(page);

@@ -28,6 +28,10 @@ export const ConfigSchema = z
     OPERATOR_EMAIL: z.email({ pattern: EMAIL_PATTERN }).optional(),
     SIGNING_CERT_P12: z.string().min(1).optional(),
     SIGNING_CERT_PASSWORD: z.string().optional(),
+    /** RFC 3161 time-stamping authority for PAdES B-T/B-LT/B-LTA seals (docs/verify.md); unset: B-B. */
+    TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
+    TSA_USERNAME: z.string().min(1).optional(),
+    TSA_PASSWORD: z.string().optional(),
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     PAYMENT_PROVIDER: z.enum(['simulated', 'stripe']).default('simulated'),
     STRIPE_SECRET_KEY: z.string().optional(),
@@ -52,6 +56,9 @@ export const ConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {
+    if (c.TSA_USERNAME && !c.TSA_URL) {
+      ctx.addIssue({ code: 'custom', path: ['TSA_USERNAME'], message: 'needs TSA_URL' });
+    }
     if (c.PAYMENT_PROVIDER === 'stripe' && !c.STRIPE_SECRET_KEY) {
       ctx.addIssue({
         code: 'custom',

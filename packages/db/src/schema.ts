@@ -146,6 +146,8 @@ export interface TemplateDocumentsTable {
   mime_type: string;
   byte_size: number;
   sha256: string;
+  /** SHA-256 of the file exactly as uploaded (before conversion and text-tag removal). */
+  uploaded_sha256: string | null;
   pages: JsonDefault<PageSize[]>;
   preview_storage_key: string | null;
   created_at: CreatedAt;

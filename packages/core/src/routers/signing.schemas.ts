@@ -13,6 +13,14 @@ const session = z.string().max(200).optional();
 export const SigningTokenInput = z.object({ token, session });
 export const VerifyCodeInput = z.object({ token, code: z.string().trim().min(4).max(12) });
 export const SaveValuesInput = z.object({ token, session, values: z.record(z.string(), z.unknown()) });
+/** How a signature or initials value was made on the signing page; kept for the audit trail. */
+export const SignatureMethod = z.enum(['drawn', 'typed', 'uploaded']);
+export const CompleteInput = SaveValuesInput.extend({
+  signature_methods: z
+    .record(z.string(), SignatureMethod)
+    .optional()
+    .describe('for signature and initials fields (by name): drawn, typed or uploaded'),
+});
 export const DeclineInput = z.object({ token, session, reason: z.string().trim().min(1).max(2000) });
 
 export const SigningFieldOutput = z.object({

@@ -10,6 +10,7 @@ import {
 } from '../services/signing/index.ts';
 import { publicProcedure, router } from '../trpc.ts';
 import {
+  CompleteInput,
   CompleteOutput,
   DeclineInput,
   DeclineOutput,
@@ -56,9 +57,11 @@ export const signingRouter = router({
     .mutation(({ ctx, input }) => saveSigningValues(sc(ctx), input.token, input.session, input.values)),
 
   complete: publicProcedure
-    .input(SaveValuesInput)
+    .input(CompleteInput)
     .output(CompleteOutput)
-    .mutation(({ ctx, input }) => completeSigning(sc(ctx), input.token, input.session, input.values)),
+    .mutation(({ ctx, input }) =>
+      completeSigning(sc(ctx), input.token, input.session, input.values, input.signature_methods),
+    ),
 
   decline: publicProcedure
     .input(DeclineInput)

@@ -7,6 +7,7 @@ import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
 import { modal } from './modal.ts';
 import { token } from './session.ts';
+import { signatureMethods } from './signature-methods.ts';
 import type { SigningPage } from './signing-state.ts';
 import { SIGNED, type StatusView, viewForError } from './status.ts';
 import {
@@ -79,7 +80,8 @@ async function complete(
     // Saved progress is merged on the server, so only what autosave has not sent yet goes along
     // (a 10 MB attachment is not uploaded twice).
     const values = valuesByName(page.fields, page.values, page.dirty);
-    const res = await signing.complete.mutate({ token, values });
+    const methods = signatureMethods(page.fields, page.values);
+    const res = await signing.complete.mutate({ token, values, signature_methods: methods });
     page.dirty.clear();
     notifyHost('completed', { signature_request_id: page.open.request.id });
     const redirect = safeRedirect(res.redirect_url ?? page.open.redirect_url);

@@ -4,6 +4,7 @@ import {
   type AuditTrailInput,
   buildAuditTrail,
   combineDocuments,
+  type SealTrust,
   type SigningIdentity,
   sealDocument,
 } from '@esign/pdf';
@@ -15,6 +16,8 @@ import { removeFiles, sha256 } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
 import { getSigningIdentity } from './identity.ts';
+import { authenticationOf, consentOf, signatureMethodsOf } from './trail-evidence.ts';
+import { sealTrust } from './trust.ts';
 import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
 
 // Sealing (spec: "signed documents and audit trail become available" once a request completes).
@@ -33,13 +36,19 @@ const slug = (name: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'document';
 
-/** What one sealing attempt works on, and the files it has stored so far (removed if it fails). */
+/**
+ * What one sealing attempt works on, and the files it has stored so far (removed if it fails).
+ * `signers` is the signer set whose values are drawn: every signer for the request's files, or a
+ * subset (one signer's own copy) through the same pipeline.
+ */
 export interface SealRun {
   ctx: JobContext;
   request: SignatureRequestRow;
   snapshot: RequestSnapshot;
   signers: SignerRow[];
   identity: SigningIdentity;
+  /** TSA and revocation data for B-T and above (TSA_URL); empty: B-B. */
+  trust: SealTrust;
   title: string;
   testMode: boolean;
   base: string;
@@ -94,6 +103,7 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
       name: doc.name,
       testMark: run.testMode,
       signedAt: sealedAt,
+      trust: run.trust,
     });
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
@@ -109,6 +119,7 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
     trailDocs.push({
       id: doc.template_document_id,
       name: doc.name,
+      uploadedSha256: doc.uploaded_sha256 ?? null,
       originalSha256: originalSha,
       sealedSha256: sealedSha,
     });
@@ -116,9 +127,31 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
   return { sealed, files, trailDocs };
 }
 
-/** The signed audit trail: the documents, every signer with their values, every recorded event. */
-async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents']): Promise<Uint8Array> {
-  const { request, snapshot, signers } = run;
+/** When and how the documents were sealed: the level reached and the TSA's certified time. */
+export interface SealingInfo {
+  at: Date;
+  level: 'B-B' | 'B-LTA';
+  timestampAuthority: string | null;
+  timestampTime: Date | null;
+}
+
+function sealingInfo(run: SealRun, at: Date): SealingInfo {
+  const tsa = run.trust.timestampAuthority;
+  return {
+    at,
+    level: tsa ? 'B-LTA' : 'B-B',
+    timestampAuthority: tsa ? (run.ctx.config.TSA_URL ?? null) : null,
+    timestampTime: tsa?.lastTime ?? null,
+  };
+}
+
+/** The signed audit trail: documents, signers with evidence and values, events, the sealing. */
+async function buildTrail(
+  run: SealRun,
+  trailDocs: AuditTrailInput['documents'],
+  sealing: SealingInfo,
+): Promise<Uint8Array> {
+  const { request, signers } = run;
   const events = await run.ctx.db
     .selectFrom('audit_events')
     .selectAll()
@@ -126,43 +159,60 @@ async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents'])
     .orderBy('id')
     .execute();
   const byId = new Map(signers.map((s) => [s.id, s]));
-  return buildAuditTrail(
-    {
-      requestId: request.id,
-      title: run.title,
-      createdAt: request.created_at,
-      completedAt: request.completed_at,
-      documents: trailDocs,
-      signers: signers.map((s) => ({
-        id: s.id,
-        role: s.role,
-        name: s.name,
-        email: s.email,
-        phone: s.phone,
-        ip: s.ip,
-        userAgent: s.user_agent,
-        sentAt: s.sent_at,
-        viewedAt: s.viewed_at,
-        signedAt: s.signed_at,
-        declinedAt: s.declined_at,
-        declineReason: s.decline_reason,
-        otpVerifiedAt: s.otp_verified_at,
-        values: snapshot.fields
-          .filter((f) => signerFor(f, signers)?.id === s.id)
-          .map((f) => ({ field: f.name, value: auditValue(effectiveValue(s, f.name)) })),
+  const input: AuditTrailInput = {
+    requestId: request.id,
+    title: run.title,
+    createdAt: request.created_at,
+    completedAt: request.completed_at,
+    documents: trailDocs,
+    signers: signers.map((s) => trailSigner(run, s, events)),
+    events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
+    sealing,
+    testMode: run.testMode,
+  };
+  return buildAuditTrail(input, run.identity, run.trust);
+}
+
+type EventRows = Parameters<typeof consentOf>[0];
+
+function trailSigner(run: SealRun, s: SignerRow, events: EventRows): AuditTrailInput['signers'][number] {
+  const methods = signatureMethodsOf(events, s.id);
+  return {
+    id: s.id,
+    role: s.role,
+    name: s.name,
+    email: s.email,
+    phone: s.phone,
+    ip: s.ip,
+    userAgent: s.user_agent,
+    sentAt: s.sent_at,
+    viewedAt: s.viewed_at,
+    signedAt: s.signed_at,
+    declinedAt: s.declined_at,
+    declineReason: s.decline_reason,
+    otpVerifiedAt: s.otp_verified_at,
+    authentication: authenticationOf(s, events),
+    consent: consentOf(events, s.id),
+    values: run.snapshot.fields
+      .filter((f) => signerFor(f, run.signers)?.id === s.id)
+      .map((f) => ({
+        field: f.name,
+        value: auditValue(effectiveValue(s, f.name)),
+        method: f.type === 'signature' || f.type === 'initials' ? (methods.get(f.name) ?? null) : null,
       })),
-      events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
-      testMode: run.testMode,
-    },
-    run.identity,
-  );
+  };
 }
 
 /**
  * One transaction: the produced files, the signers' copies, the audit entry and the completion
  * emails, if the request (locked) is still completed and unsealed. False when another attempt won.
  */
-async function commitSeal(run: SealRun, files: ProducedFile[], keys: { trail: string; combined: string }) {
+async function commitSeal(
+  run: SealRun,
+  files: ProducedFile[],
+  keys: { trail: string; combined: string },
+  sealing: SealingInfo,
+) {
   const { ctx, request } = run;
   const documentFiles = files.filter((f) => f.kind === 'document');
   return ctx.db.transaction().execute(async (tx) => {
@@ -201,6 +251,9 @@ async function commitSeal(run: SealRun, files: ProducedFile[], keys: { trail: st
         signatureRequestId: request.id,
         data: {
           certificate_sha256: run.identity.fingerprintSha256,
+          level: sealing.level,
+          timestamp_authority: sealing.timestampAuthority,
+          timestamp_time: sealing.timestampTime?.toISOString() ?? null,
           documents: files.map((f) => ({ kind: f.kind, name: f.name, sha256: f.sha256 })),
         },
         now,
@@ -211,9 +264,31 @@ async function commitSeal(run: SealRun, files: ProducedFile[], keys: { trail: st
   });
 }
 
+/** The files of one run: each document sealed, the audit trail, the combined file; all stored. */
+export async function produceSealedFiles(run: SealRun, sealedAt: Date) {
+  const { sealed, files, trailDocs } = await sealDocuments(run, sealedAt);
+  const sealing = sealingInfo(run, sealedAt);
+  const trail = await buildTrail(run, trailDocs, sealing);
+  const keys = { trail: `${run.base}/audit-trail.pdf`, combined: `${run.base}/combined.pdf` };
+  await put(run, keys.trail, trail);
+  const combined = await combineDocuments([...sealed, trail], run.identity, run.title, run.trust);
+  await put(run, keys.combined, combined);
+  files.push(
+    {
+      kind: 'audit_trail',
+      name: `${run.title} - audit trail`,
+      storage_key: keys.trail,
+      sha256: sha256(trail),
+    },
+    { kind: 'combined', name: `${run.title} - signed`, storage_key: keys.combined, sha256: sha256(combined) },
+  );
+  return { files, keys, sealing };
+}
+
 /**
  * Seals one completed request (the body of job `request.seal`). Returns 'done', or 'skipped' when
- * there is nothing to do (unknown request, not completed, already sealed). Throws on failure.
+ * there is nothing to do (unknown request, not completed, already sealed). Throws on failure
+ * (a configured TSA or revocation service that does not answer included: the job is retried).
  */
 export async function sealSignatureRequest(ctx: JobContext, requestId: number): Promise<'done' | 'skipped'> {
   const request = await loadSealable(ctx, requestId);
@@ -226,40 +301,25 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
     snapshot,
     signers: await loadSigners(ctx.db, requestId),
     identity: await getSigningIdentity(ctx.config),
+    trust: sealTrust(ctx.config, ctx.deps),
     title: snapshot.template?.name ?? request.template_name ?? `Signature request ${requestId}`,
     testMode: request.environment === 'test',
     base: `requests/${request.account_id}/${requestId}/${randomUUID()}`,
     stored: [],
   };
   try {
-    const { sealed, files, trailDocs } = await sealDocuments(run, ctx.now());
-    const trail = await buildTrail(run, trailDocs);
-    const keys = { trail: `${run.base}/audit-trail.pdf`, combined: `${run.base}/combined.pdf` };
-    await put(run, keys.trail, trail);
-    const combined = await combineDocuments([...sealed, trail], run.identity, run.title);
-    await put(run, keys.combined, combined);
-    const documents = files.length;
-    files.push(
-      {
-        kind: 'audit_trail',
-        name: `${run.title} - audit trail`,
-        storage_key: keys.trail,
-        sha256: sha256(trail),
-      },
-      {
-        kind: 'combined',
-        name: `${run.title} - signed`,
-        storage_key: keys.combined,
-        sha256: sha256(combined),
-      },
-    );
-    if (!(await commitSeal(run, files, keys))) {
+    const { files, keys, sealing } = await produceSealedFiles(run, ctx.now());
+    if (!(await commitSeal(run, files, keys, sealing))) {
       // Another attempt sealed it first (or the request changed): keep only what was committed.
       await removeStored(run);
       ctx.logger.info({ requestId }, 'sealing skipped: already sealed by another attempt');
       return 'skipped';
     }
-    ctx.logger.info({ requestId, documents, ms: Date.now() - started }, 'signature request sealed');
+    const documents = files.length - 2;
+    ctx.logger.info(
+      { requestId, documents, level: sealing.level, ms: Date.now() - started },
+      'signature request sealed',
+    );
     return 'done';
   } catch (err) {
     await removeStored(run);

@@ -30,6 +30,7 @@ export async function completeSigning(
   token: string,
   session: string | undefined,
   valuesIn: Record<string, unknown>,
+  methods: Record<string, string> = {},
 ) {
   const { result, mailIds } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolve(tx, token, sc.now, { lock: true });
@@ -50,8 +51,12 @@ export async function completeSigning(
       })
       .where('id', '=', r.signer.id)
       .execute();
-    // The consent the signer gave (the sentence next to the Sign button), at this entry's time.
-    await audit(tx, r, sc, 'signer.signed', { consent: SIGNING_CONSENT_TEXT });
+    // The consent the signer gave (the sentence next to the Sign button), at this entry's time, and
+    // how each signature was made.
+    await audit(tx, r, sc, 'signer.signed', {
+      consent: SIGNING_CONSENT_TEXT,
+      ...signatureMethods(fields, methods),
+    });
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.signed',
       objectType: 'signer',
@@ -66,6 +71,14 @@ export async function completeSigning(
   });
   if (mailIds.length) await sendMailNow(mailCtx(sc), mailIds);
   return result;
+}
+
+/** The audit data of signer.signed: how each of this signer's signature / initials fields was made. */
+function signatureMethods(fields: SnapshotField[], methods: Record<string, string>): Record<string, unknown> {
+  const kept = Object.entries(methods).filter(([name]) =>
+    fields.some((f) => f.name === name && (f.type === 'signature' || f.type === 'initials')),
+  );
+  return kept.length ? { signature_methods: Object.fromEntries(kept) } : {};
 }
 
 function assertRequired(fields: SnapshotField[], effective: Record<string, FieldValue>) {

@@ -37,6 +37,8 @@ interface StoredDocument {
   mime: string;
   size: number;
   sha: string;
+  /** SHA-256 of the bytes as uploaded (before conversion and text-tag removal). */
+  uploadedSha: string;
   pages: { width: number; height: number }[];
 }
 
@@ -73,6 +75,7 @@ async function storeDocuments(
       mime: result.mimeType,
       size: result.pdf.length,
       sha: sha256(result.pdf),
+      uploadedSha: sha256(bytes),
       pages: result.pages,
     });
     detected.push(...fieldSpecsFromDetected(result.fields, i));
@@ -123,6 +126,7 @@ async function insertTemplate(
         mime_type: d.mime,
         byte_size: d.size,
         sha256: d.sha,
+        uploaded_sha256: d.uploadedSha,
         pages: json(d.pages),
       })),
     )

@@ -105,6 +105,7 @@ async function copyTemplate(
           mime_type: d.mime_type,
           byte_size: d.byte_size,
           sha256: d.sha256,
+          uploaded_sha256: d.uploaded_sha256,
           pages: json(d.pages),
           preview_storage_key: d.preview_storage_key,
         })),
