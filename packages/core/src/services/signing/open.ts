@@ -1,5 +1,5 @@
 import { recordEvent } from '../events.ts';
-import { signFileLink } from '../file-links.ts';
+import { pageImageLinks } from '../file-links.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { audit, type Resolved, resolve, type SignerCtx, scopeOfRequest, sessionValid } from './context.ts';
@@ -61,17 +61,7 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
       ? snapshot.documents.map((d) => ({
           index: d.index,
           name: d.name,
-          pages: d.pages.map((p, i) => ({
-            number: i + 1,
-            width: p.width,
-            height: p.height,
-            image_url: signFileLink(
-              sc.config,
-              { k: d.storage_key, t: 'image/png', n: `${d.name}-page-${i + 1}.png`, p: i + 1 },
-              sc.now,
-              24 * 3600,
-            ),
-          })),
+          pages: pageImageLinks(sc.config, d, sc.now, 24 * 3600),
         }))
       : [],
     fields: visible

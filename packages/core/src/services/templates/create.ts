@@ -29,9 +29,9 @@ export interface CreateTemplateArgs {
   fields?: FieldDefinitionInput[];
 }
 
-const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
+export const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
 
-interface StoredDocument {
+export interface StoredDocument {
   name: string;
   key: string;
   mime: string;
@@ -41,7 +41,7 @@ interface StoredDocument {
 }
 
 /** The slow part, before any transaction: download, parse, remove tags, store each document. */
-async function storeDocuments(
+export async function storeDocuments(
   accountId: number,
   input: CreateTemplateArgs,
   deps: CoreDeps,

@@ -132,7 +132,12 @@ export function assignRoles(
   return { roles, fields: fields.map((f) => ({ ...f, role: f.role ?? roles[0] })) };
 }
 
-export async function insertFields(tx: Tx, templateId: number, fields: FieldSpec[]): Promise<void> {
+export async function insertFields(
+  tx: Tx,
+  templateId: number,
+  fields: FieldSpec[],
+  firstPosition = 0,
+): Promise<void> {
   if (fields.length === 0) return;
   await tx
     .insertInto('template_fields')
@@ -140,7 +145,7 @@ export async function insertFields(tx: Tx, templateId: number, fields: FieldSpec
       fields.map((f, position) => ({
         id: randomUUID(),
         template_id: templateId,
-        position,
+        position: firstPosition + position,
         name: f.name || null,
         type: f.type,
         role: f.role!,
