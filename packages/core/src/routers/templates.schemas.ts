@@ -150,10 +150,17 @@ export const TemplateListOutput = z.object({
 /**
  * The template editor's save (no REST route; PATCH /templates/{id} stays as the spec has it):
  * PATCH's keys plus `version`, the template version the editor loaded, and `documents`, the
- * template's document ids in their new order (ids left out are removed).
+ * template's document ids in their new order (ids left out are removed). Its fields may also be
+ * `cells` (all 14 types of the spec): a template made from text tags or form fields can have them,
+ * and the editor saves every field back, so it must be able to keep them.
  */
+export const EditorFieldDefinition = FieldDefinition.extend({
+  type: z.enum(FIELD_TYPES),
+});
+
 export const EditorSaveInput = UpdateTemplateInput.omit({ external_id: true, folder: true }).extend({
   version: z.number().int().min(1),
+  fields: z.array(EditorFieldDefinition).optional(),
   documents: z.array(IdParam).min(1).max(10).optional(),
 });
 
@@ -179,3 +186,6 @@ export const EditorOutput = z.object({
 });
 
 export const EditorSaveOutput = EditorOutput.extend({ status: z.enum(['saved', 'conflict']) });
+
+export const TemplatePreviewInput = z.object({ id: IdParam, role: z.string().trim().min(1).max(100) });
+export const TemplatePreviewOutput = z.object({ url: z.string(), expires_at: z.string() });

@@ -5,6 +5,7 @@ import {
   createTemplate,
   duplicateTemplate,
   getTemplate,
+  issueTemplatePreview,
   listTemplates,
   openTemplateEditor,
   saveFromEditor,
@@ -22,6 +23,8 @@ import {
   TemplateIdInput,
   TemplateListOutput,
   TemplateOutput,
+  TemplatePreviewInput,
+  TemplatePreviewOutput,
   UpdateTemplateInput,
 } from './templates.schemas.ts';
 
@@ -183,4 +186,9 @@ export const templatesRouter = router({
       const { id, version, ...doc } = input;
       return addTemplateDocument(ctx, ctx.actor, id, version, doc);
     }),
+
+  preview: writeProcedure
+    .input(TemplatePreviewInput)
+    .output(TemplatePreviewOutput)
+    .mutation(({ ctx, input }) => issueTemplatePreview(ctx, scopeOf(ctx.actor), input.id, input.role)),
 });

@@ -20,6 +20,10 @@ export async function finish(page: SigningPage): Promise<void> {
   for (const f of page.fields) paintField(page, f);
   if (missing.length) return showSummary(page, true);
   hideSummary(ui);
+  if (page.open.preview) {
+    showProblem(ui, 'Preview: everything required is filled in. A preview signs nothing and saves nothing.');
+    return;
+  }
   ui.finish.disabled = true;
   ui.finish.textContent = 'Signing…';
   announce('Signing the document…');

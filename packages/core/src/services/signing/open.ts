@@ -2,6 +2,7 @@ import { recordEvent } from '../events.ts';
 import { pageImageLinks } from '../file-links.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
+import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
 import { audit, type Resolved, resolve, type SignerCtx, scopeOfRequest, sessionValid } from './context.ts';
 
 /** The first open of a link records `viewed` (signer status, audit entry, event) once. */
@@ -38,6 +39,8 @@ async function recordViewed(sc: SignerCtx, token: string, first: Resolved): Prom
 
 /** signing.open: the snapshot for this signer; records `viewed` the first time. */
 export async function openSigning(sc: SignerCtx, token: string, session: string | undefined) {
+  // The template editor's preview: the signing page as a role would see the template (nothing saved).
+  if (isPreviewToken(token)) return openTemplatePreview(sc, token);
   const r = await recordViewed(sc, token, await resolve(sc.db, token, sc.now, { allowFinished: false }));
   const snapshot = r.request.snapshot as RequestSnapshot;
   const unlocked = await sessionValid(sc.db, r.signer, session, sc.now);
@@ -47,6 +50,7 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
   return {
     object: 'signing_session' as const,
     status: r.signer.status,
+    preview: false,
     request: {
       id: r.request.id,
       status: effectiveStatus(r.request, sc.now),

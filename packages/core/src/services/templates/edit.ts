@@ -17,7 +17,7 @@ export interface UpdateTemplateArgs {
   external_id?: string | null;
   folder?: string;
   roles?: string[];
-  fields?: FieldDefinitionInput[];
+  fields?: (Omit<FieldDefinitionInput, 'type'> & { type: FieldType })[];
   /** The editor only: the template's document ids in their new order; ids left out are removed. */
   documents?: number[];
 }

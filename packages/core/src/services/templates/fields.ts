@@ -48,7 +48,7 @@ function invalidField(index: number, message: string): CoreError {
 
 /** The spec's invalid_field rules that need the documents: pages, document indexes, options. */
 export function fieldSpecsFromDefinitions(
-  defs: FieldDefinitionInput[],
+  defs: (Omit<FieldDefinitionInput, 'type'> & { type: FieldType })[],
   docs: DocumentInfo[],
   source: string,
 ): FieldSpec[] {

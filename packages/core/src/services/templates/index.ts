@@ -9,6 +9,7 @@ export {
   saveFromEditor,
 } from './editor.ts';
 export { DEFAULT_ROLE, MAX_ROLES } from './fields.ts';
+export { isPreviewToken, issueTemplatePreview, openTemplatePreview, PREVIEW_TTL_SECONDS } from './preview.ts';
 export {
   findTemplate,
   loadTemplateDocuments,
