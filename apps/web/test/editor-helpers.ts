@@ -53,7 +53,12 @@ export async function waitSaved(page: Page): Promise<void> {
   await page.locator('.ed-save[data-status="saved"]').waitFor({ timeout: 20_000 });
 }
 
-export async function createTemplate(t: TestApp, owner: TestAccount, pdf: Uint8Array, body: Record<string, unknown> = {}) {
+export async function createTemplate(
+  t: TestApp,
+  owner: TestAccount,
+  pdf: Uint8Array,
+  body: Record<string, unknown> = {},
+) {
   const res = await t.api('POST', 'templates', {
     key: owner.key,
     body: { name: 'Editor test', documents: [{ name: 'contract.pdf', file: b64(pdf) }], ...body },
@@ -88,7 +93,12 @@ export async function boxOf(page: Page, selector: string) {
 }
 
 /** A one-finger drag from (x0, y0) to (x1, y1) in steps, as touchStart/touchMove/touchEnd. */
-export async function touchDrag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }, steps = 8) {
+export async function touchDrag(
+  page: Page,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  steps = 8,
+) {
   const cdp = await page.context().newCDPSession(page);
   const point = (x: number, y: number) => [{ x, y, id: 1, radiusX: 4, radiusY: 4, force: 1 }];
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from.x, from.y) });
@@ -110,4 +120,16 @@ export async function updatedEvents(t: TestApp, templateId: number): Promise<num
     .where('object_id', '=', templateId)
     .execute();
   return rows.length;
+}
+
+/** Waits until every page image the editor shows has loaded (for screenshots). */
+export async function imagesLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll<HTMLImageElement>('.ed-page img')].every(
+        (i) => i.complete && i.naturalWidth > 0,
+      ),
+    undefined,
+    { timeout: 60_000 },
+  );
 }

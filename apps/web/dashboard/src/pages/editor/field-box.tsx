@@ -30,7 +30,8 @@ interface Drag {
   start: AreaBox;
   pageWidth: number;
   pageHeight: number;
-  moved: boolean;
+  /** The box as last drawn (the state may not have rendered yet when the pointer lifts). */
+  last: AreaBox | null;
 }
 
 function keyBox(e: KeyboardEvent, box: AreaBox): AreaBox | null {
@@ -68,7 +69,7 @@ export function FieldBox(props: FieldBoxProps) {
       start: { x: area.x, y: area.y, w: area.w, h: area.h },
       pageWidth: page.width,
       pageHeight: page.height,
-      moved: false,
+      last: null,
     };
   };
   const onPointerMove = (e: PointerEvent<HTMLElement>) => {
@@ -76,19 +77,20 @@ export function FieldBox(props: FieldBoxProps) {
     if (!d || d.pointerId !== e.pointerId) return;
     const dx = (e.clientX - d.startX) / d.pageWidth;
     const dy = (e.clientY - d.startY) / d.pageHeight;
-    if (!d.moved && Math.abs(e.clientX - d.startX) + Math.abs(e.clientY - d.startY) < 3) return;
-    d.moved = true;
+    if (!d.last && Math.abs(e.clientX - d.startX) + Math.abs(e.clientY - d.startY) < 3) return;
     const raw =
       d.mode === 'move'
         ? { ...d.start, x: d.start.x + dx, y: d.start.y + dy }
         : { ...d.start, w: d.start.w + dx, h: d.start.h + dy };
-    setDraft(snapBox(fitOnPage(raw), props.others, d.mode));
+    d.last = snapBox(fitOnPage(raw), props.others, d.mode);
+    setDraft(d.last);
   };
   const end = (e: PointerEvent<HTMLElement>) => {
     const d = drag.current;
     if (!d || d.pointerId !== e.pointerId) return;
     drag.current = null;
-    if (d.moved && draft) props.onCommit(draft);
+    // A cancelled gesture (the browser took it over) puts the field back where it was.
+    if (d.last && e.type === 'pointerup') props.onCommit(d.last);
     setDraft(null);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {

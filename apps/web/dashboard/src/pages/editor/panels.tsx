@@ -1,5 +1,5 @@
 import { FIELD_TYPES, type FieldType } from '@esign/domain';
-import type { ChangeEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../ui.tsx';
 import { MAX_ROLES, ROLE_COLOURS, TYPE_LABEL } from './model.ts';
 import { DRAG_TYPE } from './page-view.tsx';
@@ -78,13 +78,7 @@ export function RolesPanel(props: {
               style={{ background: ROLE_COLOURS[i % ROLE_COLOURS.length] }}
               aria-hidden="true"
             />
-            <input
-              className="ed-role-name"
-              aria-label={`Role ${i + 1} name`}
-              value={r}
-              maxLength={100}
-              onChange={(e: ChangeEvent<HTMLInputElement>) => props.onRename(i, e.target.value)}
-            />
+            <RoleName index={i} roles={roles} onRename={props.onRename} />
             <Button
               small
               variant="ghost"
@@ -178,5 +172,43 @@ export function DocumentsPanel(props: {
         />
       </label>
     </section>
+  );
+}
+
+/**
+ * A role's name as typed: a name goes to the template once it is a name (not empty, not another
+ * role's), so clearing the box to retype never leaves fields without a role; leaving the box
+ * shows the role's name again.
+ */
+function RoleName({
+  index,
+  roles,
+  onRename,
+}: {
+  index: number;
+  roles: string[];
+  onRename: (index: number, name: string) => void;
+}) {
+  const name = roles[index] ?? '';
+  const [draft, setDraft] = useState(name);
+  // Undo, redo or a reload change the name from outside; typing ("New " on the way to "New role") does not.
+  useEffect(() => setDraft((d) => (d.trim() === name ? d : name)), [name]);
+  const trimmed = draft.trim();
+  const taken = roles.some((r, i) => i !== index && r === trimmed);
+  return (
+    <input
+      className="ed-role-name"
+      aria-label={`Role ${index + 1} name`}
+      aria-invalid={trimmed === '' || taken || undefined}
+      title={taken ? 'Another role has this name' : undefined}
+      value={draft}
+      maxLength={100}
+      onChange={(e) => {
+        setDraft(e.target.value);
+        const next = e.target.value.trim();
+        if (next && !roles.some((r, i) => i !== index && r === next)) onRename(index, next);
+      }}
+      onBlur={() => setDraft(name)}
+    />
   );
 }

@@ -16,13 +16,19 @@ export function Properties(props: {
   onAddArea: (target: { doc: number; page: number }) => void;
   onDuplicate: () => void;
   onDelete: () => void;
+  onClose: () => void;
 }) {
   const { field } = props;
   const area = field.areas[props.areaIndex] ?? field.areas[0]!;
   const pageKey = (p: { doc: number; page: number }) => `${p.doc}:${p.page}`;
   return (
     <section className="ed-panel ed-props" aria-labelledby="ed-props">
-      <h2 id="ed-props">Field</h2>
+      <div className="ed-props-head">
+        <h2 id="ed-props">Field</h2>
+        <Button small variant="ghost" onClick={props.onClose}>
+          Done
+        </Button>
+      </div>
       <div className="field">
         <label htmlFor="ed-name">Name</label>
         <input

@@ -52,6 +52,7 @@ export function Workspace({ templateId, initial }: { templateId: number; initial
   };
   useFocusField(focusKey, doc, () => setFocusKey(null));
   useUndoKeys(setHistory);
+  useRevealSelection(selection);
 
   const selected = selection ? doc.fields.find((f) => f.key === selection.key) : undefined;
   const onKeyCommand = (key: string, index: number, command: 'delete' | 'duplicate' | 'deselect') => {
@@ -189,6 +190,7 @@ export function Workspace({ templateId, initial }: { templateId: number; initial
             }}
             onDuplicate={() => onKeyCommand(selected.key, selection.area, 'duplicate')}
             onDelete={() => onKeyCommand(selected.key, selection.area, 'delete')}
+            onClose={() => setSelection(null)}
           />
         ) : (
           <p className="ed-hint ed-panel">
@@ -243,6 +245,25 @@ function useFocusField(key: string | null, doc: EditorDoc, done: () => void) {
     el?.scrollIntoView({ block: 'nearest' });
     done();
   }, [key, doc, done]);
+}
+
+/**
+ * On a phone the selected field's properties cover the lower part of the screen: the field is
+ * scrolled to the top of the pages so it stays in sight (and under the finger for the next move).
+ */
+function useRevealSelection(selection: Selection | null) {
+  const key = selection ? `${selection.key}:${selection.area}` : null;
+  useEffect(() => {
+    if (!key || !window.matchMedia('(max-width: 900px)').matches) return;
+    const el = document.querySelector<HTMLElement>('.ed-field.selected');
+    const pages = el?.closest<HTMLElement>('.ed-pages');
+    if (!el || !pages) return;
+    const top = el.getBoundingClientRect().top - pages.getBoundingClientRect().top;
+    const sheet =
+      document.querySelector<HTMLElement>('.ed-props-side')?.getBoundingClientRect().top ??
+      window.innerHeight;
+    if (top < 0 || el.getBoundingClientRect().bottom > sheet - 16) pages.scrollTop += top - 48;
+  }, [key]);
 }
 
 /** Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo, except while typing in a form control. */
