@@ -46,12 +46,13 @@ function keyBox(e: KeyboardEvent, box: AreaBox): AreaBox | null {
     : fitOnPage({ ...box, x: box.x + dx, y: box.y + dy });
 }
 
-export function FieldBox(props: FieldBoxProps) {
-  const { field, area, colour, selected } = props;
+/**
+ * Moving (the box) or resizing (its corner handle) with any pointer: the box follows, snapped to
+ * the other fields, and the change is committed once, when the pointer lifts.
+ */
+function useBoxDrag(props: Pick<FieldBoxProps, 'area' | 'others' | 'onSelect' | 'onCommit'>) {
   const [draft, setDraft] = useState<AreaBox | null>(null);
   const drag = useRef<Drag | null>(null);
-  const box = draft ?? area;
-
   const begin = (e: PointerEvent<HTMLElement>, mode: Drag['mode']) => {
     if (e.button !== 0) return;
     e.stopPropagation();
@@ -61,18 +62,13 @@ export function FieldBox(props: FieldBoxProps) {
     const target = e.currentTarget.closest('.ed-field') as HTMLElement;
     target.setPointerCapture(e.pointerId);
     target.focus({ preventScroll: true });
+    const { x, y, w, h } = props.area;
     drag.current = {
-      mode,
-      pointerId: e.pointerId,
-      startX: e.clientX,
-      startY: e.clientY,
-      start: { x: area.x, y: area.y, w: area.w, h: area.h },
-      pageWidth: page.width,
-      pageHeight: page.height,
-      last: null,
+      ...{ mode, pointerId: e.pointerId, startX: e.clientX, startY: e.clientY, start: { x, y, w, h } },
+      ...{ pageWidth: page.width, pageHeight: page.height, last: null },
     };
   };
-  const onPointerMove = (e: PointerEvent<HTMLElement>) => {
+  const move = (e: PointerEvent<HTMLElement>) => {
     const d = drag.current;
     if (!d || d.pointerId !== e.pointerId) return;
     const dx = (e.clientX - d.startX) / d.pageWidth;
@@ -93,6 +89,13 @@ export function FieldBox(props: FieldBoxProps) {
     if (d.last && e.type === 'pointerup') props.onCommit(d.last);
     setDraft(null);
   };
+  return { draft, begin, move, end };
+}
+
+export function FieldBox(props: FieldBoxProps) {
+  const { field, area, colour, selected } = props;
+  const { draft, begin, move, end } = useBoxDrag(props);
+  const box = draft ?? area;
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const next = keyBox(e, area);
     if (next) {
@@ -120,7 +123,7 @@ export function FieldBox(props: FieldBoxProps) {
       className={`ed-field${selected ? ' selected' : ''}${draft ? ' dragging' : ''}`}
       style={{ ...areaToPercent(box), borderColor: colour, background: `${colour}22` }}
       onPointerDown={(e) => begin(e, 'move')}
-      onPointerMove={onPointerMove}
+      onPointerMove={move}
       onPointerUp={end}
       onPointerCancel={end}
       onFocus={props.onSelect}

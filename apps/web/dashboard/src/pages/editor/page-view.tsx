@@ -64,13 +64,14 @@ function useNearScreen(ref: React.RefObject<HTMLElement | null>, onMostlyVisible
   return near;
 }
 
-export function PageView(props: PageViewProps) {
-  const { page, armed } = props;
-  const ref = useRef<HTMLDivElement>(null);
-  const where = { doc: page.doc, page: page.number };
-  const near = useNearScreen(ref, () => props.onVisible(where));
+/** Drawing a new field: a pointer down and up (a click or tap) or a drag (its box), and dropping a palette type. */
+function useDrawing(
+  ref: React.RefObject<HTMLDivElement | null>,
+  props: Pick<PageViewProps, 'armed' | 'onPlace' | 'onSelect' | 'onVisible'>,
+  where: { doc: number; page: number },
+) {
+  const { armed } = props;
   const [band, setBand] = useState<{ x0: number; y0: number; box: AreaBox } | null>(null);
-
   const fraction = (e: { clientX: number; clientY: number }) => {
     const r = ref.current!.getBoundingClientRect();
     return { x: (e.clientX - r.left) / r.width, y: (e.clientY - r.top) / r.height };
@@ -79,30 +80,24 @@ export function PageView(props: PageViewProps) {
     const size = defaultSize(type);
     return fitOnPage({ x: p.x - size.w / 2, y: p.y - size.h / 2, ...size });
   };
-
-  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+  const down = (e: PointerEvent<HTMLDivElement>) => {
     props.onVisible(where);
-    if (!armed) {
-      props.onSelect(null);
-      return;
-    }
+    if (!armed) return props.onSelect(null);
     e.preventDefault();
     ref.current!.setPointerCapture(e.pointerId);
     const p = fraction(e);
     setBand({ x0: p.x, y0: p.y, box: { x: p.x, y: p.y, w: 0, h: 0 } });
   };
-  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+  const move = (e: PointerEvent<HTMLDivElement>) => {
     if (!band) return;
     const p = fraction(e);
-    const box = {
-      x: Math.min(p.x, band.x0),
-      y: Math.min(p.y, band.y0),
-      w: Math.abs(p.x - band.x0),
-      h: Math.abs(p.y - band.y0),
-    };
-    setBand({ ...band, box });
+    const [x0, y0] = [band.x0, band.y0];
+    setBand({
+      ...band,
+      box: { x: Math.min(p.x, x0), y: Math.min(p.y, y0), w: Math.abs(p.x - x0), h: Math.abs(p.y - y0) },
+    });
   };
-  const onPointerUp = () => {
+  const up = () => {
     if (!band || !armed) return;
     const { box } = band;
     setBand(null);
@@ -111,13 +106,21 @@ export function PageView(props: PageViewProps) {
       box.w > 0.01 && box.h > 0.008 ? fitOnPage(box) : centredBox(armed, { x: band.x0, y: band.y0 });
     props.onPlace(armed, where, drawn);
   };
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+  const drop = (e: DragEvent<HTMLDivElement>) => {
     const type = e.dataTransfer.getData(DRAG_TYPE);
     if (!isType(type)) return;
     e.preventDefault();
     props.onPlace(type, where, centredBox(type, fraction(e)));
   };
+  return { band, down, move, up, cancel: () => setBand(null), drop };
+}
 
+export function PageView(props: PageViewProps) {
+  const { page, armed } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const where = { doc: page.doc, page: page.number };
+  const near = useNearScreen(ref, () => props.onVisible(where));
+  const draw = useDrawing(ref, props, where);
   const boxes = props.placed.map(({ area }) => ({ x: area.x, y: area.y, w: area.w, h: area.h }));
   return (
     // biome-ignore lint/a11y/useSemanticElements: a page is a labelled group of fields; a fieldset cannot hold an image canvas like this
@@ -128,14 +131,14 @@ export function PageView(props: PageViewProps) {
       aria-label={page.label}
       data-page={`${page.doc}:${page.number}`}
       style={{ aspectRatio: `${page.width} / ${page.height}` }}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerUp}
-      onPointerCancel={() => setBand(null)}
+      onPointerDown={draw.down}
+      onPointerMove={draw.move}
+      onPointerUp={draw.up}
+      onPointerCancel={draw.cancel}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
       }}
-      onDrop={onDrop}
+      onDrop={draw.drop}
     >
       {near ? <img src={page.image_url} alt="" draggable={false} decoding="async" /> : null}
       <span className="ed-page-number" aria-hidden="true">
@@ -155,7 +158,7 @@ export function PageView(props: PageViewProps) {
           onKeyCommand={(c) => props.onKeyCommand(field.key, index, c)}
         />
       ))}
-      {band ? <div className="ed-band" style={pixelsStyle(band.box)} /> : null}
+      {draw.band ? <div className="ed-band" style={pixelsStyle(draw.band.box)} /> : null}
     </div>
   );
 }

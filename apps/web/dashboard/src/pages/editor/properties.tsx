@@ -6,18 +6,23 @@ import { fieldNeedsOptions } from './operations.ts';
 // The selected field's properties: what the signing page and sealing use (name, type, role,
 // required, options), and its areas (a field may stand on several pages under one name).
 
-export function Properties(props: {
+interface SettingsProps {
   field: EditorField;
-  areaIndex: number;
   roles: string[];
-  pages: { doc: number; page: number; label: string }[];
   onChange: (patch: Partial<Omit<EditorField, 'key'>>) => void;
   onOptions: (text: string) => void;
-  onAddArea: (target: { doc: number; page: number }) => void;
-  onDuplicate: () => void;
-  onDelete: () => void;
-  onClose: () => void;
-}) {
+}
+
+export function Properties(
+  props: SettingsProps & {
+    areaIndex: number;
+    pages: { doc: number; page: number; label: string }[];
+    onAddArea: (target: { doc: number; page: number }) => void;
+    onDuplicate: () => void;
+    onDelete: () => void;
+    onClose: () => void;
+  },
+) {
   const { field } = props;
   const area = field.areas[props.areaIndex] ?? field.areas[0]!;
   const pageKey = (p: { doc: number; page: number }) => `${p.doc}:${p.page}`;
@@ -29,6 +34,49 @@ export function Properties(props: {
           Done
         </Button>
       </div>
+      <FieldSettings {...props} />
+      <p className="ed-hint">
+        {field.areas.length > 1 ? `On ${field.areas.length} places. ` : ''}This one: page {area.page}, x{' '}
+        {pct(area.x)}, y {pct(area.y)}, {pct(area.w)} × {pct(area.h)}.
+      </p>
+      <div className="field">
+        <label htmlFor="ed-area-page">Also place on</label>
+        <select
+          id="ed-area-page"
+          value=""
+          onChange={(e) => {
+            const target = props.pages.find((p) => pageKey(p) === e.target.value);
+            if (target) props.onAddArea(target);
+          }}
+        >
+          <option value="">Choose a page…</option>
+          {props.pages.map((p) => (
+            <option key={pageKey(p)} value={pageKey(p)}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="ed-actions">
+        <Button small onClick={props.onDuplicate}>
+          Duplicate
+        </Button>
+        <Button small variant="danger" onClick={props.onDelete}>
+          {field.areas.length > 1 ? 'Delete this place' : 'Delete field'}
+        </Button>
+      </div>
+      <p className="ed-hint">
+        Keys: arrows move, Alt+arrows resize, Shift for bigger steps, Delete removes, Ctrl+D duplicates.
+      </p>
+    </section>
+  );
+}
+
+/** Name, type, role, required and options. */
+function FieldSettings(props: SettingsProps) {
+  const { field } = props;
+  return (
+    <>
       <div className="field">
         <label htmlFor="ed-name">Name</label>
         <input
@@ -91,40 +139,7 @@ export function Properties(props: {
           {fieldNeedsOptions(field) ? <p className="field-error">Add at least one option.</p> : null}
         </div>
       ) : null}
-      <p className="ed-hint">
-        {field.areas.length > 1 ? `On ${field.areas.length} places. ` : ''}This one: page {area.page}, x{' '}
-        {pct(area.x)}, y {pct(area.y)}, {pct(area.w)} × {pct(area.h)}.
-      </p>
-      <div className="field">
-        <label htmlFor="ed-area-page">Also place on</label>
-        <select
-          id="ed-area-page"
-          value=""
-          onChange={(e) => {
-            const target = props.pages.find((p) => pageKey(p) === e.target.value);
-            if (target) props.onAddArea(target);
-          }}
-        >
-          <option value="">Choose a page…</option>
-          {props.pages.map((p) => (
-            <option key={pageKey(p)} value={pageKey(p)}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="ed-actions">
-        <Button small onClick={props.onDuplicate}>
-          Duplicate
-        </Button>
-        <Button small variant="danger" onClick={props.onDelete}>
-          {field.areas.length > 1 ? 'Delete this place' : 'Delete field'}
-        </Button>
-      </div>
-      <p className="ed-hint">
-        Keys: arrows move, Alt+arrows resize, Shift for bigger steps, Delete removes, Ctrl+D duplicates.
-      </p>
-    </section>
+    </>
   );
 }
 

@@ -31,7 +31,6 @@ export function Toolbar(props: {
   roles: string[];
 }) {
   const { save, zoom } = props;
-  const z = ZOOMS.indexOf(zoom as (typeof ZOOMS)[number]);
   return (
     <header className="ed-bar">
       <Link to="/templates" className="ed-back" aria-label="Back to templates">
@@ -67,30 +66,7 @@ export function Toolbar(props: {
           ↷
         </Button>
       </fieldset>
-      <fieldset className="ed-bar-group">
-        <legend className="sr-only">Zoom</legend>
-        <Button
-          small
-          variant="ghost"
-          aria-label="Zoom out"
-          disabled={z <= 0}
-          onClick={() => props.onZoom(ZOOMS[z - 1]!)}
-        >
-          −
-        </Button>
-        <span className="ed-zoom" aria-live="polite">
-          {Math.round(zoom * 100)}%
-        </span>
-        <Button
-          small
-          variant="ghost"
-          aria-label="Zoom in"
-          disabled={z >= ZOOMS.length - 1}
-          onClick={() => props.onZoom(ZOOMS[z + 1]!)}
-        >
-          +
-        </Button>
-      </fieldset>
+      <ZoomControls zoom={zoom} onZoom={props.onZoom} />
       <output
         className={`ed-save ${save.status}`}
         aria-live="polite"
@@ -102,6 +78,36 @@ export function Toolbar(props: {
       </output>
       <Preview templateId={props.templateId} roles={props.roles} flush={save.flush} />
     </header>
+  );
+}
+
+function ZoomControls({ zoom, onZoom }: { zoom: number; onZoom: (z: number) => void }) {
+  const z = ZOOMS.indexOf(zoom as (typeof ZOOMS)[number]);
+  return (
+    <fieldset className="ed-bar-group">
+      <legend className="sr-only">Zoom</legend>
+      <Button
+        small
+        variant="ghost"
+        aria-label="Zoom out"
+        disabled={z <= 0}
+        onClick={() => onZoom(ZOOMS[z - 1]!)}
+      >
+        −
+      </Button>
+      <span className="ed-zoom" aria-live="polite">
+        {Math.round(zoom * 100)}%
+      </span>
+      <Button
+        small
+        variant="ghost"
+        aria-label="Zoom in"
+        disabled={z >= ZOOMS.length - 1}
+        onClick={() => onZoom(ZOOMS[z + 1]!)}
+      >
+        +
+      </Button>
+    </fieldset>
   );
 }
 

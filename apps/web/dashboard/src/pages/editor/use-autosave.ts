@@ -45,7 +45,6 @@ export function useAutosave(
   const running = useRef<Promise<boolean> | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const blocked = useRef(false);
-
   const saveOnce = useCallback(async (): Promise<boolean> => {
     const doc = latest.current;
     if (doc === saved.current) return true;
@@ -72,7 +71,6 @@ export function useAutosave(
       return false;
     }
   }, [templateId]);
-
   const flush = useCallback(async (): Promise<boolean> => {
     clearTimeout(timer.current);
     if (blocked.current) return false;
@@ -85,27 +83,8 @@ export function useAutosave(
       running.current = null;
     }
   }, [saveOnce]);
-
-  useEffect(() => {
-    if (present === saved.current || blocked.current) return;
-    setStatus((s) => (s === 'saving' ? s : 'pending'));
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      void flush().then((ok) => {
-        // Changes made while that save was under way go in the next one.
-        if (ok && latest.current !== saved.current) void flush();
-      });
-    }, SAVE_DELAY_MS);
-  }, [present, flush]);
-
-  useEffect(() => {
-    const warn = (e: BeforeUnloadEvent) => {
-      if (latest.current !== saved.current) e.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, []);
-
+  useDebouncedSave(present, { saved, latest, blocked, timer }, flush, setStatus);
+  useLeaveWarning(latest, saved);
   const overwrite = useCallback(() => {
     if (!conflict) return;
     version.current = conflict.version;
@@ -113,7 +92,6 @@ export function useAutosave(
     setConflict(null);
     void flush();
   }, [conflict, flush]);
-
   const adopt = useCallback((state: EditorState, doc: EditorDoc) => {
     version.current = state.version;
     saved.current = doc;
@@ -123,7 +101,45 @@ export function useAutosave(
     setError(null);
     setStatus('saved');
   }, []);
-
   const currentVersion = useCallback(() => version.current, []);
   return { status, error, conflict, server, flush, overwrite, adopt, version: currentVersion };
+}
+
+type Ref<T> = { current: T };
+
+/** A change is saved SAVE_DELAY_MS after the last one; changes during a save go in the next. */
+function useDebouncedSave(
+  present: EditorDoc,
+  refs: {
+    saved: Ref<EditorDoc>;
+    latest: Ref<EditorDoc>;
+    blocked: Ref<boolean>;
+    timer: Ref<ReturnType<typeof setTimeout> | undefined>;
+  },
+  flush: () => Promise<boolean>,
+  setStatus: (fn: (s: SaveStatus) => SaveStatus) => void,
+) {
+  const { saved, latest, blocked, timer } = refs;
+  useEffect(() => {
+    if (present === saved.current || blocked.current) return;
+    setStatus((s) => (s === 'saving' ? s : 'pending'));
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      void flush().then((ok) => {
+        if (ok && latest.current !== saved.current) void flush();
+      });
+    }, SAVE_DELAY_MS);
+  }, [present, flush, saved, latest, blocked, timer, setStatus]);
+  useEffect(() => () => clearTimeout(timer.current), [timer]);
+}
+
+/** The browser asks before leaving the page with unsaved changes. */
+function useLeaveWarning(latest: Ref<EditorDoc>, saved: Ref<EditorDoc>) {
+  useEffect(() => {
+    const warn = (e: BeforeUnloadEvent) => {
+      if (latest.current !== saved.current) e.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [latest, saved]);
 }
