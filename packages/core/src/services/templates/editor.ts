@@ -8,7 +8,7 @@ import { recordEvent } from '../events.ts';
 import { pageImageLinks } from '../file-links.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { removeFiles } from '../storage.ts';
-import { type StoredDocument, storeDocuments } from './create.ts';
+import { insertDocuments, type StoredDocument, storeDocuments } from './create.ts';
 import { toTemplateDto } from './dto.ts';
 import { applyUpdate, type UpdateTemplateArgs } from './edit.ts';
 import { assignRoles, type FieldSpec, insertFields, nameFields } from './fields.ts';
@@ -120,20 +120,7 @@ async function appendDocument(
   const row = await lockTemplate(tx, scope, id);
   if (row.version !== version) return { row, conflict: true };
   const position = await checkRoom(tx, id);
-  const d = stored.stored[0]!;
-  await tx
-    .insertInto('template_documents')
-    .values({
-      template_id: id,
-      position,
-      name: d.name,
-      storage_key: d.key,
-      mime_type: d.mime,
-      byte_size: d.size,
-      sha256: d.sha,
-      pages: json(d.pages),
-    })
-    .execute();
+  await insertDocuments(tx, id, stored.stored, position);
   const existing: FieldSpec[] = (await loadTemplateFields(tx, id)).map((f) => ({
     ...f,
     name: f.name ?? '',

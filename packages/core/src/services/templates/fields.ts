@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type FieldAreaRow, json, type Tx } from '@esign/db';
+import { FIELD_NAME_PREFIX } from '@esign/domain';
 import type { DetectedField } from '@esign/pdf';
 import { sql } from 'kysely';
 import { CoreError } from '../../errors.ts';
@@ -9,23 +10,6 @@ import { type FieldDefinitionInput, type FieldType, OPTION_TYPES } from '../../r
 
 export const MAX_ROLES = 10;
 export const DEFAULT_ROLE = 'Signer';
-
-const TYPE_LABEL: Record<FieldType, string> = {
-  text: 'Text Field',
-  signature: 'Signature',
-  initials: 'Initials',
-  date: 'Date',
-  checkbox: 'Checkbox',
-  number: 'Number',
-  phone: 'Phone',
-  select: 'Select',
-  radio: 'Radio',
-  multiple: 'Multiple Select',
-  image: 'Image',
-  file: 'File',
-  stamp: 'Stamp',
-  cells: 'Cells',
-};
 
 /** A field as stored, before it gets its row id and position. */
 export interface FieldSpec {
@@ -107,7 +91,7 @@ export function nameFields(fields: FieldSpec[]): FieldSpec[] {
     let name: string;
     do {
       n += 1;
-      name = `${TYPE_LABEL[f.type]} ${n}`;
+      name = `${FIELD_NAME_PREFIX[f.type]} ${n}`;
     } while (taken.has(name));
     counters.set(f.type, n);
     taken.add(name);

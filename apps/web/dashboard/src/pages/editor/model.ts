@@ -1,4 +1,11 @@
-import { type AreaBox, FIELD_TYPES, type FieldType, fitOnPage, isOptionFieldType } from '@esign/domain';
+import {
+  type AreaBox,
+  FIELD_NAME_PREFIX,
+  FIELD_TYPES,
+  type FieldType,
+  fitOnPage,
+  isOptionFieldType,
+} from '@esign/domain';
 
 // The editor's document: what one save sends (name, roles, fields, document order). Areas name
 // their document by id while editing, so reordering or removing documents never mixes them up;
@@ -52,13 +59,6 @@ export const TYPE_LABEL: Record<FieldType, string> = {
   cells: 'Cells',
 };
 
-/** The default names the service gives unnamed fields (services/templates/fields.ts). */
-const NAME_PREFIX: Record<FieldType, string> = {
-  ...TYPE_LABEL,
-  text: 'Text Field',
-  multiple: 'Multiple Select',
-};
-
 /** A new field's box, in fractions of the page: wide for text-like types, square for a checkbox. */
 export function defaultSize(type: FieldType): { w: number; h: number } {
   if (type === 'checkbox' || type === 'radio') return { w: 0.03, h: 0.025 };
@@ -90,8 +90,8 @@ export const newKey = () => `f${Date.now().toString(36)}${(++counter).toString(3
 export function nextName(fields: EditorField[], type: FieldType): string {
   const taken = new Set(fields.map((f) => f.name));
   let n = 1;
-  while (taken.has(`${NAME_PREFIX[type]} ${n}`)) n++;
-  return `${NAME_PREFIX[type]} ${n}`;
+  while (taken.has(`${FIELD_NAME_PREFIX[type]} ${n}`)) n++;
+  return `${FIELD_NAME_PREFIX[type]} ${n}`;
 }
 
 export function newField(doc: EditorDoc, type: FieldType, role: string, area: EditorArea): EditorField {

@@ -79,24 +79,7 @@ export function RolesPanel(props: {
               aria-hidden="true"
             />
             <RoleName index={i} roles={roles} onRename={props.onRename} />
-            <Button
-              small
-              variant="ghost"
-              aria-label={`Move ${r} up`}
-              disabled={i === 0}
-              onClick={() => props.onMove(i, i - 1)}
-            >
-              ↑
-            </Button>
-            <Button
-              small
-              variant="ghost"
-              aria-label={`Move ${r} down`}
-              disabled={i === roles.length - 1}
-              onClick={() => props.onMove(i, i + 1)}
-            >
-              ↓
-            </Button>
+            <MoveButtons label={r} index={i} count={roles.length} onMove={props.onMove} />
           </li>
         ))}
       </ol>
@@ -127,24 +110,7 @@ export function DocumentsPanel(props: {
             <a href={`#doc-${d.id}`} className="ed-doc-name">
               {d.name} <span className="ed-hint">({d.pages} p.)</span>
             </a>
-            <Button
-              small
-              variant="ghost"
-              aria-label={`Move ${d.name} up`}
-              disabled={i === 0}
-              onClick={() => props.onMove(i, i - 1)}
-            >
-              ↑
-            </Button>
-            <Button
-              small
-              variant="ghost"
-              aria-label={`Move ${d.name} down`}
-              disabled={i === docs.length - 1}
-              onClick={() => props.onMove(i, i + 1)}
-            >
-              ↓
-            </Button>
+            <MoveButtons label={d.name} index={i} count={docs.length} onMove={props.onMove} />
             <Button
               small
               variant="ghost"
@@ -210,5 +176,37 @@ function RoleName({
       }}
       onBlur={() => setDraft(name)}
     />
+  );
+}
+
+/** ↑ and ↓ for an item of an ordered list. */
+function MoveButtons(props: {
+  label: string;
+  index: number;
+  count: number;
+  onMove: (from: number, to: number) => void;
+}) {
+  const { label, index, count, onMove } = props;
+  return (
+    <>
+      <Button
+        small
+        variant="ghost"
+        aria-label={`Move ${label} up`}
+        disabled={index === 0}
+        onClick={() => onMove(index, index - 1)}
+      >
+        ↑
+      </Button>
+      <Button
+        small
+        variant="ghost"
+        aria-label={`Move ${label} down`}
+        disabled={index === count - 1}
+        onClick={() => onMove(index, index + 1)}
+      >
+        ↓
+      </Button>
+    </>
   );
 }
