@@ -526,6 +526,9 @@ describe.runIf(browserTestsEnabled('template editor'))('template editor in a rea
     // The first pages and the last few: nothing in between was fetched on the way down.
     expect(tab.images.length).toBeLessThanOrEqual(atStart + 6);
     expect(tab.images.some((u) => u.endsWith('-page-100.png'))).toBe(false);
+    process.stdout.write(
+      `200 pages: ${atStart} page images requested on open, ${tab.images.length} after scrolling to the end\n`,
+    );
     await page.getByRole('button', { name: 'Zoom in' }).click();
     await page.getByText('125%').waitFor();
     await imagesLoaded(page);

@@ -46,13 +46,17 @@ function useNearScreen(ref: React.RefObject<HTMLElement | null>, onMostlyVisible
           nearObserver.disconnect();
         }
       },
-      { rootMargin: '1200px 0px' },
+      // The pages scroll inside .ed-pages, so that is the root the margin extends.
+      { root: el.closest('.ed-pages'), rootMargin: '1200px 0px' },
     );
     const seen = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.intersectionRatio >= 0.5)) visible.current();
+        // Half the page in view, or (zoomed in, a page taller than the view) half the view filled by it.
+        const mostly = (e: IntersectionObserverEntry) =>
+          e.intersectionRatio >= 0.5 || e.intersectionRect.height >= (e.rootBounds?.height ?? Infinity) / 2;
+        if (entries.some(mostly)) visible.current();
       },
-      { threshold: [0.5] },
+      { root: el.closest('.ed-pages'), threshold: [0, 0.25, 0.5, 0.75, 1] },
     );
     nearObserver.observe(el);
     seen.observe(el);

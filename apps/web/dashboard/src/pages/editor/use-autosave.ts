@@ -102,7 +102,9 @@ export function useAutosave(
     setStatus('saved');
   }, []);
   const currentVersion = useCallback(() => version.current, []);
-  return { status, error, conflict, server, flush, overwrite, adopt, version: currentVersion };
+  // A change shows as unsaved in the very render that shows it (the save effect runs a moment later).
+  const shown = status === 'saved' && present !== saved.current ? 'pending' : status;
+  return { status: shown, error, conflict, server, flush, overwrite, adopt, version: currentVersion };
 }
 
 type Ref<T> = { current: T };
