@@ -531,6 +531,13 @@ describe.runIf(browserTestsEnabled('template editor'))('template editor in a rea
     );
     await page.getByRole('button', { name: 'Zoom in' }).click();
     await page.getByText('125%').waitFor();
+    // Zooming keeps the end of the document in view.
+    await expect
+      .poll(async () => {
+        const last = await page.locator('.ed-page[data-page$=":200"]').boundingBox();
+        return last !== null && last.y < DESKTOP.height && last.y + last.height > 60;
+      })
+      .toBe(true);
     await imagesLoaded(page);
     await page.screenshot({ path: join(SHOTS, 'desktop-editor-200-pages.png') });
     expect(tab.problems).toEqual([]);

@@ -74,10 +74,19 @@ export function useWorkspace(templateId: number, initial: EditorState) {
     if (doc.roles[index] === activeRole) setActiveRole(name);
     apply((d) => ops.renameRole(d, index, name));
   };
+  /** Zooming keeps the same place of the document in view (same share of the scroll height). */
+  const zoomTo = (z: number) => {
+    const el = document.querySelector<HTMLElement>('.ed-pages');
+    const ratio = el && el.scrollHeight > 0 ? el.scrollTop / el.scrollHeight : 0;
+    setZoom(z);
+    requestAnimationFrame(() => {
+      if (el) el.scrollTop = ratio * el.scrollHeight;
+    });
+  };
   const docs = useDocumentUpload(templateId, save, reset);
   return {
     ...{ doc, history, setHistory, apply, save, pages: usePages(save.server, doc), role, setActiveRole },
-    ...{ selection, setSelection, armed, setArmed, setCurrent, zoom, setZoom, focusKey, setFocusKey },
+    ...{ selection, setSelection, armed, setArmed, setCurrent, zoom, setZoom: zoomTo, focusKey, setFocusKey },
     ...{ place, placeByKey, onKeyCommand, addArea, renameRole, loadTheirs: reset, ...docs },
   };
 }
