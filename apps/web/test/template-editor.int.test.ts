@@ -538,7 +538,9 @@ describe.runIf(browserTestsEnabled('template editor'))('template editor in a rea
         return last !== null && last.y < DESKTOP.height && last.y + last.height > 60;
       })
       .toBe(true);
-    await page.locator('.ed-page[data-page$=":200"]').evaluate((el) => el.scrollIntoView({ block: 'start', inline: 'start' }));
+    await page
+      .locator('.ed-page[data-page$=":200"]')
+      .evaluate((el) => el.scrollIntoView({ block: 'start', inline: 'start' }));
     await imagesLoaded(page);
     await page.screenshot({ path: join(SHOTS, 'desktop-editor-200-pages.png') });
     expect(tab.problems).toEqual([]);

@@ -203,14 +203,12 @@ async function twoDocumentTemplate() {
 async function taggedPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc
-    .addPage([612, 792])
-    .drawText('Witness: {{Witness signature;type=signature;role=Witness}}', {
-      x: 72,
-      y: 600,
-      size: 12,
-      font,
-    });
+  doc.addPage([612, 792]).drawText('Witness: {{Witness signature;type=signature;role=Witness}}', {
+    x: 72,
+    y: 600,
+    size: 12,
+    font,
+  });
   return doc.save();
 }
 
