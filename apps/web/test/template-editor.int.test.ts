@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jobHandlers, producedFiles, startWorker, type WorkerHandle } from '@esign/core';
+import { createUser, jobHandlers, producedFiles, startWorker, type WorkerHandle } from '@esign/core';
 import { FIELD_TYPES, type FieldType } from '@esign/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -605,4 +605,23 @@ describe.runIf(browserTestsEnabled('template editor'))('template editor in a rea
     expect(tab.problems).toEqual([]);
     await tab.ctx.close();
   }, 180_000);
+
+  it('only a role that may edit templates gets the editor: a viewer is told so, a signed-out visitor goes to sign-in and back (operations.md §5 roles)', async () => {
+    const tpl = await createTemplate(t, owner, await plainPdf(1));
+    const viewer = await createUser(t.db, {
+      accountId: owner.accountId,
+      email: `viewer-${tpl.id}@example.com`,
+      role: 'viewer',
+    });
+    const tab = await signedInContext(browser, t, { userId: viewer.id });
+    await tab.page.goto(`${t.baseUrl}/templates/${tpl.id}/edit`);
+    await tab.page.getByText('You can look, not edit').waitFor();
+    expect(await tab.page.locator('.ed-page').count()).toBe(0);
+    await tab.ctx.close();
+    const anon = await browser.newContext();
+    const page = await anon.newPage();
+    await page.goto(`${t.baseUrl}/templates/${tpl.id}/edit`);
+    await page.waitForURL(/\/login\?next=%2Ftemplates%2F\d+%2Fedit/);
+    await anon.close();
+  }, 60_000);
 });
