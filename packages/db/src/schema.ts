@@ -129,6 +129,8 @@ export interface TemplatesTable {
   archived_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Counts up with every change of roles, fields or documents (the editor's save precondition). */
+  version: Generated<number>;
 }
 
 export interface PageSize {

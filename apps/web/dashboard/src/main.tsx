@@ -11,6 +11,7 @@ import { ResetPasswordPage } from './pages/auth/reset-password.tsx';
 import { SignUpPage } from './pages/auth/sign-up.tsx';
 import { BillingPage } from './pages/billing.tsx';
 import { BulkSendPage } from './pages/bulk-send.tsx';
+import { EditorPage } from './pages/editor/editor-page.tsx';
 import { EmbedSettingsPage } from './pages/embed-settings.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OverviewPage } from './pages/overview.tsx';
@@ -45,6 +46,10 @@ function App() {
       <Route path="/signup" element={<SignUpPage />} />
       <Route path="/" element={signedIn((s) => <OverviewPage session={s} />)} />
       <Route path="/templates" element={signedIn((s) => <TemplatesPage session={s} />)} />
+      <Route
+        path="/templates/:id/edit"
+        element={<RequireSession>{(s) => <EditorPage session={s} />}</RequireSession>}
+      />
       <Route path="/send" element={signedIn((s) => <SendPage session={s} />)} />
       <Route path="/requests" element={signedIn(() => <RequestsPage />)} />
       <Route path="/requests/:id" element={signedIn((s) => <RequestPage session={s} />)} />

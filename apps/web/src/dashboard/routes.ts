@@ -16,6 +16,7 @@ export const DASHBOARD_PATHS = [
   '/reset-password',
   '/invite',
   '/templates',
+  '/templates/:id/edit',
   '/send',
   '/requests',
   '/requests/:id',

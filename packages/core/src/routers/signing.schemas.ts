@@ -48,6 +48,8 @@ export const FilledByOthersOutput = z.object({
 export const SigningOpenOutput = z.object({
   object: z.literal('signing_session'),
   status: z.enum(SIGNER_STATUSES),
+  /** true for the template editor's preview link: nothing entered is saved, nothing can be signed */
+  preview: z.boolean(),
   request: z.object({
     id: z.number().int(),
     status: z.string(),

@@ -1,20 +1,30 @@
 import { scopeOf } from '../context.ts';
 import {
+  addTemplateDocument,
   archiveTemplate,
   createTemplate,
   duplicateTemplate,
   getTemplate,
+  issueTemplatePreview,
   listTemplates,
+  openTemplateEditor,
+  saveFromEditor,
   updateTemplate,
 } from '../services/templates/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 import {
   CreateTemplateInput,
   DuplicateTemplateInput,
+  EditorAddDocumentInput,
+  EditorOutput,
+  EditorSaveInput,
+  EditorSaveOutput,
   ListTemplatesInput,
   TemplateIdInput,
   TemplateListOutput,
   TemplateOutput,
+  TemplatePreviewInput,
+  TemplatePreviewOutput,
   UpdateTemplateInput,
 } from './templates.schemas.ts';
 
@@ -152,4 +162,33 @@ export const templatesRouter = router({
     .input(TemplateIdInput)
     .output(TemplateOutput)
     .mutation(({ ctx, input }) => archiveTemplate(ctx, ctx.actor, input.id)),
+
+  // The editor at edit_url (dashboard only: no REST route, no MCP tool). Its save is PATCH's rules
+  // with a version precondition; see services/templates/editor.ts and docs/template-editor.md.
+  editor: actorProcedure
+    .input(TemplateIdInput)
+    .output(EditorOutput)
+    .query(({ ctx, input }) => openTemplateEditor(ctx, scopeOf(ctx.actor), input.id)),
+
+  editorSave: writeProcedure
+    .meta({ inputErrors: { fields: 'invalid_field' } })
+    .input(EditorSaveInput)
+    .output(EditorSaveOutput)
+    .mutation(({ ctx, input }) => {
+      const { id, version, ...patch } = input;
+      return saveFromEditor(ctx, ctx.actor, id, version, patch);
+    }),
+
+  addDocument: writeProcedure
+    .input(EditorAddDocumentInput)
+    .output(EditorSaveOutput)
+    .mutation(({ ctx, input }) => {
+      const { id, version, ...doc } = input;
+      return addTemplateDocument(ctx, ctx.actor, id, version, doc);
+    }),
+
+  preview: writeProcedure
+    .input(TemplatePreviewInput)
+    .output(TemplatePreviewOutput)
+    .mutation(({ ctx, input }) => issueTemplatePreview(ctx, scopeOf(ctx.actor), input.id, input.role)),
 });

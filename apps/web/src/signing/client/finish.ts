@@ -2,7 +2,7 @@ import { isImageFieldType } from '@esign/domain';
 import { signing } from './api.ts';
 import { announce, h } from './dom.ts';
 import { notifyHost } from './embed.ts';
-import { hideSummary, showSummary } from './error-summary.ts';
+import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
 import { modal } from './modal.ts';
@@ -31,6 +31,10 @@ export async function finish(page: SigningPage): Promise<void> {
   for (const f of page.fields) paintField(page, f);
   if (missing.length) return showSummary(page, true);
   hideSummary(ui);
+  if (page.open.preview) {
+    showProblem(ui, 'Preview: everything required is filled in. A preview signs nothing and saves nothing.');
+    return;
+  }
   let outcome: { view: StatusView; redirect: string | null } | null = null;
   const dialog = modal({
     title: 'Review and sign',

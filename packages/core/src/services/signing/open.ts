@@ -1,9 +1,10 @@
 import type { SignerRow } from '@esign/db';
 import { recordEvent } from '../events.ts';
-import { signFileLink } from '../file-links.ts';
+import { pageImageLinks } from '../file-links.ts';
 import type { FieldValue, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
+import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
 import { SIGNING_CONSENT_TEXT } from './consent.ts';
 import { audit, type Resolved, resolve, type SignerCtx, scopeOfRequest, sessionValid } from './context.ts';
 import { filledByOthers } from './others.ts';
@@ -48,17 +49,7 @@ function documentPages(sc: SignerCtx, documents: SnapshotDocument[]) {
   return documents.map((d) => ({
     index: d.index,
     name: d.name,
-    pages: d.pages.map((p, i) => ({
-      number: i + 1,
-      width: p.width,
-      height: p.height,
-      image_url: signFileLink(
-        sc.config,
-        { k: d.storage_key, t: 'image/png', n: `${d.name}-page-${i + 1}.png`, p: i + 1 },
-        sc.now,
-        24 * 3600,
-      ),
-    })),
+    pages: pageImageLinks(sc.config, d, sc.now, 24 * 3600),
   }));
 }
 
@@ -75,6 +66,8 @@ function ownFields(snapshot: RequestSnapshot, signer: SignerRow) {
 
 /** signing.open: the snapshot for this signer; records `viewed` when the document is shown. */
 export async function openSigning(sc: SignerCtx, token: string, session: string | undefined) {
+  // The template editor's preview: the signing page as a role would see the template (nothing saved).
+  if (isPreviewToken(token)) return openTemplatePreview(sc, token);
   let r = await resolve(sc.db, token, sc.now, { allowFinished: false });
   const unlocked = await sessionValid(sc, sc.db, r.signer, session);
   const visible = unlocked && r.signer.status !== 'waiting';
@@ -83,6 +76,7 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
   return {
     object: 'signing_session' as const,
     status: r.signer.status,
+    preview: false,
     request: {
       id: r.request.id,
       status: effectiveStatus(r.request, sc.now),

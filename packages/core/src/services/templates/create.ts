@@ -29,9 +29,9 @@ export interface CreateTemplateArgs {
   fields?: FieldDefinitionInput[];
 }
 
-const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
+export const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
 
-interface StoredDocument {
+export interface StoredDocument {
   name: string;
   key: string;
   mime: string;
@@ -43,7 +43,7 @@ interface StoredDocument {
 }
 
 /** The slow part, before any transaction: download, parse, remove tags, store each document. */
-async function storeDocuments(
+export async function storeDocuments(
   accountId: number,
   input: CreateTemplateArgs,
   deps: CoreDeps,
@@ -84,6 +84,31 @@ async function storeDocuments(
   return { stored, detected, warnings };
 }
 
+/** Stored documents as the template's documents, from `firstPosition` on. */
+export async function insertDocuments(
+  tx: Tx,
+  templateId: number,
+  stored: StoredDocument[],
+  firstPosition = 0,
+) {
+  await tx
+    .insertInto('template_documents')
+    .values(
+      stored.map((d, i) => ({
+        template_id: templateId,
+        position: firstPosition + i,
+        name: d.name,
+        storage_key: d.key,
+        mime_type: d.mime,
+        byte_size: d.size,
+        sha256: d.sha,
+        uploaded_sha256: d.uploadedSha,
+        pages: json(d.pages),
+      })),
+    )
+    .execute();
+}
+
 /** The template, its documents and fields, its page-rendering job and template.created, together. */
 async function insertTemplate(
   tx: Tx,
@@ -115,22 +140,7 @@ async function insertTemplate(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await tx
-    .insertInto('template_documents')
-    .values(
-      t.stored.map((d, position) => ({
-        template_id: template.id,
-        position,
-        name: d.name,
-        storage_key: d.key,
-        mime_type: d.mime,
-        byte_size: d.size,
-        sha256: d.sha,
-        uploaded_sha256: d.uploadedSha,
-        pages: json(d.pages),
-      })),
-    )
-    .execute();
+  await insertDocuments(tx, template.id, t.stored);
   await insertFields(tx, template.id, t.fields);
   await enqueueJob(tx, { kind: RENDER_PAGES_JOB, payload: { templateId: template.id }, maxAttempts: 3 });
   await recordEvent(tx, scope, {
