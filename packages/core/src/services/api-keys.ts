@@ -1,4 +1,5 @@
 import type { Environment, Executor, Permission } from '@esign/db';
+import { sql } from 'kysely';
 import type { Actor } from '../context.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { CoreError } from '../errors.ts';
@@ -71,12 +72,8 @@ export async function revokeApiKey(
   return { id: row.id, revoked_at: row.revoked_at.toISOString() };
 }
 
-/** Authentication rule 6 of the specification, in one place for every adapter. */
-export async function authenticateApiKey(
-  db: Executor,
-  authorization: string | undefined,
-  now: Date,
-): Promise<Actor> {
+/** The bearer token of an Authorization header, or 401 `unauthenticated` saying what is wrong. */
+function bearerToken(authorization: string | undefined): string {
   if (!authorization) {
     throw new CoreError(
       'unauthenticated',
@@ -91,7 +88,12 @@ export async function authenticateApiKey(
       'Malformed API key: expected Authorization: Bearer svc_live_... or svc_test_...',
     );
   }
-  const row = await db
+  return token;
+}
+
+/** The key row with its user and account, as authentication reads it. */
+function keyRowQuery(db: Executor, token: string) {
+  return db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -110,15 +112,20 @@ export async function authenticateApiKey(
       'users.role',
       'accounts.archived_at',
     ])
-    .where('api_keys.key_hash', '=', sha256Hex(token))
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', sha256Hex(token));
+}
+
+type KeyRow = NonNullable<Awaited<ReturnType<ReturnType<typeof keyRowQuery>['executeTakeFirst']>>>;
+
+/** `last_used_at` is written at most once a minute per key. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** The actor of a key row, or the rule-6 error (unknown or revoked key, archived account, expired). */
+function keyActor(row: KeyRow | undefined, now: Date): Actor {
   if (!row || row.revoked_at) throw new CoreError('unauthenticated', 'Invalid or revoked API key');
   if (row.archived_at) throw new CoreError('unauthenticated', 'The account of this API key is archived');
   if (row.expires_at && row.expires_at <= now) {
     throw new CoreError('api_key_expired', `This API key expired at ${row.expires_at.toISOString()}`);
-  }
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > 60_000) {
-    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
   }
   return {
     kind: 'api_key',
@@ -133,4 +140,83 @@ export async function authenticateApiKey(
     oauthClientId: null,
     canWrite: row.permission === 'full',
   };
+}
+
+/** Authentication rule 6 of the specification, in one place for every adapter. */
+export async function authenticateApiKey(
+  db: Executor,
+  authorization: string | undefined,
+  now: Date,
+): Promise<Actor> {
+  const row = await keyRowQuery(db, bearerToken(authorization)).executeTakeFirst();
+  const actor = keyActor(row, now);
+  if (!row!.last_used_at || now.getTime() - row!.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
+    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row!.id).execute();
+  }
+  return actor;
+}
+
+/**
+ * Rule 6 and the key's rate-limit window in one statement (one round trip per request): the key
+ * row is read, and only when the key is usable (not revoked, account not archived, not expired)
+ * the shared fixed window `api_key:<id>` is counted and `last_used_at` refreshed. Nothing is cached,
+ * so a revocation holds for the very next request on every process.
+ */
+export async function authenticateApiKeyCounted(
+  db: Executor,
+  authorization: string | undefined,
+  now: Date,
+  windowStart: Date,
+): Promise<{ actor: Actor; count: number }> {
+  const token = bearerToken(authorization);
+  const row = await db
+    .with('k', () => keyRowQuery(db, token))
+    .with('usable', (qb) =>
+      qb
+        .selectFrom('k')
+        .select(['k.id', 'k.last_used_at'])
+        .where('k.revoked_at', 'is', null)
+        .where('k.archived_at', 'is', null)
+        .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)])),
+    )
+    .with('hit', (qb) =>
+      qb
+        .insertInto('rate_limit_windows')
+        .columns(['bucket', 'window_start', 'count'])
+        .expression((eb) =>
+          eb
+            .selectFrom('usable')
+            .select((s) => [
+              sql<string>`'api_key:' || usable.id`.as('bucket'),
+              s.val(windowStart).as('window_start'),
+              s.lit(1).as('count'),
+            ]),
+        )
+        .onConflict((oc) =>
+          oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }),
+        )
+        .returning('count'),
+    )
+    .with('touch', (qb) =>
+      qb
+        .updateTable('api_keys')
+        .set({ last_used_at: now })
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('usable')
+            .select('usable.id')
+            .where((w) =>
+              w.or([
+                w('usable.last_used_at', 'is', null),
+                w('usable.last_used_at', '<', new Date(now.getTime() - LAST_USED_PRECISION_MS)),
+              ]),
+            ),
+        ),
+    )
+    .selectFrom('k')
+    .selectAll('k')
+    .select((eb) => eb.selectFrom('hit').select('hit.count').as('window_count'))
+    .executeTakeFirst();
+  const actor = keyActor(row, now);
+  return { actor, count: row!.window_count ?? 0 };
 }

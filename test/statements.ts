@@ -1,0 +1,60 @@
+import type { Db } from '@esign/db';
+import { sql } from 'kysely';
+import pg from 'pg';
+
+/**
+ * Every statement any pg client of this process sends while `fn` runs (the app under test shares
+ * the process with the test): how many round trips a request costs, counted where they leave.
+ */
+export async function recordStatements<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0];
+    statements.push(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? first));
+    return original.apply(this, args);
+  };
+  try {
+    return { result: await fn(), statements };
+  } finally {
+    proto.query = original;
+  }
+}
+
+/**
+ * `n` copies of one row of `table` (every column but `id`), made in one statement: a page of rows
+ * that production made once, without paying production's cost per row. Returns the new ids.
+ */
+export async function cloneRow(
+  db: Db,
+  table: 'templates' | 'signature_requests',
+  id: number,
+  n: number,
+): Promise<number[]> {
+  const cols = await sql<{ column_name: string }>`
+    select column_name from information_schema.columns
+    where table_schema = current_schema() and table_name = ${table} and column_name <> 'id'
+    order by ordinal_position`.execute(db);
+  const list = sql.join(cols.rows.map((c) => sql.ref(c.column_name)));
+  const copies = await sql<{ id: number }>`
+    insert into ${sql.table(table)} (${list})
+    select ${list} from ${sql.table(table)}, generate_series(1, ${n}) where id = ${id}
+    returning id`.execute(db);
+  if (table === 'signature_requests') {
+    const signerCols = await sql<{ column_name: string }>`
+      select column_name from information_schema.columns
+      where table_schema = current_schema() and table_name = 'signers'
+        and column_name not in ('id', 'signature_request_id', 'token_nonce', 'token_hash')
+      order by ordinal_position`.execute(db);
+    const sl = sql.join(signerCols.rows.map((c) => sql.ref(`s.${c.column_name}`)));
+    const names = sql.join(signerCols.rows.map((c) => sql.ref(c.column_name)));
+    await sql`
+      insert into signers (signature_request_id, ${names})
+      select r.id, ${sl} from signers s cross join unnest(${copies.rows.map((r) => r.id)}::int[]) as r(id)
+      where s.signature_request_id = ${id}`.execute(db);
+  }
+  return copies.rows.map((r) => r.id);
+}
