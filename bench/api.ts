@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
+import { ensureDashboardBuilt } from '../apps/web/src/dashboard/build.ts';
 import { seedRequests } from '../test/seed-scale.ts';
 import { makePdf, NODE_TS, scratchDatabase } from './util.ts';
 
@@ -194,6 +195,7 @@ const db = createDb(database.url, { max: 4 });
 const children: ChildProcess[] = [];
 try {
   await migrateToLatest(db);
+  await ensureDashboardBuilt(); // built once per source change: not during a measurement
   const env = {
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,

@@ -149,5 +149,5 @@ export async function scratchDatabase(embeddedDir: string): Promise<{ url: strin
   return { url: server.url, drop: () => server.stop() };
 }
 
-/** How bench scripts start a TypeScript entry point of this repository in a child process. */
-export const NODE_TS: string[] = (process.env.BENCH_NODE_ARGS ?? '--import tsx').split(' ').filter(Boolean);
+/** Extra node arguments for the TypeScript entry points bench scripts start (none: Node strips types itself). */
+export const NODE_TS: string[] = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -2,23 +2,30 @@ import type { Db } from '@esign/db';
 import { sql } from 'kysely';
 import pg from 'pg';
 
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * Every statement any pg client of this process sends while `fn` runs (the app under test shares
  * the process with the test): how many round trips a request costs, counted where they leave.
  */
 export async function recordStatements<T>(
   fn: () => Promise<T>,
-): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
+): Promise<{ result: T; statements: string[]; sent: Statement[] }> {
+  const sent: Statement[] = [];
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    statements.push(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? first));
+    const [first, second] = args;
+    const text = typeof first === 'string' ? first : String((first as { text?: string })?.text ?? first);
+    sent.push({ text, values: Array.isArray(second) ? second : [] });
     return original.apply(this, args);
   };
   try {
-    return { result: await fn(), statements };
+    const result = await fn();
+    return { result, statements: sent.map((s) => s.text), sent };
   } finally {
     proto.query = original;
   }

@@ -1,5 +1,5 @@
 import type { Environment, Executor, Permission } from '@esign/db';
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Actor } from '../context.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { CoreError } from '../errors.ts';
@@ -157,6 +157,37 @@ export async function authenticateApiKey(
 }
 
 /**
+ * The key row (as keyRowQuery reads it) and, only when the key is usable, its rate-limit window
+ * counted and `last_used_at` refreshed, in one statement. It runs on every API request, so it is
+ * written once as SQL text and sent as it is (no query builder work per request).
+ * $1 key hash, $2 now, $3 the window's start, $4 `last_used_at` older than this is refreshed.
+ */
+const KEY_AND_WINDOW_SQL = `with k as (
+  select api_keys.id, api_keys.name, api_keys.environment, api_keys.permission, api_keys.expires_at,
+    api_keys.revoked_at, api_keys.last_used_at, api_keys.account_id, users.id as user_id,
+    users.email, users.name as user_name, users.role, accounts.archived_at
+  from api_keys
+  join users on users.id = api_keys.user_id
+  join accounts on accounts.id = api_keys.account_id
+  where api_keys.key_hash = $1
+), usable as (
+  select id, last_used_at from k
+  where revoked_at is null and archived_at is null and (expires_at is null or expires_at > $2)
+), hit as (
+  insert into rate_limit_windows (bucket, window_start, count)
+  select 'api_key:' || usable.id, $3, 1 from usable
+  on conflict (bucket, window_start) do update set count = rate_limit_windows.count + 1
+  returning count
+), touch as (
+  update api_keys set last_used_at = $2
+  where id in (select id from usable where last_used_at is null or last_used_at < $4)
+)
+select k.*, (select count from hit) as window_count,
+  -- see asyncCommit (rate-limit.ts): this statement's own commit does not wait for the WAL flush
+  set_config('synchronous_commit', 'off', true) as async_commit
+from k`;
+
+/**
  * Rule 6 and the key's rate-limit window in one statement (one round trip per request): the key
  * row is read, and only when the key is usable (not revoked, account not archived, not expired)
  * the shared fixed window `api_key:<id>` is counted and `last_used_at` refreshed. Nothing is cached,
@@ -168,55 +199,12 @@ export async function authenticateApiKeyCounted(
   now: Date,
   windowStart: Date,
 ): Promise<{ actor: Actor; count: number }> {
-  const token = bearerToken(authorization);
-  const row = await db
-    .with('k', () => keyRowQuery(db, token))
-    .with('usable', (qb) =>
-      qb
-        .selectFrom('k')
-        .select(['k.id', 'k.last_used_at'])
-        .where('k.revoked_at', 'is', null)
-        .where('k.archived_at', 'is', null)
-        .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)])),
-    )
-    .with('hit', (qb) =>
-      qb
-        .insertInto('rate_limit_windows')
-        .columns(['bucket', 'window_start', 'count'])
-        .expression((eb) =>
-          eb
-            .selectFrom('usable')
-            .select((s) => [
-              sql<string>`'api_key:' || usable.id`.as('bucket'),
-              s.val(windowStart).as('window_start'),
-              s.lit(1).as('count'),
-            ]),
-        )
-        .onConflict((oc) =>
-          oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }),
-        )
-        .returning('count'),
-    )
-    .with('touch', (qb) =>
-      qb
-        .updateTable('api_keys')
-        .set({ last_used_at: now })
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('usable')
-            .select('usable.id')
-            .where((w) =>
-              w.or([
-                w('usable.last_used_at', 'is', null),
-                w('usable.last_used_at', '<', new Date(now.getTime() - LAST_USED_PRECISION_MS)),
-              ]),
-            ),
-        ),
-    )
-    .selectFrom('k')
-    .selectAll('k')
-    .select((eb) => eb.selectFrom('hit').select('hit.count').as('window_count'))
-    .executeTakeFirst();
+  const hash = sha256Hex(bearerToken(authorization));
+  const stale = new Date(now.getTime() - LAST_USED_PRECISION_MS);
+  const { rows } = await db.executeQuery<KeyRow & { window_count: number | null }>(
+    CompiledQuery.raw(KEY_AND_WINDOW_SQL, [hash, now, windowStart, stale]),
+  );
+  const row = rows[0];
   const actor = keyActor(row, now);
-  return { actor, count: row!.window_count ?? 0 };
+  return { actor, count: row?.window_count ?? 0 };
 }
