@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     small: { type: 'string', default: '1000' },
     large: { type: 'string', default: '1000000' },
     samples: { type: 'string', default: '30' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -258,6 +259,7 @@ try {
 } finally {
   await Promise.all(children.map(stop));
   await db.destroy();
-  await database.drop();
+  if (args.keep) console.error(`kept the database: ${database.url}`);
+  else await database.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -8,7 +8,7 @@
 // parent. Time is the median of N runs after one warm-up run; "cold" is that first run.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -191,6 +191,11 @@ async function main(): Promise<void> {
     }
   }
 
+  mkdirSync(path.join(import.meta.dirname, 'out'), { recursive: true });
+  writeFileSync(
+    path.join(import.meta.dirname, 'out/sealing.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), runs, results }, null, 2)}\n`,
+  );
   console.log(
     `Sealing benchmark: ${FIELDS} values per document, median of ${runs} runs after a warm-up; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`,
   );

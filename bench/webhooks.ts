@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, createWebhookEndpoint, parseConfig, recordEvent } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { verifyWebhook } from '../packages/webhooks/src/index.ts';
-import { scratchDatabase } from './util.ts';
+import { NODE_TS, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -87,7 +87,7 @@ async function waitForReceipts(ids: string[], timeoutMs: number): Promise<void> 
 
 function startWorkers(n: number, dbUrl: string): ChildProcess[] {
   return Array.from({ length: n }, () =>
-    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/worker/src/main.ts')], {
+    spawn(process.execPath, [...NODE_TS, join(ROOT, 'apps/worker/src/main.ts')], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

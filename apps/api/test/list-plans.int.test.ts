@@ -76,7 +76,11 @@ describe(`list filters at ${REQUESTS.toLocaleString('en')} requests per account 
     const { plan, body } = await planOf('signature_requests?status=expired', 'signature_requests');
     expect(body.data.length).toBeGreaterThan(0);
     expect(body.data.every((r: { status: string }) => r.status === 'expired')).toBe(true);
-    expectIndexed(plan, /signature_requests_(status|open_expiry_scope)_idx/);
+    // Stored `expired` is on signature_requests_status_idx and open-past-expiry on
+    // signature_requests_open_expiry_scope_idx; when the two together are dense enough the planner
+    // rightly walks the account newest first instead. Either way the read stays bounded.
+    expect(plan.seqScans).toEqual([]);
+    expect(plan.rowsRead, JSON.stringify(plan.json, null, 1)).toBeLessThan(BOUNDED);
   });
 
   for (const status of ['declined', 'in_progress', 'sent', 'open', 'completed', 'canceled']) {
