@@ -43,25 +43,31 @@ async function planOf(path: string, table: 'signature_requests' | 'templates') {
   };
 }
 
-function expectIndexed(
-  plan: Awaited<ReturnType<typeof explainAnalyze>>,
-  index: string | RegExp,
-): void {
+function expectIndexed(plan: Awaited<ReturnType<typeof explainAnalyze>>, index: string | RegExp): void {
   const detail = `indexes ${plan.indexes.join(', ')}; read ${plan.rowsRead} rows\n${JSON.stringify(plan.json, null, 1)}`;
   expect(plan.seqScans, detail).toEqual([]);
-  expect(plan.indexes.some((i) => (typeof index === 'string' ? i === index : index.test(i))), detail).toBe(true);
+  expect(
+    plan.indexes.some((i) => (typeof index === 'string' ? i === index : index.test(i))),
+    detail,
+  ).toBe(true);
   expect(plan.rowsRead, detail).toBeLessThan(BOUNDED);
 }
 
 describe(`list filters at ${REQUESTS.toLocaleString('en')} requests per account use their index (issue 16)`, () => {
   it('GET /signature_requests?q=<signer email>: trigram index on email', async () => {
-    const { plan, body } = await planOf(`signature_requests?q=signer${sample}@example.com`, 'signature_requests');
+    const { plan, body } = await planOf(
+      `signature_requests?q=signer${sample}@example.com`,
+      'signature_requests',
+    );
     expect(body.data).toHaveLength(1);
     expectIndexed(plan, 'signers_email_trgm_idx');
   });
 
   it('GET /signature_requests?q=<part of a name> and ?q=<phone>: trigram indexes on name and phone', async () => {
-    const name = await planOf(`signature_requests?q=${encodeURIComponent(`Signer ${sample}`)}`, 'signature_requests');
+    const name = await planOf(
+      `signature_requests?q=${encodeURIComponent(`Signer ${sample}`)}`,
+      'signature_requests',
+    );
     expect(name.body.data.length).toBeGreaterThan(0);
     expectIndexed(name.plan, 'signers_name_trgm_idx');
     const phone = await planOf(
@@ -93,7 +99,10 @@ describe(`list filters at ${REQUESTS.toLocaleString('en')} requests per account 
   }
 
   it('GET /signature_requests?template_id=<rare template>: index on template, newest first', async () => {
-    const { plan, body } = await planOf(`signature_requests?template_id=${rareTemplateId}`, 'signature_requests');
+    const { plan, body } = await planOf(
+      `signature_requests?template_id=${rareTemplateId}`,
+      'signature_requests',
+    );
     expect(body.data.length).toBeGreaterThan(0);
     expectIndexed(plan, 'signature_requests_template_idx');
   });
