@@ -42,7 +42,6 @@ function runBench(name: Bench, args: string[]): void {
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the JSON the benchmarks wrote
 const out = (name: string): any => JSON.parse(readFileSync(join(ROOT, `bench/out/${name}.json`), 'utf8'));
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const range = (xs: number[]) =>
