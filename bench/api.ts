@@ -19,7 +19,7 @@ import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { ensureDashboardBuilt } from '../apps/web/src/dashboard/build.ts';
-import { seedRequests } from '../test/seed-scale.ts';
+import { seededEmail, seedRequests } from '../test/seed-scale.ts';
 import { makePdf, NODE_TS, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -180,7 +180,11 @@ async function listLatencies(base: string, key: string, db: Db, prototypeId: num
   const { lo, hi } = range.rows[0]!;
   const middle = Math.floor((lo + hi) / 2);
   return {
-    'q=<signer email>': await p50(base, `/api/v1/signature_requests?q=signer${middle}%40example.com`, key),
+    'q=<signer email>': await p50(
+      base,
+      `/api/v1/signature_requests?q=${encodeURIComponent(seededEmail(middle))}`,
+      key,
+    ),
     'status=expired': await p50(base, '/api/v1/signature_requests?status=expired', key),
     'status=declined': await p50(base, '/api/v1/signature_requests?status=declined', key),
     'first page': await p50(base, '/api/v1/signature_requests', key),

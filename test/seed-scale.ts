@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '@esign/db';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -13,6 +14,11 @@ const STATUS_MIX = sql.raw(`case
   when g % 10000 < 9950 then 'in_progress'
   when g % 10000 < 9990 then 'declined'
   else 'expired' end`);
+
+/** The email of the signer seeded for request `id`: a distinct local part at a shared domain. */
+export function seededEmail(id: number): string {
+  return `${createHash('md5').update(String(id)).digest('hex').slice(0, 12)}@example.com`;
+}
 
 export interface SeedScale {
   /** How many requests to add to the prototype's account side. */
@@ -49,7 +55,7 @@ export async function seedRequests(db: Db, s: SeedScale): Promise<void> {
     insert into signers (signature_request_id, account_id, environment, position, role, name, email,
       phone, status, created_at, updated_at)
     select r.id, r.account_id, r.environment, 0, 'Signer', 'Signer ' || r.id,
-      'signer' || r.id || '@example.com', '+1555' || lpad(r.id::text, 7, '0'),
+      substr(md5(r.id::text), 1, 12) || '@example.com', '+1555' || lpad(r.id::text, 7, '0'),
       case when r.status = 'completed' then 'signed' else 'sent' end, now(), now()
     from signature_requests r
     where r.account_id = (select account_id from signature_requests where id = ${s.prototypeId})
