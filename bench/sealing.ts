@@ -11,7 +11,7 @@
 // parent. Time is the median of N runs after one warm-up run; "cold" is that first run.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -256,6 +256,11 @@ async function main(): Promise<void> {
   } finally {
     await services.close();
   }
+  mkdirSync(path.join(import.meta.dirname, 'out'), { recursive: true });
+  writeFileSync(
+    path.join(import.meta.dirname, 'out/sealing.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), runs, results }, null, 2)}\n`,
+  );
   printResults(results, runs);
 }
 

@@ -1,8 +1,14 @@
 import type { Executor } from '@esign/db';
 import type { Actor } from './context.ts';
 import { CoreError } from './errors.ts';
-import { authenticateApiKey } from './services/api-keys.ts';
-import { limitActor } from './services/rate-limit.ts';
+import { authenticateApiKey, authenticateApiKeyCounted } from './services/api-keys.ts';
+import {
+  limitActor,
+  type RateLimitResult,
+  rateLimitError,
+  rateLimitResult,
+  rateLimitWindowStart,
+} from './services/rate-limit.ts';
 import { carriesSessionCookie } from './services/sessions/cookies.ts';
 import { authenticateWebRequest } from './services/sessions/sessions.ts';
 
@@ -83,6 +89,7 @@ export type AuthenticatedRequest =
 /**
  * The one authenticate → rate-limit → headers sequence: every authenticated response carries
  * `RateLimit-*` (and `Retry-After` when limited); REST, MCP and /trpc share the fixed window.
+ * An API key is looked up and counted in one statement (one round trip per request).
  * Never throws a CoreError: the adapter renders `error` its own way (REST envelope, MCP 401, tRPC).
  */
 export async function authenticateAndLimit(
@@ -92,21 +99,39 @@ export async function authenticateAndLimit(
   opts: AuthenticateOptions & { perMinute: number },
 ): Promise<AuthenticatedRequest> {
   let actor: Actor;
+  let limit: RateLimitResult;
   try {
-    actor = await authenticate(db, credentials, now, opts);
+    if (presentedKind(credentials) === 'api_key' && opts.allow.includes('api_key')) {
+      const counted = await authenticateApiKeyCounted(
+        db,
+        credentials.authorization,
+        now,
+        rateLimitWindowStart(now),
+      );
+      actor = counted.actor;
+      limit = rateLimitResult(counted.count, opts.perMinute, now);
+    } else {
+      actor = await authenticate(db, credentials, now, opts);
+      limit = await limitActor(db, actor, opts.perMinute, now);
+    }
   } catch (err) {
     if (err instanceof CoreError) return { actor: null, error: err, headers: {} };
     throw err;
   }
-  const limit = await limitActor(db, actor, opts.perMinute, now);
+  return limitedResponse(actor, limit);
+}
+
+/** The RateLimit-* headers of a counted request and, over the limit, the 429 instead of the actor. */
+function limitedResponse(actor: Actor, limit: RateLimitResult): AuthenticatedRequest {
   const headers: Record<string, string> = {
     'RateLimit-Limit': String(limit.limit),
     'RateLimit-Remaining': String(limit.remaining),
     'RateLimit-Reset': String(limit.resetSeconds),
   };
-  if (limit.error) {
+  const error = rateLimitError(limit);
+  if (error) {
     headers['Retry-After'] = String(limit.resetSeconds);
-    return { actor: null, error: limit.error, headers };
+    return { actor: null, error, headers };
   }
   return { actor, error: null, headers };
 }

@@ -48,6 +48,11 @@ export const ConfigSchema = z
     SIGNUP_ENABLED: bool.default(false),
     /** Jobs one worker process runs at once (apps/worker). */
     WORKER_CONCURRENCY: positiveInt.default(4),
+    /**
+     * Webhook deliveries one worker process makes at once, on slots of their own (a delivery waits on
+     * the network and the database, not the CPU, so many run side by side).
+     */
+    WEBHOOK_CONCURRENCY: positiveInt.max(256).default(32),
     // The document pool (packages/pdf isolate.ts): worker threads shared by the process, and the
     // limits of one document. Unset DOCUMENT_WORKERS: the cores, 2 to 4.
     DOCUMENT_WORKERS: positiveInt.max(64).optional(),

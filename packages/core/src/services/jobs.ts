@@ -33,7 +33,16 @@ export type JobKind =
   | 'template.render_pages'
   | 'bulk.send';
 
-export type JobHandler = (ctx: JobContext, payload: Record<string, unknown>, job: JobRow) => Promise<void>;
+/**
+ * Runs one job. It resolves `'finished'` when it already marked its own job done in its last write
+ * (finishedJobColumns; one statement fewer), otherwise the worker marks it done afterwards.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: most handlers return nothing
+export type JobHandler = (
+  ctx: JobContext,
+  payload: Record<string, unknown>,
+  job: JobRow,
+) => Promise<void | 'finished'>;
 
 export interface EnqueueOptions {
   kind: string;
@@ -115,8 +124,7 @@ export async function claimJob(
 }
 
 /** Only the claim that still holds the job (same worker, same attempt) may touch it. */
-const holder = (job: JobRow) => (eb: ExpressionBuilder<Database, 'jobs'>) =>
-  eb.and([eb('id', '=', job.id), eb('locked_by', '=', job.locked_by), eb('attempts', '=', job.attempts)]);
+const holder = (job: JobRow) => jobHolder(job);
 
 /** Extends a running job's lease; false when the job is no longer this claim's (it was taken over). */
 export async function renewJobLease(
@@ -134,12 +142,19 @@ export async function renewJobLease(
   return result.numUpdatedRows > 0n;
 }
 
+/** What finishing a job writes; a handler may write it in its own last statement (JobHandler). */
+export function finishedJobColumns(now: Date) {
+  return { status: 'done' as const, finished_at: now, locked_until: null, last_error: null };
+}
+
+/** The claim of a job that is still its holder's (finishing it in another statement). */
+export function jobHolder(job: Pick<JobRow, 'id' | 'locked_by' | 'attempts'>) {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
+    eb.and([eb('id', '=', job.id), eb('locked_by', '=', job.locked_by), eb('attempts', '=', job.attempts)]);
+}
+
 export async function finishJob(db: Db, job: JobRow, now: Date): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ status: 'done', finished_at: now, locked_until: null, last_error: null })
-    .where(holder(job))
-    .execute();
+  await db.updateTable('jobs').set(finishedJobColumns(now)).where(holder(job)).execute();
 }
 
 export async function failJob(db: Db, job: JobRow, error: string, now: Date): Promise<'retry' | 'failed'> {

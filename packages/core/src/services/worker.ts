@@ -22,9 +22,12 @@ export async function runOneJob(
   handlers: Record<string, JobHandler>,
   workerId: string,
   leaseMs = JOB_LEASE_MS,
+  onClaimed?: () => void,
 ): Promise<boolean> {
   const job = await claimJob(ctx.db, workerId, ctx.now(), Object.keys(handlers), leaseMs);
   if (!job) return false;
+  // More may be due: an idle sibling slot looks while this one runs the job.
+  onClaimed?.();
   const log = ctx.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
   const handler = handlers[job.kind];
   const lease = holdLease(() => renewJobLease(ctx.db, job, ctx.now(), leaseMs), {
@@ -34,8 +37,8 @@ export async function runOneJob(
   });
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-    await handler({ ...ctx, logger: log }, job.payload, job);
-    await finishJob(ctx.db, job, ctx.now());
+    const outcome = await handler({ ...ctx, logger: log }, job.payload, job);
+    if (outcome !== 'finished') await finishJob(ctx.db, job, ctx.now());
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const outcome = await failJob(ctx.db, job, message, ctx.now());
@@ -80,9 +83,48 @@ export interface WorkerOptions {
 }
 
 /**
- * A worker loop with `concurrency` slots: each claims jobs until none is due, then sleeps until the
- * next poll or until a notification for one of its kinds wakes it. `stop()` closes the listener and
- * lets running jobs finish.
+ * Idle slots of one worker, woken one at a time: a notification or a slot that found work wakes
+ * the next sleeper, which wakes another if it finds work too, so a backlog brings every slot in
+ * within a few claims while one job costs one extra claim, not one per slot.
+ */
+function idleSlots() {
+  const sleepers: (() => void)[] = [];
+  let notified = 0;
+  return {
+    /** Counts notifications: a slot that saw one arrive during its empty claim looks again. */
+    get notified() {
+      return notified;
+    },
+    wakeOne(fromNotification = false) {
+      if (fromNotification) notified++;
+      sleepers.shift()?.();
+    },
+    wakeAll() {
+      notified++;
+      for (const wake of sleepers.splice(0)) wake();
+    },
+    /** Sleeps until woken, or `ms` (the idle poll) when given. */
+    sleep(ms: number | null) {
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          if (timer) clearTimeout(timer);
+          const i = sleepers.indexOf(done);
+          if (i !== -1) sleepers.splice(i, 1);
+          resolve();
+        };
+        const timer = ms === null ? null : setTimeout(done, ms);
+        timer?.unref();
+        sleepers.push(done);
+      });
+    },
+  };
+}
+
+/**
+ * A worker loop with `concurrency` slots: each claims jobs until none is due, then sleeps until a
+ * notification for one of its kinds (or a sibling that found work) wakes it; the first slot also
+ * polls every `pollMs`, the fallback for lost notifications and jobs due later. `stop()` closes the
+ * listener and lets running jobs finish.
  */
 export function startWorker(
   ctx: JobContext,
@@ -93,41 +135,22 @@ export function startWorker(
   let stopping = false;
   const pollMs = opts.pollMs ?? 500;
 
-  // A wake ends every idle slot's sleep; the generation counter covers a wake that comes while a
-  // slot is between a claim that found nothing and its sleep.
-  let wakes = 0;
-  const sleepers = new Set<() => void>();
-  const wakeAll = () => {
-    wakes++;
-    for (const wake of [...sleepers]) wake();
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      sleepers.add(done);
-    });
-
-  const loop = async () => {
+  const idle = idleSlots();
+  const loop = async (slot: number) => {
     while (!stopping) {
-      const seen = wakes;
+      const seen = idle.notified;
       let worked = false;
       try {
-        worked = await runOneJob(ctx, handlers, workerId, opts.leaseMs);
+        worked = await runOneJob(ctx, handlers, workerId, opts.leaseMs, () => idle.wakeOne());
       } catch (err) {
         ctx.logger.error({ err }, 'worker poll failed');
       }
-      if (!worked && !stopping && seen === wakes) await sleep(pollMs);
+      if (!worked && !stopping && seen === idle.notified) await idle.sleep(slot === 0 ? pollMs : null);
     }
   };
   const listener = opts.listenUrl
     ? listenForJobs(opts.listenUrl, ctx.logger, (kind) => {
-        if (kind === undefined || Object.hasOwn(handlers, kind)) wakeAll();
+        if (kind === undefined || Object.hasOwn(handlers, kind)) idle.wakeOne(true);
       })
     : null;
   const timers = (opts.periodic ?? []).map((p) =>
@@ -135,12 +158,12 @@ export function startWorker(
       p.run().catch((err) => ctx.logger.error({ err }, 'periodic task failed'));
     }, p.every),
   );
-  const slots = Array.from({ length: opts.concurrency ?? 2 }, loop);
+  const slots = Array.from({ length: opts.concurrency ?? 2 }, (_, slot) => loop(slot));
   return {
     async stop() {
       stopping = true;
       timers.forEach(clearInterval);
-      wakeAll();
+      idle.wakeAll();
       await Promise.all([
         listener?.close().catch((err) => ctx.logger.warn({ err }, 'closing the job listener failed')),
         ...slots,

@@ -7,6 +7,7 @@ import * as billing from './2026_11_23_0002_billing.ts';
 import * as dashboard from './2026_11_23_0003_dashboard.ts';
 import * as templateVersion from './2026_11_24_0030_template_version.ts';
 import * as uploadedSha256 from './2026_11_24_0040_uploaded_sha256.ts';
+import * as listFilterIndexes from './2026_11_24_0050_list_filter_indexes.ts';
 import * as sendSources from './2026_11_24_0060_send_sources.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0003_dashboard': dashboard,
   '2026_11_24_0030_template_version': templateVersion,
   '2026_11_24_0040_uploaded_sha256': uploadedSha256,
+  '2026_11_24_0050_list_filter_indexes': listFilterIndexes,
   '2026_11_24_0060_send_sources': sendSources,
 };

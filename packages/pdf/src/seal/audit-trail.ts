@@ -81,10 +81,12 @@ class Flow {
   readonly pages: { page: PDFPage; canvas: Canvas }[] = [];
   private y = 0;
 
-  constructor(
-    private readonly pdf: PDF,
-    private readonly fonts: DocumentFonts,
-  ) {
+  private readonly pdf: PDF;
+  private readonly fonts: DocumentFonts;
+
+  constructor(pdf: PDF, fonts: DocumentFonts) {
+    this.pdf = pdf;
+    this.fonts = fonts;
     this.newPage();
   }
 

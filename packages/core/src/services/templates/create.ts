@@ -17,7 +17,7 @@ import {
   insertFields,
   nameFields,
 } from './fields.ts';
-import { folderId } from './queries.ts';
+import { folderId, templateViewOf } from './queries.ts';
 import { RENDER_PAGES_JOB } from './render-pages.ts';
 
 export interface CreateTemplateArgs {
@@ -192,6 +192,11 @@ async function createStoredTemplate(
     .execute((tx) =>
       insertTemplate(tx, actor, scope, { name, input, stored, roles, fields }, { source: opts.source, now }),
     );
-  const dto = await toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+  const dto = await toTemplateDto(
+    sc.db,
+    await templateViewOf(sc.db, row),
+    { config: sc.config, now: sc.now() },
+    { withDetails: true },
+  );
   return warnings.length ? { ...dto, warnings } : dto;
 }

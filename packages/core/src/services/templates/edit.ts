@@ -7,7 +7,13 @@ import type { ServiceContext } from '../service-context.ts';
 import { reorderDocuments } from './documents.ts';
 import { toTemplateDto } from './dto.ts';
 import { assignRoles, fieldSpecsFromDefinitions, insertFields, nameFields, renameRoles } from './fields.ts';
-import { folderId, loadTemplateDocuments, loadTemplateFields, lockTemplate } from './queries.ts';
+import {
+  folderId,
+  loadTemplateDocuments,
+  loadTemplateFields,
+  lockTemplate,
+  templateViewOf,
+} from './queries.ts';
 
 // Changes to a template: each runs in one transaction that locks the template (scoped to the
 // actor's account side) and records its event, then returns the Template object.
@@ -28,7 +34,12 @@ export interface UpdatePrecondition {
 }
 
 async function templateResult(sc: ServiceContext, row: TemplateRow): Promise<TemplateDto> {
-  return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+  return toTemplateDto(
+    sc.db,
+    await templateViewOf(sc.db, row),
+    { config: sc.config, now: sc.now() },
+    { withDetails: true },
+  );
 }
 
 /**

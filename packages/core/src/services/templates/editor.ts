@@ -12,7 +12,13 @@ import { insertDocuments, type StoredDocument, storeDocuments } from './create.t
 import { toTemplateDto } from './dto.ts';
 import { applyUpdate, type UpdateTemplateArgs } from './edit.ts';
 import { assignRoles, type FieldSpec, insertFields, nameFields } from './fields.ts';
-import { loadTemplateDocuments, loadTemplateFields, lockTemplate, requireTemplate } from './queries.ts';
+import {
+  loadTemplateDocuments,
+  loadTemplateFields,
+  lockTemplate,
+  requireTemplate,
+  templateViewOf,
+} from './queries.ts';
 
 // The template editor at edit_url (issue 12). It reads the template with every page image and the
 // template's `version`, and saves through the same applyUpdate as PATCH /templates/{id} (same
@@ -28,7 +34,7 @@ async function editorState(sc: ServiceContext, row: TemplateRow) {
   const docs = await loadTemplateDocuments(sc.db, row.id);
   return {
     version: row.version,
-    template: await toTemplateDto(sc.db, row, { config: sc.config, now }, { withDetails: true }),
+    template: await toTemplateDto(sc.db, await templateViewOf(sc.db, row), { config: sc.config, now }, { withDetails: true }),
     documents: docs.map((d) => ({
       id: d.id,
       name: d.name,

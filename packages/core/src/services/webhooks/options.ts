@@ -1,3 +1,4 @@
+import type { JobRow } from '@esign/db';
 import type { ResolveHost } from '@esign/webhooks';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
@@ -13,6 +14,8 @@ export interface WebhookOptions {
   logger?: Logger;
   /** DNS resolution for the address checks (save and delivery); default the system resolver. */
   lookup?: ResolveHost;
+  /** The `webhook.deliver` job making this attempt: finished in the statement recording the outcome. */
+  job?: Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
 }
 
 /**
