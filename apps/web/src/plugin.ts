@@ -20,6 +20,7 @@ import type { Logger } from 'pino';
 import { billingPages } from './billing/routes.ts';
 import { stripeWebhook } from './billing/stripe-webhook.ts';
 import { dashboardPages } from './dashboard/routes.ts';
+import { oauthServer } from './oauth/routes.ts';
 import { signingPage } from './signing/routes.ts';
 
 /**
@@ -133,5 +134,6 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   await app.register(signingPage, { config: opts.config });
   await app.register(billingPages, { ...opts, now });
   await app.register(stripeWebhook, { ...opts, now });
+  await app.register(oauthServer, { ...opts, now });
   await app.register(dashboardPages, { config: opts.config });
 }

@@ -2,6 +2,7 @@ import { accountRouter } from './routers/account.ts';
 import { apiKeysRouter } from './routers/api-keys.ts';
 import { authRouter } from './routers/auth.ts';
 import { billingRouter } from './routers/billing.ts';
+import { connectedAppsRouter } from './routers/connected-apps.ts';
 import { dashboardRouter } from './routers/dashboard.ts';
 import { documentsRouter } from './routers/documents.ts';
 import { feedbackRouter } from './routers/feedback.ts';
@@ -26,6 +27,7 @@ export const appRouter = router({
   // Dashboard only (operations.md §5): no REST route or MCP tool.
   auth: authRouter,
   sessions: sessionsRouter,
+  connectedApps: connectedAppsRouter,
   members: membersRouter,
   apiKeys: apiKeysRouter,
   webhookEndpoints: webhookEndpointsRouter,

@@ -90,6 +90,7 @@ export const billingRouter = router({
       ],
       mcp: {
         tool: 'buy_credits',
+        hints: { openWorld: true },
         scope: 'write',
         purchase: true,
         description:
