@@ -10,6 +10,7 @@ import { LoginPage } from './pages/auth/login.tsx';
 import { ResetPasswordPage } from './pages/auth/reset-password.tsx';
 import { SignUpPage } from './pages/auth/sign-up.tsx';
 import { BillingPage } from './pages/billing.tsx';
+import { ConnectedAppsPage } from './pages/connected-apps.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { RequestPage } from './pages/request.tsx';
@@ -45,6 +46,7 @@ function App() {
       <Route path="/send" element={signedIn((s) => <SendPage session={s} />)} />
       <Route path="/requests" element={signedIn(() => <RequestsPage />)} />
       <Route path="/requests/:id" element={signedIn((s) => <RequestPage session={s} />)} />
+      <Route path="/connected-apps" element={signedIn(() => <ConnectedAppsPage />)} />
       <Route path="/api-keys" element={signedIn((s) => <ApiKeysPage session={s} />)} />
       <Route path="/webhooks" element={signedIn((s) => <WebhooksPage session={s} />)} />
       <Route path="/team" element={signedIn((s) => <TeamPage session={s} />)} />

@@ -18,6 +18,7 @@ const NAV: NavItem[] = [
   { to: '/send', label: 'Send' },
   { to: '/requests', label: 'Requests' },
   { to: '/api-keys', label: 'API keys', adminOnly: true },
+  { to: '/connected-apps', label: 'Connected apps' },
   { to: '/webhooks', label: 'Webhooks', adminOnly: true },
   { to: '/team', label: 'Team' },
   { to: '/billing', label: 'Billing' },

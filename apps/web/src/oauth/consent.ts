@@ -145,8 +145,12 @@ async function approve(
   const grant = new provider.Grant({ accountId: subject, clientId: client.clientId });
   const granted = scopesOf(access);
   grant.addResourceScope(resource, granted.join(' '));
+  grant.addOIDCScope(granted.join(' '));
   const refused = OAUTH_SCOPES.filter((s) => !granted.includes(s));
-  if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
+  if (refused.length) {
+    grant.rejectResourceScope(resource, refused.join(' '));
+    grant.rejectOIDCScope(refused.join(' '));
+  }
   const grantId = await grant.save();
   // A client known by its metadata document is recorded so the dashboard can name it.
   if (/^https:\/\//.test(client.clientId)) {

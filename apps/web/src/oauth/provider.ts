@@ -75,7 +75,9 @@ function configuration(opts: OAuthServerOptions): Configuration {
     responseTypes: ['code'],
     // Public clients (PKCE) and clients with a secret from /oauth/register.
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
-    scopes: [],
+    // `read` and `write` are the MCP resource's scopes; listed here too, so clients may register
+    // with them (the consent grants them on the resource and for the client alike).
+    scopes: [...OAUTH_SCOPES],
     // Authorization code with PKCE for every client; oidc-provider accepts S256 only.
     pkce: { required: () => true },
     routes: OAUTH_ROUTES,
@@ -92,8 +94,12 @@ function configuration(opts: OAuthServerOptions): Configuration {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Tokens live by their own lifetimes, not the authorization server's cookie session.
     expiresWithSession: async () => false,
-    // Every authorization shows the consent page: the user picks Full access or View only each time.
-    loadExistingGrant: async () => undefined,
+    // Every authorization shows the consent page (the user picks Full access or View only each time):
+    // only the grant just made on it counts, never one remembered from an earlier authorization.
+    loadExistingGrant: async (ctx) => {
+      const grantId = (ctx.oidc.result?.consent as { grantId?: string } | undefined)?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
@@ -127,13 +133,6 @@ export function createOAuthProvider(opts: OAuthServerOptions): Provider {
   const provider = new Provider(opts.config.PUBLIC_URL.replace(/\/+$/, ''), configuration(opts));
   // URLs it builds come from PUBLIC_URL: the mount passes it as the forwarded host and scheme.
   provider.proxy = true;
-  provider.use(async (ctx, next) => {
-    await next();
-    // The metadata names the scopes of its one resource (they are resource scopes, not OpenID ones).
-    if (ctx.path === '/.well-known/oauth-authorization-server' && ctx.body && typeof ctx.body === 'object') {
-      (ctx.body as Record<string, unknown>).scopes_supported = [...OAUTH_SCOPES];
-    }
-  });
   provider.on('server_error', (_ctx, err) => opts.logger.error({ err }, 'OAuth server error'));
   return provider;
 }

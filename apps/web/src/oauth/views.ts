@@ -58,7 +58,7 @@ ${m.viewer ? '<p class="muted">Your role is viewer: the app can only read, which
 <button type="submit" name="access" value="read" class="secondary">View only</button>
 <button type="submit" name="access" value="deny" class="link">Cancel</button>
 </div></form>
-<p class="muted">You can disconnect the app at any time from the dashboard (Account, Connected apps).</p>`,
+<p class="muted">You can disconnect the app at any time from the dashboard (Connected apps).</p>`,
   );
 }
 
