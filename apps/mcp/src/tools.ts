@@ -1,6 +1,7 @@
 import { type Actor, appRouter, type McpMeta, type Meta } from '@esign/core';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { portableSchema } from './portable-schema.ts';
 
 type ObjectSchema = Record<string, unknown> & { type: 'object' };
 
@@ -23,7 +24,7 @@ function jsonSchema(parser: unknown, io: 'input' | 'output'): ObjectSchema {
     json = z.toJSONSchema(parser, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   }
   const { $schema: _ignored, default: _default, ...rest } = json;
-  return { ...rest, type: 'object' };
+  return { ...(portableSchema(rest) as Record<string, unknown>), type: 'object' };
 }
 
 /** The input schema with the arguments meta names as required (`documents`, `signers`) listed so. */

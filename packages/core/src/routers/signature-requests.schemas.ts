@@ -8,10 +8,10 @@ import { PaginationInput } from './templates.schemas.ts';
  * invalid_parameter with its own message), so they pass validation as unknown; their documented
  * shape (OpenAPI, MCP tool schemas) is an object.
  */
-const objectDoc = (description: string, values: Record<string, unknown>) =>
+const objectDoc = (description: string, values: Record<string, unknown> | true) =>
   ({ description, type: 'object', additionalProperties: values }) as const;
 /** Metadata values are kept as sent. */
-const METADATA_DOC = {};
+const METADATA_DOC = true;
 /** A field's value (@esign/domain FieldValue): text, number, checkbox, chosen options, or null to clear. */
 const PREFILL_DOC = {
   anyOf: [
