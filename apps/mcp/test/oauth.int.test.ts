@@ -357,6 +357,19 @@ describe.runIf(enabled)('MCP OAuth (Authentication rule 8)', () => {
     expect(ok.body.expires_in).toBe(3600);
   }, 120_000);
 
+  it('refresh rotation under concurrency: the same refresh token sent twice at once issues tokens once', async () => {
+    const provider = new MemoryOAuthProvider(redirectUri(), { name: 'Race assistant' });
+    await connectWithOAuth(provider, 'Full access');
+    const body = {
+      grant_type: 'refresh_token',
+      refresh_token: provider.saved!.refresh_token!,
+      client_id: provider.info!.client_id,
+    };
+    const answers = await Promise.all([tokenRequest(body), tokenRequest(body), tokenRequest(body)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    for (const a of answers.filter((x) => x.status === 400)) expect(a.body.error).toBe('invalid_grant');
+  }, 120_000);
+
   it('PKCE S256 only: an authorization without a code challenge or with method plain is refused', async () => {
     const provider = new MemoryOAuthProvider(redirectUri(), { name: 'PKCE assistant' });
     await connectWithOAuth(provider, 'Full access');

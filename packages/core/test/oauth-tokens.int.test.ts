@@ -149,9 +149,9 @@ describe('the authorization server store (oauth_records)', () => {
     const now = new Date();
     await upsertRecord(tdb.db, 'RefreshToken', 'rt-1', { kind: 'RefreshToken', grantId: 'g' }, 60, now);
     expect((await findRecord(tdb.db, 'RefreshToken', 'rt-1', now))?.consumed).toBeUndefined();
-    await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', now);
+    expect(await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', now)).toBe(true);
     const later = new Date(now.getTime() + 5000);
-    await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', later);
+    expect(await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', later)).toBe(false);
     expect((await findRecord(tdb.db, 'RefreshToken', 'rt-1', later))?.consumed).toBe(
       Math.floor(now.getTime() / 1000),
     );

@@ -11,7 +11,7 @@ import {
   upsertRecord,
 } from '@esign/core';
 import type { Db } from '@esign/db';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 
 /**
  * oidc-provider's storage contract over PostgreSQL (core's services/oauth store): every model in
@@ -43,8 +43,16 @@ export function postgresAdapter(db: Db, now: () => Date) {
       return (await findRecordBy(db, this.model, 'uid', uid, now())) as AdapterPayload | undefined;
     }
 
+    /**
+     * Two requests with the same code or refresh token at once: both read it unused, only one
+     * consumes it; the other is refused (invalid_grant) instead of issuing a second set of tokens.
+     */
     async consume(id: string): Promise<void> {
-      await consumeRecord(db, this.model, id, now());
+      if (!(await consumeRecord(db, this.model, id, now()))) {
+        throw new errors.InvalidGrant(
+          `${this.model === 'RefreshToken' ? 'refresh token' : 'grant'} already used`,
+        );
+      }
     }
 
     async destroy(id: string): Promise<void> {

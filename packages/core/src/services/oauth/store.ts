@@ -105,16 +105,17 @@ export async function findRecordBy(
 
 /**
  * Marks a record used (an authorization code exchanged, a refresh token rotated). Atomic: of two
- * concurrent uses only one sees the record unconsumed, the other is reuse.
+ * concurrent uses exactly one gets true; the other must not issue anything.
  */
-export async function consumeRecord(db: Executor, model: string, id: string, now: Date): Promise<void> {
-  await db
+export async function consumeRecord(db: Executor, model: string, id: string, now: Date): Promise<boolean> {
+  const result = await db
     .updateTable('oauth_records')
     .set({ consumed_at: now })
     .where('model', '=', model)
     .where('id_hash', '=', hashId(id))
     .where('consumed_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function destroyRecord(db: Executor, model: string, id: string): Promise<void> {
