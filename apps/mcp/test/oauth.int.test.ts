@@ -172,6 +172,23 @@ describe.runIf(enabled)('MCP OAuth (Authentication rule 8)', () => {
       response_types_supported: ['code'],
       scopes_supported: expect.arrayContaining(['read', 'write']),
     });
+    // Dynamic registration (RFC 7591) is open; the client can read its registration back (RFC 7592).
+    const registered = await fetch(`${t.baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Registered',
+        redirect_uris: [redirectUri()],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const client = await registered.json();
+    const read = await fetch(client.registration_client_uri, {
+      headers: { authorization: `Bearer ${client.registration_access_token}` },
+    });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ client_id: client.client_id, client_name: 'Registered' });
   });
 
   it('the full flow with the official SDK: registration → authorize → sign in and approve Full access in Chromium → code exchange with PKCE → tools over /mcp as the approving user; refresh rotates; reusing an old refresh token revokes the family; revocation (unknown token → 200)', async () => {

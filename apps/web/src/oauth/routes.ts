@@ -12,6 +12,8 @@ const PROVIDER_PATHS = [
   `${OAUTH_ROUTES.authorization}/:uid`,
   OAUTH_ROUTES.token,
   OAUTH_ROUTES.registration,
+  // RFC 7592 client read, with the registration access token the registration answered.
+  `${OAUTH_ROUTES.registration}/:clientId`,
   OAUTH_ROUTES.revocation,
   OAUTH_ROUTES.jwks,
 ];
