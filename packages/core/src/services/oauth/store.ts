@@ -70,22 +70,26 @@ function present(id: string, row: Found | undefined, now: Date): OAuthPayload | 
   return payload;
 }
 
+/** One record of a model by a unique column (its id's hash, a session's uid, a device user code). */
+function selectRecord(db: Executor, model: string, column: 'id_hash' | 'uid' | 'user_code', value: string) {
+  return db
+    .selectFrom('oauth_records')
+    .select(['payload', 'consumed_at', 'expires_at'])
+    .where('model', '=', model)
+    .where(column, '=', value)
+    .executeTakeFirst();
+}
+
 export async function findRecord(
   db: Executor,
   model: string,
   id: string,
   now: Date,
 ): Promise<OAuthPayload | undefined> {
-  const row = await db
-    .selectFrom('oauth_records')
-    .select(['payload', 'consumed_at', 'expires_at'])
-    .where('model', '=', model)
-    .where('id_hash', '=', hashId(id))
-    .executeTakeFirst();
-  return present(id, row, now);
+  return present(id, await selectRecord(db, model, 'id_hash', hashId(id)), now);
 }
 
-/** Interactions and sessions looked up by their uid (not a secret: it names the consent page). */
+/** Sessions looked up by their uid (oidc-provider's cookie sessions, which keep their id in the payload). */
 export async function findRecordBy(
   db: Executor,
   model: string,
@@ -93,13 +97,7 @@ export async function findRecordBy(
   value: string,
   now: Date,
 ): Promise<OAuthPayload | undefined> {
-  const row = await db
-    .selectFrom('oauth_records')
-    .select(['payload', 'consumed_at', 'expires_at'])
-    .where('model', '=', model)
-    .where(column, '=', value)
-    .executeTakeFirst();
-  // Only sessions are found this way, and they keep their id in the payload.
+  const row = await selectRecord(db, model, column, value);
   return row ? present(String(row.payload.jti ?? ''), row, now) : undefined;
 }
 
