@@ -461,6 +461,44 @@ describe.runIf(enabled)('MCP OAuth (Authentication rule 8)', () => {
 });
 
 describe('MCP OAuth without a browser', () => {
+  it('dynamic registration is limited to 30 per address per minute (429 rate_limited with Retry-After); other addresses are not affected', async () => {
+    const register = (ip: string) =>
+      fetch(`${t.baseUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify({
+          client_name: 'Flood',
+          redirect_uris: ['https://flood.example/cb'],
+          token_endpoint_auth_method: 'none',
+        }),
+      });
+    const before = await t.db
+      .selectFrom('oauth_clients')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    // One fixed window for the whole run: the clock stands still at 10 s past a minute.
+    t.clock.now = new Date('2031-01-01T00:00:10Z');
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i++) statuses.push((await register('203.0.113.7')).status);
+      expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+      expect(statuses[30]).toBe(429);
+      const refused = await register('203.0.113.7');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('50');
+      expect((await refused.json()).error).toBe('rate_limited');
+      // Nothing was stored for the refused ones.
+      const after = await t.db
+        .selectFrom('oauth_clients')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(after.n) - Number(before.n)).toBe(30);
+      expect((await register('203.0.113.8')).status).toBe(201);
+    } finally {
+      t.clock.now = null;
+    }
+  });
+
   it('an OAuth-looking token on the REST API is 401 (Authentication rule 8: MCP only), and on /mcp an unknown one is 401 invalid_token', async () => {
     const rest = await t.api('GET', 'me', { key: 'not-a-svc-key-but-an-oauth-token' });
     expect(rest.status).toBe(401);

@@ -1,3 +1,4 @@
+import { limitClientRegistration } from '@esign/core';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consentRoutes } from './consent.ts';
@@ -32,6 +33,18 @@ export async function oauthServer(app: FastifyInstance, opts: OAuthServerOptions
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method === 'POST' && request.url.split('?')[0] === OAUTH_ROUTES.registration) {
+        const wait = await limitClientRegistration(opts.db, request.ip, opts.now());
+        if (wait !== null) {
+          return reply
+            .code(429)
+            .header('Retry-After', String(wait))
+            .send({
+              error: 'rate_limited',
+              error_description: `Too many registrations; retry after ${wait} s`,
+            });
+        }
+      }
       reply.hijack();
       // Every URL it builds (metadata, redirects) starts with PUBLIC_URL, as every URL we return.
       request.raw.headers['x-forwarded-host'] = publicUrl.host;

@@ -1,4 +1,5 @@
 import type { Executor } from '@esign/db';
+import { hitRateLimit } from '../rate-limit.ts';
 
 /**
  * OAuth clients (oauth_clients): those registered at /oauth/register, whose metadata the
@@ -49,4 +50,16 @@ export async function findRegisteredClient(db: Executor, id: string): Promise<Cl
 
 export async function deleteClient(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('oauth_clients').where('id', '=', id).where('metadata_url', 'is', null).execute();
+}
+
+/** Dynamic registration is open (MCP clients register themselves); this many per address per minute. */
+export const CLIENT_REGISTRATIONS_PER_MINUTE = 30;
+
+/**
+ * The limit on /oauth/register: a fixed one-minute window per client address, shared by every
+ * process (rate_limit_windows). Null when the registration may go ahead, else the seconds to wait.
+ */
+export async function limitClientRegistration(db: Executor, ip: string, now: Date): Promise<number | null> {
+  const result = await hitRateLimit(db, `oauth_register:${ip}`, CLIENT_REGISTRATIONS_PER_MINUTE, now);
+  return result.limited ? result.resetSeconds : null;
 }
