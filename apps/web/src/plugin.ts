@@ -6,6 +6,7 @@ import { billingPages } from './billing/routes.ts';
 import { stripeWebhook } from './billing/stripe-webhook.ts';
 import { dashboardPages } from './dashboard/routes.ts';
 import { fileLinks } from './files/routes.ts';
+import { oauthServer } from './oauth/routes.ts';
 import { sendSourcePages } from './send-sources.ts';
 import { signingPage } from './signing/routes.ts';
 import { trpcEndpoint } from './trpc/routes.ts';
@@ -34,4 +35,5 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   await app.register(stripeWebhook, routeOptions);
   await app.register(dashboardPages, routeOptions);
   await app.register(sendSourcePages, routeOptions);
+  await app.register(oauthServer, routeOptions);
 }

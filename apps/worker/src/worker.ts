@@ -2,6 +2,7 @@ import {
   expireOverdueRequests,
   jobHandlers,
   pruneIdempotencyKeys,
+  pruneOAuthRecords,
   pruneRateLimitWindows,
   purgeMailSecrets,
   type Runtime,
@@ -20,6 +21,8 @@ function housekeeping(rt: Runtime, now: () => Date) {
       run: async () => {
         await pruneRateLimitWindows(rt.db, now());
         await pruneIdempotencyKeys(rt.db, now());
+        // OAuth codes, tokens, consent interactions and connections past their expiry.
+        await pruneOAuthRecords(rt.db, now());
         // Outbox bodies whose signing link or code no longer works, or that went out by SMTP.
         await purgeMailSecrets(rt.db, now());
       },

@@ -3,6 +3,7 @@ import { apiKeysRouter } from './routers/api-keys.ts';
 import { authRouter } from './routers/auth.ts';
 import { billingRouter } from './routers/billing.ts';
 import { bulkSendsRouter } from './routers/bulk-sends.ts';
+import { connectedAppsRouter } from './routers/connected-apps.ts';
 import { dashboardRouter } from './routers/dashboard.ts';
 import { documentsRouter } from './routers/documents.ts';
 import { embedRouter } from './routers/embed.ts';
@@ -34,6 +35,7 @@ export const appRouter = router({
   // Dashboard only (README, "Dashboard"): no REST route or MCP tool.
   auth: authRouter,
   sessions: sessionsRouter,
+  connectedApps: connectedAppsRouter,
   members: membersRouter,
   apiKeys: apiKeysRouter,
   webhookEndpoints: webhookEndpointsRouter,

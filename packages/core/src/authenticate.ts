@@ -9,6 +9,7 @@ import {
   rateLimitResult,
   rateLimitWindowStart,
 } from './services/rate-limit.ts';
+import { authenticateOAuthToken } from './services/oauth/access-tokens.ts';
 import { carriesSessionCookie } from './services/sessions/cookies.ts';
 import { authenticateWebRequest } from './services/sessions/sessions.ts';
 
@@ -17,7 +18,7 @@ import { authenticateWebRequest } from './services/sessions/sessions.ts';
  * header values, core decides which credential they are and resolves it to an Actor.
  */
 export interface Credentials {
-  /** The Authorization header (`Bearer svc_live_…` today). */
+  /** The Authorization header (`Bearer svc_live_…` for an API key, any other bearer: OAuth). */
   authorization?: string | undefined;
   /** The Cookie header (the dashboard's session cookie). */
   cookie?: string | undefined;
@@ -32,23 +33,36 @@ export interface Credentials {
 /**
  * The kinds of caller authenticate() resolves. Each is one entry here, one case of `presentedKind`
  * (how to recognize it in the credentials) and one case of `authenticate` (how to resolve it to
- * an Actor); the dashboard session cookie and OAuth access tokens join as `'session'` and `'oauth'`.
+ * an Actor).
  */
-export const CALLER_KINDS = ['api_key', 'session'] as const satisfies readonly Actor['kind'][];
+export const CALLER_KINDS = ['api_key', 'oauth', 'session'] as const satisfies readonly Actor['kind'][];
 export type CallerKind = (typeof CALLER_KINDS)[number];
 
 export interface AuthenticateOptions {
   /** The kinds this endpoint accepts (REST: API keys only; MCP adds OAuth; /trpc adds sessions). */
   allow: readonly CallerKind[];
-  /** PUBLIC_URL: names the session cookie and is the only Origin a session may change things from. */
+  /**
+   * PUBLIC_URL: names the session cookie, is the only Origin a session may change things from, and
+   * makes the MCP address OAuth tokens must be bound to.
+   */
   publicUrl: string;
 }
 
-const LABEL: Record<CallerKind, string> = { api_key: 'an API key', session: 'a signed-in session' };
+const LABEL: Record<CallerKind, string> = {
+  api_key: 'an API key',
+  oauth: 'an OAuth access token',
+  session: 'a signed-in session',
+};
+
+/** API keys carry their prefix (Authentication rule 3); any other bearer token is an OAuth one. */
+const API_KEY_BEARER = /^Bearer\s+svc_/i;
 
 /** Which kind of credential a request carries, or null when it carries none. */
 export function presentedKind(credentials: Credentials): CallerKind | null {
-  if (credentials.authorization?.trim()) return 'api_key';
+  const authorization = credentials.authorization?.trim();
+  if (authorization) {
+    return /^Bearer\s+\S/i.test(authorization) && !API_KEY_BEARER.test(authorization) ? 'oauth' : 'api_key';
+  }
   if (carriesSessionCookie(credentials.cookie)) return 'session';
   return null;
 }
@@ -70,11 +84,20 @@ export async function authenticate(
         : `Authentication required: send ${accepted}`,
     );
   }
+  if (kind === 'oauth' && !opts.allow.includes('oauth') && opts.allow.includes('api_key')) {
+    // Authentication rule 8: OAuth tokens work only on the MCP endpoint (and a mistyped key lands here).
+    throw new CoreError(
+      'unauthenticated',
+      'Not an API key: expected Authorization: Bearer svc_live_... or svc_test_... (OAuth access tokens work only on the MCP endpoint)',
+    );
+  }
   if (!opts.allow.includes(kind))
     throw new CoreError('unauthenticated', `${LABEL[kind]} is not accepted here: send ${accepted}`);
   switch (kind) {
     case 'api_key':
       return authenticateApiKey(db, credentials.authorization, now);
+    case 'oauth':
+      return authenticateOAuthToken(db, credentials.authorization, now, opts.publicUrl);
     case 'session':
       return authenticateSessionCookie(db, credentials, now, opts.publicUrl);
     default:

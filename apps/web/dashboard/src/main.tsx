@@ -12,6 +12,7 @@ import { SignUpPage } from './pages/auth/sign-up.tsx';
 import { BillingPage } from './pages/billing.tsx';
 import { BulkSendPage } from './pages/bulk-send.tsx';
 import { EditorPage } from './pages/editor/editor-page.tsx';
+import { ConnectedAppsPage } from './pages/connected-apps.tsx';
 import { EmbedSettingsPage } from './pages/embed-settings.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OverviewPage } from './pages/overview.tsx';
@@ -53,6 +54,7 @@ function App() {
       <Route path="/send" element={signedIn((s) => <SendPage session={s} />)} />
       <Route path="/requests" element={signedIn(() => <RequestsPage />)} />
       <Route path="/requests/:id" element={signedIn((s) => <RequestPage session={s} />)} />
+      <Route path="/connected-apps" element={signedIn(() => <ConnectedAppsPage />)} />
       <Route path="/api-keys" element={signedIn((s) => <ApiKeysPage session={s} />)} />
       <Route path="/webhooks" element={signedIn((s) => <WebhooksPage session={s} />)} />
       <Route path="/team" element={signedIn((s) => <TeamPage session={s} />)} />

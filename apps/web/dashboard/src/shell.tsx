@@ -19,6 +19,7 @@ const NAV: NavItem[] = [
   { to: '/bulk', label: 'Bulk send' },
   { to: '/requests', label: 'Requests' },
   { to: '/api-keys', label: 'API keys', adminOnly: true },
+  { to: '/connected-apps', label: 'Connected apps' },
   { to: '/webhooks', label: 'Webhooks', adminOnly: true },
   { to: '/embed', label: 'Embedding' },
   { to: '/team', label: 'Team' },

@@ -21,6 +21,7 @@ export const DASHBOARD_PATHS = [
   '/requests',
   '/requests/:id',
   '/api-keys',
+  '/connected-apps',
   '/webhooks',
   '/team',
   '/account',

@@ -86,6 +86,7 @@ export const billingRouter = router({
       ],
       mcp: {
         tool: 'buy_credits',
+        hints: { openWorld: true },
         scope: 'write',
         purchase: true,
         description:

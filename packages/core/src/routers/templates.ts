@@ -87,6 +87,8 @@ export const templatesRouter = router({
       ],
       mcp: {
         tool: 'create_template',
+        required: ['documents'],
+        hints: { openWorld: true },
         scope: 'write',
         description:
           'Creates a template from 1..10 documents (PDF or image; `file` is base64, optionally a data: URI, or an https:// URL; 25 MB each). Text tags like {{Name;role=Client;type=signature}} and fillable form fields become fields automatically; `fields` adds more (areas are fractions of the page, page is 1-based).',
@@ -107,6 +109,7 @@ export const templatesRouter = router({
       inputErrors: { fields: 'invalid_field' },
       mcp: {
         tool: 'update_template',
+        hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
           'Changes only the keys sent: name, external_id (null clears), folder, roles (renamed by position; extra names add roles; never removed), fields (replaces all; [] removes all). Affects only requests sent afterwards.',
@@ -154,6 +157,7 @@ export const templatesRouter = router({
       idempotent: true,
       mcp: {
         tool: 'archive_template',
+        hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
           'Archives a template: it can no longer be sent and unfinished signing links made from it stop working. No unarchive.',
