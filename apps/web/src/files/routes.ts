@@ -16,6 +16,8 @@ export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Pr
     } catch (err) {
       const core = toCoreError(err);
       if (core.code === 'internal_error') request.log.error({ err }, 'file link failed');
+      if (core.details.retryAfterSeconds !== undefined)
+        reply.header('Retry-After', String(core.details.retryAfterSeconds));
       return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
     }
   });
