@@ -4,7 +4,8 @@
 // for a signer of a request sent with `embed: true`. The element shows the signing page in a frame
 // (allowed only on origins the account lists) and fires `esign:loaded`, `esign:completed`,
 // `esign:declined` (event.detail: the message) and `esign:error` (the page could not be shown).
-(() => {
+// A block, not a module: the element's names stay out of the host page's global scope.
+{
   const script = document.currentScript;
   const SERVICE = new URL(script?.src ?? location.href).origin;
   const LOAD_TIMEOUT_MS = 5000;
@@ -92,4 +93,4 @@
   }
 
   if (!customElements.get('esign-form')) customElements.define('esign-form', EsignForm);
-})();
+}

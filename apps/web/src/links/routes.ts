@@ -34,6 +34,18 @@ const CLOSED_TITLES: Record<string, string> = {
   full: 'This signing link is no longer available',
 };
 
+/** The page for a refused call: closed links say so; other errors go back to the form. */
+function refused(reply: FastifyReply, err: unknown, form: () => string) {
+  const core = toCoreError(err);
+  if (core.code === 'internal_error') reply.log.error({ err }, 'link page failed');
+  if (core.code === 'not_found') return html(reply, 404, closedPage('Signing link not found', core.message));
+  if (core.code === 'not_open')
+    return html(reply, 410, closedPage('This signing link is not available', core.message));
+  if (core.code === 'rate_limited' && core.details.retryAfterSeconds)
+    reply.header('Retry-After', String(core.details.retryAfterSeconds));
+  return html(reply, core.status, form());
+}
+
 /**
  * `/l/{token}`: a template's public signing link (source `link`). Name and email, then the emailed
  * code, then on to the signing page of the visitor's own request. The pages call the `links`
@@ -43,18 +55,6 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   const origin = new URL(opts.config.PUBLIC_URL).origin;
   const caller = (req: FastifyRequest) => publicCaller(opts, req, 'link');
-  /** The page for a refused call: closed links say so; other errors go back to the form. */
-  const refused = (reply: FastifyReply, err: unknown, form: () => string) => {
-    const core = toCoreError(err);
-    if (core.code === 'internal_error') reply.log.error({ err }, 'link page failed');
-    if (core.code === 'not_found')
-      return html(reply, 404, closedPage('Signing link not found', core.message));
-    if (core.code === 'not_open')
-      return html(reply, 410, closedPage('This signing link is not available', core.message));
-    if (core.code === 'rate_limited' && core.details.retryAfterSeconds)
-      reply.header('Retry-After', String(core.details.retryAfterSeconds));
-    return html(reply, core.status, form());
-  };
   const crossOrigin = (req: FastifyRequest) =>
     req.headers.origin !== undefined && req.headers.origin !== origin;
 

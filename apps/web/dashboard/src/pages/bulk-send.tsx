@@ -32,7 +32,7 @@ export function BulkSendPage({ session }: { session: Session }) {
   const [upload, setUpload] = useState<Upload | null>(null);
   const [batchId, setBatchId] = useState<number | null>(null);
   const templates = useQuery(trpc.templates.list.queryOptions({ limit: 100 }));
-  const preview = useMutation(trpc.bulkSends.preview.mutationOptions());
+  const preview = useBulkPreview();
   const create = useMutation(trpc.bulkSends.create.mutationOptions({ onSuccess: (b) => setBatchId(b.id) }));
   const check = (u: Upload, mapping?: Mapping) =>
     preview.mutate({
@@ -56,29 +56,13 @@ export function BulkSendPage({ session }: { session: Session }) {
         Send one template to many people: one row of a CSV or Excel (.xlsx) file per request. The first row
         names the columns. Check the preview, then send; every row becomes its own request.
       </PageHeader>
-      <section className="card" aria-labelledby="bulk-file">
-        <h2 id="bulk-file">Template and file</h2>
-        <SelectField
-          label="Template"
-          value={String(templateId)}
-          onChange={(e) => setTemplateId(Number(e.target.value))}
-          options={[
-            { value: '0', label: 'Choose a template' },
-            ...(templates.data?.data ?? []).map((t) => ({ value: String(t.id), label: t.name })),
-          ]}
-        />
-        <div className="field">
-          <label htmlFor="bulk-upload">Spreadsheet (CSV or XLSX, at most 5,000 rows)</label>
-          <input
-            id="bulk-upload"
-            type="file"
-            accept=".csv,.xlsx,text/csv"
-            disabled={!templateId}
-            onChange={(e) => void choose(e.target.files?.[0])}
-          />
-        </div>
-        <ErrorNote error={preview.error} />
-      </section>
+      <BulkFileCard
+        templates={templates.data?.data ?? []}
+        templateId={templateId}
+        onTemplate={setTemplateId}
+        onFile={(file) => void choose(file)}
+        error={preview.error}
+      />
       {preview.data && upload ? (
         <>
           <BulkMappingForm
@@ -89,40 +73,88 @@ export function BulkSendPage({ session }: { session: Session }) {
           />
           <BulkPreviewTable preview={preview.data} />
           {batchId ? null : (
-            <section className="card" aria-labelledby="bulk-send-now">
-              <h2 id="bulk-send-now">Send</h2>
-              <p>
-                {preview.data.total_rows - preview.data.invalid_rows} of {preview.data.total_rows} rows will
-                be sent
-                {preview.data.invalid_rows
-                  ? `; ${preview.data.invalid_rows} with errors are skipped and reported`
-                  : ''}
-                .
-              </p>
-              {preview.data.can_send ? null : (
-                <p className="field-error">Not enough credits to send this template: buy credits first.</p>
-              )}
-              <ErrorNote error={create.error} />
-              <button
-                type="button"
-                className="btn btn-primary"
-                aria-busy={create.isPending || undefined}
-                onClick={() =>
-                  create.mutate({
-                    template_id: templateId,
-                    file: upload.file,
-                    file_name: upload.file_name,
-                    mapping: preview.data.mapping,
-                  })
-                }
-              >
-                Send {preview.data.total_rows - preview.data.invalid_rows} requests
-              </button>
-            </section>
+            <BulkSendNow
+              preview={preview.data}
+              error={create.error}
+              busy={create.isPending}
+              onSend={() =>
+                create.mutate({
+                  template_id: templateId,
+                  file: upload.file,
+                  file_name: upload.file_name,
+                  mapping: preview.data.mapping,
+                })
+              }
+            />
           )}
         </>
       ) : null}
       {batchId ? <BulkProgress id={batchId} /> : null}
     </>
+  );
+}
+
+type Preview = NonNullable<ReturnType<typeof useBulkPreview>['data']>;
+const useBulkPreview = () => useMutation(trpc.bulkSends.preview.mutationOptions());
+
+/** How many rows go out, whether credits allow it, and the button that sends them. */
+function BulkSendNow(props: { preview: Preview; error: unknown; busy: boolean; onSend: () => void }) {
+  const { preview } = props;
+  const sending = preview.total_rows - preview.invalid_rows;
+  return (
+    <section className="card" aria-labelledby="bulk-send-now">
+      <h2 id="bulk-send-now">Send</h2>
+      <p>
+        {sending} of {preview.total_rows} rows will be sent
+        {preview.invalid_rows ? `; ${preview.invalid_rows} with errors are skipped and reported` : ''}.
+      </p>
+      {preview.can_send ? null : (
+        <p className="field-error">Not enough credits to send this template: buy credits first.</p>
+      )}
+      <ErrorNote error={props.error} />
+      <button
+        type="button"
+        className="btn btn-primary"
+        aria-busy={props.busy || undefined}
+        onClick={props.onSend}
+      >
+        Send {sending} requests
+      </button>
+    </section>
+  );
+}
+
+/** The template to send and the spreadsheet with one row per request. */
+function BulkFileCard(props: {
+  templates: { id: number; name: string }[];
+  templateId: number;
+  onTemplate: (id: number) => void;
+  onFile: (file: File | undefined) => void;
+  error: unknown;
+}) {
+  return (
+    <section className="card" aria-labelledby="bulk-file">
+      <h2 id="bulk-file">Template and file</h2>
+      <SelectField
+        label="Template"
+        value={String(props.templateId)}
+        onChange={(e) => props.onTemplate(Number(e.target.value))}
+        options={[
+          { value: '0', label: 'Choose a template' },
+          ...props.templates.map((t) => ({ value: String(t.id), label: t.name })),
+        ]}
+      />
+      <div className="field">
+        <label htmlFor="bulk-upload">Spreadsheet (CSV or XLSX, at most 5,000 rows)</label>
+        <input
+          id="bulk-upload"
+          type="file"
+          accept=".csv,.xlsx,text/csv"
+          disabled={!props.templateId}
+          onChange={(e) => props.onFile(e.target.files?.[0])}
+        />
+      </div>
+      <ErrorNote error={props.error} />
+    </section>
   );
 }

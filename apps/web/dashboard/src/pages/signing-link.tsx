@@ -135,21 +135,7 @@ function LinkSettings({ id, roles, link }: { id: number; roles: string[]; link: 
         options={roles.map((r) => ({ value: r, label: r }))}
       />
       {presets.map((p, i) => (
-        <fieldset key={p.role} className="card">
-          <legend>{p.role}: the same person on every copy</legend>
-          <TextField
-            label={`${p.role} name`}
-            value={p.name}
-            onChange={(e) => setPreset(i, { name: e.target.value })}
-          />
-          <TextField
-            label={`${p.role} email`}
-            type="email"
-            required
-            value={p.email}
-            onChange={(e) => setPreset(i, { email: e.target.value })}
-          />
-        </fieldset>
+        <PresetFields key={p.role} preset={p} onChange={(patch) => setPreset(i, patch)} />
       ))}
       <TextField
         label="Most signatures through the link (optional)"
@@ -159,5 +145,26 @@ function LinkSettings({ id, roles, link }: { id: number; roles: string[]; link: 
         hint="At the cap the link says it is no longer available. Leave empty for no cap."
       />
     </CardForm>
+  );
+}
+
+/** The person pre-assigned to one of the template's other roles. */
+function PresetFields({ preset, onChange }: { preset: Preset; onChange: (patch: Partial<Preset>) => void }) {
+  return (
+    <fieldset className="card">
+      <legend>{preset.role}: the same person on every copy</legend>
+      <TextField
+        label={`${preset.role} name`}
+        value={preset.name}
+        onChange={(e) => onChange({ name: e.target.value })}
+      />
+      <TextField
+        label={`${preset.role} email`}
+        type="email"
+        required
+        value={preset.email}
+        onChange={(e) => onChange({ email: e.target.value })}
+      />
+    </fieldset>
   );
 }

@@ -21,7 +21,6 @@ import { Upload } from './upload.tsx';
 
 export function TemplatesPage({ session }: { session: Session }) {
   const queryClient = useQueryClient();
-  const toast = useToast();
   const canWrite = session.user.role !== 'viewer';
   const [q, setQ] = useState('');
   const [folder, setFolder] = useState('');
@@ -35,25 +34,7 @@ export function TemplatesPage({ session }: { session: Session }) {
     }),
   );
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
-  const onError = (e: { message: string }) => toast(e.message, 'bad');
-  const duplicate = useMutation(
-    trpc.templates.duplicate.mutationOptions({
-      onSuccess: async (t) => {
-        toast(`Created “${t.name}”`);
-        await refresh();
-      },
-      onError,
-    }),
-  );
-  const archive = useMutation(
-    trpc.templates.archive.mutationOptions({
-      onSuccess: async (t) => {
-        toast(`Archived “${t.name}”: it can no longer be sent`);
-        await refresh();
-      },
-      onError,
-    }),
-  );
+  const { duplicate, archive } = useTemplateActions(refresh);
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   const filtered = search !== '' || folder !== '' || archived;
   return (
@@ -99,4 +80,29 @@ export function TemplatesPage({ session }: { session: Session }) {
       <ShowMore list={list} />
     </>
   );
+}
+
+/** Duplicate and archive, each telling the person what happened and refreshing the list. */
+function useTemplateActions(refresh: () => Promise<void>) {
+  const toast = useToast();
+  const onError = (e: { message: string }) => toast(e.message, 'bad');
+  const duplicate = useMutation(
+    trpc.templates.duplicate.mutationOptions({
+      onSuccess: async (t) => {
+        toast(`Created “${t.name}”`);
+        await refresh();
+      },
+      onError,
+    }),
+  );
+  const archive = useMutation(
+    trpc.templates.archive.mutationOptions({
+      onSuccess: async (t) => {
+        toast(`Archived “${t.name}”: it can no longer be sent`);
+        await refresh();
+      },
+      onError,
+    }),
+  );
+  return { duplicate, archive };
 }
