@@ -2,6 +2,7 @@ import type { Executor } from '@esign/db';
 import type { Actor } from './context.ts';
 import { CoreError } from './errors.ts';
 import { authenticateApiKey, authenticateApiKeyCounted } from './services/api-keys.ts';
+import { authenticateOAuthToken } from './services/oauth/access-tokens.ts';
 import {
   limitActor,
   type RateLimitResult,
@@ -9,7 +10,6 @@ import {
   rateLimitResult,
   rateLimitWindowStart,
 } from './services/rate-limit.ts';
-import { authenticateOAuthToken } from './services/oauth/access-tokens.ts';
 import { carriesSessionCookie } from './services/sessions/cookies.ts';
 import { authenticateWebRequest } from './services/sessions/sessions.ts';
 

@@ -8,6 +8,6 @@ export {
   sealRequestJob,
   sealSignatureRequest,
 } from './seal.ts';
-export { sealTrust, TRUST_MAX_BYTES, TRUST_TIMEOUT_MS, type TrustLimits } from './trust.ts';
 export { produceSignerCopy, queueSignerCopy, SIGNER_COPY_JOB, signerCopyJob } from './signer-copy.ts';
+export { sealTrust, TRUST_MAX_BYTES, TRUST_TIMEOUT_MS, type TrustLimits } from './trust.ts';
 export { effectiveValue, sealValueOf, sealValuesFor } from './values.ts';
