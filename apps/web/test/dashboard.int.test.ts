@@ -200,6 +200,11 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
     await signer.mouse.up();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await signer.getByRole('button', { name: 'Finish' }).click();
+    // The review step (issue 14), then Sign.
+    await signer
+      .getByRole('dialog', { name: 'Review and sign' })
+      .getByRole('button', { name: 'Sign' })
+      .click();
     await signer.getByRole('heading', { name: 'Document signed' }).waitFor();
 
     // Back in the dashboard: completed, sealed, and the signed PDF downloads.

@@ -26,6 +26,8 @@ async function signIn(page: Page, where: Page | Frame) {
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect.poll(() => dialog.count()).toBe(0);
   await where.getByRole('button', { name: 'Finish' }).click();
+  // The review step (issue 14): what was entered, the consent sentence, then Sign.
+  await where.getByRole('dialog', { name: 'Review and sign' }).getByRole('button', { name: 'Sign' }).click();
 }
 
 function hostServer(html: string): Promise<Server> {

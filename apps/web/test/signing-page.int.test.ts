@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SIGNING_CONSENT_TEXT } from '@esign/core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
@@ -209,14 +210,17 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     expect(fieldValue(s, 'Plan')).toBe('Pro');
     expect(fieldValue(s, 'Payment')).toBe('Invoice');
     expect(String(fieldValue(s, 'Signature'))).toMatch(/^data:image\/png;base64,/);
-    // How the signature was made goes to the audit trail (issue 15).
+    // How the signature was made (issue 15) and the consent given (issue 14) go to the audit trail.
     const signedEvent = await t.db
       .selectFrom('audit_events')
       .select('data')
       .where('signer_id', '=', req.signerId)
       .where('type', '=', 'signer.signed')
       .executeTakeFirstOrThrow();
-    expect(signedEvent.data).toEqual({ signature_methods: { Signature: 'drawn' } });
+    expect(signedEvent.data).toEqual({
+      consent: SIGNING_CONSENT_TEXT,
+      signature_methods: { Signature: 'drawn' },
+    });
     expect((page as Page & { problems?: string[] }).problems).toEqual([]);
     // Every procedure goes by POST, queries too: the token is in no request URL (nor its logs).
     const calls = trpcCalls(page);
