@@ -71,4 +71,33 @@ describe('POST /templates shares the document pool fairly between accounts (issu
     expect(refused.headers.get('retry-after')).toBe('10');
     for (const res of await Promise.all(first)) expect(res.body.error.code).toBe('invalid_document');
   });
+
+  it('a page image asked for while every worker is busy and the waiting line is full is 429 rate_limited with Retry-After (spec: Errors, rate_limited), and renders once the pool frees', {
+    timeout: 60_000,
+  }, async () => {
+    const a = await createTestAccount(t.db);
+    const b = await createTestAccount(t.db);
+    const created = await t.api('POST', 'templates', {
+      key: b.key,
+      body: { name: 'viewer', documents: [{ file: b64(await plainPdf(1)) }], fields: [signatureField()] },
+    });
+    expect(created.status).toBe(201);
+    const imageUrl: string = created.body.documents[0].preview_image_url;
+    // One worker, no waiting line: A's slow document fills the pool.
+    configureDocumentPool({ size: 1, perKey: 1, timeoutMs: 3_000, maxQueued: 0 });
+    const slow = t.api('POST', 'templates', {
+      key: a.key,
+      body: { name: 'slow', documents: [{ file: b64(makeSlowPdf()) }], fields: [signatureField()] },
+    });
+    await until("A's document running", () => documentPoolStats().running === 1, 10_000);
+    const busy = await fetch(imageUrl);
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get('retry-after')).toBe('10');
+    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect((await slow).body.error.code).toBe('invalid_document');
+    configureDocumentPool({ size: 1, perKey: 1, maxQueued: 0 }); // the default time limit again
+    const later = await fetch(imageUrl);
+    expect(later.status, await later.clone().text()).toBe(200);
+    expect(later.headers.get('content-type')).toBe('image/png');
+  });
 });

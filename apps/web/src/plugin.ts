@@ -127,6 +127,8 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
     } catch (err) {
       const core = toCoreError(err);
       if (core.code === 'internal_error') request.log.error({ err }, 'file link failed');
+      if (core.details.retryAfterSeconds !== undefined)
+        reply.header('Retry-After', String(core.details.retryAfterSeconds));
       return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
     }
   });

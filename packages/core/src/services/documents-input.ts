@@ -72,7 +72,14 @@ export async function readDocumentFile(file: string, label: string, deps: CoreDe
 }
 
 /** Seconds a caller is asked to wait when the document pool's waiting line is full. */
-const POOL_BUSY_RETRY_SECONDS = 10;
+export const POOL_BUSY_RETRY_SECONDS = 10;
+
+/** The pool's full waiting line as the spec's 429 `rate_limited`, with the seconds to wait. */
+export function poolBusy(err: DocumentPoolBusyError, label?: string): CoreError {
+  return new CoreError('rate_limited', label ? `${label}: ${err.message}` : err.message, {
+    retryAfterSeconds: POOL_BUSY_RETRY_SECONDS,
+  });
+}
 
 /**
  * Runs the PDF pipeline in the process's document pool, as `accountId`'s work (the pool runs only
@@ -88,10 +95,7 @@ export async function ingest(
     return await ingestDocument({ bytes, password, tenant: String(accountId) });
   } catch (err) {
     if (err instanceof DocumentInputError) throw new CoreError(err.code, `${label}: ${err.message}`);
-    if (err instanceof DocumentPoolBusyError)
-      throw new CoreError('rate_limited', `${label}: ${err.message}`, {
-        retryAfterSeconds: POOL_BUSY_RETRY_SECONDS,
-      });
+    if (err instanceof DocumentPoolBusyError) throw poolBusy(err, label);
     throw err;
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { CoreError } from '../errors.ts';
+import { poolBusy } from './documents-input.ts';
 import { hmac, safeEqual } from './secret.ts';
 
 /** What a signed link grants: one stored file (or one rendered page of it), until it expires. */
@@ -72,13 +73,19 @@ export async function pageImage(
 ): Promise<Uint8Array> {
   const key = `${pdfKey}.page-${page}.png`;
   if (await storage.exists(key)) return storage.get(key);
-  const { renderPagePng } = await import('@esign/pdf');
-  const png = await renderPagePng(pdf ?? (await storage.get(pdfKey)), page, {
-    width: 1240,
-    tenant: accountOfKey(pdfKey),
-  });
-  await storage.put(key, png, 'image/png');
-  return png;
+  const { renderPagePng, DocumentPoolBusyError } = await import('@esign/pdf');
+  try {
+    const png = await renderPagePng(pdf ?? (await storage.get(pdfKey)), page, {
+      width: 1240,
+      tenant: accountOfKey(pdfKey),
+    });
+    await storage.put(key, png, 'image/png');
+    return png;
+  } catch (err) {
+    // Every worker busy and the waiting line full: the viewer asks again later (429, Retry-After).
+    if (err instanceof DocumentPoolBusyError) throw poolBusy(err, `Page ${page}`);
+    throw err;
+  }
 }
 
 /**
