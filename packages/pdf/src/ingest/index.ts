@@ -6,9 +6,10 @@
  * - `ingestDocument` opens (and decrypts) a PDF or converts an image to a one-page PDF (image.ts),
  *   reads page sizes as displayed, turns text tags (grammar in tags.ts) and AcroForm fields
  *   (mapping in acroform.ts) into fields, and removes the tags' text from the page content
- *   (content/rewrite.ts). It runs in a worker thread with memory and time limits (isolate.ts).
- * - `renderPagePng` (in the same pool) and `getPageCount` work on stored (unencrypted) PDFs.
- * - The pool of worker threads is shared by the process: `configureDocumentPool` sets its size and
+ *   (content/rewrite.ts). It runs in a worker process with memory and time limits (isolate.ts).
+ * - `renderPagePng`, `renderPagesPng` (in the same pool) and `getPageCount` work on stored
+ *   (unencrypted) PDFs; `sealInPool` and `combineInPool` seal in the same pool.
+ * - The pool of worker processes is shared by the process: `configureDocumentPool` sets its size and
  *   per-document limits, and `tenant` gives each account a fair share of it (isolate-pool.ts).
  *
  * Errors the caller must fix are `DocumentInputError`s carrying the spec's code:
@@ -17,17 +18,24 @@
  * `pdf_encrypted` (no password, a wrong password, or only the user password for a file whose
  * permissions forbid changes) and `invalid_field` (malformed text tag, with `tagErrors: 'error'`).
  */
+
+import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
 import { ingestInProcess } from './ingest-core.ts';
 import {
+  combineIsolated,
   type IsolationLimits,
   IsolationUnavailableError,
   ingestIsolated,
   renderIsolated,
+  renderPagesIsolated,
+  sealIsolated,
 } from './isolate.ts';
+import type { SealTaskInput } from './isolate-protocol.ts';
 import {
   checkRenderArgs,
   type RenderOptions as InProcessRenderOptions,
+  openForRender,
   renderPageInProcess,
 } from './render.ts';
 import { sniffFileType } from './sniff.ts';
@@ -43,6 +51,7 @@ export {
   type IsolationLimits,
 } from './isolate.ts';
 export type { PoolStats as DocumentPoolStats } from './isolate-pool.ts';
+export type { SealTaskInput } from './isolate-protocol.ts';
 export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';
 export { parseTag, type TagParseResult, type TagSpec } from './tags.ts';
@@ -108,4 +117,56 @@ export async function renderPagePng(
     isolationAvailable = false;
     return renderPageInProcess(pdf, pageNumber, opts);
   }
+}
+
+/**
+ * Renders several pages (1-based, drawn in the order given) of a stored PDF from one parse of it,
+ * in the document pool; `onPage` gets each PNG as soon as it is drawn, so the first pages are
+ * ready while later ones are still drawing. Pages past the document's end are skipped. Resolves
+ * with the document's page count. The time limit applies to each page.
+ */
+export async function renderPagesPng(
+  pdf: Uint8Array,
+  pages: number[],
+  onPage: (page: number, png: Uint8Array) => void,
+  opts: RenderOptions = {},
+): Promise<number> {
+  for (const page of pages) checkRenderArgs(page, opts);
+  if (opts.isolate !== false && isolationAvailable) {
+    try {
+      return await renderPagesIsolated(pdf, pages, onPage, opts);
+    } catch (e) {
+      if (!(e instanceof IsolationUnavailableError)) throw e;
+      isolationAvailable = false;
+    }
+  }
+  const doc = await openForRender(pdf);
+  try {
+    for (const page of pages) if (page <= doc.numPages) onPage(page, await doc.render(page, opts));
+    return doc.numPages;
+  } finally {
+    await doc.close();
+  }
+}
+
+/**
+ * Seals one document (see `sealDocument`) in the document pool, with its time and memory limits;
+ * the worker loads the signing identity from `seal.identity` (once per worker).
+ */
+export function sealInPool(
+  pdf: Uint8Array,
+  seal: SealTaskInput,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  return sealIsolated(pdf, seal, opts);
+}
+
+/** Combines sealed documents into one signed PDF (see `combineDocuments`) in the document pool. */
+export function combineInPool(
+  pdfs: Uint8Array[],
+  identity: LoadSigningIdentityOptions,
+  name: string,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  return combineIsolated(pdfs, identity, name, opts);
 }

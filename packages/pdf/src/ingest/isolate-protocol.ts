@@ -1,13 +1,41 @@
-/** Messages between the document pool (isolate.ts) and its worker threads (worker.ts). */
+/** Messages between the document pool (isolate.ts) and its worker processes (worker.ts). */
+import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
+import type { SealDocumentInput } from '../seal/seal-document.ts';
 import type { DocumentInputErrorCode } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 
-/** What a worker is asked to do: ingest an upload, or render one page of a stored PDF. */
+/** What sealing needs besides the document: the identity is loaded (once) by the worker itself. */
+export type SealTaskInput = Omit<SealDocumentInput, 'pdf' | 'identity'> & {
+  identity: LoadSigningIdentityOptions;
+};
+
+/**
+ * What a worker is asked to do: ingest an upload; render one page, or several pages in order from
+ * one parse of the document (each page's PNG sent back as soon as it is drawn); seal a document;
+ * combine sealed documents into one signed file.
+ */
 export type WorkerTask =
   | { op: 'ingest'; bytes: Uint8Array; password?: string; tagErrors?: 'warn' | 'error' }
-  | { op: 'render'; bytes: Uint8Array; page: number; width?: number };
+  | { op: 'render'; bytes: Uint8Array; page: number; width?: number }
+  | { op: 'render-pages'; bytes: Uint8Array; pages: number[]; width?: number }
+  | { op: 'seal'; bytes: Uint8Array; seal: SealTaskInput }
+  | {
+      op: 'combine';
+      bytes: Uint8Array;
+      more: Uint8Array[];
+      identity: LoadSigningIdentityOptions;
+      name: string;
+    };
 
 export type WorkerRequest = WorkerTask & { id: number };
+
+/** A page drawn by a `render-pages` task, sent before the task's reply. */
+export interface WorkerProgress {
+  id: number;
+  progress: true;
+  page: number;
+  png: Uint8Array;
+}
 
 export type WorkerReply =
   | {
@@ -19,6 +47,8 @@ export type WorkerReply =
       unchanged: boolean;
     }
   | { id: number; ok: true; op: 'render'; png: Uint8Array }
+  | { id: number; ok: true; op: 'render-pages'; pageCount: number }
+  | { id: number; ok: true; op: 'seal' | 'combine'; pdf: Uint8Array }
   | {
       id: number;
       ok: false;

@@ -1,6 +1,6 @@
 /**
- * Runs ingest and page rendering in a pool of worker threads shared by the process, each document
- * with a heap limit and a time limit.
+ * Runs ingest, page rendering and sealing in a pool of worker processes shared by the process,
+ * each document with a memory limit and a time limit.
  *
  * Parsers fed hostile or damaged files can loop or allocate without bound (a fuzzed PDF sends
  * @libpdf/core's recovery parser into an endless loop that exhausts the heap). In a worker, that
@@ -13,10 +13,17 @@
  * for 30 s, unref'd so it never keeps the process alive).
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
+import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError } from './errors.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
-import type { WorkerReply, WorkerRequest, WorkerTask } from './isolate-protocol.ts';
+import type {
+  SealTaskInput,
+  WorkerProgress,
+  WorkerReply,
+  WorkerRequest,
+  WorkerTask,
+} from './isolate-protocol.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
 
 export { DocumentPoolBusyError } from './isolate-pool.ts';
@@ -29,7 +36,7 @@ export interface IsolationLimits {
 }
 
 export interface DocumentPoolOptions extends IsolationLimits {
-  /** Worker threads, the most documents processed at once (default: the cores, 2 to 4). */
+  /** Worker processes, the most documents processed at once (default: the cores, 2 to 4). */
   size?: number;
   /** Documents one account may have processed at once (default: half the pool, at least 1). */
   perKey?: number;
@@ -81,7 +88,7 @@ export function documentPoolStats(): PoolStats {
 }
 
 interface PooledWorker {
-  worker: Worker;
+  worker: DocumentWorker;
   heapMb: number;
   /** Ends an idle worker, so the heap of its last document does not stay with the process. */
   idleTimer?: NodeJS.Timeout;
@@ -94,14 +101,7 @@ let nextId = 1;
 let anonymous = 0;
 
 function spawn(heapMb: number): PooledWorker {
-  const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    // The worker loads plain erasable TypeScript through Node's own type stripping; a loader
-    // inherited from the parent (tsx, a test runner's) is not needed.
-    execArgv: [],
-    stdout: false,
-    stderr: false,
-  });
+  const worker = forkDocumentWorker(heapMb);
   // A worker stopped after its call was settled (time limit) may still report an error; never
   // let that surface as an unhandled 'error' event, which would crash the process.
   worker.on('error', () => {});
@@ -147,7 +147,15 @@ function failure(reason: 'memory' | 'time' | 'crash', detail?: string): Document
   return new DocumentInputError('invalid_document', message);
 }
 
-function runOn(pw: PooledWorker, task: WorkerTask, timeoutMs: number): Promise<WorkerReply> {
+/** Called with each page a `render-pages` task has drawn, before its reply. */
+type OnProgress = (progress: WorkerProgress) => void;
+
+function runOn(
+  pw: PooledWorker,
+  task: WorkerTask,
+  timeoutMs: number,
+  onProgress?: OnProgress,
+): Promise<WorkerReply> {
   const { worker } = pw;
   const id = nextId++;
   return new Promise((resolve, reject) => {
@@ -161,8 +169,13 @@ function runOn(pw: PooledWorker, task: WorkerTask, timeoutMs: number): Promise<W
       worker.off('exit', onExit);
       fn();
     };
-    const onMessage = (reply: WorkerReply) => {
-      if (reply.id === id) finish(() => resolve(reply));
+    const onMessage = (reply: WorkerReply | WorkerProgress) => {
+      if (reply.id !== id) return;
+      if ('progress' in reply) {
+        // The time limit is per page: a long document that keeps drawing pages is not stopped.
+        timer.refresh();
+        onProgress?.(reply);
+      } else finish(() => resolve(reply));
     };
     const onError = (err: Error & { code?: string }) =>
       finish(() =>
@@ -184,10 +197,9 @@ function runOn(pw: PooledWorker, task: WorkerTask, timeoutMs: number): Promise<W
     worker.on('error', onError);
     worker.on('exit', onExit);
     worker.ref();
-    // A copy is transferred: the caller keeps its bytes intact.
-    const bytes = task.bytes.slice();
-    const request: WorkerRequest = { ...task, id, bytes };
-    worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
+    // The message is copied to the worker process: the caller keeps its bytes intact.
+    const request: WorkerRequest = { ...task, id };
+    worker.postMessage(request);
   });
 }
 
@@ -199,6 +211,7 @@ async function runInPool(
   task: WorkerTask,
   tenant: string | undefined,
   limits: IsolationLimits,
+  onProgress?: OnProgress,
 ): Promise<Extract<WorkerReply, { ok: true }>> {
   const timeoutMs = limits.timeoutMs ?? settings.timeoutMs;
   const heapMb = limits.maxHeapMb ?? settings.maxHeapMb;
@@ -211,7 +224,7 @@ async function runInPool(
     clearTimeout(pw.idleTimer);
     let reply: WorkerReply;
     try {
-      reply = await runOn(pw, task, timeoutMs);
+      reply = await runOn(pw, task, timeoutMs, onProgress);
     } catch (e) {
       void pw.worker.terminate();
       pw = undefined;
@@ -231,7 +244,7 @@ async function runInPool(
   }
 }
 
-/** Ingests in a worker thread of the pool; see the module comment. */
+/** Ingests in a worker of the pool; see the module comment. */
 export async function ingestIsolated(
   input: IngestInput,
   limits: IsolationLimits = {},
@@ -245,7 +258,7 @@ export async function ingestIsolated(
   return { ...reply.result, pdf: reply.unchanged || !reply.result.pdf ? input.bytes : reply.result.pdf };
 }
 
-/** Renders one page to PNG in a worker thread of the pool (render.ts does the work). */
+/** Renders one page to PNG in a worker of the pool (render.ts does the work). */
 export async function renderIsolated(
   pdf: Uint8Array,
   page: number,
@@ -258,4 +271,54 @@ export async function renderIsolated(
   );
   if (reply.op !== 'render') throw failure('crash', 'unexpected reply');
   return reply.png;
+}
+
+/**
+ * Renders `pages` (1-based, drawn in the order given) from one parse of the document, in a worker
+ * of the pool; `onPage` gets each PNG as soon as it is drawn. Pages past the document's end are
+ * skipped. Resolves with the document's page count.
+ */
+export async function renderPagesIsolated(
+  pdf: Uint8Array,
+  pages: number[],
+  onPage: (page: number, png: Uint8Array) => void,
+  opts: { width?: number; tenant?: string; limits?: IsolationLimits },
+): Promise<number> {
+  const reply = await runInPool(
+    { op: 'render-pages', bytes: pdf, pages, width: opts.width },
+    opts.tenant,
+    opts.limits ?? {},
+    (p) => onPage(p.page, p.png),
+  );
+  if (reply.op !== 'render-pages') throw failure('crash', 'unexpected reply');
+  return reply.pageCount;
+}
+
+/** Seals one document in a worker of the pool (seal-document.ts does the work). */
+export async function sealIsolated(
+  pdf: Uint8Array,
+  seal: SealTaskInput,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  const reply = await runInPool({ op: 'seal', bytes: pdf, seal }, opts.tenant, opts.limits ?? {});
+  if (reply.op !== 'seal') throw failure('crash', 'unexpected reply');
+  return reply.pdf;
+}
+
+/** Combines sealed documents into one signed PDF in a worker of the pool (combine.ts). */
+export async function combineIsolated(
+  pdfs: Uint8Array[],
+  identity: LoadSigningIdentityOptions,
+  name: string,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  const [first, ...more] = pdfs;
+  if (!first) throw new RangeError('combineDocuments needs at least one PDF');
+  const reply = await runInPool(
+    { op: 'combine', bytes: first, more, identity, name },
+    opts.tenant,
+    opts.limits ?? {},
+  );
+  if (reply.op !== 'combine') throw failure('crash', 'unexpected reply');
+  return reply.pdf;
 }

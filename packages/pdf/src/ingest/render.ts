@@ -55,21 +55,22 @@ export function checkRenderArgs(pageNumber: number, opts: RenderOptions): void {
     throw new RangeError(`width must be between 1 and ${MAX_SIDE} pixels, got ${opts.width}`);
 }
 
+/** A PDF parsed once by pdf.js, to draw any number of its pages. */
+export interface RenderableDocument {
+  numPages: number;
+  /** One page (1-based) as PNG; see `renderPageInProcess`. */
+  render(pageNumber: number, opts?: RenderOptions): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
 /**
- * Renders one page (1-based) to PNG, as displayed (CropBox, /Rotate), with annotation and form
- * field appearances, on a white background, in the calling thread (`renderPagePng` in index.ts
- * runs it in the document pool).
+ * Parses a PDF for rendering, in the calling thread. With `owned`, pdf.js may take the buffer over
+ * (detach it): the caller must not use `pdf` afterwards; otherwise pdf.js gets a copy.
  */
-export async function renderPageInProcess(
-  pdf: Uint8Array,
-  pageNumber: number,
-  opts: RenderOptions = {},
-): Promise<Uint8Array> {
-  checkRenderArgs(pageNumber, opts);
+export async function openForRender(pdf: Uint8Array, owned = false): Promise<RenderableDocument> {
   const { pdfjs, assets } = await loadPdfJs();
-  // pdf.js may take ownership of (detach) the buffer it is given: hand it a copy.
   const task = pdfjs.getDocument({
-    data: pdf.slice(),
+    data: owned ? pdf : pdf.slice(),
     ...assets,
     useSystemFonts: false,
     disableFontFace: true,
@@ -85,34 +86,62 @@ export async function renderPageInProcess(
       cause: e,
     });
   }
+  return {
+    numPages: doc.numPages,
+    async render(pageNumber, opts = {}) {
+      checkRenderArgs(pageNumber, opts);
+      if (pageNumber > doc.numPages)
+        throw new RangeError(`Page ${pageNumber} does not exist; the document has ${doc.numPages} page(s)`);
+      return drawPage(pdfjs, await doc.getPage(pageNumber), opts);
+    },
+    close: () => task.destroy(),
+  };
+}
+
+type PdfJsPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+
+async function drawPage(pdfjs: PdfJs, page: PdfJsPage, opts: RenderOptions): Promise<Uint8Array> {
+  const base = page.getViewport({ scale: 1 });
+  let scale = opts.width !== undefined ? opts.width / base.width : DEFAULT_SCALE;
+  scale = Math.min(
+    scale,
+    MAX_SIDE / base.width,
+    MAX_SIDE / base.height,
+    Math.sqrt(MAX_PIXELS / (base.width * base.height)),
+  );
+  const viewport = page.getViewport({ scale });
+  const canvas = createCanvas(
+    Math.max(1, Math.round(viewport.width)),
+    Math.max(1, Math.round(viewport.height)),
+  );
+  await page.render({
+    canvas: canvas as unknown as HTMLCanvasElement,
+    viewport,
+    background: 'rgb(255,255,255)',
+    annotationMode: pdfjs.AnnotationMode.ENABLE,
+  }).promise;
+  // Drop the page's parsed resources (decoded images, fonts): pages are drawn one after the other.
+  page.cleanup();
+  const png = await canvas.encode('png');
+  return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+}
+
+/**
+ * Renders one page (1-based) to PNG, as displayed (CropBox, /Rotate), with annotation and form
+ * field appearances, on a white background, in the calling thread (`renderPagePng` in index.ts
+ * runs it in the document pool).
+ */
+export async function renderPageInProcess(
+  pdf: Uint8Array,
+  pageNumber: number,
+  opts: RenderOptions = {},
+): Promise<Uint8Array> {
+  checkRenderArgs(pageNumber, opts);
+  const doc = await openForRender(pdf);
   try {
-    if (pageNumber > doc.numPages)
-      throw new RangeError(`Page ${pageNumber} does not exist; the document has ${doc.numPages} page(s)`);
-    const page = await doc.getPage(pageNumber);
-    const base = page.getViewport({ scale: 1 });
-    let scale = opts.width !== undefined ? opts.width / base.width : DEFAULT_SCALE;
-    scale = Math.min(
-      scale,
-      MAX_SIDE / base.width,
-      MAX_SIDE / base.height,
-      Math.sqrt(MAX_PIXELS / (base.width * base.height)),
-    );
-    const viewport = page.getViewport({ scale });
-    const canvas = createCanvas(
-      Math.max(1, Math.round(viewport.width)),
-      Math.max(1, Math.round(viewport.height)),
-    );
-    await page.render({
-      canvas: canvas as unknown as HTMLCanvasElement,
-      viewport,
-      background: 'rgb(255,255,255)',
-      annotationMode: pdfjs.AnnotationMode.ENABLE,
-    }).promise;
-    page.cleanup();
-    const png = await canvas.encode('png');
-    return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+    return await doc.render(pageNumber, opts);
   } finally {
-    await task.destroy();
+    await doc.close();
   }
 }
 

@@ -1,0 +1,110 @@
+/**
+ * One worker of the document pool as a child process (worker.ts), with the few methods of
+ * `worker_threads.Worker` the pool uses (message, error and exit events; postMessage, terminate,
+ * ref, unref).
+ *
+ * A child process, not a thread: a thread's heap, its decoded images and canvases count toward the
+ * RSS of the process that answers HTTP, so one 25 MB document could take that process over its
+ * memory budget. A child has its own memory, returned to the system when it ends, and a limit of
+ * its own: V8's heap limit (`--max-old-space-size`) and, where /proc exists, a watchdog that ends
+ * the child once its whole resident memory (heap, decoded streams, canvases) passes the limit.
+ * Either way the pool sees `ERR_WORKER_OUT_OF_MEMORY`, as from a thread over its resourceLimits.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface DocumentWorker extends EventEmitter {
+  postMessage(message: unknown): void;
+  terminate(): Promise<void>;
+  ref(): void;
+  unref(): void;
+  /** The child's process id (for tests and diagnostics). */
+  readonly pid: number | undefined;
+}
+
+const WATCH_EVERY_MS = 50;
+const PAGE_BYTES = 4096;
+/** Errors meaning the child could not load its code (reported like a thread's startup failure). */
+const STARTUP_CODE =
+  /\b(ERR_MODULE_NOT_FOUND|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX|ERR_INVALID_TYPESCRIPT_SYNTAX)\b/;
+
+function residentBytes(pid: number): number | null {
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return Number.isFinite(pages) ? pages * PAGE_BYTES : null;
+  } catch {
+    return null;
+  }
+}
+
+function outOfMemory(): Error {
+  return Object.assign(new Error('the document worker ran out of memory'), {
+    code: 'ERR_WORKER_OUT_OF_MEMORY',
+  });
+}
+
+/** Starts worker.ts in a child process whose memory is limited to `memoryMb`. */
+export function forkDocumentWorker(memoryMb: number): DocumentWorker {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), [], {
+    // worker.ts and what it imports are loaded by Node itself; a loader of the parent's (tsx, a
+    // test runner's) is not needed. Parameter properties in the sealing code need the transform.
+    execArgv: [
+      '--experimental-transform-types',
+      '--disable-warning=ExperimentalWarning',
+      `--max-old-space-size=${memoryMb}`,
+    ],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const events = new EventEmitter() as DocumentWorker;
+  let stderr = '';
+  let overLimit = false;
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  child.on('message', (m) => events.emit('message', m));
+  const watchdog = setInterval(() => {
+    const rss = child.pid ? residentBytes(child.pid) : null;
+    if (rss !== null && rss > memoryMb * 1024 * 1024) {
+      overLimit = true;
+      child.kill('SIGKILL');
+    }
+  }, WATCH_EVERY_MS);
+  watchdog.unref();
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      clearInterval(watchdog);
+      if (overLimit || /heap out of memory|Reached heap limit/i.test(stderr))
+        events.emit('error', outOfMemory());
+      else if (STARTUP_CODE.test(stderr))
+        events.emit(
+          'error',
+          Object.assign(new Error(stderr.slice(-500)), { code: STARTUP_CODE.exec(stderr)![1] }),
+        );
+      else events.emit('exit', code ?? (signal ? 128 : 1));
+      resolve();
+    }),
+  );
+  child.on('error', (err) => events.emit('error', err));
+  Object.defineProperty(events, 'pid', { get: () => child.pid });
+  events.postMessage = (message) => {
+    if (child.connected) child.send(message as object);
+  };
+  events.terminate = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  events.ref = () => {
+    child.ref();
+    (child.channel as { ref?: () => void } | undefined)?.ref?.();
+    child.stderr && 'ref' in child.stderr && (child.stderr as unknown as { ref(): void }).ref();
+  };
+  events.unref = () => {
+    child.unref();
+    (child.channel as { unref?: () => void } | undefined)?.unref?.();
+    child.stderr && 'unref' in child.stderr && (child.stderr as unknown as { unref(): void }).unref();
+  };
+  return events;
+}
