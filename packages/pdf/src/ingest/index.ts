@@ -8,7 +8,7 @@
  *   (mapping in acroform.ts) into fields, and removes the tags' text from the page content
  *   (content/rewrite.ts). It runs in a worker process with memory and time limits (isolate.ts).
  * - `renderPagePng`, `renderPagesPng` (in the same pool) and `getPageCount` work on stored
- *   (unencrypted) PDFs; `sealInPool` and `combineInPool` seal in the same pool.
+ *   (unencrypted) PDFs; `sealInPool`, `auditTrailInPool` and `combineInPool` seal in the same pool.
  * - The pool of worker processes is shared by the process: `configureDocumentPool` sets its size and
  *   per-document limits, and `tenant` gives each account a fair share of it (isolate-pool.ts).
  *
@@ -19,10 +19,12 @@
  * permissions forbid changes) and `invalid_field` (malformed text tag, with `tagErrors: 'error'`).
  */
 
+import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
 import { ingestInProcess } from './ingest-core.ts';
 import {
+  auditTrailIsolated,
   combineIsolated,
   type IsolationLimits,
   IsolationUnavailableError,
@@ -169,4 +171,13 @@ export function combineInPool(
   opts: { tenant?: string; limits?: IsolationLimits } = {},
 ): Promise<Uint8Array> {
   return combineIsolated(pdfs, identity, name, opts);
+}
+
+/** Builds the signed audit trail (see `buildAuditTrail`) in the document pool. */
+export function auditTrailInPool(
+  trail: AuditTrailInput,
+  identity: LoadSigningIdentityOptions,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  return auditTrailIsolated(trail, identity, opts);
 }

@@ -1,4 +1,5 @@
 /** Messages between the document pool (isolate.ts) and its worker processes (worker.ts). */
+import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import type { SealDocumentInput } from '../seal/seal-document.ts';
 import type { DocumentInputErrorCode } from './errors.ts';
@@ -12,7 +13,7 @@ export type SealTaskInput = Omit<SealDocumentInput, 'pdf' | 'identity'> & {
 /**
  * What a worker is asked to do: ingest an upload; render one page, or several pages in order from
  * one parse of the document (each page's PNG sent back as soon as it is drawn); seal a document;
- * combine sealed documents into one signed file.
+ * combine sealed documents into one signed file; build the signed audit trail (`bytes` empty).
  */
 export type WorkerTask =
   | { op: 'ingest'; bytes: Uint8Array; password?: string; tagErrors?: 'warn' | 'error' }
@@ -25,7 +26,8 @@ export type WorkerTask =
       more: Uint8Array[];
       identity: LoadSigningIdentityOptions;
       name: string;
-    };
+    }
+  | { op: 'audit-trail'; bytes: Uint8Array; trail: AuditTrailInput; identity: LoadSigningIdentityOptions };
 
 export type WorkerRequest = WorkerTask & { id: number };
 
@@ -48,7 +50,7 @@ export type WorkerReply =
     }
   | { id: number; ok: true; op: 'render'; png: Uint8Array }
   | { id: number; ok: true; op: 'render-pages'; pageCount: number }
-  | { id: number; ok: true; op: 'seal' | 'combine'; pdf: Uint8Array }
+  | { id: number; ok: true; op: 'seal' | 'combine' | 'audit-trail'; pdf: Uint8Array }
   | {
       id: number;
       ok: false;

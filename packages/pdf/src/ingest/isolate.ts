@@ -13,6 +13,7 @@
  * for 30 s, unref'd so it never keeps the process alive).
  */
 import { availableParallelism } from 'node:os';
+import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError } from './errors.ts';
@@ -320,5 +321,20 @@ export async function combineIsolated(
     opts.limits ?? {},
   );
   if (reply.op !== 'combine') throw failure('crash', 'unexpected reply');
+  return reply.pdf;
+}
+
+/** Builds the signed audit trail in a worker of the pool (audit-trail.ts). */
+export async function auditTrailIsolated(
+  trail: AuditTrailInput,
+  identity: LoadSigningIdentityOptions,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  const reply = await runInPool(
+    { op: 'audit-trail', bytes: new Uint8Array(0), trail, identity },
+    opts.tenant,
+    opts.limits ?? {},
+  );
+  if (reply.op !== 'audit-trail') throw failure('crash', 'unexpected reply');
   return reply.pdf;
 }

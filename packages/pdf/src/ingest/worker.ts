@@ -1,6 +1,6 @@
 /**
  * Entry of a document pool worker, a child process (see isolate.ts and child-worker.ts). It ingests uploads, renders pages, seals and combines
- * documents. Loaded by Node directly, so this module and everything it imports must be TypeScript
+ * documents and builds audit trails. Loaded by Node directly, so this module and everything it imports must be TypeScript
  * Node can run itself. pdf.js, canvas and the sealing code load on first use.
  */
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
@@ -71,6 +71,11 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
     const identity = await identityFor(msg.identity);
     const pdf = await combineDocuments([msg.bytes, ...msg.more], identity, msg.name);
     return { id: msg.id, ok: true, op: 'combine', pdf };
+  }
+  if (msg.op === 'audit-trail') {
+    const { buildAuditTrail } = await import('../seal/audit-trail.ts');
+    const pdf = await buildAuditTrail(msg.trail, await identityFor(msg.identity));
+    return { id: msg.id, ok: true, op: 'audit-trail', pdf };
   }
   const result = await ingestInProcess({
     bytes: msg.bytes,

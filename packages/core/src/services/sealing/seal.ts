@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { json, type SignatureRequestRow, type SignerRow } from '@esign/db';
 import {
   type AuditTrailInput,
-  buildAuditTrail,
-  combineDocuments,
+  auditTrailInPool,
+  combineInPool,
+  type LoadSigningIdentityOptions,
   type SigningIdentity,
-  sealDocument,
+  sealInPool,
 } from '@esign/pdf';
 import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
@@ -14,7 +15,7 @@ import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles, sha256 } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
-import { getSigningIdentity } from './identity.ts';
+import { getSigningIdentity, signingIdentityOptions } from './identity.ts';
 import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
 
 // Sealing (spec: "signed documents and audit trail become available" once a request completes).
@@ -40,6 +41,10 @@ interface SealRun {
   snapshot: RequestSnapshot;
   signers: SignerRow[];
   identity: SigningIdentity;
+  /** How the document pool's workers load the same identity. */
+  identityOptions: LoadSigningIdentityOptions;
+  /** The account, whose share of the document pool the sealing uses. */
+  tenant: string;
   title: string;
   testMode: boolean;
   base: string;
@@ -86,14 +91,18 @@ async function sealDocuments(run: SealRun, sealedAt: Date) {
         `document ${doc.index} (${doc.name}): the stored original's SHA-256 ${originalSha} is not the one sent (${doc.sha256})`,
       );
     }
-    const bytes = await sealDocument({
-      pdf: original,
-      values: sealValuesFor(run.snapshot, doc.index, run.signers),
-      identity: run.identity,
-      name: doc.name,
-      testMark: run.testMode,
-      signedAt: sealedAt,
-    });
+    // Drawn and signed in a worker process of the document pool, never on this event loop.
+    const bytes = await sealInPool(
+      original,
+      {
+        values: sealValuesFor(run.snapshot, doc.index, run.signers),
+        identity: run.identityOptions,
+        name: doc.name,
+        testMark: run.testMode,
+        signedAt: sealedAt,
+      },
+      { tenant: run.tenant },
+    );
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
     const sealedSha = sha256(bytes);
@@ -125,7 +134,7 @@ async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents'])
     .orderBy('id')
     .execute();
   const byId = new Map(signers.map((s) => [s.id, s]));
-  return buildAuditTrail(
+  return auditTrailInPool(
     {
       requestId: request.id,
       title: run.title,
@@ -153,7 +162,8 @@ async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents'])
       events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
       testMode: run.testMode,
     },
-    run.identity,
+    run.identityOptions,
+    { tenant: run.tenant },
   );
 }
 
@@ -225,6 +235,8 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
     snapshot,
     signers: await loadSigners(ctx.db, requestId),
     identity: await getSigningIdentity(ctx.config),
+    identityOptions: await signingIdentityOptions(ctx.config),
+    tenant: String(request.account_id),
     title: snapshot.template?.name ?? request.template_name ?? `Signature request ${requestId}`,
     testMode: request.environment === 'test',
     base: `requests/${request.account_id}/${requestId}/${randomUUID()}`,
@@ -235,7 +247,9 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
     const trail = await buildTrail(run, trailDocs);
     const keys = { trail: `${run.base}/audit-trail.pdf`, combined: `${run.base}/combined.pdf` };
     await put(run, keys.trail, trail);
-    const combined = await combineDocuments([...sealed, trail], run.identity, run.title);
+    const combined = await combineInPool([...sealed, trail], run.identityOptions, run.title, {
+      tenant: run.tenant,
+    });
     await put(run, keys.combined, combined);
     const documents = files.length;
     files.push(
