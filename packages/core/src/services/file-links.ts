@@ -127,7 +127,7 @@ async function drawPages(
   settle: Map<number, { resolve(png: Uint8Array): void; reject(err: unknown): void }>,
 ): Promise<void> {
   if (pages.length === 0) return;
-  const { renderPagesPng, DocumentPoolBusyError } = await import('@esign/pdf');
+  const { renderPagesPng, DocumentPoolBusyError } = await import('@esign/pdf/pool');
   let writes = Promise.resolve();
   try {
     const count = await renderPagesPng(

@@ -50,7 +50,9 @@ export type WorkerReply =
     }
   | { id: number; ok: true; op: 'render'; png: Uint8Array }
   | { id: number; ok: true; op: 'render-pages'; pageCount: number }
-  | { id: number; ok: true; op: 'seal' | 'combine' | 'audit-trail'; pdf: Uint8Array }
+  | { id: number; ok: true; op: 'combine' | 'audit-trail'; pdf: Uint8Array }
+  /** `certificateSha256`: the SHA-256 of the certificate the document was signed with. */
+  | { id: number; ok: true; op: 'seal'; pdf: Uint8Array; certificateSha256: string }
   | {
       id: number;
       ok: false;

@@ -300,10 +300,10 @@ export async function sealIsolated(
   pdf: Uint8Array,
   seal: SealTaskInput,
   opts: { tenant?: string; limits?: IsolationLimits } = {},
-): Promise<Uint8Array> {
+): Promise<{ pdf: Uint8Array; certificateSha256: string }> {
   const reply = await runInPool({ op: 'seal', bytes: pdf, seal }, opts.tenant, opts.limits ?? {});
   if (reply.op !== 'seal') throw failure('crash', 'unexpected reply');
-  return reply.pdf;
+  return { pdf: reply.pdf, certificateSha256: reply.certificateSha256 };
 }
 
 /** Combines sealed documents into one signed PDF in a worker of the pool (combine.ts). */

@@ -37,23 +37,9 @@ function loadPdfJs() {
   return pdfjsPromise;
 }
 
-/** Default scale: 2 output pixels per point (144 dpi). */
-const DEFAULT_SCALE = 2;
-const MAX_SIDE = 8000;
-const MAX_PIXELS = 40_000_000;
+import { checkRenderArgs, DEFAULT_SCALE, MAX_PIXELS, MAX_SIDE, type RenderOptions } from './render-args.ts';
 
-export interface RenderOptions {
-  /** Output width in pixels (1..8000); the height follows the page's aspect ratio. Default: 2 px per point. */
-  width?: number;
-}
-
-/** Throws a RangeError for a page number or width no document could have. */
-export function checkRenderArgs(pageNumber: number, opts: RenderOptions): void {
-  if (!Number.isInteger(pageNumber) || pageNumber < 1)
-    throw new RangeError(`pageNumber must be an integer >= 1, got ${pageNumber}`);
-  if (opts.width !== undefined && !(Number.isFinite(opts.width) && opts.width >= 1 && opts.width <= MAX_SIDE))
-    throw new RangeError(`width must be between 1 and ${MAX_SIDE} pixels, got ${opts.width}`);
-}
+export { checkRenderArgs, type RenderOptions };
 
 /** A PDF parsed once by pdf.js, to draw any number of its pages. */
 export interface RenderableDocument {

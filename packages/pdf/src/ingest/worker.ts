@@ -59,12 +59,8 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
   if (msg.op === 'seal') {
     const { sealDocument } = await import('../seal/seal-document.ts');
     const identity = await identityFor(msg.seal.identity);
-    return {
-      id: msg.id,
-      ok: true,
-      op: 'seal',
-      pdf: await sealDocument({ ...msg.seal, pdf: msg.bytes, identity }),
-    };
+    const pdf = await sealDocument({ ...msg.seal, pdf: msg.bytes, identity });
+    return { id: msg.id, ok: true, op: 'seal', pdf, certificateSha256: identity.fingerprintSha256 };
   }
   if (msg.op === 'combine') {
     const { combineDocuments } = await import('../seal/combine.ts');
@@ -116,9 +112,19 @@ async function onRequest(msg: WorkerRequest, send: Send) {
   }
 }
 
+/**
+ * A view that owns its whole buffer. IPC delivers byte arrays as views into the message's buffer,
+ * and some parsers read `bytes.buffer` from offset 0 (pdf-lib's JPEG embedder does).
+ */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
 if (process.send) {
   // Messages come over the IPC channel (structured clone: buffers are copied, not transferred).
-  process.on('message', (msg: WorkerRequest) => onRequest(msg, (m) => process.send?.(m)));
+  process.on('message', (msg: WorkerRequest) =>
+    onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, (m) => process.send?.(m)),
+  );
   // The pool's process is gone: nothing can use this worker any more.
   process.on('disconnect', () => process.exit(0));
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { type LoadSigningIdentityOptions, loadSigningIdentity, type SigningIdentity } from '@esign/pdf';
+import type { LoadSigningIdentityOptions, SigningIdentity } from '@esign/pdf';
 import type { Config } from '../../config.ts';
 
 type IdentityConfig = Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>;
@@ -24,7 +24,11 @@ export function getSigningIdentity(config: IdentityConfig): Promise<SigningIdent
     .digest('hex');
   let identity = identities.get(key);
   if (!identity) {
-    identity = signingIdentityOptions(config).then(loadSigningIdentity);
+    // Loaded on first use: a process that only seals through the document pool never needs it.
+    identity = (async () => {
+      const { loadSigningIdentity } = await import('@esign/pdf');
+      return loadSigningIdentity(await signingIdentityOptions(config));
+    })();
     identities.set(key, identity);
     identity.catch(() => identities.delete(key));
   }

@@ -5,9 +5,8 @@ import {
   auditTrailInPool,
   combineInPool,
   type LoadSigningIdentityOptions,
-  type SigningIdentity,
   sealInPool,
-} from '@esign/pdf';
+} from '@esign/pdf/pool';
 import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
@@ -15,7 +14,7 @@ import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles, sha256 } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
-import { getSigningIdentity, signingIdentityOptions } from './identity.ts';
+import { signingIdentityOptions } from './identity.ts';
 import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
 
 // Sealing (spec: "signed documents and audit trail become available" once a request completes).
@@ -40,9 +39,10 @@ interface SealRun {
   request: SignatureRequestRow;
   snapshot: RequestSnapshot;
   signers: SignerRow[];
-  identity: SigningIdentity;
-  /** How the document pool's workers load the same identity. */
+  /** How the document pool's workers load the sealing certificate. */
   identityOptions: LoadSigningIdentityOptions;
+  /** SHA-256 of the certificate the documents were signed with (known once one is sealed). */
+  certificateSha256: string;
   /** The account, whose share of the document pool the sealing uses. */
   tenant: string;
   title: string;
@@ -92,7 +92,7 @@ async function sealDocuments(run: SealRun, sealedAt: Date) {
       );
     }
     // Drawn and signed in a worker process of the document pool, never on this event loop.
-    const bytes = await sealInPool(
+    const { pdf: bytes, certificateSha256 } = await sealInPool(
       original,
       {
         values: sealValuesFor(run.snapshot, doc.index, run.signers),
@@ -103,6 +103,7 @@ async function sealDocuments(run: SealRun, sealedAt: Date) {
       },
       { tenant: run.tenant },
     );
+    run.certificateSha256 = certificateSha256;
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
     const sealedSha = sha256(bytes);
@@ -209,7 +210,7 @@ async function commitSeal(run: SealRun, files: ProducedFile[], keys: { trail: st
         by: { kind: 'system' },
         signatureRequestId: request.id,
         data: {
-          certificate_sha256: run.identity.fingerprintSha256,
+          certificate_sha256: run.certificateSha256,
           documents: files.map((f) => ({ kind: f.kind, name: f.name, sha256: f.sha256 })),
         },
         now,
@@ -234,8 +235,8 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
     request,
     snapshot,
     signers: await loadSigners(ctx.db, requestId),
-    identity: await getSigningIdentity(ctx.config),
     identityOptions: await signingIdentityOptions(ctx.config),
+    certificateSha256: '',
     tenant: String(request.account_id),
     title: snapshot.template?.name ?? request.template_name ?? `Signature request ${requestId}`,
     testMode: request.environment === 'test',
