@@ -32,7 +32,10 @@ export { DocumentPoolBusyError } from './isolate-pool.ts';
 export interface IsolationLimits {
   /** Wall-clock limit for one document, once it runs (default 60 s). */
   timeoutMs?: number;
-  /** Heap limit of the worker in MB (default 512). Decoded stream buffers live outside it. */
+  /**
+   * Memory limit of the worker process in MB (default 480): its V8 heap limit and, where /proc
+   * exists, its resident memory (heap, decoded streams, canvases), checked every 50 ms.
+   */
   maxHeapMb?: number;
 }
 
@@ -47,7 +50,7 @@ export interface DocumentPoolOptions extends IsolationLimits {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_HEAP_MB = 512;
+const DEFAULT_MAX_HEAP_MB = 480;
 
 const settings: Required<IsolationLimits> & PoolLimits = defaultSettings();
 
