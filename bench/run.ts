@@ -9,6 +9,7 @@ const tsx = ['--import', 'tsx'];
 
 /** Each benchmark's node arguments (templates needs --expose-gc to measure memory). */
 const BENCHES = {
+  'large-documents': [...tsx, 'bench/large-documents.ts'],
   sealing: [...tsx, 'bench/sealing.ts'],
   templates: ['--expose-gc', ...tsx, 'bench/templates.ts'],
   webhooks: [...tsx, 'bench/webhooks.ts'],
