@@ -80,7 +80,22 @@ interface Proc {
   name: string;
   child: ChildProcess;
   samplePeakKb: number;
+  /** Peak RSS of any one of its child processes (the document pool's workers). */
+  childPeakKb: number;
   log: string;
+}
+
+/** Its child processes' ids (the document pool's workers). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 function procStatus(pid: number): { rss: number; hwm: number } | null {
@@ -101,6 +116,12 @@ function resetPeak(p: Proc) {
     // Not permitted: the 20 ms samples remain.
   }
   p.samplePeakKb = procStatus(p.child.pid!)?.rss ?? 0;
+  p.childPeakKb = 0;
+  for (const c of childrenOf(p.child.pid!)) {
+    try {
+      writeFileSync(`/proc/${c}/clear_refs`, '5');
+    } catch {}
+  }
 }
 
 function startProc(name: string, entry: string, env: Record<string, string>): Proc {
@@ -114,7 +135,7 @@ function startProc(name: string, entry: string, env: Record<string, string>): Pr
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const p: Proc = { name, child, samplePeakKb: 0, log: '' };
+  const p: Proc = { name, child, samplePeakKb: 0, childPeakKb: 0, log: '' };
   child.stdout?.on('data', (d) => (p.log += d));
   child.stderr?.on('data', (d) => (p.log += d));
   return p;
@@ -125,6 +146,10 @@ const sampler = setInterval(() => {
   for (const p of procs) {
     const s = p.child.pid ? procStatus(p.child.pid) : null;
     if (s) p.samplePeakKb = Math.max(p.samplePeakKb, s.rss);
+    for (const c of p.child.pid ? childrenOf(p.child.pid) : []) {
+      const cs = procStatus(c);
+      if (cs) p.childPeakKb = Math.max(p.childPeakKb, cs.rss, cs.hwm);
+    }
   }
 }, 20);
 sampler.unref();
@@ -286,7 +311,12 @@ async function phase(
   const detail = await fn();
   const ms = performance.now() - t0;
   const times = await calls.end();
-  const peaks = Object.fromEntries(procs.map((p) => [p.name, MB(peakOf(p))]));
+  const peaks = Object.fromEntries(
+    procs.flatMap((p) => [
+      [p.name, MB(peakOf(p))],
+      ...(p.childPeakKb ? [[`${p.name} pool worker`, MB(p.childPeakKb)]] : []),
+    ]),
+  );
   await sleep(1000);
   const after = Object.fromEntries(procs.map((p) => [p.name, MB(rssOf(p))]));
   const r = {

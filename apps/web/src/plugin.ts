@@ -118,15 +118,14 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   app.get<{ Params: { token: string; name: string } }>('/files/:token/:name', async (request, reply) => {
     try {
       const file = await readLinkedFile(opts.deps, opts.config, request.params.token, now());
-      return (
-        reply
-          .type(file.contentType)
-          .header('Cache-Control', 'private, max-age=3600')
-          .header('Content-Disposition', `inline; filename="${file.fileName.replace(/[^\w. -]/g, '_')}"`)
-          .header('X-Content-Type-Options', 'nosniff')
-          // A view of the bytes, not a copy (a sealed document may be 25 MB).
-          .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength))
-      );
+      // A view of the bytes, not a copy (a sealed document may be 25 MB).
+      const body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      return reply
+        .type(file.contentType)
+        .header('Cache-Control', 'private, max-age=3600')
+        .header('Content-Disposition', `inline; filename="${file.fileName.replace(/[^\w. -]/g, '_')}"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(body);
     } catch (err) {
       const core = toCoreError(err);
       if (core.code === 'internal_error') request.log.error({ err }, 'file link failed');
