@@ -576,7 +576,10 @@ load.push(
 );
 mkdirSync(OUT, { recursive: true });
 const result = { date: new Date().toISOString(), node: process.version, load, report };
-writeFileSync(join(OUT, 'large-documents.json'), JSON.stringify(result, null, 2));
+writeFileSync(
+  join(OUT, `large-documents-${args.docs}-${args.mode}.json`.replaceAll(',', '+')),
+  JSON.stringify(result, null, 2),
+);
 printTable(report as Awaited<ReturnType<typeof runMode>>);
 console.log(`\nload average (1, 5, 15 min) at start: ${load[0]}, at end: ${load[1]}`);
 

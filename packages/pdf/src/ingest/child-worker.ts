@@ -25,6 +25,8 @@ export interface DocumentWorker extends EventEmitter {
 }
 
 const WATCH_EVERY_MS = 50;
+/** The V8 heap's share of the memory limit. */
+const HEAP_SHARE = 0.6;
 const PAGE_BYTES = 4096;
 /** Errors meaning the child could not load its code (reported like a thread's startup failure). */
 const STARTUP_CODE =
@@ -47,13 +49,17 @@ function outOfMemory(): Error {
 
 /** Starts worker.ts in a child process whose memory is limited to `memoryMb`. */
 export function forkDocumentWorker(memoryMb: number): DocumentWorker {
+  // V8 collects garbage harder as its heap nears this limit; below the resident limit, so a
+  // document that needs little live memory is collected in time instead of ended by the watchdog
+  // (the process's own code and libraries take about 160 MB besides the heap).
+  const heapMb = Math.max(32, Math.floor(memoryMb * HEAP_SHARE));
   const child: ChildProcess = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), [], {
     // worker.ts and what it imports are loaded by Node itself; a loader of the parent's (tsx, a
     // test runner's) is not needed. Parameter properties in the sealing code need the transform.
     execArgv: [
       '--experimental-transform-types',
       '--disable-warning=ExperimentalWarning',
-      `--max-old-space-size=${memoryMb}`,
+      `--max-old-space-size=${heapMb}`,
     ],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
