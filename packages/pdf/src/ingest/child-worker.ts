@@ -26,7 +26,7 @@ export interface DocumentWorker extends EventEmitter {
 
 const WATCH_EVERY_MS = 50;
 /** The V8 heap's share of the memory limit. */
-const HEAP_SHARE = 0.6;
+const HEAP_SHARE = 0.7;
 const PAGE_BYTES = 4096;
 /** Errors meaning the child could not load its code (reported like a thread's startup failure). */
 const STARTUP_CODE =
