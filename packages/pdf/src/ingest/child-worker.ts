@@ -22,9 +22,13 @@ export interface DocumentWorker extends EventEmitter {
   unref(): void;
   /** The child's process id (for tests and diagnostics). */
   readonly pid: number | undefined;
+  /** Settles once the child has loaded its code (rejects if it ended first): time limits start here. */
+  readonly ready: Promise<void>;
 }
 
 const WATCH_EVERY_MS = 50;
+/** Longest a worker may take to load its code, however busy the machine. */
+const STARTUP_LIMIT_MS = 60_000;
 /** The V8 heap's share of the memory limit. */
 const HEAP_SHARE = 0.7;
 const PAGE_BYTES = 4096;
@@ -70,7 +74,21 @@ export function forkDocumentWorker(memoryMb: number): DocumentWorker {
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  child.on('message', (m) => events.emit('message', m));
+  let started: () => void = () => {};
+  let failedToStart: (err: Error) => void = () => {};
+  const ready = new Promise<void>((resolve, reject) => {
+    started = resolve;
+    failedToStart = reject;
+  });
+  ready.catch(() => {});
+  // A child that never finishes loading is ended (its exit then fails the call waiting for it).
+  const startup = setTimeout(() => child.kill('SIGKILL'), STARTUP_LIMIT_MS);
+  startup.unref();
+  ready.then(
+    () => clearTimeout(startup),
+    () => clearTimeout(startup),
+  );
+  child.on('message', (m: { ready?: true }) => (m?.ready ? started() : events.emit('message', m)));
   const watchdog = setInterval(() => {
     const rss = child.pid ? residentBytes(child.pid) : null;
     if (rss !== null && rss > memoryMb * 1024 * 1024) {
@@ -82,6 +100,7 @@ export function forkDocumentWorker(memoryMb: number): DocumentWorker {
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       clearInterval(watchdog);
+      failedToStart(new Error(`the document worker ended before it started (${stderr.slice(-300)})`));
       if (overLimit || /heap out of memory|Reached heap limit/i.test(stderr))
         events.emit('error', outOfMemory());
       else if (STARTUP_CODE.test(stderr))
@@ -95,6 +114,7 @@ export function forkDocumentWorker(memoryMb: number): DocumentWorker {
   );
   child.on('error', (err) => events.emit('error', err));
   Object.defineProperty(events, 'pid', { get: () => child.pid });
+  Object.defineProperty(events, 'ready', { value: ready });
   events.postMessage = (message) => {
     if (child.connected) child.send(message as object);
   };

@@ -177,7 +177,7 @@ function runOn(
       if (reply.id !== id) return;
       if ('progress' in reply) {
         // The time limit is per page: a long document that keeps drawing pages is not stopped.
-        timer.refresh();
+        timer?.refresh();
         onProgress?.(reply);
       } else finish(() => resolve(reply));
     };
@@ -193,17 +193,29 @@ function runOn(
       );
     const onExit = (code: number) =>
       finish(() => reject(failure('crash', `worker exited with code ${code}`)));
-    const timer = setTimeout(() => {
-      finish(() => reject(failure('time')));
-      void worker.terminate();
-    }, timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const startTimer = () => {
+      timer = setTimeout(() => {
+        finish(() => reject(failure('time')));
+        void worker.terminate();
+      }, timeoutMs);
+    };
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
     worker.ref();
-    // The message is copied to the worker process: the caller keeps its bytes intact.
-    const request: WorkerRequest = { ...task, id };
-    worker.postMessage(request);
+    // The time limit counts from when the worker has loaded its code (a busy machine may take
+    // seconds to start a process), not from its start; a worker that never starts reports an
+    // 'error' or 'exit'. The message is copied to the worker
+    // process: the caller keeps its bytes intact.
+    worker.ready.then(
+      () => {
+        if (settled) return;
+        startTimer();
+        worker.postMessage({ ...task, id } satisfies WorkerRequest);
+      },
+      () => {}, // its 'error' or 'exit' event settles the call
+    );
   });
 }
 

@@ -127,4 +127,5 @@ if (process.send) {
   );
   // The pool's process is gone: nothing can use this worker any more.
   process.on('disconnect', () => process.exit(0));
+  process.send({ ready: true });
 }
