@@ -51,13 +51,13 @@ function outOfMemory(): Error {
   });
 }
 
-/** Starts worker.ts in a child process whose memory is limited to `memoryMb`. */
-export function forkDocumentWorker(memoryMb: number): DocumentWorker {
+/** Starts worker.ts in a child process for one kind of work (its libraries load before `ready`). */
+export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' | 'seal'): DocumentWorker {
   // V8 collects garbage harder as its heap nears this limit; below the resident limit, so a
   // document that needs little live memory is collected in time instead of ended by the watchdog
   // (the process's own code and libraries take about 160 MB besides the heap).
   const heapMb = Math.max(32, Math.floor(memoryMb * HEAP_SHARE));
-  const child: ChildProcess = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), [], {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), [kind], {
     // worker.ts and what it imports are loaded by Node itself; a loader of the parent's (tsx, a
     // test runner's) is not needed. Parameter properties in the sealing code need the transform.
     execArgv: [

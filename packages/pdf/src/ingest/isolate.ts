@@ -9,7 +9,7 @@
  *
  * The pool (isolate-pool.ts) runs at most `size` documents at once, at most `perKey` of them for
  * one key (the account, `IngestInput.tenant`), and serves waiting documents fairly, so one
- * account's slow documents never hold every worker. Workers are reused (one idle worker is kept
+ * account's slow documents never hold every worker. Workers are reused (one idle worker of each kind is kept
  * for 30 s, unref'd so it never keeps the process alive).
  */
 import { availableParallelism } from 'node:os';
@@ -94,6 +94,7 @@ export function documentPoolStats(): PoolStats {
 interface PooledWorker {
   worker: DocumentWorker;
   heapMb: number;
+  family: Family;
   /** Ends an idle worker, so the heap of its last document does not stay with the process. */
   idleTimer?: NodeJS.Timeout;
 }
@@ -101,20 +102,30 @@ interface PooledWorker {
 const IDLE_WORKER_MS = 30_000;
 
 const idle: PooledWorker[] = [];
+
+/**
+ * Workers are reused only for the same kind of work: each kind loads its own libraries (pdf.js and
+ * canvas to render; @libpdf/core to ingest; fonts and signing to seal), and one process holding all
+ * of them beside a large document would pass its memory limit.
+ */
+type Family = 'ingest' | 'render' | 'seal';
+const familyOf = (op: WorkerTask['op']): Family =>
+  op === 'ingest' ? 'ingest' : op === 'render' || op === 'render-pages' ? 'render' : 'seal';
 let nextId = 1;
 let anonymous = 0;
 
-function spawn(heapMb: number): PooledWorker {
-  const worker = forkDocumentWorker(heapMb);
+function spawn(heapMb: number, family: Family): PooledWorker {
+  const worker = forkDocumentWorker(heapMb, family);
   // A worker stopped after its call was settled (time limit) may still report an error; never
   // let that surface as an unhandled 'error' event, which would crash the process.
   worker.on('error', () => {});
-  return { worker, heapMb };
+  return { worker, heapMb, family };
 }
 
 function keepIdle(pw: PooledWorker): void {
   pw.worker.unref();
-  for (const old of idle.splice(0)) {
+  for (const old of idle.filter((w) => w.family === pw.family)) {
+    idle.splice(idle.indexOf(old), 1);
     clearTimeout(old.idleTimer);
     void old.worker.terminate();
   }
@@ -235,8 +246,9 @@ async function runInPool(
   const release = await scheduler.acquire(tenant ?? `\u0000call-${++anonymous}`);
   let pw: PooledWorker | undefined;
   try {
-    const index = idle.findIndex((w) => w.heapMb === heapMb);
-    pw = index >= 0 ? idle.splice(index, 1)[0]! : spawn(heapMb);
+    const family = familyOf(task.op);
+    const index = idle.findIndex((w) => w.heapMb === heapMb && w.family === family);
+    pw = index >= 0 ? idle.splice(index, 1)[0]! : spawn(heapMb, family);
     clearTimeout(pw.idleTimer);
     let reply: WorkerReply;
     try {
@@ -246,7 +258,7 @@ async function runInPool(
       pw = undefined;
       throw e;
     }
-    // Keep one idle worker, the most recently used (so a caller's limits keep their worker warm),
+    // Keep one idle worker of each kind, the most recently used (so a caller's limits keep their worker warm),
     // for a while.
     keepIdle(pw);
     pw = undefined;

@@ -20,7 +20,7 @@ let pdfjsPromise:
   | undefined;
 
 /** Loads pdf.js once, lazily (it is large and only rendering needs it). */
-function loadPdfJs() {
+export function loadPdfJs() {
   pdfjsPromise ??= (async () => {
     await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');

@@ -1,11 +1,10 @@
 /**
  * Entry of a document pool worker, a child process (see isolate.ts and child-worker.ts). It ingests uploads, renders pages, seals and combines
  * documents and builds audit trails. Loaded by Node directly, so this module and everything it imports must be TypeScript
- * Node can run itself. pdf.js, canvas and the sealing code load on first use.
+ * Node can run itself. Each kind of work loads its libraries on first use (the pool gives a worker one kind).
  */
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
-import { ingestInProcess } from './ingest-core.ts';
 import type { WorkerProgress, WorkerReply, WorkerRequest } from './isolate-protocol.ts';
 
 type Send = (message: WorkerReply | WorkerProgress) => void;
@@ -73,6 +72,7 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
     const pdf = await buildAuditTrail(msg.trail, await identityFor(msg.identity));
     return { id: msg.id, ok: true, op: 'audit-trail', pdf };
   }
+  const { ingestInProcess } = await import('./ingest-core.ts');
   const result = await ingestInProcess({
     bytes: msg.bytes,
     password: msg.password,
@@ -127,5 +127,13 @@ if (process.send) {
   );
   // The pool's process is gone: nothing can use this worker any more.
   process.on('disconnect', () => process.exit(0));
-  process.send({ ready: true });
+  // The libraries of this worker's kind of work load before it reports ready (time limits start then).
+  const preload: Record<string, () => Promise<unknown>> = {
+    ingest: () => import('./ingest-core.ts'),
+    render: async () => (await import('./render.ts')).loadPdfJs(),
+    seal: () => Promise.all([import('../seal/seal-document.ts'), import('../seal/identity.ts')]),
+  };
+  void (preload[process.argv[2] ?? '']?.() ?? Promise.resolve()).finally(() =>
+    process.send?.({ ready: true }),
+  );
 }
