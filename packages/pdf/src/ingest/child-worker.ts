@@ -51,6 +51,35 @@ function outOfMemory(): Error {
   });
 }
 
+/**
+ * The child's "ready" message as a promise; a child that never finishes loading is ended after
+ * `STARTUP_LIMIT_MS` (its exit then fails the call waiting for it).
+ */
+function readiness(child: ChildProcess) {
+  let started: () => void = () => {};
+  let failed: (err: Error) => void = () => {};
+  const ready = new Promise<void>((resolve, reject) => {
+    started = resolve;
+    failed = reject;
+  });
+  ready.catch(() => {});
+  const limit = setTimeout(() => child.kill('SIGKILL'), STARTUP_LIMIT_MS);
+  limit.unref();
+  const stop = () => clearTimeout(limit);
+  ready.then(stop, stop);
+  return { ready, started: () => started(), failed: (err: Error) => failed(err) };
+}
+
+/** Whether the child (its process, IPC channel and stderr pipe) keeps this process alive. */
+function holdOpen(child: ChildProcess, hold: boolean): void {
+  const handles = [child, child.channel, child.stderr] as (
+    | { ref?(): void; unref?(): void }
+    | null
+    | undefined
+  )[];
+  for (const h of handles) (hold ? h?.ref : h?.unref)?.call(h);
+}
+
 /** Starts worker.ts in a child process for one kind of work (its libraries load before `ready`). */
 export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' | 'seal'): DocumentWorker {
   // V8 collects garbage harder as its heap nears this limit; below the resident limit, so a
@@ -74,21 +103,8 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  let started: () => void = () => {};
-  let failedToStart: (err: Error) => void = () => {};
-  const ready = new Promise<void>((resolve, reject) => {
-    started = resolve;
-    failedToStart = reject;
-  });
-  ready.catch(() => {});
-  // A child that never finishes loading is ended (its exit then fails the call waiting for it).
-  const startup = setTimeout(() => child.kill('SIGKILL'), STARTUP_LIMIT_MS);
-  startup.unref();
-  ready.then(
-    () => clearTimeout(startup),
-    () => clearTimeout(startup),
-  );
-  child.on('message', (m: { ready?: true }) => (m?.ready ? started() : events.emit('message', m)));
+  const startup = readiness(child);
+  child.on('message', (m: { ready?: true }) => (m?.ready ? startup.started() : events.emit('message', m)));
   const watchdog = setInterval(() => {
     const rss = child.pid ? residentBytes(child.pid) : null;
     if (rss !== null && rss > memoryMb * 1024 * 1024) {
@@ -100,7 +116,7 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       clearInterval(watchdog);
-      failedToStart(new Error(`the document worker ended before it started (${stderr.slice(-300)})`));
+      startup.failed(new Error(`the document worker ended before it started (${stderr.slice(-300)})`));
       if (overLimit || /heap out of memory|Reached heap limit/i.test(stderr))
         events.emit('error', outOfMemory());
       else if (STARTUP_CODE.test(stderr))
@@ -114,7 +130,7 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   );
   child.on('error', (err) => events.emit('error', err));
   Object.defineProperty(events, 'pid', { get: () => child.pid });
-  Object.defineProperty(events, 'ready', { value: ready });
+  Object.defineProperty(events, 'ready', { value: startup.ready });
   events.postMessage = (message) => {
     if (child.connected) child.send(message as object);
   };
@@ -122,15 +138,7 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   };
-  events.ref = () => {
-    child.ref();
-    (child.channel as { ref?: () => void } | undefined)?.ref?.();
-    child.stderr && 'ref' in child.stderr && (child.stderr as unknown as { ref(): void }).ref();
-  };
-  events.unref = () => {
-    child.unref();
-    (child.channel as { unref?: () => void } | undefined)?.unref?.();
-    child.stderr && 'unref' in child.stderr && (child.stderr as unknown as { unref(): void }).unref();
-  };
+  events.ref = () => holdOpen(child, true);
+  events.unref = () => holdOpen(child, false);
   return events;
 }
