@@ -4,6 +4,7 @@ import {
   type AuditTrailInput,
   auditTrailInPool,
   combineInPool,
+  DocumentInputError,
   type LoadSigningIdentityOptions,
   sealInPool,
 } from '@esign/pdf/pool';
@@ -125,6 +126,32 @@ async function sealDocuments(run: SealRun, sealedAt: Date) {
   return { sealed, files, trailDocs };
 }
 
+/**
+ * The combined file (every sealed document and the audit trail in one signed PDF), or null when
+ * it is more than a document worker may take (the spec: `combined_document_url` is there "when
+ * generated"): merging copies every page of every document into one new file, so for the largest
+ * documents it needs more memory than sealing them one by one. The request is sealed either way.
+ */
+async function combineIfPossible(
+  run: SealRun,
+  pdfs: Uint8Array[],
+  key: string,
+): Promise<ProducedFile | null> {
+  let combined: Uint8Array;
+  try {
+    combined = await combineInPool(pdfs, run.identityOptions, run.title, { tenant: run.tenant });
+  } catch (err) {
+    if (!(err instanceof DocumentInputError)) throw err;
+    run.ctx.logger.warn(
+      { requestId: run.request.id, reason: err.message },
+      'sealing: no combined file (over the document limits)',
+    );
+    return null;
+  }
+  await put(run, key, combined);
+  return { kind: 'combined', name: `${run.title} - signed`, storage_key: key, sha256: sha256(combined) };
+}
+
 /** The signed audit trail: the documents, every signer with their values, every recorded event. */
 async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents']): Promise<Uint8Array> {
   const { request, snapshot, signers } = run;
@@ -172,7 +199,11 @@ async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents'])
  * One transaction: the produced files, the signers' copies, the audit entry and the completion
  * emails, if the request (locked) is still completed and unsealed. False when another attempt won.
  */
-async function commitSeal(run: SealRun, files: ProducedFile[], keys: { trail: string; combined: string }) {
+async function commitSeal(
+  run: SealRun,
+  files: ProducedFile[],
+  keys: { trail: string; combined: string | null },
+) {
   const { ctx, request } = run;
   const documentFiles = files.filter((f) => f.kind === 'document');
   return ctx.db.transaction().execute(async (tx) => {
@@ -248,26 +279,16 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
     const trail = await buildTrail(run, trailDocs);
     const keys = { trail: `${run.base}/audit-trail.pdf`, combined: `${run.base}/combined.pdf` };
     await put(run, keys.trail, trail);
-    const combined = await combineInPool([...sealed, trail], run.identityOptions, run.title, {
-      tenant: run.tenant,
-    });
-    await put(run, keys.combined, combined);
     const documents = files.length;
-    files.push(
-      {
-        kind: 'audit_trail',
-        name: `${run.title} - audit trail`,
-        storage_key: keys.trail,
-        sha256: sha256(trail),
-      },
-      {
-        kind: 'combined',
-        name: `${run.title} - signed`,
-        storage_key: keys.combined,
-        sha256: sha256(combined),
-      },
-    );
-    if (!(await commitSeal(run, files, keys))) {
+    files.push({
+      kind: 'audit_trail',
+      name: `${run.title} - audit trail`,
+      storage_key: keys.trail,
+      sha256: sha256(trail),
+    });
+    const combined = await combineIfPossible(run, [...sealed, trail], keys.combined);
+    if (combined) files.push(combined);
+    if (!(await commitSeal(run, files, { trail: keys.trail, combined: combined ? keys.combined : null }))) {
       // Another attempt sealed it first (or the request changed): keep only what was committed.
       await removeStored(run);
       ctx.logger.info({ requestId }, 'sealing skipped: already sealed by another attempt');
