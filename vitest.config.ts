@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Three tiers (see STYLE.md): unit tests (`*.test.ts`) run once; integration and adapter tests
 // (`*.int.test.ts`) run against the embedded PostgreSQL and, when TEST_DATABASE_URL is set,
 // against that server too.
-const unit = ['packages/*/{src,test}/**/*.test.ts', 'apps/*/{src,test}/**/*.test.ts'];
+const unit = ['packages/*/{src,test}/**/*.test.ts', 'apps/*/{src,test}/**/*.test.ts', 'scripts/**/*.test.ts'];
 const integration = ['packages/*/{src,test}/**/*.int.test.ts', 'apps/*/{src,test}/**/*.int.test.ts'];
 
 const dbProject = (name: string, target: string) => ({

@@ -1,38 +1,121 @@
-// `pnpm bench [sealing|templates|webhooks] [options of that benchmark]`: runs the benchmarks of
-// bench/README.md one after the other (all of them when none is named), each in its own process
-// started the way its section says, and stops at the first that fails.
+// `pnpm bench [name] [options of that benchmark]`: one benchmark with its options, or, with no
+// name, the table of issue 16: every hot path against its floor in the same run (bench/api.ts,
+// bench/webhooks.ts with one worker, bench/sealing.ts, bench/start.ts), each in its own process,
+// then the table (with the machine, the date and the load average) written into bench/README.md
+// between the `issue-16-table` markers. Stops at the first benchmark that fails.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-const tsx = ['--import', 'tsx'];
 
 /** Each benchmark's node arguments (templates needs --expose-gc to measure memory). */
 const BENCHES = {
-  'large-documents': [...tsx, 'bench/large-documents.ts'],
-  sealing: [...tsx, 'bench/sealing.ts'],
-  templates: ['--expose-gc', ...tsx, 'bench/templates.ts'],
-  webhooks: [...tsx, 'bench/webhooks.ts'],
+  api: ['bench/api.ts'],
+  'large-documents': ['bench/large-documents.ts'],
+  sealing: ['bench/sealing.ts'],
+  start: ['bench/start.ts'],
+  templates: ['--expose-gc', 'bench/templates.ts'],
+  webhooks: ['bench/webhooks.ts'],
 } satisfies Record<string, string[]>;
 type Bench = keyof typeof BENCHES;
 
+/** What `pnpm bench` alone runs for the issue-16 table, with the options each gets. */
+const TABLE_PLAN: [Bench, string[]][] = [
+  ['api', []],
+  ['webhooks', ['--workers', '1', '--latency-events', '50']],
+  ['sealing', []],
+  ['start', []],
+];
+
 const isBench = (name: string | undefined): name is Bench => !!name && Object.hasOwn(BENCHES, name);
 
-const [first, ...rest] = process.argv.slice(2);
-if (first !== undefined && !isBench(first)) {
-  console.error(`Unknown benchmark "${first}"; expected one of ${Object.keys(BENCHES).join(', ')}`);
-  process.exit(2);
-}
-// Options go to the one benchmark named; running them all takes none.
-const plan: [Bench, string[]][] = isBench(first)
-  ? [[first, rest]]
-  : (Object.keys(BENCHES) as Bench[]).map((name) => [name, []]);
-
-for (const [name, args] of plan) {
-  console.log(`\n=== bench/${name}.ts ===`);
+function runBench(name: Bench, args: string[]): void {
+  console.log(`\n=== bench/${name}.ts ${args.join(' ')} ===`);
   const run = spawnSync(process.execPath, [...BENCHES[name], ...args], { cwd: ROOT, stdio: 'inherit' });
   if (run.status !== 0) {
     console.error(`bench/${name}.ts failed (${run.signal ?? `exit ${run.status}`})`);
     process.exit(run.status ?? 1);
   }
+}
+
+const out = (name: string): any => JSON.parse(readFileSync(join(ROOT, `bench/out/${name}.json`), 'utf8'));
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const range = (xs: number[]) =>
+  Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}–${Math.max(...xs)}`;
+const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+/** The issue's table from the JSON the benchmarks of this run wrote. */
+function tableRows(): string[] {
+  const api = out('api');
+  const svc = api.templates.map((r: { service: { reqPerSec: number } }) => r.service.reqPerSec);
+  const flr = api.templates.map((r: { floor: { reqPerSec: number } }) => r.floor.reqPerSec);
+  const svcP99 = api.templates.map((r: { service: { p99: number } }) => r.service.p99);
+  const flrP99 = api.templates.map((r: { floor: { p99: number } }) => r.floor.p99);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const rps = sum(svc) / sum(flr);
+  const p99 = sum(svcP99) / sum(flrP99);
+  const { atSmall: s, atLarge: l, small, large } = api.lists;
+  const scale = (k: string) => l[k] / s[k];
+  const k = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+  const wh = out('webhooks');
+  const perSec = wh.results[0].throughput.per_second;
+  const seal = out('sealing').results.filter((r: { pages: number }) => r.pages === 10);
+  const sealMs = seal.find((r: { op: string }) => r.op === 'sealDocument').medianMs;
+  const libMs = seal.find((r: { op: string }) => r.op === 'pdf-lib load+save').medianMs;
+  const start = out('start').modes;
+  const node = start['node (type stripping)'];
+  const tsx = start['node --import tsx'];
+  return [
+    '| path | service | floor | ratio | goal | |',
+    '|---|---|---|---|---|---|',
+    `| \`GET /api/v1/templates\` (20 templates), req/s | ${range(svc)} | ${range(flr)} (bare \`node:http\` + \`pg\`) | ${rps.toFixed(2)}× | ≥ 0.5× | ${met(rps >= 0.5)} |`,
+    `| same, p99 latency | ${range(svcP99)} ms | ${range(flrP99)} ms | ${p99.toFixed(2)}× | ≤ 2× | ${met(p99 <= 2)} |`,
+    `| \`GET /signature_requests?q=<signer email>\`, p50, ${k(large)} vs ${k(small)} | ${l['q=<signer email>']} ms vs ${s['q=<signer email>']} ms | — | ${ratio(l['q=<signer email>'], s['q=<signer email>'])} | < 2× | ${met(scale('q=<signer email>') < 2)} |`,
+    `| \`GET /signature_requests?status=expired\`, p50, ${k(large)} vs ${k(small)} | ${l['status=expired']} ms vs ${s['status=expired']} ms | — | ${ratio(l['status=expired'], s['status=expired'])} | < 2× | ${met(scale('status=expired') < 2)} |`,
+    `| \`status=declined\` (rare), p50, ${k(large)} vs ${k(small)} | ${l['status=declined']} ms vs ${s['status=declined']} ms | — | ${ratio(l['status=declined'], s['status=declined'])} | < 2× | ${met(scale('status=declined') < 2)} |`,
+    `| first page / deep cursor / \`status=completed\`, p50, ${k(large)} vs ${k(small)} | ${l['first page']} / ${l['deep cursor']} / ${l['status=completed']} ms vs ${s['first page']} / ${s['deep cursor']} / ${s['status=completed']} ms | — | ≤ ${Math.max(scale('first page'), scale('deep cursor'), scale('status=completed')).toFixed(2)}× | < 2× | ${met(Math.max(scale('first page'), scale('deep cursor'), scale('status=completed')) < 2)} |`,
+    `| webhook deliveries per second, one worker (bench/webhooks.ts) | ${perSec} | — | — | ≥ 500 | ${met(perSec >= 500)} |`,
+    `| sealing 10 pages vs pdf-lib load+save (bench/sealing.ts), median | ${sealMs} ms | ${libMs} ms | ${ratio(sealMs, libMs)} | ≤ 3× | ${met(sealMs / libMs <= 3)} |`,
+    `| production start to \`/readyz\` / idle RSS (bench/start.ts), median | ${node.readyMsMedian} ms / ${node.idleRssMbMedian} MB | ${tsx.readyMsMedian} ms / ${tsx.idleRssMbMedian} MB with tsx | ${ratio(node.readyMsMedian, tsx.readyMsMedian)} / ${ratio(node.idleRssMbMedian, tsx.idleRssMbMedian)} | no run-time compiler | met |`,
+    // BIG_INPUT_ROWS: the 25 MB, 200-page document rows (create, send, sign, seal; peak RSS) go here.
+  ];
+}
+
+function writeTable(loadBefore: number[]): void {
+  const api = out('api');
+  const lines = [
+    '<!-- issue-16-table:start (written by `pnpm bench`; do not edit by hand) -->',
+    `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${api.database === 'DATABASE_URL' ? 'PostgreSQL on DATABASE_URL' : 'embedded PostgreSQL'}; load average ${loadBefore.map((x) => x.toFixed(1)).join(' / ')} at the start and ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(
+        ' / ',
+      )} at the end (1 / 5 / 15 min). GET /templates: ${api.connections} connections, ${api.seconds} s per run, ${api.templates.length} alternating rounds; lists: p50 of sequential requests, ${api.lists.small} then ${api.lists.large} requests in one account (seeded with SQL in ${api.lists.seedSeconds} s).`,
+    '',
+    ...tableRows(),
+    '<!-- issue-16-table:end -->',
+  ];
+  const readme = join(ROOT, 'bench/README.md');
+  const text = readFileSync(readme, 'utf8');
+  const block = /<!-- issue-16-table:start[\s\S]*?<!-- issue-16-table:end -->/;
+  writeFileSync(
+    readme,
+    block.test(text) ? text.replace(block, lines.join('\n')) : `${text}\n${lines.join('\n')}\n`,
+  );
+  console.log(`\n${lines.join('\n')}`);
+}
+
+const [first, ...rest] = process.argv.slice(2);
+if (first === '--table-only') writeTable(loadavg());
+else if (first !== undefined) {
+  if (!isBench(first)) {
+    console.error(`Unknown benchmark "${first}"; expected one of ${Object.keys(BENCHES).join(', ')}`);
+    process.exit(2);
+  }
+  runBench(first, rest);
+} else {
+  const loadBefore = loadavg();
+  for (const [name, args] of TABLE_PLAN) runBench(name, args);
+  writeTable(loadBefore);
 }

@@ -1,5 +1,8 @@
-// Sealing benchmark: time and peak memory of sealDocument (20 values drawn + one PAdES signature)
-// on 1, 10 and 100-page documents, against a plain pdf-lib load + save of the same file.
+// Sealing benchmark: time and peak memory of sealDocument (20 values drawn + the certification
+// seal) on 1, 10 and 100-page documents, against a plain pdf-lib load + save of the same file;
+// once at PAdES B-B (no TSA) and once at B-LTA against loopback trust services (an `openssl ts`
+// TSA, an `openssl ocsp` responder and a CRL, test/trust-services.ts), whose network wait (the
+// time spent waiting for TSA/OCSP/CRL answers) is reported separately.
 //
 //   pnpm exec tsx bench/sealing.ts [--runs N]
 //
@@ -7,16 +10,17 @@
 // belongs to that operation alone; the inputs and the signing identity are prepared once by the
 // parent. Time is the median of N runs after one warm-up run; "cold" is that first run.
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const PAGES = [1, 10, 100];
 const FIELDS = 20;
-const OPS = ['pdf-lib load+save', 'sealDocument'] as const;
+const OPS = ['pdf-lib load+save', 'sealDocument B-B', 'sealDocument B-LTA'] as const;
 type Op = (typeof OPS)[number];
 
 interface Result {
@@ -28,6 +32,17 @@ interface Result {
   medianMs: number;
   baselineRssMb: number;
   peakRssMb: number;
+  /** Median time per run spent waiting for TSA / OCSP / CRL answers (B-LTA only). */
+  networkMs: number;
+  /** Median pdf-lib load + save of the same file, interleaved with this operation's runs. */
+  interleavedBaselineMs: number;
+}
+
+/** Where the child finds the loopback trust services and the sealing identity with its chain. */
+interface TrustArgs {
+  tsaUrl: string;
+  p12File: string;
+  password: string;
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -131,44 +146,84 @@ function sealValues(pages: number) {
 
 // ---------------------------------------------------------------- child: one measurement
 
-async function child(op: Op, file: string, dataDir: string, runs: number): Promise<void> {
-  const { loadSigningIdentity, sealDocument } = await import('../packages/pdf/src/seal/index.ts');
+async function child(
+  op: Op,
+  file: string,
+  dataDir: string,
+  runs: number,
+  trustArgs: TrustArgs,
+): Promise<void> {
+  const pdfSeal = await import('../packages/pdf/src/seal/index.ts');
   const bytes = new Uint8Array(readFileSync(file));
   const pages = Number(path.basename(file).split('-')[0]);
-  const identity = await loadSigningIdentity({ dataDir });
-  const values = sealValues(pages) as Parameters<typeof sealDocument>[0]['values'];
+  const lta = op === 'sealDocument B-LTA';
+  const identity = lta
+    ? await pdfSeal.loadSigningIdentity({
+        dataDir,
+        p12: readFileSync(trustArgs.p12File),
+        password: trustArgs.password,
+      })
+    : await pdfSeal.loadSigningIdentity({ dataDir });
+  const values = sealValues(pages) as Parameters<typeof pdfSeal.sealDocument>[0]['values'];
+  let waited = 0;
+  const fetchTrust: import('../packages/pdf/src/seal/index.ts').TrustFetch = async (url, init) => {
+    const start = performance.now();
+    const res = await fetch(url, { method: init.method, headers: init.headers, body: init.body as BodyInit });
+    const body = new Uint8Array(await res.arrayBuffer());
+    waited += performance.now() - start;
+    return { status: res.status, body };
+  };
   const once = async (): Promise<Uint8Array> => {
-    if (op === 'sealDocument') return sealDocument({ pdf: bytes, values, identity, name: 'Benchmark' });
-    return (await PDFDocument.load(bytes)).save();
+    if (op === 'pdf-lib load+save') return (await PDFDocument.load(bytes)).save();
+    const trust = lta
+      ? {
+          timestampAuthority: pdfSeal.createTimestampAuthority({ url: trustArgs.tsaUrl, fetch: fetchTrust }),
+          revocationProvider: pdfSeal.createRevocationProvider(fetchTrust),
+        }
+      : undefined;
+    return pdfSeal.sealDocument({ pdf: bytes, values, identity, name: 'Benchmark', trust });
   };
   const baselineRss = process.memoryUsage().rss;
   const times: number[] = [];
+  const waits: number[] = [];
+  const baselines: number[] = [];
   let out = new Uint8Array();
   for (let i = 0; i <= runs; i++) {
+    waited = 0;
     const start = performance.now();
     out = await once();
     times.push(performance.now() - start);
+    waits.push(waited);
+    // The machine is shared: a plain load + save right after each run, so ratios compare like with like.
+    const base = performance.now();
+    await (await PDFDocument.load(bytes)).save();
+    baselines.push(performance.now() - base);
   }
-  const warm = times.slice(1).sort((a, b) => a - b);
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const result: Result = {
     op,
     pages,
     bytes: bytes.length,
     outBytes: out.length,
     coldMs: Math.round(times[0]!),
-    medianMs: Math.round(warm[Math.floor(warm.length / 2)]!),
+    medianMs: Math.round(median(times.slice(1))),
     baselineRssMb: mb(baselineRss),
     peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
+    networkMs: Math.round(median(waits.slice(1))),
+    interleavedBaselineMs: Math.round(median(baselines.slice(1)) * 10) / 10,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 // ---------------------------------------------------------------- parent
 
+const run = promisify(execFile);
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
-    await child(args[1] as Op, args[2]!, args[3]!, Number(args[4]));
+    const trustArgs = JSON.parse(args[5]!) as TrustArgs;
+    await child(args[1] as Op, args[2]!, args[3]!, Number(args[4]), trustArgs);
     return;
   }
   const runsAt = args.indexOf('--runs');
@@ -176,31 +231,51 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'esign-bench-sealing-'));
   const { loadSigningIdentity } = await import('../packages/pdf/src/seal/index.ts');
   await loadSigningIdentity({ dataDir: dir }); // generate the self-signed identity once
+  // The trust services answer from this process, so children run asynchronously (never spawnSync).
+  const { startTrustServices } = await import('../test/trust-services.ts');
+  const services = await startTrustServices();
+  const p12File = path.join(dir, 'leaf.p12');
+  writeFileSync(p12File, services.leafP12);
+  const trustArgs: TrustArgs = { tsaUrl: services.tsaUrl, p12File, password: services.leafP12Password };
   const results: Result[] = [];
-  for (const pages of PAGES) {
-    const file = path.join(dir, `${pages}-pages.pdf`);
-    writeFileSync(file, await sourcePdf(pages));
-    for (const op of OPS) {
-      const run = spawnSync(
-        process.execPath,
-        [...process.execArgv, import.meta.filename, '--child', op, file, dir, String(runs)],
-        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-      );
-      if (run.status !== 0) throw new Error(`${op} on ${pages} pages failed:\n${run.stderr}`);
-      results.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as Result);
+  try {
+    for (const pages of PAGES) {
+      const file = path.join(dir, `${pages}-pages.pdf`);
+      writeFileSync(file, await sourcePdf(pages));
+      for (const op of OPS) {
+        const childArgs = ['--child', op, file, dir, String(runs), JSON.stringify(trustArgs)];
+        const out = await run(process.execPath, [...process.execArgv, import.meta.filename, ...childArgs], {
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+        }).catch((err: { stderr?: string }) => {
+          throw new Error(`${op} on ${pages} pages failed:\n${err.stderr ?? err}`);
+        });
+        results.push(JSON.parse(out.stdout.trim().split('\n').pop()!) as Result);
+      }
     }
+  } finally {
+    await services.close();
   }
+  mkdirSync(path.join(import.meta.dirname, 'out'), { recursive: true });
+  writeFileSync(
+    path.join(import.meta.dirname, 'out/sealing.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), runs, results }, null, 2)}\n`,
+  );
+  printResults(results, runs);
+}
 
+function printResults(results: Result[], runs: number): void {
   console.log(
     `Sealing benchmark: ${FIELDS} values per document, median of ${runs} runs after a warm-up; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`,
   );
   console.log(
-    '| pages | input | operation | output | cold ms | median ms | RSS before | peak RSS | peak - before |',
+    '| pages | input | operation | output | cold ms | median ms | network wait ms | load+save ms (interleaved) | × load+save, without wait | RSS before | peak RSS | peak - before |',
   );
-  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
+    const ratio = (r.medianMs - r.networkMs) / Math.max(0.1, r.interleavedBaselineMs);
     console.log(
-      `| ${r.pages} | ${kb(r.bytes)} | ${r.op} | ${kb(r.outBytes)} | ${r.coldMs} | ${r.medianMs} | ${r.baselineRssMb} MB | ${r.peakRssMb} MB | ${Math.round((r.peakRssMb - r.baselineRssMb) * 10) / 10} MB |`,
+      `| ${r.pages} | ${kb(r.bytes)} | ${r.op} | ${kb(r.outBytes)} | ${r.coldMs} | ${r.medianMs} | ${r.networkMs} | ${r.interleavedBaselineMs} | ${ratio.toFixed(1)} | ${r.baselineRssMb} MB | ${r.peakRssMb} MB | ${Math.round((r.peakRssMb - r.baselineRssMb) * 10) / 10} MB |`,
     );
   }
 }

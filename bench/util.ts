@@ -9,7 +9,7 @@ import {
   parseConfig,
   type Runtime,
 } from '@esign/core';
-import { migrateToLatest, openDatabase } from '@esign/db';
+import { ensureDatabase, migrateToLatest, openDatabase, startEmbeddedPostgres } from '@esign/db';
 import { buildAllInOneApp } from '@esign/server';
 import {
   concatTransformationMatrix,
@@ -19,6 +19,7 @@ import {
   pushGraphicsState,
   StandardFonts,
 } from 'pdf-lib';
+import pg from 'pg';
 
 /** Peak RSS growth (MB) and wall time (ms) of one async operation, sampled every 5 ms. */
 export async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakMb: number; result: T }> {
@@ -123,3 +124,30 @@ export async function benchApp() {
     },
   };
 }
+
+/**
+ * A scratch database: on DATABASE_URL's server when it is set (created now, dropped by `drop`), else
+ * a throwaway embedded PostgreSQL in `embeddedDir`.
+ */
+export async function scratchDatabase(embeddedDir: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `esign_bench_${process.pid}_${Date.now().toString(36)}`;
+  if (process.env.DATABASE_URL) {
+    await ensureDatabase(process.env.DATABASE_URL, name);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      drop: async () => {
+        const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const server = await startEmbeddedPostgres(embeddedDir, { database: name });
+  return { url: server.url, drop: () => server.stop() };
+}
+
+/** Extra node arguments for the TypeScript entry points bench scripts start (none: Node strips types itself). */
+export const NODE_TS: string[] = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);

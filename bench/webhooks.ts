@@ -17,9 +17,9 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, createWebhookEndpoint, parseConfig, recordEvent } from '@esign/core';
-import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
-import pg from 'pg';
+import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { verifyWebhook } from '../packages/webhooks/src/index.ts';
+import { NODE_TS, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -44,26 +44,6 @@ const nowMs = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- database
-
-async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `esign_bench_${process.pid}_${Date.now().toString(36)}`;
-  if (process.env.DATABASE_URL) {
-    await ensureDatabase(process.env.DATABASE_URL, name);
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      drop: async () => {
-        const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
-    };
-  }
-  const server = await startEmbeddedPostgres(join(dataDir, 'pg'), { database: name });
-  return { url: server.url, drop: () => server.stop() };
-}
 
 // ---------------------------------------------------------------- receiver
 
@@ -107,7 +87,7 @@ async function waitForReceipts(ids: string[], timeoutMs: number): Promise<void> 
 
 function startWorkers(n: number, dbUrl: string): ChildProcess[] {
   return Array.from({ length: n }, () =>
-    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/worker/src/main.ts')], {
+    spawn(process.execPath, [...NODE_TS, join(ROOT, 'apps/worker/src/main.ts')], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
@@ -231,7 +211,7 @@ async function run(workerCount: number, db: Db, dbUrl: string, emit: Emit): Prom
 let scopeFor: { accountId: number; environment: 'live' };
 let endpointIdFor: number;
 
-const database = await scratchDatabase();
+const database = await scratchDatabase(join(dataDir, 'pg'));
 const db = createDb(database.url, { max: 5 });
 try {
   await migrateToLatest(db);

@@ -33,7 +33,26 @@ export const resourceFactories: Record<string, ResourceFactory> = {
   '/signature_requests/{id}:id': async (t, owner) => String((await makeRequest(t, owner)).id),
   '/signers/{id}:id': async (t, owner) => String((await makeRequest(t, owner)).signers[0].id),
   '/checkouts/{id}:id': async (t, owner) => (await makeCheckout(t, owner)).id,
+  '/templates/{id}/signing_link:id': async (t, owner) => String((await makeTemplate(t, owner)).id),
+  '/bulk_sends/{id}:id': async (t, owner) => String((await makeBulkSend(t, owner)).id),
+  '/bulk_sends/{id}/rows:id': async (t, owner) => String((await makeBulkSend(t, owner)).id),
+  '/bulk_sends/{id}/resume:id': async (t, owner) => String((await makeBulkSend(t, owner)).id),
 };
+
+/** A one-row bulk send of a fresh template (docs/sending.md). */
+export async function makeBulkSend(t: TestApp, owner: TestAccount): Promise<any> {
+  const res = await t.api('POST', 'bulk_sends', { key: owner.key, body: await bulkBody(t, owner) });
+  if (res.status !== 201) throw new Error(`bulk send fixture failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function bulkBody(t: TestApp, owner: TestAccount) {
+  return {
+    template_id: (await makeTemplate(t, owner)).id,
+    file_name: 'people.csv',
+    file: Buffer.from('Name,Email\r\nAnn,ann@example.com\r\n').toString('base64'),
+  };
+}
 
 /** A pending checkout started by the owner (who gets a billing country first). */
 export async function makeCheckout(t: TestApp, owner: TestAccount): Promise<any> {
@@ -69,4 +88,7 @@ export const sampleBodies: Record<string, (t: TestApp, owner: TestAccount) => Pr
   }),
   'PATCH /signers/{id}': async () => ({ name: 'New name' }),
   'POST /checkouts': async (t) => ({ credit_pack_id: (await makePack(t.db)).id }),
+  'PATCH /templates/{id}/signing_link': async () => ({ enabled: false }),
+  'POST /bulk_sends': bulkBody,
+  'POST /bulk_sends/preview': bulkBody,
 };

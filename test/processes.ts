@@ -34,7 +34,7 @@ export async function spawnApp(
   env: Record<string, string>,
 ): Promise<AppProcess> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, `apps/${name}/src/main.ts`)], {
+  const child = spawn(process.execPath, [join(ROOT, `apps/${name}/src/main.ts`)], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -51,16 +51,16 @@ export async function trpc(
   proc: string,
   input: Record<string, unknown>,
   kind: 'query' | 'mutation' = 'mutation',
+  extraHeaders: Record<string, string> = {},
 ) {
   const url = `${t.baseUrl}/trpc/signing.${proc}`;
+  const headers = { 'user-agent': 'vitest-signer', ...extraHeaders };
   const res =
     kind === 'query'
-      ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, {
-          headers: { 'user-agent': 'vitest-signer' },
-        })
+      ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
       : await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'vitest-signer' },
+          headers: { 'content-type': 'application/json', ...headers },
           body: JSON.stringify(input),
         });
   const body = (await res.json()) as {
@@ -69,6 +69,7 @@ export async function trpc(
   };
   return {
     status: res.status,
+    setCookies: res.headers.getSetCookie(),
     data: body.result?.data,
     error: body.error ? { code: body.error.data.code, message: body.error.message } : null,
   };

@@ -1,5 +1,7 @@
-import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
-import type { FastifyRequest } from 'fastify';
+import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, toCoreError } from '@esign/core';
+import { sendError } from '@esign/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RestRoute } from './routes.ts';
 
 /** The text parts of POST /templates as multipart/form-data (the OpenAPI document lists them). */
 export const TEMPLATE_TEXT_FIELDS = new Set(['name', 'external_id', 'folder', 'password']);
@@ -83,4 +85,29 @@ export async function multipartVerifyBody(request: FastifyRequest): Promise<Reco
     throw new CoreError('invalid_request', 'The multipart/form-data body could not be read');
   }
   return file === undefined ? {} : { file };
+}
+
+/**
+ * Turns a multipart request into the JSON body its procedure takes (POST /templates and POST
+ * /documents/verify only); answers with the error and returns the reply when it cannot.
+ */
+export async function readMultipartBody(request: FastifyRequest, reply: FastifyReply, route: RestRoute) {
+  if (!route.meta.openapi?.contentTypes?.includes('multipart/form-data')) {
+    return sendError(
+      reply,
+      new CoreError(
+        'invalid_request',
+        'multipart/form-data is accepted by POST /templates and POST /documents/verify only; send JSON',
+      ),
+    );
+  }
+  try {
+    request.body =
+      route.path === '/documents/verify'
+        ? await multipartVerifyBody(request)
+        : await multipartTemplateBody(request);
+  } catch (err) {
+    return sendError(reply, toCoreError(err));
+  }
+  request.headers['content-type'] = 'application/json';
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { JSON_LIMIT, TEMPLATE_UPLOAD_LIMIT, VERIFY_UPLOAD_LIMIT } from '@esign/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { TRPC_BODY_LIMIT } from '../../web/src/plugin.ts';
+import { TRPC_BODY_LIMIT } from '../../web/src/trpc/routes.ts';
 
 // Oversized bodies are refused from Content-Length before anything is buffered, and while
 // streaming when no length is declared: six concurrent 335 MB bodies must not cost 335 MB each.

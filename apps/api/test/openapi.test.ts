@@ -21,9 +21,9 @@ describe('OpenAPI document: each operation lists only the statuses it can return
     expect(statuses('POST', '/templates')).toEqual([201, 400, 401, 403, 409, 422, 429, 500]);
   });
 
-  it('402 insufficient_credits only where sending uses credits (POST /signature_requests)', () => {
+  it('402 insufficient_credits only where sending uses credits (POST /signature_requests, bulk sends)', () => {
     const with402 = routes.filter((r) => op(r.method, r.path).responses['402']).map((r) => r.path);
-    expect(with402).toEqual(['/signature_requests']);
+    expect(with402.sort()).toEqual(['/bulk_sends', '/bulk_sends/{id}/resume', '/signature_requests']);
     expect(op('POST', '/signature_requests').responses['402'].description).toContain('insufficient_credits');
   });
 

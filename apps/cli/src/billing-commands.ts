@@ -35,7 +35,7 @@ function purchases(offered: boolean): Command {
   };
 }
 
-/** operations.md §3: billing commands (packs, discount codes, the simulated provider's answers). */
+/** README, "`esign` commands": billing commands (packs, discount codes, the simulated provider's answers). */
 export const billingCommands: Record<string, Command> = {
   'pack create': {
     usage: 'pack create --name N (--credits N | --lifetime) --price D.DD [--description T]',

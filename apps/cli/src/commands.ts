@@ -126,7 +126,7 @@ const userDto = (u: {
   ...(u.billing_country !== undefined ? { billing_country: u.billing_country } : {}),
 });
 
-/** operations.md §3. Each command is a thin call into core services. */
+/** README, "`esign` commands". Each command is a thin call into core services. */
 export const commands: Record<string, Command> = {
   migrate: {
     usage: 'migrate',

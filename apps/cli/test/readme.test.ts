@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../../test/spawn.ts';
@@ -49,5 +49,17 @@ describe('README: the commands it shows exist', () => {
     const files = [...readme.matchAll(/tsx (apps\/[\w/.-]+\.ts)/g)].map((m) => m[1]!);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(existsSync(join(ROOT, file)), file).toBe(true);
+  });
+
+  it('the architecture table gives every package and app of the workspace one row, and nothing else', () => {
+    const rows = [...section('## Architecture').matchAll(/^\| `((?:packages|apps)\/[\w-]+)`/gm)].map(
+      (m) => m[1],
+    );
+    const workspace = ['packages', 'apps'].flatMap((dir) =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && existsSync(join(ROOT, dir, e.name, 'package.json')))
+        .map((e) => `${dir}/${e.name}`),
+    );
+    expect(rows.sort()).toEqual(workspace.sort());
   });
 });

@@ -1,26 +1,24 @@
 import {
+  type Actor,
   type CallerKind,
   type Config,
   type CoreDeps,
-  CoreError,
-  createCaller,
-  createContext,
-  omitPurchaseLinks,
+  MCP_PATH,
   purchasesOffered,
-  toCoreError,
+  resourceMetadataUrl,
 } from '@esign/core';
 import type { Db } from '@esign/db';
 import { authenticateHttp, sendError, TEMPLATE_UPLOAD_LIMIT } from '@esign/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { type McpTool, mcpTools } from './tools.ts';
+import { callTool, type ToolRunner } from './call-tool.ts';
+import { protectedResourceMetadata } from './resource-metadata.ts';
+import { type McpTool, mcpTools, toolsFor, withoutPurchaseLinks } from './tools.ts';
+
+export { MCP_PATH };
 
 export interface McpOptions {
   db: Db;
@@ -30,25 +28,14 @@ export interface McpOptions {
   now?: () => Date;
 }
 
-export const MCP_PATH = '/mcp';
-
-/** Authentication rule 8: API keys today; OAuth access tokens join here. */
-const MCP_CALLERS: readonly CallerKind[] = ['api_key'];
+/** Authentication rule 8: OAuth access tokens (the recommended way) and API keys. */
+const MCP_CALLERS: readonly CallerKind[] = ['oauth', 'api_key'];
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string) {
   return reply
     .code(status)
     .type('application/json')
     .send({ jsonrpc: '2.0', id: null, error: { code, message } });
-}
-
-function errorResult(error: CoreError): CallToolResult {
-  const payload = { error: { code: error.code, message: error.message } };
-  return {
-    isError: true,
-    content: [{ type: 'text', text: JSON.stringify(payload) }],
-    structuredContent: payload,
-  };
 }
 
 const isRequest = (m: unknown) =>
@@ -58,11 +45,66 @@ const isRequest = (m: unknown) =>
   (m as { id: unknown }).id !== undefined &&
   (m as { id: unknown }).id !== null;
 
+/** The tool list entry: name, description, schemas and annotations. */
+function listed(tool: McpTool, offered: boolean) {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: (offered
+      ? tool.outputSchema
+      : withoutPurchaseLinks(tool.outputSchema)) as McpTool['outputSchema'],
+    annotations: tool.annotations,
+  };
+}
+
+/** One MCP server for one request (stateless): the caller's tools, each call run as the caller. */
+function serverFor(
+  runner: ToolRunner,
+  tools: McpTool[],
+  request: FastifyRequest,
+  actor: Actor,
+  offered: boolean,
+) {
+  const server = new Server({ name: 'esign', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const visible = toolsFor(tools, actor, offered);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: visible.map((t) => listed(t, offered)),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) =>
+    callTool(runner, request, {
+      actor,
+      tool: tools.find((t) => t.name === req.params.name),
+      name: req.params.name,
+      args: req.params.arguments,
+      purchasesOffered: offered,
+    }),
+  );
+  return server;
+}
+
+/** Hands the request to the SDK's Streamable HTTP transport (JSON responses, no session). */
+async function answer(server: Server, request: FastifyRequest, reply: FastifyReply, body: unknown) {
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  reply.hijack();
+  for (const [k, v] of Object.entries(reply.getHeaders()))
+    if (v !== undefined) reply.raw.setHeader(k, v as string);
+  reply.raw.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(request.raw, reply.raw, body);
+}
+
 /** The MCP adapter: stateless Streamable HTTP, a fresh server per request, tools mapped onto procedures. */
 export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promise<void> {
   const tools = mcpTools();
-  const now = opts.now ?? (() => new Date());
-  const resourceMetadata = `${opts.config.PUBLIC_URL}/.well-known/oauth-protected-resource${MCP_PATH}`;
+  const runner: ToolRunner = { ...opts, now: opts.now ?? (() => new Date()) };
+  const resourceMetadata = resourceMetadataUrl(opts.config.PUBLIC_URL);
 
   const notAllowed = async (_req: unknown, reply: FastifyReply) => {
     reply.header('Allow', 'POST');
@@ -70,18 +112,21 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
   };
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
+  protectedResourceMetadata(app, opts.config);
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = await authenticateHttp(request, reply, {
       db: opts.db,
-      now,
+      now: runner.now,
       perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
       publicUrl: opts.config.PUBLIC_URL,
       allow: MCP_CALLERS,
     });
     if (!auth.error) return;
-    if (auth.error.status === 401)
-      reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"`);
+    if (auth.error.status === 401) {
+      const invalid = request.headers.authorization ? ', error="invalid_token"' : '';
+      reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"${invalid}`);
+    }
     return sendError(reply, auth.error);
   };
 
@@ -99,62 +144,10 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
       // Notifications are not executed; a request made only of them gets 202 and no body.
       const requests = messages.filter(isRequest);
       if (requests.length === 0) return reply.code(202).send();
-      const parsedBody = Array.isArray(body) ? requests : requests[0];
-
       // The spec's assistant product without purchases: no purchase tools, no purchase links.
       const offered = await purchasesOffered(opts.db, actor, 'mcp');
-      const visible = tools.filter((t) => (t.scope === 'read' || actor.canWrite) && (offered || !t.purchase));
-      const server = new Server({ name: 'esign', version: '1.0.0' }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({
-        tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-      }));
-      server.setRequestHandler(CallToolRequestSchema, async (req) => {
-        const tool: McpTool | undefined = tools.find((t) => t.name === req.params.name);
-        if (!tool) return errorResult(new CoreError('not_found', `Unknown tool ${req.params.name}`));
-        const ctx = createContext({
-          db: opts.db,
-          logger: opts.logger,
-          config: opts.config,
-          deps: opts.deps,
-          actor,
-          source: 'mcp',
-          requestId: String(request.id),
-          ip: request.ip,
-          userAgent: request.headers['user-agent'] ?? null,
-          now,
-        });
-        try {
-          const caller = createCaller(ctx) as unknown as Record<
-            string,
-            Record<string, (input: unknown) => Promise<unknown>>
-          >;
-          const [ns, fn] = tool.procedurePath.split('.') as [string, string];
-          const output = await caller[ns]![fn]!(req.params.arguments ?? {});
-          const result = offered ? output : omitPurchaseLinks(output);
-          return {
-            content: [{ type: 'text', text: JSON.stringify(result) }],
-            structuredContent: result as Record<string, unknown>,
-          } satisfies CallToolResult;
-        } catch (err) {
-          const core = toCoreError(err);
-          if (core.code === 'internal_error') ctx.logger.error({ err }, `MCP tool ${tool.name} failed`);
-          return errorResult(core);
-        }
-      });
-
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      reply.hijack();
-      for (const [k, v] of Object.entries(reply.getHeaders()))
-        if (v !== undefined) reply.raw.setHeader(k, v as string);
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, parsedBody);
+      const server = serverFor(runner, tools, request, actor, offered);
+      await answer(server, request, reply, Array.isArray(body) ? requests : requests[0]);
     },
   );
 }

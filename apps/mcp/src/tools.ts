@@ -1,5 +1,9 @@
-import { appRouter, type McpMeta, type Meta } from '@esign/core';
+import { type Actor, appRouter, type McpMeta, type Meta } from '@esign/core';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { portableSchema } from './portable-schema.ts';
+
+type ObjectSchema = Record<string, unknown> & { type: 'object' };
 
 export interface McpTool {
   name: string;
@@ -8,16 +12,37 @@ export interface McpTool {
   /** A credit purchase tool (hidden from clients whose purchases are hidden). */
   purchase: boolean;
   procedurePath: string;
-  inputSchema: Record<string, unknown> & { type: 'object' };
+  inputSchema: ObjectSchema;
+  /** The JSON Schema of the tool's structured result (the REST response object). */
+  outputSchema: ObjectSchema;
+  annotations: ToolAnnotations;
 }
 
-function objectSchema(parser: unknown): McpTool['inputSchema'] {
+function jsonSchema(parser: unknown, io: 'input' | 'output'): ObjectSchema {
   let json: Record<string, unknown> = { type: 'object', properties: {} };
   if (parser instanceof z.ZodType) {
-    json = z.toJSONSchema(parser, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    json = z.toJSONSchema(parser, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   }
   const { $schema: _ignored, default: _default, ...rest } = json;
-  return { ...rest, type: 'object' };
+  return { ...(portableSchema(rest) as Record<string, unknown>), type: 'object' };
+}
+
+/** The input schema with the arguments meta names as required (`documents`, `signers`) listed so. */
+function inputSchemaOf(parser: unknown, mcp: McpMeta): ObjectSchema {
+  const schema = jsonSchema(parser, 'input');
+  if (!mcp.required?.length) return schema;
+  const required = new Set([...((schema.required as string[] | undefined) ?? []), ...mcp.required]);
+  return { ...schema, required: [...required] };
+}
+
+function annotationsOf(mcp: McpMeta): ToolAnnotations {
+  const readOnly = mcp.hints?.readOnly ?? mcp.scope === 'read';
+  return {
+    readOnlyHint: readOnly,
+    ...(readOnly ? {} : { destructiveHint: mcp.hints?.destructive ?? false }),
+    idempotentHint: mcp.hints?.idempotent ?? readOnly,
+    openWorldHint: mcp.hints?.openWorld ?? false,
+  };
 }
 
 /** The tools, built by walking the router for procedures whose meta names one: no second list. */
@@ -26,16 +51,53 @@ export function mcpTools(): McpTool[] {
   for (const [procedurePath, procedure] of Object.entries(
     appRouter._def.procedures as unknown as Record<string, unknown>,
   )) {
-    const def = (procedure as { _def: { meta?: Meta; inputs?: unknown[] } })._def;
-    if (!def.meta?.mcp) continue;
+    const def = (procedure as { _def: { meta?: Meta; inputs?: unknown[]; output?: unknown } })._def;
+    const mcp = def.meta?.mcp;
+    if (!mcp) continue;
     tools.push({
-      name: def.meta.mcp.tool,
-      description: def.meta.mcp.description,
-      scope: def.meta.mcp.scope,
-      purchase: def.meta.mcp.purchase === true,
+      name: mcp.tool,
+      description: mcp.description,
+      scope: mcp.scope,
+      purchase: mcp.purchase === true,
       procedurePath,
-      inputSchema: objectSchema(def.inputs?.[0]),
+      inputSchema: inputSchemaOf(def.inputs?.[0], mcp),
+      outputSchema: jsonSchema(def.output, 'output'),
+      annotations: annotationsOf(mcp),
     });
   }
   return tools.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The tools a caller is offered (spec, MCP endpoint: "a read-only key or a view-only connection
+ * lists only the tools it can use"): write tools need a full-access key or the `write` scope and a
+ * role that may change things (a viewer gets read tools only); purchase tools only where purchases
+ * are offered.
+ */
+export function toolsFor(tools: readonly McpTool[], actor: Actor, purchasesOffered: boolean): McpTool[] {
+  const mayWrite = actor.canWrite && actor.userRole !== 'viewer';
+  return tools.filter((t) => (t.scope === 'read' || mayWrite) && (purchasesOffered || !t.purchase));
+}
+
+const PURCHASE_LINKS = new Set(['purchase_url', 'checkout_url']);
+
+/** An output schema without `purchase_url` / `checkout_url` (results for clients not offered purchases). */
+export function withoutPurchaseLinks(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutPurchaseLinks);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>)
+          .filter(([name]) => !PURCHASE_LINKS.has(name))
+          .map(([name, v]) => [name, withoutPurchaseLinks(v)]),
+      );
+    } else if (key === 'required' && Array.isArray(value)) {
+      out[key] = value.filter((name) => !PURCHASE_LINKS.has(name as string));
+    } else {
+      out[key] = withoutPurchaseLinks(value);
+    }
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBuyer, makeColleague, makeDiscount, makePack } from '../../../test/billing.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { mcpTools } from '../src/tools.ts';
+import { resultData } from './results.ts';
 
 // The spec's billing tools over MCP: list_credit_packs, buy_credits, get_checkout.
 let t: TestApp;
@@ -29,7 +30,7 @@ async function call(key: string, name: string, args: Record<string, unknown> = {
   const client = await connect(key);
   try {
     const result = await client.callTool({ name, arguments: args });
-    return { isError: result.isError === true, data: result.structuredContent as any };
+    return { isError: result.isError === true, data: resultData(result) };
   } finally {
     await client.close();
   }

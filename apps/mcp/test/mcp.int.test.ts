@@ -6,6 +6,7 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 import { twoRoleTemplate } from '../../../test/signing.ts';
 import { mcpTools } from '../src/tools.ts';
+import { resultData } from './results.ts';
 
 /** The spec's MCP endpoint section: "Tools (18)", spelled exactly. */
 const SPEC_TOOLS = [
@@ -105,7 +106,7 @@ describe('MCP endpoint over Streamable HTTP', () => {
     for (const tool of mcpTools()) {
       // Write permission is checked before the arguments, so empty arguments tell the two apart.
       const result = await client.callTool({ name: tool.name, arguments: {} });
-      const code = (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
+      const code = resultData(result)?.error?.code;
       if (tool.scope === 'write') expect(code, tool.name).toBe('read_only_api_key');
       else expect(code, tool.name).not.toBe('read_only_api_key');
     }
@@ -147,7 +148,7 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const client = await connect(owner.key);
     const result = await client.callTool({ name: 'no_such_tool', arguments: {} });
     expect(result.isError).toBe(true);
-    expect((result.structuredContent as any).error.code).toBe('not_found');
+    expect(resultData(result).error.code).toBe('not_found');
     await client.close();
   });
 
@@ -171,9 +172,9 @@ describe('MCP endpoint over Streamable HTTP', () => {
       .executeTakeFirstOrThrow();
     expect(row.source).toBe('mcp');
     const listed = await client.callTool({ name: 'list_templates', arguments: { limit: 5 } });
-    expect((listed.structuredContent as any).data[0].id).toBe(tpl.id);
+    expect(resultData(listed).data[0].id).toBe(tpl.id);
     const got = await client.callTool({ name: 'get_template', arguments: { id: tpl.id } });
-    expect((got.structuredContent as any).fields).toHaveLength(1);
+    expect(resultData(got).fields).toHaveLength(1);
     await client.close();
   });
 
@@ -186,7 +187,7 @@ describe('MCP endpoint over Streamable HTTP', () => {
       arguments: { documents: [{ file: padded.toString('base64') }] },
     });
     expect(res.isError).toBeFalsy();
-    expect((res.structuredContent as any).documents).toHaveLength(1);
+    expect(resultData(res).documents).toHaveLength(1);
     await client.close();
   });
 
@@ -194,7 +195,7 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const client = await connect(owner.key);
     const result = await client.callTool({ name: 'get_template', arguments: {} });
     expect(result.isError).toBe(true);
-    expect((result.structuredContent as any).error).toEqual({
+    expect(resultData(result).error).toEqual({
       code: 'missing_parameter',
       message: expect.stringContaining('id'),
     });
@@ -202,14 +203,14 @@ describe('MCP endpoint over Streamable HTTP', () => {
       name: 'create_template',
       arguments: { documents: [{ file: 'x' }], fields: [{ type: 'nope', areas: [] }] },
     });
-    expect((bad.structuredContent as any).error.code).toBe('invalid_field');
+    expect(resultData(bad).error.code).toBe('invalid_field');
     await client.close();
   });
 
   it('bad arguments are isError, never internal_error: NUL text, ids beyond PostgreSQL integer', async () => {
     const client = await connect(owner.key);
     const codeOf = async (name: string, args: Record<string, unknown>) =>
-      ((await client.callTool({ name, arguments: args })).structuredContent as any).error?.code;
+      resultData(await client.callTool({ name, arguments: args })).error?.code;
     expect(await codeOf('list_templates', { q: 'a\u0000b' })).toBe('invalid_parameter');
     expect(await codeOf('get_template', { id: 2 ** 31 })).toBe('not_found');
     expect(await codeOf('get_signature_request', { id: -3 })).toBe('not_found');
@@ -224,7 +225,7 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const read = await owner.newKey({ permission: 'read' });
     const client = await connect(read.key);
     const result = await client.callTool({ name: 'archive_template', arguments: { id: 1 } });
-    expect((result.structuredContent as any).error.code).toBe('read_only_api_key');
+    expect(resultData(result).error.code).toBe('read_only_api_key');
     await client.close();
   });
 
@@ -239,20 +240,20 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const req = sent.structuredContent as any;
     expect(req).toMatchObject({ object: 'signature_request', status: 'sent', source: 'mcp' });
     const got = await client.callTool({ name: 'get_signature_request', arguments: { id: req.id } });
-    expect((got.structuredContent as any).signers).toHaveLength(2);
+    expect(resultData(got).signers).toHaveLength(2);
     const listed = await client.callTool({ name: 'list_signature_requests', arguments: { status: 'open' } });
-    expect((listed.structuredContent as any).data.map((r: any) => r.id)).toContain(req.id);
+    expect(resultData(listed).data.map((r: any) => r.id)).toContain(req.id);
     const updated = await client.callTool({
       name: 'update_signer',
       arguments: { id: req.signers[0].id, name: 'Cleo' },
     });
-    expect((updated.structuredContent as any).name).toBe('Cleo');
+    expect(resultData(updated).name).toBe('Cleo');
     const reminded = await client.callTool({ name: 'remind_signers', arguments: { id: req.id } });
-    expect((reminded.structuredContent as any).reminded_signer_ids).toEqual([req.signers[0].id]);
+    expect(resultData(reminded).reminded_signer_ids).toEqual([req.signers[0].id]);
     const again = await client.callTool({ name: 'remind_signers', arguments: { id: req.id } });
-    expect((again.structuredContent as any).error.code).toBe('remind_too_soon');
+    expect(resultData(again).error.code).toBe('remind_too_soon');
     const canceled = await client.callTool({ name: 'cancel_signature_request', arguments: { id: req.id } });
-    expect((canceled.structuredContent as any).status).toBe('canceled');
+    expect(resultData(canceled).status).toBe('canceled');
     await client.close();
   });
 
@@ -265,9 +266,9 @@ describe('MCP endpoint over Streamable HTTP', () => {
       arguments: { template_id: tpl.id, signers: [{ email: 'x@example.com' }] },
     });
     expect(res.isError).toBe(true);
-    expect((res.structuredContent as any).error.code).toBe('insufficient_credits');
+    expect(resultData(res).error.code).toBe('insufficient_credits');
     const missing = await client.callTool({ name: 'send_signature_request', arguments: { signers: [] } });
-    expect((missing.structuredContent as any).error).toEqual({
+    expect(resultData(missing).error).toEqual({
       code: 'missing_parameter',
       message: expect.stringContaining('template_id'),
     });

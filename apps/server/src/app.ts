@@ -5,7 +5,7 @@ import { mcpEndpoint } from '@esign/mcp';
 import { webApp } from '@esign/web';
 import type { FastifyInstance } from 'fastify';
 
-/** Every HTTP surface on one origin: REST, MCP, tRPC and pages (operations.md §1). */
+/** Every HTTP surface on one origin: REST, MCP, tRPC and pages (README, "Two commands"). */
 export async function buildAllInOneApp(
   rt: Runtime,
   opts: { now?: () => Date } = {},

@@ -21,7 +21,7 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')('all-in-one start on th
     const dataDir = mkdtempSync(join(tmpdir(), 'esign-boot-'));
     const port = await freePort();
     const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
-    const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+    const server = spawn(process.execPath, [join(ROOT, 'apps/server/src/main.ts')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

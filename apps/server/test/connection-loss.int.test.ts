@@ -63,7 +63,9 @@ async function call(url: string, init: RequestInit = {}): Promise<Outcome> {
     let code: string | undefined;
     try {
       const body = JSON.parse(text);
-      code = body?.error?.code ?? body?.result?.structuredContent?.error?.code;
+      // A failed MCP tool call carries `{ error: { code, message } }` as its text.
+      const tool = body?.result?.isError ? JSON.parse(body.result.content?.[0]?.text ?? '{}') : null;
+      code = body?.error?.code ?? tool?.error?.code;
     } catch {}
     return code ? { status: res.status, code } : { status: res.status };
   } catch {

@@ -11,6 +11,9 @@ import { browserTestsEnabled, launchChromium } from './browser.ts';
 // purchase_url (/billing, the dashboard's Billing page) and checkout_url (/checkout/{id}, the
 // simulated provider's page), clicked through in Chromium, and their CSRF defences over plain HTTP.
 // DASHBOARD_SCREENSHOTS=docs/screenshots also refreshes the README's Billing pictures.
+
+// Each poll waits on a server round trip (and a page refetch): generous under a loaded machine.
+const ROUND_TRIP = { timeout: 15_000 };
 const SHOTS = join(tmpdir(), 'esign-dashboard');
 const DOCS = process.env.DASHBOARD_SCREENSHOTS;
 const DESKTOP = { width: 1280, height: 860 };
@@ -96,7 +99,7 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     await page.waitForURL(`${t.baseUrl}/billing`);
     await page.getByRole('heading', { name: 'Buy credits' }).waitFor();
     await page.getByRole('heading', { name: 'Balance' }).waitFor();
-    await expect.poll(() => page.textContent('main')).toContain('1 credit');
+    await expect.poll(() => page.textContent('main'), ROUND_TRIP).toContain('1 credit');
 
     // Packs cheapest first; the lifetime deal is marked.
     const packs = page.getByRole('list', { name: 'Credit packs' });
@@ -110,12 +113,12 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     // Without a billing country the purchase is refused in words, and nothing is started.
     await page.getByRole('button', { name: `Buy ${dear.name} for 40.00 USD` }).click();
     await expect
-      .poll(() => page.getByRole('alert').first().textContent())
+      .poll(() => page.getByRole('alert').first().textContent(), ROUND_TRIP)
       .toBe('Add your billing country before buying credits.');
     expect(await checkoutsOf(me.userId)).toEqual([]);
     await page.getByRole('textbox', { name: 'Billing country' }).fill('us');
     await page.getByRole('button', { name: 'Save country' }).click();
-    await expect.poll(() => page.textContent('main')).toContain('Billing country: US');
+    await expect.poll(() => page.textContent('main'), ROUND_TRIP).toContain('Billing country: US');
 
     await page.getByLabel('Discount code (optional)').fill(code.code);
     await page.getByRole('button', { name: `Buy ${dear.name} for 40.00 USD` }).click();
@@ -128,13 +131,13 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     expect(await page.getByTestId('status').textContent()).toBe('pending');
 
     await page.getByRole('button', { name: 'Pay 30.00 USD' }).click();
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('completed');
+    await expect.poll(() => page.getByTestId('status').textContent(), ROUND_TRIP).toBe('completed');
     expect(await page.getByRole('status').first().textContent()).toContain('50 credits were added');
     expect(await available(me.key)).toBe(51);
 
     await page.getByRole('link', { name: 'Back to Billing' }).click();
     await page.waitForURL(`${t.baseUrl}/billing`);
-    await expect.poll(() => page.locator('.big-number').textContent()).toBe('51 credits');
+    await expect.poll(() => page.locator('.big-number').textContent(), ROUND_TRIP).toBe('51 credits');
     const row = page.getByRole('row').filter({ hasText: dear.name });
     await row.waitFor();
     expect(await row.textContent()).toContain('30.00 USD');
@@ -165,7 +168,7 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     await page.getByLabel('Discount code (optional)').fill('NOSUCHCODE');
     await page.getByRole('button', { name: `Buy ${pack.name} for 7.00 USD` }).click();
     await expect
-      .poll(() => page.getByRole('alert').first().textContent())
+      .poll(() => page.getByRole('alert').first().textContent(), ROUND_TRIP)
       .toContain('That discount code cannot be used');
     expect(await checkoutsOf(me.userId)).toEqual([]);
     expect(page.url()).toBe(`${t.baseUrl}/billing`);
@@ -195,7 +198,7 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     await page.goto(started.body.checkout_url);
     expect(await page.getByTestId('amount').textContent()).toBe('9.00 USD');
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('failed');
+    await expect.poll(() => page.getByTestId('status').textContent(), ROUND_TRIP).toBe('failed');
     expect(await page.getByRole('link', { name: 'Back to Billing' }).getAttribute('href')).toBe('/billing');
     const polled = await t.api('GET', `checkouts/${started.body.id}`, { key: buyer.key });
     expect(polled.body).toMatchObject({ status: 'failed', checkout_url: null });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
 /** Debian's chromium package (CI installs it in .ci/run); never a test tool's browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -35,4 +35,20 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** Draws a wavy stroke across a signature pad's canvas with the mouse. */
+export async function drawSignature(page: Page, canvas: Locator): Promise<void> {
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('no canvas');
+  await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.6);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(
+      box.x + box.width * (0.15 + i * 0.055),
+      box.y + box.height * (0.6 - Math.sin(i / 1.5) * 0.25),
+      { steps: 2 },
+    );
+  }
+  await page.mouse.up();
 }

@@ -7,7 +7,7 @@ import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { tokenOf } from '../../../test/signing.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 /** Where the layout screenshots go (look at them after a change to the page). */
 const SHOTS = process.env.SIGNING_SCREENSHOTS ?? join(tmpdir(), 'esign-signing-page');
@@ -119,19 +119,13 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
   const fieldButton = (page: Page, name: string) =>
     page.locator('main').getByRole('button', { name: new RegExp(`^${name} \\(`) });
 
-  async function drawSignature(page: Page, canvas: Locator) {
-    const box = await canvas.boundingBox();
-    if (!box) throw new Error('no canvas');
-    await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.6);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) {
-      await page.mouse.move(
-        box.x + box.width * (0.15 + i * 0.055),
-        box.y + box.height * (0.6 - Math.sin(i / 1.5) * 0.25),
-        { steps: 2 },
-      );
-    }
-    await page.mouse.up();
+  /** Finish, then the review step: the summary and the consent sentence beside Sign. */
+  async function finishAndSign(page: Page, via: 'pointer' | 'touch' = 'pointer') {
+    const tap = (l: Locator) => (via === 'touch' ? l.tap() : l.click());
+    await tap(page.getByRole('button', { name: 'Finish' }));
+    const review = page.getByRole('dialog', { name: 'Review and sign' });
+    await review.waitFor();
+    await tap(review.getByRole('button', { name: 'Sign' }));
   }
 
   async function fillForm(page: Page, via: 'pointer' | 'touch') {
@@ -206,7 +200,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
       .toBe('Jane Q. Doe');
     await page.screenshot({ path: join(SHOTS, 'laptop-filled.png'), fullPage: true });
 
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     const s = await signer(req.signerId);
     expect(s.status).toBe('signed');
@@ -215,6 +209,14 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     expect(fieldValue(s, 'Plan')).toBe('Pro');
     expect(fieldValue(s, 'Payment')).toBe('Invoice');
     expect(String(fieldValue(s, 'Signature'))).toMatch(/^data:image\/png;base64,/);
+    // How the signature was made goes to the audit trail (issue 15).
+    const signedEvent = await t.db
+      .selectFrom('audit_events')
+      .select('data')
+      .where('signer_id', '=', req.signerId)
+      .where('type', '=', 'signer.signed')
+      .executeTakeFirstOrThrow();
+    expect(signedEvent.data).toEqual({ signature_methods: { Signature: 'drawn' } });
     expect((page as Page & { problems?: string[] }).problems).toEqual([]);
     // Every procedure goes by POST, queries too: the token is in no request URL (nor its logs).
     const calls = trpcCalls(page);
@@ -266,7 +268,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
 
     await fillForm(page, 'touch');
     await page.screenshot({ path: join(SHOTS, 'phone-filled.png') });
-    await page.getByRole('button', { name: 'Finish' }).tap();
+    await finishAndSign(page, 'touch');
     // redirect_url: the browser goes there after signing.
     await page.waitForURL(`${t.baseUrl}/healthz`);
     const s = await signer(req.signerId);
@@ -302,7 +304,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     // suppression after a gesture); a finger needs longer than that to reach the button.
     await page.waitForTimeout(300);
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).tap();
-    await page.getByRole('button', { name: 'Finish' }).tap();
+    await finishAndSign(page, 'touch');
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     expect(String(fieldValue(await signer(req.signerId), 'Signature'))).toMatch(/^data:image\/png;base64,/);
     await ctx.close();
@@ -347,7 +349,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
       .setInputFiles({ name: 'scan.bin', mimeType: 'application/octet-stream', buffer: bytes });
     await dialog.getByText('scan.bin is ready.').waitFor();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
 
     const s = await signer(req.signerId);
@@ -438,6 +440,10 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     await page.keyboard.press('Shift+Tab');
     expect(await focused()).toBe('Finish');
     await page.keyboard.press('Enter');
+    // The review step opens with Sign focused, the consent sentence beside it.
+    await page.getByRole('dialog', { name: 'Review and sign' }).waitFor();
+    expect(await focused()).toBe('Sign');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     const s = await signer(req.signerId);
     expect(s.status).toBe('signed');
@@ -475,7 +481,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     await expect.poll(() => dialog.count()).toBe(0);
     // Every required field is filled once the save answers (the signature is checked server-side).
     await expect.poll(() => page.getByRole('button', { name: 'Next field' }).isHidden()).toBe(true);
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     expect(String(fieldValue(await signer(req.signerId), 'Signature'))).toMatch(/^data:image\/png;base64,/);
     await ctx.close();
@@ -510,12 +516,13 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     await code.fill(otp!);
     await page.getByRole('button', { name: 'Verify' }).click();
     await fieldButton(page, 'Company').waitFor();
-    // The session survives a reload (sessionStorage) and is sent with every call.
+    // The session is an HTTP-only cookie: it survives a reload and no script can read it.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
     await page.reload();
     await fieldButton(page, 'Company').click();
     await page.getByRole('dialog').getByLabel('Company (text, required)').fill('Acme');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Finish' }).click();
+    await finishAndSign(page);
     await page.getByRole('heading', { name: 'Document signed' }).waitFor();
     expect((await signer(req.signerId)).status).toBe('signed');
     await ctx.close();

@@ -2,14 +2,18 @@ import { accountRouter } from './routers/account.ts';
 import { apiKeysRouter } from './routers/api-keys.ts';
 import { authRouter } from './routers/auth.ts';
 import { billingRouter } from './routers/billing.ts';
+import { bulkSendsRouter } from './routers/bulk-sends.ts';
+import { connectedAppsRouter } from './routers/connected-apps.ts';
 import { dashboardRouter } from './routers/dashboard.ts';
 import { documentsRouter } from './routers/documents.ts';
+import { embedRouter } from './routers/embed.ts';
 import { feedbackRouter } from './routers/feedback.ts';
 import { membersRouter } from './routers/members.ts';
 import { sessionsRouter } from './routers/sessions.ts';
 import { signatureRequestsRouter } from './routers/signature-requests.ts';
 import { signersRouter } from './routers/signers.ts';
 import { signingRouter } from './routers/signing.ts';
+import { linksRouter, signingLinksRouter } from './routers/signing-links.ts';
 import { templatesRouter } from './routers/templates.ts';
 import { webhookEndpointsRouter } from './routers/webhook-endpoints.ts';
 import { createCallerFactory, router } from './trpc.ts';
@@ -23,9 +27,15 @@ export const appRouter = router({
   signatureRequests: signatureRequestsRouter,
   signers: signersRouter,
   signing: signingRouter,
-  // Dashboard only (operations.md §5): no REST route or MCP tool.
+  // More ways to send (docs/sending.md): public links, bulk sends, embedding.
+  signingLinks: signingLinksRouter,
+  links: linksRouter,
+  bulkSends: bulkSendsRouter,
+  embed: embedRouter,
+  // Dashboard only (README, "Dashboard"): no REST route or MCP tool.
   auth: authRouter,
   sessions: sessionsRouter,
+  connectedApps: connectedAppsRouter,
   members: membersRouter,
   apiKeys: apiKeysRouter,
   webhookEndpoints: webhookEndpointsRouter,

@@ -1,8 +1,15 @@
 import type { Executor } from '@esign/db';
 import type { Actor } from './context.ts';
 import { CoreError } from './errors.ts';
-import { authenticateApiKey } from './services/api-keys.ts';
-import { limitActor } from './services/rate-limit.ts';
+import { authenticateApiKey, authenticateApiKeyCounted } from './services/api-keys.ts';
+import { authenticateOAuthToken } from './services/oauth/access-tokens.ts';
+import {
+  limitActor,
+  type RateLimitResult,
+  rateLimitError,
+  rateLimitResult,
+  rateLimitWindowStart,
+} from './services/rate-limit.ts';
 import { carriesSessionCookie } from './services/sessions/cookies.ts';
 import { authenticateWebRequest } from './services/sessions/sessions.ts';
 
@@ -11,7 +18,7 @@ import { authenticateWebRequest } from './services/sessions/sessions.ts';
  * header values, core decides which credential they are and resolves it to an Actor.
  */
 export interface Credentials {
-  /** The Authorization header (`Bearer svc_live_…` today). */
+  /** The Authorization header (`Bearer svc_live_…` for an API key, any other bearer: OAuth). */
   authorization?: string | undefined;
   /** The Cookie header (the dashboard's session cookie). */
   cookie?: string | undefined;
@@ -26,23 +33,36 @@ export interface Credentials {
 /**
  * The kinds of caller authenticate() resolves. Each is one entry here, one case of `presentedKind`
  * (how to recognize it in the credentials) and one case of `authenticate` (how to resolve it to
- * an Actor); the dashboard session cookie and OAuth access tokens join as `'session'` and `'oauth'`.
+ * an Actor).
  */
-export const CALLER_KINDS = ['api_key', 'session'] as const satisfies readonly Actor['kind'][];
+export const CALLER_KINDS = ['api_key', 'oauth', 'session'] as const satisfies readonly Actor['kind'][];
 export type CallerKind = (typeof CALLER_KINDS)[number];
 
 export interface AuthenticateOptions {
   /** The kinds this endpoint accepts (REST: API keys only; MCP adds OAuth; /trpc adds sessions). */
   allow: readonly CallerKind[];
-  /** PUBLIC_URL: names the session cookie and is the only Origin a session may change things from. */
+  /**
+   * PUBLIC_URL: names the session cookie, is the only Origin a session may change things from, and
+   * makes the MCP address OAuth tokens must be bound to.
+   */
   publicUrl: string;
 }
 
-const LABEL: Record<CallerKind, string> = { api_key: 'an API key', session: 'a signed-in session' };
+const LABEL: Record<CallerKind, string> = {
+  api_key: 'an API key',
+  oauth: 'an OAuth access token',
+  session: 'a signed-in session',
+};
+
+/** API keys carry their prefix (Authentication rule 3); any other bearer token is an OAuth one. */
+const API_KEY_BEARER = /^Bearer\s+svc_/i;
 
 /** Which kind of credential a request carries, or null when it carries none. */
 export function presentedKind(credentials: Credentials): CallerKind | null {
-  if (credentials.authorization?.trim()) return 'api_key';
+  const authorization = credentials.authorization?.trim();
+  if (authorization) {
+    return /^Bearer\s+\S/i.test(authorization) && !API_KEY_BEARER.test(authorization) ? 'oauth' : 'api_key';
+  }
   if (carriesSessionCookie(credentials.cookie)) return 'session';
   return null;
 }
@@ -64,11 +84,20 @@ export async function authenticate(
         : `Authentication required: send ${accepted}`,
     );
   }
+  if (kind === 'oauth' && !opts.allow.includes('oauth') && opts.allow.includes('api_key')) {
+    // Authentication rule 8: OAuth tokens work only on the MCP endpoint (and a mistyped key lands here).
+    throw new CoreError(
+      'unauthenticated',
+      'Not an API key: expected Authorization: Bearer svc_live_... or svc_test_... (OAuth access tokens work only on the MCP endpoint)',
+    );
+  }
   if (!opts.allow.includes(kind))
     throw new CoreError('unauthenticated', `${LABEL[kind]} is not accepted here: send ${accepted}`);
   switch (kind) {
     case 'api_key':
       return authenticateApiKey(db, credentials.authorization, now);
+    case 'oauth':
+      return authenticateOAuthToken(db, credentials.authorization, now, opts.publicUrl);
     case 'session':
       return authenticateSessionCookie(db, credentials, now, opts.publicUrl);
     default:
@@ -83,6 +112,7 @@ export type AuthenticatedRequest =
 /**
  * The one authenticate → rate-limit → headers sequence: every authenticated response carries
  * `RateLimit-*` (and `Retry-After` when limited); REST, MCP and /trpc share the fixed window.
+ * An API key is looked up and counted in one statement (one round trip per request).
  * Never throws a CoreError: the adapter renders `error` its own way (REST envelope, MCP 401, tRPC).
  */
 export async function authenticateAndLimit(
@@ -92,26 +122,44 @@ export async function authenticateAndLimit(
   opts: AuthenticateOptions & { perMinute: number },
 ): Promise<AuthenticatedRequest> {
   let actor: Actor;
+  let limit: RateLimitResult;
   try {
-    actor = await authenticate(db, credentials, now, opts);
+    if (presentedKind(credentials) === 'api_key' && opts.allow.includes('api_key')) {
+      const counted = await authenticateApiKeyCounted(
+        db,
+        credentials.authorization,
+        now,
+        rateLimitWindowStart(now),
+      );
+      actor = counted.actor;
+      limit = rateLimitResult(counted.count, opts.perMinute, now);
+    } else {
+      actor = await authenticate(db, credentials, now, opts);
+      limit = await limitActor(db, actor, opts.perMinute, now);
+    }
   } catch (err) {
     if (err instanceof CoreError) return { actor: null, error: err, headers: {} };
     throw err;
   }
-  const limit = await limitActor(db, actor, opts.perMinute, now);
+  return limitedResponse(actor, limit);
+}
+
+/** The RateLimit-* headers of a counted request and, over the limit, the 429 instead of the actor. */
+function limitedResponse(actor: Actor, limit: RateLimitResult): AuthenticatedRequest {
   const headers: Record<string, string> = {
     'RateLimit-Limit': String(limit.limit),
     'RateLimit-Remaining': String(limit.remaining),
     'RateLimit-Reset': String(limit.resetSeconds),
   };
-  if (limit.error) {
+  const error = rateLimitError(limit);
+  if (error) {
     headers['Retry-After'] = String(limit.resetSeconds);
-    return { actor: null, error: limit.error, headers };
+    return { actor: null, error, headers };
   }
   return { actor, error: null, headers };
 }
 
-/** The dashboard's session cookie (operations.md §5), CSRF and Origin checked for changes. */
+/** The dashboard's session cookie (README, "Dashboard"), CSRF and Origin checked for changes. */
 async function authenticateSessionCookie(
   db: Executor,
   credentials: Credentials,

@@ -28,6 +28,10 @@ export const ConfigSchema = z
     OPERATOR_EMAIL: z.email({ pattern: EMAIL_PATTERN }).optional(),
     SIGNING_CERT_P12: z.string().min(1).optional(),
     SIGNING_CERT_PASSWORD: z.string().optional(),
+    /** RFC 3161 time-stamping authority for PAdES B-T/B-LT/B-LTA seals (docs/verify.md); unset: B-B. */
+    TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
+    TSA_USERNAME: z.string().min(1).optional(),
+    TSA_PASSWORD: z.string().optional(),
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     PAYMENT_PROVIDER: z.enum(['simulated', 'stripe']).default('simulated'),
     STRIPE_SECRET_KEY: z.string().optional(),
@@ -40,10 +44,15 @@ export const ConfigSchema = z
       .string()
       .regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be a header-safe word such as Esign')
       .default('Esign'),
-    /** Lets anyone create an account at /signup (operations.md §5); off by default. */
+    /** Lets anyone create an account at /signup (README, "Dashboard"); off by default. */
     SIGNUP_ENABLED: bool.default(false),
     /** Jobs one worker process runs at once (apps/worker). */
     WORKER_CONCURRENCY: positiveInt.default(4),
+    /**
+     * Webhook deliveries one worker process makes at once, on slots of their own (a delivery waits on
+     * the network and the database, not the CPU, so many run side by side).
+     */
+    WEBHOOK_CONCURRENCY: positiveInt.max(256).default(32),
     // The document pool (packages/pdf isolate.ts): worker processes shared by the process, and the
     // limits of one document. Unset DOCUMENT_WORKERS: the cores, 2 to 4. DOCUMENT_MEMORY_MB is the
     // most memory (resident) one worker process may use; 480 keeps each under 500 MB.
@@ -53,6 +62,9 @@ export const ConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {
+    if (c.TSA_USERNAME && !c.TSA_URL) {
+      ctx.addIssue({ code: 'custom', path: ['TSA_USERNAME'], message: 'needs TSA_URL' });
+    }
     if (c.PAYMENT_PROVIDER === 'stripe' && !c.STRIPE_SECRET_KEY) {
       ctx.addIssue({
         code: 'custom',

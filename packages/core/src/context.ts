@@ -35,6 +35,10 @@ export interface WebSession {
   origin: string | null;
   setCookie(token: string, expiresAt: Date): void;
   clearCookie(): void;
+  /** The request's Cookie header (the signing procedures read their email-code session from it). */
+  cookieHeader?: string | null;
+  /** Adds one Set-Cookie header to the response (signing.verifyCode sets the signing session). */
+  addSetCookie?(value: string): void;
 }
 
 export interface Scope {

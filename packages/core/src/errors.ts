@@ -43,12 +43,12 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** The one error type services throw. Adapters map it: REST envelope, MCP isError, tRPC data.code. */
 export class CoreError extends Error {
   override readonly name = 'CoreError';
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: { retryAfterSeconds?: number } = {},
-  ) {
+  readonly code: ErrorCode;
+  readonly details: { retryAfterSeconds?: number };
+  constructor(code: ErrorCode, message: string, details: { retryAfterSeconds?: number } = {}) {
     super(message);
+    this.code = code;
+    this.details = details;
   }
 
   get status(): number {

@@ -14,9 +14,11 @@ export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
 export * from './services/audit.ts';
 export * from './services/billing/index.ts';
+export * from './services/bulk/index.ts';
 export * from './services/credits.ts';
 export * from './services/dashboard/index.ts';
 export { MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from './services/documents-input.ts';
+export * from './services/embed/index.ts';
 export * from './services/event-data.ts';
 export * from './services/events.ts';
 export * from './services/field-values.ts';
@@ -24,8 +26,11 @@ export * from './services/file-links.ts';
 export * from './services/idempotency.ts';
 export * from './services/images.ts';
 export * from './services/jobs.ts';
+export * from './services/links/index.ts';
 export * from './services/mail.ts';
 export * from './services/mail-secrets.ts';
+// MCP OAuth (Authentication rule 8): the authorization server's storage, token check, connected apps.
+export * from './services/oauth/index.ts';
 export * from './services/rate-limit.ts';
 export * from './services/request-model.ts';
 export * from './services/scoped.ts';
@@ -33,7 +38,7 @@ export * from './services/sealing/index.ts';
 export * from './services/sealing-failures.ts';
 export * from './services/secret.ts';
 export * from './services/service-context.ts';
-// Dashboard sign-in: sessions, one-time links, members (operations.md §5).
+// Dashboard sign-in: sessions, one-time links, members (README, "Dashboard").
 export * from './services/sessions/index.ts';
 export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';
@@ -41,6 +46,7 @@ export * from './services/storage.ts';
 export * from './services/templates/index.ts';
 export * from './services/verify.ts';
 export * from './services/webhooks/index.ts';
+export * from './services/worker.ts';
 export {
   findUnstorableText,
   formatPath,

@@ -1,15 +1,19 @@
-import type { JobHandler } from './services/jobs.ts';
-import { sendMailJob } from './services/mail.ts';
-import { SEAL_JOB, sealRequestJob } from './services/sealing/index.ts';
+import { BULK_SEND_JOB, bulkSendJob } from './services/bulk/index.ts';
+import type { JobHandler, JobKind } from './services/jobs.ts';
+import { MAIL_SEND_JOB, sendMailJob } from './services/mail.ts';
+import { SEAL_JOB, SIGNER_COPY_JOB, sealRequestJob, signerCopyJob } from './services/sealing/index.ts';
 import { withSealingGiveUpReport } from './services/sealing-failures.ts';
 import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates/index.ts';
 import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks/index.ts';
 
-/** Every background job kind the worker runs. */
-export const jobHandlers: Record<string, JobHandler> = {
-  'mail.send': sendMailJob,
+/** The handler of every background job kind the worker runs: one per `JobKind`, checked by the compiler. */
+export const jobHandlers = {
+  [MAIL_SEND_JOB]: sendMailJob,
   // When the last attempt fails: an error log naming `esign sealing retry`, and an audit entry.
   [SEAL_JOB]: withSealingGiveUpReport(sealRequestJob),
+  // A signer's own signed copy, right after they sign (the final seal replaces it at completion).
+  [SIGNER_COPY_JOB]: signerCopyJob,
   [WEBHOOK_DELIVER_JOB]: webhookDeliverJob,
   [RENDER_PAGES_JOB]: renderTemplatePagesJob,
-};
+  [BULK_SEND_JOB]: bulkSendJob,
+} satisfies Record<JobKind, JobHandler>;

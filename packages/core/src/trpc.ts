@@ -11,6 +11,18 @@ export interface McpMeta {
   description: string;
   /** A credit purchase tool: not offered to a client whose purchases are hidden (billing/offer.ts). */
   purchase?: boolean;
+  /**
+   * Arguments the tool needs although its input schema lets them through absent, so that the
+   * procedure answers with the spec's own code (`missing_documents`, `missing_signers`); the tool's
+   * published input schema lists them as required.
+   */
+  required?: string[];
+  /**
+   * MCP tool annotations beyond what `scope` says. Defaults: read-only when `scope` is `read`;
+   * otherwise additive (not destructive) and not idempotent; closed world (no one outside the
+   * account is contacted).
+   */
+  hints?: { readOnly?: boolean; destructive?: boolean; idempotent?: boolean; openWorld?: boolean };
 }
 
 /** The single source every adapter reads: REST route, status, MCP tool, idempotency. */
@@ -234,7 +246,7 @@ export const writeProcedure = actorProcedure.use(({ ctx, next }) => {
   return next();
 });
 
-/** Admin-only changes (operations.md §5): API keys, webhooks, members, billing, account settings. */
+/** Admin-only changes (README, "Dashboard"): API keys, webhooks, members, billing, account settings. */
 export const adminProcedure = writeProcedure.use(({ ctx, next }) => {
   if (ctx.actor.userRole !== 'admin') {
     throw new CoreError(

@@ -1,7 +1,9 @@
+import { createDb } from '@esign/db';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
-import { authenticate, authenticateAndLimit, presentedKind } from '../src/index.ts';
+import { authenticate, authenticateAndLimit, presentedKind, revokeApiKey } from '../src/index.ts';
 
 let tdb: TestDatabase;
 let owner: TestAccount;
@@ -80,5 +82,25 @@ describe('authenticateAndLimit: authenticate, the shared fixed window, the heade
     });
     expect(res.error?.code).toBe('unauthenticated');
     expect(res.headers).toEqual({});
+  });
+
+  it('Authentication 6 across processes: a key revoked through one pool fails on the next request through another; its window stops counting', async () => {
+    const a = await createTestAccount(tdb.db);
+    const other = createDb(tdb.url, { max: 2 }); // another process's pool: nothing is cached per process
+    try {
+      const credentials = { authorization: `Bearer ${a.key}` };
+      const at = new Date('2031-02-01T00:00:10Z');
+      expect(
+        (await authenticateAndLimit(other, credentials, at, { ...REST, perMinute: 100 })).actor?.apiKeyId,
+      ).toBe(a.keyId);
+      await revokeApiKey(tdb.db, a.keyId, at);
+      const after = await authenticateAndLimit(other, credentials, at, { ...REST, perMinute: 100 });
+      expect(after.error).toMatchObject({ code: 'unauthenticated', message: 'Invalid or revoked API key' });
+      const window = await sql<{ count: number }>`
+        select count from rate_limit_windows where bucket = ${`api_key:${a.keyId}`}`.execute(tdb.db);
+      expect(window.rows).toEqual([{ count: 1 }]);
+    } finally {
+      await other.destroy();
+    }
   });
 });

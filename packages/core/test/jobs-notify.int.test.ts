@@ -3,27 +3,19 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
-  createCoreDeps,
-  createLogger,
   enqueueJob,
   type JobContext,
   type JobHandler,
-  parseConfig,
   startWorker,
   type WorkerHandle,
 } from '../src/index.ts';
+import { testJobContext } from './job-context.ts';
 
 let tdb: TestDatabase;
 let ctx: JobContext;
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  ctx = {
-    db: tdb.db,
-    logger: createLogger('silent', 'test'),
-    config: parseConfig({}),
-    deps: createCoreDeps(parseConfig({})),
-    now: () => new Date(),
-  };
+  ctx = testJobContext(tdb.db);
 });
 afterAll(() => tdb.drop());
 

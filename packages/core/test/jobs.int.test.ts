@@ -2,29 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   claimJob,
-  createCoreDeps,
-  createLogger,
   drainJobs,
   enqueueJob,
   JOB_LEASE_MS,
   type JobContext,
   jobRetryDelayMs,
-  parseConfig,
   runOneJob,
   startWorker,
 } from '../src/index.ts';
+import { testJobContext } from './job-context.ts';
 
 let tdb: TestDatabase;
 let ctx: JobContext;
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  ctx = {
-    db: tdb.db,
-    logger: createLogger('silent', 'test'),
-    config: parseConfig({}),
-    deps: createCoreDeps(parseConfig({})),
-    now: () => new Date(),
-  };
+  ctx = testJobContext(tdb.db);
 });
 afterAll(() => tdb.drop());
 

@@ -1,9 +1,9 @@
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 import { drainJobs, jobHandlers, listMail, purgeMailSecrets } from '../src/index.ts';
+import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
 // Signing links and email codes at rest: mail_outbox keeps what it needs to send and to show, and
 // no more. Without SMTP_URL the outbox is the delivery channel (the operator reads it with
@@ -159,34 +159,17 @@ describe('without SMTP_URL (the outbox is the delivery channel)', () => {
 });
 
 describe('with SMTP_URL', () => {
-  const received: string[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpReceiver;
   let s: TestApp;
-  let failNext = 0;
+  // Quoted-printable soft line breaks removed, so links and codes read as one piece.
+  const received = () => smtp.received.map((m) => m.raw.replace(/=\r?\n/g, ''));
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, done) {
-        let raw = '';
-        stream.on('data', (c) => (raw += c));
-        stream.on('end', () => {
-          if (failNext > 0) {
-            failNext--;
-            return done(new Error('451 try again later'));
-          }
-          received.push(raw.replace(/=\r?\n/g, ''));
-          done();
-        });
-      },
-    });
-    await new Promise<void>((ok) => smtp.listen(0, '127.0.0.1', () => ok()));
-    const port = (smtp.server.address() as { port: number }).port;
-    s = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    smtp = await startSmtpReceiver();
+    s = await startTestApp({ SMTP_URL: smtp.url });
   });
   afterAll(async () => {
     await s.close();
-    await new Promise<void>((ok) => smtp.close(() => ok()));
+    await smtp.close();
   });
 
   it('an email is purged as soon as it went out: the outbox keeps to, subject, status and times, not the link or code', async () => {
@@ -200,7 +183,7 @@ describe('with SMTP_URL', () => {
     });
     const signer = res.body.signers[0];
     const token = tokenOf(signer.signing_url);
-    expect(received.some((m) => m.includes(token))).toBe(true);
+    expect(received().some((m) => m.includes(token))).toBe(true);
     const [invitation] = await s.db
       .selectFrom('mail_outbox')
       .selectAll()
@@ -212,7 +195,7 @@ describe('with SMTP_URL', () => {
     expectPurged(invitation!, token);
 
     expect((await trpc(s, 'requestCode', { token })).error).toBeNull();
-    const code = /(\d{6}) is your signing code/.exec(received.at(-1)!)?.[1];
+    const code = /(\d{6}) is your signing code/.exec(received().at(-1)!)?.[1];
     expect(code).toBeDefined();
     const otp = await s.db
       .selectFrom('mail_outbox')
@@ -228,7 +211,7 @@ describe('with SMTP_URL', () => {
   it('a queued email whose link stopped working before it could be sent is never sent', async () => {
     const acct = await createTestAccount(s.db, { credits: 5 });
     const tpl = await makeTemplate(s, acct);
-    failNext = 1;
+    smtp.failNext(1);
     const res = await s.api('POST', 'signature_requests', {
       key: acct.key,
       body: { template_id: tpl.id, signers: [{ email: 'never.sent@example.com' }] },
@@ -248,7 +231,7 @@ describe('with SMTP_URL', () => {
       { db: s.db, logger: s.rt.logger, config: s.config, deps: s.rt.deps, now: () => new Date() },
       jobHandlers,
     );
-    expect(received.some((m) => m.includes(token))).toBe(false);
+    expect(received().some((m) => m.includes(token))).toBe(false);
     const mail = await s.db
       .selectFrom('mail_outbox')
       .selectAll()

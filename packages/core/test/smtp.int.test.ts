@@ -1,49 +1,25 @@
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { sendRequest, twoRoleTemplate } from '../../../test/signing.ts';
 import { drainJobs, jobHandlers } from '../src/index.ts';
+import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
-const received: { from: string; to: string[]; raw: string }[] = [];
-let smtp: SMTPServer;
-let port = 0;
+let smtp: SmtpReceiver;
 let t: TestApp;
-let failNext = 0;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      let raw = '';
-      stream.on('data', (c) => (raw += c));
-      stream.on('end', () => {
-        if (failNext > 0) {
-          failNext--;
-          return done(new Error('451 try again later'));
-        }
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((ok) => smtp.listen(0, '127.0.0.1', () => ok()));
-  port = (smtp.server.address() as { port: number }).port;
-  t = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Signing <sign@example.test>' });
+  smtp = await startSmtpReceiver();
+  t = await startTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Signing <sign@example.test>' });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((ok) => smtp.close(() => ok()));
+  await smtp.close();
 });
 
 it('invitations go out over SMTP (plain text and HTML, link on PUBLIC_URL); a failed send is retried by the worker', async () => {
   const owner = await createTestAccount(t.db, { credits: 5 });
   const tpl = await twoRoleTemplate(t, owner);
-  failNext = 1;
+  smtp.failNext(1);
   const res = await sendRequest(t, owner, {
     template_id: tpl.id,
     signers: [{ name: 'Cleo', email: 'cleo@example.com' }],
@@ -66,10 +42,10 @@ it('invitations go out over SMTP (plain text and HTML, link on PUBLIC_URL); a fa
     { db: t.db, logger: t.rt.logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
     jobHandlers,
   );
-  expect(received).toHaveLength(1);
-  expect(received[0]!.to).toEqual(['cleo@example.com']);
-  expect(received[0]!.from).toBe('sign@example.test');
-  const raw = received[0]!.raw;
+  expect(smtp.received).toHaveLength(1);
+  expect(smtp.received[0]!.to).toEqual(['cleo@example.com']);
+  expect(smtp.received[0]!.from).toBe('sign@example.test');
+  const raw = smtp.received[0]!.raw;
   // quoted-printable: drop soft line breaks, decode =XX
   const decoded = raw
     .replace(/=\r?\n/g, '')

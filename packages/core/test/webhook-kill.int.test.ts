@@ -8,8 +8,6 @@ import { ROOT } from '../../../test/spawn.ts';
 import {
   attemptWebhookDelivery,
   createAccount,
-  createCoreDeps,
-  createLogger,
   createWebhookEndpoint,
   getWebhookDelivery,
   jobHandlers,
@@ -18,6 +16,7 @@ import {
   runOneJob,
   WEBHOOK_DELIVER_JOB,
 } from '../src/index.ts';
+import { testJobContext } from './job-context.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 // A real worker process (apps/worker) is killed with SIGKILL while its request is at the receiver.
@@ -97,13 +96,7 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
       { attempt: 1, id: r.requests[0]!.headers['x-esign-delivery'], duration_ms: null, error: null },
     ]);
     // Meanwhile nobody else may send it: the job and the delivery are both held.
-    const ctx = {
-      db: tdb.db,
-      logger: createLogger('silent', 'test'),
-      config,
-      deps: createCoreDeps(config),
-      now,
-    };
+    const ctx = testJobContext(tdb.db, config, now);
     expect(await runOneJob(ctx, jobHandlers, 'bystander')).toBe(false);
     expect(await attemptWebhookDelivery(tdb.db, delivery.id, { config, now })).toMatchObject({
       kind: 'leased',

@@ -11,8 +11,6 @@ import {
   type Config,
   claimJob,
   createAccount,
-  createCoreDeps,
-  createLogger,
   createWebhookDeliverJob,
   createWebhookEndpoint,
   disableWebhookEndpoint,
@@ -33,6 +31,7 @@ import {
   WEBHOOK_DELIVER_JOB,
   webhookLeaseMs,
 } from '../src/index.ts';
+import { testJobContext } from './job-context.ts';
 import { type Receiver, type ReplyFn, startReceiver } from './webhook-receiver.ts';
 
 // Webhooks end to end on a real PostgreSQL: fan-out in the event's transaction, the delivery job,
@@ -77,7 +76,7 @@ afterAll(async () => {
 });
 
 function jobContext(config: Config, now: () => Date = () => clock.now): JobContext {
-  return { db, logger: createLogger('silent', 'test'), config, deps: createCoreDeps(config), now };
+  return testJobContext(db, config, now);
 }
 
 const handlers = (lookup: ResolveHost = noDns) => ({

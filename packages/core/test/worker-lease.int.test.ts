@@ -8,8 +8,6 @@ import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { type AppProcess, sleep, spawnApp, terminateBackends, until } from '../../../test/processes.ts';
 import {
   createAccount,
-  createCoreDeps,
-  createLogger,
   createWebhookEndpoint,
   enqueueJob,
   getWebhookDelivery,
@@ -20,6 +18,7 @@ import {
   runOneJob,
   startWorker,
 } from '../src/index.ts';
+import { testJobContext } from './job-context.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 // Issue 9, item 5: a dead worker's jobs are resumed within the lease (30 s), not after 5 minutes.
@@ -37,13 +36,7 @@ let ctx: JobContext;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   const config = parseConfig({ ...env, DATABASE_URL: tdb.url });
-  ctx = {
-    db: tdb.db,
-    logger: createLogger('silent', 'test'),
-    config,
-    deps: createCoreDeps(config),
-    now: () => new Date(),
-  };
+  ctx = testJobContext(tdb.db, config);
 });
 afterAll(() => tdb.drop());
 

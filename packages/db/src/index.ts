@@ -3,3 +3,4 @@ export * from './embedded.ts';
 export * from './migrate.ts';
 export * from './open.ts';
 export * from './schema.ts';
+export * from './schema-send-sources.ts';

@@ -37,7 +37,11 @@ function run(cmd: string, args: string[], opts: ClusterOptions): Promise<void> {
 export class PostgresCluster {
   private process: ChildProcess | null = null;
 
-  constructor(private readonly opts: ClusterOptions) {}
+  private readonly opts: ClusterOptions;
+
+  constructor(opts: ClusterOptions) {
+    this.opts = opts;
+  }
 
   get initialised(): boolean {
     return existsSync(join(this.opts.dir, 'PG_VERSION'));

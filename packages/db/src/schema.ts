@@ -1,5 +1,12 @@
 import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type {
+  BulkSendRowsTable,
+  BulkSendsTable,
+  EmbedOriginsTable,
+  LinkVisitsTable,
+  TemplateLinksTable,
+} from './schema-send-sources.ts';
 
 /** The statuses and roles the tables hold; @esign/domain owns the lists (the migrations check them). */
 export type { RequestStatus, SignerStatus, UserRole };
@@ -59,6 +66,7 @@ export interface ApiKeysTable {
   created_at: CreatedAt;
   /** The operator stopped offering purchases to this client (migration 2026_11_23_0002_billing). */
   purchases_hidden: Generated<boolean>;
+  updated_at: Generated<Date>;
 }
 
 export interface SessionsTable {
@@ -122,6 +130,8 @@ export interface TemplatesTable {
   archived_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Counts up with every change of roles, fields or documents (the editor's save precondition). */
+  version: Generated<number>;
 }
 
 export interface PageSize {
@@ -139,6 +149,8 @@ export interface TemplateDocumentsTable {
   mime_type: string;
   byte_size: number;
   sha256: string;
+  /** SHA-256 of the file exactly as uploaded (before conversion and text-tag removal). */
+  uploaded_sha256: string | null;
   pages: JsonDefault<PageSize[]>;
   preview_storage_key: string | null;
   created_at: CreatedAt;
@@ -451,36 +463,26 @@ export interface OauthClientsTable {
   created_at: CreatedAt;
   /** The operator stopped offering purchases to this client (migration 2026_11_23_0002_billing). */
   purchases_hidden: Generated<boolean>;
+  updated_at: Generated<Date>;
 }
 
-export interface OauthGrantsTable {
-  id: Generated<number>;
-  client_id: string;
-  user_id: number;
-  account_id: number;
-  environment: Environment;
-  scope: string;
-  resource: string;
-  revoked_at: NullableTimestamp;
-  created_at: CreatedAt;
-}
-
-export interface OauthCodesTable {
-  code_hash: string;
-  grant_id: number;
-  redirect_uri: string;
-  code_challenge: string;
-  expires_at: Timestamp;
-  used_at: NullableTimestamp;
-}
-
-export interface OauthTokensTable {
-  token_hash: string;
-  kind: 'access' | 'refresh';
-  grant_id: number;
-  expires_at: Timestamp;
-  rotated_at: NullableTimestamp;
-  revoked_at: NullableTimestamp;
+/**
+ * Every record of the OAuth authorization server (migration 2026_11_24_0010_oauth): `model` is
+ * oidc-provider's model name (Grant, AccessToken, RefreshToken, AuthorizationCode, Interaction,
+ * Session, RegistrationAccessToken, ...), `id_hash` the SHA-256 of the record's id (for tokens:
+ * the token itself). `payload` never holds the id.
+ */
+export interface OauthRecordsTable {
+  model: string;
+  id_hash: string;
+  payload: Json<Record<string, unknown>>;
+  grant_id: string | null;
+  client_id: string | null;
+  user_id: number | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
   created_at: CreatedAt;
 }
 
@@ -524,10 +526,13 @@ export interface Database {
   rate_limit_windows: RateLimitWindowsTable;
   mail_outbox: MailOutboxTable;
   oauth_clients: OauthClientsTable;
-  oauth_grants: OauthGrantsTable;
-  oauth_codes: OauthCodesTable;
-  oauth_tokens: OauthTokensTable;
+  oauth_records: OauthRecordsTable;
   feedback: FeedbackTable;
+  template_links: TemplateLinksTable;
+  link_visits: LinkVisitsTable;
+  embed_origins: EmbedOriginsTable;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

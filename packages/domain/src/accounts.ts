@@ -1,5 +1,5 @@
 /**
- * A user's role in an account (operations.md, `user create --role`): `admin` (everything,
+ * A user's role in an account (README, `esign user create --role`): `admin` (everything,
  * including keys, webhooks and billing), `member` (templates and requests), `viewer` (read only).
  */
 export const USER_ROLES = ['admin', 'member', 'viewer'] as const;

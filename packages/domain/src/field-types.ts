@@ -24,6 +24,24 @@ export const INPUT_FIELD_TYPES: readonly InputFieldType[] = FIELD_TYPES.filter(
   (t): t is InputFieldType => t !== 'cells',
 );
 
+/** How unnamed fields are named: `Signature 2`, `Text Field 1` (the service and the editor alike). */
+export const FIELD_NAME_PREFIX: Record<FieldType, string> = {
+  text: 'Text Field',
+  signature: 'Signature',
+  initials: 'Initials',
+  date: 'Date',
+  checkbox: 'Checkbox',
+  number: 'Number',
+  phone: 'Phone',
+  select: 'Select',
+  radio: 'Radio',
+  multiple: 'Multiple Select',
+  image: 'Image',
+  file: 'File',
+  stamp: 'Stamp',
+  cells: 'Cells',
+};
+
 /** Types whose definition needs `options` (spec: field definition `options`). */
 export const OPTION_FIELD_TYPES: readonly FieldType[] = ['select', 'radio', 'multiple'];
 

@@ -8,5 +8,7 @@ export * from './accounts.ts';
 export * from './email.ts';
 export * from './events.ts';
 export * from './field-types.ts';
+export * from './geometry.ts';
+export * from './snapping.ts';
 export * from './statuses.ts';
 export * from './values.ts';

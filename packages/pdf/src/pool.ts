@@ -17,3 +17,4 @@ export * from './ingest/pooled.ts';
 export type { IngestedDocument, IngestInput } from './ingest/types.ts';
 export type { AuditTrailInput } from './seal/audit-trail.ts';
 export type { LoadSigningIdentityOptions } from './seal/identity.ts';
+export type { SealTrust } from './seal/sign.ts';

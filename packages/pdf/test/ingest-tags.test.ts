@@ -6,6 +6,7 @@ import {
   ingestDocument,
   parseTag,
   renderPagePng,
+  TAG_DEFAULT_SIZES,
 } from '../src/ingest/index.ts';
 import {
   darkestIn,
@@ -171,6 +172,90 @@ describe('text tags in documents (spec: a tag becomes a field at its position, t
     );
   });
 
+  it('a tag wrapped over three lines is joined; over four lines (more than 2 continuations) or past 300 characters it stays text with a warning', async () => {
+    const pdf = await makeTaggedPdf([
+      [
+        { runs: ['{{A very'], y: 700 },
+        { runs: ['long field'], y: 686 },
+        { runs: ['name;role=X}} done'], y: 672 },
+        { runs: ['{{One'], y: 500 },
+        { runs: ['two'], y: 486 },
+        { runs: ['three'], y: 472 },
+        { runs: ['four}}'], y: 458 },
+        // Joined it would be longer than 300 characters: not a wrapped tag.
+        { runs: [`{{${'x'.repeat(150)}`], y: 300, size: 4 },
+        { runs: [`${'y'.repeat(150)}}}`], y: 295, size: 4 },
+      ],
+    ]);
+    const doc = await ingestDocument({ bytes: pdf });
+    expect(doc.fields.map((f) => [f.name, f.role])).toEqual([['A very long field name', 'X']]);
+    expect(doc.warnings).toEqual([
+      expect.stringContaining('text tag "{{One" has no closing "}}"'),
+      expect.stringMatching(/text tag "\{\{x+…" has no closing "\}\}"/),
+    ]);
+    const text = (await extractTextWithPdfJs(doc.pdf))[0]!.map((i) => i.str).join('|');
+    expect(text).not.toContain('long field');
+    expect(text).toContain('done');
+    expect(text).toContain('{{One');
+  });
+
+  it('signature, initials, image and stamp tags without width/height get TAG_DEFAULT_SIZES, grown right and down from the tag', () => {
+    const sig = byName(fields, 'Signature', 'Client')!.areas[0]!;
+    const left = 50 + helvetica.width('Sign here: ');
+    const top = 792 - (500 + 0.718 * 12);
+    // The top-left corner is the tag's: the field never covers the text above it.
+    expect(sig.x).toBeCloseTo(left / 612, 4);
+    expect(sig.y).toBeCloseTo(top / 792, 4);
+    // It grows right up to the text after the tag ("thank you"), not over it.
+    const thankYou = left + helvetica.width('{{signature;role=Client}} ');
+    expect(sig.w * 612).toBeCloseTo(thankYou - 2 - left, 1);
+    expect(sig.h * 792).toBeCloseTo(TAG_DEFAULT_SIZES.signature!.height, 1);
+    const initials = byName(fields, 'Initials')!.areas[0]!;
+    expect(initials.h * 792).toBeCloseTo(TAG_DEFAULT_SIZES.initials!.height, 1);
+    // A tag wider than the default keeps its own width.
+    expect(initials.w * 612).toBeCloseTo(
+      Math.max(TAG_DEFAULT_SIZES.initials!.width, helvetica.width('{{initials;role=Client}}')),
+      1,
+    );
+    // A text field keeps the tag's own line box.
+    expect(byName(fields, 'Full name')!.areas[0]!.h * 792).toBeCloseTo((0.718 + 0.207) * 12, 1);
+  });
+
+  it('a tag a PDF producer wrapped onto the next line is one field, and both halves are removed', async () => {
+    const pdf = await makeTaggedPdf([
+      [
+        { runs: ['Tenant: {{Full'], y: 600 },
+        { runs: ['name;role=Tenant}} and {{date;role=Tenant}}'], y: 586 },
+        { runs: ['Unrelated {{ brace'], y: 500 },
+        { runs: ['a line far below }} is not joined'], y: 300 },
+        { runs: ['{{Agree;type=checkbox}} I agree'], y: 200 },
+      ],
+    ]);
+    const doc = await ingestDocument({ bytes: pdf });
+    expect(doc.fields.map((f) => [f.name, f.role])).toEqual([
+      ['Full name', 'Tenant'],
+      ['Date', 'Tenant'],
+      ['Agree', undefined],
+    ]);
+    // A checkbox tag is a square as tall as its line, at the tag's start.
+    const agree = doc.fields[2]!.areas[0]!;
+    expect(agree.w * 612).toBeCloseTo(agree.h * 792, 3);
+    expect(agree.h * 792).toBeCloseTo((0.718 + 0.207) * 12, 1);
+    const area = doc.fields[0]!.areas[0]!;
+    // The box spans both lines: from where the tag starts on the first line (the label before it
+    // stays uncovered) to the second line's bottom.
+    expect(area.x).toBeCloseTo((50 + helvetica.width('Tenant: ')) / 612, 4);
+    expect(area.y).toBeCloseTo((792 - (600 + 0.718 * 12)) / 792, 4);
+    expect(area.y + area.h).toBeCloseTo((792 - (586 - 0.207 * 12)) / 792, 4);
+    const text = (await extractTextWithPdfJs(doc.pdf))[0]!.map((i) => i.str).join('|');
+    expect(text).not.toContain('Full');
+    expect(text).not.toContain('role=Tenant');
+    expect(text).toContain('Tenant:');
+    // A "{{" whose next line closes a brace it did not open stays text, with the usual warning.
+    expect(text).toContain('Unrelated');
+    expect(doc.warnings).toEqual([expect.stringContaining('has no closing "}}"')]);
+  });
+
   it('width and height (points) size the field from the tag’s top-left corner', () => {
     const area = byName(fields, 'Signature', 'Landlord')!.areas[0]!;
     expect(area.x).toBeCloseTo((50 + helvetica.width('Landlord: ')) / 612, 4);
@@ -214,7 +299,8 @@ describe('text tags in documents (spec: a tag becomes a field at its position, t
       for (const area of areas) {
         const tagBox = { ...area, w: Math.min(area.w, 0.15), h: Math.min(area.h, 0.015) };
         expect(darkestIn(a, tagBox)).toBeLessThan(128);
-        expect(darkestIn(b, area, 1)).toBeGreaterThan(250);
+        // Signature fields reach below their tag (TAG_DEFAULT_SIZES); the tag's own line is blank.
+        expect(darkestIn(b, { ...area, h: Math.min(area.h, 0.015) }, 1)).toBeGreaterThan(250);
       }
       expect(changedOutside(a, b, page === 2 ? [...areas, landlordTag] : areas)).toBe(0);
     }

@@ -39,31 +39,36 @@ describe('POST /documents/verify: inspectSignatures checks signed PDFs', () => {
         valid: true,
         coversWholeDocument: true,
         modifiedAfterSigning: false,
+        kind: 'certification',
+        docMdp: 1,
         subFilter: 'ETSI.CAdES.detached',
         signerSubject: identity.subject,
         signerCertificateSha256: identity.fingerprintSha256,
         signingTime: signedAt.toISOString(),
+        timestampTime: null,
+        level: 'B-B',
+        revision: 2,
+        changesAfter: [],
         reason: 'Signed electronically',
+        error: undefined,
       },
     ]);
     expect(isIntact(checks)).toBe(true);
   });
 
-  it('the CMS is CAdES detached with content-type, signing-time, message-digest and signing-certificate-v2', () => {
+  it('the CMS is CAdES detached with content-type, message-digest and signing-certificate-v2, and no signing-time (PAdES baseline: the time is in /M only)', () => {
     const { start, end } = signatureGap(sealed);
     const hex = new TextDecoder('latin1').decode(sealed.subarray(start + 1, end - 1));
     const asn = asn1js.fromBER(Buffer.from(hex, 'hex'));
     const signed = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: asn.result }).content });
     expect(signed.encapContentInfo.eContent).toBeUndefined();
     const oids = signed.signerInfos[0]!.signedAttrs!.attributes.map((a) => a.type);
-    expect(oids).toEqual(
-      expect.arrayContaining([
-        '1.2.840.113549.1.9.3', // content-type
-        '1.2.840.113549.1.9.5', // signing-time
-        '1.2.840.113549.1.9.4', // message-digest
-        '1.2.840.113549.1.9.16.2.47', // signing-certificate-v2
-      ]),
-    );
+    expect(oids).toEqual([
+      '1.2.840.113549.1.9.3', // content-type
+      '1.2.840.113549.1.9.4', // message-digest
+      '1.2.840.113549.1.9.16.2.47', // signing-certificate-v2
+    ]);
+    expect(new TextDecoder('latin1').decode(sealed)).toMatch(/\/M\s*\(D:20250601120000Z\)/);
   });
 
   it('flipping any one byte inside the signed ranges, or in the signature value padding, is detected', async () => {
@@ -84,6 +89,7 @@ describe('POST /documents/verify: inspectSignatures checks signed PDFs', () => {
     const appended = new Uint8Array([...sealed, ...new TextEncoder().encode('\n1 0 obj\n<< >>\nendobj\n')]);
     const [check] = await inspectSignatures(appended);
     expect(check).toMatchObject({ valid: true, coversWholeDocument: false, modifiedAfterSigning: true });
+    expect(check!.changesAfter).toEqual([expect.objectContaining({ kind: 'appended_bytes', revision: 3 })]);
     expect(isIntact([check!])).toBe(false);
   });
 

@@ -32,6 +32,7 @@ export {
 export {
   assertPublicUrl,
   type CheckedUrl,
+  closeOutboundConnections,
   type GuardedFetchOptions,
   type GuardedFetchResult,
   guardedFetch,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
@@ -310,13 +311,188 @@ function concat(chunks: Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
+// Connections are kept alive and reused per checked destination: one undici Agent per (origin,
+// checked addresses, limits), whose lookup answers only with those addresses. A later request to the
+// same origin is checked again (DNS and policy) and reuses the agent only when it resolved to the
+// same addresses, so a DNS change can never reach an unchecked address through a pooled socket.
+const MAX_AGENTS = 256;
+const agents = new Map<string, Agent>();
+
+function agentKey(checked: CheckedUrl, opts: GuardedFetchOptions): string {
+  const ca =
+    opts.ca === undefined ? '' : createHash('sha256').update([opts.ca].flat().join('\n')).digest('hex');
+  const limit = opts.onTooLarge === 'truncate' ? 'truncate' : String(opts.maxBytes);
+  return [checked.url.origin, checked.addresses.join(','), opts.timeoutMs, limit, ca].join('|');
+}
+
+/** The keep-alive agent pinned to a checked destination, made on first use (least recently used go). */
+function agentFor(checked: CheckedUrl, opts: GuardedFetchOptions): Agent {
+  const key = agentKey(checked, opts);
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key); // re-inserted below: the map's order is the use order
+  } else {
+    agent = new Agent({
+      connect: {
+        lookup: pinnedLookup(checked.url.hostname.toLowerCase(), checked.addresses),
+        timeout: opts.timeoutMs,
+        // Node's `ca` replaces the default store; keep the public roots and add the extra ones.
+        ...(opts.ca === undefined ? {} : { ca: [...rootCertificates, ...[opts.ca].flat()] }),
+      },
+      allowH2: false,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      // Second line of defence below the streaming check (not in truncate mode, which stops
+      // reading by itself and must keep the bytes it already has).
+      ...(opts.onTooLarge === 'truncate' ? {} : { maxResponseSize: opts.maxBytes }),
+    });
+  }
+  agents.set(key, agent);
+  if (agents.size > MAX_AGENTS) {
+    const [oldestKey, oldest] = agents.entries().next().value as [string, Agent];
+    agents.delete(oldestKey);
+    void oldest.close().catch(() => {});
+  }
+  return agent;
+}
+
+/** Closes every kept-alive connection (tests and shutdown); the next request opens new ones. */
+export async function closeOutboundConnections(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close().catch(() => {})));
+}
+
+/** What is sent on the next hop; a redirect may change all three. */
+interface Hop {
+  method: string;
+  body: string | Uint8Array | undefined;
+  headers: Record<string, string>;
+}
+
+type UndiciResponse = Awaited<ReturnType<Agent['request']>>;
+
+/**
+ * The next hop of a redirect response, or null when the response is the answer (not a redirect, or
+ * redirects are not followed). Throws `too_many_redirects` / `invalid_redirect`.
+ */
+function redirectHop(
+  response: UndiciResponse,
+  target: URL,
+  hop: Hop,
+  hopIndex: number,
+  maxRedirects: number,
+): { url: URL; hop: Hop } | null {
+  const location = response.headers.location;
+  if (!REDIRECT_STATUSES.has(response.statusCode) || typeof location !== 'string' || maxRedirects === 0) {
+    return null;
+  }
+  discard(response.body);
+  if (hopIndex >= maxRedirects) {
+    throw new OutboundHttpError('too_many_redirects', `More than ${maxRedirects} redirects`, {
+      status: response.statusCode,
+    });
+  }
+  let next: URL;
+  try {
+    next = new URL(location, target);
+  } catch {
+    throw new OutboundHttpError('invalid_redirect', 'Redirect Location is not a valid URL', {
+      status: response.statusCode,
+    });
+  }
+  const toGet =
+    response.statusCode === 303
+      ? hop.method !== 'HEAD'
+      : (response.statusCode === 301 || response.statusCode === 302) && hop.method === 'POST';
+  let { method, body, headers } = hop;
+  if (toGet) {
+    method = 'GET';
+    body = undefined;
+    headers = Object.fromEntries(Object.entries(headers).filter(([n]) => !BODY_HEADERS.has(n.toLowerCase())));
+  }
+  if (next.origin !== target.origin) {
+    headers = Object.fromEntries(
+      Object.entries(headers).filter(([n]) => !CREDENTIAL_HEADERS.has(n.toLowerCase())),
+    );
+  }
+  return { url: next, hop: { method, body, headers } };
+}
+
+/** Reads the answer's body within `maxBytes` (throwing, or cutting it in truncate mode). */
+async function readBody(
+  response: UndiciResponse,
+  method: string,
+  opts: GuardedFetchOptions,
+): Promise<{ body: Uint8Array; truncated: boolean }> {
+  const declared = Number(response.headers['content-length']);
+  const truncate = opts.onTooLarge === 'truncate';
+  if (!truncate && Number.isFinite(declared) && declared > opts.maxBytes) {
+    discard(response.body);
+    throw new OutboundTooLargeError(
+      opts.maxBytes,
+      `Declared Content-Length ${declared} exceeds ${opts.maxBytes} bytes`,
+    );
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  let truncated = false;
+  if (method !== 'HEAD') {
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      received += chunk.length;
+      chunks.push(chunk);
+      if (received > opts.maxBytes) {
+        discard(response.body);
+        if (!truncate) throw new OutboundTooLargeError(opts.maxBytes);
+        truncated = true;
+        break;
+      }
+    }
+  }
+  return { body: concat(chunks, Math.min(received, opts.maxBytes)), truncated };
+}
+
+/** The answer as guardedFetch returns it, `bad_status` when `requireOk` and not 2xx. */
+async function finalResult(
+  response: UndiciResponse,
+  target: URL,
+  method: string,
+  opts: GuardedFetchOptions,
+): Promise<GuardedFetchResult> {
+  const { body, truncated } = await readBody(response, method, opts);
+  const result: GuardedFetchResult = {
+    status: response.statusCode,
+    headers: toHeaders(response.headers),
+    body,
+    url: target.href,
+    truncated,
+  };
+  if (opts.requireOk === true && (result.status < 200 || result.status > 299)) {
+    throw new OutboundHttpError('bad_status', `HTTP ${result.status} from ${target.host}`, {
+      status: result.status,
+    });
+  }
+  return result;
+}
+
+/** Checks the limits and the caller's headers; returns maxRedirects. */
+function validateOptions(opts: GuardedFetchOptions): number {
+  assertLimit('timeoutMs', opts.timeoutMs, 1);
+  assertLimit('maxBytes', opts.maxBytes, 0);
+  const maxRedirects = opts.maxRedirects ?? 5;
+  assertLimit('maxRedirects', maxRedirects, 0);
+  validateRequestHeaders(opts.headers ?? {});
+  return maxRedirects;
+}
+
 /**
  * Fetches a URL on a customer's behalf without letting it reach the service's own network
  * (spec, Events, Delivery rules; also used for `https://` document URLs of POST /templates).
  *
  * - Every hop's host is resolved and every address must pass the policy (`assertPublicUrl` rules).
  * - The socket connects to exactly the checked addresses (no second DNS lookup), while TLS uses
- *   the host name for SNI and certificate validation.
+ *   the host name for SNI and certificate validation. Connections are kept alive per checked
+ *   destination (agentFor) and reused only for the same origin resolving to the same addresses.
  * - Redirects are followed by hand, up to `maxRedirects`, each re-checked, protocol rules included;
  *   credentials are dropped when the origin changes; 303 (and 301/302 after POST) become GET.
  * - `timeoutMs` caps the whole exchange; `maxBytes` is enforced while streaming and the transfer
@@ -324,135 +500,37 @@ function concat(chunks: Uint8Array[], length: number): Uint8Array {
  * - No proxy from the environment, no compression negotiated, HTTP/1.1.
  */
 export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
-  assertLimit('timeoutMs', opts.timeoutMs, 1);
-  assertLimit('maxBytes', opts.maxBytes, 0);
-  const maxRedirects = opts.maxRedirects ?? 5;
-  assertLimit('maxRedirects', maxRedirects, 0);
-  const initialHeaders = opts.headers ?? {};
-  validateRequestHeaders(initialHeaders);
-
+  const maxRedirects = validateOptions(opts);
   const controller = new AbortController();
   const timeoutError = new OutboundTimeoutError(opts.timeoutMs);
   const timer = setTimeout(() => controller.abort(timeoutError), opts.timeoutMs);
   const { signal } = controller;
-
-  let method = (opts.method ?? 'GET').toUpperCase();
-  let body = opts.body;
-  let headers: Record<string, string> = { ...initialHeaders };
+  let hop: Hop = {
+    method: (opts.method ?? 'GET').toUpperCase(),
+    body: opts.body,
+    headers: { ...(opts.headers ?? {}) },
+  };
   let current: string | URL = url;
-  let agent: Agent | undefined;
-
   try {
-    for (let hop = 0; ; hop++) {
+    for (let hopIndex = 0; ; hopIndex++) {
       const checked = await checkUrl(current, opts, signal);
       const target = checked.url;
-      agent = new Agent({
-        connect: {
-          lookup: pinnedLookup(target.hostname.toLowerCase(), checked.addresses),
-          timeout: opts.timeoutMs,
-          // Node's `ca` replaces the default store; keep the public roots and add the extra ones.
-          ...(opts.ca === undefined ? {} : { ca: [...rootCertificates, ...[opts.ca].flat()] }),
-        },
-        allowH2: false,
-        headersTimeout: opts.timeoutMs,
-        bodyTimeout: opts.timeoutMs,
-        // Second line of defence below the streaming check (not in truncate mode, which stops
-        // reading by itself and must keep the bytes it already has).
-        ...(opts.onTooLarge === 'truncate' ? {} : { maxResponseSize: opts.maxBytes }),
-      });
-
-      const response = await agent.request({
+      const response = await agentFor(checked, opts).request({
         origin: target.origin,
         path: `${target.pathname}${target.search}`,
-        method,
-        headers,
-        body: body ?? null,
+        method: hop.method,
+        headers: hop.headers,
+        body: hop.body ?? null,
         signal,
       });
-
-      const location = response.headers.location;
-      if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string' && maxRedirects > 0) {
-        discard(response.body);
-        if (hop >= maxRedirects) {
-          throw new OutboundHttpError('too_many_redirects', `More than ${maxRedirects} redirects`, {
-            status: response.statusCode,
-          });
-        }
-        let next: URL;
-        try {
-          next = new URL(location, target);
-        } catch {
-          throw new OutboundHttpError('invalid_redirect', 'Redirect Location is not a valid URL', {
-            status: response.statusCode,
-          });
-        }
-        const toGet =
-          response.statusCode === 303
-            ? method !== 'HEAD'
-            : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST';
-        if (toGet) {
-          method = 'GET';
-          body = undefined;
-          headers = Object.fromEntries(
-            Object.entries(headers).filter(([n]) => !BODY_HEADERS.has(n.toLowerCase())),
-          );
-        }
-        if (next.origin !== target.origin) {
-          headers = Object.fromEntries(
-            Object.entries(headers).filter(([n]) => !CREDENTIAL_HEADERS.has(n.toLowerCase())),
-          );
-        }
-        const closing = agent;
-        agent = undefined;
-        void closing.destroy().catch(() => {});
-        current = next;
-        continue;
-      }
-
-      const declared = Number(response.headers['content-length']);
-      const truncate = opts.onTooLarge === 'truncate';
-      if (!truncate && Number.isFinite(declared) && declared > opts.maxBytes) {
-        discard(response.body);
-        throw new OutboundTooLargeError(
-          opts.maxBytes,
-          `Declared Content-Length ${declared} exceeds ${opts.maxBytes} bytes`,
-        );
-      }
-
-      const chunks: Uint8Array[] = [];
-      let received = 0;
-      let truncated = false;
-      if (method !== 'HEAD') {
-        for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-          received += chunk.length;
-          chunks.push(chunk);
-          if (received > opts.maxBytes) {
-            discard(response.body);
-            if (!truncate) throw new OutboundTooLargeError(opts.maxBytes);
-            truncated = true;
-            break;
-          }
-        }
-      }
-      const result: GuardedFetchResult = {
-        status: response.statusCode,
-        headers: toHeaders(response.headers),
-        body: concat(chunks, Math.min(received, opts.maxBytes)),
-        url: target.href,
-        truncated,
-      };
-      if (opts.requireOk === true && (result.status < 200 || result.status > 299)) {
-        throw new OutboundHttpError('bad_status', `HTTP ${result.status} from ${target.host}`, {
-          status: result.status,
-        });
-      }
-      return result;
+      const next = redirectHop(response, target, hop, hopIndex, maxRedirects);
+      if (!next) return await finalResult(response, target, hop.method, opts);
+      ({ url: current, hop } = next);
     }
   } catch (error) {
     throw translateError(error, signal, timeoutError, opts.maxBytes);
   } finally {
     clearTimeout(timer);
-    if (agent) void agent.destroy().catch(() => {});
   }
 }
 

@@ -1,7 +1,7 @@
 /** Each event is delivered at most 10 times in total: the first attempt plus up to 9 retries (spec, Limits). */
 export const MAX_ATTEMPTS = 10;
 
-/** Default first back-off step (`WEBHOOK_RETRY_BASE_SECONDS`, operations.md §2). */
+/** Default first back-off step (`WEBHOOK_RETRY_BASE_SECONDS`, README, "Configuration"). */
 export const DEFAULT_RETRY_BASE_SECONDS = 60;
 
 /** Event types that are sent once and never retried (spec, Events: `webhook.test`). */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   assertPublicUrl,
+  closeOutboundConnections,
   guardedFetch,
   OutboundBlockedError,
   OutboundHttpError,
@@ -18,6 +19,7 @@ async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<L
   return server;
 }
 afterEach(async () => {
+  await closeOutboundConnections();
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
@@ -549,6 +551,47 @@ describe('DNS rebinding: the connection goes to exactly the address that was che
     });
     expect(new TextDecoder().decode(result.body)).toBe('pinned');
     expect(n).toBe(1);
+  });
+});
+
+describe('keep-alive: a connection is reused only for the same checked destination (issue 16)', () => {
+  it('ten deliveries one after the other to one endpoint reuse the kept-alive connection, each checked again first', async () => {
+    const server = await serve((_req, res) => res.writeHead(204).end());
+    const lookup = fakeDns({ 'hooks.example.test': ['127.0.0.1'] });
+    for (let i = 0; i < 10; i++) {
+      const result = await guardedFetch(`http://hooks.example.test:${server.port}/in`, {
+        ...limits,
+        method: 'POST',
+        body: `{"n":${i}}`,
+        allowedAddresses: ['127.0.0.1'],
+        lookup,
+      });
+      expect(result.status).toBe(204);
+    }
+    expect(server.requests.map((r) => r.body)).toEqual(Array.from({ length: 10 }, (_, i) => `{"n":${i}}`));
+    // Without reuse: ten. undici may open a second socket when a request starts before the last
+    // answer's socket was handed back, never more one after the other.
+    expect(server.connections).toBeLessThanOrEqual(2);
+    expect(lookup.calls).toEqual(Array(10).fill('hooks.example.test'));
+  });
+
+  it('a new DNS answer never rides the pooled socket: another address connects anew, a blocked one not at all', async () => {
+    const server = await serve((_req, res) => res.end('ok'));
+    const answers = [['127.0.0.1'], ['127.0.0.2'], ['10.0.0.1']];
+    let n = 0;
+    const lookup: ResolveHost = async () => answers[Math.min(n++, answers.length - 1)]!;
+    const url = `http://flip.example.test:${server.port}/`;
+    const opts = { ...limits, allowedAddresses: ['127.0.0.1', '127.0.0.2'], lookup };
+    expect((await guardedFetch(url, opts)).status).toBe(200);
+    // 127.0.0.2 is checked and allowed, but nothing listens there: the kept-alive socket to
+    // 127.0.0.1 is not used for it.
+    await expect(guardedFetch(url, opts)).rejects.toMatchObject({ code: 'connection_error' });
+    await expect(guardedFetch(url, opts)).rejects.toMatchObject({
+      reason: 'private_address',
+      address: '10.0.0.1',
+    });
+    expect(server.requests).toHaveLength(1);
+    expect(server.connections).toBe(1);
   });
 });
 

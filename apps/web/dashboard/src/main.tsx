@@ -10,11 +10,16 @@ import { LoginPage } from './pages/auth/login.tsx';
 import { ResetPasswordPage } from './pages/auth/reset-password.tsx';
 import { SignUpPage } from './pages/auth/sign-up.tsx';
 import { BillingPage } from './pages/billing.tsx';
+import { BulkSendPage } from './pages/bulk-send.tsx';
+import { ConnectedAppsPage } from './pages/connected-apps.tsx';
+import { EditorPage } from './pages/editor/editor-page.tsx';
+import { EmbedSettingsPage } from './pages/embed-settings.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { RequestPage } from './pages/request.tsx';
 import { RequestsPage } from './pages/requests.tsx';
 import { SendPage } from './pages/send.tsx';
+import { SigningLinkPage } from './pages/signing-link.tsx';
 import { TeamPage } from './pages/team.tsx';
 import { TemplatesPage } from './pages/templates.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
@@ -42,14 +47,22 @@ function App() {
       <Route path="/signup" element={<SignUpPage />} />
       <Route path="/" element={signedIn((s) => <OverviewPage session={s} />)} />
       <Route path="/templates" element={signedIn((s) => <TemplatesPage session={s} />)} />
+      <Route
+        path="/templates/:id/edit"
+        element={<RequireSession>{(s) => <EditorPage session={s} />}</RequireSession>}
+      />
       <Route path="/send" element={signedIn((s) => <SendPage session={s} />)} />
       <Route path="/requests" element={signedIn(() => <RequestsPage />)} />
       <Route path="/requests/:id" element={signedIn((s) => <RequestPage session={s} />)} />
+      <Route path="/connected-apps" element={signedIn(() => <ConnectedAppsPage />)} />
       <Route path="/api-keys" element={signedIn((s) => <ApiKeysPage session={s} />)} />
       <Route path="/webhooks" element={signedIn((s) => <WebhooksPage session={s} />)} />
       <Route path="/team" element={signedIn((s) => <TeamPage session={s} />)} />
       <Route path="/account" element={signedIn((s) => <AccountPage session={s} />)} />
       <Route path="/billing" element={signedIn((s) => <BillingPage session={s} />)} />
+      <Route path="/templates/:id/link" element={signedIn((s) => <SigningLinkPage session={s} />)} />
+      <Route path="/bulk" element={signedIn((s) => <BulkSendPage session={s} />)} />
+      <Route path="/embed" element={signedIn((s) => <EmbedSettingsPage session={s} />)} />
       <Route path="*" element={signedIn(() => <NotFoundPage />)} />
     </Routes>
   );

@@ -1,8 +1,9 @@
-import { type Config, type CoreDeps, createCaller, createContext, toCoreError } from '@esign/core';
+import { type Config, type CoreDeps, toCoreError } from '@esign/core';
 import type { Db } from '@esign/db';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { publicCaller } from '../http/public-caller.ts';
 import { checkoutPage, errorPage } from './views.ts';
 
 export interface BillingPagesOptions {
@@ -49,21 +50,7 @@ export async function billingPages(app: FastifyInstance, opts: BillingPagesOptio
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   const origin = new URL(opts.config.PUBLIC_URL).origin;
 
-  const caller = (request: FastifyRequest) =>
-    createCaller(
-      createContext({
-        db: opts.db,
-        logger: opts.logger,
-        config: opts.config,
-        deps: opts.deps,
-        actor: null,
-        source: 'web',
-        requestId: String(request.id),
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? null,
-        now: opts.now,
-      }),
-    );
+  const caller = (request: FastifyRequest) => publicCaller(opts, request, 'web');
   const form = (request: FastifyRequest): Form =>
     request.body && typeof request.body === 'object' ? (request.body as Form) : {};
   const crossOrigin = (request: FastifyRequest) =>

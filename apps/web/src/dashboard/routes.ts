@@ -7,7 +7,7 @@ import { pageCsp } from '../http/csp.ts';
 import { type StaticAsset, sendStaticAsset } from '../http/static-asset.ts';
 import { ensureDashboardBuilt } from './build.ts';
 
-/** Addresses the dashboard's client-side router answers (operations.md §1: `/` is the dashboard). */
+/** Addresses the dashboard's client-side router answers (README: `/` is the dashboard). */
 export const DASHBOARD_PATHS = [
   '/',
   '/login',
@@ -16,15 +16,21 @@ export const DASHBOARD_PATHS = [
   '/reset-password',
   '/invite',
   '/templates',
+  '/templates/:id/edit',
   '/send',
   '/requests',
   '/requests/:id',
   '/api-keys',
+  '/connected-apps',
   '/webhooks',
   '/team',
   '/account',
   // The spec's `purchase_url`: the Billing page is where people buy credit packs.
   '/billing',
+  // More ways to send (docs/sending.md).
+  '/templates/:id/link',
+  '/bulk',
+  '/embed',
 ] as const;
 
 const TYPES: Record<string, string> = {

@@ -5,14 +5,15 @@ import { sendStaticAsset } from '../http/static-asset.ts';
 import { ASSET_PREFIX, signingAssets } from './assets.ts';
 import { renderSigningShell } from './shell.ts';
 
-/** GET /s/{token}: the signing page (operations.md §1), and its script and stylesheet. */
+/** GET /s/{token}: the signing page (README, "Two commands"), and its script and stylesheet. */
 export async function signingPage(app: FastifyInstance, opts: { config: Config }): Promise<void> {
   // Start bundling now so the first signer does not wait for it; failures surface per request.
   void signingAssets().catch((err) => app.log.error({ err }, 'signing page bundle failed'));
   const csp = pageCsp(opts.config.PUBLIC_URL, {
     inlineStyles: false,
     formAction: "'none'",
-    noFraming: false,
+    // Framing goes through /e/{token} (embed/routes.ts), which names the allowed origins.
+    noFraming: true,
   });
 
   app.get<{ Params: { token: string } }>('/s/:token', async (_request, reply) => {

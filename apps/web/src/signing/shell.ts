@@ -6,9 +6,10 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
  * The server-rendered page at /s/{token}: landmarks, a loading message, a live region the client
  * announces through, and a <noscript> explanation. The client script fills in the rest.
  */
-export function renderSigningShell(assets: SigningAssets): string {
+export function renderSigningShell(assets: SigningAssets, opts: { embedOrigins?: string[] } = {}): string {
+  const embed = opts.embedOrigins?.length ? ` data-embed-origins="${esc(opts.embedOrigins.join(' '))}"` : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="en"${embed}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">

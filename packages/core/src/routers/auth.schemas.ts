@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Dashboard sign-in (operations.md §5). Pure zod: the dashboard's forms validate with these too.
+// Dashboard sign-in (README, "Dashboard"). Pure zod: the dashboard's forms validate with these too.
 
 export const NewPassword = z
   .string()

@@ -26,7 +26,7 @@ import {
   TokenInput,
 } from './auth.schemas.ts';
 
-// Dashboard sign-in (operations.md §5). Only the web adapter can run these: they write the session
+// Dashboard sign-in (README, "Dashboard"). Only the web adapter can run these: they write the session
 // cookie through ctx.web. No `openapi`/`mcp` meta: they are not part of the REST API or MCP.
 
 /** Sign-in forms may only be posted by our own pages (login CSRF). */

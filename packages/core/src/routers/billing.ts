@@ -1,12 +1,7 @@
 import { scopeOf } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { answerOnCheckoutPage, checkoutForPage } from '../services/billing/answers.ts';
-import {
-  listRecentCheckouts,
-  requireCheckout,
-  startCheckout,
-  toCheckoutDto,
-} from '../services/billing/checkouts.ts';
+import { listRecentCheckouts, requireCheckout, toCheckoutDto } from '../services/billing/checkouts.ts';
 import { formatCents } from '../services/billing/money.ts';
 import { purchasesOffered } from '../services/billing/offer.ts';
 import {
@@ -15,6 +10,7 @@ import {
   snapshotOf,
   toCreditPackDto,
 } from '../services/billing/packs.ts';
+import { startCheckout } from '../services/billing/start-checkout.ts';
 import {
   actorProcedure,
   adminReadProcedure,
@@ -90,6 +86,7 @@ export const billingRouter = router({
       ],
       mcp: {
         tool: 'buy_credits',
+        hints: { openWorld: true },
         scope: 'write',
         purchase: true,
         description:

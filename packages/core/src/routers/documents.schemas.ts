@@ -8,6 +8,26 @@ export const VerifyDocumentInput = z.object({
     ),
 });
 
+export const VerificationChangeOutput = z.object({
+  revision: z.number().int().describe('the revision that made the change (1 = the original file)'),
+  kind: z.enum([
+    'dss',
+    'document_timestamp',
+    'signature',
+    'form_fill',
+    'page_content',
+    'annotation',
+    'pages',
+    'form',
+    'catalog',
+    'object',
+    'appended_bytes',
+    'unreadable_revision',
+  ]),
+  page: z.number().int().nullable().describe('the page it shows on, when it belongs to a page'),
+  description: z.string(),
+});
+
 export const VerificationSignatureOutput = z.object({
   valid: z
     .boolean()
@@ -17,7 +37,29 @@ export const VerificationSignatureOutput = z.object({
     .describe('the signature covers the file from its first to its last byte'),
   modified_after_signing: z
     .boolean()
-    .describe('bytes were added after this signature that no later valid signature covers'),
+    .describe(
+      'a later revision changed something this signature does not allow (anything but a DSS, document timestamps, further signatures, or form filling a certification allows); a later signature never covers it',
+    ),
+  kind: z
+    .enum(['certification', 'approval', 'document_timestamp'])
+    .describe('certification (DocMDP), approval signature, or RFC 3161 document timestamp'),
+  level: z
+    .enum(['B-B', 'B-T', 'B-LT', 'B-LTA'])
+    .nullable()
+    .describe(
+      'PAdES baseline level this signature reaches; null for document timestamps and invalid signatures',
+    ),
+  timestamp_time: z
+    .string()
+    .nullable()
+    .describe('the time a time-stamping authority certified for this signature (trusted time), else null'),
+  revision: z
+    .number()
+    .int()
+    .describe('the revision of the file this signature signed (1 = the original file)'),
+  changes_after_signing: z
+    .array(VerificationChangeOutput)
+    .describe('what later revisions changed that this signature does not allow'),
   signer_subject: z.string().nullable(),
   signer_certificate_sha256: z.string().nullable(),
   certificate_is_service: z.boolean().describe("signed with this service's sealing certificate"),
@@ -50,9 +92,23 @@ export const VerificationOutput = z.object({
       test_mode: z.boolean(),
     })
     .nullable(),
-  intact: z.boolean().describe('signed, every signature valid, the last one covering every byte'),
+  intact: z
+    .boolean()
+    .describe('signed, every signature valid, and no later revision changed what any signature allows'),
   certificate_is_service: z
     .boolean()
-    .describe("the last signature was made with this service's sealing certificate"),
+    .describe(
+      "the last signature (document timestamps aside) was made with this service's sealing certificate",
+    ),
+  level: z
+    .enum(['B-B', 'B-T', 'B-LT', 'B-LTA'])
+    .nullable()
+    .describe('PAdES level of the last signature (document timestamps aside), null when unsigned or invalid'),
+  summary: z
+    .string()
+    .describe('the verdict in one sentence: what changed, on which page, after whose signature'),
+  changes: z
+    .array(VerificationChangeOutput)
+    .describe('every change after a signature that the signature does not allow, once, in file order'),
   signatures: z.array(VerificationSignatureOutput),
 });

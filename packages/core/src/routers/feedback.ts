@@ -15,6 +15,7 @@ export const feedbackRouter = router({
       successStatus: 201,
       mcp: {
         tool: 'send_feedback',
+        hints: { readOnly: false, openWorld: true },
         scope: 'read',
         description:
           'Sends a bug report, feature request, feedback or question to the service operator (at most 20 per hour).',

@@ -18,7 +18,7 @@ const jobCtx = (ctx: Ctx) => ({
   now: ctx.now,
 });
 
-/** The team page (operations.md §5): everyone sees the members; only admins change them. */
+/** The team page (README, "Dashboard"): everyone sees the members; only admins change them. */
 export const membersRouter = router({
   list: actorProcedure.query(async ({ ctx }) => {
     const account = await ctx.db

@@ -3,6 +3,28 @@ import { z } from 'zod';
 import { IdField, IdParam } from './ids.schemas.ts';
 import { PaginationInput } from './templates.schemas.ts';
 
+/**
+ * `metadata` and `prefill` are checked by the services (a non-object is the spec's
+ * invalid_parameter with its own message), so they pass validation as unknown; their documented
+ * shape (OpenAPI, MCP tool schemas) is an object.
+ */
+const objectDoc = (description: string, values: Record<string, unknown> | true) =>
+  ({ description, type: 'object', additionalProperties: values }) as const;
+/** Metadata values are kept as sent. */
+const METADATA_DOC = true;
+/** A field's value (@esign/domain FieldValue): text, number, checkbox, chosen options, or null to clear. */
+const PREFILL_DOC = {
+  anyOf: [
+    { type: ['string', 'number', 'boolean', 'null'] },
+    { type: 'array', items: { type: 'string' } },
+    {
+      type: 'object',
+      description: 'a file field: { name, type, data } with data a base64 data: URI',
+      properties: { name: { type: 'string' }, type: { type: 'string' }, data: { type: 'string' } },
+    },
+  ],
+};
+
 /** The one email rule (@esign/domain); still `format: email` in the OpenAPI document. */
 const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
 
@@ -16,8 +38,8 @@ export const SignerInput = z.object({
     .regex(/^\+?[0-9 ()./-]{5,30}$/, 'must be a phone number in international format')
     .optional(),
   external_id: z.string().max(200).optional(),
-  metadata: z.unknown().optional().describe('object: stored with the signer'),
-  prefill: z.unknown().optional().describe('object: values keyed by field name'),
+  metadata: z.unknown().optional().meta(objectDoc('object: stored with the signer', METADATA_DOC)),
+  prefill: z.unknown().optional().meta(objectDoc('object: values keyed by field name', PREFILL_DOC)),
   redirect_url: z.url().optional(),
   require_email_otp: z.boolean().optional(),
 });
@@ -34,8 +56,17 @@ export const CreateSignatureRequestInput = z.object({
   redirect_url: z.url().optional(),
   expires_at: z.string().optional().describe('ISO 8601 date-time in the future'),
   require_email_otp: z.boolean().default(false),
+  embed: z
+    .boolean()
+    .default(false)
+    .describe(
+      'true: the request is signed inside your own page with <esign-form> (source `embed`); its pages may be framed only by the origins your account allows',
+    ),
 });
-export type CreateSignatureRequestInput = z.infer<typeof CreateSignatureRequestInput>;
+/** `embed` is optional for callers inside core (the worker, the link pages): false when left out. */
+export type CreateSignatureRequestInput = Omit<z.infer<typeof CreateSignatureRequestInput>, 'embed'> & {
+  embed?: boolean;
+};
 
 export { REQUEST_STATUSES };
 
@@ -53,8 +84,11 @@ export const UpdateSignerInput = z.object({
   email: z.string().nullable().optional(),
   phone: z.string().trim().nullable().optional(),
   external_id: z.string().max(200).nullable().optional(),
-  metadata: z.unknown().optional().describe('object; replaces existing metadata'),
-  prefill: z.unknown().optional().describe('object; merged with existing prefilled values'),
+  metadata: z.unknown().optional().meta(objectDoc('object; replaces existing metadata', METADATA_DOC)),
+  prefill: z
+    .unknown()
+    .optional()
+    .meta(objectDoc('object; merged with existing prefilled values', PREFILL_DOC)),
   resend: z.boolean().default(false),
 });
 

@@ -73,6 +73,8 @@ export const signatureRequestsRouter = router({
       ],
       mcp: {
         tool: 'send_signature_request',
+        required: ['signers'],
+        hints: { openWorld: true },
         scope: 'write',
         description:
           'Sends a template to signers. signers: [{role?, name?, email or phone, prefill?: {fieldName: value}, ...}] — roles are filled in template order when omitted. signing_order sequential (default) or parallel; send_email false returns signing_url links to share yourself. Uses a credit when first completed.',
@@ -94,6 +96,7 @@ export const signatureRequestsRouter = router({
       errors: ['already_completed', 'not_open'],
       mcp: {
         tool: 'cancel_signature_request',
+        hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
           'Cancels an unfinished signature request; signing links stop working. Canceling a canceled request returns it unchanged.',
@@ -115,6 +118,7 @@ export const signatureRequestsRouter = router({
       errors: ['already_completed', 'not_open', 'nothing_to_remind', 'remind_too_soon'],
       mcp: {
         tool: 'remind_signers',
+        hints: { openWorld: true },
         scope: 'write',
         description:
           'Emails the signing link again to every invited signer who has not signed or declined and has an email. At most once per hour per request.',

@@ -30,6 +30,7 @@ export const signersRouter = router({
       errors: ['signer_finished', 'not_open', 'remind_too_soon', 'invalid_request'],
       mcp: {
         tool: 'update_signer',
+        hints: { destructive: true, openWorld: true },
         scope: 'write',
         description:
           'Changes only the keys sent: name, email, phone, external_id, metadata (replaces), prefill (merged). resend: true emails the link again (at most every 10 minutes). The signer must keep an email or a phone.',

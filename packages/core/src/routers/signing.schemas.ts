@@ -4,12 +4,23 @@ import { FieldAreaOutput } from './templates.schemas.ts';
 
 /** The signer's token: the last path segment of `signing_url`. */
 const token = z.string().min(20).max(200);
-/** Returned by verifyCode when an email code is required; send it with every later call. */
+/**
+ * Optional: the session signing.verifyCode returns. The web adapter also sets it as an HTTP-only
+ * cookie, so browsers need not send it; embedders without cookies pass it with every later call.
+ */
 const session = z.string().max(200).optional();
 
 export const SigningTokenInput = z.object({ token, session });
 export const VerifyCodeInput = z.object({ token, code: z.string().trim().min(4).max(12) });
 export const SaveValuesInput = z.object({ token, session, values: z.record(z.string(), z.unknown()) });
+/** How a signature or initials value was made on the signing page; kept for the audit trail. */
+export const SignatureMethod = z.enum(['drawn', 'typed', 'uploaded']);
+export const CompleteInput = SaveValuesInput.extend({
+  signature_methods: z
+    .record(z.string(), SignatureMethod)
+    .optional()
+    .describe('for signature and initials fields (by name): drawn, typed or uploaded'),
+});
 export const DeclineInput = z.object({ token, session, reason: z.string().trim().min(1).max(2000) });
 
 export const SigningFieldOutput = z.object({
@@ -24,9 +35,21 @@ export const SigningFieldOutput = z.object({
   prefilled: z.boolean(),
 });
 
+export const FilledByOthersOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(FIELD_TYPES),
+  role: z.string(),
+  signer_name: z.string().nullable(),
+  areas: z.array(FieldAreaOutput),
+  value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
+});
+
 export const SigningOpenOutput = z.object({
   object: z.literal('signing_session'),
   status: z.enum(SIGNER_STATUSES),
+  /** true for the template editor's preview link: nothing entered is saved, nothing can be signed */
+  preview: z.boolean(),
   request: z.object({
     id: z.number().int(),
     status: z.string(),
@@ -54,6 +77,14 @@ export const SigningOpenOutput = z.object({
   ),
   /** this signer's fields only; empty while code_required */
   fields: z.array(SigningFieldOutput),
+  /**
+   * What other signers who already signed filled in (earlier signers in sequential order, anyone
+   * who signed so far in parallel order), to draw read-only where the sealed document will show
+   * it; empty while code_required. Values as sealed: pictures as data URIs, files by name.
+   */
+  filled_by_others: z.array(FilledByOthersOutput),
+  /** The sentence shown next to the button that signs; signing.complete records it. */
+  consent_text: z.string(),
   redirect_url: z.string().nullable(),
 });
 

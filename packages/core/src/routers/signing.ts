@@ -10,6 +10,7 @@ import {
 } from '../services/signing/index.ts';
 import { publicProcedure, router } from '../trpc.ts';
 import {
+  CompleteInput,
   CompleteOutput,
   DeclineInput,
   DeclineOutput,
@@ -30,9 +31,10 @@ const sc = (ctx: Ctx): SignerCtx => ({
   now: ctx.now(),
   ip: ctx.ip,
   userAgent: ctx.userAgent,
+  web: ctx.web,
 });
 
-/** operations.md §4: public procedures authenticated by the signer's token. */
+/** The signing page's procedures: public, authenticated by the signer's token. */
 export const signingRouter = router({
   open: publicProcedure
     .input(SigningTokenInput)
@@ -55,9 +57,11 @@ export const signingRouter = router({
     .mutation(({ ctx, input }) => saveSigningValues(sc(ctx), input.token, input.session, input.values)),
 
   complete: publicProcedure
-    .input(SaveValuesInput)
+    .input(CompleteInput)
     .output(CompleteOutput)
-    .mutation(({ ctx, input }) => completeSigning(sc(ctx), input.token, input.session, input.values)),
+    .mutation(({ ctx, input }) =>
+      completeSigning(sc(ctx), input.token, input.session, input.values, input.signature_methods),
+    ),
 
   decline: publicProcedure
     .input(DeclineInput)

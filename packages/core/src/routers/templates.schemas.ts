@@ -146,3 +146,46 @@ export const TemplateListOutput = z.object({
   has_more: z.boolean(),
   next_cursor: z.number().int().nullable(),
 });
+
+/**
+ * The template editor's save (no REST route; PATCH /templates/{id} stays as the spec has it):
+ * PATCH's keys plus `version`, the template version the editor loaded, and `documents`, the
+ * template's document ids in their new order (ids left out are removed). Its fields may also be
+ * `cells` (all 14 types of the spec): a template made from text tags or form fields can have them,
+ * and the editor saves every field back, so it must be able to keep them.
+ */
+export const EditorFieldDefinition = FieldDefinition.extend({
+  type: z.enum(FIELD_TYPES),
+});
+
+export const EditorSaveInput = UpdateTemplateInput.omit({ external_id: true, folder: true }).extend({
+  version: z.number().int().min(1),
+  fields: z.array(EditorFieldDefinition).optional(),
+  documents: z.array(IdParam).min(1).max(10).optional(),
+});
+
+export const EditorAddDocumentInput = z.object({
+  id: IdParam,
+  version: z.number().int().min(1),
+  name: z.string().trim().min(1).max(200).optional(),
+  file: z.string().describe('base64 of a PDF or image (a data: URI prefix is allowed)'),
+  password: z.string().optional(),
+});
+
+export const EditorPageOutput = z.object({
+  number: z.number().int(),
+  width: z.number(),
+  height: z.number(),
+  image_url: z.string(),
+});
+
+export const EditorOutput = z.object({
+  version: z.number().int(),
+  template: TemplateOutput,
+  documents: z.array(z.object({ id: z.number().int(), name: z.string(), pages: z.array(EditorPageOutput) })),
+});
+
+export const EditorSaveOutput = EditorOutput.extend({ status: z.enum(['saved', 'conflict']) });
+
+export const TemplatePreviewInput = z.object({ id: IdParam, role: z.string().trim().min(1).max(100) });
+export const TemplatePreviewOutput = z.object({ url: z.string(), expires_at: z.string() });

@@ -1,20 +1,30 @@
 import { scopeOf } from '../context.ts';
 import {
+  addTemplateDocument,
   archiveTemplate,
   createTemplate,
   duplicateTemplate,
   getTemplate,
+  issueTemplatePreview,
   listTemplates,
+  openTemplateEditor,
+  saveFromEditor,
   updateTemplate,
 } from '../services/templates/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 import {
   CreateTemplateInput,
   DuplicateTemplateInput,
+  EditorAddDocumentInput,
+  EditorOutput,
+  EditorSaveInput,
+  EditorSaveOutput,
   ListTemplatesInput,
   TemplateIdInput,
   TemplateListOutput,
   TemplateOutput,
+  TemplatePreviewInput,
+  TemplatePreviewOutput,
   UpdateTemplateInput,
 } from './templates.schemas.ts';
 
@@ -77,6 +87,8 @@ export const templatesRouter = router({
       ],
       mcp: {
         tool: 'create_template',
+        required: ['documents'],
+        hints: { openWorld: true },
         scope: 'write',
         description:
           'Creates a template from 1..10 documents (PDF or image; `file` is base64, optionally a data: URI, or an https:// URL; 25 MB each). Text tags like {{Name;role=Client;type=signature}} and fillable form fields become fields automatically; `fields` adds more (areas are fractions of the page, page is 1-based).',
@@ -97,6 +109,7 @@ export const templatesRouter = router({
       inputErrors: { fields: 'invalid_field' },
       mcp: {
         tool: 'update_template',
+        hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
           'Changes only the keys sent: name, external_id (null clears), folder, roles (renamed by position; extra names add roles; never removed), fields (replaces all; [] removes all). Affects only requests sent afterwards.',
@@ -144,6 +157,7 @@ export const templatesRouter = router({
       idempotent: true,
       mcp: {
         tool: 'archive_template',
+        hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
           'Archives a template: it can no longer be sent and unfinished signing links made from it stop working. No unarchive.',
@@ -152,4 +166,33 @@ export const templatesRouter = router({
     .input(TemplateIdInput)
     .output(TemplateOutput)
     .mutation(({ ctx, input }) => archiveTemplate(ctx, ctx.actor, input.id)),
+
+  // The editor at edit_url (dashboard only: no REST route, no MCP tool). Its save is PATCH's rules
+  // with a version precondition; see services/templates/editor.ts and docs/template-editor.md.
+  editor: actorProcedure
+    .input(TemplateIdInput)
+    .output(EditorOutput)
+    .query(({ ctx, input }) => openTemplateEditor(ctx, scopeOf(ctx.actor), input.id)),
+
+  editorSave: writeProcedure
+    .meta({ inputErrors: { fields: 'invalid_field' } })
+    .input(EditorSaveInput)
+    .output(EditorSaveOutput)
+    .mutation(({ ctx, input }) => {
+      const { id, version, ...patch } = input;
+      return saveFromEditor(ctx, ctx.actor, id, version, patch);
+    }),
+
+  addDocument: writeProcedure
+    .input(EditorAddDocumentInput)
+    .output(EditorSaveOutput)
+    .mutation(({ ctx, input }) => {
+      const { id, version, ...doc } = input;
+      return addTemplateDocument(ctx, ctx.actor, id, version, doc);
+    }),
+
+  preview: writeProcedure
+    .input(TemplatePreviewInput)
+    .output(TemplatePreviewOutput)
+    .mutation(({ ctx, input }) => issueTemplatePreview(ctx, scopeOf(ctx.actor), input.id, input.role)),
 });

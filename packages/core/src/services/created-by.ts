@@ -1,4 +1,4 @@
-import type { Executor } from '@esign/db';
+import { type RawBuilder, sql } from 'kysely';
 
 /** The `created_by` of a template or signature request: the dashboard user who made it, if any. */
 export interface CreatedByDto {
@@ -7,13 +7,11 @@ export interface CreatedByDto {
   name: string | null;
 }
 
-/** The user behind `created_by_user_id`; null when an API key made the resource. */
-export async function loadCreatedBy(db: Executor, userId: number | null): Promise<CreatedByDto | null> {
-  if (!userId) return null;
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'name'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return user ? { id: user.id, email: user.email, name: user.name } : null;
+/**
+ * `created_by` as a column of the query that reads the resource (`users` read in the same
+ * statement, so a page of rows costs no query per row): the user behind `userId` (a column
+ * reference such as `templates.created_by_user_id`, or a value), null when an API key made it.
+ */
+export function createdByColumn(userId: RawBuilder<unknown>): RawBuilder<CreatedByDto | null> {
+  return sql<CreatedByDto | null>`(select json_build_object('id', u.id, 'email', u.email, 'name', u.name) from users u where u.id = ${userId})`;
 }

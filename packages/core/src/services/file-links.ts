@@ -37,6 +37,29 @@ export function signFileLink(
   return `${config.PUBLIC_URL}/files/${payload}.${sig}/${encodeURIComponent(link.n.replace(/\.[^.]+$/, ''))}.${ext}`;
 }
 
+/**
+ * Every page of a stored document as `{number, width, height, image_url}` (sizes in points): what
+ * the signing page and the template editor draw fields over, so both place areas on the same images.
+ */
+export function pageImageLinks(
+  config: Config,
+  doc: { storage_key: string; name: string; pages: readonly { width: number; height: number }[] },
+  now: Date,
+  ttlSeconds: number,
+): { number: number; width: number; height: number; image_url: string }[] {
+  return doc.pages.map((p, i) => ({
+    number: i + 1,
+    width: p.width,
+    height: p.height,
+    image_url: signFileLink(
+      config,
+      { k: doc.storage_key, t: 'image/png', n: `${doc.name}-page-${i + 1}.png`, p: i + 1 },
+      now,
+      ttlSeconds,
+    ),
+  }));
+}
+
 export function verifyFileLink(config: Config, token: string, now: Date): FileLink {
   const [payload, sig] = token.split('.');
   if (!payload || !sig) throw new CoreError('not_found', 'Unknown or malformed file link');

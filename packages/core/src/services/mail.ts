@@ -2,7 +2,7 @@ import type { Environment, Executor } from '@esign/db';
 import { json } from '@esign/db';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
-import { enqueueJob, type JobHandler, RetryLater } from './jobs.ts';
+import { enqueueJob, type JobHandler, type JobKind, RetryLater } from './jobs.ts';
 import { purgeSentMail, SIGNING_LINK_KINDS } from './mail-secrets.ts';
 
 export interface MailMessage {
@@ -16,6 +16,8 @@ export interface MailMessage {
   environment?: Environment | null;
   signerId?: number | null;
 }
+
+export const MAIL_SEND_JOB = 'mail.send' satisfies JobKind;
 
 const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g;
 
@@ -38,7 +40,7 @@ export async function queueMail(tx: Executor, mail: MailMessage): Promise<number
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await enqueueJob(tx, { kind: 'mail.send', payload: { mailId: row.id }, maxAttempts: 8 });
+  await enqueueJob(tx, { kind: MAIL_SEND_JOB, payload: { mailId: row.id }, maxAttempts: 8 });
   return row.id;
 }
 

@@ -14,6 +14,29 @@ export interface RateLimitResult {
 const WINDOW_MS = 60_000;
 
 /**
+ * Every request of one key upserts the same window row, so they queue on its row lock until each
+ * commits; waiting for the commit's WAL flush there would cap a key at one request per flush. The
+ * statement that counts therefore commits without waiting for the flush (`synchronous_commit = off`
+ * for its own transaction only): a crash can forget the last few milliseconds of counts, never
+ * double one, and the window stays exact and shared between processes.
+ */
+export function asyncCommit() {
+  return sql<string>`set_config('synchronous_commit', 'off', true)`.as('async_commit');
+}
+
+/** The start of the fixed one-minute window `now` falls in. */
+export function rateLimitWindowStart(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
+}
+
+/** The header values of a window that has counted `count` requests, this one included. */
+export function rateLimitResult(count: number, limit: number, now: Date): RateLimitResult {
+  const windowStart = rateLimitWindowStart(now);
+  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000));
+  return { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit };
+}
+
+/**
  * Fixed one-minute windows counted in the database, so every API process shares them:
  * one upsert per request, atomic under concurrency.
  */
@@ -23,17 +46,15 @@ export async function hitRateLimit(
   limit: number,
   now: Date,
 ): Promise<RateLimitResult> {
-  const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
   const row = await db
     .insertInto('rate_limit_windows')
-    .values({ bucket, window_start: windowStart, count: 1 })
+    .values({ bucket, window_start: rateLimitWindowStart(now), count: 1 })
     .onConflict((oc) =>
       oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }),
     )
-    .returning('count')
+    .returning(['count', asyncCommit()])
     .executeTakeFirstOrThrow();
-  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000));
-  return { limit, remaining: Math.max(0, limit - row.count), resetSeconds, limited: row.count > limit };
+  return rateLimitResult(row.count, limit, now);
 }
 
 export async function pruneRateLimitWindows(db: Executor, now: Date): Promise<void> {
@@ -55,6 +76,16 @@ export function bucketOf(actor: Pick<Actor, 'kind' | 'apiKeyId' | 'oauthClientId
   }
 }
 
+/** The 429 `rate_limited` error of a window over its limit, or null. */
+export function rateLimitError(result: RateLimitResult): CoreError | null {
+  if (!result.limited) return null;
+  return new CoreError(
+    'rate_limited',
+    `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s`,
+    { retryAfterSeconds: result.resetSeconds },
+  );
+}
+
 /**
  * The spec's per-key limit for an authenticated actor (REST and MCP share the window): the result
  * carries the header values and, when over the limit, the 429 error to send.
@@ -65,16 +96,6 @@ export async function limitActor(
   perMinute: number,
   now: Date,
 ): Promise<RateLimitResult & { error: CoreError | null }> {
-  const bucket = bucketOf(actor);
-  const result = await hitRateLimit(db, bucket, perMinute, now);
-  const error = result.limited
-    ? new CoreError(
-        'rate_limited',
-        `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s`,
-        {
-          retryAfterSeconds: result.resetSeconds,
-        },
-      )
-    : null;
-  return { ...result, error };
+  const result = await hitRateLimit(db, bucketOf(actor), perMinute, now);
+  return { ...result, error: rateLimitError(result) };
 }

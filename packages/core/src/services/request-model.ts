@@ -18,6 +18,8 @@ export interface SnapshotDocument {
   name: string;
   storage_key: string;
   sha256: string;
+  /** SHA-256 exactly as uploaded (before text-tag removal); absent in older snapshots. */
+  uploaded_sha256?: string | null;
   pages: { width: number; height: number }[];
 }
 

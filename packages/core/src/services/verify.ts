@@ -1,6 +1,6 @@
 import type { Executor } from '@esign/db';
 import { json } from '@esign/db';
-import type { SignatureCheck } from '@esign/pdf';
+import type { RevisionChange, SignatureCheck } from '@esign/pdf';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
@@ -13,15 +13,30 @@ import { sha256 } from './storage.ts';
 // POST /documents/verify (docs/verify.md): is this file one the service produced, unchanged, and
 // are its signatures intact? Two independent checks: the file's SHA-256 against every produced
 // file (any change to any byte breaks the match), and every embedded PDF signature checked
-// cryptographically from the bytes (a change inside a signed range breaks the digest, bytes
-// appended after the last signature are reported as modified_after_signing).
+// cryptographically against the revision it signed, with what each later revision changed
+// classified (a DSS or document timestamp is allowed after a seal; new page content is not,
+// whoever signed it afterwards).
 
 export type Verdict = 'authentic' | 'intact_signature' | 'modified' | 'unsigned';
+
+export type Level = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
+
+export interface ChangeDto {
+  revision: number;
+  kind: RevisionChange['kind'];
+  page: number | null;
+  description: string;
+}
 
 export interface SignatureDto {
   valid: boolean;
   covers_whole_document: boolean;
   modified_after_signing: boolean;
+  kind: SignatureCheck['kind'];
+  level: Level | null;
+  timestamp_time: string | null;
+  revision: number;
+  changes_after_signing: ChangeDto[];
   signer_subject: string | null;
   signer_certificate_sha256: string | null;
   certificate_is_service: boolean;
@@ -44,6 +59,9 @@ export interface VerificationDto {
   } | null;
   intact: boolean;
   certificate_is_service: boolean;
+  level: Level | null;
+  summary: string;
+  changes: ChangeDto[];
   signatures: SignatureDto[];
 }
 
@@ -69,6 +87,11 @@ function signatureDto(c: SignatureCheck, serviceFingerprint: string): SignatureD
     valid: c.valid,
     covers_whole_document: c.coversWholeDocument,
     modified_after_signing: c.modifiedAfterSigning,
+    kind: c.kind,
+    level: c.level,
+    timestamp_time: c.timestampTime,
+    revision: c.revision,
+    changes_after_signing: c.changesAfter.map(toChangeDto),
     signer_subject: c.signerSubject,
     signer_certificate_sha256: c.signerCertificateSha256,
     certificate_is_service: c.signerCertificateSha256 === serviceFingerprint,
@@ -76,6 +99,47 @@ function signatureDto(c: SignatureCheck, serviceFingerprint: string): SignatureD
     reason: c.reason,
     error: c.error ?? null,
   };
+}
+
+const toChangeDto = (c: RevisionChange): ChangeDto => ({
+  revision: c.revision,
+  kind: c.kind,
+  page: c.page,
+  description: c.description,
+});
+
+/** Every disallowed change once (several signatures can report the same one), by revision. */
+function allChanges(signatures: SignatureDto[]): ChangeDto[] {
+  const seen = new Map<string, ChangeDto>();
+  for (const s of signatures) {
+    for (const c of s.changes_after_signing)
+      seen.set(`${c.revision}|${c.kind}|${c.page}|${c.description}`, c);
+  }
+  return [...seen.values()].sort((a, b) => a.revision - b.revision);
+}
+
+/** The verdict in one sentence, naming what changed, where, and after whose signature. */
+function summarize(verdict: Verdict, signatures: SignatureDto[], changes: ChangeDto[]): string {
+  if (verdict === 'unsigned') return 'The file carries no signature.';
+  const broken = signatures.find((s) => !s.valid);
+  if (broken)
+    return `A signature by ${broken.signer_subject ?? 'an unknown signer'} does not verify: ${broken.error}.`;
+  const modified = signatures.find((s) => s.modified_after_signing);
+  if (modified) {
+    const who = modified.certificate_is_service
+      ? "this service's seal"
+      : `the signature of ${modified.signer_subject}`;
+    const what = changes.slice(0, 5).map((c) => `${c.description} (revision ${c.revision})`);
+    const more = changes.length > 5 ? `, and ${changes.length - 5} more` : '';
+    return `The document was changed after ${who}: ${what.join('; ')}${more}.`;
+  }
+  if (verdict === 'modified')
+    return 'The signatures are intact but the file differs from the one the service produced.';
+  const seal = signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
+  const level = seal?.level ? ` (PAdES ${seal.level})` : '';
+  return verdict === 'authentic'
+    ? `A file this service produced, unchanged since it was sealed${level}.`
+    : `The signatures are intact${level}, but the file is not one this service produced.`;
 }
 
 /** Produced files with this SHA-256, the caller's own first (jsonb containment on the GIN index). */
@@ -118,7 +182,7 @@ export async function verifyDocument(
   ]);
   const signatures = checks.map((c) => signatureDto(c, identity.fingerprintSha256));
   const intact = isIntact(checks);
-  const last = signatures[signatures.length - 1];
+  const last = signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
   const produced = match !== null;
   const verdict: Verdict =
     produced && intact
@@ -128,6 +192,7 @@ export async function verifyDocument(
         : signatures.length > 0 || produced
           ? 'modified'
           : 'unsigned';
+  const changes = allChanges(signatures);
   return {
     object: 'verification',
     verdict,
@@ -137,6 +202,9 @@ export async function verifyDocument(
     match,
     intact,
     certificate_is_service: !!last?.certificate_is_service,
+    level: last?.level ?? null,
+    summary: summarize(verdict, signatures, changes),
+    changes,
     signatures,
   };
 }

@@ -5,6 +5,11 @@ import * as m0003 from './2026_11_22_0003_sealing.ts';
 import * as signingSecurity from './2026_11_23_0001_signing_security.ts';
 import * as billing from './2026_11_23_0002_billing.ts';
 import * as dashboard from './2026_11_23_0003_dashboard.ts';
+import * as oauth from './2026_11_24_0010_oauth.ts';
+import * as templateVersion from './2026_11_24_0030_template_version.ts';
+import * as uploadedSha256 from './2026_11_24_0040_uploaded_sha256.ts';
+import * as listFilterIndexes from './2026_11_24_0050_list_filter_indexes.ts';
+import * as sendSources from './2026_11_24_0060_send_sources.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +19,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0001_signing_security': signingSecurity,
   '2026_11_23_0002_billing': billing,
   '2026_11_23_0003_dashboard': dashboard,
+  '2026_11_24_0010_oauth': oauth,
+  '2026_11_24_0030_template_version': templateVersion,
+  '2026_11_24_0040_uploaded_sha256': uploadedSha256,
+  '2026_11_24_0050_list_filter_indexes': listFilterIndexes,
+  '2026_11_24_0060_send_sources': sendSources,
 };

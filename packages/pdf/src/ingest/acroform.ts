@@ -109,9 +109,18 @@ export function extractFormFields(
     return result;
   }
   const lookup = buildPageLookup(ctx, pdf);
+  for (const t of collectTerminals(ctx, roots)) {
+    if (t.ft === 'Sig' && get(ctx, t.dict, 'V')) result.hasSignedSignatures = true;
+    const field = toField(ctx, t, { lookup, geometries, warn });
+    if (field) result.fields.push(field);
+  }
+  return result;
+}
+
+/** The terminal fields of the form tree (fields whose kids, if any, are only widgets). */
+function collectTerminals(ctx: ObjCtx, roots: NonNullable<ReturnType<typeof getArray>>): Terminal[] {
   const terminals: Terminal[] = [];
   const seen = new Set<PdfDict>();
-
   const visit = (
     raw: PdfObject | undefined,
     parentName: string,
@@ -126,15 +135,7 @@ export function extractFormFields(
     const name = partial === undefined ? parentName : parentName ? `${parentName}.${partial}` : partial;
     const myFt = getName(ctx, dict, 'FT') ?? ft;
     const myFf = getNumber(ctx, dict, 'Ff') ?? ff;
-    const kidsRaw = getArray(ctx, dict, 'Kids');
-    const kids: { dict: PdfDict; ref: PdfRef | undefined }[] = [];
-    if (kidsRaw) {
-      for (let i = 0; i < kidsRaw.length; i++) {
-        const k = kidsRaw.at(i);
-        const kd = asDict(deref(ctx, k));
-        if (kd) kids.push({ dict: kd, ref: k?.type === 'ref' ? k : undefined });
-      }
-    }
+    const kids = kidsOf(ctx, dict);
     // Kids without a partial name are widgets of this field; kids with one are child fields.
     const childFields = kids.filter((k) => get(ctx, k.dict, 'T') !== undefined);
     if (childFields.length > 0) {
@@ -145,94 +146,127 @@ export function extractFormFields(
     terminals.push({ name, dict, ft: myFt, ff: myFf, widgets });
   };
   for (let i = 0; i < roots.length; i++) visit(roots.at(i), '', undefined, 0, 0);
+  return terminals;
+}
 
-  for (const t of terminals) {
-    const label = t.name || '(unnamed)';
-    let type: FieldType;
-    switch (t.ft) {
-      case 'Tx':
-        type = 'text';
-        break;
-      case 'Btn':
-        if (t.ff & FF_PUSHBUTTON) continue;
-        type = t.ff & FF_RADIO ? 'radio' : 'checkbox';
-        break;
-      case 'Ch':
-        type = t.ff & FF_MULTI_SELECT ? 'multiple' : 'select';
-        break;
-      case 'Sig':
-        type = 'signature';
-        if (get(ctx, t.dict, 'V')) result.hasSignedSignatures = true;
-        break;
-      default:
-        warn(`Form field "${label}" has an unknown type and was skipped`);
-        continue;
-    }
-    if (t.ff & FF_READ_ONLY) {
-      warn(`Form field "${label}" is read-only and was skipped`);
-      continue;
-    }
-
-    const areas: FieldArea[] = [];
-    const exportValues: string[] = [];
-    const opt = items(ctx, getArray(ctx, t.dict, 'Opt'));
-    t.widgets.forEach((w, index) => {
-      const flags = getNumber(ctx, w.dict, 'F') ?? 0;
-      if (flags & (ANNOT_HIDDEN | ANNOT_NO_VIEW)) return;
-      let page = w.ref ? lookup.byAnnotRef.get(refKey(w.ref)) : lookup.byAnnotDict.get(w.dict);
-      if (page === undefined) {
-        const p = w.dict.get('P');
-        if (p?.type === 'ref') page = lookup.byPageRef.get(refKey(p));
-      }
-      const rect = numbers(ctx, getArray(ctx, w.dict, 'Rect'));
-      if (page === undefined || !rect || rect.length !== 4) return;
-      const g = geometries[page];
-      if (!g) return;
-      const [l, tp, r, b] = displayBounds(g, [rect[0]!, rect[1]!, rect[2]!, rect[3]!]);
-      const area = displayRectToArea(g, page + 1, l, tp, r, b);
-      if (!area) return;
-      areas.push(area);
-      if (type === 'radio' || type === 'checkbox') {
-        // With /Opt, appearance states are indices and /Opt holds the export values.
-        const fromOpt = asText(opt[index]);
-        exportValues.push(fromOpt ?? onStates(ctx, w.dict)[0] ?? String(index));
-      }
-    });
-    if (areas.length === 0) {
-      warn(`Form field "${label}" has no visible widget on any page and was skipped`);
-      continue;
-    }
-
-    let options: string[] | undefined;
-    if (type === 'checkbox' && new Set(exportValues).size > 1) type = 'radio';
-    if (type === 'radio') {
-      options = [...new Set(exportValues)];
-    } else if (type === 'select' || type === 'multiple') {
-      options = [
-        ...new Set(
-          opt
-            .map((o) => {
-              const pair = asArray(o);
-              return pair ? (asText(deref(ctx, pair.at(1))) ?? asText(deref(ctx, pair.at(0)))) : asText(o);
-            })
-            .filter((o): o is string => o !== undefined && o !== ''),
-        ),
-      ];
-      if (options.length === 0) {
-        warn(`Form field "${label}" is a choice field without options and was skipped`);
-        continue;
-      }
-    }
-
-    const field: DetectedField = {
-      type,
-      required: type === 'signature' || (t.ff & FF_REQUIRED) !== 0,
-      areas,
-      source: 'form',
-    };
-    if (t.name) field.name = t.name;
-    if (options) field.options = options;
-    result.fields.push(field);
+function kidsOf(ctx: ObjCtx, dict: PdfDict): Terminal['widgets'] {
+  const kidsRaw = getArray(ctx, dict, 'Kids');
+  const kids: Terminal['widgets'] = [];
+  if (!kidsRaw) return kids;
+  for (let i = 0; i < kidsRaw.length; i++) {
+    const k = kidsRaw.at(i);
+    const kd = asDict(deref(ctx, k));
+    if (kd) kids.push({ dict: kd, ref: k?.type === 'ref' ? k : undefined });
   }
-  return result;
+  return kids;
+}
+
+interface FieldScan {
+  lookup: PageLookup;
+  geometries: PageGeometry[];
+  warn: (message: string) => void;
+}
+
+/** The field type of a terminal, or null (with a warning when it is not a push button) to skip it. */
+function fieldTypeOf(t: Terminal, label: string, warn: (m: string) => void): FieldType | null {
+  let type: FieldType;
+  switch (t.ft) {
+    case 'Tx':
+      type = 'text';
+      break;
+    case 'Btn':
+      if (t.ff & FF_PUSHBUTTON) return null;
+      type = t.ff & FF_RADIO ? 'radio' : 'checkbox';
+      break;
+    case 'Ch':
+      type = t.ff & FF_MULTI_SELECT ? 'multiple' : 'select';
+      break;
+    case 'Sig':
+      type = 'signature';
+      break;
+    default:
+      warn(`Form field "${label}" has an unknown type and was skipped`);
+      return null;
+  }
+  if (t.ff & FF_READ_ONLY) {
+    warn(`Form field "${label}" is read-only and was skipped`);
+    return null;
+  }
+  return type;
+}
+
+/** The visible widgets' areas and, for buttons, their export values (in widget order). */
+function widgetAreas(ctx: ObjCtx, t: Terminal, type: FieldType, scan: FieldScan) {
+  const areas: FieldArea[] = [];
+  const exportValues: string[] = [];
+  const opt = items(ctx, getArray(ctx, t.dict, 'Opt'));
+  t.widgets.forEach((w, index) => {
+    const flags = getNumber(ctx, w.dict, 'F') ?? 0;
+    if (flags & (ANNOT_HIDDEN | ANNOT_NO_VIEW)) return;
+    let page = w.ref ? scan.lookup.byAnnotRef.get(refKey(w.ref)) : scan.lookup.byAnnotDict.get(w.dict);
+    if (page === undefined) {
+      const p = w.dict.get('P');
+      if (p?.type === 'ref') page = scan.lookup.byPageRef.get(refKey(p));
+    }
+    const rect = numbers(ctx, getArray(ctx, w.dict, 'Rect'));
+    if (page === undefined || !rect || rect.length !== 4) return;
+    const g = scan.geometries[page];
+    if (!g) return;
+    const [l, tp, r, b] = displayBounds(g, [rect[0]!, rect[1]!, rect[2]!, rect[3]!]);
+    const area = displayRectToArea(g, page + 1, l, tp, r, b);
+    if (!area) return;
+    areas.push(area);
+    if (type === 'radio' || type === 'checkbox') {
+      // With /Opt, appearance states are indices and /Opt holds the export values.
+      const fromOpt = asText(opt[index]);
+      exportValues.push(fromOpt ?? onStates(ctx, w.dict)[0] ?? String(index));
+    }
+  });
+  return { areas, exportValues, opt };
+}
+
+/** Display texts of a choice field's /Opt (pairs give [export, display]). */
+function choiceOptions(ctx: ObjCtx, opt: ReturnType<typeof items>): string[] {
+  return [
+    ...new Set(
+      opt
+        .map((o) => {
+          const pair = asArray(o);
+          return pair ? (asText(deref(ctx, pair.at(1))) ?? asText(deref(ctx, pair.at(0)))) : asText(o);
+        })
+        .filter((o): o is string => o !== undefined && o !== ''),
+    ),
+  ];
+}
+
+/** One terminal as a template field, or null (with a warning) when it is skipped. */
+function toField(ctx: ObjCtx, t: Terminal, scan: FieldScan): DetectedField | null {
+  const label = t.name || '(unnamed)';
+  let type = fieldTypeOf(t, label, scan.warn);
+  if (!type) return null;
+  const { areas, exportValues, opt } = widgetAreas(ctx, t, type, scan);
+  if (areas.length === 0) {
+    scan.warn(`Form field "${label}" has no visible widget on any page and was skipped`);
+    return null;
+  }
+  let options: string[] | undefined;
+  if (type === 'checkbox' && new Set(exportValues).size > 1) type = 'radio';
+  if (type === 'radio') {
+    options = [...new Set(exportValues)];
+  } else if (type === 'select' || type === 'multiple') {
+    options = choiceOptions(ctx, opt);
+    if (options.length === 0) {
+      scan.warn(`Form field "${label}" is a choice field without options and was skipped`);
+      return null;
+    }
+  }
+  const field: DetectedField = {
+    type,
+    required: type === 'signature' || (t.ff & FF_REQUIRED) !== 0,
+    areas,
+    source: 'form',
+  };
+  if (t.name) field.name = t.name;
+  if (options) field.options = options;
+  return field;
 }

@@ -33,7 +33,7 @@ export type { SealTaskInput } from './isolate-protocol.ts';
 export * from './pooled.ts';
 export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';
-export { parseTag, type TagParseResult, type TagSpec } from './tags.ts';
+export { parseTag, TAG_DEFAULT_SIZES, type TagParseResult, type TagSpec } from './tags.ts';
 export {
   type DetectedField,
   FIELD_TYPES,

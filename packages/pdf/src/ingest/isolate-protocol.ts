@@ -6,7 +6,7 @@ import type { DocumentInputErrorCode } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 
 /** What sealing needs besides the document: the identity is loaded (once) by the worker itself. */
-export type SealTaskInput = Omit<SealDocumentInput, 'pdf' | 'identity'> & {
+export type SealTaskInput = Omit<SealDocumentInput, 'pdf' | 'identity' | 'trust'> & {
   identity: LoadSigningIdentityOptions;
 };
 

@@ -84,17 +84,11 @@ function tagsToFields(occurrences: TagOccurrence[], warn: (m: string) => void): 
   return fields;
 }
 
-export async function ingestPdf(
-  bytes: Uint8Array,
-  opts: PdfIngestOptions,
-): Promise<Omit<IngestedDocument, 'mimeType'>> {
-  const { pdf, decrypted, warnings } = await openPdf(bytes, opts.password);
-  const warn = (m: string) => {
-    if (warnings.length < 200) warnings.push(m);
-  };
-  const ctx: ObjCtx = { resolve: (ref) => pdf.getObject(ref) };
+type Page = ReturnType<PDF['getPages']>[number];
 
-  let pages: ReturnType<PDF['getPages']>;
+/** The pages, or `invalid_document` when the page tree cannot be read or holds none. */
+function readPages(pdf: PDF): Page[] {
+  let pages: Page[];
   try {
     pages = pdf.getPages();
   } catch (e) {
@@ -103,13 +97,23 @@ export async function ingestPdf(
     });
   }
   if (pages.length === 0) throw new DocumentInputError('invalid_document', 'The PDF has no pages');
+  return pages;
+}
 
+interface ScannedPages {
+  geometries: PageGeometry[];
+  occurrences: TagOccurrence[];
+  /** Whether a tag was removed from a page or a form XObject. */
+  modified: boolean;
+}
+
+/** Measures every page, finds its text tags and removes them from the content streams. */
+function scanPages(pdf: PDF, pages: Page[], env: ScanEnv, strictTags: boolean): ScannedPages {
+  const { ctx, warn } = env;
   const geometries: PageGeometry[] = [];
   const occurrences: TagOccurrence[] = [];
   const removals: Removals = new Map();
-  const env: ScanEnv = { ctx, fonts: new WeakMap(), forms: new Map(), warn };
   let modified = false;
-
   for (const [index, page] of pages.entries()) {
     const pageNumber = index + 1;
     const geometry = pageGeometry(ctx, page.dict);
@@ -124,7 +128,7 @@ export async function ingestPdf(
     const scanner = new TextScanner(env);
     scanner.scan(target, asDict(inherited(ctx, page.dict, 'Resources')));
     occurrences.push(
-      ...findTags(scanner.glyphs, { page: pageNumber, geometry, strict: opts.strictTags, warn, removals }),
+      ...findTags(scanner.glyphs, { page: pageNumber, geometry, strict: strictTags, warn, removals }),
     );
     const pageRemovals = removals.get(target);
     if (pageRemovals) {
@@ -143,21 +147,38 @@ export async function ingestPdf(
       modified = true;
     }
   }
+  return { geometries, occurrences, modified };
+}
+
+/** The saved PDF, or `invalid_document` when it cannot be written. */
+async function savePdf(pdf: PDF): Promise<Uint8Array> {
+  try {
+    return await pdf.save();
+  } catch (e) {
+    throw new DocumentInputError('invalid_document', 'The PDF is damaged and could not be rewritten', {
+      cause: e,
+    });
+  }
+}
+
+export async function ingestPdf(
+  bytes: Uint8Array,
+  opts: PdfIngestOptions,
+): Promise<Omit<IngestedDocument, 'mimeType'>> {
+  const { pdf, decrypted, warnings } = await openPdf(bytes, opts.password);
+  const warn = (m: string) => {
+    if (warnings.length < 200) warnings.push(m);
+  };
+  const ctx: ObjCtx = { resolve: (ref) => pdf.getObject(ref) };
+  const pages = readPages(pdf);
+  const env: ScanEnv = { ctx, fonts: new WeakMap(), forms: new Map(), warn };
+  const { geometries, occurrences, modified } = scanPages(pdf, pages, env, opts.strictTags);
 
   const form = extractFormFields(ctx, pdf, geometries, warn);
   if (modified && form.hasSignedSignatures)
     warn('The PDF carried digital signatures; removing its text tags invalidated them');
 
-  let out = bytes;
-  if (modified || decrypted || pdf.recoveredViaBruteForce) {
-    try {
-      out = await pdf.save();
-    } catch (e) {
-      throw new DocumentInputError('invalid_document', 'The PDF is damaged and could not be rewritten', {
-        cause: e,
-      });
-    }
-  }
+  const out = modified || decrypted || pdf.recoveredViaBruteForce ? await savePdf(pdf) : bytes;
   return {
     pdf: out,
     kind: 'pdf',

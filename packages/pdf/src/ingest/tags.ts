@@ -14,8 +14,8 @@
  * | role     | role name                                           | none (the template's first role) |
  * | required | true/false, yes/no, y/n, 1/0                        | true    |
  * | options  | comma-separated list (`select`, `radio`, `multiple`) | none    |
- * | width    | field width in points (displayed page)              | the tag's width |
- * | height   | field height in points (displayed page)             | the tag's height |
+ * | width    | field width in points (displayed page)              | the tag's width; signature, initials, image, stamp: see TAG_DEFAULT_SIZES |
+ * | height   | field height in points (displayed page)             | the tag's height; likewise |
  *
  * Type keyword heads: when the head is a field type keyword (case-insensitive) and no `type=` is
  * given, the field has that type and the keyword capitalised as its name:
@@ -42,6 +42,19 @@ export interface TagSpec {
   height?: number;
 }
 
+/**
+ * Size in points of a signature, initials, image or stamp field made from a tag without
+ * `width`/`height` (a tag's own box is one text line, far too small to sign in). The field keeps
+ * the tag's top-left corner and grows right and down, so it never covers the text above the tag;
+ * a tag box larger than this keeps its own size. `width`/`height` override each side.
+ */
+export const TAG_DEFAULT_SIZES: Partial<Record<FieldType, { width: number; height: number }>> = {
+  signature: { width: 180, height: 48 },
+  initials: { width: 72, height: 36 },
+  image: { width: 144, height: 96 },
+  stamp: { width: 120, height: 120 },
+};
+
 export type TagParseResult =
   | { ok: true; tag: TagSpec; notes: string[] }
   | { ok: false; error: string; notes: string[] };
@@ -65,101 +78,112 @@ function parsePoints(v: string): number | undefined {
   return n > 0 && n <= MAX_SIZE_POINTS ? n : undefined;
 }
 
+/** The settings a tag writes, as read so far (before the type is settled and checked). */
+interface Settings {
+  type?: string;
+  role?: string;
+  required: boolean;
+  options?: string[];
+  width?: number;
+  height?: number;
+}
+
+function parseOptions(value: string): string[] {
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    ),
+  ];
+}
+
+/** One `key=value` setting into `out`; what is ignored, and why, goes to `notes`. */
+function readSetting(s: string, out: Settings, notes: string[]): void {
+  const eq = s.indexOf('=');
+  if (eq < 0) {
+    notes.push(`setting "${s}" has no "=" and was ignored`);
+    return;
+  }
+  const key = s.slice(0, eq).trim().toLowerCase();
+  const value = s.slice(eq + 1).trim();
+  switch (key) {
+    case 'type':
+      out.type = value.toLowerCase();
+      return;
+    case 'role':
+      if (value === '') notes.push('empty role was ignored');
+      else out.role = value;
+      return;
+    case 'required': {
+      const b = parseBool(value);
+      if (b === undefined) notes.push(`required="${value}" is not true or false; the field is required`);
+      else out.required = b;
+      return;
+    }
+    case 'options':
+      out.options = parseOptions(value);
+      return;
+    case 'width':
+    case 'height': {
+      const n = parsePoints(value);
+      if (n === undefined) notes.push(`${key}="${value}" is not a positive size in points and was ignored`);
+      else out[key] = n;
+      return;
+    }
+    default:
+      notes.push(`unknown setting "${key}" was ignored`);
+  }
+}
+
+/** Splits the head (a name, or a first setting) from the settings. */
+function splitTag(body: string): { name?: string; settings: string[] } | null {
+  const segments = body.split(';').map((s) => s.trim());
+  if (segments.every((s) => s === '')) return null;
+  const head = segments[0]!;
+  const settings = segments.slice(1).filter((s) => s !== '');
+  if (head.includes('=')) return { settings: [head, ...settings] };
+  return head === '' ? { settings } : { name: head, settings };
+}
+
+/** Why a tag with this name, type and options cannot be used, or null. */
+function tagError(name: string | undefined, type: string, options: string[] | undefined): string | null {
+  if (!isFieldType(type)) return `unknown field type "${type}" (expected one of ${FIELD_TYPES.join(', ')})`;
+  if (name !== undefined && /[{}]/.test(name)) return `the name "${name}" contains a brace`;
+  if (name !== undefined && name.length > MAX_NAME_LENGTH)
+    return `the name is longer than ${MAX_NAME_LENGTH} characters`;
+  if (TYPES_WITH_OPTIONS.includes(type as FieldType) && (!options || options.length === 0))
+    return `a ${type} field needs options (options=First,Second)`;
+  return null;
+}
+
 /** Parses the text between `{{` and `}}`. */
 export function parseTag(body: string): TagParseResult {
   const notes: string[] = [];
-  const segments = body.split(';').map((s) => s.trim());
-  if (segments.every((s) => s === '')) return { ok: false, error: 'the tag is empty', notes };
-  let name: string | undefined;
-  const settings: string[] = [];
-  const head = segments[0]!;
-  if (head.includes('=')) settings.push(head);
-  else if (head !== '') name = head;
-  settings.push(...segments.slice(1).filter((s) => s !== ''));
-
-  let type: string | undefined;
-  let role: string | undefined;
-  let required = true;
-  let options: string[] | undefined;
-  let width: number | undefined;
-  let height: number | undefined;
-  for (const s of settings) {
-    const eq = s.indexOf('=');
-    if (eq < 0) {
-      notes.push(`setting "${s}" has no "=" and was ignored`);
-      continue;
-    }
-    const key = s.slice(0, eq).trim().toLowerCase();
-    const value = s.slice(eq + 1).trim();
-    switch (key) {
-      case 'type':
-        type = value.toLowerCase();
-        break;
-      case 'role':
-        if (value === '') notes.push('empty role was ignored');
-        else role = value;
-        break;
-      case 'required': {
-        const b = parseBool(value);
-        if (b === undefined) notes.push(`required="${value}" is not true or false; the field is required`);
-        else required = b;
-        break;
-      }
-      case 'options':
-        options = [
-          ...new Set(
-            value
-              .split(',')
-              .map((o) => o.trim())
-              .filter((o) => o !== ''),
-          ),
-        ];
-        break;
-      case 'width':
-      case 'height': {
-        const n = parsePoints(value);
-        if (n === undefined) notes.push(`${key}="${value}" is not a positive size in points and was ignored`);
-        else if (key === 'width') width = n;
-        else height = n;
-        break;
-      }
-      default:
-        notes.push(`unknown setting "${key}" was ignored`);
-    }
-  }
-
+  const split = splitTag(body);
+  if (!split) return { ok: false, error: 'the tag is empty', notes };
+  let { name } = split;
+  const settings: Settings = { required: true };
+  for (const s of split.settings) readSetting(s, settings, notes);
+  let type = settings.type;
   if (type === undefined) {
     const keyword = name?.toLowerCase();
-    if (keyword !== undefined && isFieldType(keyword)) {
-      type = keyword;
-      name = capitalise(keyword);
-    } else {
-      type = 'text';
-    }
+    type = keyword !== undefined && isFieldType(keyword) ? keyword : 'text';
+    if (type === keyword) name = capitalise(keyword);
   }
-  if (!isFieldType(type)) {
-    return {
-      ok: false,
-      error: `unknown field type "${type}" (expected one of ${FIELD_TYPES.join(', ')})`,
-      notes,
-    };
-  }
-  if (name !== undefined && /[{}]/.test(name))
-    return { ok: false, error: `the name "${name}" contains a brace`, notes };
-  if (name !== undefined && name.length > MAX_NAME_LENGTH)
-    return { ok: false, error: `the name is longer than ${MAX_NAME_LENGTH} characters`, notes };
-  if (TYPES_WITH_OPTIONS.includes(type)) {
-    if (!options || options.length === 0)
-      return { ok: false, error: `a ${type} field needs options (options=First,Second)`, notes };
-  } else if (options) {
+  const error = tagError(name, type, settings.options);
+  if (error) return { ok: false, error, notes };
+  let options = settings.options;
+  if (options && !TYPES_WITH_OPTIONS.includes(type as FieldType)) {
     notes.push(`options are ignored for a ${type} field`);
     options = undefined;
   }
-  const tag: TagSpec = { type, required };
+  const tag: TagSpec = { type: type as FieldType, required: settings.required };
   if (name !== undefined) tag.name = name;
-  if (role !== undefined) tag.role = role;
+  if (settings.role !== undefined) tag.role = settings.role;
   if (options) tag.options = options;
-  if (width !== undefined) tag.width = width;
-  if (height !== undefined) tag.height = height;
+  if (settings.width !== undefined) tag.width = settings.width;
+  if (settings.height !== undefined) tag.height = settings.height;
   return { ok: true, tag, notes };
 }

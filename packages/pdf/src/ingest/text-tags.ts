@@ -5,7 +5,8 @@
  * Glyphs are taken in content-stream order and cut into lines wherever the next glyph does not
  * continue the previous one on the same baseline (see `continuesLine`), so a tag split over
  * several operations, fonts or text objects is still found, while text from different lines is
- * never joined into one tag.
+ * never joined into one tag, except a tag a PDF producer wrapped onto the next lines (see
+ * `wrapEnd`), which is joined back.
  */
 
 import { addRemoval, type OpRemoval } from './content/rewrite.ts';
@@ -19,7 +20,7 @@ import {
 } from './content/text-scan.ts';
 import { DocumentInputError } from './errors.ts';
 import { displayBounds, displayRectToArea, type PageGeometry } from './geometry.ts';
-import { parseTag, type TagSpec } from './tags.ts';
+import { parseTag, TAG_DEFAULT_SIZES, type TagSpec } from './tags.ts';
 import type { FieldArea } from './types.ts';
 
 export interface TagOccurrence {
@@ -97,6 +98,174 @@ function mayHaveTags(seq: GlyphSeq): boolean {
   return false;
 }
 
+/** A line's text with, for each UTF-16 unit, the index of the glyph that shows it. */
+interface LineText {
+  glyphs: Glyph[];
+  text: string;
+  owner: number[];
+  /** glyph indexes where a wrapped continuation line starts */
+  breaks: number[];
+}
+
+function appendGlyphs(line: LineText, glyphs: Glyph[]): void {
+  for (const g of glyphs) {
+    const ch = g.ch === '' ? '\uFFFD' : g.ch;
+    line.text += ch;
+    for (let k = 0; k < ch.length; k++) line.owner.push(line.glyphs.length);
+    line.glyphs.push(g);
+  }
+}
+
+/** Index of a `{{` on the line that has no `}}` after it, or -1. */
+function unclosedOpen(text: string): number {
+  const open = text.lastIndexOf('{{');
+  return open >= 0 && text.indexOf('}}', open + 2) < 0 ? open : -1;
+}
+
+/** How many following lines a wrapped tag may continue on, and its longest joined length. */
+const MAX_WRAPPED_LINES = 2;
+const MAX_WRAPPED_CHARS = 300;
+
+/**
+ * Where a tag left open at the end of `line` (physical line `i`) closes: a PDF producer wrapped it
+ * (Chromium breaks `{{Full name;role=Tenant}}` at the space when the column is narrow). Each
+ * following line must start right below the previous one, open no other tag first, and one of the
+ * next MAX_WRAPPED_LINES must close it. Returns that line's index, or -1.
+ */
+function wrapEnd(lines: Glyph[][], i: number, line: LineText): number {
+  const open = unclosedOpen(line.text);
+  if (open < 0) return -1;
+  let length = line.text.length - open;
+  let prev = lines[i]!;
+  for (let j = i + 1; j <= i + MAX_WRAPPED_LINES && j < lines.length; j++) {
+    const next = lines[j]!;
+    if (!next.length || !isNextLine(prev[prev.length - 1]!, next[0]!)) return -1;
+    const text = next.map((g) => g.ch).join('');
+    length += text.length;
+    if (length > MAX_WRAPPED_CHARS) return -1;
+    const close = text.indexOf('}}');
+    const nextOpen = text.indexOf('{{');
+    if (nextOpen >= 0 && (close < 0 || nextOpen < close)) return -1;
+    if (close >= 0) return j;
+    prev = next;
+  }
+  return -1;
+}
+
+/** `g` starts the line right below `prev`'s (same direction, 0.5 to 3 ems further down). */
+function isNextLine(prev: Glyph, g: Glyph): boolean {
+  const size = Math.max(emSize(prev.run), emSize(g.run));
+  const [pa, pb] = [prev.run.m[0], prev.run.m[1]];
+  const pl = Math.hypot(pa, pb);
+  if (!(size > 0) || !(pl > 0)) return false;
+  const [dx, dy] = [pa / pl, pb / pl];
+  const [, , ex, ey] = glyphBaseline(prev);
+  const [ox, oy] = glyphBaseline(g);
+  const down = -(dx * (oy - ey) - dy * (ox - ex));
+  return down >= 0.5 * size && down <= 3 * size;
+}
+
+/** The lines to search, with each tag a producer wrapped joined back into one line. */
+function logicalLines(seq: GlyphSeq): LineText[] {
+  const lines = splitLines(seq);
+  const out: LineText[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line: LineText = { glyphs: [], text: '', owner: [], breaks: [] };
+    appendGlyphs(line, lines[i]!);
+    for (let end = wrapEnd(lines, i, line); end > i; end = wrapEnd(lines, i, line)) {
+      while (i < end) {
+        // The break was a space the producer did not draw (or a hyphen it kept).
+        if (!/[\s-]$/.test(line.text)) {
+          line.text += ' ';
+          line.owner.push(line.glyphs.length - 1);
+        }
+        line.breaks.push(line.glyphs.length);
+        appendGlyphs(line, lines[++i]!);
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The field's box: the tag's own box (a wrapped tag: from where it starts on its first line down
+ * to its last line, so the label before it stays uncovered); `width`/`height` from its top-left
+ * corner; signature, initials, image and stamp fields without them at least TAG_DEFAULT_SIZES,
+ * grown down, and right up to the text that follows the tag on its line; a checkbox without
+ * `width` is a square as tall as the box.
+ */
+function tagArea(o: FindTagsOptions, spec: TagSpec, glyphs: Glyph[], firstLine: Glyph[], after?: Glyph) {
+  const corners = (gs: Glyph[]) => gs.flatMap((g) => glyphCorners(g));
+  const [, t, r, b] = displayBounds(o.geometry, corners(glyphs));
+  const [l] = displayBounds(o.geometry, corners(firstLine));
+  const size = TAG_DEFAULT_SIZES[spec.type];
+  let right = spec.width !== undefined ? l + spec.width : size ? Math.max(r, l + size.width) : r;
+  if (spec.width === undefined && size && after) {
+    const [nextLeft] = displayBounds(o.geometry, glyphCorners(after));
+    if (nextLeft > r) right = Math.max(r, Math.min(right, nextLeft - 2));
+  }
+  const bottom = spec.height !== undefined ? t + spec.height : size ? Math.max(b, t + size.height) : b;
+  // A checkbox is a square as tall as its tag's line, at the tag's start (not the tag's width).
+  if (spec.type === 'checkbox' && spec.width === undefined) right = l + (bottom - t);
+  return displayRectToArea(o.geometry, o.page, l, t, right, bottom);
+}
+
+/** Marks a tag's glyphs for removal from the page; false when they cannot be cut out. */
+function removeTag(o: FindTagsOptions, glyphs: Glyph[]): boolean {
+  if (!glyphs.every((g) => Number.isFinite(g.adj))) return false;
+  for (const g of glyphs) {
+    let m = o.removals.get(g.site.target);
+    if (!m) {
+      m = new Map();
+      o.removals.set(g.site.target, m);
+    }
+    addRemoval(m, g);
+  }
+  return true;
+}
+
+/** One tag found at [open, close] of the line: parsed, placed, marked for removal. */
+function takeTag(
+  o: FindTagsOptions,
+  line: LineText,
+  open: number,
+  close: number,
+  problem: (m: string) => void,
+) {
+  const raw = line.text.slice(open, close + 2);
+  if (raw.includes('\uFFFD')) {
+    problem(
+      `Page ${o.page}: text tag "${shorten(raw)}" was skipped: its font does not say which characters it shows`,
+    );
+    return null;
+  }
+  const parsed = parseTag(line.text.slice(open + 2, close));
+  for (const note of parsed.notes) o.warn(`Page ${o.page}: text tag "${shorten(raw)}": ${note}`);
+  if (!parsed.ok) {
+    problem(`Page ${o.page}: text tag "${shorten(raw)}" was skipped: ${parsed.error}`);
+    return null;
+  }
+  const first = line.owner[open]!;
+  const last = line.owner[close + 1]!;
+  const glyphs = line.glyphs.slice(first, last + 1);
+  const wrapAt = line.breaks.find((at) => at > first && at <= last);
+  const firstLine = wrapAt === undefined ? glyphs : line.glyphs.slice(first, wrapAt);
+  const after = line.glyphs.slice(last + 1).find((g) => g.ch.trim() !== '');
+  const area = tagArea(o, parsed.tag, glyphs, firstLine, after);
+  if (!area) {
+    o.warn(`Page ${o.page}: text tag "${shorten(raw)}" lies outside the visible page and was skipped`);
+    return null;
+  }
+  if (!removeTag(o, glyphs))
+    o.warn(`Page ${o.page}: text tag "${shorten(raw)}" is drawn at font size 0 and could not be removed`);
+  if (glyphs.every((g) => g.run.invisible))
+    o.warn(
+      `Page ${o.page}: text tag "${shorten(raw)}" is invisible text (an OCR layer?); the field was added, but a tag visible in a scanned image stays visible`,
+    );
+  return { spec: parsed.tag, area, text: raw };
+}
+
 export function findTags(seq: GlyphSeq, o: FindTagsOptions): TagOccurrence[] {
   if (!mayHaveTags(seq)) return [];
   const found: TagOccurrence[] = [];
@@ -104,75 +273,21 @@ export function findTags(seq: GlyphSeq, o: FindTagsOptions): TagOccurrence[] {
     if (o.strict) throw new DocumentInputError('invalid_field', message);
     o.warn(message);
   };
-  for (const line of splitLines(seq)) {
-    let text = '';
-    const owner: number[] = [];
-    line.forEach((g, i) => {
-      const ch = g.ch === '' ? '\uFFFD' : g.ch;
-      text += ch;
-      for (let k = 0; k < ch.length; k++) owner.push(i);
-    });
+  for (const line of logicalLines(seq)) {
     let from = 0;
     for (;;) {
-      const open = text.indexOf('{{', from);
+      const open = line.text.indexOf('{{', from);
       if (open < 0) break;
-      const close = text.indexOf('}}', open + 2);
+      const close = line.text.indexOf('}}', open + 2);
       if (close < 0) {
         problem(
-          `Page ${o.page}: text tag "${shorten(text.slice(open))}" has no closing "}}" and was left as text`,
+          `Page ${o.page}: text tag "${shorten(line.text.slice(open))}" has no closing "}}" and was left as text`,
         );
         break;
       }
-      const raw = text.slice(open, close + 2);
       from = close + 2;
-      if (raw.includes('\uFFFD')) {
-        problem(
-          `Page ${o.page}: text tag "${shorten(raw)}" was skipped: its font does not say which characters it shows`,
-        );
-        continue;
-      }
-      const parsed = parseTag(text.slice(open + 2, close));
-      for (const note of parsed.notes) o.warn(`Page ${o.page}: text tag "${shorten(raw)}": ${note}`);
-      if (!parsed.ok) {
-        problem(`Page ${o.page}: text tag "${shorten(raw)}" was skipped: ${parsed.error}`);
-        continue;
-      }
-      const glyphs = line.slice(owner[open]!, owner[close + 1]! + 1);
-      const pts: number[] = [];
-      for (const g of glyphs) pts.push(...glyphCorners(g));
-      const [l, t, r, b] = displayBounds(o.geometry, pts);
-      const spec = parsed.tag;
-      const area = displayRectToArea(
-        o.geometry,
-        o.page,
-        l,
-        t,
-        spec.width !== undefined ? l + spec.width : r,
-        spec.height !== undefined ? t + spec.height : b,
-      );
-      if (!area) {
-        o.warn(`Page ${o.page}: text tag "${shorten(raw)}" lies outside the visible page and was skipped`);
-        continue;
-      }
-      let removable = true;
-      for (const g of glyphs) if (!Number.isFinite(g.adj)) removable = false;
-      if (removable) {
-        for (const g of glyphs) {
-          let m = o.removals.get(g.site.target);
-          if (!m) {
-            m = new Map();
-            o.removals.set(g.site.target, m);
-          }
-          addRemoval(m, g);
-        }
-      } else {
-        o.warn(`Page ${o.page}: text tag "${shorten(raw)}" is drawn at font size 0 and could not be removed`);
-      }
-      if (glyphs.every((g) => g.run.invisible))
-        o.warn(
-          `Page ${o.page}: text tag "${shorten(raw)}" is invisible text (an OCR layer?); the field was added, but a tag visible in a scanned image stays visible`,
-        );
-      found.push({ spec, area, text: raw });
+      const tag = takeTag(o, line, open, close, problem);
+      if (tag) found.push(tag);
     }
   }
   return found;

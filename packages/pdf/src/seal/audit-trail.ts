@@ -4,7 +4,7 @@ import { decodeImageDataUri, ImageCache } from './draw-values.ts';
 import { DocumentFonts } from './fonts.ts';
 import type { SigningIdentity } from './identity.ts';
 import { displayPage, paintOnPage } from './page.ts';
-import { drawTestMark, signPdf } from './sign.ts';
+import { drawTestMark, type SealTrust, signPdf } from './sign.ts';
 import { ASCENT, DESCENT, LINE_HEIGHT, shapeLine, type TextStyle, wrapText } from './text.ts';
 
 export interface AuditTrailInput {
@@ -12,7 +12,15 @@ export interface AuditTrailInput {
   title: string;
   createdAt: Date;
   completedAt: Date | null;
-  documents: { id: number; name: string; originalSha256: string; sealedSha256: string }[];
+  documents: {
+    id: number;
+    name: string;
+    /** SHA-256 of the file exactly as uploaded; null when not recorded (older templates). */
+    uploadedSha256?: string | null;
+    /** SHA-256 of the stored original: the upload after conversion and text-tag removal. */
+    originalSha256: string;
+    sealedSha256: string;
+  }[];
   signers: {
     id: number;
     role: string | null;
@@ -27,11 +35,25 @@ export interface AuditTrailInput {
     declinedAt: Date | null;
     declineReason: string | null;
     otpVerifiedAt: Date | null;
-    values: { field: string; value: unknown }[];
+    /** How the signer was authenticated, one line each (e.g. signing link sent by email). */
+    authentication?: string[];
+    /** The consent to sign electronically they gave: its text and when. */
+    consent?: { text: string | null; at: Date } | null;
+    /** `method`: how a signature or initials value was made (drawn, typed, uploaded), when recorded. */
+    values: { field: string; value: unknown; method?: string | null }[];
   }[];
   events: { at: Date; type: string; detail: string }[];
+  /** The sealing itself: when, the PAdES level and the time-stamping authority's time. */
+  sealing?: {
+    at: Date;
+    level: string;
+    timestampAuthority: string | null;
+    timestampTime: Date | null;
+  };
   testMode?: boolean;
 }
+
+type Signer = AuditTrailInput['signers'][number];
 
 const PAGE_W = 595.28;
 const PAGE_H = 841.89;
@@ -59,10 +81,12 @@ class Flow {
   readonly pages: { page: PDFPage; canvas: Canvas }[] = [];
   private y = 0;
 
-  constructor(
-    private readonly pdf: PDF,
-    private readonly fonts: DocumentFonts,
-  ) {
+  private readonly pdf: PDF;
+  private readonly fonts: DocumentFonts;
+
+  constructor(pdf: PDF, fonts: DocumentFonts) {
+    this.pdf = pdf;
+    this.fonts = fonts;
     this.newPage();
   }
 
@@ -178,19 +202,38 @@ function valueToText(value: unknown): string {
 }
 
 /**
- * Builds the audit trail of a signature request: the request, every document's SHA-256 before and
- * after sealing, each signer's identity evidence (email, phone, IP, user agent, OTP), their
- * timestamps and values (pictures of drawn signatures), and the event log. Signed like the documents.
+ * Builds the audit trail of a signature request: the request and how it was sealed, every
+ * document's SHA-256 as uploaded, as stored (after text-tag removal) and as signed, each signer's
+ * identity evidence and how they were authenticated, their consent, timestamps and values (with
+ * pictures of signatures and how each was made), and the event log. Sealed like the documents.
  */
 export async function buildAuditTrail(
   input: AuditTrailInput,
   identity: SigningIdentity,
+  trust?: SealTrust,
 ): Promise<Uint8Array> {
   const pdf = PDF.create();
   const fonts = new DocumentFonts(pdf);
   const images = new ImageCache(pdf);
   const flow = new Flow(pdf, fonts);
+  writeHeader(flow, input, identity);
+  writeDocuments(flow, input.documents);
+  flow.heading('Signers');
+  for (const [i, signer] of input.signers.entries()) writeSigner(flow, images, signer, i);
+  writeEvents(flow, input.events);
+  finishPages(pdf, flow, input);
+  fonts.finish();
+  pdf.setTitle(`Audit trail — ${input.title}`);
+  pdf.setCreationDate(input.completedAt ?? new Date());
+  const bytes = await pdf.save();
+  const signed = await signPdf(await PDF.load(bytes), identity, {
+    reason: `Audit trail of signature request #${input.requestId}`,
+    trust,
+  });
+  return signed.bytes;
+}
 
+function writeHeader(flow: Flow, input: AuditTrailInput, identity: SigningIdentity): void {
   flow.text('Audit trail', 20, 'bold');
   flow.text(input.title, 12, 'regular', GREY);
   flow.space(8);
@@ -201,62 +244,79 @@ export async function buildAuditTrail(
     ['Environment', input.testMode ? 'Test (documents are not legally binding)' : 'Live'],
     ['Sealed by', identity.subject],
     ['Certificate SHA-256', identity.fingerprintSha256],
+    ...sealingRows(input.sealing),
   ]);
+}
 
+function sealingRows(sealing: AuditTrailInput['sealing']): [string, string][] {
+  if (!sealing) return [];
+  return [
+    ['Sealed', formatTimestamp(sealing.at)],
+    ['Seal level', `PAdES ${sealing.level}`],
+    ['Timestamp authority', sealing.timestampAuthority ?? 'none configured (time claimed by the server)'],
+    ['Trusted time', sealing.timestampTime ? formatTimestamp(sealing.timestampTime) : '—'],
+  ];
+}
+
+function writeDocuments(flow: Flow, documents: AuditTrailInput['documents']): void {
   flow.heading('Documents');
-  for (const doc of input.documents) {
+  for (const doc of documents) {
     flow.row([{ text: `${doc.name} (#${doc.id})`, width: CONTENT_W + 10, style: 'bold' }], 10);
     flow.keyValues([
-      ['Original SHA-256', doc.originalSha256],
-      ['Signed SHA-256', doc.sealedSha256],
+      ['SHA-256 as uploaded', doc.uploadedSha256 ?? 'not recorded'],
+      ['SHA-256 after tag removal', doc.originalSha256],
+      ['SHA-256 signed', doc.sealedSha256],
     ]);
     flow.space(4);
   }
+}
 
-  flow.heading('Signers');
-  input.signers.forEach((signer, i) => {
-    flow.ensure(80);
-    const who = signer.name ?? signer.email ?? signer.phone ?? `Signer #${signer.id}`;
-    flow.row(
-      [
-        {
-          text: `${i + 1}. ${who}${signer.role ? ` — ${signer.role}` : ''}`,
-          width: CONTENT_W + 10,
-          style: 'bold',
-        },
-      ],
-      11,
-    );
-    const rows: [string, string][] = [
-      ['Signer ID', `#${signer.id}`],
-      ['Email', signer.email ?? '—'],
-      ['Phone', signer.phone ?? '—'],
-      ['IP address', signer.ip ?? '—'],
-      ['User agent', signer.userAgent ?? '—'],
-      ['Invited', formatTimestamp(signer.sentAt)],
-      ['Viewed', formatTimestamp(signer.viewedAt)],
-    ];
-    if (signer.otpVerifiedAt) rows.push(['Email code verified', formatTimestamp(signer.otpVerifiedAt)]);
-    if (signer.signedAt) rows.push(['Signed', formatTimestamp(signer.signedAt)]);
-    if (signer.declinedAt) {
-      rows.push(['Declined', formatTimestamp(signer.declinedAt)]);
-      rows.push(['Decline reason', signer.declineReason ?? '—']);
-    }
-    flow.keyValues(rows);
-    if (signer.values.length) {
-      flow.space(2);
-      flow.row([{ text: 'Values', width: CONTENT_W + 10, style: 'bold', color: GREY }], 9);
-      for (const { field, value } of signer.values) {
-        const img = typeof value === 'string' && decodeImageDataUri(value) ? images.get(value) : null;
-        if (img) flow.picture(field, img);
-        else flow.keyValues([[field, valueToText(value)]]);
-      }
-    }
-    flow.space(8);
-  });
+function signerRows(signer: Signer): [string, string][] {
+  const rows: [string, string][] = [
+    ['Signer ID', `#${signer.id}`],
+    ['Email', signer.email ?? '—'],
+    ['Phone', signer.phone ?? '—'],
+    ['IP address', signer.ip ?? '—'],
+    ['User agent', signer.userAgent ?? '—'],
+    ['Authentication', signer.authentication?.length ? signer.authentication.join('; ') : '—'],
+    ['Invited', formatTimestamp(signer.sentAt)],
+    ['Viewed', formatTimestamp(signer.viewedAt)],
+  ];
+  if (signer.otpVerifiedAt) rows.push(['Email code verified', formatTimestamp(signer.otpVerifiedAt)]);
+  if (signer.consent) {
+    rows.push(['Consent to sign electronically', formatTimestamp(signer.consent.at)]);
+    rows.push(['Consent text', signer.consent.text ?? 'not recorded']);
+  }
+  if (signer.signedAt) rows.push(['Signed', formatTimestamp(signer.signedAt)]);
+  if (signer.declinedAt) {
+    rows.push(['Declined', formatTimestamp(signer.declinedAt)]);
+    rows.push(['Decline reason', signer.declineReason ?? '—']);
+  }
+  return rows;
+}
 
+function writeSigner(flow: Flow, images: ImageCache, signer: Signer, i: number): void {
+  flow.ensure(80);
+  const who = signer.name ?? signer.email ?? signer.phone ?? `Signer #${signer.id}`;
+  const title = `${i + 1}. ${who}${signer.role ? ` — ${signer.role}` : ''}`;
+  flow.row([{ text: title, width: CONTENT_W + 10, style: 'bold' }], 11);
+  flow.keyValues(signerRows(signer));
+  if (signer.values.length) {
+    flow.space(2);
+    flow.row([{ text: 'Values', width: CONTENT_W + 10, style: 'bold', color: GREY }], 9);
+    for (const { field, value, method } of signer.values) {
+      const label = method ? `${field} (${method})` : field;
+      const img = typeof value === 'string' && decodeImageDataUri(value) ? images.get(value) : null;
+      if (img) flow.picture(label, img);
+      else flow.keyValues([[label, valueToText(value)]]);
+    }
+  }
+  flow.space(8);
+}
+
+function writeEvents(flow: Flow, events: AuditTrailInput['events']): void {
   flow.heading('Events');
-  for (const event of input.events) {
+  for (const event of events) {
     flow.row(
       [
         { text: formatTimestamp(event.at), width: 125, color: GREY },
@@ -266,7 +326,10 @@ export async function buildAuditTrail(
       8.5,
     );
   }
+}
 
+/** Footer with page numbers, and the test mark, on every page; then the drawings are written. */
+function finishPages(pdf: PDF, flow: Flow, input: AuditTrailInput): void {
   const total = flow.pages.length;
   flow.pages.forEach(({ page, canvas }, i) => {
     const footer = shapeLine(
@@ -276,13 +339,5 @@ export async function buildAuditTrail(
     if (input.testMode) drawTestMark(canvas, PAGE_W, PAGE_H);
     const display = displayPage(page);
     paintOnPage(pdf, page, canvas.finish(display.width, display.height), display);
-  });
-  fonts.finish();
-  pdf.setTitle(`Audit trail — ${input.title}`);
-  pdf.setCreationDate(input.completedAt ?? new Date());
-
-  const bytes = await pdf.save();
-  return signPdf(await PDF.load(bytes), identity, {
-    reason: `Audit trail of signature request #${input.requestId}`,
   });
 }

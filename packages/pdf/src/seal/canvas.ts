@@ -21,10 +21,13 @@ export class Canvas {
   private readonly xobjects = new Map<string, PdfRef>();
   private readonly gstates = new Map<string, PdfDict>();
 
-  constructor(
-    private readonly pdf: PDF,
-    private readonly fonts: DocumentFonts,
-  ) {}
+  private readonly pdf: PDF;
+  private readonly fonts: DocumentFonts;
+
+  constructor(pdf: PDF, fonts: DocumentFonts) {
+    this.pdf = pdf;
+    this.fonts = fonts;
+  }
 
   get isEmpty(): boolean {
     return this.ops.length === 0;

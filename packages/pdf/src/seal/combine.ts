@@ -1,6 +1,6 @@
 import { PDF, PdfArray, PdfDict, PdfName, type PdfObject, PdfRef } from '@libpdf/core';
 import type { SigningIdentity } from './identity.ts';
-import { signPdf } from './sign.ts';
+import { type SealTrust, signPdf } from './sign.ts';
 
 /**
  * Merges signed documents and the audit trail into one PDF and signs it. The signatures of the
@@ -11,6 +11,7 @@ export async function combineDocuments(
   pdfs: Uint8Array[],
   identity: SigningIdentity,
   name: string,
+  trust?: SealTrust,
 ): Promise<Uint8Array> {
   if (pdfs.length === 0) throw new RangeError('combineDocuments needs at least one PDF');
   const combined = PDF.create();
@@ -26,7 +27,11 @@ export async function combineDocuments(
   }
   combined.setTitle(name);
   const saved = await combined.save();
-  return signPdf(await PDF.load(saved), identity, { reason: `Combined signed documents: ${name}` });
+  const signed = await signPdf(await PDF.load(saved), identity, {
+    reason: `Combined signed documents: ${name}`,
+    trust,
+  });
+  return signed.bytes;
 }
 
 function dropSignatureWidgets(pdf: PDF): void {

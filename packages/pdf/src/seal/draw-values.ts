@@ -58,7 +58,10 @@ export function decodeImageDataUri(value: string): Uint8Array | null {
 /** Caches embedded images by their data URI so a signature drawn in many areas is stored once. */
 export class ImageCache {
   private readonly refs = new Map<string, { ref: PdfRef; width: number; height: number }>();
-  constructor(private readonly pdf: PDF) {}
+  private readonly pdf: PDF;
+  constructor(pdf: PDF) {
+    this.pdf = pdf;
+  }
 
   get(dataUri: string): { ref: PdfRef; width: number; height: number } | null {
     let img = this.refs.get(dataUri);

@@ -108,10 +108,12 @@ class EmbeddedFace {
   private readonly subset: fontkit.Subset;
   private readonly used = new Map<number, UsedGlyph>();
 
-  constructor(
-    private readonly pdf: PDF,
-    readonly face: fontkit.Font,
-  ) {
+  private readonly pdf: PDF;
+  readonly face: fontkit.Font;
+
+  constructor(pdf: PDF, face: fontkit.Font) {
+    this.pdf = pdf;
+    this.face = face;
     this.subset = face.createSubset();
     this.ref = pdf.register(new PdfDict([['Type', PdfName.of('Font')]]));
   }
@@ -217,7 +219,10 @@ function toUnicodeCMap(glyphs: UsedGlyph[]): string {
 /** The faces embedded into one document. Call finish() once, after the last text is drawn. */
 export class DocumentFonts {
   private readonly faces = new Map<FaceId, EmbeddedFace>();
-  constructor(private readonly pdf: PDF) {}
+  private readonly pdf: PDF;
+  constructor(pdf: PDF) {
+    this.pdf = pdf;
+  }
 
   get(id: FaceId): EmbeddedFace {
     let face = this.faces.get(id);

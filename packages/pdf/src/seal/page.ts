@@ -1,3 +1,4 @@
+import { areaToPixels } from '@esign/domain';
 import { ops, type PDF, type PDFPage, PdfDict, type PdfObject, PdfRef } from '@libpdf/core';
 
 /**
@@ -33,17 +34,16 @@ export function displayPage(page: PDFPage): DisplayPage {
   }
 }
 
-/** Area given as fractions of the displayed page, origin top-left → rectangle in display points (y up). */
+/**
+ * Area given as fractions of the displayed page, origin top-left → rectangle in display points
+ * (y up). The same areaToPixels the signing page and the template editor draw with (@esign/domain).
+ */
 export function areaRect(
   area: { x: number; y: number; w: number; h: number },
   page: DisplayPage,
 ): { x: number; y: number; w: number; h: number } {
-  return {
-    x: area.x * page.width,
-    y: page.height - (area.y + area.h) * page.height,
-    w: area.w * page.width,
-    h: area.h * page.height,
-  };
+  const b = areaToPixels(area, page.width, page.height);
+  return { x: b.x, y: page.height - b.y - b.height, w: b.width, h: b.height };
 }
 
 let formCounter = 0;

@@ -4,7 +4,7 @@ import { type Box, drawValue, ImageCache, type SealValue } from './draw-values.t
 import { DocumentFonts } from './fonts.ts';
 import type { SigningIdentity } from './identity.ts';
 import { areaRect, displayPage, paintOnPage } from './page.ts';
-import { drawTestMark, signPdf } from './sign.ts';
+import { drawTestMark, type SealTrust, signPdf } from './sign.ts';
 
 export interface SealDocumentInput {
   pdf: Uint8Array;
@@ -17,11 +17,13 @@ export interface SealDocumentInput {
   /** Test-mode documents carry a visible "TEST DOCUMENT - NOT LEGALLY BINDING" mark on every page. */
   testMark?: boolean;
   signedAt?: Date;
+  /** Timestamp authority and revocation data for B-T and above; without them the seal is B-B. */
+  trust?: SealTrust;
 }
 
 /**
  * Produces the signed copy of one document: every value drawn into its areas, AcroForm fields
- * flattened, the test mark when asked, then one PAdES signature over the whole file.
+ * flattened, the test mark when asked, then the certification seal (see signPdf).
  *
  * The original file is kept as the first revision and everything above is appended as one
  * incremental update (unless the file cannot be updated incrementally, e.g. it was repaired on
@@ -84,5 +86,6 @@ export async function sealDocument(input: SealDocumentInput): Promise<Uint8Array
       (input.testMark ? 'Signed in test mode - not legally binding' : 'Signed electronically'),
     location: input.location,
     signingTime: input.signedAt,
-  });
+    trust: input.trust,
+  }).then((r) => r.bytes);
 }

@@ -1,351 +1,205 @@
-import { createHash, verify as cryptoVerify, X509Certificate } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
-import { formatName } from './identity.ts';
+import { createHash } from 'node:crypto';
+import { type PDF, PdfRef, PdfStream } from '@libpdf/core';
+import {
+  diffRevisions,
+  isAllowedChange,
+  loadRevision,
+  type RevisionChange,
+  revisionEnds,
+} from './revisions.ts';
+import type { PadesLevel } from './sign.ts';
+import { findSignatures, type RawSignature, type SignatureKind } from './signature-check.ts';
+import { namesRevocation } from './trust.ts';
 
-/** Result of checking one embedded signature. */
+export type { RevisionChange } from './revisions.ts';
+export type { SignatureKind } from './signature-check.ts';
+
+/** Result of checking one embedded signature (see docs/verify.md). */
 export interface SignatureCheck {
   /** The signed byte ranges hash to the CMS message digest and the CMS signature verifies with the signer's key. */
   valid: boolean;
   /** The signed ranges run from byte 0 to the end of the file, leaving out only this signature's value. */
   coversWholeDocument: boolean;
-  /** Bytes follow this signature's signed range that no later valid signature covers. */
+  /** A later revision changed something PAdES does not allow after this signature. */
   modifiedAfterSigning: boolean;
+  kind: SignatureKind;
+  /** DocMDP P of a certification signature. */
+  docMdp: number | null;
   subFilter: string;
   signerSubject: string | null;
   /** SHA-256 of the signer certificate's DER, lowercase hex. */
   signerCertificateSha256: string | null;
   /** ISO 8601; the CMS signing-time attribute, else the signature dictionary's /M. */
   signingTime: string | null;
+  /** ISO 8601; the time a time-stamping authority certified, else null. */
+  timestampTime: string | null;
+  /** PAdES baseline level this signature reaches (null for document timestamps and invalid ones). */
+  level: PadesLevel | null;
+  /** 1-based revision this signature signed (the file up to its ByteRange end). */
+  revision: number;
+  /** Changes made by later revisions that this signature does not allow. */
+  changesAfter: RevisionChange[];
   reason: string | null;
   error?: string;
 }
 
-const OID_DATA = '1.2.840.113549.1.7.1';
-const OID_SIGNED_DATA = '1.2.840.113549.1.7.2';
-const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
-const OID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
-const OID_SIGNING_TIME = '1.2.840.113549.1.9.5';
-const OID_SIGNING_CERT_V2 = '1.2.840.113549.1.9.16.2.47';
-const OID_SIGNING_CERT_V1 = '1.2.840.113549.1.9.16.2.12';
-
-const DIGESTS: Record<string, string> = {
-  '1.3.14.3.2.26': 'sha1',
-  '2.16.840.1.101.3.4.2.1': 'sha256',
-  '2.16.840.1.101.3.4.2.2': 'sha384',
-  '2.16.840.1.101.3.4.2.3': 'sha512',
-};
-
-const latin1 = new TextDecoder('latin1');
-
 /**
- * Checks every signature in a PDF cryptographically, straight from the file's bytes (a tampered
- * file need not parse as a PDF any more): each `/ByteRange` found is read, the gap it leaves must
- * hold exactly the `/Contents` hex string, the ranges are hashed and compared with the CMS
- * message-digest attribute, the CMS signature over the signed attributes is verified with the
- * certificate's public key (RSA PKCS#1 v1.5, RSA-PSS, ECDSA), a signing-certificate(-v2)
- * attribute must match that certificate, and the hex padding after the CMS must be zeros.
- *
- * Trust in the certificate (chains, revocation) is not judged here: the caller compares
- * `signerCertificateSha256` with the certificates it trusts.
+ * Checks every signature of a PDF: each one cryptographically against the revision it signed
+ * (see signature-check.ts), then what every later revision changed, classified (revisions.ts):
+ * a signature stays unmodified only if each later revision adds nothing but what PAdES allows
+ * after it. A later signature never "covers" an earlier one. Trust in the certificates is not
+ * judged: the caller compares `signerCertificateSha256` with the certificates it trusts.
  */
 export async function inspectSignatures(pdf: Uint8Array): Promise<SignatureCheck[]> {
-  const text = latin1.decode(pdf);
-  const found: { check: SignatureCheck; end: number }[] = [];
-  const re = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const range = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
-    const dict = enclosingObject(text, m.index);
-    found.push({ check: checkOne(pdf, text, range, dict), end: range[2] + range[3] });
-  }
-  // A later valid signature vouches for the bytes between an earlier one's end and its own end.
-  const checks = found.map((f) => f.check);
-  for (let i = 0; i < found.length; i++) {
-    const { check, end } = found[i]!;
-    const coveredUntil = Math.max(
-      end,
-      ...found.filter((g, j) => j !== i && g.check.valid && g.end > end).map((g) => g.end),
-    );
-    check.modifiedAfterSigning = coveredUntil < pdf.length;
-  }
-  return checks;
-}
-
-/** True when the document has at least one signature and the last one is valid and covers every byte. */
-export function isIntact(checks: SignatureCheck[]): boolean {
-  const last = checks[checks.length - 1];
-  return !!last && checks.every((c) => c.valid) && last.coversWholeDocument && !last.modifiedAfterSigning;
-}
-
-function enclosingObject(text: string, at: number): string {
-  const start = text.lastIndexOf(' obj', at);
-  const end = text.indexOf('endobj', at);
-  return text.slice(
-    start < 0 ? Math.max(0, at - 4096) : start,
-    end < 0 ? Math.min(text.length, at + 65536) : end,
-  );
-}
-
-function checkOne(
-  pdf: Uint8Array,
-  text: string,
-  [o1, l1, o2, l2]: [number, number, number, number],
-  dict: string,
-): SignatureCheck {
-  const check: SignatureCheck = {
-    valid: false,
-    coversWholeDocument: false,
-    modifiedAfterSigning: false,
-    subFilter: /\/SubFilter\s*\/([^\s/<>[\]()]+)/.exec(dict)?.[1] ?? '',
-    signerSubject: null,
-    signerCertificateSha256: null,
-    signingTime: pdfDate(readString(dict, 'M')),
-    reason: readString(dict, 'Reason'),
-  };
-  try {
-    if (o1 !== 0 || l1 <= 0 || o2 <= l1 || l2 < 0 || o2 + l2 > pdf.length) {
-      throw new Error('ByteRange does not fit the file');
-    }
-    check.coversWholeDocument = o2 + l2 === pdf.length;
-    const gap = text.slice(l1, o2);
-    if (!/^<[0-9A-Fa-f\s]*>$/.test(gap)) throw new Error('ByteRange gap is not the /Contents hex string');
-    const hex = gap.slice(1, -1).replace(/\s+/g, '');
-    const cms = Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex');
-
-    const parsed = parseCmsCached(hex, cms);
-    check.signerSubject = parsed.signerSubject;
-    check.signerCertificateSha256 = parsed.signerCertificateSha256;
-    if (parsed.signingTime) check.signingTime = parsed.signingTime;
-    if (parsed.error) throw new Error(parsed.error);
-
-    const hash = createHash(parsed.digestAlg);
-    hash.update(pdf.subarray(o1, o1 + l1));
-    hash.update(pdf.subarray(o2, o2 + l2));
-    const documentDigest = hash.digest();
-    if (!parsed.messageDigest.equals(documentDigest)) {
-      throw new Error('Document digest does not match the signed message digest');
-    }
-    check.valid = true;
-  } catch (err) {
-    check.valid = false;
-    check.error = err instanceof Error ? err.message : String(err);
-  }
-  return check;
-}
-
-interface ParsedCms {
-  signerSubject: string | null;
-  signerCertificateSha256: string | null;
-  signingTime: string | null;
-  digestAlg: string;
-  messageDigest: Buffer;
-  /** Set when the CMS is unusable or its signature over the signed attributes does not verify. */
-  error?: string;
-}
-
-// The CMS checks do not depend on the rest of the file, so they are kept for a few recent
-// signature values (re-checking the same document, or many variants of it, stays cheap).
-const cmsCache = new Map<string, ParsedCms>();
-
-function parseCmsCached(hex: string, cms: Buffer): ParsedCms {
-  const key = createHash('sha256').update(hex).digest('hex');
-  let parsed = cmsCache.get(key);
-  if (!parsed) {
-    parsed = parseCms(hex, cms);
-    if (cmsCache.size >= 64) cmsCache.delete(cmsCache.keys().next().value!);
-    cmsCache.set(key, parsed);
-  }
-  return parsed;
-}
-
-function parseCms(hex: string, cms: Buffer): ParsedCms {
-  const parsed: ParsedCms = {
-    signerSubject: null,
-    signerCertificateSha256: null,
-    signingTime: null,
-    digestAlg: 'sha256',
-    messageDigest: Buffer.alloc(0),
-  };
-  try {
-    const asn = asn1js.fromBER(cms);
-    if (asn.offset === -1) throw new Error('Signature value is not DER');
-    if (/[^0]/.test(hex.slice(asn.offset * 2))) throw new Error('Data after the CMS in /Contents');
-    const contentInfo = new pkijs.ContentInfo({ schema: asn.result });
-    if (contentInfo.contentType !== OID_SIGNED_DATA) throw new Error('CMS is not SignedData');
-    const signed = new pkijs.SignedData({ schema: contentInfo.content });
-    if (signed.encapContentInfo.eContent) throw new Error('CMS is not detached');
-    const signerInfo = signed.signerInfos[0];
-    if (!signerInfo || signed.signerInfos.length !== 1)
-      throw new Error('CMS must hold exactly one SignerInfo');
-
-    const cert = findCertificate(signed, signerInfo);
-    const certDer = new Uint8Array(cert.toSchema().toBER(false));
-    const x509 = new X509Certificate(certDer);
-    parsed.signerSubject = formatName(x509.subject);
-    parsed.signerCertificateSha256 = createHash('sha256').update(certDer).digest('hex');
-
-    const digestAlg = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
-    if (!digestAlg) throw new Error(`Unsupported digest ${signerInfo.digestAlgorithm.algorithmId}`);
-    const attrs = signerInfo.signedAttrs;
-    if (!attrs) throw new Error('CMS has no signed attributes');
-    const attr = (oid: string) => attrs.attributes.find((a) => a.type === oid)?.values[0];
-    const contentType = attr(OID_CONTENT_TYPE);
-    if (!(contentType instanceof asn1js.ObjectIdentifier) || contentType.valueBlock.toString() !== OID_DATA) {
-      throw new Error('content-type attribute missing or not id-data');
-    }
-    const md = attr(OID_MESSAGE_DIGEST);
-    if (!(md instanceof asn1js.OctetString)) throw new Error('message-digest attribute missing');
-    const time = attr(OID_SIGNING_TIME);
-    if (time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime) {
-      parsed.signingTime = time.toDate().toISOString();
-    }
-    checkSigningCertificate(attr(OID_SIGNING_CERT_V2) ?? attr(OID_SIGNING_CERT_V1), certDer);
-
-    const signedAttrsDer = new Uint8Array(attrs.encodedValue);
-    signedAttrsDer[0] = 0x31; // [0] IMPLICIT → SET OF, as signed
-    const signatureOk = verifySignature(
-      signerInfo.signatureAlgorithm,
-      digestAlg,
-      signedAttrsDer,
-      new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
-      x509,
-    );
-
-    parsed.digestAlg = digestAlg;
-    parsed.messageDigest = Buffer.from(md.valueBlock.valueHexView);
-    if (!signatureOk) throw new Error('CMS signature does not verify with the signer certificate');
-  } catch (err) {
-    parsed.error = err instanceof Error ? err.message : String(err);
-  }
-  return parsed;
-}
-
-function findCertificate(signed: pkijs.SignedData, signerInfo: pkijs.SignerInfo): pkijs.Certificate {
-  const certs = (signed.certificates ?? []).filter(
-    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate,
-  );
-  const sid = signerInfo.sid;
-  const match = certs.find((c) => {
-    if (sid instanceof pkijs.IssuerAndSerialNumber) {
-      return c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber);
-    }
-    const ski = c.extensions?.find((e) => e.extnID === '2.5.29.14')?.parsedValue;
-    return ski instanceof asn1js.OctetString && sid instanceof asn1js.Primitive && ski.isEqual(sid);
+  const raw = findSignatures(pdf);
+  if (raw.length === 0) return [];
+  const ends = boundaries(pdf, raw);
+  const firstEnd = Math.min(...raw.map(signedEnd));
+  const changes = await changesSince(pdf, ends, firstEnd);
+  const timestamped = raw.some((r) => r.timestampTime !== null);
+  const final = timestamped ? await loadRevision(pdf, ends[ends.length - 1]!).catch(() => null) : null;
+  const dss = final ? readDss(final) : null;
+  const certification = raw.find((r) => r.kind === 'certification' && r.valid);
+  return raw.map((r) => {
+    const revision = ends.indexOf(signedEnd(r)) + 1;
+    const docMdp = certification && signedEnd(certification) <= signedEnd(r) ? certification.docMdp : null;
+    const changesAfter = changes.filter((c) => c.revision > revision && !isAllowedChange(c, docMdp));
+    const { range: _range, certificates: _certs, ...rest } = r;
+    return {
+      ...rest,
+      error: r.error,
+      modifiedAfterSigning: changesAfter.length > 0,
+      revision,
+      changesAfter,
+      level: levelOf(r, raw, changes, ends, dss),
+    };
   });
-  if (!match) throw new Error('Signer certificate not found in the CMS');
-  return match;
 }
 
-/** ESS signing-certificate(-v2): the first ESSCertID's hash must be the signer certificate's. */
-function checkSigningCertificate(value: unknown, certDer: Uint8Array): void {
-  if (!(value instanceof asn1js.Sequence)) return;
-  const certs = value.valueBlock.value[0];
-  const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
-  if (!(first instanceof asn1js.Sequence)) throw new Error('Malformed signing-certificate attribute');
-  const parts = first.valueBlock.value;
-  let alg = 'sha256';
-  let hashPart = parts[0];
-  if (parts[0] instanceof asn1js.Sequence) {
-    const oid = parts[0].valueBlock.value[0];
-    alg = (oid instanceof asn1js.ObjectIdentifier && DIGESTS[oid.valueBlock.toString()]) || 'unknown';
-    hashPart = parts[1];
-  } else if (parts[0] instanceof asn1js.OctetString && parts[0].valueBlock.valueHexView.length === 20) {
-    alg = 'sha1'; // v1 ESSCertID
-  }
-  if (!(hashPart instanceof asn1js.OctetString) || alg === 'unknown') {
-    throw new Error('Malformed signing-certificate attribute');
-  }
-  const expected = createHash(alg).update(certDer).digest();
-  if (!Buffer.from(hashPart.valueBlock.valueHexView).equals(expected)) {
-    throw new Error('signing-certificate attribute does not match the signer certificate');
-  }
+/** True when there is a signature, every signature is valid and none was modified after signing. */
+export function isIntact(checks: SignatureCheck[]): boolean {
+  return checks.length > 0 && checks.every((c) => c.valid && !c.modifiedAfterSigning);
 }
 
-function verifySignature(
-  algorithm: pkijs.AlgorithmIdentifier,
-  digestAlg: string,
-  data: Uint8Array,
-  signature: Uint8Array,
-  cert: X509Certificate,
-): boolean {
-  const key = cert.publicKey;
-  const oid = algorithm.algorithmId;
-  if (oid === '1.2.840.113549.1.1.10') {
-    const params = pssParams(algorithm);
-    return cryptoVerify(params.hash, data, { key, padding: 6, saltLength: params.saltLength }, signature);
+const signedEnd = (r: RawSignature) => r.range[2] + r.range[3];
+
+/** Revision ends (each %%EOF), plus each signature's own end should it not sit on one. */
+function boundaries(pdf: Uint8Array, raw: RawSignature[]): number[] {
+  const ends = new Set(revisionEnds(pdf));
+  for (const r of raw) if (signedEnd(r) <= pdf.length) ends.add(signedEnd(r));
+  return [...ends].sort((a, b) => a - b);
+}
+
+/**
+ * Revisions after the first signature that are compared one by one; a file with more (each one
+ * costs a parse) is not examined further and counts as modified. A sealed file has 3 or 4.
+ */
+export const MAX_REVISIONS_CHECKED = 50;
+
+/** Every change made after the byte offset `from`, revision by revision. */
+async function changesSince(pdf: Uint8Array, ends: number[], from: number): Promise<RevisionChange[]> {
+  const changes: RevisionChange[] = [];
+  const first = ends.indexOf(from);
+  if (first >= 0 && ends.length - 1 - first > MAX_REVISIONS_CHECKED) {
+    return [
+      {
+        revision: first + 2,
+        kind: 'unreadable_revision',
+        page: null,
+        description: `${ends.length - 1 - first} revisions after the first signature; at most ${MAX_REVISIONS_CHECKED} are checked`,
+      },
+    ];
   }
-  const rsaByOid: Record<string, string> = {
-    '1.2.840.113549.1.1.5': 'sha1',
-    '1.2.840.113549.1.1.11': 'sha256',
-    '1.2.840.113549.1.1.12': 'sha384',
-    '1.2.840.113549.1.1.13': 'sha512',
-  };
-  const ecByOid: Record<string, string> = {
-    '1.2.840.10045.4.1': 'sha1',
-    '1.2.840.10045.4.3.2': 'sha256',
-    '1.2.840.10045.4.3.3': 'sha384',
-    '1.2.840.10045.4.3.4': 'sha512',
-  };
-  if (oid === '1.2.840.113549.1.1.1') return cryptoVerify(digestAlg, data, key, signature);
-  if (rsaByOid[oid]) return cryptoVerify(rsaByOid[oid], data, key, signature);
-  if (oid === '1.2.840.10045.2.1')
-    return cryptoVerify(digestAlg, data, { key, dsaEncoding: 'der' }, signature);
-  if (ecByOid[oid]) return cryptoVerify(ecByOid[oid], data, { key, dsaEncoding: 'der' }, signature);
-  throw new Error(`Unsupported signature algorithm ${oid}`);
-}
-
-function pssParams(algorithm: pkijs.AlgorithmIdentifier): { hash: string; saltLength: number } {
-  const params = new pkijs.RSASSAPSSParams({ schema: algorithm.algorithmParams });
-  return {
-    hash: DIGESTS[params.hashAlgorithm.algorithmId] ?? 'sha1',
-    saltLength: params.saltLength,
-  };
-}
-
-/** Reads a string entry (literal or hex, PDFDocEncoding or UTF-16BE) from a dictionary's source. */
-function readString(dict: string, key: string): string | null {
-  const at = new RegExp(`/${key}\\s*([(<])`).exec(dict);
-  if (!at) return null;
-  let i = at.index + at[0].length;
-  const bytes: number[] = [];
-  if (at[1] === '<') {
-    const end = dict.indexOf('>', i);
-    const hex = dict.slice(i, end < 0 ? undefined : end).replace(/\s+/g, '');
-    for (let k = 0; k < hex.length; k += 2)
-      bytes.push(Number.parseInt(hex.slice(k, k + 2).padEnd(2, '0'), 16));
-  } else {
-    let depth = 1;
-    for (; i < dict.length; i++) {
-      const c = dict[i]!;
-      if (c === '\\') {
-        const n = dict[++i] ?? '';
-        const esc: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12, '(': 40, ')': 41, '\\': 92 };
-        if (n in esc) bytes.push(esc[n]!);
-        else if (/[0-7]/.test(n)) {
-          let oct = n;
-          while (oct.length < 3 && /[0-7]/.test(dict[i + 1] ?? '')) oct += dict[++i];
-          bytes.push(Number.parseInt(oct, 8) & 0xff);
-        } else if (n === '\r' && dict[i + 1] === '\n') i++;
-        continue;
-      }
-      if (c === '(') depth++;
-      if (c === ')' && --depth === 0) break;
-      bytes.push(c.charCodeAt(0));
+  const last = ends[ends.length - 1] ?? 0;
+  // Strict: even whitespace after the last %%EOF and its end-of-line is bytes no revision holds.
+  if (pdf.length > last) {
+    changes.push({
+      revision: ends.length + 1,
+      kind: 'appended_bytes',
+      page: null,
+      description: `${pdf.length - last} bytes appended after the last revision`,
+    });
+  }
+  let older: PDF | null = null;
+  for (let i = ends.indexOf(from); i >= 0 && i < ends.length - 1; i++) {
+    try {
+      older ??= await loadRevision(pdf, ends[i]!);
+      const newer = await loadRevision(pdf, ends[i + 1]!);
+      changes.push(...diffRevisions(older, newer, i + 2));
+      older = newer;
+    } catch (err) {
+      older = null;
+      changes.push({
+        revision: i + 2,
+        kind: 'unreadable_revision',
+        page: null,
+        description: `revision ${i + 2} cannot be read (${(err as Error).message})`,
+      });
     }
   }
-  const buf = Uint8Array.from(bytes);
-  if (buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
-  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return new TextDecoder().decode(buf.subarray(3));
-  return latin1.decode(buf);
+  return changes;
 }
 
-/** PDF date `D:YYYYMMDDHHmmSS+HH'mm'` → ISO 8601. */
-function pdfDate(value: string | null): string | null {
-  const m =
-    value && /D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+-])?(\d{2})?'?(\d{2})?/.exec(value);
-  if (!m) return null;
-  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', sign, th = '00', tm = '00'] = m;
-  const tz = !sign || sign === 'Z' || sign === 'z' ? 'Z' : `${sign}${th}:${tm}`;
-  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${tz}`);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+interface Dss {
+  certificates: Set<string>;
+  revocationEntries: number;
+}
+
+/** The certificates (SHA-256) and the number of OCSP responses and CRLs in the final DSS. */
+function readDss(pdf: PDF): Dss | null {
+  const resolve = (ref: PdfRef) => pdf.context.resolve(ref);
+  const dss = pdf.getCatalog().getDict('DSS', resolve);
+  if (!dss) return null;
+  const streams = (name: string) =>
+    (dss.getArray(name, resolve)?.toArray() ?? [])
+      .map((v) => (v instanceof PdfRef ? resolve(v) : v))
+      .filter((v): v is PdfStream => v instanceof PdfStream);
+  const certificates = new Set(
+    streams('Certs').map((s) => createHash('sha256').update(decoded(s)).digest('hex')),
+  );
+  return { certificates, revocationEntries: streams('OCSPs').length + streams('CRLs').length };
+}
+
+function decoded(stream: PdfStream): Uint8Array {
+  try {
+    return stream.getDecodedData();
+  } catch {
+    return stream.data;
+  }
+}
+
+/**
+ * The PAdES baseline level a signature reaches: B-B when valid; B-T with a verified signature
+ * timestamp or a later document timestamp; B-LT when the DSS also holds its certificate chain
+ * and revocation data for every certificate that names an OCSP responder or CRL; B-LTA when a
+ * valid document timestamp was added after that DSS.
+ */
+function levelOf(
+  r: RawSignature,
+  all: RawSignature[],
+  changes: RevisionChange[],
+  ends: number[],
+  dss: Dss | null,
+): PadesLevel | null {
+  if (!r.valid || r.kind === 'document_timestamp') return null;
+  const docTimestamps = all.filter(
+    (t) => t.kind === 'document_timestamp' && t.valid && signedEnd(t) > signedEnd(r),
+  );
+  if (!r.timestampTime && docTimestamps.length === 0) return 'B-B';
+  const certs = r.certificates.map((c) => createHash('sha256').update(c).digest('hex'));
+  const needsRevocation = r.certificates.some((c) => safeNames(c));
+  const ltv =
+    !!dss && certs.every((c) => dss.certificates.has(c)) && (!needsRevocation || dss.revocationEntries > 0);
+  if (!ltv) return 'B-T';
+  const dssRevision = changes.find((c) => c.kind === 'dss')?.revision ?? Number.POSITIVE_INFINITY;
+  const archived = docTimestamps.some((t) => ends.indexOf(signedEnd(t)) + 1 > dssRevision);
+  return archived ? 'B-LTA' : 'B-LT';
+}
+
+function safeNames(der: Uint8Array): boolean {
+  try {
+    return namesRevocation(der);
+  } catch {
+    return false;
+  }
 }

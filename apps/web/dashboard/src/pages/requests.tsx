@@ -1,18 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { formatDateTime, REQUEST_STATUS_LABEL, SIGNER_STATUS_LABEL } from '../format.ts';
+import { useSearchParams } from 'react-router';
+import { PrimaryLink } from '../link-button.tsx';
 import { trpc } from '../trpc.ts';
-import { Badge, EmptyState, ErrorNote, Loading, PageHeader, ShowMore, statusTone } from '../ui.tsx';
-
-const FILTERS = [
-  { value: '', label: 'All' },
-  { value: 'open', label: 'Waiting for signatures' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'declined', label: 'Declined' },
-  { value: 'expired', label: 'Expired' },
-  { value: 'canceled', label: 'Canceled' },
-];
+import { ErrorNote, Loading, PageHeader, ShowMore } from '../ui.tsx';
+import { RequestFilters } from './requests/filters.tsx';
+import { NoRequests, RequestRow } from './requests/request-row.tsx';
 
 export function RequestsPage() {
   const [params, setParams] = useSearchParams();
@@ -34,74 +27,16 @@ export function RequestsPage() {
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
-      <PageHeader
-        title="Requests"
-        actions={
-          <Link className="btn btn-primary" to="/send">
-            Send for signature
-          </Link>
-        }
-      >
+      <PageHeader title="Requests" actions={<PrimaryLink to="/send">Send for signature</PrimaryLink>}>
         Everything sent for signature, newest first.
       </PageHeader>
-      <search className="filters">
-        <label className="inline grow">
-          <span className="sr-only">Search by signer name, email or phone</span>
-          <input
-            type="search"
-            placeholder="Search signers by name, email or phone"
-            value={q}
-            onChange={(e) => set('q', e.target.value)}
-          />
-        </label>
-        <label className="inline">
-          Status{' '}
-          <select value={status} onChange={(e) => set('status', e.target.value)}>
-            {FILTERS.map((f) => (
-              <option key={f.value} value={f.value}>
-                {f.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </search>
+      <RequestFilters q={q} status={status} set={set} />
       {list.isPending ? <Loading /> : null}
       <ErrorNote error={list.error} />
-      {list.data && rows.length === 0 ? (
-        status || search ? (
-          <EmptyState title="Nothing matches">Try another status or search.</EmptyState>
-        ) : (
-          <EmptyState
-            title="No requests yet"
-            action={
-              <Link className="btn btn-primary" to="/send">
-                Send your first document
-              </Link>
-            }
-          >
-            Send a template to one or more signers; you can follow their progress here.
-          </EmptyState>
-        )
-      ) : null}
+      {list.data && rows.length === 0 ? <NoRequests filtered={Boolean(status || search)} /> : null}
       <ul className="rows" aria-label="Signature requests">
         {rows.map((r) => (
-          <li key={r.id} className="row">
-            <div className="row-main">
-              <Link to={`/requests/${r.id}`} className="row-link">
-                <strong>{r.template?.name ?? `Request ${r.id}`}</strong>
-              </Link>{' '}
-              <Badge tone={statusTone(r.status)}>{REQUEST_STATUS_LABEL[r.status] ?? r.status}</Badge>
-              <div className="hint">
-                {r.signers
-                  .map(
-                    (s) =>
-                      `${s.name || s.email || s.phone} (${SIGNER_STATUS_LABEL[s.status]?.toLowerCase() ?? s.status})`,
-                  )
-                  .join(' · ')}
-              </div>
-              <div className="hint">Sent {formatDateTime(r.created_at)}</div>
-            </div>
-          </li>
+          <RequestRow key={r.id} request={r} />
         ))}
       </ul>
       <ShowMore list={list} />

@@ -15,11 +15,12 @@ import {
   ShowMore,
   useToast,
 } from '../ui.tsx';
+import { TemplateFilters } from './template-filters.tsx';
+import { TemplateRow } from './template-row.tsx';
 import { Upload } from './upload.tsx';
 
 export function TemplatesPage({ session }: { session: Session }) {
   const queryClient = useQueryClient();
-  const toast = useToast();
   const canWrite = session.user.role !== 'viewer';
   const [q, setQ] = useState('');
   const [folder, setFolder] = useState('');
@@ -33,6 +34,57 @@ export function TemplatesPage({ session }: { session: Session }) {
     }),
   );
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
+  const { duplicate, archive } = useTemplateActions(refresh);
+  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  const filtered = search !== '' || folder !== '' || archived;
+  return (
+    <>
+      <PageHeader title="Templates">
+        Reusable documents with fields for each signer role. Text tags such as{' '}
+        <code>{'{{signature;role=Client}}'}</code> in a PDF become fields automatically.
+      </PageHeader>
+      {canWrite ? <Upload folders={folders.data ?? []} onUploaded={refresh} /> : null}
+      <TemplateFilters
+        q={q}
+        onQ={setQ}
+        folder={folder}
+        onFolder={setFolder}
+        folders={folders.data ?? []}
+        archived={archived}
+        onArchived={setArchived}
+      />
+      {list.isPending ? <Loading /> : null}
+      <ErrorNote error={list.error} />
+      {list.data && rows.length === 0 ? (
+        filtered ? (
+          <EmptyState title="No templates match">Try another name or folder.</EmptyState>
+        ) : (
+          <EmptyState title="No templates yet">
+            {canWrite
+              ? 'Drop a PDF above to create your first template; then send it for signature.'
+              : 'When your team uploads templates, they appear here.'}
+          </EmptyState>
+        )
+      ) : null}
+      <ul className="rows" aria-label="Templates">
+        {rows.map((t) => (
+          <TemplateRow
+            key={t.id}
+            template={t}
+            canWrite={canWrite}
+            onDuplicate={() => duplicate.mutate({ id: t.id })}
+            onArchive={() => archive.mutate({ id: t.id })}
+          />
+        ))}
+      </ul>
+      <ShowMore list={list} />
+    </>
+  );
+}
+
+/** Duplicate and archive, each telling the person what happened and refreshing the list. */
+function useTemplateActions(refresh: () => Promise<void>) {
+  const toast = useToast();
   const onError = (e: { message: string }) => toast(e.message, 'bad');
   const duplicate = useMutation(
     trpc.templates.duplicate.mutationOptions({
@@ -52,101 +104,5 @@ export function TemplatesPage({ session }: { session: Session }) {
       onError,
     }),
   );
-  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
-  const filtered = search !== '' || folder !== '' || archived;
-  return (
-    <>
-      <PageHeader title="Templates">
-        Reusable documents with fields for each signer role. Text tags such as{' '}
-        <code>{'{{signature;role=Client}}'}</code> in a PDF become fields automatically.
-      </PageHeader>
-      {canWrite ? <Upload folders={folders.data ?? []} onUploaded={refresh} /> : null}
-      <search className="filters">
-        <label className="inline grow">
-          <span className="sr-only">Search templates by name</span>
-          <input
-            type="search"
-            placeholder="Search by name"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-          />
-        </label>
-        <label className="inline">
-          Folder{' '}
-          <select value={folder} onChange={(e) => setFolder(e.target.value)}>
-            <option value="">All folders</option>
-            {folders.data?.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline">
-          <input type="checkbox" checked={archived} onChange={(e) => setArchived(e.target.checked)} />{' '}
-          Archived only
-        </label>
-      </search>
-      {list.isPending ? <Loading /> : null}
-      <ErrorNote error={list.error} />
-      {list.data && rows.length === 0 ? (
-        filtered ? (
-          <EmptyState title="No templates match">Try another name or folder.</EmptyState>
-        ) : (
-          <EmptyState title="No templates yet">
-            {canWrite
-              ? 'Drop a PDF above to create your first template; then send it for signature.'
-              : 'When your team uploads templates, they appear here.'}
-          </EmptyState>
-        )
-      ) : null}
-      <ul className="rows" aria-label="Templates">
-        {rows.map((t) => (
-          <li key={t.id} className="row">
-            <div className="row-main">
-              <strong>{t.name}</strong> {t.folder ? <Badge>{t.folder}</Badge> : null}
-              {t.archived_at ? <Badge tone="muted">archived</Badge> : null}
-              <div className="hint">
-                Roles: {t.roles.join(', ') || 'none yet'} · created {formatDate(t.created_at)}
-                {t.created_by ? ` by ${t.created_by.name || t.created_by.email}` : ''}
-              </div>
-            </div>
-            <div className="row-actions">
-              {!t.archived_at && canWrite ? (
-                <Link className="btn btn-primary btn-small" to={`/send?template=${t.id}`}>
-                  Send
-                </Link>
-              ) : null}
-              <a className="btn btn-secondary btn-small" href={t.edit_url}>
-                Edit fields
-              </a>
-              {canWrite ? (
-                <Button
-                  small
-                  onClick={() => duplicate.mutate({ id: t.id })}
-                  aria-label={`Duplicate ${t.name}`}
-                >
-                  Duplicate
-                </Button>
-              ) : null}
-              {canWrite && !t.archived_at ? (
-                <Confirm
-                  trigger={
-                    <Button small variant="danger" aria-label={`Archive ${t.name}`}>
-                      Archive
-                    </Button>
-                  }
-                  title={`Archive “${t.name}”?`}
-                  description="It can no longer be sent, and signing links of its unfinished requests stop working. There is no undo."
-                  confirmLabel="Archive"
-                  onConfirm={() => archive.mutate({ id: t.id })}
-                />
-              ) : null}
-            </div>
-          </li>
-        ))}
-      </ul>
-      <ShowMore list={list} />
-    </>
-  );
+  return { duplicate, archive };
 }

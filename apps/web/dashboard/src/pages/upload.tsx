@@ -1,11 +1,10 @@
-import { useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { useId, useState } from 'react';
 import { mutateWithProgress } from '../trpc.ts';
 import { Button, ErrorNote, ProgressBar, useToast } from '../ui.tsx';
+import { ChosenFiles, type Created, Dropzone, UploadDone } from './upload-parts.tsx';
 
 /** One upload from the dashboard is one request body: at most one full-size (25 MB) document. */
 const MAX_BYTES = 25 * 1024 * 1024;
-const ACCEPT = 'application/pdf,image/png,image/jpeg,image/webp,image/gif,image/tiff';
 
 const readAsDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
@@ -15,23 +14,13 @@ const readAsDataUrl = (file: File) =>
     reader.readAsDataURL(file);
   });
 
-interface Created {
-  id: number;
-  name: string;
-  edit_url: string;
-  fields?: unknown[];
-  warnings?: string[];
-}
-
 /** Drag and drop (or choose) PDFs and images; a progress bar while they upload. */
 export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded: () => void }) {
   const toast = useToast();
   const inputId = useId();
-  const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [name, setName] = useState('');
   const [folder, setFolder] = useState('');
-  const [over, setOver] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Created | null>(null);
@@ -74,89 +63,23 @@ export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded:
   return (
     <section className="card" aria-labelledby={`${inputId}-title`}>
       <h2 id={`${inputId}-title`}>New template</h2>
-      <label
-        htmlFor={inputId}
-        className={`dropzone${over ? ' dropzone-over' : ''}`}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          choose(e.dataTransfer.files);
-        }}
-      >
-        <strong>Drop PDF or image files here</strong>
-        <span className="hint">or press to choose files (up to 25 MB per upload)</span>
-        <input
-          ref={input}
-          id={inputId}
-          className="sr-only"
-          type="file"
-          accept={ACCEPT}
-          multiple
-          onChange={(e) => choose(e.target.files)}
-          data-testid="template-file"
-        />
-      </label>
+      <Dropzone inputId={inputId} onChoose={choose} />
       {files.length > 0 ? (
-        <>
-          <ul className="plain">
-            {files.map((f) => (
-              <li key={f.name}>
-                {f.name} <span className="hint">({(f.size / 1024 / 1024).toFixed(1)} MB)</span>
-              </li>
-            ))}
-          </ul>
-          {tooBig ? (
-            <div className="notice notice-error" role="alert">
-              These files add up to {(total / 1024 / 1024).toFixed(1)} MB; upload at most 25 MB at a time here
-              (the API takes up to 10 documents of 25 MB each).
-            </div>
-          ) : null}
-          <div className="grid-2">
-            <div className="field">
-              <label htmlFor={`${inputId}-name`}>Template name (optional)</label>
-              <input
-                id={`${inputId}-name`}
-                value={name}
-                placeholder={files[0]?.name.replace(/\.[^.]+$/, '')}
-                onChange={(e) => setName(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={`${inputId}-folder`}>Folder (optional)</label>
-              <input
-                id={`${inputId}-folder`}
-                list={`${inputId}-folders`}
-                value={folder}
-                onChange={(e) => setFolder(e.target.value)}
-              />
-              <datalist id={`${inputId}-folders`}>
-                {folders.map((f) => (
-                  <option key={f} value={f} />
-                ))}
-              </datalist>
-            </div>
-          </div>
-        </>
+        <ChosenFiles
+          inputId={inputId}
+          files={files}
+          tooBig={tooBig}
+          total={total}
+          name={name}
+          onName={setName}
+          folder={folder}
+          onFolder={setFolder}
+          folders={folders}
+        />
       ) : null}
       {progress !== null ? <ProgressBar value={progress} label="Uploading" /> : null}
       <ErrorNote error={error} title="The upload failed." />
-      {created ? (
-        <div className="notice notice-good" role="status">
-          “{created.name}” is ready
-          {created.fields && created.fields.length === 0 ? ', but has no fields yet: ' : '. '}
-          {created.fields && created.fields.length === 0 ? (
-            <a href={created.edit_url}>place fields in the editor</a>
-          ) : (
-            <Link to={`/send?template=${created.id}`}>Send it for signature</Link>
-          )}
-          {created.warnings?.length ? <span className="hint"> ({created.warnings.join(' ')})</span> : null}
-        </div>
-      ) : null}
+      {created ? <UploadDone created={created} /> : null}
       {files.length > 0 ? (
         <div className="form-actions">
           <Button onClick={() => setFiles([])} disabled={progress !== null}>

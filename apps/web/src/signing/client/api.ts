@@ -31,7 +31,7 @@ function transport(keepalive: boolean) {
 }
 
 /**
- * The signing procedures (operations.md §4) through a tRPC client typed by the server's router.
+ * The signing procedures through a tRPC client typed by the server's router.
  * Every call is a POST, queries included (`methodOverride`; the server allows it), so the signing
  * token travels in the body and never in a URL, a proxy log or the browser history.
  */

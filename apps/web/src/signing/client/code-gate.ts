@@ -3,13 +3,13 @@ import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
-import { setSession, token, withSession } from './session.ts';
+import { token } from './session.ts';
 import { codeErrorMessage, viewForError } from './status.ts';
 import type { OpenResult } from './types.ts';
 
 /**
  * The email code gate (require_email_otp): the signer asks for a one-time code, then enters it;
- * signing.verifyCode answers a session that opens the document.
+ * signing.verifyCode sets the session cookie that opens the document.
  */
 export function showCodeGate(open: OpenResult, flow: Flow): void {
   document.title = 'Confirm your email address';
@@ -55,7 +55,7 @@ function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
     button.disabled = true;
     error.hidden = true;
     try {
-      const res = await signing.requestCode.mutate(withSession({ token }));
+      const res = await signing.requestCode.mutate({ token });
       const until = new Date(res.expires_at);
       const time = until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       status.textContent = `We sent a code to ${res.email}.${
@@ -76,7 +76,7 @@ function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
   return { row, error };
 }
 
-/** The code input and Verify: signing.verifyCode, then the document opens with the session. */
+/** The code input and Verify: signing.verifyCode, then the document opens (the session is an HTTP-only cookie). */
 function codeForm(flow: Flow) {
   const input = h('input', {
     id: 'code',
@@ -106,8 +106,8 @@ function codeForm(flow: Flow) {
     }
     verify.disabled = true;
     try {
-      const res = await signing.verifyCode.mutate({ token, code });
-      setSession(res.session);
+      // The answer sets the session cookie; the page opens again with it.
+      await signing.verifyCode.mutate({ token, code });
       flow.restart();
     } catch (err) {
       const { code: c, message, retryAfterSeconds } = toApiError(err);

@@ -1,8 +1,9 @@
 import { signing } from './api.ts';
 import { h } from './dom.ts';
+import { notifyHost } from './embed.ts';
 import { CLOSED, toApiError } from './errors.ts';
 import { modal } from './modal.ts';
-import { setSession, token, withSession } from './session.ts';
+import { token } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
 import { DECLINED, type StatusView, viewForError } from './status.ts';
 
@@ -32,8 +33,9 @@ export async function decline(page: SigningPage): Promise<void> {
       const text = reason.value.trim();
       if (!text) return { error: 'Enter a reason for declining.', input: reason };
       try {
-        await signing.decline.mutate(withSession({ token, reason: text }));
+        await signing.decline.mutate({ token, reason: text });
         outcome = DECLINED;
+        notifyHost('declined', { signature_request_id: page.open.request.id });
         return null;
       } catch (e) {
         const err = toApiError(e);
@@ -46,6 +48,5 @@ export async function decline(page: SigningPage): Promise<void> {
   await dialog.result;
   if (!outcome) return page.ui.decline.focus();
   page.done = true;
-  setSession(undefined);
   page.flow.close(outcome);
 }

@@ -1,6 +1,7 @@
 import { h } from './dom.ts';
 import { activate } from './field-actions.ts';
 import { areaToPercent, compareAreas } from './geometry.ts';
+import { othersOnPage } from './others-view.ts';
 import type { SigningPage } from './signing-state.ts';
 import type { Area, DocumentInfo, PageInfo, SigningField } from './types.ts';
 
@@ -57,6 +58,7 @@ function renderPage(
       h('p', { class: 'page-error' }, 'This page could not be loaded. Reload the page to try again.'),
     );
   });
+  el.append(...othersOnPage(page.open, doc.index, info.number));
   for (const p of placed) el.append(...renderOverlay(page, p));
   return el;
 }

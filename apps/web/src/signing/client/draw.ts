@@ -16,120 +16,137 @@ export interface SignaturePad {
   resize(): void;
 }
 
-/**
- * Drawing with pointer events (mouse, pen and touch alike). Points are kept as fractions of the
- * surface, so a rotated phone or a resized window redraws the same signature.
- */
-export function createSignaturePad(canvas: HTMLCanvasElement, onChange: () => void): SignaturePad {
-  const ctx = canvas.getContext('2d');
-  const strokes: Point[][] = [];
-  let current: Point[] | null = null;
-  let cssW = 1;
-  let cssH = 1;
-
-  const line = (c: CanvasRenderingContext2D, pts: Point[], sx: number, sy: number, width: number) => {
-    const first = pts[0];
-    if (!first) return;
-    c.lineWidth = width;
-    c.lineCap = 'round';
-    c.lineJoin = 'round';
-    c.strokeStyle = INK;
-    c.fillStyle = INK;
-    if (pts.length === 1) {
-      c.beginPath();
-      c.arc(first[0] * sx, first[1] * sy, width / 2, 0, Math.PI * 2);
-      c.fill();
-      return;
-    }
+/** One stroke drawn on `c`, its points scaled by (sx, sy): a dot, or a smoothed line. */
+function drawStroke(c: CanvasRenderingContext2D, pts: Point[], sx: number, sy: number, width: number) {
+  const first = pts[0];
+  if (!first) return;
+  c.lineWidth = width;
+  c.lineCap = 'round';
+  c.lineJoin = 'round';
+  c.strokeStyle = INK;
+  c.fillStyle = INK;
+  if (pts.length === 1) {
     c.beginPath();
-    c.moveTo(first[0] * sx, first[1] * sy);
-    // Quadratic curves through the midpoints smooth the polyline.
-    for (let i = 1; i < pts.length - 1; i++) {
-      const p = pts[i] as Point;
-      const q = pts[i + 1] as Point;
-      c.quadraticCurveTo(p[0] * sx, p[1] * sy, ((p[0] + q[0]) / 2) * sx, ((p[1] + q[1]) / 2) * sy);
-    }
-    const last = pts[pts.length - 1] as Point;
-    c.lineTo(last[0] * sx, last[1] * sy);
-    c.stroke();
-  };
+    c.arc(first[0] * sx, first[1] * sy, width / 2, 0, Math.PI * 2);
+    c.fill();
+    return;
+  }
+  c.beginPath();
+  c.moveTo(first[0] * sx, first[1] * sy);
+  // Quadratic curves through the midpoints smooth the polyline.
+  for (let i = 1; i < pts.length - 1; i++) {
+    const p = pts[i] as Point;
+    const q = pts[i + 1] as Point;
+    c.quadraticCurveTo(p[0] * sx, p[1] * sy, ((p[0] + q[0]) / 2) * sx, ((p[1] + q[1]) / 2) * sy);
+  }
+  const last = pts[pts.length - 1] as Point;
+  c.lineTo(last[0] * sx, last[1] * sy);
+  c.stroke();
+}
 
-  const penWidth = () => Math.max(2.5, Math.min(cssW / 100, cssH / 40));
+/** The pad's drawing: strokes as fractions of the surface, and the surface's CSS size. */
+interface Drawing {
+  strokes: Point[][];
+  cssW: number;
+  cssH: number;
+}
 
-  const redraw = () => {
-    if (!ctx) return;
-    ctx.clearRect(0, 0, cssW, cssH);
-    for (const s of strokes) line(ctx, s, cssW, cssH, penWidth());
-  };
+const penWidth = (d: Drawing) => Math.max(2.5, Math.min(d.cssW / 100, d.cssH / 40));
 
-  const resize = () => {
-    const r = canvas.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) return;
-    const dpr = window.devicePixelRatio || 1;
-    cssW = r.width;
-    cssH = r.height;
-    canvas.width = Math.round(cssW * dpr);
-    canvas.height = Math.round(cssH * dpr);
-    ctx?.setTransform(dpr, 0, 0, dpr, 0, 0);
-    redraw();
-  };
+/** The drawing cropped to its ink, at up to 3x the on-screen size, as a PNG data: URI. */
+function exportDrawing(d: Drawing): string | null {
+  const b = strokeBounds(d.strokes);
+  if (!b) return null;
+  const scale = Math.min(3, 1200 / d.cssW);
+  const pad = penWidth(d) * scale;
+  const out = document.createElement('canvas');
+  out.width = Math.max(1, Math.ceil(b.width * d.cssW * scale + pad * 2));
+  out.height = Math.max(1, Math.ceil(b.height * d.cssH * scale + pad * 2));
+  const c = out.getContext('2d');
+  if (!c) return null;
+  c.translate(pad - b.x * d.cssW * scale, pad - b.y * d.cssH * scale);
+  for (const s of d.strokes) drawStroke(c, s, d.cssW * scale, d.cssH * scale, penWidth(d) * scale);
+  return out.toDataURL('image/png');
+}
 
+/** Pointer input on the canvas: each press starts a stroke, moves extend it, release ends it. */
+function listenForStrokes(
+  canvas: HTMLCanvasElement,
+  d: Drawing,
+  on: { start(): void; draw(): void; end(): void },
+) {
+  let current: Point[] | null = null;
   const at = (e: PointerEvent): Point => {
     const r = canvas.getBoundingClientRect();
     return [(e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height];
   };
-
   canvas.addEventListener('pointerdown', (e) => {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     e.preventDefault();
-    if (cssW <= 1) resize();
+    on.start();
     canvas.setPointerCapture?.(e.pointerId);
     current = [at(e)];
-    strokes.push(current);
-    redraw();
+    d.strokes.push(current);
+    on.draw();
   });
   canvas.addEventListener('pointermove', (e) => {
     if (!current) return;
     e.preventDefault();
     const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
     for (const ev of events.length ? events : [e]) current.push(at(ev));
-    redraw();
+    on.draw();
   });
   const end = () => {
     if (!current) return;
     current = null;
-    onChange();
+    on.end();
   };
   canvas.addEventListener('pointerup', end);
   canvas.addEventListener('pointercancel', end);
   canvas.addEventListener('lostpointercapture', end);
+  return { stop: () => (current = null) };
+}
 
+/**
+ * Drawing with pointer events (mouse, pen and touch alike). Points are kept as fractions of the
+ * surface, so a rotated phone or a resized window redraws the same signature.
+ */
+export function createSignaturePad(canvas: HTMLCanvasElement, onChange: () => void): SignaturePad {
+  const ctx = canvas.getContext('2d');
+  const d: Drawing = { strokes: [], cssW: 1, cssH: 1 };
+  const redraw = () => {
+    if (!ctx) return;
+    ctx.clearRect(0, 0, d.cssW, d.cssH);
+    for (const s of d.strokes) drawStroke(ctx, s, d.cssW, d.cssH, penWidth(d));
+  };
+  const resize = () => {
+    const r = canvas.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return;
+    const dpr = window.devicePixelRatio || 1;
+    d.cssW = r.width;
+    d.cssH = r.height;
+    canvas.width = Math.round(d.cssW * dpr);
+    canvas.height = Math.round(d.cssH * dpr);
+    ctx?.setTransform(dpr, 0, 0, dpr, 0, 0);
+    redraw();
+  };
+  const input = listenForStrokes(canvas, d, {
+    start: () => {
+      if (d.cssW <= 1) resize();
+    },
+    draw: redraw,
+    end: onChange,
+  });
   return {
     clear() {
-      strokes.length = 0;
-      current = null;
+      d.strokes.length = 0;
+      input.stop();
       redraw();
       onChange();
     },
-    isEmpty: () => strokes.length === 0,
+    isEmpty: () => d.strokes.length === 0,
     resize,
-    toDataUrl() {
-      const b = strokeBounds(strokes);
-      if (!b) return null;
-      // Export at up to 3x the on-screen size, cropped to the ink plus the pen's half width.
-      const scale = Math.min(3, 1200 / cssW);
-      const pad = penWidth() * scale;
-      const w = Math.max(1, Math.ceil(b.width * cssW * scale + pad * 2));
-      const hgt = Math.max(1, Math.ceil(b.height * cssH * scale + pad * 2));
-      const out = document.createElement('canvas');
-      out.width = w;
-      out.height = hgt;
-      const c = out.getContext('2d');
-      if (!c) return null;
-      c.translate(pad - b.x * cssW * scale, pad - b.y * cssH * scale);
-      for (const s of strokes) line(c, s, cssW * scale, cssH * scale, penWidth() * scale);
-      return out.toDataURL('image/png');
-    },
+    toDataUrl: () => exportDrawing(d),
   };
 }
 

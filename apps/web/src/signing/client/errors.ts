@@ -10,12 +10,12 @@ import { TRPCClientError } from '@trpc/client';
  * full-page texts per code. Change the words a signer sees for an error here or in status.ts.
  */
 export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retryAfterSeconds: number | null = null,
-  ) {
+  readonly code: string;
+  readonly retryAfterSeconds: number | null;
+  constructor(code: string, message: string, retryAfterSeconds: number | null = null) {
     super(message);
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

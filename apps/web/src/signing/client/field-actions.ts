@@ -7,6 +7,7 @@ import { scheduleSave } from './saving.ts';
 import { pageKey, type SigningPage } from './signing-state.ts';
 import type { FieldValue, SigningField } from './types.ts';
 import { isFilled, isImageValue, missingRequired, nextRequired } from './values.ts';
+import { bringToField } from './zoom.ts';
 
 export type Via = 'pointer' | 'keyboard';
 
@@ -87,12 +88,20 @@ export async function goNext(page: SigningPage, via: Via): Promise<void> {
   }
   const el = page.overlays.get(field.id)?.[0];
   if (!el) return;
-  el.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  const main = document.getElementById('main');
+  if (main) bringToField(main, el, page.ui.fit, !prefersReducedMotion());
   el.focus({ preventScroll: true });
+  markGuided(el);
   page.lastFieldId = field.id;
   if (field.type === 'checkbox') {
     announce(`${field.name}: checkbox. Press Space to check it.`);
     return;
   }
   await activate(page, field, el, via, true);
+}
+
+/** A visible focus ring on the field Next field moved to, even after a tap (until it loses focus). */
+function markGuided(el: HTMLElement): void {
+  el.classList.add('guided');
+  el.addEventListener('blur', () => el.classList.remove('guided'), { once: true });
 }

@@ -1,16 +1,27 @@
+import { isImageFieldType } from '@esign/domain';
 import { signing } from './api.ts';
-import { announce } from './dom.ts';
+import { announce, h } from './dom.ts';
+import { notifyHost } from './embed.ts';
 import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
-import { setSession, token, withSession } from './session.ts';
+import { modal } from './modal.ts';
+import { token } from './session.ts';
+import { signatureMethods } from './signature-methods.ts';
 import type { SigningPage } from './signing-state.ts';
-import { SIGNED, viewForError } from './status.ts';
-import { missingRequired, safeRedirect, valuesByName } from './values.ts';
+import { SIGNED, type StatusView, viewForError } from './status.ts';
+import {
+  describeValue,
+  isFilled,
+  isImageValue,
+  missingRequired,
+  safeRedirect,
+  valuesByName,
+} from './values.ts';
 
 /**
- * Finish: every required field must be filled (else the error summary), then signing.complete
- * signs, and the page thanks the signer or goes to the sender's redirect_url.
+ * Finish: every required field must be filled (else the error summary); then the review step shows
+ * what the signer entered with the consent sentence beside Sign, and Sign calls signing.complete.
  */
 export async function finish(page: SigningPage): Promise<void> {
   const { ui } = page;
@@ -20,8 +31,52 @@ export async function finish(page: SigningPage): Promise<void> {
   for (const f of page.fields) paintField(page, f);
   if (missing.length) return showSummary(page, true);
   hideSummary(ui);
-  ui.finish.disabled = true;
-  ui.finish.textContent = 'Signing…';
+  if (page.open.preview) {
+    showProblem(ui, 'Preview: everything required is filled in. A preview signs nothing and saves nothing.');
+    return;
+  }
+  let outcome: { view: StatusView; redirect: string | null } | null = null;
+  const dialog = modal({
+    title: 'Review and sign',
+    description: 'Check what you entered. To change something, select Cancel and edit the field.',
+    content: [reviewList(page)],
+    submitLabel: 'Sign',
+    footNote: page.open.consent_text,
+    async submit() {
+      const res = await complete(page);
+      if ('error' in res) return res;
+      outcome = res;
+      return null;
+    },
+  });
+  await dialog.result;
+  if (!outcome) return ui.finish.focus();
+  const { view, redirect } = outcome;
+  page.done = true;
+  page.flow.close(view);
+  if (redirect) window.location.assign(redirect);
+}
+
+/** The summary: each field the signer filled (or the sender prefilled) with its value. */
+function reviewList(page: SigningPage): HTMLElement {
+  const rows = page.fields.flatMap((f) => {
+    const value = page.values.get(f.id) ?? null;
+    if (!isFilled(value) && !f.required) return [];
+    const shown =
+      isImageFieldType(f.type) && isImageValue(value)
+        ? h('img', { class: 'review-img', src: value, alt: describeValue(f, value) })
+        : describeValue(f, value);
+    return [h('dt', null, f.name), h('dd', null, shown, f.prefilled ? ' (filled in by the sender)' : null)];
+  });
+  if (!rows.length)
+    return h('p', null, 'There is nothing for you to fill in: you are signing the document as it is.');
+  return h('dl', { class: 'review-list', 'aria-label': 'What you entered' }, rows);
+}
+
+/** signing.complete with what autosave has not sent yet; the outcome, or an error for the dialog. */
+async function complete(
+  page: SigningPage,
+): Promise<{ view: StatusView; redirect: string | null } | { error: string }> {
   announce('Signing the document…');
   window.clearTimeout(page.saveTimer);
   while (page.saving) await page.saving.catch(() => {});
@@ -29,31 +84,24 @@ export async function finish(page: SigningPage): Promise<void> {
     // Saved progress is merged on the server, so only what autosave has not sent yet goes along
     // (a 10 MB attachment is not uploaded twice).
     const values = valuesByName(page.fields, page.values, page.dirty);
-    const res = await signing.complete.mutate(withSession({ token, values }));
+    const methods = signatureMethods(page.fields, page.values);
+    const res = await signing.complete.mutate({ token, values, signature_methods: methods });
     page.dirty.clear();
-    page.done = true;
-    setSession(undefined);
-    signed(page, safeRedirect(res.redirect_url ?? page.open.redirect_url));
+    notifyHost('completed', { signature_request_id: page.open.request.id });
+    const redirect = safeRedirect(res.redirect_url ?? page.open.redirect_url);
+    return { view: redirect ? { ...SIGNED, body: 'Thank you. Taking you back now…' } : SIGNED, redirect };
   } catch (e) {
-    ui.finish.disabled = false;
-    ui.finish.textContent = 'Finish';
     const err = toApiError(e);
-    if (CLOSED.has(err.code)) return page.flow.close(viewForError(err.code, err.message));
-    if (NEEDS_CODE.has(err.code)) return page.flow.restart();
-    showProblem(
-      ui,
-      err.code === 'network'
-        ? 'The document could not be signed because the server could not be reached. Check your connection and select Finish again.'
-        : `The document could not be signed: ${err.message}`,
-    );
+    if (CLOSED.has(err.code)) return { view: viewForError(err.code, err.message), redirect: null };
+    if (NEEDS_CODE.has(err.code)) {
+      page.flow.restart();
+      return { error: 'Your session has ended: enter a new code from the email.' };
+    }
+    return {
+      error:
+        err.code === 'network'
+          ? 'The document could not be signed because the server could not be reached. Check your connection and select Sign again.'
+          : `The document could not be signed: ${err.message}`,
+    };
   }
-}
-
-function signed(page: SigningPage, redirectTo: string | null): void {
-  if (!redirectTo) {
-    page.flow.close(SIGNED);
-    return;
-  }
-  page.flow.close({ ...SIGNED, body: 'Thank you. Taking you back now…' });
-  window.location.assign(redirectTo);
 }

@@ -1,38 +1,8 @@
-import type { Area, PageInfo } from './types.ts';
+// The area rules are shared with the template editor (@esign/domain geometry.ts): a field is shown
+// to the signer exactly where the editor placed it, on the same page images.
+import type { Box } from '@esign/domain';
 
-const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
-
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/**
- * A field area (fractions of the page, origin top left) in pixels of a page drawn
- * `pageWidth` x `pageHeight`. Areas reaching past the page edge are cut at the edge.
- */
-export function areaToPixels(area: Area, pageWidth: number, pageHeight: number): Box {
-  const x = clamp(area.x, 0, 1);
-  const y = clamp(area.y, 0, 1);
-  const w = clamp(area.w, 0, 1 - x);
-  const h = clamp(area.h, 0, 1 - y);
-  return { x: x * pageWidth, y: y * pageHeight, width: w * pageWidth, height: h * pageHeight };
-}
-
-/** The same box as CSS percentages of the page element, so overlays scale with the page image. */
-export function areaToPercent(area: Area): { left: string; top: string; width: string; height: string } {
-  const b = areaToPixels(area, 100, 100);
-  const pct = (v: number) => `${Math.round(v * 1000) / 1000}%`;
-  return { left: pct(b.x), top: pct(b.y), width: pct(b.width), height: pct(b.height) };
-}
-
-/** Width over height of an area on its page (page sizes are in points). */
-export function areaAspect(area: Area, page: Pick<PageInfo, 'width' | 'height'>): number {
-  const b = areaToPixels(area, page.width, page.height);
-  return b.height > 0 ? b.width / b.height : 1;
-}
+export { areaAspect, areaToPercent, areaToPixels, type Box, compareAreas } from '@esign/domain';
 
 /** Scales (width, height) down to fit inside (maxWidth, maxHeight), keeping the ratio; never up. */
 export function fitWithin(
@@ -43,16 +13,6 @@ export function fitWithin(
 ): { width: number; height: number } {
   const scale = Math.min(1, maxWidth / width, maxHeight / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
-
-/** Reading order of areas: document, page, then top to bottom, then left to right. */
-export function compareAreas(a: Area, b: Area): number {
-  return a.document - b.document || a.page - b.page || rowOrder(a, b) || a.x - b.x;
-}
-
-/** Areas whose tops are within half a line of each other count as one row. */
-function rowOrder(a: Area, b: Area): number {
-  return Math.abs(a.y - b.y) < Math.min(a.h, b.h) / 2 ? 0 : a.y - b.y;
 }
 
 /** Bounding box of strokes (points as fractions of the drawing surface), or null when empty. */

@@ -5,10 +5,11 @@
 import './styles.css';
 import { signing } from './api.ts';
 import { showCodeGate } from './code-gate.ts';
-import { NEEDS_CODE, toApiError } from './errors.ts';
+import { notifyHost } from './embed.ts';
+import { toApiError } from './errors.ts';
 import { saveNow } from './saving.ts';
 import { type Flow, showLoading, showStatus } from './screen.ts';
-import { hasSession, setSession, token, withSession } from './session.ts';
+import { token } from './session.ts';
 import { showSigningPage } from './signing-page.ts';
 import type { SigningPage } from './signing-state.ts';
 import { viewForError, viewForOpen } from './status.ts';
@@ -29,22 +30,15 @@ async function start(): Promise<void> {
   showLoading();
   let open: OpenResult;
   try {
-    open = await signing.open.query(withSession({ token }));
+    open = await signing.open.query({ token });
   } catch (e) {
     const err = toApiError(e);
-    if (NEEDS_CODE.has(err.code) && hasSession()) {
-      // The saved session has lapsed: forget it and ask for a new code.
-      setSession(undefined);
-      return start();
-    }
     return flow.close(viewForError(err.code, err.message));
   }
   const closed = viewForOpen(open);
+  notifyHost('loaded', { status: closed ? 'closed' : open.code_required ? 'code_required' : 'ready' });
   if (closed) return flow.close(closed);
-  if (open.code_required) {
-    setSession(undefined);
-    return showCodeGate(open, flow);
-  }
+  if (open.code_required) return showCodeGate(open, flow);
   current = showSigningPage(open, flow);
 }
 

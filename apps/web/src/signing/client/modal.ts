@@ -12,6 +12,8 @@ export interface ModalOptions {
   content: Child[];
   submitLabel: string;
   danger?: boolean;
+  /** words shown right next to the submit button (the consent sentence beside Sign) */
+  footNote?: string;
   /** buttons shown on the left of the footer (for example Clear) */
   extra?: HTMLButtonElement[];
   initialFocus?: () => HTMLElement | null | undefined;
@@ -26,6 +28,75 @@ export interface Modal {
   close(submitted: boolean): void;
 }
 
+/** The dialog's error line and the input it marks invalid (aria-invalid, aria-describedby). */
+function errorLine() {
+  const errId = nextId('dlg-err');
+  const el = h('p', { id: errId, class: 'form-error', hidden: true });
+  let marked: HTMLElement | null = null;
+  const clear = () => {
+    el.hidden = true;
+    el.textContent = '';
+    if (!marked) return;
+    marked.removeAttribute('aria-invalid');
+    const ids = (marked.getAttribute('aria-describedby') ?? '').split(' ').filter((i) => i && i !== errId);
+    if (ids.length) marked.setAttribute('aria-describedby', ids.join(' '));
+    else marked.removeAttribute('aria-describedby');
+    marked = null;
+  };
+  const show = (e: SubmitError) => {
+    clear();
+    el.textContent = e.error;
+    el.hidden = false;
+    const input = e.input ?? null;
+    if (!input) return el.setAttribute('role', 'alert');
+    marked = input;
+    input.setAttribute('aria-invalid', 'true');
+    const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+    input.setAttribute('aria-describedby', [...ids, errId].join(' '));
+    input.focus();
+  };
+  return { el, clear, show, hasMarked: () => !el.hidden && marked !== null };
+}
+
+/** Runs the submit once at a time, with the button busy meanwhile; closes on success. */
+function submitHandler(
+  opts: ModalOptions,
+  button: HTMLButtonElement,
+  error: ReturnType<typeof errorLine>,
+  done: () => void,
+) {
+  let busy = false;
+  return async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    try {
+      const res = await opts.submit();
+      if (res) error.show(res);
+      else done();
+    } finally {
+      busy = false;
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    }
+  };
+}
+
+function footer(opts: ModalOptions, cancel: HTMLButtonElement, submit: HTMLButtonElement, noteId: string) {
+  const note = opts.footNote ? h('p', { id: noteId, class: 'sheet-note' }, opts.footNote) : null;
+  if (note) submit.setAttribute('aria-describedby', noteId);
+  return h(
+    'div',
+    { class: `sheet-foot${note ? ' with-note' : ''}` },
+    note,
+    h('div', { class: 'extra' }, opts.extra ?? []),
+    cancel,
+    submit,
+  );
+}
+
 /**
  * A modal dialog on the native <dialog> element: it traps focus, Escape cancels, the rest of the
  * page is inert. On narrow screens the stylesheet turns it into a bottom sheet.
@@ -33,87 +104,32 @@ export interface Modal {
 export function modal(opts: ModalOptions): Modal {
   const titleId = nextId('dlg-title');
   const descId = nextId('dlg-desc');
-  const errId = nextId('dlg-err');
-  const error = h('p', { id: errId, class: 'form-error', hidden: true });
+  const error = errorLine();
   const submitBtn = h(
     'button',
     { type: 'submit', class: `btn ${opts.danger ? 'danger' : 'primary'}` },
     opts.submitLabel,
   );
   const cancelBtn = h('button', { type: 'button', class: 'btn', onclick: () => close(false) }, 'Cancel');
-  let marked: HTMLElement | null = null;
   let submitted = false;
-  let busy = false;
-
-  const clearError = () => {
-    error.hidden = true;
-    error.textContent = '';
-    if (marked) {
-      marked.removeAttribute('aria-invalid');
-      const ids = (marked.getAttribute('aria-describedby') ?? '').split(' ').filter((i) => i && i !== errId);
-      if (ids.length) marked.setAttribute('aria-describedby', ids.join(' '));
-      else marked.removeAttribute('aria-describedby');
-      marked = null;
-    }
-  };
-
-  const showError = (e: SubmitError) => {
-    clearError();
-    error.textContent = e.error;
-    error.hidden = false;
-    const input = e.input ?? null;
-    if (input) {
-      marked = input;
-      input.setAttribute('aria-invalid', 'true');
-      const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
-      input.setAttribute('aria-describedby', [...ids, errId].join(' '));
-      input.focus();
-    } else {
-      error.setAttribute('role', 'alert');
-    }
-  };
-
   const form = h(
     'form',
-    {
-      novalidate: true,
-      onsubmit: async (e: Event) => {
-        e.preventDefault();
-        if (busy) return;
-        busy = true;
-        submitBtn.disabled = true;
-        submitBtn.setAttribute('aria-busy', 'true');
-        try {
-          const res = await opts.submit();
-          if (res) showError(res);
-          else close(true);
-        } finally {
-          busy = false;
-          submitBtn.disabled = false;
-          submitBtn.removeAttribute('aria-busy');
-        }
-      },
-    },
+    { novalidate: true, onsubmit: submitHandler(opts, submitBtn, error, () => close(true)) },
     h(
       'div',
       { class: 'sheet-head' },
       h('h2', { id: titleId }, opts.title),
       opts.description ? h('p', { id: descId, class: 'sheet-desc' }, opts.description) : null,
     ),
-    h('div', { class: 'sheet-body' }, opts.content, error),
-    h('div', { class: 'sheet-foot' }, h('div', { class: 'extra' }, opts.extra ?? []), cancelBtn, submitBtn),
+    h('div', { class: 'sheet-body' }, opts.content, error.el),
+    footer(opts, cancelBtn, submitBtn, nextId('dlg-note')),
   );
   form.addEventListener('input', () => {
-    if (!error.hidden && marked) clearError();
+    if (error.hasMarked()) error.clear();
   });
-
   const dialog = h(
     'dialog',
-    {
-      class: 'sheet',
-      'aria-labelledby': titleId,
-      'aria-describedby': opts.description ? descId : null,
-    },
+    { class: 'sheet', 'aria-labelledby': titleId, 'aria-describedby': opts.description ? descId : null },
     form,
   );
   let resolve: (v: boolean) => void = () => {};

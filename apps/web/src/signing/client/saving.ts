@@ -1,7 +1,7 @@
 import { signing, signingOnExit } from './api.ts';
 import { showProblem } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
-import { token, withSession } from './session.ts';
+import { token } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
 import { viewForError } from './status.ts';
 import { valuesByName } from './values.ts';
@@ -9,6 +9,10 @@ import { valuesByName } from './values.ts';
 /** Autosave: changes go to signing.saveValues shortly after the signer stops changing things. */
 export function scheduleSave(page: SigningPage): void {
   window.clearTimeout(page.saveTimer);
+  if (page.open.preview) {
+    page.ui.saveStatus.textContent = 'Preview: nothing is saved';
+    return;
+  }
   page.ui.saveStatus.textContent = 'Unsaved changes';
   page.saveTimer = window.setTimeout(() => void saveNow(page), 800);
 }
@@ -23,11 +27,11 @@ const TEMPORARY = new Set(['network', 'internal_error', 'rate_limited']);
 export async function saveNow(page: SigningPage, keepalive = false): Promise<boolean> {
   window.clearTimeout(page.saveTimer);
   while (page.saving) await page.saving.catch(() => {});
-  if (page.done || !page.dirty.size) return true;
+  if (page.done || !page.dirty.size || page.open.preview) return true;
   const batch = new Set(page.dirty);
   page.dirty.clear();
   page.ui.saveStatus.textContent = 'Saving…';
-  const input = withSession({ token, values: valuesByName(page.fields, page.values, batch) });
+  const input = { token, values: valuesByName(page.fields, page.values, batch) };
   const call = (keepalive ? signingOnExit : signing).saveValues.mutate(input);
   page.saving = call;
   try {

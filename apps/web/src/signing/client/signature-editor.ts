@@ -2,6 +2,7 @@ import { h, nextId } from './dom.ts';
 import { createSignaturePad, renderTypedSignature, SCRIPT_FONT } from './draw.ts';
 import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
 import type { SubmitError } from './modal.ts';
+import { remember } from './signature-methods.ts';
 import type { FieldValue } from './types.ts';
 import { initialsOf, isImageValue } from './values.ts';
 
@@ -60,9 +61,14 @@ export function signatureEditor(req: EditRequest): Editor {
       draw.canvas.closest('dialog')?.addEventListener('close', () => observer?.disconnect());
     },
     focus: () => (mode === 'type' ? typed.input : picker.checked()),
-    collect: () => panels[mode].collect(),
+    collect: async () => {
+      const value = await panels[mode].collect();
+      return mode === 'saved' ? value : remember(value, METHODS[mode]);
+    },
   };
 }
+
+const METHODS = { draw: 'drawn', type: 'typed', upload: 'uploaded' } as const;
 
 /** The segmented control choosing how to make the signature. */
 function modePicker(modes: [Mode, string][], initial: Mode, { what }: Wording, onChange: (m: Mode) => void) {

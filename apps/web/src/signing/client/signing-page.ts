@@ -23,20 +23,11 @@ export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
     'main',
     { id: 'main', class: 'docs', 'aria-labelledby': 'doc-title' },
     senderMessage(open),
-    h('p', { class: 'intro' }, introText(page)),
+    h('p', { class: 'intro' }, introText(page), othersNote(open)),
     ui.summary,
     open.documents.map((d) => renderDocument(page, d)),
   );
-  const footer = h(
-    'footer',
-    { class: 'foot' },
-    h(
-      'p',
-      null,
-      'By selecting Finish you agree that your electronic signature and the values you entered are the legal equivalent of your handwritten signature on this document.',
-    ),
-  );
-  showScreen([signingBar(page, title), main, footer], () => leaveSigningPage(page));
+  showScreen([signingBar(page, title), main], () => leaveSigningPage(page));
   main.addEventListener('focusin', (e) => {
     const id = (e.target as HTMLElement).dataset?.field;
     if (id) page.lastFieldId = id;
@@ -65,6 +56,8 @@ function signingBar(page: SigningPage, title: string): HTMLElement {
         'p',
         { class: 'who' },
         who ? `Signing as ${who}${open.signer.role ? ` (${open.signer.role})` : ''}` : null,
+        open.preview ? `Preview as ${open.signer.role}: nothing you enter is saved ` : null,
+        open.preview ? h('span', { class: 'badge' }, 'Preview') : null,
         open.request.test_mode ? h('span', { class: 'badge' }, 'Test') : null,
       ),
     ),
@@ -72,7 +65,8 @@ function signingBar(page: SigningPage, title: string): HTMLElement {
       'div',
       { class: 'bar-actions' },
       h('p', { class: 'bar-status' }, ui.progress, ui.saveStatus),
-      ui.decline,
+      open.preview ? null : ui.decline,
+      ui.fit,
       ui.next,
       ui.finish,
     ),
@@ -92,9 +86,15 @@ function senderMessage(open: OpenResult): HTMLElement | null {
 
 function introText(page: SigningPage): string {
   const fillable = page.fields.filter((f) => !f.prefilled);
-  if (!fillable.length) return 'Review the document, then select Finish to sign it.';
+  if (!fillable.length) return 'Review the document, then select Finish to review and sign it.';
   const required = fillable.filter((f) => f.required).length;
   return `Fill in the highlighted fields on the document${
     required ? `; the ${required} marked with * are required` : ''
-  }. Next field takes you to each one in turn. Select Finish when you are done.`;
+  }. Next field takes you to each one in turn. Select Finish when you are done: you review what you entered before you sign.`;
+}
+
+function othersNote(open: OpenResult): string {
+  if (!open.filled_by_others.length) return '';
+  const names = [...new Set(open.filled_by_others.map((f) => f.signer_name ?? f.role))];
+  return ` What ${names.join(' and ')} already signed is shown on the document as it will appear in the signed copy.`;
 }

@@ -2,6 +2,7 @@ import { h } from './dom.ts';
 import type { Flow } from './screen.ts';
 import type { FieldValue, OpenResult, PageInfo, SigningField } from './types.ts';
 import { fromStored, orderFields } from './values.ts';
+import { fitButton } from './zoom.ts';
 
 /** The controls of the signing bar and the error summary above the document. */
 export interface SigningUi {
@@ -10,6 +11,8 @@ export interface SigningUi {
   next: HTMLButtonElement;
   finish: HTMLButtonElement;
   decline: HTMLButtonElement;
+  /** back to the fitted page width after a readable zoom (phones) */
+  fit: HTMLButtonElement;
   summary: HTMLElement;
 }
 
@@ -59,6 +62,7 @@ export function createSigningPage(open: OpenResult, flow: Flow): SigningPage {
       next: h('button', { type: 'button', class: 'btn' }, 'Next field'),
       finish: h('button', { type: 'button', class: 'btn primary' }, 'Finish'),
       decline: h('button', { type: 'button', class: 'btn ghost' }, 'Decline'),
+      fit: fitButton(() => document.getElementById('main')),
       summary: h('div', { class: 'error-summary', tabindex: -1, hidden: true }),
     },
     flow,

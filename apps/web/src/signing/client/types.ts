@@ -1,5 +1,5 @@
 /**
- * The signing procedures' shapes as the page uses them (operations.md §4), inferred from the
+ * The signing procedures' shapes as the page uses them, inferred from the
  * server's router: a changed procedure fails the page's type check. Type-only imports, so nothing of
  * the server reaches the browser bundle.
  */

@@ -2,9 +2,10 @@ import type { Db } from '@esign/db';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { CoreError, notFound } from '../../errors.ts';
-import { findCheckoutById, type SettleResult, settleCheckout } from './checkouts.ts';
+import { findCheckoutById } from './checkouts.ts';
 import { checkoutPageTokenValid } from './hosted.ts';
 import { type PaymentProvider, PaymentSignatureError } from './providers.ts';
+import { type SettleResult, settleCheckout } from './settle-checkout.ts';
 
 /**
  * `esign checkout confirm|fail --id`: the operator plays the `simulated` provider's answer. Asking

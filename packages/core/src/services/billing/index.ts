@@ -7,4 +7,6 @@ export * from './money.ts';
 export * from './offer.ts';
 export * from './packs.ts';
 export * from './providers.ts';
+export * from './settle-checkout.ts';
+export * from './start-checkout.ts';
 export { createStripeClient, readStripeEvent, type StripeEndpoint, stripeProvider } from './stripe.ts';

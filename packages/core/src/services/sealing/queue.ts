@@ -1,8 +1,8 @@
 import type { Db, Executor } from '@esign/db';
 import { sql } from 'kysely';
-import { enqueueJob } from '../jobs.ts';
+import { enqueueJob, type JobKind } from '../jobs.ts';
 
-export const SEAL_JOB = 'request.seal';
+export const SEAL_JOB = 'request.seal' satisfies JobKind;
 /** 5 s doubling (jobRetryDelayMs): the attempts span about 10 minutes before sealing is `failed`. */
 export const SEAL_MAX_ATTEMPTS = 8;
 

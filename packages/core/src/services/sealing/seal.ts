@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { json, type SignatureRequestRow, type SignerRow } from '@esign/db';
-import {
-  type AuditTrailInput,
-  auditTrailInPool,
-  combineInPool,
-  DocumentInputError,
-  type LoadSigningIdentityOptions,
-  sealInPool,
-} from '@esign/pdf/pool';
+import { type AuditTrailInput, DocumentInputError } from '@esign/pdf/pool';
 import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
@@ -15,7 +8,8 @@ import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles, sha256 } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
-import { signingIdentityOptions } from './identity.ts';
+import { type Sealer, sealerFor } from './sealer.ts';
+import { authenticationOf, consentOf, signatureMethodsOf } from './trail-evidence.ts';
 import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
 
 // Sealing (spec: "signed documents and audit trail become available" once a request completes).
@@ -34,30 +28,31 @@ const slug = (name: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'document';
 
-/** What one sealing attempt works on, and the files it has stored so far (removed if it fails). */
-interface SealRun {
+/**
+ * What one sealing attempt works on, and the files it has stored so far (removed if it fails).
+ * `signers` is the signer set whose values are drawn: every signer for the request's files, or a
+ * subset (one signer's own copy) through the same pipeline.
+ */
+export interface SealRun {
   ctx: JobContext;
   request: SignatureRequestRow;
   snapshot: RequestSnapshot;
   signers: SignerRow[];
-  /** How the document pool's workers load the sealing certificate. */
-  identityOptions: LoadSigningIdentityOptions;
-  /** SHA-256 of the certificate the documents were signed with (known once one is sealed). */
-  certificateSha256: string;
-  /** The account, whose share of the document pool the sealing uses. */
-  tenant: string;
+  /** Where the documents are sealed (the document pool, or this process with trust services). */
+  sealer: Sealer;
   title: string;
   testMode: boolean;
   base: string;
   stored: string[];
 }
 
-async function put(run: SealRun, key: string, bytes: Uint8Array) {
-  await run.ctx.deps.storage.put(key, bytes, PDF_TYPE);
+export async function put(run: SealRun, key: string, bytes: Uint8Array) {
+  // Noted first: a put that fails half-way is removed too (removing a missing file is no error).
   run.stored.push(key);
+  await run.ctx.deps.storage.put(key, bytes, PDF_TYPE);
 }
 
-async function removeStored(run: SealRun) {
+export async function removeStored(run: SealRun) {
   await removeFiles(run.ctx.deps.storage, run.stored);
 }
 
@@ -80,7 +75,7 @@ async function loadSealable(ctx: JobContext, requestId: number): Promise<Signatu
 }
 
 /** Each document with its values drawn in and signed; checked against the original's hash first. */
-async function sealDocuments(run: SealRun, sealedAt: Date) {
+export async function sealDocuments(run: SealRun, sealedAt: Date) {
   const sealed: Uint8Array[] = [];
   const files: ProducedFile[] = [];
   const trailDocs: AuditTrailInput['documents'] = [];
@@ -92,19 +87,13 @@ async function sealDocuments(run: SealRun, sealedAt: Date) {
         `document ${doc.index} (${doc.name}): the stored original's SHA-256 ${originalSha} is not the one sent (${doc.sha256})`,
       );
     }
-    // Drawn and signed in a worker process of the document pool, never on this event loop.
-    const { pdf: bytes, certificateSha256 } = await sealInPool(
-      original,
-      {
-        values: sealValuesFor(run.snapshot, doc.index, run.signers),
-        identity: run.identityOptions,
-        name: doc.name,
-        testMark: run.testMode,
-        signedAt: sealedAt,
-      },
-      { tenant: run.tenant },
-    );
-    run.certificateSha256 = certificateSha256;
+    // Drawn and signed in a worker process of the document pool (this process with a TSA: sealer.ts).
+    const bytes = await run.sealer.seal(original, {
+      values: sealValuesFor(run.snapshot, doc.index, run.signers),
+      name: doc.name,
+      testMark: run.testMode,
+      signedAt: sealedAt,
+    });
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
     const sealedSha = sha256(bytes);
@@ -119,6 +108,7 @@ async function sealDocuments(run: SealRun, sealedAt: Date) {
     trailDocs.push({
       id: doc.template_document_id,
       name: doc.name,
+      uploadedSha256: doc.uploaded_sha256 ?? null,
       originalSha256: originalSha,
       sealedSha256: sealedSha,
     });
@@ -139,7 +129,7 @@ async function combineIfPossible(
 ): Promise<ProducedFile | null> {
   let combined: Uint8Array;
   try {
-    combined = await combineInPool(pdfs, run.identityOptions, run.title, { tenant: run.tenant });
+    combined = await run.sealer.combine(pdfs, run.title);
   } catch (err) {
     if (!(err instanceof DocumentInputError)) throw err;
     run.ctx.logger.warn(
@@ -152,9 +142,31 @@ async function combineIfPossible(
   return { kind: 'combined', name: `${run.title} - signed`, storage_key: key, sha256: sha256(combined) };
 }
 
-/** The signed audit trail: the documents, every signer with their values, every recorded event. */
-async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents']): Promise<Uint8Array> {
-  const { request, snapshot, signers } = run;
+/** When and how the documents were sealed: the level reached and the TSA's certified time. */
+export interface SealingInfo {
+  at: Date;
+  level: 'B-B' | 'B-LTA';
+  timestampAuthority: string | null;
+  timestampTime: Date | null;
+}
+
+function sealingInfo(run: SealRun, at: Date): SealingInfo {
+  const tsa = run.sealer.trust.timestampAuthority;
+  return {
+    at,
+    level: tsa ? 'B-LTA' : 'B-B',
+    timestampAuthority: tsa ? (run.ctx.config.TSA_URL ?? null) : null,
+    timestampTime: tsa?.lastTime ?? null,
+  };
+}
+
+/** The signed audit trail: documents, signers with evidence and values, events, the sealing. */
+async function buildTrail(
+  run: SealRun,
+  trailDocs: AuditTrailInput['documents'],
+  sealing: SealingInfo,
+): Promise<Uint8Array> {
+  const { request, signers } = run;
   const events = await run.ctx.db
     .selectFrom('audit_events')
     .selectAll()
@@ -162,37 +174,48 @@ async function buildTrail(run: SealRun, trailDocs: AuditTrailInput['documents'])
     .orderBy('id')
     .execute();
   const byId = new Map(signers.map((s) => [s.id, s]));
-  return auditTrailInPool(
-    {
-      requestId: request.id,
-      title: run.title,
-      createdAt: request.created_at,
-      completedAt: request.completed_at,
-      documents: trailDocs,
-      signers: signers.map((s) => ({
-        id: s.id,
-        role: s.role,
-        name: s.name,
-        email: s.email,
-        phone: s.phone,
-        ip: s.ip,
-        userAgent: s.user_agent,
-        sentAt: s.sent_at,
-        viewedAt: s.viewed_at,
-        signedAt: s.signed_at,
-        declinedAt: s.declined_at,
-        declineReason: s.decline_reason,
-        otpVerifiedAt: s.otp_verified_at,
-        values: snapshot.fields
-          .filter((f) => signerFor(f, signers)?.id === s.id)
-          .map((f) => ({ field: f.name, value: auditValue(effectiveValue(s, f.name)) })),
+  const input: AuditTrailInput = {
+    requestId: request.id,
+    title: run.title,
+    createdAt: request.created_at,
+    completedAt: request.completed_at,
+    documents: trailDocs,
+    signers: signers.map((s) => trailSigner(run, s, events)),
+    events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
+    sealing,
+    testMode: run.testMode,
+  };
+  return run.sealer.auditTrail(input);
+}
+
+type EventRows = Parameters<typeof consentOf>[0];
+
+function trailSigner(run: SealRun, s: SignerRow, events: EventRows): AuditTrailInput['signers'][number] {
+  const methods = signatureMethodsOf(events, s.id);
+  return {
+    id: s.id,
+    role: s.role,
+    name: s.name,
+    email: s.email,
+    phone: s.phone,
+    ip: s.ip,
+    userAgent: s.user_agent,
+    sentAt: s.sent_at,
+    viewedAt: s.viewed_at,
+    signedAt: s.signed_at,
+    declinedAt: s.declined_at,
+    declineReason: s.decline_reason,
+    otpVerifiedAt: s.otp_verified_at,
+    authentication: authenticationOf(s, events),
+    consent: consentOf(events, s.id),
+    values: run.snapshot.fields
+      .filter((f) => signerFor(f, run.signers)?.id === s.id)
+      .map((f) => ({
+        field: f.name,
+        value: auditValue(effectiveValue(s, f.name)),
+        method: f.type === 'signature' || f.type === 'initials' ? (methods.get(f.name) ?? null) : null,
       })),
-      events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
-      testMode: run.testMode,
-    },
-    run.identityOptions,
-    { tenant: run.tenant },
-  );
+  };
 }
 
 /**
@@ -203,6 +226,7 @@ async function commitSeal(
   run: SealRun,
   files: ProducedFile[],
   keys: { trail: string; combined: string | null },
+  sealing: SealingInfo,
 ) {
   const { ctx, request } = run;
   const documentFiles = files.filter((f) => f.kind === 'document');
@@ -241,7 +265,10 @@ async function commitSeal(
         by: { kind: 'system' },
         signatureRequestId: request.id,
         data: {
-          certificate_sha256: run.certificateSha256,
+          certificate_sha256: run.sealer.certificateSha256,
+          level: sealing.level,
+          timestamp_authority: sealing.timestampAuthority,
+          timestamp_time: sealing.timestampTime?.toISOString() ?? null,
           documents: files.map((f) => ({ kind: f.kind, name: f.name, sha256: f.sha256 })),
         },
         now,
@@ -253,8 +280,30 @@ async function commitSeal(
 }
 
 /**
+ * The files of one run: each document sealed, the audit trail, the combined file (left out when it
+ * is over the document worker's limits: combineIfPossible); all stored.
+ */
+export async function produceSealedFiles(run: SealRun, sealedAt: Date) {
+  const { sealed, files, trailDocs } = await sealDocuments(run, sealedAt);
+  const sealing = sealingInfo(run, sealedAt);
+  const trail = await buildTrail(run, trailDocs, sealing);
+  const trailKey = `${run.base}/audit-trail.pdf`;
+  await put(run, trailKey, trail);
+  files.push({
+    kind: 'audit_trail',
+    name: `${run.title} - audit trail`,
+    storage_key: trailKey,
+    sha256: sha256(trail),
+  });
+  const combined = await combineIfPossible(run, [...sealed, trail], `${run.base}/combined.pdf`);
+  if (combined) files.push(combined);
+  return { files, keys: { trail: trailKey, combined: combined?.storage_key ?? null }, sealing };
+}
+
+/**
  * Seals one completed request (the body of job `request.seal`). Returns 'done', or 'skipped' when
- * there is nothing to do (unknown request, not completed, already sealed). Throws on failure.
+ * there is nothing to do (unknown request, not completed, already sealed). Throws on failure
+ * (a configured TSA or revocation service that does not answer included: the job is retried).
  */
 export async function sealSignatureRequest(ctx: JobContext, requestId: number): Promise<'done' | 'skipped'> {
   const request = await loadSealable(ctx, requestId);
@@ -266,35 +315,25 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
     request,
     snapshot,
     signers: await loadSigners(ctx.db, requestId),
-    identityOptions: await signingIdentityOptions(ctx.config),
-    certificateSha256: '',
-    tenant: String(request.account_id),
+    sealer: await sealerFor(ctx.config, ctx.deps, String(request.account_id)),
     title: snapshot.template?.name ?? request.template_name ?? `Signature request ${requestId}`,
     testMode: request.environment === 'test',
     base: `requests/${request.account_id}/${requestId}/${randomUUID()}`,
     stored: [],
   };
   try {
-    const { sealed, files, trailDocs } = await sealDocuments(run, ctx.now());
-    const trail = await buildTrail(run, trailDocs);
-    const keys = { trail: `${run.base}/audit-trail.pdf`, combined: `${run.base}/combined.pdf` };
-    await put(run, keys.trail, trail);
-    const documents = files.length;
-    files.push({
-      kind: 'audit_trail',
-      name: `${run.title} - audit trail`,
-      storage_key: keys.trail,
-      sha256: sha256(trail),
-    });
-    const combined = await combineIfPossible(run, [...sealed, trail], keys.combined);
-    if (combined) files.push(combined);
-    if (!(await commitSeal(run, files, { trail: keys.trail, combined: combined ? keys.combined : null }))) {
+    const { files, keys, sealing } = await produceSealedFiles(run, ctx.now());
+    if (!(await commitSeal(run, files, keys, sealing))) {
       // Another attempt sealed it first (or the request changed): keep only what was committed.
       await removeStored(run);
       ctx.logger.info({ requestId }, 'sealing skipped: already sealed by another attempt');
       return 'skipped';
     }
-    ctx.logger.info({ requestId, documents, ms: Date.now() - started }, 'signature request sealed');
+    const documents = files.filter((f) => f.kind === 'document').length;
+    ctx.logger.info(
+      { requestId, documents, level: sealing.level, ms: Date.now() - started },
+      'signature request sealed',
+    );
     return 'done';
   } catch (err) {
     await removeStored(run);

@@ -20,7 +20,8 @@ function isFileValue(v: unknown): v is { name: string; type?: string; data?: str
   );
 }
 
-function sealValueOf(type: SnapshotField['type'], value: unknown): SealValue['value'] {
+/** A value as drawn in the sealed document (files by name, lists as strings), or null when empty. */
+export function sealValueOf(type: SnapshotField['type'], value: unknown): SealValue['value'] {
   if (value === null || value === undefined || value === '') return null;
   if (type === 'file') {
     if (isFileValue(value)) return value.name;

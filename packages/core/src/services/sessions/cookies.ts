@@ -2,7 +2,7 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Config } from '../../config.ts';
 
 /**
- * The session cookie (operations.md §5): HttpOnly, SameSite=Lax, Path=/, host-only. On an https
+ * The session cookie (README, "Dashboard"): HttpOnly, SameSite=Lax, Path=/, host-only. On an https
  * PUBLIC_URL it is also Secure and named with the `__Host-` prefix, which browsers only accept
  * from a secure origin without a Domain attribute.
  */

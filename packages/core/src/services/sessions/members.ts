@@ -5,6 +5,7 @@ import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { createUser } from '../accounts.ts';
 import { queueMail } from '../mail.ts';
+import { revokeUserOAuthGrants } from '../oauth/connections.ts';
 import { memberInvitationEmail } from './emails.ts';
 import { createSession, type NewSession, revokeUserSessions, type SessionMeta } from './sessions.ts';
 
@@ -281,11 +282,6 @@ export async function removeMember(db: Db, accountId: number, userId: number, no
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .execute();
-    await tx
-      .updateTable('oauth_grants')
-      .set({ revoked_at: now })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await revokeUserOAuthGrants(tx, userId);
   });
 }

@@ -62,7 +62,7 @@ const dummy = () => {
 
 const WRONG = 'The email address or the password is wrong';
 
-/** Email + password (operations.md §5). Wrong either way gets the same answer; attempts are rate-limited. */
+/** Email + password (README, "Dashboard"). Wrong either way gets the same answer; attempts are rate-limited. */
 export async function signInWithPassword(
   db: Db,
   input: { email: string; password: string },

@@ -33,10 +33,23 @@ interface Creation {
   source: Source;
   config: Config;
   now: Date;
+  within?: CreationHook;
+}
+
+/**
+ * Runs inside the creation's transaction, after the request and its signers are written and
+ * before the commit: how the link and bulk sources tie their own rows (a visit, a batch row) to
+ * the request, so both commit together or not at all. Throwing rolls everything back.
+ */
+export type CreationHook = (tx: Tx, request: SignatureRequestRow) => Promise<void>;
+
+export interface CreationOptions {
+  source: Source;
+  within?: CreationHook;
 }
 
 /** Credits: a template uses one credit the first time a request made from it is completed. */
-async function assertCanSend(tx: Tx, actor: Actor, templateId: number): Promise<void> {
+export async function assertCanSend(tx: Tx, actor: Actor, templateId: number): Promise<void> {
   if (actor.environment !== 'live') return;
   const consumed = await tx
     .selectFrom('credit_ledger')
@@ -148,6 +161,7 @@ async function writeRequest(
   await assertCanSend(tx, c.actor, templateId);
   const request = await insertRequest(tx, c, plan);
   const mailIds = await insertSigners(tx, c, request, plan);
+  if (c.within) await c.within(tx, request);
   await recordAudit(tx, c.scope, {
     type: 'request.sent',
     by: { kind: 'actor', actor: c.actor },
@@ -172,20 +186,32 @@ export async function createSignatureRequest(
   sc: ServiceContext,
   actor: Actor,
   input: CreateSignatureRequestInput,
-  opts: { source: Source },
+  opts: CreationOptions,
 ): Promise<SignatureRequestDto> {
+  const request = await insertSignatureRequest(sc, actor, input, opts);
+  return getSignatureRequest(sc, scopeOf(actor), request.id);
+}
+
+/** {@link createSignatureRequest} without reading the result back (bulk sends write many). */
+export async function insertSignatureRequest(
+  sc: ServiceContext,
+  actor: Actor,
+  input: CreateSignatureRequestInput,
+  opts: CreationOptions,
+): Promise<SignatureRequestRow> {
   const now = sc.now();
   const scope = scopeOf(actor);
   const expiresAt = parseExpiry(input.expires_at, now);
-  const c: Creation = { actor, scope, input, expiresAt, source: opts.source, config: sc.config, now };
+  const source = input.embed ? 'embed' : opts.source;
+  const c: Creation = { actor, scope, input, expiresAt, source, config: sc.config, now, within: opts.within };
   const template = await requireTemplate(sc.db, scope, input.template_id);
-  const source = {
+  const from = {
     template,
     fields: await loadTemplateFields(sc.db, template.id),
     documents: await loadTemplateDocuments(sc.db, template.id),
   };
-  const planned = await planRequest(source, input.signers ?? [], downloadImages(sc.deps));
+  const planned = await planRequest(from, input.signers ?? [], downloadImages(sc.deps));
   const { request, mailIds } = await sc.db.transaction().execute((tx) => writeRequest(tx, c, planned));
   await sendQueuedMail(sc, mailIds);
-  return getSignatureRequest(sc, scope, request.id);
+  return request;
 }

@@ -2,11 +2,16 @@ import type { Db, Executor, SignatureRequestRow, SignerRow } from '@esign/db';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import type { SignatureRequestDto, SignerDto } from '../../routers/signature-requests.schemas.ts';
-import { loadCreatedBy } from '../created-by.ts';
 import { signFileLink } from '../file-links.ts';
 import type { FieldValue, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { signingUrl } from './invitations.ts';
-import { loadSigners, requireRequest, requireSigner, templateArchived } from './queries.ts';
+import {
+  loadSignersOf,
+  type RequestView,
+  requestViews,
+  requireRequestView,
+  requireSigner,
+} from './queries.ts';
 import { effectiveStatus, effectiveValues, signerFields } from './status.ts';
 
 // The one mapper per resource from rows to the specification's Signature request and Signer.
@@ -69,17 +74,16 @@ export function toSignerDto(
   return dto;
 }
 
-/** The one mapper from rows to the spec's Signature request object. */
-export async function toSignatureRequestDto(
-  db: Executor,
-  row: SignatureRequestRow,
+/**
+ * The one mapper from rows to the spec's Signature request object: the request (with its creator
+ * and template state, requestViews) and its signers in signing order.
+ */
+export function toSignatureRequestDto(
+  row: RequestView,
+  signers: SignerRow[],
   o: DtoOptions,
-): Promise<SignatureRequestDto> {
-  const [signers, creator, archived] = await Promise.all([
-    loadSigners(db, row.id),
-    loadCreatedBy(db, row.created_by_user_id),
-    templateArchived(db, row.template_id),
-  ]);
+): SignatureRequestDto {
+  const archived = row.template_archived;
   const status = effectiveStatus(row, o.now);
   const snapshot = row.snapshot as RequestSnapshot;
   const dto: SignatureRequestDto = {
@@ -89,7 +93,7 @@ export async function toSignatureRequestDto(
     template: row.template_id ? { id: row.template_id, name: snapshot.template.name } : null,
     signing_order: row.signing_order,
     source: row.source,
-    created_by: creator,
+    created_by: row.created_by,
     signers: signers.map((s) => toSignerDto(s, row, { ...o, archived })),
     expires_at: row.expires_at?.toISOString() ?? null,
     completed_at: row.completed_at?.toISOString() ?? null,
@@ -121,24 +125,40 @@ export async function toSignatureRequestDto(
   return dto;
 }
 
-/** The Signer object with values and, once signed, documents. */
+/** Signature request objects of several requests: their signers in one statement. */
+export async function signatureRequestDtos(
+  db: Executor,
+  rows: RequestView[],
+  o: DtoOptions,
+): Promise<SignatureRequestDto[]> {
+  const signers = await loadSignersOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toSignatureRequestDto(r, signers.get(r.id) ?? [], o));
+}
+
+/** One Signature request object: its signers in one statement. */
+export async function signatureRequestDto(
+  db: Executor,
+  row: RequestView,
+  o: DtoOptions,
+): Promise<SignatureRequestDto> {
+  const [dto] = await signatureRequestDtos(db, [row], o);
+  return dto!;
+}
+
+/** The Signer object with values and, once signed, documents (its request read in one statement). */
 export async function signerDto(
   db: Executor,
   signer: SignerRow,
   config: Config,
   now: Date,
 ): Promise<SignerDto> {
-  const request = await db
-    .selectFrom('signature_requests')
-    .selectAll()
+  const request = await requestViews(db)
     .where('id', '=', signer.signature_request_id)
     .executeTakeFirstOrThrow();
-  return toSignerDto(signer, request, {
-    config,
-    now,
-    withValues: true,
-    archived: await templateArchived(db, request.template_id),
-  });
+  return toSignerDto(signer, request, { config, now, withValues: true, archived: request.template_archived });
 }
 
 /** Event data of a `signature_request`: the Signature request object now, with values. */
@@ -148,7 +168,7 @@ export async function signatureRequestEventData(
   id: number,
   ctx: { config: Config; now: Date },
 ): Promise<SignatureRequestDto> {
-  return toSignatureRequestDto(db, await requireRequest(db, scope, id), { ...ctx, withValues: true });
+  return signatureRequestDto(db, await requireRequestView(db, scope, id), { ...ctx, withValues: true });
 }
 
 /** Event data of a `signer`: the Signer object now. */

@@ -1,4 +1,9 @@
-export { createSignatureRequest } from './create.ts';
+export {
+  assertCanSend,
+  type CreationHook,
+  createSignatureRequest,
+  insertSignatureRequest,
+} from './create.ts';
 export {
   type DtoOptions,
   signatureRequestEventData,

@@ -6,9 +6,9 @@ import type { SignatureRequestDto } from '../../routers/signature-requests.schem
 import { recordAudit } from '../audit.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { toSignatureRequestDto } from './dto.ts';
+import { signatureRequestDto } from './dto.ts';
 import { queueInvitation, sendQueuedMail } from './invitations.ts';
-import { lockRequest, requireRequest, senderNameOf } from './queries.ts';
+import { lockRequest, type RequestView, requestViewOf, requireRequestView, senderNameOf } from './queries.ts';
 import { assertOpenForChange, REMIND_INTERVAL_MS, wasInvitedByEmail } from './status.ts';
 
 // What happens to a request after it was sent: read, cancel, remind, expire. Each change runs in
@@ -16,8 +16,12 @@ import { assertOpenForChange, REMIND_INTERVAL_MS, wasInvitedByEmail } from './st
 
 type DtoContext = Pick<ServiceContext, 'db' | 'config' | 'now'>;
 
-function requestResult(sc: DtoContext, row: SignatureRequestRow): Promise<SignatureRequestDto> {
-  return toSignatureRequestDto(sc.db, row, { config: sc.config, now: sc.now(), withValues: true });
+async function requestResult(
+  sc: DtoContext,
+  row: SignatureRequestRow | RequestView,
+): Promise<SignatureRequestDto> {
+  const view = 'template_archived' in row ? row : await requestViewOf(sc.db, row);
+  return signatureRequestDto(sc.db, view, { config: sc.config, now: sc.now(), withValues: true });
 }
 
 /** GET /signature_requests/{id}: every signer with values and, once completed, the documents. */
@@ -26,7 +30,7 @@ export async function getSignatureRequest(
   scope: Scope,
   id: number,
 ): Promise<SignatureRequestDto> {
-  return requestResult(sc, await requireRequest(sc.db, scope, id));
+  return requestResult(sc, await requireRequestView(sc.db, scope, id));
 }
 
 async function cancelLocked(tx: Tx, actor: Actor, id: number, now: Date): Promise<SignatureRequestRow> {

@@ -7,7 +7,8 @@ import { CoreError } from '../../errors.ts';
 import type { SignatureRequestListOutput } from '../../routers/signature-requests.schemas.ts';
 import { containsPattern, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { toSignatureRequestDto } from './dto.ts';
+import { signatureRequestDtos } from './dto.ts';
+import { requestViews } from './queries.ts';
 
 type SignatureRequestListDto = z.infer<typeof SignatureRequestListOutput>;
 
@@ -23,9 +24,7 @@ export async function listSignatureRequests(
   if (q.status !== undefined && !allowed.includes(q.status)) {
     throw new CoreError('invalid_parameter', `status must be one of ${allowed.join(', ')}`);
   }
-  let query = sc.db
-    .selectFrom('signature_requests')
-    .selectAll()
+  let query = requestViews(sc.db)
     .where('account_id', '=', scope.accountId)
     .where('environment', '=', scope.environment)
     .orderBy('id', 'desc')
@@ -64,7 +63,5 @@ export async function listSignatureRequests(
     );
   }
   const dto = { config: sc.config, now, withValues: false };
-  return listPage(await query.execute(), q.limit, (page) =>
-    Promise.all(page.map((r) => toSignatureRequestDto(sc.db, r, dto))),
-  );
+  return listPage(await query.execute(), q.limit, (page) => signatureRequestDtos(sc.db, page, dto));
 }

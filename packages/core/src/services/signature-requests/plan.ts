@@ -111,6 +111,7 @@ function buildSnapshot({ template, fields, documents }: TemplateSource): Request
       name: d.name,
       storage_key: d.storage_key,
       sha256: d.sha256,
+      uploaded_sha256: d.uploaded_sha256,
       pages: d.pages,
     })),
     fields: fields.map((f) => ({

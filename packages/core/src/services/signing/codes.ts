@@ -15,6 +15,7 @@ import {
   SIGNING_SESSION_TTL_MS,
 } from './code-policy.ts';
 import { audit, mailCtx, type Resolved, resolve, type SignerCtx } from './context.ts';
+import { signingSetCookie } from './cookie.ts';
 
 const HOUR_MS = 3600_000;
 
@@ -100,15 +101,19 @@ async function checkCodeRequestLimits(tx: Tx, r: Resolved, now: Date) {
   }
 }
 
-type CodeOutcome = { ok: true; session: string } | { ok: false; error: CoreError };
+type CodeOutcome =
+  | { ok: true; session: string; signerId: number; expiresAt: Date }
+  | { ok: false; error: CoreError };
 
 /**
- * signing.verifyCode: unlocks the document for this browser session. A wrong, expired or locked
+ * signing.verifyCode: unlocks the document for this browser session (an HTTP-only cookie through
+ * the web adapter, and the returned `session` for clients without cookies). A wrong, expired or locked
  * code commits its count, audit entry and email purge first, then fails.
  */
 export async function verifySigningCode(sc: SignerCtx, token: string, code: string) {
   const outcome = await sc.db.transaction().execute((tx) => checkCode(tx, sc, token, code));
   if (!outcome.ok) throw outcome.error;
+  sc.web?.addSetCookie?.(signingSetCookie(sc.config, outcome.signerId, outcome.session, outcome.expiresAt));
   return { verified: true as const, session: outcome.session };
 }
 
@@ -136,13 +141,10 @@ async function checkCode(tx: Tx, sc: SignerCtx, token: string, code: string): Pr
   if (!safeEqual(Buffer.from(codeHash(sc, s.id, code), 'hex'), Buffer.from(s.otp_hash, 'hex')))
     return wrongCode(tx, sc, r);
   const session = randomToken(32);
+  const expiresAt = new Date(sc.now.getTime() + SIGNING_SESSION_TTL_MS);
   await tx
     .insertInto('signing_sessions')
-    .values({
-      id_hash: sha256Hex(session),
-      signer_id: s.id,
-      expires_at: new Date(sc.now.getTime() + SIGNING_SESSION_TTL_MS),
-    })
+    .values({ id_hash: sha256Hex(session), signer_id: s.id, expires_at: expiresAt })
     .execute();
   await tx
     .updateTable('signers')
@@ -151,7 +153,7 @@ async function checkCode(tx: Tx, sc: SignerCtx, token: string, code: string): Pr
     .execute();
   await purgeSignerMail(tx, [s.id], 'codes', sc.now);
   await audit(tx, r, sc, 'otp.verified');
-  return { ok: true, session };
+  return { ok: true, session, signerId: s.id, expiresAt };
 }
 
 async function wrongCode(tx: Tx, sc: SignerCtx, r: Resolved): Promise<CodeOutcome> {

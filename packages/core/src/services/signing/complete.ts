@@ -4,8 +4,9 @@ import { recordEvent } from '../events.ts';
 import { sendMailNow } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, SnapshotField } from '../request-model.ts';
-import { queueSealing } from '../sealing/index.ts';
+import { queueSealing, queueSignerCopy } from '../sealing/index.ts';
 import { queueInvitation, senderNameOf } from '../signature-requests/index.ts';
+import { SIGNING_CONSENT_TEXT } from './consent.ts';
 import {
   audit,
   mailCtx,
@@ -18,7 +19,9 @@ import {
 import { assertTurn, markStarted, mergeValues } from './values.ts';
 
 /**
- * signing.complete: validates required fields, signs; the last signature completes the request
+ * signing.complete: validates required fields, signs (recording the consent sentence); a signer
+ * whose signature does not complete the request gets their own copy (job signer.copy); the last
+ * signature completes the request
  * (event, credit, sealing job); in sequential order the next signer is invited (emailed right
  * after the commit). The signer's link and code emails are purged: they no longer work.
  */
@@ -27,10 +30,11 @@ export async function completeSigning(
   token: string,
   session: string | undefined,
   valuesIn: Record<string, unknown>,
+  methods: Record<string, string> = {},
 ) {
   const { result, mailIds } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolve(tx, token, sc.now, { lock: true });
-    await requireSession(tx, r.signer, session, sc.now);
+    await requireSession(sc, tx, r.signer, session);
     assertTurn(r);
     const { fields, values } = mergeValues(r, valuesIn);
     assertRequired(fields, { ...(r.signer.prefill as Record<string, FieldValue>), ...values });
@@ -47,7 +51,12 @@ export async function completeSigning(
       })
       .where('id', '=', r.signer.id)
       .execute();
-    await audit(tx, r, sc, 'signer.signed');
+    // The consent the signer gave (the sentence next to the Sign button), at this entry's time, and
+    // how each signature was made.
+    await audit(tx, r, sc, 'signer.signed', {
+      consent: SIGNING_CONSENT_TEXT,
+      ...signatureMethods(fields, methods),
+    });
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.signed',
       objectType: 'signer',
@@ -55,11 +64,21 @@ export async function completeSigning(
       now: sc.now,
     });
     await purgeSignerMail(tx, [r.signer.id], 'all', sc.now);
-    const mailIds = await advanceRequest(tx, sc, r);
+    const { completed, mailIds } = await advanceRequest(tx, sc, r);
+    // The signer's own copy right away; the last signer's comes with the final seal.
+    if (!completed) await queueSignerCopy(tx, r.signer.id);
     return { result: { redirect_url: r.signer.redirect_url ?? r.request.redirect_url }, mailIds };
   });
   if (mailIds.length) await sendMailNow(mailCtx(sc), mailIds);
   return result;
+}
+
+/** The audit data of signer.signed: how each of this signer's signature / initials fields was made. */
+function signatureMethods(fields: SnapshotField[], methods: Record<string, string>): Record<string, unknown> {
+  const kept = Object.entries(methods).filter(([name]) =>
+    fields.some((f) => f.name === name && (f.type === 'signature' || f.type === 'initials')),
+  );
+  return kept.length ? { signature_methods: Object.fromEntries(kept) } : {};
 }
 
 function assertRequired(fields: SnapshotField[], effective: Record<string, FieldValue>) {
@@ -79,7 +98,11 @@ function assertRequired(fields: SnapshotField[], effective: Record<string, Field
 }
 
 /** After a signature: complete the request, or mark it in progress and invite the next signer. */
-async function advanceRequest(tx: Tx, sc: SignerCtx, r: Resolved): Promise<number[]> {
+async function advanceRequest(
+  tx: Tx,
+  sc: SignerCtx,
+  r: Resolved,
+): Promise<{ completed: boolean; mailIds: number[] }> {
   const all = await tx
     .selectFrom('signers')
     .selectAll()
@@ -100,16 +123,16 @@ async function advanceRequest(tx: Tx, sc: SignerCtx, r: Resolved): Promise<numbe
       objectId: r.request.id,
       now: sc.now,
     });
-    return [];
+    return { completed: true, mailIds: [] };
   }
   await tx
     .updateTable('signature_requests')
     .set({ status: 'in_progress', updated_at: sc.now })
     .where('id', '=', r.request.id)
     .execute();
-  if (r.request.signing_order !== 'sequential') return [];
+  if (r.request.signing_order !== 'sequential') return { completed: false, mailIds: [] };
   const next = all.find((s) => s.status === 'waiting');
-  return next ? inviteNext(tx, sc, r.request, next) : [];
+  return { completed: false, mailIds: next ? await inviteNext(tx, sc, r.request, next) : [] };
 }
 
 async function inviteNext(tx: Tx, sc: SignerCtx, request: SignatureRequestRow, next: SignerRow) {

@@ -1,11 +1,12 @@
 import { type Db, json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import type { CoreDeps } from '../../context.ts';
+import type { CoreDeps, WebSession } from '../../context.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import type { JobContext } from '../jobs.ts';
 import { effectiveStatus } from '../signature-requests/index.ts';
+import { signingSessionFromCookie } from './cookie.ts';
 
 /** What the signing procedures get: no actor, the signer's token says who; the clock is fixed per call. */
 export interface SignerCtx {
@@ -16,6 +17,8 @@ export interface SignerCtx {
   now: Date;
   ip: string | null;
   userAgent: string | null;
+  /** The browser adapter's cookie access (the email-code session cookie); null for other callers. */
+  web?: WebSession | null;
 }
 
 export interface Resolved {
@@ -95,13 +98,27 @@ export async function resolve(
   return { signer, request };
 }
 
+/**
+ * The email-code session a call brings: the explicit `session` input (embedders without cookies),
+ * else the signer's session cookie that signing.verifyCode set.
+ */
+export function sessionOf(
+  sc: SignerCtx,
+  signer: SignerRow,
+  explicit: string | undefined,
+): string | undefined {
+  return explicit ?? signingSessionFromCookie(sc.config, signer.id, sc.web?.cookieHeader);
+}
+
+/** Whether the document is unlocked for this call: no code needed, or a live email-code session. */
 export async function sessionValid(
+  sc: SignerCtx,
   db: Db | Tx,
   signer: SignerRow,
-  session: string | undefined,
-  now: Date,
+  explicit: string | undefined,
 ): Promise<boolean> {
   if (!signer.require_email_otp) return true;
+  const session = sessionOf(sc, signer, explicit);
   if (!session) return false;
   const row = await db
     .selectFrom('signing_sessions')
@@ -109,11 +126,16 @@ export async function sessionValid(
     .where('id_hash', '=', sha256Hex(session))
     .where('signer_id', '=', signer.id)
     .executeTakeFirst();
-  return !!row && row.expires_at > now;
+  return !!row && row.expires_at > sc.now;
 }
 
-export async function requireSession(db: Db | Tx, signer: SignerRow, session: string | undefined, now: Date) {
-  if (!(await sessionValid(db, signer, session, now))) {
+export async function requireSession(
+  sc: SignerCtx,
+  db: Db | Tx,
+  signer: SignerRow,
+  session: string | undefined,
+) {
+  if (!(await sessionValid(sc, db, signer, session))) {
     throw new CoreError('forbidden', 'Enter the one-time code emailed to you first');
   }
 }

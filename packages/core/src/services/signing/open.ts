@@ -1,10 +1,18 @@
+import type { SignerRow } from '@esign/db';
 import { recordEvent } from '../events.ts';
-import { signFileLink } from '../file-links.ts';
-import type { FieldValue, RequestSnapshot } from '../request-model.ts';
+import { pageImageLinks } from '../file-links.ts';
+import type { FieldValue, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
+import { loadSigners } from '../signature-requests/queries.ts';
+import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
+import { SIGNING_CONSENT_TEXT } from './consent.ts';
 import { audit, type Resolved, resolve, type SignerCtx, scopeOfRequest, sessionValid } from './context.ts';
+import { filledByOthers } from './others.ts';
 
-/** The first open of a link records `viewed` (signer status, audit entry, event) once. */
+/**
+ * Records `viewed` (signer status, audit entry, event) once, when the document is actually shown:
+ * after the email code when one is required, never while the signer is still waiting their turn.
+ */
 async function recordViewed(sc: SignerCtx, token: string, first: Resolved): Promise<Resolved> {
   if (first.signer.viewed_at || first.signer.status === 'waiting') return first;
   return sc.db.transaction().execute(async (tx) => {
@@ -36,17 +44,39 @@ async function recordViewed(sc: SignerCtx, token: string, first: Resolved): Prom
   });
 }
 
-/** signing.open: the snapshot for this signer; records `viewed` the first time. */
+/** The documents as page images behind signed links valid for a day. */
+function documentPages(sc: SignerCtx, documents: SnapshotDocument[]) {
+  return documents.map((d) => ({
+    index: d.index,
+    name: d.name,
+    pages: pageImageLinks(sc.config, d, sc.now, 24 * 3600),
+  }));
+}
+
+/** This signer's fields with their current values; `prefilled` marks the sender's values. */
+function ownFields(snapshot: RequestSnapshot, signer: SignerRow) {
+  const prefill = signer.prefill as Record<string, FieldValue>;
+  const values = effectiveValues(signer);
+  return signerFields(snapshot, signer.role).map((f) => ({
+    ...f,
+    value: values[f.name] ?? null,
+    prefilled: prefill[f.name] !== undefined && prefill[f.name] !== null,
+  }));
+}
+
+/** signing.open: the snapshot for this signer; records `viewed` when the document is shown. */
 export async function openSigning(sc: SignerCtx, token: string, session: string | undefined) {
-  const r = await recordViewed(sc, token, await resolve(sc.db, token, sc.now, { allowFinished: false }));
-  const snapshot = r.request.snapshot as RequestSnapshot;
-  const unlocked = await sessionValid(sc.db, r.signer, session, sc.now);
-  const prefill = r.signer.prefill as Record<string, FieldValue>;
-  const values = effectiveValues(r.signer);
+  // The template editor's preview: the signing page as a role would see the template (nothing saved).
+  if (isPreviewToken(token)) return openTemplatePreview(sc, token);
+  let r = await resolve(sc.db, token, sc.now, { allowFinished: false });
+  const unlocked = await sessionValid(sc, sc.db, r.signer, session);
   const visible = unlocked && r.signer.status !== 'waiting';
+  if (visible) r = await recordViewed(sc, token, r);
+  const snapshot = r.request.snapshot as RequestSnapshot;
   return {
     object: 'signing_session' as const,
     status: r.signer.status,
+    preview: false,
     request: {
       id: r.request.id,
       status: effectiveStatus(r.request, sc.now),
@@ -57,30 +87,12 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
     },
     signer: { id: r.signer.id, name: r.signer.name, email: r.signer.email, role: r.signer.role },
     code_required: !unlocked,
-    documents: visible
-      ? snapshot.documents.map((d) => ({
-          index: d.index,
-          name: d.name,
-          pages: d.pages.map((p, i) => ({
-            number: i + 1,
-            width: p.width,
-            height: p.height,
-            image_url: signFileLink(
-              sc.config,
-              { k: d.storage_key, t: 'image/png', n: `${d.name}-page-${i + 1}.png`, p: i + 1 },
-              sc.now,
-              24 * 3600,
-            ),
-          })),
-        }))
+    documents: visible ? documentPages(sc, snapshot.documents) : [],
+    fields: visible ? ownFields(snapshot, r.signer) : [],
+    filled_by_others: visible
+      ? filledByOthers(snapshot, await loadSigners(sc.db, r.request.id), r.signer)
       : [],
-    fields: visible
-      ? signerFields(snapshot, r.signer.role).map((f) => ({
-          ...f,
-          value: values[f.name] ?? null,
-          prefilled: prefill[f.name] !== undefined && prefill[f.name] !== null,
-        }))
-      : [],
+    consent_text: SIGNING_CONSENT_TEXT,
     redirect_url: r.signer.redirect_url ?? r.request.redirect_url,
   };
 }

@@ -62,7 +62,7 @@ export async function saveSigningValues(
 ) {
   return sc.db.transaction().execute(async (tx) => {
     const r = await resolve(tx, token, sc.now, { lock: true });
-    await requireSession(tx, r.signer, session, sc.now);
+    await requireSession(sc, tx, r.signer, session);
     assertTurn(r);
     const { values } = mergeValues(r, valuesIn);
     await tx
@@ -87,7 +87,7 @@ export async function declineSigning(
 ) {
   return sc.db.transaction().execute(async (tx) => {
     const r = await resolve(tx, token, sc.now, { lock: true });
-    await requireSession(tx, r.signer, session, sc.now);
+    await requireSession(sc, tx, r.signer, session);
     await tx
       .updateTable('signers')
       .set({

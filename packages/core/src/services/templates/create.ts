@@ -17,7 +17,7 @@ import {
   insertFields,
   nameFields,
 } from './fields.ts';
-import { folderId } from './queries.ts';
+import { folderId, templateViewOf } from './queries.ts';
 import { RENDER_PAGES_JOB } from './render-pages.ts';
 
 export interface CreateTemplateArgs {
@@ -29,19 +29,21 @@ export interface CreateTemplateArgs {
   fields?: FieldDefinitionInput[];
 }
 
-const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
+export const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
 
-interface StoredDocument {
+export interface StoredDocument {
   name: string;
   key: string;
   mime: string;
   size: number;
   sha: string;
+  /** SHA-256 of the bytes as uploaded (before conversion and text-tag removal). */
+  uploadedSha: string;
   pages: { width: number; height: number }[];
 }
 
 /** The slow part, before any transaction: download, parse, remove tags, store each document. */
-async function storeDocuments(
+export async function storeDocuments(
   accountId: number,
   input: CreateTemplateArgs,
   deps: CoreDeps,
@@ -73,12 +75,38 @@ async function storeDocuments(
       mime: result.mimeType,
       size: result.pdf.length,
       sha: sha256(result.pdf),
+      uploadedSha: sha256(bytes),
       pages: result.pages,
     });
     detected.push(...fieldSpecsFromDetected(result.fields, i));
     warnings.push(...result.warnings.map((w) => `${label}: ${w}`));
   }
   return { stored, detected, warnings };
+}
+
+/** Stored documents as the template's documents, from `firstPosition` on. */
+export async function insertDocuments(
+  tx: Tx,
+  templateId: number,
+  stored: StoredDocument[],
+  firstPosition = 0,
+) {
+  await tx
+    .insertInto('template_documents')
+    .values(
+      stored.map((d, i) => ({
+        template_id: templateId,
+        position: firstPosition + i,
+        name: d.name,
+        storage_key: d.key,
+        mime_type: d.mime,
+        byte_size: d.size,
+        sha256: d.sha,
+        uploaded_sha256: d.uploadedSha,
+        pages: json(d.pages),
+      })),
+    )
+    .execute();
 }
 
 /** The template, its documents and fields, its page-rendering job and template.created, together. */
@@ -112,21 +140,7 @@ async function insertTemplate(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await tx
-    .insertInto('template_documents')
-    .values(
-      t.stored.map((d, position) => ({
-        template_id: template.id,
-        position,
-        name: d.name,
-        storage_key: d.key,
-        mime_type: d.mime,
-        byte_size: d.size,
-        sha256: d.sha,
-        pages: json(d.pages),
-      })),
-    )
-    .execute();
+  await insertDocuments(tx, template.id, t.stored);
   await insertFields(tx, template.id, t.fields);
   await enqueueJob(tx, { kind: RENDER_PAGES_JOB, payload: { templateId: template.id }, maxAttempts: 3 });
   await recordEvent(tx, scope, {
@@ -178,6 +192,11 @@ async function createStoredTemplate(
     .execute((tx) =>
       insertTemplate(tx, actor, scope, { name, input, stored, roles, fields }, { source: opts.source, now }),
     );
-  const dto = await toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+  const dto = await toTemplateDto(
+    sc.db,
+    await templateViewOf(sc.db, row),
+    { config: sc.config, now: sc.now() },
+    { withDetails: true },
+  );
   return warnings.length ? { ...dto, warnings } : dto;
 }

@@ -1,10 +1,14 @@
-import type { Db, Executor, TemplateFieldRow, TemplateRow } from '@esign/db';
+import type { Db, Executor, TemplateFieldRow } from '@esign/db';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { type FieldType, OPTION_TYPES, type TemplateDto } from '../../routers/templates.schemas.ts';
-import { loadCreatedBy } from '../created-by.ts';
 import { signFileLink } from '../file-links.ts';
-import { loadTemplateDocuments, loadTemplateFields, requireTemplate } from './queries.ts';
+import {
+  loadTemplateDocuments,
+  loadTemplateFields,
+  requireTemplateView,
+  type TemplateView,
+} from './queries.ts';
 
 export function toFieldDto(f: TemplateFieldRow) {
   return {
@@ -23,28 +27,25 @@ export interface DtoContext {
   now: Date;
 }
 
-/** The one mapper from rows to the spec's Template object. */
+/**
+ * The one mapper from rows to the spec's Template object. The row carries its creator and folder
+ * (templateViews); the details (fields, documents) cost two statements, the summary none.
+ */
 export async function toTemplateDto(
   db: Executor,
-  row: TemplateRow,
+  row: TemplateView,
   dc: DtoContext,
   opts: { withDetails: boolean },
 ): Promise<TemplateDto> {
-  const [creator, folder] = await Promise.all([
-    loadCreatedBy(db, row.created_by_user_id),
-    row.folder_id
-      ? db.selectFrom('folders').select('name').where('id', '=', row.folder_id).executeTakeFirst()
-      : undefined,
-  ]);
   const dto: TemplateDto = {
     object: 'template',
     id: row.id,
     name: row.name,
     external_id: row.external_id,
-    folder: folder?.name ?? null,
+    folder: row.folder_name,
     roles: row.roles,
     edit_url: `${dc.config.PUBLIC_URL}/templates/${row.id}/edit`,
-    created_by: creator,
+    created_by: row.created_by,
     archived_at: row.archived_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -79,5 +80,5 @@ export async function templateEventData(
   id: number,
   ctx: DtoContext,
 ): Promise<TemplateDto> {
-  return toTemplateDto(db, await requireTemplate(db, scope, id), ctx, { withDetails: true });
+  return toTemplateDto(db, await requireTemplateView(db, scope, id), ctx, { withDetails: true });
 }

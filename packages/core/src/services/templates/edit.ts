@@ -4,9 +4,16 @@ import { scopeOf } from '../../context.ts';
 import type { FieldDefinitionInput, FieldType, TemplateDto } from '../../routers/templates.schemas.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { reorderDocuments } from './documents.ts';
 import { toTemplateDto } from './dto.ts';
 import { assignRoles, fieldSpecsFromDefinitions, insertFields, nameFields, renameRoles } from './fields.ts';
-import { folderId, loadTemplateDocuments, loadTemplateFields, lockTemplate } from './queries.ts';
+import {
+  folderId,
+  loadTemplateDocuments,
+  loadTemplateFields,
+  lockTemplate,
+  templateViewOf,
+} from './queries.ts';
 
 // Changes to a template: each runs in one transaction that locks the template (scoped to the
 // actor's account side) and records its event, then returns the Template object.
@@ -16,19 +23,47 @@ export interface UpdateTemplateArgs {
   external_id?: string | null;
   folder?: string;
   roles?: string[];
-  fields?: FieldDefinitionInput[];
+  fields?: (Omit<FieldDefinitionInput, 'type'> & { type: FieldType })[];
+  /** The editor only: the template's document ids in their new order; ids left out are removed. */
+  documents?: number[];
+}
+
+/** The editor's precondition: the `version` it loaded; another save in between is a conflict. */
+export interface UpdatePrecondition {
+  expectedVersion?: number;
 }
 
 async function templateResult(sc: ServiceContext, row: TemplateRow): Promise<TemplateDto> {
-  return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+  return toTemplateDto(
+    sc.db,
+    await templateViewOf(sc.db, row),
+    { config: sc.config, now: sc.now() },
+    { withDetails: true },
+  );
 }
 
-async function applyUpdate(tx: Tx, actor: Actor, id: number, input: UpdateTemplateArgs, now: Date) {
+/**
+ * One change of a template, in the caller's transaction: the row is locked (scoped to the actor's
+ * account side); with a precondition whose version is not the current one nothing changes and the
+ * current row comes back as `conflict`. Otherwise `version` counts up and template.updated is
+ * recorded once.
+ */
+export async function applyUpdate(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  input: UpdateTemplateArgs,
+  opts: { now: Date } & UpdatePrecondition,
+): Promise<{ row: TemplateRow; conflict: boolean }> {
   const scope = scopeOf(actor);
   const row = await lockTemplate(tx, scope, id);
+  if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version)
+    return { row, conflict: true };
   let roles = input.roles ? await renameRoles(tx, id, row.roles, input.roles) : [...row.roles];
+  const docs = input.documents
+    ? await reorderDocuments(tx, id, input.documents, input.fields === undefined)
+    : await loadTemplateDocuments(tx, id);
   if (input.fields) {
-    const docs = await loadTemplateDocuments(tx, id);
     const specs = nameFields(fieldSpecsFromDefinitions(input.fields, docs, 'api'));
     const assigned = assignRoles(roles, specs);
     roles = assigned.roles;
@@ -38,7 +73,8 @@ async function applyUpdate(tx: Tx, actor: Actor, id: number, input: UpdateTempla
   const updated = await tx
     .updateTable('templates')
     .set({
-      updated_at: now,
+      updated_at: opts.now,
+      version: row.version + 1,
       roles: json(roles),
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
@@ -47,8 +83,13 @@ async function applyUpdate(tx: Tx, actor: Actor, id: number, input: UpdateTempla
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await recordEvent(tx, scope, { type: 'template.updated', objectType: 'template', objectId: id, now });
-  return updated;
+  await recordEvent(tx, scope, {
+    type: 'template.updated',
+    objectType: 'template',
+    objectId: id,
+    now: opts.now,
+  });
+  return { row: updated, conflict: false };
 }
 
 /** PATCH /templates/{id}: only sent keys change; roles renamed by position, never removed. */
@@ -59,7 +100,7 @@ export async function updateTemplate(
   input: UpdateTemplateArgs,
 ): Promise<TemplateDto> {
   const now = sc.now();
-  const row = await sc.db.transaction().execute((tx) => applyUpdate(tx, actor, id, input, now));
+  const { row } = await sc.db.transaction().execute((tx) => applyUpdate(tx, actor, id, input, { now }));
   return templateResult(sc, row);
 }
 
@@ -105,6 +146,7 @@ async function copyTemplate(
           mime_type: d.mime_type,
           byte_size: d.byte_size,
           sha256: d.sha256,
+          uploaded_sha256: d.uploaded_sha256,
           pages: json(d.pages),
           preview_storage_key: d.preview_storage_key,
         })),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type FieldAreaRow, json, type Tx } from '@esign/db';
+import { FIELD_NAME_PREFIX } from '@esign/domain';
 import type { DetectedField } from '@esign/pdf';
 import { sql } from 'kysely';
 import { CoreError } from '../../errors.ts';
@@ -9,23 +10,6 @@ import { type FieldDefinitionInput, type FieldType, OPTION_TYPES } from '../../r
 
 export const MAX_ROLES = 10;
 export const DEFAULT_ROLE = 'Signer';
-
-const TYPE_LABEL: Record<FieldType, string> = {
-  text: 'Text Field',
-  signature: 'Signature',
-  initials: 'Initials',
-  date: 'Date',
-  checkbox: 'Checkbox',
-  number: 'Number',
-  phone: 'Phone',
-  select: 'Select',
-  radio: 'Radio',
-  multiple: 'Multiple Select',
-  image: 'Image',
-  file: 'File',
-  stamp: 'Stamp',
-  cells: 'Cells',
-};
 
 /** A field as stored, before it gets its row id and position. */
 export interface FieldSpec {
@@ -48,7 +32,7 @@ function invalidField(index: number, message: string): CoreError {
 
 /** The spec's invalid_field rules that need the documents: pages, document indexes, options. */
 export function fieldSpecsFromDefinitions(
-  defs: FieldDefinitionInput[],
+  defs: (Omit<FieldDefinitionInput, 'type'> & { type: FieldType })[],
   docs: DocumentInfo[],
   source: string,
 ): FieldSpec[] {
@@ -107,7 +91,7 @@ export function nameFields(fields: FieldSpec[]): FieldSpec[] {
     let name: string;
     do {
       n += 1;
-      name = `${TYPE_LABEL[f.type]} ${n}`;
+      name = `${FIELD_NAME_PREFIX[f.type]} ${n}`;
     } while (taken.has(name));
     counters.set(f.type, n);
     taken.add(name);
@@ -132,7 +116,12 @@ export function assignRoles(
   return { roles, fields: fields.map((f) => ({ ...f, role: f.role ?? roles[0] })) };
 }
 
-export async function insertFields(tx: Tx, templateId: number, fields: FieldSpec[]): Promise<void> {
+export async function insertFields(
+  tx: Tx,
+  templateId: number,
+  fields: FieldSpec[],
+  firstPosition = 0,
+): Promise<void> {
   if (fields.length === 0) return;
   await tx
     .insertInto('template_fields')
@@ -140,7 +129,7 @@ export async function insertFields(tx: Tx, templateId: number, fields: FieldSpec
       fields.map((f, position) => ({
         id: randomUUID(),
         template_id: templateId,
-        position,
+        position: firstPosition + position,
         name: f.name || null,
         type: f.type,
         role: f.role!,

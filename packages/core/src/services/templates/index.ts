@@ -1,7 +1,15 @@
 export { type CreateTemplateArgs, createTemplate } from './create.ts';
 export { type DtoContext, templateEventData, toFieldDto, toTemplateDto } from './dto.ts';
 export { archiveTemplate, duplicateTemplate, type UpdateTemplateArgs, updateTemplate } from './edit.ts';
+export {
+  addTemplateDocument,
+  type EditorSaveResult,
+  type EditorState,
+  openTemplateEditor,
+  saveFromEditor,
+} from './editor.ts';
 export { DEFAULT_ROLE, MAX_ROLES } from './fields.ts';
+export { isPreviewToken, issueTemplatePreview, openTemplatePreview, PREVIEW_TTL_SECONDS } from './preview.ts';
 export {
   findTemplate,
   loadTemplateDocuments,

@@ -1,5 +1,8 @@
 import type { Executor, TemplateDocumentRow, TemplateFieldRow, TemplateRow, Tx } from '@esign/db';
+import { type RawBuilder, sql } from 'kysely';
 import type { Scope } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { type CreatedByDto, createdByColumn } from '../created-by.ts';
 import { findScoped, lockScoped, requireScoped } from '../scoped.ts';
 
 // Reads of templates and their parts. A template is found, required or locked within one account
@@ -12,6 +15,54 @@ export function findTemplate(db: Executor, scope: Scope, id: number): Promise<Te
 /** The template, or `404 not_found`. */
 export function requireTemplate(db: Executor, scope: Scope, id: number): Promise<TemplateRow> {
   return requireScoped(db, 'templates', scope, id);
+}
+
+/** What the Template object shows besides the row: its creator and its folder's name. */
+export interface TemplateRelations {
+  created_by: CreatedByDto | null;
+  folder_name: string | null;
+}
+
+export type TemplateView = TemplateRow & TemplateRelations;
+
+function folderNameColumn(folderId: RawBuilder<unknown>): RawBuilder<string | null> {
+  return sql<string | null>`(select f.name from folders f where f.id = ${folderId})`;
+}
+
+/**
+ * Templates with what their DTO shows, read in the same statement (one query per page, whatever
+ * its size). Filters name their columns `templates.…`.
+ */
+export function templateViews(db: Executor) {
+  return db
+    .selectFrom('templates')
+    .selectAll('templates')
+    .select([
+      createdByColumn(sql.ref('templates.created_by_user_id')).as('created_by'),
+      folderNameColumn(sql.ref('templates.folder_id')).as('folder_name'),
+    ]);
+}
+
+/** The template with its creator and folder, or `404 not_found`. */
+export async function requireTemplateView(db: Executor, scope: Scope, id: number): Promise<TemplateView> {
+  const row = await templateViews(db)
+    .where('templates.id', '=', id)
+    .where('templates.account_id', '=', scope.accountId)
+    .where('templates.environment', '=', scope.environment)
+    .executeTakeFirst();
+  if (!row) throw notFound('Template', id);
+  return row;
+}
+
+/** A row already at hand (just written) with its creator and folder: one statement. */
+export async function templateViewOf(db: Executor, row: TemplateRow): Promise<TemplateView> {
+  const relations = await db
+    .selectNoFrom([
+      createdByColumn(sql.val(row.created_by_user_id)).as('created_by'),
+      folderNameColumn(sql.val(row.folder_id)).as('folder_name'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { ...row, ...relations };
 }
 
 /** The template locked until the transaction ends, or `404 not_found`. */

@@ -4,7 +4,7 @@ import type { TemplateDto, TemplateListOutput } from '../../routers/templates.sc
 import { containsPattern, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { toTemplateDto } from './dto.ts';
-import { requireTemplate } from './queries.ts';
+import { requireTemplateView, templateViews } from './queries.ts';
 
 type TemplateListDto = z.infer<typeof TemplateListOutput>;
 
@@ -14,7 +14,7 @@ export async function getTemplate(
   scope: Scope,
   id: number,
 ): Promise<TemplateDto> {
-  const row = await requireTemplate(sc.db, scope, id);
+  const row = await requireTemplateView(sc.db, scope, id);
   return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
 }
 
@@ -31,9 +31,7 @@ export async function listTemplates(
     folder?: string;
   },
 ): Promise<TemplateListDto> {
-  let query = sc.db
-    .selectFrom('templates')
-    .selectAll('templates')
+  let query = templateViews(sc.db)
     .where('templates.account_id', '=', scope.accountId)
     .where('templates.environment', '=', scope.environment)
     .where('templates.archived_at', q.archived ? 'is not' : 'is', null)
@@ -43,9 +41,15 @@ export async function listTemplates(
   if (q.q) query = query.where('templates.name', 'ilike', containsPattern(q.q));
   if (q.external_id !== undefined) query = query.where('templates.external_id', '=', q.external_id);
   if (q.folder !== undefined) {
-    query = query
-      .innerJoin('folders', 'folders.id', 'templates.folder_id')
-      .where('folders.name', '=', q.folder);
+    const folder = q.folder;
+    query = query.where('templates.folder_id', '=', (eb) =>
+      eb
+        .selectFrom('folders')
+        .select('folders.id')
+        .where('folders.account_id', '=', scope.accountId)
+        .where('folders.environment', '=', scope.environment)
+        .where('folders.name', '=', folder),
+    );
   }
   const dc = { config: sc.config, now: sc.now() };
   return listPage(await query.execute(), q.limit, (page) =>

@@ -1,7 +1,7 @@
 import { renderPageImages } from '../file-links.ts';
-import type { JobHandler } from '../jobs.ts';
+import type { JobHandler, JobKind } from '../jobs.ts';
 
-export const RENDER_PAGES_JOB = 'template.render_pages';
+export const RENDER_PAGES_JOB = 'template.render_pages' satisfies JobKind;
 /** Pages rendered ahead of the first view (a 200-page document entirely); later pages render on request. */
 export const PRERENDER_PAGES = 200;
 

@@ -46,6 +46,21 @@ interface DeliveryJoinRow {
   secret: string;
 }
 
+/** The columns of DeliveryJoinRow, as both claims read them (d: delivery, e: event, w: endpoint). */
+const DELIVERY_JOIN_COLUMNS = [
+  'd.id',
+  'e.id as event_id',
+  'e.type',
+  'e.created_at as event_created_at',
+  'e.object_type',
+  'e.object_id',
+  'e.account_id',
+  'e.environment',
+  'w.url',
+  'w.headers',
+  'w.secret',
+] as const;
+
 function claimed(row: DeliveryJoinRow, attempt: number, deliveryUuid: string): Claim {
   return {
     kind: 'attempt',
@@ -93,19 +108,7 @@ async function claimFirstAttempt(db: Db, deliveryId: number, opts: WebhookOption
         .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
         .where((eb) => eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', now)]))
         .where((eb) => eb.or([eb('w.enabled', '=', true), eb('e.type', '=', 'webhook.test')]))
-        .returning([
-          'd.id',
-          'e.id as event_id',
-          'e.type',
-          'e.created_at as event_created_at',
-          'e.object_type',
-          'e.object_id',
-          'e.account_id',
-          'e.environment',
-          'w.url',
-          'w.headers',
-          'w.secret',
-        ]),
+        .returning(DELIVERY_JOIN_COLUMNS),
     )
     .with('attempt', (qb) =>
       qb
@@ -134,21 +137,11 @@ function lockDelivery(tx: Tx, deliveryId: number) {
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .select([
-      'd.id',
+      ...DELIVERY_JOIN_COLUMNS,
       'd.status',
       'd.attempts',
       'd.next_attempt_at',
       'd.locked_until',
-      'e.id as event_id',
-      'e.type',
-      'e.created_at as event_created_at',
-      'e.object_type',
-      'e.object_id',
-      'e.account_id',
-      'e.environment',
-      'w.url',
-      'w.headers',
-      'w.secret',
       'w.enabled',
     ])
     .where('d.id', '=', deliveryId)

@@ -13,7 +13,7 @@ import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import { eventDataBuilder } from '../event-data.ts';
 import { recordEvent } from '../events.ts';
-import { enqueueJob, holdLease, type JobHandler } from '../jobs.ts';
+import { enqueueJob, finishedJobColumns, holdLease, type JobHandler, jobHolder } from '../jobs.ts';
 import { type ClaimedDelivery, claimDelivery } from './claim.ts';
 import type { WebhookDeliveryDto } from './dto.ts';
 import { findEndpoint } from './endpoints.ts';
@@ -150,6 +150,14 @@ async function recordOutcome(
           .where(data === null ? sql<boolean>`false` : sql<boolean>`data is distinct from ${data}::jsonb`)
           .returning('id'),
       )
+      // The job that woke this attempt is done with it (one statement fewer per delivery).
+      .with('job', (qb) =>
+        qb
+          .updateTable('jobs')
+          .set(finishedJobColumns(now))
+          .where(opts.job ? jobHolder(opts.job) : sql<boolean>`false`)
+          .returning('id'),
+      )
       .with('delivery', (qb) =>
         qb
           .updateTable('webhook_deliveries')
@@ -248,7 +256,7 @@ export async function attemptWebhookDelivery(
  * webhook back-off, not the job queue's. `lookup` lets tests inject DNS answers.
  */
 export function createWebhookDeliverJob(extra: { lookup?: ResolveHost } = {}): JobHandler {
-  return async (ctx, payload) => {
+  return async (ctx, payload, job) => {
     const deliveryId = Number(payload.deliveryId);
     if (!Number.isSafeInteger(deliveryId))
       throw new Error('webhook.deliver: payload.deliveryId is not an id');
@@ -256,8 +264,11 @@ export function createWebhookDeliverJob(extra: { lookup?: ResolveHost } = {}): J
       config: ctx.config,
       now: ctx.now,
       logger: ctx.logger,
+      job,
       ...(extra.lookup ? { lookup: extra.lookup } : {}),
     });
+    // An attempt was made and recorded: the statement that recorded it finished this job too.
+    if (outcome.kind !== 'leased' && outcome.kind !== 'skipped') return 'finished';
     if (outcome.kind === 'leased') {
       // An attempt is in flight elsewhere (or its worker died): look again when its lease ends.
       await enqueueJob(ctx.db, {

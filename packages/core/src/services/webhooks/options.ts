@@ -1,10 +1,11 @@
+import type { JobRow } from '@esign/db';
 import type { ResolveHost } from '@esign/webhooks';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { type EnqueueOptions, JOB_LEASE_MS } from '../jobs.ts';
+import { type EnqueueOptions, JOB_LEASE_MS, type JobKind } from '../jobs.ts';
 
 /** The job that wakes a worker up for one delivery attempt (the delivery row decides). */
-export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
+export const WEBHOOK_DELIVER_JOB = 'webhook.deliver' satisfies JobKind;
 
 /** What webhook services need besides the database. */
 export interface WebhookOptions {
@@ -13,6 +14,8 @@ export interface WebhookOptions {
   logger?: Logger;
   /** DNS resolution for the address checks (save and delivery); default the system resolver. */
   lookup?: ResolveHost;
+  /** The `webhook.deliver` job making this attempt: finished in the statement recording the outcome. */
+  job?: Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
 }
 
 /**

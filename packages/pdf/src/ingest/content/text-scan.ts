@@ -96,6 +96,53 @@ export interface ScanEnv {
 
 const num = (v: CsValue | undefined): number => (v && v.t === 'num' ? v.v : 0);
 
+/** The interpreter's state while one content stream runs. */
+interface RunState {
+  target: ContentTarget;
+  resources: PdfDict | undefined;
+  depth: number;
+  gs: GState;
+  stack: GState[];
+  /** The text matrix and the text line matrix (ISO 32000-1 §9.4.2). */
+  tm: Matrix;
+  tlm: Matrix;
+}
+
+/** Starts a new line offset from the start of the current one. */
+function nextLine(st: RunState, tx: number, ty: number): void {
+  st.tlm = mul([1, 0, 0, 1, tx, ty], st.tlm);
+  st.tm = st.tlm;
+}
+
+/** BT, Td, TD, Tm, T*: where text goes (ISO 32000-1 §9.4.2). */
+function textPositionOp(st: RunState, op: CsOp): boolean {
+  const a = op.args;
+  switch (op.op) {
+    case 'BT':
+      st.tm = IDENTITY;
+      st.tlm = IDENTITY;
+      return true;
+    case 'Td':
+      nextLine(st, num(a[0]), num(a[1]));
+      return true;
+    case 'TD':
+      st.gs.tl = -num(a[1]);
+      nextLine(st, num(a[0]), num(a[1]));
+      return true;
+    case 'Tm':
+      if (a.length === 6) {
+        st.tm = a.map(num) as Matrix;
+        st.tlm = st.tm;
+      }
+      return true;
+    case 'T*':
+      nextLine(st, 0, -st.gs.tl);
+      return true;
+    default:
+      return false;
+  }
+}
+
 export class TextScanner {
   readonly glyphs: GlyphSeq = [];
   private formStack = new Set<PdfStream>();
@@ -127,154 +174,160 @@ export class TextScanner {
   }
 
   private run(target: ContentTarget, resources: PdfDict | undefined, start: GState, depth: number): void {
-    const { ctx } = this.env;
-    const stack: GState[] = [];
-    let gs: GState = { ...start };
-    let tm: Matrix = IDENTITY;
-    let tlm: Matrix = IDENTITY;
-
-    const nextLine = (tx: number, ty: number) => {
-      tlm = mul([1, 0, 0, 1, tx, ty], tlm);
-      tm = tlm;
+    const st: RunState = {
+      target,
+      resources,
+      depth,
+      gs: { ...start },
+      stack: [],
+      tm: IDENTITY,
+      tlm: IDENTITY,
     };
-
-    const show = (bytes: Uint8Array, site: ShowSite, elem: number) => {
-      const font = gs.font;
-      if (!font?.decodable || font.vertical) {
-        this.glyphs.push(null);
-        return;
-      }
-      const run: TextRun = {
-        m: mul(tm, gs.ctm),
-        tfs: gs.tfs,
-        th: gs.th,
-        rise: gs.rise,
-        font,
-        invisible: gs.tr === 3 || gs.tr === 7,
-      };
-      let ox = 0;
-      for (let pos = 0; pos < bytes.length; ) {
-        const { code, len } = font.readCode(bytes, pos);
-        const w0 = font.width(code);
-        const spacing = gs.tc + (len === 1 && code === 32 ? gs.tw : 0);
-        const adv = ((w0 / 1000) * gs.tfs + spacing) * gs.th;
-        this.glyphs.push({
-          ch: font.unicode(code) ?? '',
-          run,
-          ox,
-          adv,
-          w: (w0 / 1000) * gs.tfs * gs.th,
-          site,
-          elem,
-          byteStart: pos,
-          byteLen: len,
-          adj: gs.tfs !== 0 ? -(w0 + (spacing * 1000) / gs.tfs) : Number.NaN,
-        });
-        ox += adv;
-        pos += len;
-      }
-      tm = mul([1, 0, 0, 1, ox, 0], tm);
-    };
-
     for (const op of parseOperations(target.bytes)) {
-      const a = op.args;
-      switch (op.op) {
-        case 'q':
-          if (stack.length < 256) stack.push({ ...gs });
-          break;
-        case 'Q':
-          gs = stack.pop() ?? gs;
-          break;
-        case 'cm':
-          if (a.length === 6) gs.ctm = mul(a.map(num) as Matrix, gs.ctm);
-          break;
-        case 'BT':
-          tm = IDENTITY;
-          tlm = IDENTITY;
-          break;
-        case 'Tf': {
-          const n = a[0];
-          gs.font = n && n.t === 'name' ? (this.font(resources, n.v) ?? UNUSABLE_FONT) : UNUSABLE_FONT;
-          gs.tfs = num(a[1]);
-          break;
+      if (this.textStateOp(st, op) || textPositionOp(st, op) || this.showOp(st, op)) continue;
+      this.graphicsOp(st, op);
+    }
+  }
+
+  /** Tf, Tc, Tw, Tz, TL, Ts, Tr: the text state (ISO 32000-1 §9.3). */
+  private textStateOp(st: RunState, op: CsOp): boolean {
+    const { gs } = st;
+    const a = op.args;
+    switch (op.op) {
+      case 'Tf': {
+        const n = a[0];
+        gs.font = n && n.t === 'name' ? (this.font(st.resources, n.v) ?? UNUSABLE_FONT) : UNUSABLE_FONT;
+        gs.tfs = num(a[1]);
+        return true;
+      }
+      case 'Tc':
+        gs.tc = num(a[0]);
+        return true;
+      case 'Tw':
+        gs.tw = num(a[0]);
+        return true;
+      case 'Tz':
+        gs.th = num(a[0]) / 100;
+        return true;
+      case 'TL':
+        gs.tl = num(a[0]);
+        return true;
+      case 'Ts':
+        gs.rise = num(a[0]);
+        return true;
+      case 'Tr':
+        gs.tr = num(a[0]);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Tj, ', ", TJ: text shown (ISO 32000-1 §9.4.3). */
+  private showOp(st: RunState, op: CsOp): boolean {
+    const a = op.args;
+    const site: ShowSite = { target: st.target, op };
+    switch (op.op) {
+      case 'Tj':
+        if (a[0]?.t === 'str') this.show(st, a[0].v, site, 0);
+        return true;
+      case "'":
+        nextLine(st, 0, -st.gs.tl);
+        if (a[0]?.t === 'str') this.show(st, a[0].v, site, 0);
+        return true;
+      case '"':
+        st.gs.tw = num(a[0]);
+        st.gs.tc = num(a[1]);
+        nextLine(st, 0, -st.gs.tl);
+        if (a[2]?.t === 'str') this.show(st, a[2].v, site, 0);
+        return true;
+      case 'TJ': {
+        const arr = a[0];
+        if (arr?.t !== 'arr') return true;
+        arr.v.forEach((el, i) => {
+          if (el.t === 'str') this.show(st, el.v, site, i);
+          else if (el.t === 'num') st.tm = mul([1, 0, 0, 1, (-el.v / 1000) * st.gs.tfs * st.gs.th, 0], st.tm);
+        });
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** q, Q, cm, gs (its font), Do (form XObjects): the graphics state and nested streams. */
+  private graphicsOp(st: RunState, op: CsOp): void {
+    const { ctx } = this.env;
+    const a = op.args;
+    switch (op.op) {
+      case 'q':
+        if (st.stack.length < 256) st.stack.push({ ...st.gs });
+        break;
+      case 'Q':
+        st.gs = st.stack.pop() ?? st.gs;
+        break;
+      case 'cm':
+        if (a.length === 6) st.gs.ctm = mul(a.map(num) as Matrix, st.gs.ctm);
+        break;
+      case 'gs': {
+        const n = a[0];
+        if (n?.t !== 'name') break;
+        const ext = getDict(ctx, getDict(ctx, st.resources, 'ExtGState'), n.v);
+        const f = items(ctx, getArray(ctx, ext, 'Font'));
+        const fd = asDict(f[0]);
+        const size = asNumber(f[1]);
+        if (fd && size !== undefined) {
+          st.gs.font = this.fontFromDict(fd);
+          st.gs.tfs = size;
         }
-        case 'Tc':
-          gs.tc = num(a[0]);
-          break;
-        case 'Tw':
-          gs.tw = num(a[0]);
-          break;
-        case 'Tz':
-          gs.th = num(a[0]) / 100;
-          break;
-        case 'TL':
-          gs.tl = num(a[0]);
-          break;
-        case 'Ts':
-          gs.rise = num(a[0]);
-          break;
-        case 'Tr':
-          gs.tr = num(a[0]);
-          break;
-        case 'Td':
-          nextLine(num(a[0]), num(a[1]));
-          break;
-        case 'TD':
-          gs.tl = -num(a[1]);
-          nextLine(num(a[0]), num(a[1]));
-          break;
-        case 'Tm':
-          if (a.length === 6) {
-            tm = a.map(num) as Matrix;
-            tlm = tm;
-          }
-          break;
-        case 'T*':
-          nextLine(0, -gs.tl);
-          break;
-        case 'Tj':
-          if (a[0]?.t === 'str') show(a[0].v, { target, op }, 0);
-          break;
-        case "'":
-          nextLine(0, -gs.tl);
-          if (a[0]?.t === 'str') show(a[0].v, { target, op }, 0);
-          break;
-        case '"':
-          gs.tw = num(a[0]);
-          gs.tc = num(a[1]);
-          nextLine(0, -gs.tl);
-          if (a[2]?.t === 'str') show(a[2].v, { target, op }, 0);
-          break;
-        case 'TJ': {
-          const arr = a[0];
-          if (arr?.t !== 'arr') break;
-          const site: ShowSite = { target, op };
-          arr.v.forEach((el, i) => {
-            if (el.t === 'str') show(el.v, site, i);
-            else if (el.t === 'num') tm = mul([1, 0, 0, 1, (-el.v / 1000) * gs.tfs * gs.th, 0], tm);
-          });
-          break;
-        }
-        case 'gs': {
-          const n = a[0];
-          if (n?.t !== 'name') break;
-          const ext = getDict(ctx, getDict(ctx, resources, 'ExtGState'), n.v);
-          const f = items(ctx, getArray(ctx, ext, 'Font'));
-          const fd = asDict(f[0]);
-          const size = asNumber(f[1]);
-          if (fd && size !== undefined) {
-            gs.font = this.fontFromDict(fd);
-            gs.tfs = size;
-          }
-          break;
-        }
-        case 'Do': {
-          const n = a[0];
-          if (n?.t === 'name') this.form(resources, n.v, gs, depth);
-          break;
-        }
+        break;
+      }
+      case 'Do': {
+        const n = a[0];
+        if (n?.t === 'name') this.form(st.resources, n.v, st.gs, st.depth);
+        break;
       }
     }
+  }
+
+  /** Records each glyph of one shown string and advances the text matrix past it. */
+  private show(st: RunState, bytes: Uint8Array, site: ShowSite, elem: number): void {
+    const { gs } = st;
+    const font = gs.font;
+    if (!font?.decodable || font.vertical) {
+      this.glyphs.push(null);
+      return;
+    }
+    const run: TextRun = {
+      m: mul(st.tm, gs.ctm),
+      tfs: gs.tfs,
+      th: gs.th,
+      rise: gs.rise,
+      font,
+      invisible: gs.tr === 3 || gs.tr === 7,
+    };
+    let ox = 0;
+    for (let pos = 0; pos < bytes.length; ) {
+      const { code, len } = font.readCode(bytes, pos);
+      const w0 = font.width(code);
+      const spacing = gs.tc + (len === 1 && code === 32 ? gs.tw : 0);
+      const adv = ((w0 / 1000) * gs.tfs + spacing) * gs.th;
+      this.glyphs.push({
+        ch: font.unicode(code) ?? '',
+        run,
+        ox,
+        adv,
+        w: (w0 / 1000) * gs.tfs * gs.th,
+        site,
+        elem,
+        byteStart: pos,
+        byteLen: len,
+        adj: gs.tfs !== 0 ? -(w0 + (spacing * 1000) / gs.tfs) : Number.NaN,
+      });
+      ox += adv;
+      pos += len;
+    }
+    st.tm = mul([1, 0, 0, 1, ox, 0], st.tm);
   }
 
   private form(resources: PdfDict | undefined, name: string, gs: GState, depth: number): void {

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { isServerPage } from '../../links.ts';
 import { sessionQuery } from '../../session.tsx';
 import { TextField } from '../../ui.tsx';
 
@@ -15,6 +16,10 @@ export function useSignedIn(): (to?: string, opts?: { clearHash?: boolean }) => 
   const navigate = useNavigate();
   return async (to = '/', { clearHash = false } = {}) => {
     if (clearHash) window.history.replaceState(null, '', window.location.pathname);
+    if (isServerPage(to)) {
+      window.location.assign(to);
+      return;
+    }
     await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
     navigate(to, { replace: true });
   };

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation } from 'react-router';
 import type { z } from 'zod';
+import { isServerPage } from '../../links.ts';
 import { nextPath, sessionQuery } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
@@ -87,7 +88,14 @@ export function LoginPage() {
   const [tab, setTab] = useState('password');
   const [resetEmail, setResetEmail] = useState<string | null>(null);
   if (session.isPending) return <Loading />;
-  if (session.data?.session) return <Navigate to={nextPath(location.search)} replace />;
+  if (session.data?.session) {
+    const next = nextPath(location.search);
+    if (isServerPage(next)) {
+      window.location.replace(next);
+      return <Loading />;
+    }
+    return <Navigate to={next} replace />;
+  }
   if (resetEmail !== null) {
     return (
       <AuthLayout title="Reset your password">

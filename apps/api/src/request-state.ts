@@ -1,0 +1,23 @@
+import type { Actor, IdempotencyRequest } from '@esign/core';
+import type { FastifyRequest } from 'fastify';
+import type { RestRoute } from './routes.ts';
+
+export const API_BASE = '/api/v1';
+
+/** What the REST hooks learn about a request: its route, its caller and its idempotency record. */
+export interface RequestState {
+  route: RestRoute;
+  actor: Actor;
+  idempotency: IdempotencyRequest | null;
+  replayed: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    esign: RequestState | null;
+  }
+}
+
+export function pathOf(request: FastifyRequest): string {
+  return new URL(request.url, 'http://x').pathname;
+}

@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRequest, makeTemplate } from '../../../test/fixtures.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { cloneRow, recordStatements } from '../../../test/statements.ts';
+
+// Issue 16: a list or get costs a fixed number of statements whatever the page size (no query per
+// row for created_by, folder, signers or the template's state), and authentication + the shared
+// rate-limit window cost one statement together.
+
+let t: TestApp;
+let owner: TestAccount;
+let templateId: number;
+let requestId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createTestAccount(t.db, { credits: 10 });
+  const tpl = await makeTemplate(t, owner, { folder: 'Sales' });
+  templateId = tpl.id;
+  requestId = (await makeRequest(t, owner)).id;
+  // A dashboard user made them: created_by must be filled in for every row of a page.
+  await sql`update templates set created_by_user_id = ${owner.userId} where account_id = ${owner.accountId}`.execute(
+    t.db,
+  );
+  await sql`update signature_requests set created_by_user_id = ${owner.userId} where id = ${requestId}`.execute(
+    t.db,
+  );
+  await cloneRow(t.db, 'templates', templateId, 120);
+  await cloneRow(t.db, 'signature_requests', requestId, 120);
+}, 120_000);
+afterAll(() => t.close());
+
+/** The statements one REST call sends, and its response. */
+async function call(path: string) {
+  const { result, statements } = await recordStatements(() => t.api('GET', path, { key: owner.key }));
+  expect(result.status, result.text).toBe(200);
+  return { body: result.body, statements };
+}
+
+describe('round trips per request (issue 16: at most ~3 statements whatever the page size)', () => {
+  for (const limit of [1, 100]) {
+    it(`GET /templates?limit=${limit}: authentication + rate limit in one statement, the page in one`, async () => {
+      const { body, statements } = await call(`templates?limit=${limit}`);
+      expect(body.data).toHaveLength(limit);
+      expect(body.data.at(-1)).toMatchObject({
+        folder: 'Sales',
+        created_by: { id: owner.userId, email: owner.email },
+      });
+      expect(statements).toHaveLength(2);
+      expect(statements[0]).toContain('rate_limit_windows');
+    });
+
+    it(`GET /signature_requests?limit=${limit}: the page and all its signers in two statements`, async () => {
+      const { body, statements } = await call(`signature_requests?limit=${limit}`);
+      expect(body.data).toHaveLength(limit);
+      expect(body.data[0].created_by).toMatchObject({ id: owner.userId, email: owner.email });
+      expect(body.data[0].signers[0]).toMatchObject({ email: 'fixture@example.com' });
+      expect(statements).toHaveLength(3);
+    });
+
+    it(`GET /signature_requests?q=…&status=sent&limit=${limit}: filters add no statement`, async () => {
+      const { body, statements } = await call(`signature_requests?q=fixture&status=sent&limit=${limit}`);
+      expect(body.data).toHaveLength(limit);
+      expect(statements).toHaveLength(3);
+    });
+  }
+
+  it('GET /templates?folder=Sales: the folder filter is part of the list statement', async () => {
+    const { body, statements } = await call('templates?folder=Sales&limit=5');
+    expect(body.data).toHaveLength(5);
+    expect(statements).toHaveLength(2);
+    expect((await call('templates?folder=Nope')).body.data).toHaveLength(0);
+  });
+
+  it('GET /templates/{id}: the template with creator and folder, its fields, its documents (4 with auth)', async () => {
+    const { body, statements } = await call(`templates/${templateId}`);
+    expect(body).toMatchObject({ id: templateId, folder: 'Sales', created_by: { id: owner.userId } });
+    expect(body.fields.length).toBeGreaterThan(0);
+    expect(statements).toHaveLength(4);
+  });
+
+  it('GET /signature_requests/{id} and GET /signers/{id}: three statements each with auth', async () => {
+    const request = await call(`signature_requests/${requestId}`);
+    expect(request.body.created_by).toMatchObject({ id: owner.userId });
+    expect(request.statements).toHaveLength(3);
+    const signer = await call(`signers/${request.body.signers[0].id}`);
+    expect(signer.body).toMatchObject({ object: 'signer', signature_request_id: requestId });
+    expect(signer.statements).toHaveLength(3);
+  });
+});

@@ -1,0 +1,66 @@
+import {
+  type Actor,
+  type Config,
+  type CoreDeps,
+  CoreError,
+  createCaller,
+  createContext,
+  omitPurchaseLinks,
+  toCoreError,
+} from '@esign/core';
+import type { Db } from '@esign/db';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { McpTool } from './tools.ts';
+
+export interface ToolRunner {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  deps: CoreDeps;
+  now: () => Date;
+}
+
+/**
+ * A failed call (spec, MCP endpoint): a normal result with `isError`, the API error's code and
+ * message as JSON text. No `structuredContent`: that is the tool's result shape (its output schema).
+ */
+export function errorResult(error: CoreError): CallToolResult {
+  const payload = { error: { code: error.code, message: error.message } };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(payload) }] };
+}
+
+type Procedures = Record<string, Record<string, (input: unknown) => Promise<unknown>>>;
+
+/** Runs a tool's procedure as the caller, with the same rules, credits and errors as REST. */
+export async function callTool(
+  runner: ToolRunner,
+  request: FastifyRequest,
+  call: { actor: Actor; tool: McpTool | undefined; name: string; args: unknown; purchasesOffered: boolean },
+): Promise<CallToolResult> {
+  const { tool } = call;
+  if (!tool) return errorResult(new CoreError('not_found', `Unknown tool ${call.name}`));
+  const ctx = createContext({
+    ...runner,
+    actor: call.actor,
+    source: 'mcp',
+    requestId: String(request.id),
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+  });
+  try {
+    const caller = createCaller(ctx) as unknown as Procedures;
+    const [ns, fn] = tool.procedurePath.split('.') as [string, string];
+    const output = await caller[ns]![fn]!(call.args ?? {});
+    const result = call.purchasesOffered ? output : omitPurchaseLinks(output);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result) }],
+      structuredContent: result as Record<string, unknown>,
+    };
+  } catch (err) {
+    const core = toCoreError(err);
+    if (core.code === 'internal_error') ctx.logger.error({ err }, `MCP tool ${tool.name} failed`);
+    return errorResult(core);
+  }
+}

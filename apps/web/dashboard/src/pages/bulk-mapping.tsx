@@ -1,0 +1,91 @@
+import { type FormEvent, useState } from 'react';
+import { CardForm, SelectField } from '../ui.tsx';
+
+// The column mapping of a bulk send: for each role, the columns of name, email and phone.
+
+export interface Mapping {
+  signers: {
+    role: string;
+    name?: string;
+    email?: string;
+    phone?: string;
+    prefill?: Record<string, string>;
+  }[];
+}
+
+interface Preview {
+  template: { roles: string[] };
+  columns: string[];
+  mapping: Mapping;
+}
+
+const KEYS = ['name', 'email', 'phone'] as const;
+
+export function BulkMappingForm({
+  preview,
+  busy,
+  onCheck,
+}: {
+  preview: Preview;
+  busy: boolean;
+  onCheck: (m: Mapping) => void;
+}) {
+  const [mapping, setMapping] = useState<Mapping>(() => ({
+    signers: preview.template.roles.map(
+      (role) => preview.mapping.signers.find((s) => s.role === role) ?? { role },
+    ),
+  }));
+  const options = [{ value: '', label: '(none)' }, ...preview.columns.map((c) => ({ value: c, label: c }))];
+  const set = (i: number, key: (typeof KEYS)[number], column: string) =>
+    setMapping((m) => ({
+      signers: m.signers.map((s, j) => {
+        if (j !== i) return s;
+        const next = { ...s };
+        if (column) next[key] = column;
+        else delete next[key];
+        return next;
+      }),
+    }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onCheck(mapping);
+  };
+  return (
+    <CardForm
+      id="bulk-mapping"
+      title="Columns"
+      intro={
+        <p className="hint">
+          Which column holds each signer's details. Prefilled fields follow the column named like the field.
+        </p>
+      }
+      onSubmit={submit}
+      error={null}
+      busy={busy}
+      submitLabel="Check again"
+    >
+      {mapping.signers.map((s, i) => (
+        <fieldset key={s.role} className="row-fields">
+          <legend>{s.role}</legend>
+          {KEYS.map((key) => (
+            <SelectField
+              key={key}
+              label={`${s.role} ${key}`}
+              value={s[key] ?? ''}
+              onChange={(e) => set(i, key, e.target.value)}
+              options={options}
+            />
+          ))}
+          {s.prefill ? (
+            <p className="hint">
+              Prefilled:{' '}
+              {Object.entries(s.prefill)
+                .map(([f, c]) => `${f} ← ${c}`)
+                .join(', ')}
+            </p>
+          ) : null}
+        </fieldset>
+      ))}
+    </CardForm>
+  );
+}

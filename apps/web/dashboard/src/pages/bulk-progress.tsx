@@ -1,0 +1,74 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { trpc, trpcClient } from '../trpc.ts';
+import { Button, ErrorNote, ProgressBar } from '../ui.tsx';
+
+// A bulk send on its way: progress, a stop (credits ran out) with Resume, and the per-row results.
+
+const cell = (v: unknown) => {
+  const s = v === null || v === undefined ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+async function downloadResults(id: number) {
+  const rows = await trpcClient.bulkSends.rows.query({ id });
+  const lines = [
+    ['row', 'status', 'signature_request_id', 'signers', 'error_code', 'error_message'].join(','),
+    ...rows.data.map((r) =>
+      [
+        r.row_number,
+        r.status,
+        r.signature_request_id,
+        (r.signers as { email?: string; phone?: string }[]).map((s) => s.email ?? s.phone).join(' '),
+        r.error_code,
+        r.error_message,
+      ]
+        .map(cell)
+        .join(','),
+    ),
+  ];
+  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
+  const a = Object.assign(document.createElement('a'), {
+    href: url,
+    download: `bulk-send-${id}-results.csv`,
+  });
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+export function BulkProgress({ id }: { id: number }) {
+  const queryClient = useQueryClient();
+  const batch = useQuery({
+    ...trpc.bulkSends.get.queryOptions({ id }),
+    refetchInterval: (q) =>
+      q.state.data && ['completed', 'stopped'].includes(q.state.data.status) ? false : 1000,
+  });
+  const resume = useMutation(
+    trpc.bulkSends.resume.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.bulkSends.pathKey() }),
+    }),
+  );
+  const b = batch.data;
+  if (!b) return <ErrorNote error={batch.error} />;
+  const done = b.counts.sent + b.counts.failed + b.counts.invalid;
+  return (
+    <section className="card" aria-labelledby="bulk-progress">
+      <h2 id="bulk-progress">Sending “{b.template.name}”</h2>
+      <ProgressBar value={b.total_rows ? done / b.total_rows : 1} label="Rows processed" />
+      <p role="status">
+        {b.status === 'completed' ? 'Done: ' : b.status === 'stopped' ? 'Stopped: ' : 'Sending: '}
+        {b.counts.sent} sent, {b.counts.invalid + b.counts.failed} not sent (errors), {b.counts.pending}{' '}
+        waiting, of {b.total_rows}.
+      </p>
+      {b.status === 'stopped' ? (
+        <p className="field-error">
+          {b.stop_reason}{' '}
+          <Button small onClick={() => resume.mutate({ id })} busy={resume.isPending}>
+            Resume
+          </Button>
+        </p>
+      ) : null}
+      <ErrorNote error={resume.error} />
+      <Button onClick={() => void downloadResults(id)}>Download results (CSV)</Button>
+    </section>
+  );
+}

@@ -1,0 +1,160 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { Session } from '../session.tsx';
+import { trpc } from '../trpc.ts';
+import { ErrorNote, PageHeader, SelectField } from '../ui.tsx';
+import { BulkMappingForm, type Mapping } from './bulk-mapping.tsx';
+import { BulkPreviewTable } from './bulk-preview.tsx';
+import { BulkProgress } from './bulk-progress.tsx';
+
+// /bulk: one template to every row of a CSV or XLSX file (source `bulk`, docs/sending.md).
+
+interface Upload {
+  file: string;
+  file_name: string;
+  /** One per chosen file (resets the mapping form). Sending needs no key of its own: the same
+   * template, file and mapping name the same batch, so a retried or repeated upload sends nothing twice. */
+  id: string;
+}
+
+const readAsBase64 = (file: File) =>
+  new Promise<string>((ok, fail) => {
+    const reader = new FileReader();
+    reader.onload = () => ok(String(reader.result));
+    reader.onerror = () => fail(reader.error);
+    reader.readAsDataURL(file);
+  });
+
+export function BulkSendPage({ session }: { session: Session }) {
+  const [params] = useSearchParams();
+  const [templateId, setTemplateId] = useState(Number(params.get('template')) || 0);
+  const [upload, setUpload] = useState<Upload | null>(null);
+  const [batchId, setBatchId] = useState<number | null>(null);
+  const templates = useQuery(trpc.templates.list.queryOptions({ limit: 100 }));
+  const preview = useBulkPreview();
+  const create = useMutation(trpc.bulkSends.create.mutationOptions({ onSuccess: (b) => setBatchId(b.id) }));
+  const check = (u: Upload, mapping?: Mapping) =>
+    preview.mutate({
+      template_id: templateId,
+      file: u.file,
+      file_name: u.file_name,
+      ...(mapping ? { mapping } : {}),
+    });
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    const u = { file: await readAsBase64(file), file_name: file.name, id: crypto.randomUUID() };
+    setUpload(u);
+    setBatchId(null);
+    check(u);
+  };
+  if (session.user.role === 'viewer')
+    return <ErrorNote error={{ message: 'Your role (viewer) cannot send' }} />;
+  return (
+    <>
+      <PageHeader title="Bulk send">
+        Send one template to many people: one row of a CSV or Excel (.xlsx) file per request. The first row
+        names the columns. Check the preview, then send; every row becomes its own request.
+      </PageHeader>
+      <BulkFileCard
+        templates={templates.data?.data ?? []}
+        templateId={templateId}
+        onTemplate={setTemplateId}
+        onFile={(file) => void choose(file)}
+        error={preview.error}
+      />
+      {preview.data && upload ? (
+        <>
+          <BulkMappingForm
+            key={upload.id}
+            preview={preview.data}
+            busy={preview.isPending}
+            onCheck={(m) => check(upload, m)}
+          />
+          <BulkPreviewTable preview={preview.data} />
+          {batchId ? null : (
+            <BulkSendNow
+              preview={preview.data}
+              error={create.error}
+              busy={create.isPending}
+              onSend={() =>
+                create.mutate({
+                  template_id: templateId,
+                  file: upload.file,
+                  file_name: upload.file_name,
+                  mapping: preview.data.mapping,
+                })
+              }
+            />
+          )}
+        </>
+      ) : null}
+      {batchId ? <BulkProgress id={batchId} /> : null}
+    </>
+  );
+}
+
+type Preview = NonNullable<ReturnType<typeof useBulkPreview>['data']>;
+const useBulkPreview = () => useMutation(trpc.bulkSends.preview.mutationOptions());
+
+/** How many rows go out, whether credits allow it, and the button that sends them. */
+function BulkSendNow(props: { preview: Preview; error: unknown; busy: boolean; onSend: () => void }) {
+  const { preview } = props;
+  const sending = preview.total_rows - preview.invalid_rows;
+  return (
+    <section className="card" aria-labelledby="bulk-send-now">
+      <h2 id="bulk-send-now">Send</h2>
+      <p>
+        {sending} of {preview.total_rows} rows will be sent
+        {preview.invalid_rows ? `; ${preview.invalid_rows} with errors are skipped and reported` : ''}.
+      </p>
+      {preview.can_send ? null : (
+        <p className="field-error">Not enough credits to send this template: buy credits first.</p>
+      )}
+      <ErrorNote error={props.error} />
+      <button
+        type="button"
+        className="btn btn-primary"
+        aria-busy={props.busy || undefined}
+        onClick={props.onSend}
+      >
+        Send {sending} requests
+      </button>
+    </section>
+  );
+}
+
+/** The template to send and the spreadsheet with one row per request. */
+function BulkFileCard(props: {
+  templates: { id: number; name: string }[];
+  templateId: number;
+  onTemplate: (id: number) => void;
+  onFile: (file: File | undefined) => void;
+  error: unknown;
+}) {
+  return (
+    <section className="card" aria-labelledby="bulk-file">
+      <h2 id="bulk-file">Template and file</h2>
+      <SelectField
+        label="Template"
+        value={String(props.templateId)}
+        onChange={(e) => props.onTemplate(Number(e.target.value))}
+        options={[
+          { value: '0', label: 'Choose a template' },
+          ...props.templates.map((t) => ({ value: String(t.id), label: t.name })),
+        ]}
+      />
+      <div className="field">
+        <label htmlFor="bulk-upload">Spreadsheet (CSV or XLSX, at most 5,000 rows)</label>
+        <input
+          id="bulk-upload"
+          type="file"
+          accept=".csv,.xlsx,text/csv"
+          disabled={!props.templateId}
+          onChange={(e) => props.onFile(e.target.files?.[0])}
+        />
+      </div>
+      <ErrorNote error={props.error} />
+    </section>
+  );
+}

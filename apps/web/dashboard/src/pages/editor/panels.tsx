@@ -1,0 +1,212 @@
+import { FIELD_TYPES, type FieldType } from '@esign/domain';
+import { useEffect, useState } from 'react';
+import { Button } from '../../ui.tsx';
+import { MAX_ROLES, ROLE_COLOURS, TYPE_LABEL } from './model.ts';
+import { DRAG_TYPE } from './page-view.tsx';
+
+// The editor's side panels: the palette of the 14 field types, the roles, the documents.
+
+export function Palette({
+  armed,
+  onArm,
+  onPlace,
+}: {
+  armed: FieldType | null;
+  onArm: (t: FieldType | null) => void;
+  /** Keyboard activation: a field of this type on the page in view, selected and focused. */
+  onPlace: (t: FieldType) => void;
+}) {
+  return (
+    <section className="ed-panel" aria-labelledby="ed-palette">
+      <h2 id="ed-palette">Fields</h2>
+      <p className="ed-hint">
+        Drag a type onto a page, or pick it and click or draw on a page. Enter places it.
+      </p>
+      <div className="ed-palette">
+        {FIELD_TYPES.map((t) => (
+          <button
+            key={t}
+            type="button"
+            draggable
+            className={`ed-type${armed === t ? ' armed' : ''}`}
+            aria-pressed={armed === t}
+            data-type={t}
+            onDragStart={(e) => {
+              e.dataTransfer.setData(DRAG_TYPE, t);
+              e.dataTransfer.effectAllowed = 'copy';
+            }}
+            onClick={(e) => {
+              // detail 0: a key press, not a pointer click.
+              if (e.detail === 0) onPlace(t);
+              else onArm(armed === t ? null : t);
+            }}
+          >
+            {TYPE_LABEL[t]}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+export function RolesPanel(props: {
+  roles: string[];
+  active: string;
+  onActive: (role: string) => void;
+  onRename: (index: number, name: string) => void;
+  onMove: (from: number, to: number) => void;
+  onAdd: () => void;
+}) {
+  const { roles } = props;
+  return (
+    <section className="ed-panel" aria-labelledby="ed-roles">
+      <h2 id="ed-roles">Roles</h2>
+      <p className="ed-hint">Signing order, top first. New fields go to the selected role.</p>
+      <ol className="ed-roles">
+        {roles.map((r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a role is its position (PATCH renames by position); its name is being edited
+          <li key={i}>
+            <input
+              type="radio"
+              name="active-role"
+              aria-label={`Place fields for ${r}`}
+              checked={props.active === r}
+              onChange={() => props.onActive(r)}
+            />
+            <span
+              className="ed-swatch"
+              style={{ background: ROLE_COLOURS[i % ROLE_COLOURS.length] }}
+              aria-hidden="true"
+            />
+            <RoleName index={i} roles={roles} onRename={props.onRename} />
+            <MoveButtons label={r} index={i} count={roles.length} onMove={props.onMove} />
+          </li>
+        ))}
+      </ol>
+      <Button small onClick={props.onAdd} disabled={roles.length >= MAX_ROLES}>
+        Add role
+      </Button>
+      {roles.length >= MAX_ROLES ? (
+        <p className="ed-hint">A template has at most {MAX_ROLES} roles.</p>
+      ) : null}
+    </section>
+  );
+}
+
+export function DocumentsPanel(props: {
+  documents: { id: number; name: string; pages: number }[];
+  busy: boolean;
+  onMove: (from: number, to: number) => void;
+  onRemove: (id: number) => void;
+  onAdd: (file: File) => void;
+}) {
+  const docs = props.documents;
+  return (
+    <section className="ed-panel" aria-labelledby="ed-docs">
+      <h2 id="ed-docs">Documents</h2>
+      <ol className="ed-docs">
+        {docs.map((d, i) => (
+          <li key={d.id}>
+            <a href={`#doc-${d.id}`} className="ed-doc-name">
+              {d.name} <span className="ed-hint">({d.pages} p.)</span>
+            </a>
+            <MoveButtons label={d.name} index={i} count={docs.length} onMove={props.onMove} />
+            <Button
+              small
+              variant="ghost"
+              aria-label={`Remove ${d.name}`}
+              disabled={docs.length <= 1}
+              onClick={() => props.onRemove(d.id)}
+            >
+              ✕
+            </Button>
+          </li>
+        ))}
+      </ol>
+      <label className={`btn btn-secondary btn-small${props.busy || docs.length >= 10 ? ' disabled' : ''}`}>
+        {props.busy ? 'Adding…' : 'Add document'}
+        <input
+          type="file"
+          className="sr-only"
+          accept="application/pdf,image/*"
+          disabled={props.busy || docs.length >= 10}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) props.onAdd(file);
+          }}
+        />
+      </label>
+    </section>
+  );
+}
+
+/**
+ * A role's name as typed: a name goes to the template once it is a name (not empty, not another
+ * role's), so clearing the box to retype never leaves fields without a role; leaving the box
+ * shows the role's name again.
+ */
+function RoleName({
+  index,
+  roles,
+  onRename,
+}: {
+  index: number;
+  roles: string[];
+  onRename: (index: number, name: string) => void;
+}) {
+  const name = roles[index] ?? '';
+  const [draft, setDraft] = useState(name);
+  // Undo, redo or a reload change the name from outside; typing ("New " on the way to "New role") does not.
+  useEffect(() => setDraft((d) => (d.trim() === name ? d : name)), [name]);
+  const trimmed = draft.trim();
+  const taken = roles.some((r, i) => i !== index && r === trimmed);
+  return (
+    <input
+      className="ed-role-name"
+      aria-label={`Role ${index + 1} name`}
+      aria-invalid={trimmed === '' || taken || undefined}
+      title={taken ? 'Another role has this name' : undefined}
+      value={draft}
+      maxLength={100}
+      onChange={(e) => {
+        setDraft(e.target.value);
+        const next = e.target.value.trim();
+        if (next && !roles.some((r, i) => i !== index && r === next)) onRename(index, next);
+      }}
+      onBlur={() => setDraft(name)}
+    />
+  );
+}
+
+/** ↑ and ↓ for an item of an ordered list. */
+function MoveButtons(props: {
+  label: string;
+  index: number;
+  count: number;
+  onMove: (from: number, to: number) => void;
+}) {
+  const { label, index, count, onMove } = props;
+  return (
+    <>
+      <Button
+        small
+        variant="ghost"
+        aria-label={`Move ${label} up`}
+        disabled={index === 0}
+        onClick={() => onMove(index, index - 1)}
+      >
+        ↑
+      </Button>
+      <Button
+        small
+        variant="ghost"
+        aria-label={`Move ${label} down`}
+        disabled={index === count - 1}
+        onClick={() => onMove(index, index + 1)}
+      >
+        ↓
+      </Button>
+    </>
+  );
+}

@@ -1,0 +1,146 @@
+import { FIELD_TYPES, isOptionFieldType } from '@esign/domain';
+import { Button } from '../../ui.tsx';
+import { type EditorField, isType, TYPE_LABEL } from './model.ts';
+import { fieldNeedsOptions } from './operations.ts';
+
+// The selected field's properties: what the signing page and sealing use (name, type, role,
+// required, options), and its areas (a field may stand on several pages under one name).
+
+interface SettingsProps {
+  field: EditorField;
+  roles: string[];
+  onChange: (patch: Partial<Omit<EditorField, 'key'>>) => void;
+  onOptions: (text: string) => void;
+}
+
+export function Properties(
+  props: SettingsProps & {
+    areaIndex: number;
+    pages: { doc: number; page: number; label: string }[];
+    onAddArea: (target: { doc: number; page: number }) => void;
+    onDuplicate: () => void;
+    onDelete: () => void;
+    onClose: () => void;
+  },
+) {
+  const { field } = props;
+  const area = field.areas[props.areaIndex] ?? field.areas[0]!;
+  const pageKey = (p: { doc: number; page: number }) => `${p.doc}:${p.page}`;
+  return (
+    <section className="ed-panel ed-props" aria-labelledby="ed-props">
+      <div className="ed-props-head">
+        <h2 id="ed-props">Field</h2>
+        <Button small variant="ghost" onClick={props.onClose}>
+          Done
+        </Button>
+      </div>
+      <FieldSettings {...props} />
+      <p className="ed-hint">
+        {field.areas.length > 1 ? `On ${field.areas.length} places. ` : ''}This one: page {area.page}, x{' '}
+        {pct(area.x)}, y {pct(area.y)}, {pct(area.w)} × {pct(area.h)}.
+      </p>
+      <div className="field">
+        <label htmlFor="ed-area-page">Also place on</label>
+        <select
+          id="ed-area-page"
+          value=""
+          onChange={(e) => {
+            const target = props.pages.find((p) => pageKey(p) === e.target.value);
+            if (target) props.onAddArea(target);
+          }}
+        >
+          <option value="">Choose a page…</option>
+          {props.pages.map((p) => (
+            <option key={pageKey(p)} value={pageKey(p)}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="ed-actions">
+        <Button small onClick={props.onDuplicate}>
+          Duplicate
+        </Button>
+        <Button small variant="danger" onClick={props.onDelete}>
+          {field.areas.length > 1 ? 'Delete this place' : 'Delete field'}
+        </Button>
+      </div>
+      <p className="ed-hint">
+        Keys: arrows move, Alt+arrows resize, Shift for bigger steps, Delete removes, Ctrl+D duplicates.
+      </p>
+    </section>
+  );
+}
+
+/** Name, type, role, required and options. */
+function FieldSettings(props: SettingsProps) {
+  const { field } = props;
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="ed-name">Name</label>
+        <input
+          id="ed-name"
+          value={field.name}
+          maxLength={200}
+          onChange={(e) => props.onChange({ name: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="ed-type">Type</label>
+        <select
+          id="ed-type"
+          value={field.type}
+          onChange={(e) => {
+            const type = e.target.value;
+            if (!isType(type)) return;
+            const options =
+              isOptionFieldType(type) && field.options.length === 0
+                ? ['Option 1', 'Option 2']
+                : field.options;
+            props.onChange({ type, options });
+          }}
+        >
+          {FIELD_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {TYPE_LABEL[t]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="ed-role">Role</label>
+        <select id="ed-role" value={field.role} onChange={(e) => props.onChange({ role: e.target.value })}>
+          {props.roles.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </div>
+      <label className="ed-check">
+        <input
+          type="checkbox"
+          checked={field.required}
+          onChange={(e) => props.onChange({ required: e.target.checked })}
+        />
+        Required
+      </label>
+      {isOptionFieldType(field.type) ? (
+        <div className="field">
+          <label htmlFor="ed-options">Options (one per line)</label>
+          <textarea
+            id="ed-options"
+            rows={4}
+            value={field.options.join('\n')}
+            aria-invalid={fieldNeedsOptions(field) || undefined}
+            onChange={(e) => props.onOptions(e.target.value)}
+          />
+          {fieldNeedsOptions(field) ? <p className="field-error">Add at least one option.</p> : null}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;

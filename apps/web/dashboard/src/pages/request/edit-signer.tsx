@@ -1,0 +1,59 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useChangeFeedback } from '../../feedback.ts';
+import { trpc } from '../../trpc.ts';
+import { Button, ErrorNote, TextField } from '../../ui.tsx';
+import type { Signer } from './signer-row.tsx';
+
+/** A signer's name and email, saved, and the link emailed again on request. */
+export function EditSigner({
+  signer,
+  requestId,
+  onClose,
+}: {
+  signer: Signer;
+  requestId: number;
+  onClose: () => void;
+}) {
+  const { toast, refresh } = useChangeFeedback(trpc.signatureRequests.get.queryKey({ id: requestId }));
+  const [name, setName] = useState(signer.name ?? '');
+  const [email, setEmail] = useState(signer.email ?? '');
+  const update = useMutation(
+    trpc.signers.update.mutationOptions({
+      onSuccess: async (_, v) => {
+        toast(v.resend ? 'Saved and the link was emailed again' : 'Signer saved');
+        onClose();
+        await refresh();
+      },
+    }),
+  );
+  const save = (resend: boolean) =>
+    update.mutate({ id: signer.id, name: name.trim() || null, email: email.trim() || null, resend });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save(false);
+      }}
+      noValidate
+    >
+      <ErrorNote error={update.error} />
+      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} />
+      <TextField label="Email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      <div className="form-actions">
+        <Button type="submit" busy={update.isPending && !update.variables?.resend}>
+          Save
+        </Button>
+        {signer.sent_at ? (
+          <Button
+            variant="primary"
+            onClick={() => save(true)}
+            busy={update.isPending && update.variables?.resend === true}
+          >
+            Save and resend the link
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

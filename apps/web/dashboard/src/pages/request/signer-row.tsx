@@ -1,0 +1,57 @@
+import { formatDateTime, SIGNER_STATUS_LABEL } from '../../format.ts';
+import { Badge, Button, CopyButton, statusTone } from '../../ui.tsx';
+
+export interface Signer {
+  id: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  role: string | null;
+  status: string;
+  signing_url: string | null;
+  sent_at: string | null;
+  viewed_at: string | null;
+  signed_at: string | null;
+  declined_at: string | null;
+  decline_reason?: string | null | undefined;
+  documents?: { name: string; url: string }[] | undefined;
+}
+
+/** A signer: status, what they did when, their signing link and an Edit button while it helps. */
+export function SignerRow({
+  signer: s,
+  canWrite,
+  editable,
+  onEdit,
+}: {
+  signer: Signer;
+  canWrite: boolean;
+  editable: boolean;
+  onEdit: () => void;
+}) {
+  return (
+    <li className="row">
+      <div className="row-main">
+        <strong>{s.name || s.email || s.phone}</strong>{' '}
+        {s.role ? <span className="hint">as {s.role}</span> : null}{' '}
+        <Badge tone={statusTone(s.status)}>{SIGNER_STATUS_LABEL[s.status] ?? s.status}</Badge>
+        <div className="hint">
+          {[s.email, s.phone].filter(Boolean).join(' · ')}
+          {s.viewed_at ? ` · opened ${formatDateTime(s.viewed_at)}` : ''}
+          {s.signed_at ? ` · signed ${formatDateTime(s.signed_at)}` : ''}
+          {s.declined_at
+            ? ` · declined ${formatDateTime(s.declined_at)}${s.decline_reason ? `: “${s.decline_reason}”` : ''}`
+            : ''}
+        </div>
+      </div>
+      <div className="row-actions">
+        {s.signing_url && canWrite ? <CopyButton value={s.signing_url} label="Copy signing link" /> : null}
+        {editable ? (
+          <Button small onClick={onEdit}>
+            Edit or resend
+          </Button>
+        ) : null}
+      </div>
+    </li>
+  );
+}

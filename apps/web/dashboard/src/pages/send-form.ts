@@ -1,0 +1,75 @@
+import { CreateSignatureRequestInput, SignerInput } from '@esign/core/schemas/signature-requests';
+import type { UseFormReturn } from 'react-hook-form';
+import { z } from 'zod';
+
+// The Send page's form (send.tsx): its schema and the request it becomes.
+
+// The form reuses the procedure's own schemas: a signer's name and email rules come from SignerInput,
+// and the assembled request is checked with CreateSignatureRequestInput before it is sent.
+export const SignerForm = z.object({
+  role: z.string(),
+  name: SignerInput.shape.name,
+  email: SignerInput.shape.email.unwrap(),
+  prefill: z.record(z.string(), z.union([z.string(), z.boolean()])).optional(),
+});
+export const SendFormSchema = z.object({
+  signers: z.array(SignerForm).min(1),
+  signing_order: CreateSignatureRequestInput.shape.signing_order,
+  subject: z.string().max(300).optional(),
+  body: z.string().max(10_000).optional(),
+  expires_on: z.string().optional(),
+  require_email_otp: z.boolean(),
+  send_email: z.boolean(),
+});
+export type FormValues = z.input<typeof SendFormSchema>;
+
+/** Fields a sender may fill in for a signer beforehand (prefill keys are field names). */
+export const PREFILLABLE = new Set(['text', 'number', 'date', 'checkbox', 'select', 'phone']);
+
+export interface TemplateField {
+  name?: string | undefined;
+  type: string;
+  role: string;
+  options?: string[] | undefined;
+}
+
+export function prefillValue(field: TemplateField | undefined, raw: string | boolean): unknown {
+  if (field?.type === 'checkbox') return raw === true;
+  if (field?.type === 'number') return Number(raw);
+  return raw;
+}
+
+export type SendForm = UseFormReturn<FormValues>;
+
+/** The request as POST /signature_requests takes it, from the form's values. */
+export function toPayload(v: FormValues, templateId: number, fields: TemplateField[]) {
+  return {
+    template_id: templateId,
+    signing_order: v.signing_order,
+    send_email: v.send_email,
+    require_email_otp: v.require_email_otp,
+    signers: v.signers.map((s) => {
+      const prefill = Object.fromEntries(
+        Object.entries(s.prefill ?? {})
+          .filter(([, value]) => value !== '' && value !== false)
+          .map(([name, value]) => [
+            name,
+            prefillValue(
+              fields.find((f) => f.name === name),
+              value,
+            ),
+          ]),
+      );
+      return {
+        role: s.role,
+        email: s.email,
+        ...(s.name ? { name: s.name } : {}),
+        ...(Object.keys(prefill).length ? { prefill } : {}),
+      };
+    }),
+    ...(v.subject || v.body
+      ? { message: { ...(v.subject ? { subject: v.subject } : {}), ...(v.body ? { body: v.body } : {}) } }
+      : {}),
+    ...(v.expires_on ? { expires_at: new Date(`${v.expires_on}T23:59:59`).toISOString() } : {}),
+  };
+}

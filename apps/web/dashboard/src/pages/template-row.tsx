@@ -1,0 +1,86 @@
+import { Link } from 'react-router';
+import { formatDate } from '../format.ts';
+import { Badge, Button, Confirm } from '../ui.tsx';
+
+// One template in the Templates list, with what can be done to it.
+
+interface TemplateItem {
+  id: number;
+  name: string;
+  folder: string | null;
+  roles: string[];
+  edit_url: string;
+  archived_at: string | null;
+  created_at: string;
+  created_by: { name: string | null; email: string } | null;
+}
+
+export function TemplateRow({
+  template: t,
+  canWrite,
+  onDuplicate,
+  onArchive,
+}: {
+  template: TemplateItem;
+  canWrite: boolean;
+  onDuplicate: () => void;
+  onArchive: () => void;
+}) {
+  const active = !t.archived_at;
+  return (
+    <li className="row">
+      <div className="row-main">
+        <strong>{t.name}</strong> {t.folder ? <Badge>{t.folder}</Badge> : null}
+        {t.archived_at ? <Badge tone="muted">archived</Badge> : null}
+        <div className="hint">
+          Roles: {t.roles.join(', ') || 'none yet'} · created {formatDate(t.created_at)}
+          {t.created_by ? ` by ${t.created_by.name || t.created_by.email}` : ''}
+        </div>
+      </div>
+      <div className="row-actions">
+        {active && canWrite ? (
+          <>
+            <Link className="btn btn-primary btn-small" to={`/send?template=${t.id}`}>
+              Send
+            </Link>
+            <Link
+              className="btn btn-secondary btn-small"
+              to={`/bulk?template=${t.id}`}
+              aria-label={`Bulk send ${t.name}`}
+            >
+              Bulk send
+            </Link>
+          </>
+        ) : null}
+        <Link
+          className="btn btn-secondary btn-small"
+          to={`/templates/${t.id}/link`}
+          aria-label={`Public link of ${t.name}`}
+        >
+          Public link
+        </Link>
+        <a className="btn btn-secondary btn-small" href={t.edit_url}>
+          Edit fields
+        </a>
+        {canWrite ? (
+          <Button small onClick={onDuplicate} aria-label={`Duplicate ${t.name}`}>
+            Duplicate
+          </Button>
+        ) : null}
+        {canWrite && active ? (
+          <Confirm
+            trigger={
+              <Button small variant="danger" aria-label={`Archive ${t.name}`}>
+                Archive
+              </Button>
+            }
+            title={`Archive “${t.name}”?`}
+            description="It can no longer be sent, and signing links of its unfinished requests stop working. There is no undo."
+            confirmLabel="Archive"
+            onConfirm={onArchive}
+          />
+        ) : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { type Config, embedFrameOrigins } from '@esign/core';
+import type { Db } from '@esign/db';
+import type { FastifyInstance } from 'fastify';
+import { pageCsp } from '../http/csp.ts';
+import { signingAssets } from '../signing/assets.ts';
+import { renderSigningShell } from '../signing/shell.ts';
+
+const SCRIPT = readFileSync(new URL('./esign-form.js', import.meta.url));
+
+/**
+ * Embedded signing (source `embed`): `/embed/esign-form.js` (the `<esign-form>` element) and
+ * `/e/{token}`, the signing page it frames. That page may be framed only by the origins the
+ * account allows (frame-ancestors), and only for requests sent with `embed: true`; anything else
+ * gets `frame-ancestors 'none'`.
+ */
+export async function embedPages(app: FastifyInstance, opts: { db: Db; config: Config }): Promise<void> {
+  const base = pageCsp(opts.config.PUBLIC_URL, {
+    inlineStyles: false,
+    formAction: "'none'",
+    noFraming: false,
+  });
+
+  app.get('/embed/esign-form.js', async (_req, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=300')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin')
+      .send(SCRIPT),
+  );
+
+  app.get<{ Params: { token: string } }>('/e/:token', async (req, reply) => {
+    const [assets, origins] = await Promise.all([
+      signingAssets(),
+      embedFrameOrigins(opts.db, req.params.token),
+    ]);
+    const ancestors = origins.length ? origins.join(' ') : "'none'";
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Cache-Control', 'no-store')
+      .header('X-Robots-Tag', 'noindex, nofollow')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', `${base}; frame-ancestors ${ancestors}`)
+      .send(renderSigningShell(assets, { embedOrigins: origins }));
+  });
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTemplate } from '../../../test/fixtures.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+
+// The public signing link's pages over HTTP (docs/sending.md): what a browser or a script gets.
+
+let t: TestApp;
+let owner: TestAccount;
+let url: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createTestAccount(t.db, { credits: 5 });
+  const tpl = await makeTemplate(t, owner, { name: 'Waiver' });
+  const on = await t.api('PATCH', `templates/${tpl.id}/signing_link`, {
+    key: owner.key,
+    body: { enabled: true },
+  });
+  expect(on.status).toBe(200);
+  url = on.body.url;
+});
+afterAll(() => t?.close());
+
+const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+    redirect: 'manual',
+  });
+
+describe('/l/{token}', () => {
+  it('is never framed, cached or indexed; an unknown token is 404', async () => {
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('x-robots-tag')).toContain('noindex');
+    expect((await fetch(`${t.baseUrl}/l/${'x'.repeat(43)}`)).status).toBe(404);
+  });
+
+  it('refuses a form posted from another origin (403), and sends no code', async () => {
+    const res = await post(
+      url,
+      { name: 'Eve', email: 'eve@example.com' },
+      { origin: 'https://evil.example' },
+    );
+    expect(res.status).toBe(403);
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('to_address', '=', 'eve@example.com')
+      .execute();
+    expect(mail).toHaveLength(0);
+  });
+
+  it('per-address rate: the fourth code for one email in an hour is 429 with Retry-After, and the form says why', async () => {
+    for (let i = 0; i < 3; i++)
+      expect((await post(url, { name: 'Rae', email: 'rae@example.com' })).status).toBe(200);
+    const res = await post(url, { name: 'Rae', email: 'rae@example.com' });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await res.text()).toContain('Too many codes were sent to this email address');
+  });
+
+  it('a wrong code shows the form again with the reason (422), the right one redirects (303) to the signing page', async () => {
+    const started = await post(url, { name: 'Ian', email: 'ian@example.com' });
+    const html = await started.text();
+    const visit = /name="visit" value="([^"]+)"/.exec(html)![1]!;
+    const bad = await post(`${url}/confirm`, { visit, code: '12', name: 'Ian', email: 'ian@example.com' });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('six-digit code');
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select('subject')
+      .where('to_address', '=', 'ian@example.com')
+      .executeTakeFirstOrThrow();
+    const code = /(\d{6})/.exec(mail.subject)![1]!;
+    const ok = await post(`${url}/confirm`, { visit, code, name: 'Ian', email: 'ian@example.com' });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toMatch(/\/s\/[\w-]+$/);
+  });
+});

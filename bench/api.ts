@@ -1,0 +1,269 @@
+// REST hot paths of issue 16, each against its floor in the same run:
+// - `GET /api/v1/templates` (20 templates): req/s and p99 of the service (its production start,
+//   `apps/server`) against a bare `node:http` + `pg` server doing the key lookup and one list query
+//   (bench/floor-server.ts), 64 keep-alive connections, alternating rounds;
+// - list filters at 1k and at 1M signature requests in one account (seeded with SQL): p50 of
+//   `q=<signer email>`, `status=expired`, the first page, a deep cursor and `status=completed`.
+//
+//   pnpm bench api [--seconds 10] [--rounds 3] [--connections 64] [--large 1000000] [--small 1000]
+//
+// The database is DATABASE_URL's server (a scratch database, dropped at the end) or an embedded
+// PostgreSQL. Results go to bench/out/api.json (bench/run.ts turns them into the README table).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAccount, issueApiKey } from '@esign/core';
+import { createDb, type Db, migrateToLatest } from '@esign/db';
+import { sql } from 'kysely';
+import { ensureDashboardBuilt } from '../apps/web/src/dashboard/build.ts';
+import { seededEmail, seedRequests } from '../test/seed-scale.ts';
+import { makePdf, NODE_TS, scratchDatabase } from './util.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '64' },
+    small: { type: 'string', default: '1000' },
+    large: { type: 'string', default: '1000000' },
+    samples: { type: 'string', default: '30' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const SECONDS = Number(args.seconds);
+const ROUNDS = Number(args.rounds);
+const CONNECTIONS = Number(args.connections);
+const SAMPLES = Number(args.samples);
+const SECRET_KEY = 'bench-api-server-secret-0123456789abcdef-0123';
+const dataDir = mkdtempSync(join(tmpdir(), 'esign-bench-api-'));
+chmodSync(dataDir, 0o755);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+// ---------------------------------------------------------------- processes
+
+/** Starts a child and resolves with its base URL once `readyPath` answers 200 (or it prints `ready <port>`). */
+async function startProcess(
+  argv: string[],
+  env: Record<string, string>,
+  port: number,
+  readyPath: string,
+): Promise<{ child: ChildProcess; base: string; startMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, argv, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null) throw new Error(`${argv.join(' ')} exited with ${child.exitCode}`);
+    const ok = await fetch(`${base}${readyPath}`)
+      .then((r) => r.status < 500)
+      .catch(() => false);
+    if (ok) return { child, base, startMs: performance.now() - started };
+    await sleep(100);
+  }
+  throw new Error(`${argv.join(' ')} did not become ready`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------- load
+
+interface Load {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** One GET on a keep-alive agent: its status once the whole body arrived. */
+function get(agent: Agent, base: string, path: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** `CONNECTIONS` keep-alive connections, each sending the next request when the last one answers. */
+async function load(base: string, path: string, key: string, seconds: number): Promise<Load> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const loop = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const status = await get(agent, base, path, key).catch(() => 0);
+      if (status === 200) latencies.push(performance.now() - t0);
+      else errors++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const elapsed = (performance.now() - t0) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    reqPerSec: Math.round(latencies.length / elapsed),
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    errors,
+  };
+}
+
+/** p50 of `SAMPLES` requests one after the other (after 3 warm-ups), in ms. */
+async function p50(base: string, path: string, key: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES + 3; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body}`);
+    if (i >= 3) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return Number(percentile(times, 50).toFixed(1));
+}
+
+// ---------------------------------------------------------------- set-up
+
+async function setUp(db: Db, base: string) {
+  const { user } = await createAccount(db, { email: 'bench@example.com', credits: 1000 }, new Date());
+  const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}/api/v1/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: number };
+  };
+  const file = Buffer.from(await makePdf(1)).toString('base64');
+  const field = { type: 'signature', role: 'Signer', areas: [{ page: 1, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] };
+  const template = await post('templates', { name: 'Bench', documents: [{ file }], fields: [field] });
+  const request = await post('signature_requests', {
+    template_id: template.id,
+    signers: [{ email: 'prototype@example.com' }],
+  });
+  // 20 templates made by a dashboard user (created_by filled in), as in the issue's measurement.
+  await sql`update templates set created_by_user_id = ${user.id} where id = ${template.id}`.execute(db);
+  await sql`insert into templates (account_id, environment, name, roles, source, created_by_user_id, created_at, updated_at)
+    select account_id, environment, name || ' ' || g, roles, source, created_by_user_id, now(), now()
+    from templates, generate_series(1, 19) g where id = ${template.id}`.execute(db);
+  return { key, requestId: request.id };
+}
+
+// ---------------------------------------------------------------- lists at scale
+
+async function listLatencies(base: string, key: string, db: Db, prototypeId: number) {
+  const range = await sql<{ lo: number; hi: number }>`
+    select min(id) as lo, max(id) as hi from signature_requests where id > ${prototypeId}`.execute(db);
+  const { lo, hi } = range.rows[0]!;
+  const middle = Math.floor((lo + hi) / 2);
+  return {
+    'q=<signer email>': await p50(
+      base,
+      `/api/v1/signature_requests?q=${encodeURIComponent(seededEmail(middle))}`,
+      key,
+    ),
+    'status=expired': await p50(base, '/api/v1/signature_requests?status=expired', key),
+    'status=declined': await p50(base, '/api/v1/signature_requests?status=declined', key),
+    'first page': await p50(base, '/api/v1/signature_requests', key),
+    'deep cursor': await p50(base, `/api/v1/signature_requests?cursor=${middle}`, key),
+    'status=completed': await p50(base, '/api/v1/signature_requests?status=completed', key),
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+const database = await scratchDatabase(join(dataDir, 'pg'));
+const db = createDb(database.url, { max: 4 });
+const children: ChildProcess[] = [];
+try {
+  await migrateToLatest(db);
+  await ensureDashboardBuilt(); // built once per source change: not during a measurement
+  const env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    SECRET_KEY,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+  };
+  const service = await startProcess(
+    [...NODE_TS, 'apps/server/src/main.ts'],
+    { ...env, PUBLIC_URL: 'http://127.0.0.1:39411' },
+    39411,
+    '/readyz',
+  );
+  children.push(service.child);
+  const floor = await startProcess(
+    [...NODE_TS, 'bench/floor-server.ts'],
+    { DATABASE_URL: database.url },
+    39412,
+    '/',
+  );
+  children.push(floor.child);
+  const { key, requestId } = await setUp(db, service.base);
+
+  process.stderr.write('GET /templates: service vs floor ...\n');
+  const rounds: { service: Load; floor: Load }[] = [];
+  await load(service.base, '/api/v1/templates', key, 2); // warm-up
+  await load(floor.base, '/api/v1/templates', key, 2);
+  for (let r = 0; r < ROUNDS; r++) {
+    rounds.push({
+      service: await load(service.base, '/api/v1/templates', key, SECONDS),
+      floor: await load(floor.base, '/api/v1/templates', key, SECONDS),
+    });
+  }
+
+  const small = Number(args.small);
+  const large = Number(args.large);
+  process.stderr.write(`lists at ${small} requests ...\n`);
+  await seedRequests(db, { requests: small, prototypeId: requestId });
+  const atSmall = await listLatencies(service.base, key, db, requestId);
+  process.stderr.write(`seeding to ${large} requests ...\n`);
+  const seedStart = performance.now();
+  await seedRequests(db, { requests: large - small, prototypeId: requestId });
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+  process.stderr.write(`lists at ${large} requests ...\n`);
+  const atLarge = await listLatencies(service.base, key, db, requestId);
+
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+    loadavg: loadavg().map((l) => Number(l.toFixed(2))),
+    database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL',
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    templates: rounds,
+    lists: { small, large, seedSeconds: Number(seedSeconds.toFixed(1)), atSmall, atLarge },
+  };
+  mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/out/api.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report, null, 2));
+} finally {
+  await Promise.all(children.map(stop));
+  await db.destroy();
+  if (args.keep) console.error(`kept the database: ${database.url}`);
+  else await database.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,8 @@
+export {
+  embedFrameOrigins,
+  embedScriptUrl,
+  getEmbedSettings,
+  MAX_EMBED_ORIGINS,
+  normaliseOrigin,
+  setEmbedOrigins,
+} from './origins.ts';

@@ -1,0 +1,277 @@
+import { randomInt } from 'node:crypto';
+import type {
+  Executor,
+  LinkVisitRow,
+  SignatureRequestRow,
+  TemplateLinkRow,
+  TemplateRow,
+  Tx,
+} from '@esign/db';
+import { sha256Hex } from '../../crypto.ts';
+import { CoreError } from '../../errors.ts';
+import { actingUser } from '../acting-user.ts';
+import { recordAudit } from '../audit.ts';
+import { oneTimeCodeEmail } from '../emails.ts';
+import { queueMail, sendMailNow } from '../mail.ts';
+import { hmac, safeEqual } from '../secret.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { insertSignatureRequest } from '../signature-requests/create.ts';
+import { signingUrl } from '../signature-requests/invitations.ts';
+import { checkVisitLimits } from './limits.ts';
+import { LINK_CODE_MAX_ATTEMPTS, LINK_CODE_TTL_MS } from './policy.ts';
+import { checkLinkRoles } from './settings.ts';
+
+// A visit to a template's public signing link: the visitor gives a name and an email, confirms the
+// email with an emailed code, and gets a request of their own (source `link`) to sign at once.
+
+export interface LinkPage {
+  object: 'signing_link_page';
+  /** `open`; `off` when the owner turned it off or archived the template; `full` at the owner's cap. */
+  status: 'open' | 'off' | 'full';
+  title: string;
+  role: string;
+}
+
+interface Resolved {
+  link: TemplateLinkRow;
+  template: TemplateRow;
+}
+
+/** The link a token names, or 404 (an unknown token, or one replaced by a new address). */
+async function resolveLink(db: Executor, token: string, lock = false): Promise<Resolved> {
+  let q = db.selectFrom('template_links').selectAll().where('token_hash', '=', sha256Hex(token));
+  if (lock) q = q.forUpdate();
+  const link = await q.executeTakeFirst();
+  if (!link)
+    throw new CoreError('not_found', 'This signing link does not exist or was replaced by a new one');
+  const template = await db
+    .selectFrom('templates')
+    .selectAll()
+    .where('id', '=', link.template_id)
+    .executeTakeFirstOrThrow();
+  return { link, template };
+}
+
+/** The template's roles still match the link's (a role added since needs a pre-assigned signer). */
+function rolesMatch({ link, template }: Resolved): boolean {
+  try {
+    checkLinkRoles(template, link.role, link.preset_signers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function statusOf(r: Resolved): LinkPage['status'] {
+  const { link, template } = r;
+  if (!link.enabled || template.archived_at || !rolesMatch(r)) return 'off';
+  if (link.max_uses !== null && link.uses >= link.max_uses) return 'full';
+  return 'open';
+}
+
+function assertOpen(r: Resolved): void {
+  const status = statusOf(r);
+  if (status === 'off' && !rolesMatch(r))
+    throw new CoreError(
+      'not_open',
+      "This signing link is not available: the template's roles changed since it was set up",
+    );
+  if (status === 'off') throw new CoreError('not_open', 'This signing link has been turned off by its owner');
+  if (status === 'full')
+    throw new CoreError(
+      'not_open',
+      `This signing link has reached its limit of ${r.link.max_uses} signatures`,
+    );
+}
+
+export async function openLink(sc: ServiceContext, token: string): Promise<LinkPage> {
+  const r = await resolveLink(sc.db, token);
+  return { object: 'signing_link_page', status: statusOf(r), title: r.template.name, role: r.link.role };
+}
+
+const codeHash = (sc: ServiceContext, visitId: number, code: string) =>
+  hmac(sc.config, 'link-code', `${visitId}:${code}`).toString('hex');
+/** The handle the visitor's browser keeps between asking for the code and entering it. */
+const visitHandle = (sc: ServiceContext, visitId: number) =>
+  `${visitId}.${hmac(sc.config, 'link-visit', String(visitId)).toString('base64url').slice(0, 22)}`;
+
+function parseHandle(sc: ServiceContext, handle: string): number {
+  const id = Number(handle.split('.')[0]);
+  if (
+    !Number.isSafeInteger(id) ||
+    id <= 0 ||
+    !safeEqual(Buffer.from(visitHandle(sc, id)), Buffer.from(handle))
+  )
+    throw new CoreError('invalid_request', 'This code request is unknown; ask for a new code');
+  return id;
+}
+
+export interface VisitStart {
+  name: string;
+  email: string;
+  ip: string | null;
+}
+
+/** links.start: checks the rates and the cap, then emails a six-digit code. */
+export async function startLinkVisit(sc: ServiceContext, token: string, visitor: VisitStart) {
+  const now = sc.now();
+  const { visit, mailId, expires } = await sc.db.transaction().execute(async (tx) => {
+    const r = await resolveLink(tx, token, true);
+    assertOpen(r);
+    await checkVisitLimits(tx, r.link.template_id, visitor, now);
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const expires = new Date(now.getTime() + LINK_CODE_TTL_MS);
+    const row = await tx
+      .insertInto('link_visits')
+      .values({
+        template_id: r.link.template_id,
+        name: visitor.name,
+        email: visitor.email,
+        ip: visitor.ip,
+        code_hash: 'pending',
+        created_at: now,
+        expires_at: expires,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tx
+      .updateTable('link_visits')
+      .set({ code_hash: codeHash(sc, row.id, code) })
+      .where('id', '=', row.id)
+      .execute();
+    const mail = oneTimeCodeEmail({ title: r.template.name, code, minutes: LINK_CODE_TTL_MS / 60_000 });
+    const mailId = await queueMail(tx, {
+      kind: 'otp',
+      to: visitor.email,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      accountId: r.link.account_id,
+      environment: r.link.environment,
+    });
+    return { visit: row.id, mailId, expires };
+  });
+  await sendMailNow(sc, [mailId]);
+  return { visit: visitHandle(sc, visit), email: visitor.email, expires_at: expires.toISOString() };
+}
+
+/** A wrong or stale code commits its count first, then fails (so attempts cannot be replayed). */
+async function checkCode(sc: ServiceContext, visitId: number, code: string) {
+  const now = sc.now();
+  const outcome = await sc.db.transaction().execute(async (tx) => {
+    const v = await tx
+      .selectFrom('link_visits')
+      .selectAll()
+      .where('id', '=', visitId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (v.used_at) return { error: 'This code was already used; open the link again to sign another copy' };
+    if (v.expires_at <= now) return { error: 'This code has expired; ask for a new one' };
+    if (v.attempts >= LINK_CODE_MAX_ATTEMPTS) return { error: 'Too many wrong codes: ask for a new code' };
+    if (!safeEqual(Buffer.from(codeHash(sc, v.id, code)), Buffer.from(v.code_hash))) {
+      await tx
+        .updateTable('link_visits')
+        .set({ attempts: v.attempts + 1 })
+        .where('id', '=', v.id)
+        .execute();
+      return { error: 'That code is not right; check the email and try again' };
+    }
+    return { visit: v };
+  });
+  if ('error' in outcome) throw new CoreError('invalid_request', outcome.error as string);
+  return outcome.visit;
+}
+
+/** Inside the request's transaction: the visit is used once, the cap still has room, audit written. */
+function claimVisit(visit: LinkVisitRow, r: Resolved, now: Date) {
+  return async (tx: Tx, request: SignatureRequestRow) => {
+    const link = await tx
+      .selectFrom('template_links')
+      .selectAll()
+      .where('template_id', '=', r.link.template_id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const used = await tx
+      .selectFrom('link_visits')
+      .select('used_at')
+      .where('id', '=', visit.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (used.used_at) throw new CoreError('invalid_request', 'This code was already used');
+    assertOpen({ link, template: r.template });
+    await tx
+      .updateTable('template_links')
+      .set({ uses: link.uses + 1 })
+      .where('template_id', '=', link.template_id)
+      .execute();
+    await tx
+      .updateTable('link_visits')
+      .set({ used_at: now, signature_request_id: request.id })
+      .where('id', '=', visit.id)
+      .execute();
+    const signer = await visitorSigner(tx, request.id, link.role);
+    await recordAudit(
+      tx,
+      { accountId: link.account_id, environment: link.environment },
+      {
+        type: 'link.email_confirmed',
+        by: { kind: 'signer', signerId: signer.id, ip: visit.ip, userAgent: null },
+        signatureRequestId: request.id,
+        signerId: signer.id,
+        templateId: link.template_id,
+        data: { email: visit.email, name: visit.name },
+        now,
+      },
+    );
+  };
+}
+
+const visitorSigner = (db: Executor, requestId: number, role: string) =>
+  db
+    .selectFrom('signers')
+    .select(['id', 'token_nonce'])
+    .where('signature_request_id', '=', requestId)
+    .where('role', '=', role)
+    .executeTakeFirstOrThrow();
+
+/** links.confirm: the right code makes the visitor's request and returns where to sign it. */
+export async function confirmLinkVisit(sc: ServiceContext, token: string, handle: string, code: string) {
+  const r = await resolveLink(sc.db, token);
+  assertOpen(r);
+  const visitId = parseHandle(sc, handle);
+  const visit = await checkCode(sc, visitId, code);
+  if (visit.template_id !== r.link.template_id)
+    throw new CoreError('invalid_request', 'This code belongs to another link');
+  // The owner acts through the link: the user who turned it on (their name signs the emails).
+  const actor = await actingUser(
+    sc.db,
+    { accountId: r.link.account_id, environment: r.link.environment },
+    r.link.user_id,
+  );
+  const firstRole = r.template.roles[0] === r.link.role;
+  const request = await insertSignatureRequest(
+    sc,
+    actor,
+    {
+      template_id: r.template.id,
+      signers: [
+        { role: r.link.role, name: visit.name, email: visit.email },
+        ...r.link.preset_signers.map((p) => ({
+          role: p.role,
+          email: p.email,
+          ...(p.name ? { name: p.name } : {}),
+        })),
+      ],
+      // The visitor signs first: sequential when theirs is the first role, else everyone at once.
+      signing_order: firstRole ? 'sequential' : 'parallel',
+      // The visitor gets their link by email too (to come back to it); pre-assigned signers are
+      // invited when their turn comes.
+      send_email: true,
+      require_email_otp: false,
+      embed: false,
+    },
+    { source: 'link', within: claimVisit(visit, r, sc.now()) },
+  );
+  const signer = await visitorSigner(sc.db, request.id, r.link.role);
+  return { signature_request_id: request.id, signing_url: signingUrl(sc.config, signer.token_nonce!) };
+}

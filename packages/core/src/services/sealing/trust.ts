@@ -1,0 +1,61 @@
+import {
+  createRevocationProvider,
+  createTimestampAuthority,
+  type SealTrust,
+  type TrustFetch,
+} from '@esign/pdf';
+import { guardedFetch } from '@esign/webhooks';
+import type { Config } from '../../config.ts';
+import type { CoreDeps } from '../../context.ts';
+
+// The trust services of one sealing run (docs/verify.md, Levels): with TSA_URL set, every sealed
+// file gets an RFC 3161 signature timestamp, a DSS with the certificate chains and their OCSP
+// responses / CRLs, and a document timestamp (PAdES B-LTA); without it, B-B. Every request goes
+// through the outbound guard: OCSP and CRL addresses come from certificates, not from us.
+
+type TrustConfig = Pick<Config, 'TSA_URL' | 'TSA_USERNAME' | 'TSA_PASSWORD' | 'WEBHOOK_ALLOW_PRIVATE'>;
+
+/** Time for one TSA / OCSP / CRL exchange, and the largest answer accepted. */
+export const TRUST_TIMEOUT_MS = 20_000;
+export const TRUST_MAX_BYTES = 5 * 1024 * 1024;
+
+export interface TrustLimits {
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+function trustFetch(config: TrustConfig, deps: Pick<CoreDeps, 'outbound'>, limits: TrustLimits): TrustFetch {
+  return async (url, init) => {
+    const res = await guardedFetch(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      timeoutMs: limits.timeoutMs ?? TRUST_TIMEOUT_MS,
+      maxBytes: limits.maxBytes ?? TRUST_MAX_BYTES,
+      maxRedirects: 2,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE || (deps.outbound?.allowPrivate ?? false),
+      ca: deps.outbound?.ca,
+      lookup: deps.outbound?.lookup,
+    });
+    return { status: res.status, body: res.body };
+  };
+}
+
+/** A fresh TSA client (it remembers the last time it certified) and revocation provider. */
+export function sealTrust(
+  config: TrustConfig,
+  deps: Pick<CoreDeps, 'outbound'>,
+  limits: TrustLimits = {},
+): SealTrust {
+  if (!config.TSA_URL) return {};
+  const fetch = trustFetch(config, deps, limits);
+  return {
+    timestampAuthority: createTimestampAuthority({
+      url: config.TSA_URL,
+      username: config.TSA_USERNAME,
+      password: config.TSA_PASSWORD,
+      fetch,
+    }),
+    revocationProvider: createRevocationProvider(fetch),
+  };
+}

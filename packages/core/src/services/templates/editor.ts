@@ -1,0 +1,156 @@
+import { type Executor, json, type TemplateRow, type Tx } from '@esign/db';
+import type { Actor, Scope } from '../../context.ts';
+import { scopeOf } from '../../context.ts';
+import { CoreError } from '../../errors.ts';
+import type { FieldType } from '../../routers/templates.schemas.ts';
+import { MAX_DOCUMENTS } from '../documents-input.ts';
+import { recordEvent } from '../events.ts';
+import { pageImageLinks } from '../file-links.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { removeFiles } from '../storage.ts';
+import { insertDocuments, type StoredDocument, storeDocuments } from './create.ts';
+import { toTemplateDto } from './dto.ts';
+import { applyUpdate, type UpdateTemplateArgs } from './edit.ts';
+import { assignRoles, type FieldSpec, insertFields, nameFields } from './fields.ts';
+import {
+  loadTemplateDocuments,
+  loadTemplateFields,
+  lockTemplate,
+  requireTemplate,
+  templateViewOf,
+} from './queries.ts';
+
+// The template editor at edit_url (issue 12). It reads the template with every page image and the
+// template's `version`, and saves through the same applyUpdate as PATCH /templates/{id} (same
+// invalid_field rules, roles renamed by position, one template.updated per save) with one addition:
+// the version it edited. A save over someone else's newer save changes nothing and answers
+// `conflict` with the current template, so two editors never silently overwrite each other.
+
+/** Page image links live as long as an editing session may reasonably stay open. */
+const EDITOR_LINK_TTL_SECONDS = 12 * 3600;
+
+async function editorState(sc: ServiceContext, row: TemplateRow) {
+  const now = sc.now();
+  const docs = await loadTemplateDocuments(sc.db, row.id);
+  return {
+    version: row.version,
+    template: await toTemplateDto(
+      sc.db,
+      await templateViewOf(sc.db, row),
+      { config: sc.config, now },
+      { withDetails: true },
+    ),
+    documents: docs.map((d) => ({
+      id: d.id,
+      name: d.name,
+      pages: pageImageLinks(sc.config, d, now, EDITOR_LINK_TTL_SECONDS),
+    })),
+  };
+}
+export type EditorState = Awaited<ReturnType<typeof editorState>>;
+
+/** templates.editor: the template as the editor starts from it. */
+export async function openTemplateEditor(sc: ServiceContext, scope: Scope, id: number): Promise<EditorState> {
+  return editorState(sc, await requireTemplate(sc.db, scope, id));
+}
+
+export interface EditorSaveResult extends EditorState {
+  status: 'saved' | 'conflict';
+}
+
+/** templates.editorSave: PATCH's change, made only if the template is still at `version`. */
+export async function saveFromEditor(
+  sc: ServiceContext,
+  actor: Actor,
+  id: number,
+  version: number,
+  input: UpdateTemplateArgs,
+): Promise<EditorSaveResult> {
+  const now = sc.now();
+  const { row, conflict } = await sc.db
+    .transaction()
+    .execute((tx) => applyUpdate(tx, actor, id, input, { now, expectedVersion: version }));
+  return { status: conflict ? 'conflict' : 'saved', ...(await editorState(sc, row)) };
+}
+
+/**
+ * templates.addDocument: one more document at the end (text tags and form fields in it become
+ * fields, like POST /templates), if the template is still at `version` and has fewer than 10.
+ */
+export async function addTemplateDocument(
+  sc: ServiceContext,
+  actor: Actor,
+  id: number,
+  version: number,
+  input: { name?: string; file: string; password?: string },
+): Promise<EditorSaveResult> {
+  const scope = scopeOf(actor);
+  // Cheap checks first, so a full template or a stale editor does not download and parse for nothing.
+  const current = await requireTemplate(sc.db, scope, id);
+  if (current.version !== version) return { status: 'conflict', ...(await editorState(sc, current)) };
+  await checkRoom(sc.db, id);
+  const keys: string[] = [];
+  try {
+    const stored = await storeDocuments(
+      actor.accountId,
+      { documents: [input], password: input.password },
+      sc.deps,
+      keys,
+    );
+    const now = sc.now();
+    const result = await sc.db
+      .transaction()
+      .execute((tx) => appendDocument(tx, actor, id, version, stored, now));
+    if (result.conflict) await removeFiles(sc.deps.storage, keys);
+    return { status: result.conflict ? 'conflict' : 'saved', ...(await editorState(sc, result.row)) };
+  } catch (err) {
+    await removeFiles(sc.deps.storage, keys);
+    throw err;
+  }
+}
+
+async function checkRoom(db: Executor, id: number): Promise<number> {
+  const count = (await loadTemplateDocuments(db, id)).length;
+  if (count >= MAX_DOCUMENTS)
+    throw new CoreError(
+      'too_many_documents',
+      `A template has at most ${MAX_DOCUMENTS} documents; it has ${count}`,
+    );
+  return count;
+}
+
+async function appendDocument(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  version: number,
+  stored: { stored: StoredDocument[]; detected: FieldSpec[] },
+  now: Date,
+): Promise<{ row: TemplateRow; conflict: boolean }> {
+  const scope = scopeOf(actor);
+  const row = await lockTemplate(tx, scope, id);
+  if (row.version !== version) return { row, conflict: true };
+  const position = await checkRoom(tx, id);
+  await insertDocuments(tx, id, stored.stored, position);
+  const existing: FieldSpec[] = (await loadTemplateFields(tx, id)).map((f) => ({
+    ...f,
+    name: f.name ?? '',
+    type: f.type as FieldType,
+  }));
+  const detected = stored.detected.map((f) => ({
+    ...f,
+    areas: f.areas.map((a) => ({ ...a, document: position })),
+  }));
+  // The new document's tags and form fields get names not yet taken and go after the fields there.
+  const added = nameFields([...existing, ...detected]).slice(existing.length);
+  const { roles, fields } = assignRoles(row.roles, added);
+  await insertFields(tx, id, fields, existing.length);
+  const updated = await tx
+    .updateTable('templates')
+    .set({ updated_at: now, version: row.version + 1, roles: json(roles) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordEvent(tx, scope, { type: 'template.updated', objectType: 'template', objectId: id, now });
+  return { row: updated, conflict: false };
+}

@@ -1,0 +1,204 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
+import {
+  authenticate,
+  consumeRecord,
+  findRecord,
+  guardedClientFetch,
+  mcpResource,
+  oauthSubject,
+  parseOAuthSubject,
+  presentedKind,
+  revokeGrantRecords,
+  upsertRecord,
+} from '../src/index.ts';
+
+const PUBLIC_URL = 'http://localhost:3000';
+const MCP = { allow: ['oauth', 'api_key'] as const, publicUrl: PUBLIC_URL };
+const REST = { allow: ['api_key'] as const, publicUrl: PUBLIC_URL };
+
+let tdb: TestDatabase;
+let owner: TestAccount;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  owner = await createTestAccount(tdb.db);
+});
+afterAll(() => tdb.drop());
+
+let counter = 0;
+/** A grant and an access token as the authorization server stores them (oidc-provider's payloads). */
+async function issue(opts: { aud?: string; scope?: string; env?: 'live' | 'test'; ttl?: number } = {}) {
+  counter += 1;
+  const now = new Date();
+  const accountId = oauthSubject(owner.userId, opts.env ?? 'live');
+  const grantId = `grant-${counter}`;
+  const token = `access-token-${counter}-${'x'.repeat(30)}`;
+  await upsertRecord(
+    tdb.db,
+    'Grant',
+    grantId,
+    { jti: grantId, kind: 'Grant', accountId, clientId: 'c1' },
+    3600,
+    now,
+  );
+  await upsertRecord(
+    tdb.db,
+    'AccessToken',
+    token,
+    {
+      jti: token,
+      kind: 'AccessToken',
+      accountId,
+      clientId: 'c1',
+      grantId,
+      scope: opts.scope ?? 'read write',
+      aud: opts.aud ?? mcpResource(PUBLIC_URL),
+    },
+    opts.ttl ?? 3600,
+    now,
+  );
+  return { token, grantId, issuedAt: now };
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
+  it('an OAuth token acts as the approving user, in their account, role and side; write scope allows changes', async () => {
+    const full = await issue();
+    expect(await authenticate(tdb.db, bearer(full.token), new Date(), MCP)).toMatchObject({
+      kind: 'oauth',
+      userId: owner.userId,
+      accountId: owner.accountId,
+      environment: 'live',
+      userRole: 'admin',
+      oauthClientId: 'c1',
+      apiKeyId: null,
+      canWrite: true,
+    });
+    const view = await issue({ scope: 'read', env: 'test' });
+    expect(await authenticate(tdb.db, bearer(view.token), new Date(), MCP)).toMatchObject({
+      canWrite: false,
+      environment: 'test',
+    });
+  });
+
+  it('a token bound to another resource (resource indicator) is refused 401', async () => {
+    const other = await issue({ aud: 'https://elsewhere.example/mcp' });
+    await expect(authenticate(tdb.db, bearer(other.token), new Date(), MCP)).rejects.toMatchObject({
+      code: 'unauthenticated',
+      message: expect.stringContaining(`not for ${mcpResource(PUBLIC_URL)}`),
+    });
+  });
+
+  it('MCP tokens last one hour: past its expiry (by the caller clock) a token is refused 401', async () => {
+    const { token, issuedAt } = await issue();
+    const at = (ms: number) => new Date(issuedAt.getTime() + ms);
+    await expect(authenticate(tdb.db, bearer(token), at(3599_000), MCP)).resolves.toMatchObject({
+      kind: 'oauth',
+    });
+    await expect(authenticate(tdb.db, bearer(token), at(3600_000), MCP)).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
+  });
+
+  it('a revoked grant (disconnected app, reused refresh token) or a removed member ends the token', async () => {
+    const revoked = await issue();
+    await revokeGrantRecords(tdb.db, [revoked.grantId]);
+    await expect(authenticate(tdb.db, bearer(revoked.token), new Date(), MCP)).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
+    const other = await issue();
+    await tdb.db
+      .updateTable('users')
+      .set({ disabled_at: new Date() })
+      .where('id', '=', owner.userId)
+      .execute();
+    try {
+      await expect(authenticate(tdb.db, bearer(other.token), new Date(), MCP)).rejects.toMatchObject({
+        code: 'unauthenticated',
+      });
+    } finally {
+      await tdb.db.updateTable('users').set({ disabled_at: null }).where('id', '=', owner.userId).execute();
+    }
+  });
+
+  it('OAuth tokens work only on the MCP endpoint: REST answers 401 naming API keys', async () => {
+    const { token } = await issue();
+    expect(presentedKind(bearer(token))).toBe('oauth');
+    expect(presentedKind(bearer(owner.key))).toBe('api_key');
+    await expect(authenticate(tdb.db, bearer(token), new Date(), REST)).rejects.toMatchObject({
+      code: 'unauthenticated',
+      message: expect.stringContaining('OAuth access tokens work only on the MCP endpoint'),
+    });
+  });
+});
+
+describe('the authorization server store (oauth_records)', () => {
+  it('tokens are stored hashed: no column holds the token value, and the payload has no id', async () => {
+    const { token } = await issue();
+    const dump = await sql<{ t: string }>`select string_agg(o::text, ' ') as t from oauth_records o`.execute(
+      tdb.db,
+    );
+    expect(dump.rows[0]!.t).not.toContain(token);
+    expect((await findRecord(tdb.db, 'AccessToken', token, new Date()))?.jti).toBe(token);
+  });
+
+  it('consuming a record (a rotated refresh token) marks it once; it is then seen as consumed', async () => {
+    const now = new Date();
+    await upsertRecord(tdb.db, 'RefreshToken', 'rt-1', { kind: 'RefreshToken', grantId: 'g' }, 60, now);
+    expect((await findRecord(tdb.db, 'RefreshToken', 'rt-1', now))?.consumed).toBeUndefined();
+    expect(await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', now)).toBe(true);
+    const later = new Date(now.getTime() + 5000);
+    expect(await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', later)).toBe(false);
+    expect((await findRecord(tdb.db, 'RefreshToken', 'rt-1', later))?.consumed).toBe(
+      Math.floor(now.getTime() / 1000),
+    );
+    expect(
+      await findRecord(tdb.db, 'RefreshToken', 'rt-1', new Date(now.getTime() + 61_000)),
+    ).toBeUndefined();
+  });
+
+  it('a refresh token extends its grant: a connection lives as long as its newest refresh token', async () => {
+    const now = new Date();
+    await upsertRecord(
+      tdb.db,
+      'Grant',
+      'g-extend',
+      { kind: 'Grant', accountId: oauthSubject(owner.userId, 'live') },
+      60,
+      now,
+    );
+    await upsertRecord(
+      tdb.db,
+      'RefreshToken',
+      'rt-extend',
+      { kind: 'RefreshToken', grantId: 'g-extend' },
+      3600,
+      now,
+    );
+    expect(await findRecord(tdb.db, 'Grant', 'g-extend', new Date(now.getTime() + 3000_000))).toBeDefined();
+  });
+
+  it('subjects: `<user id>:<live|test>` and nothing else', () => {
+    expect(parseOAuthSubject(oauthSubject(12, 'test'))).toEqual({ userId: 12, environment: 'test' });
+    for (const bad of ['12', '12:prod', '0:live', 'x:live', 12, null])
+      expect(parseOAuthSubject(bad)).toBeNull();
+  });
+});
+
+describe('client ID metadata documents are fetched through the outbound guard', () => {
+  it('a loopback or private address is refused without the test override, and only https is fetched', async () => {
+    const fetchDocument = guardedClientFetch({ storage: undefined as never });
+    await expect(fetchDocument('https://127.0.0.1:9/client.json')).rejects.toThrow(
+      /not allowed|private|loopback/i,
+    );
+    await expect(fetchDocument('https://10.0.0.8/client.json')).rejects.toThrow(/not allowed|private/i);
+    await expect(
+      guardedClientFetch({ storage: undefined as never, outbound: { allowPrivate: true } })(
+        'http://127.0.0.1:9/c.json',
+      ),
+    ).rejects.toThrow(/protocol|https/i);
+  });
+});

@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { PNG_DOT } from '../../../test/signing.ts';
+import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
+import { loadSigningIdentity } from '../../pdf/src/index.ts';
+import { forge } from '../../pdf/test/forgery.ts';
+import { tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
+import {
+  createCaller,
+  createContext,
+  createLogger,
+  drainJobs,
+  type JobContext,
+  jobHandlers,
+  type ProducedFile,
+  SEAL_JOB,
+  SIGNING_CONSENT_TEXT,
+  sha256,
+} from '../src/index.ts';
+
+// Issue 15: sealing with TSA_URL against real trust services on loopback (an RFC 3161 TSA, an
+// OCSP responder and a CRL of a test CA), and POST /documents/verify on what it produced and on a
+// forgery built from it.
+
+let services: TrustServices;
+let t: TestApp;
+let owner: TestAccount;
+let jctx: JobContext;
+let shiftMs = 0;
+const logger = createLogger('silent', 'test');
+let upload: Uint8Array;
+
+beforeAll(async () => {
+  services = await startTrustServices();
+  t = await startTestApp(
+    {
+      TSA_URL: services.tsaUrl,
+      SIGNING_CERT_P12: Buffer.from(services.leafP12).toString('base64'),
+      SIGNING_CERT_PASSWORD: services.leafP12Password,
+    },
+    { outbound: { allowPrivate: true } },
+  );
+  owner = await createTestAccount(t.db, { credits: 10 });
+  jctx = { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date(Date.now() + shiftMs) };
+  upload = await plainPdf(2, 'Fee page');
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await services?.close();
+});
+
+const requestRow = (id: number) =>
+  t.db.selectFrom('signature_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const filesOf = async (id: number) => ((await requestRow(id)).documents as { files: ProducedFile[] }).files;
+const verify = (bytes: Uint8Array) =>
+  t.api('POST', 'documents/verify', { key: owner.key, body: { file: b64(bytes) } });
+
+/** One signer signs a one-document request through the signing procedures. */
+async function completedRequest(): Promise<number> {
+  const tpl = await t.api('POST', 'templates', {
+    key: owner.key,
+    body: {
+      name: 'Fee agreement',
+      documents: [{ name: 'Fees', file: b64(upload) }],
+      fields: [
+        { name: 'Fee', type: 'text', role: 'Client', areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.4, h: 0.05 }] },
+        {
+          name: 'Signature',
+          type: 'signature',
+          role: 'Client',
+          areas: [{ page: 2, x: 0.1, y: 0.8, w: 0.3, h: 0.08 }],
+        },
+      ],
+    },
+  });
+  expect(tpl.status).toBe(201);
+  const sent = await t.api('POST', 'signature_requests', {
+    key: owner.key,
+    body: {
+      template_id: tpl.body.id,
+      signers: [{ role: 'Client', name: 'Jane', email: 'jane@example.com' }],
+    },
+  });
+  expect(sent.status).toBe(201);
+  const token = new URL(sent.body.signers[0].signing_url).pathname.split('/').pop()!;
+  const ctx = createContext({
+    db: t.db,
+    logger,
+    config: t.config,
+    deps: t.rt.deps,
+    source: 'link',
+    ip: '203.0.113.5',
+  });
+  const caller = createCaller(ctx);
+  await caller.signing.open({ token });
+  // How the signature was made, as the signing page sends it; a method for a text field is dropped.
+  await caller.signing.complete({
+    token,
+    values: { Fee: 'EUR 4,000', Signature: PNG_DOT },
+    signature_methods: { Signature: 'typed', Fee: 'drawn' },
+  });
+  const signed = await t.db
+    .selectFrom('audit_events')
+    .select('data')
+    .where('signature_request_id', '=', sent.body.id)
+    .where('type', '=', 'signer.signed')
+    .executeTakeFirstOrThrow();
+  expect(signed.data).toEqual({ consent: SIGNING_CONSENT_TEXT, signature_methods: { Signature: 'typed' } });
+  return sent.body.id;
+}
+
+describe('request.seal with TSA_URL (PAdES B-LTA against loopback trust services)', () => {
+  let id: number;
+  let files: ProducedFile[];
+
+  it('a TSA that does not answer fails the attempt (sealing retried, nothing stored, no file without trusted time)', async () => {
+    id = await completedRequest();
+    services.fail['/tsa'] = 503;
+    try {
+      await drainJobs(jctx, jobHandlers);
+    } finally {
+      delete services.fail['/tsa'];
+    }
+    const row = await requestRow(id);
+    expect(row.sealing_status).toBe('pending');
+    expect(row.sealing_error).toMatch(/^attempt 1 of \d+: .*time-stamping authority.*HTTP 503/);
+    expect(row.documents).toBeNull();
+    const job = await t.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', SEAL_JOB)
+      .where(sql<boolean>`payload @> ${JSON.stringify({ requestId: id })}::jsonb`)
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'queued', attempts: 1 });
+
+    shiftMs = 120_000;
+    await drainJobs(jctx, jobHandlers);
+    shiftMs = 0;
+    expect((await requestRow(id)).sealing_status).toBe('done');
+    files = await filesOf(id);
+    expect(files.map((f) => f.kind)).toEqual(['document', 'audit_trail', 'combined']);
+  }, 180_000);
+
+  it('every produced file verifies authentic at level B-LTA with a trusted time; pdfsig reports the seal valid', async () => {
+    for (const f of files) {
+      const bytes = await t.rt.deps.storage.get(f.storage_key);
+      const res = await verify(bytes);
+      expect(res.body, f.kind).toMatchObject({
+        verdict: 'authentic',
+        intact: true,
+        certificate_is_service: true,
+        level: 'B-LTA',
+        changes: [],
+      });
+      const [seal, stamp] = res.body.signatures;
+      expect(seal).toMatchObject({ kind: 'certification', level: 'B-LTA', modified_after_signing: false });
+      expect(seal.timestamp_time).toMatch(/^\d{4}-/);
+      expect(stamp).toMatchObject({
+        kind: 'document_timestamp',
+        signer_subject: 'O=esign tests, CN=Test Time Stamping Unit',
+      });
+      const sig = execFileSync('pdfsig', [writeTemp(tempDir('trust-int'), `${f.kind}.pdf`, bytes)], {
+        encoding: 'utf8',
+      });
+      expect(sig).toMatch(
+        /Signature #1:[\s\S]*Signer Certificate Common Name: Test Sealing Leaf[\s\S]*Signature is Valid\./,
+      );
+    }
+  }, 120_000);
+
+  it('the audit trail says how: uploaded and stored SHA-256 labelled, authentication, consent, signature method, seal level and TSA time', async () => {
+    const trail = await t.rt.deps.storage.get(files[1]!.storage_key);
+    const file = writeTemp(tempDir('trust-int-trail'), 'trail.pdf', trail);
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(
+      /[ \t]+/g,
+      ' ',
+    );
+    expect(text).toContain(`SHA-256 as uploaded ${sha256(upload)}`);
+    expect(text).toMatch(/SHA-256 after tag removal [0-9a-f]{64}\n/);
+    expect(text).toContain('Authentication signing link sent by email to jane@example.com');
+    expect(text).toContain('Consent text By selecting Sign you agree that your electronic signature');
+    expect(text).toMatch(/Values\n[\s\S]*Signature \(typed\)/);
+    expect(text).toContain('Seal level PAdES B-LTA');
+    expect(text).toContain(`Timestamp authority ${services.tsaUrl}`);
+    expect(text).toMatch(/Trusted time \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+    const sealed = await t.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('signature_request_id', '=', id)
+      .where('type', '=', 'signature_request.sealed')
+      .executeTakeFirstOrThrow();
+    expect(sealed.data).toMatchObject({ level: 'B-LTA', timestamp_authority: services.tsaUrl });
+    expect((sealed.data as { timestamp_time: string }).timestamp_time).toMatch(/^\d{4}-/);
+  }, 60_000);
+
+  it('POST /documents/verify: "EUR 40,000" painted over the fee and signed with another certificate is modified, naming page 1', async () => {
+    const sealed = await t.rt.deps.storage.get(files[0]!.storage_key);
+    const forger = await loadSigningIdentity({ dataDir: tempDir('trust-int-forger'), commonName: 'Forger' });
+    const forged = await forge(sealed, forger);
+    const res = await verify(forged);
+    expect(res.body).toMatchObject({ verdict: 'modified', intact: false, produced_by_service: false });
+    expect(res.body.summary).toMatch(/changed after this service's seal: .*page 1/);
+    expect(res.body.changes).toContainEqual(expect.objectContaining({ kind: 'page_content', page: 1 }));
+    const ours = res.body.signatures.find(
+      (s: { certificate_is_service: boolean }) => s.certificate_is_service,
+    );
+    expect(ours).toMatchObject({ valid: true, modified_after_signing: true, kind: 'certification' });
+    expect(res.body.signatures.at(-1)).toMatchObject({ valid: true, signer_subject: 'CN=Forger' });
+  }, 60_000);
+});

@@ -1,0 +1,90 @@
+import { closeOutboundConnections } from '@esign/webhooks';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import {
+  createAccount,
+  createCoreDeps,
+  createLogger,
+  createWebhookEndpoint,
+  type JobContext,
+  jobHandlers,
+  parseConfig,
+  recordEvent,
+  startWorker,
+  WEBHOOK_DELIVER_JOB,
+} from '../src/index.ts';
+import { type Receiver, startReceiver } from './webhook-receiver.ts';
+
+// Issue 16: many delivery slots (WEBHOOK_CONCURRENCY), kept-alive connections and the job finished
+// in the statement that records the outcome must still deliver every event exactly once.
+
+const EVENTS = 400;
+let tdb: TestDatabase;
+let r: Receiver;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  r = await startReceiver();
+});
+afterAll(async () => {
+  await closeOutboundConnections();
+  await r.close();
+  await tdb.drop();
+});
+
+describe('webhook delivery at concurrency (issue 16: no duplicates, no lost events)', () => {
+  it(`${EVENTS} events, two workers of 32 delivery slots racing: each received once, verified; every delivery and job done`, async () => {
+    const config = parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'true', SECRET_KEY: 'x'.repeat(40) });
+    const ctx: JobContext = {
+      db: tdb.db,
+      logger: createLogger('silent', 'test'),
+      config,
+      deps: createCoreDeps(config),
+      now: () => new Date(),
+    };
+    const { account } = await createAccount(tdb.db, { email: 'many@example.com' }, new Date());
+    const scope = { accountId: account.id, environment: 'live' as const };
+    const { endpoint, secret } = await createWebhookEndpoint(
+      tdb.db,
+      scope,
+      { url: r.url, events: ['signer.signed'] },
+      { config, now: ctx.now },
+    );
+    r.secret = secret;
+    const ids: string[] = [];
+    await tdb.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < EVENTS; i++) {
+        const event = await recordEvent(tx, scope, {
+          type: 'signer.signed',
+          objectType: 'webhook_endpoint',
+          objectId: endpoint.id,
+          now: new Date(),
+        });
+        ids.push(event.id);
+      }
+    });
+    const handlers = { [WEBHOOK_DELIVER_JOB]: jobHandlers[WEBHOOK_DELIVER_JOB]! };
+    const workers = [1, 2].map(() =>
+      startWorker(ctx, handlers, { concurrency: 32, pollMs: 50, listenUrl: tdb.url }),
+    );
+    try {
+      await r.waitFor(EVENTS, 120_000);
+      // Give a duplicate the time to show up.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    const received = r.requests.map((q) => q.json.id);
+    expect(received).toHaveLength(EVENTS);
+    expect(new Set(received)).toEqual(new Set(ids));
+    expect(r.requests.every((q) => q.verified)).toBe(true);
+    const deliveries = await sql<{ status: string; attempts: number; n: number }>`
+      select status, attempts, count(*)::int as n from webhook_deliveries group by 1, 2`.execute(tdb.db);
+    expect(deliveries.rows).toEqual([{ status: 'succeeded', attempts: 1, n: EVENTS }]);
+    const jobs = await sql<{ status: string; n: number }>`
+      select status, count(*)::int as n from jobs where kind = ${WEBHOOK_DELIVER_JOB} group by 1`.execute(
+      tdb.db,
+    );
+    expect(jobs.rows).toEqual([{ status: 'done', n: EVENTS }]);
+  }, 180_000);
+});

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import {
+  type PDF,
+  PdfArray,
+  PdfDict,
+  PdfName,
+  PdfNumber,
+  PdfString,
+  type Signer,
+  type TimestampAuthority,
+} from '@libpdf/core';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+
+// The seal's own signature: a PAdES baseline certification signature (ISO 32000-2 §12.8.2.2,
+// DocMDP with P = 1: no change allowed except the DSS and document timestamps that long-term
+// validation adds), CAdES detached CMS with the signed attributes content-type, message-digest
+// and signing-certificate-v2 only (no signing-time: PAdES baseline puts the claimed time in the
+// signature dictionary's /M), and, when a TSA is given, an RFC 3161 signature-time-stamp as an
+// unsigned attribute (B-T). @libpdf/core 0.4's own sign() writes signing-time and cannot
+// certify, so the ceremony is done here with its object model and pkijs for the CMS.
+
+const OID_DATA = '1.2.840.113549.1.7.1';
+const OID_SIGNED_DATA = '1.2.840.113549.1.7.2';
+const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
+const OID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
+const OID_SIGNING_CERT_V2 = '1.2.840.113549.1.9.16.2.47';
+const OID_SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
+const OID_SHA256 = '2.16.840.1.101.3.4.2.1';
+const OID_RSA_SHA256 = '1.2.840.113549.1.1.11';
+const OID_ECDSA_SHA256 = '1.2.840.10045.4.3.2';
+
+/** Ten-digit numbers: the ByteRange is patched in place with values padded to the same width. */
+const RANGE_PLACEHOLDER = 9_999_999_999;
+
+export interface CertifyOptions {
+  signer: Signer;
+  /** The claimed signing time, written to /M. */
+  signingTime: Date;
+  reason?: string;
+  location?: string;
+  fieldName?: string;
+  /** Bytes reserved for the CMS (the hex string is twice as long). */
+  reservedBytes: number;
+  timestampAuthority?: TimestampAuthority;
+  /** DocMDP P: 1 no changes (the seal's), 2 form filling and signing, 3 also annotations. */
+  docMdp?: 1 | 2 | 3;
+}
+
+const ab = (bytes: Uint8Array): ArrayBuffer =>
+  bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+
+/** PDF date string `D:YYYYMMDDHHmmSSZ` (UTC). */
+export function pdfDateUtc(date: Date): string {
+  const iso = date.toISOString();
+  return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+}
+
+/** Adds the certification signature as one incremental update and returns the signed bytes. */
+export async function certifyPdf(pdf: PDF, opts: CertifyOptions): Promise<Uint8Array> {
+  addSignatureDictionary(pdf, opts);
+  const bytes = await pdf.save({ incremental: true });
+  const gap = locatePlaceholder(bytes, opts.reservedBytes);
+  const range = `[0 ${pad(gap.start)} ${pad(gap.end)} ${pad(bytes.length - gap.end)}]`;
+  bytes.set(new TextEncoder().encode(range), gap.rangeAt);
+  const digest = createHash('sha256')
+    .update(bytes.subarray(0, gap.start))
+    .update(bytes.subarray(gap.end))
+    .digest();
+  const cms = await buildCms(opts, new Uint8Array(digest));
+  const hex = Buffer.from(cms).toString('hex');
+  if (hex.length > opts.reservedBytes * 2) {
+    throw new Error(
+      `The signature (${cms.length} bytes) does not fit the ${opts.reservedBytes} bytes reserved`,
+    );
+  }
+  bytes.set(new TextEncoder().encode(hex), gap.start + 1);
+  return bytes;
+}
+
+const pad = (n: number) => String(n).padEnd(10, ' ');
+
+function addSignatureDictionary(pdf: PDF, opts: CertifyOptions): void {
+  const entries: Record<string, ReturnType<typeof PdfName.of> | PdfDict | PdfArray | PdfString | PdfNumber> =
+    {
+      Type: PdfName.of('Sig'),
+      Filter: PdfName.of('Adobe.PPKLite'),
+      SubFilter: PdfName.of('ETSI.CAdES.detached'),
+      ByteRange: PdfArray.of(
+        ...[0, RANGE_PLACEHOLDER, RANGE_PLACEHOLDER, RANGE_PLACEHOLDER].map((n) => PdfNumber.of(n)),
+      ),
+      Contents: PdfString.fromBytes(new Uint8Array(opts.reservedBytes)),
+      M: PdfString.fromString(pdfDateUtc(opts.signingTime)),
+      Reference: PdfArray.of(
+        PdfDict.of({
+          Type: PdfName.of('SigRef'),
+          TransformMethod: PdfName.of('DocMDP'),
+          TransformParams: PdfDict.of({
+            Type: PdfName.of('TransformParams'),
+            P: PdfNumber.of(opts.docMdp ?? 1),
+            V: PdfName.of('1.2'),
+          }),
+        }),
+      ),
+    };
+  if (opts.reason) entries.Reason = PdfString.fromString(opts.reason);
+  if (opts.location) entries.Location = PdfString.fromString(opts.location);
+  const sigRef = pdf.context.register(PdfDict.of(entries));
+
+  const form = pdf.getOrCreateForm();
+  const taken = new Set(form.getFields().map((f) => f.name));
+  let name = opts.fieldName ?? 'Seal';
+  for (let n = 2; taken.has(name); n++) name = `${opts.fieldName ?? 'Seal'}_${n}`;
+  const field = form.createSignatureField(name).getDict();
+  const firstPage = pdf.context.pages.getPage(0);
+  if (!firstPage) throw new Error('The document has no pages');
+  field.delete('Kids');
+  field.set('V', sigRef);
+  field.set('Type', PdfName.of('Annot'));
+  field.set('Subtype', PdfName.of('Widget'));
+  field.set('F', PdfNumber.of(132));
+  field.set('P', firstPage);
+  field.set('Rect', PdfArray.of(PdfNumber.of(0), PdfNumber.of(0), PdfNumber.of(0), PdfNumber.of(0)));
+  form.acroForm().getDict().set('SigFlags', PdfNumber.of(3));
+  pdf.getCatalog().set('Perms', PdfDict.of({ DocMDP: sigRef }));
+}
+
+/** Where the newest /Contents placeholder and its /ByteRange are. */
+function locatePlaceholder(bytes: Uint8Array, reserved: number) {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const start = buf.lastIndexOf(`<${'0'.repeat(reserved * 2)}>`, undefined, 'latin1');
+  const rangeAt = buf.lastIndexOf(
+    `[0 ${RANGE_PLACEHOLDER} ${RANGE_PLACEHOLDER} ${RANGE_PLACEHOLDER}]`,
+    undefined,
+    'latin1',
+  );
+  if (start < 0 || rangeAt < 0) throw new Error('Signature placeholders not found in the saved PDF');
+  return { start, end: start + reserved * 2 + 2, rangeAt };
+}
+
+async function buildCms(opts: CertifyOptions, digest: Uint8Array): Promise<Uint8Array> {
+  const { signer } = opts;
+  const cert = pkijs.Certificate.fromBER(ab(signer.certificate));
+  const chain = (signer.certificateChain ?? []).map((c) => pkijs.Certificate.fromBER(ab(c)));
+  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({
+    type: 0,
+    attributes: [
+      new pkijs.Attribute({
+        type: OID_CONTENT_TYPE,
+        values: [new asn1js.ObjectIdentifier({ value: OID_DATA })],
+      }),
+      new pkijs.Attribute({
+        type: OID_MESSAGE_DIGEST,
+        values: [new asn1js.OctetString({ valueHex: ab(digest) })],
+      }),
+      signingCertificateV2(cert, signer.certificate),
+    ],
+  });
+  const toSign = new Uint8Array(signedAttrs.toSchema().toBER(false));
+  toSign[0] = 0x31; // [0] IMPLICIT → SET OF, as RFC 5652 §5.4 signs it
+  const signature = await signer.sign(toSign, 'SHA-256');
+  const signerInfo = new pkijs.SignerInfo({
+    version: 1,
+    sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
+    digestAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256 }),
+    signedAttrs,
+    signatureAlgorithm: new pkijs.AlgorithmIdentifier({
+      algorithmId: signer.keyType === 'EC' ? OID_ECDSA_SHA256 : OID_RSA_SHA256,
+      ...(signer.keyType === 'EC' ? {} : { algorithmParams: new asn1js.Null() }),
+    }),
+    signature: new asn1js.OctetString({ valueHex: ab(signature) }),
+  });
+  if (opts.timestampAuthority) {
+    const imprint = new Uint8Array(createHash('sha256').update(signature).digest());
+    const token = await opts.timestampAuthority.timestamp(imprint, 'SHA-256');
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [
+        new pkijs.Attribute({ type: OID_SIGNATURE_TIMESTAMP, values: [asn1js.fromBER(ab(token)).result] }),
+      ],
+    });
+  }
+  const signed = new pkijs.SignedData({
+    version: 1,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID_DATA }),
+    digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256 })],
+    certificates: [cert, ...chain],
+    signerInfos: [signerInfo],
+  });
+  const info = new pkijs.ContentInfo({ contentType: OID_SIGNED_DATA, content: signed.toSchema(true) });
+  return new Uint8Array(info.toSchema().toBER(false));
+}
+
+/** ESS signing-certificate-v2 (RFC 5035) with the SHA-256 of the certificate and its issuer/serial. */
+function signingCertificateV2(cert: pkijs.Certificate, der: Uint8Array): pkijs.Attribute {
+  const hash = createHash('sha256').update(der).digest();
+  const issuerSerial = new pkijs.IssuerSerial({
+    issuer: new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: cert.issuer })] }),
+    serialNumber: cert.serialNumber,
+  });
+  const essCertIdV2 = new asn1js.Sequence({
+    value: [new asn1js.OctetString({ valueHex: ab(new Uint8Array(hash)) }), issuerSerial.toSchema()],
+  });
+  return new pkijs.Attribute({
+    type: OID_SIGNING_CERT_V2,
+    values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] })],
+  });
+}

@@ -1,0 +1,370 @@
+import { PDF, PdfArray, PdfDict, PdfName, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
+
+// What each incremental update of a signed PDF changed (ISO 32000-2 §7.5.6), classified the way
+// a PAdES validator does: a DSS, document timestamps and further (invisible) signatures are
+// allowed after a signature; form filling only where a certification signature with P ≥ 2
+// allows it; anything else (page content, resources, annotations, pages, the catalog, any other
+// object) is a modification of what was signed. Each revision is loaded on its own (the bytes up
+// to its %%EOF) and compared object by object with the previous one, walking every object the
+// newer revision can reach from its catalog.
+
+export type ChangeKind =
+  | 'dss'
+  | 'document_timestamp'
+  | 'signature'
+  | 'form_fill'
+  | 'page_content'
+  | 'annotation'
+  | 'pages'
+  | 'form'
+  | 'catalog'
+  | 'object'
+  | 'appended_bytes'
+  | 'unreadable_revision';
+
+export interface RevisionChange {
+  /** 1-based revision of the file that made the change (revision 1 is the original file). */
+  revision: number;
+  kind: ChangeKind;
+  /** 1-based page the change shows on, when it belongs to a page. */
+  page: number | null;
+  description: string;
+}
+
+/** Kinds that are always allowed after a signature (PAdES long-term validation). */
+const LTV_KINDS = new Set<ChangeKind>(['dss', 'document_timestamp']);
+
+/**
+ * Whether a change is allowed after a signature, given the document's certification level
+ * (DocMDP P of the certification signature at or before it; null when not certified).
+ */
+export function isAllowedChange(change: RevisionChange, docMdp: number | null): boolean {
+  if (LTV_KINDS.has(change.kind)) return true;
+  if (change.kind === 'signature') return docMdp !== 1;
+  if (change.kind === 'form_fill') return docMdp !== null && docMdp >= 2;
+  return false;
+}
+
+/** Byte offsets where each revision ends (just after `%%EOF` and its end-of-line). */
+export function revisionEnds(pdf: Uint8Array): number[] {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  const ends: number[] = [];
+  const re = /%%EOF(\r\n|\r|\n)?/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) ends.push(m.index + m[0].length);
+  return ends;
+}
+
+/** Objects one revision's walk visits at most; a larger file is reported, not half-checked. */
+export const MAX_OBJECTS = 200_000;
+
+type Resolve = (ref: PdfRef) => PdfObject | null;
+
+const key = (ref: PdfRef) => `${ref.objectNumber} ${ref.generation}`;
+
+/** Every object reachable from `roots`, not following `/Parent` and `/P` back-links. */
+function reachable(
+  resolve: Resolve,
+  roots: PdfObject[],
+  into = new Map<string, PdfRef>(),
+  max = MAX_OBJECTS,
+): Map<string, PdfRef> {
+  const stack = [...roots];
+  while (stack.length > 0 && into.size < max) {
+    const obj = stack.pop()!;
+    if (obj instanceof PdfRef) {
+      if (into.has(key(obj))) continue;
+      into.set(key(obj), obj);
+      const target = resolve(obj);
+      if (target) stack.push(target);
+    } else if (obj instanceof PdfDict) {
+      for (const [name, value] of obj) if (name.value !== 'Parent' && name.value !== 'P') stack.push(value);
+    } else if (obj instanceof PdfArray) {
+      for (const value of obj) stack.push(value);
+    }
+  }
+  return into;
+}
+
+/** Structural equality; references compare by number, streams by dictionary and raw data. */
+export function sameObject(a: PdfObject | null | undefined, b: PdfObject | null | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.type !== b.type) return false;
+  if (a instanceof PdfRef) return b instanceof PdfRef && key(a) === key(b);
+  if (a instanceof PdfArray) {
+    const bb = b as PdfArray;
+    return a.length === bb.length && a.toArray().every((v, i) => sameObject(v, bb.at(i)));
+  }
+  if (a instanceof PdfDict) {
+    const bb = b as PdfDict;
+    if (a.size !== bb.size) return false;
+    for (const [name, value] of a) if (!sameObject(value, bb.get(name))) return false;
+    if (a instanceof PdfStream)
+      return Buffer.from((a as PdfStream).data).equals(Buffer.from((bb as PdfStream).data));
+    return true;
+  }
+  return primitive(a) === primitive(b);
+}
+
+function primitive(obj: PdfObject): string {
+  const o = obj as unknown as { value?: unknown; bytes?: Uint8Array };
+  if (o.bytes) return `${obj.type}:${Buffer.from(o.bytes).toString('hex')}`;
+  return `${obj.type}:${String(o.value)}`;
+}
+
+/** Keys whose values differ between two dictionaries. */
+function changedKeys(a: PdfDict | null, b: PdfDict): string[] {
+  const names = new Set<string>();
+  for (const [name] of b) names.add(name.value);
+  if (a) for (const [name] of a) names.add(name.value);
+  return [...names].filter((n) => !a || !sameObject(a.get(n), b.get(n)));
+}
+
+function typeOf(dict: PdfDict | null | undefined): string | null {
+  return dict?.getName('Type')?.value ?? null;
+}
+
+function isZeroArea(dict: PdfDict): boolean {
+  const rect = dict.getArray('Rect');
+  if (!rect) return true;
+  const n = rect.toArray().map((v) => Number((v as unknown as { value?: number }).value ?? 0));
+  const hidden = (Number((dict.get('F') as unknown as { value?: number })?.value ?? 0) & 2) !== 0;
+  return hidden || Math.abs((n[2] ?? 0) - (n[0] ?? 0)) * Math.abs((n[3] ?? 0) - (n[1] ?? 0)) === 0;
+}
+
+/** What the newer revision holds, for classifying its objects. */
+interface Landscape {
+  resolve: Resolve;
+  /** object key → 1-based pages that reach it */
+  pagesOf: Map<string, Set<number>>;
+  pageIndex: Map<string, number>;
+  dss: Set<string>;
+  /** new invisible signature fields and what only they reach (appearances, values) */
+  signatureParts: Map<string, ChangeKind>;
+}
+
+function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
+  const pagesOf = new Map<string, Set<number>>();
+  const pageIndex = new Map<string, number>();
+  pdf.getPages().forEach((page, i) => {
+    const ref = (page as unknown as { ref: PdfRef }).ref;
+    pageIndex.set(key(ref), i + 1);
+    for (const k of reachable(resolve, [ref]).keys()) {
+      const set = pagesOf.get(k) ?? new Set<number>();
+      set.add(i + 1);
+      pagesOf.set(k, set);
+    }
+  });
+  const catalog = pdf.getCatalog();
+  // Validation data is what only the DSS reaches: an object the document also uses (a page's
+  // content referenced from the DSS, say) is judged as what it is, never waved through as DSS.
+  const dssRoot = catalog.get('DSS');
+  const elsewhere = reachable(
+    resolve,
+    [...catalog].filter(([name]) => name.value !== 'DSS').map(([, value]) => value),
+  );
+  const dss = new Set(
+    dssRoot ? [...reachable(resolve, [dssRoot]).keys()].filter((k) => !elsewhere.has(k)) : [],
+  );
+  const signatureParts = new Map<string, ChangeKind>();
+  const fields = pdf.getForm()?.getFields() ?? [];
+  for (const field of fields) {
+    const dict = field.getDict();
+    const ref = pdf.context.getRef(dict);
+    if (!ref || older(ref) || dict.getName('FT')?.value !== 'Sig' || !isZeroArea(dict)) continue;
+    const value = dict.get('V');
+    const sig = value instanceof PdfRef ? resolve(value) : null;
+    const kind: ChangeKind = typeOf(sig as PdfDict) === 'DocTimeStamp' ? 'document_timestamp' : 'signature';
+    for (const k of reachable(resolve, [ref]).keys()) signatureParts.set(k, kind);
+  }
+  markFilledFields(pdf, resolve, older, signatureParts);
+  return { resolve, pagesOf, pageIndex, dss, signatureParts };
+}
+
+/**
+ * Form fields (and their widgets) whose only changes are the value and its appearance: the new
+ * appearance streams they reach are part of the form filling, not new page content.
+ */
+function markFilledFields(pdf: PDF, resolve: Resolve, older: Resolve, parts: Map<string, ChangeKind>): void {
+  for (const field of pdf.getForm()?.getFields() ?? []) {
+    const dict = field.getDict();
+    const ref = pdf.context.getRef(dict);
+    const before = ref ? older(ref) : null;
+    if (!ref || !(before instanceof PdfDict) || dict.getName('FT')?.value === 'Sig') continue;
+    const keys = changedKeys(before, dict);
+    if (keys.length === 0 || !keys.every((n) => n === 'V' || n === 'AS' || n === 'AP')) continue;
+    const kids = (dict.getArray('Kids', resolve)?.toArray() ?? []).map((k) =>
+      k instanceof PdfRef ? resolve(k) : k,
+    );
+    for (const w of [dict, ...kids]) {
+      const ap = w instanceof PdfDict ? w.get('AP') : undefined;
+      if (!ap) continue;
+      for (const [k] of reachable(resolve, [ap])) if (!parts.has(k)) parts.set(k, 'form_fill');
+    }
+  }
+}
+
+function firstPage(land: Landscape, k: string): number | null {
+  const pages = land.pagesOf.get(k);
+  return pages && pages.size > 0 ? Math.min(...pages) : null;
+}
+
+/** Classifies one object that is new or different in the newer revision. */
+function classify(
+  land: Landscape,
+  ref: PdfRef,
+  before: PdfObject | null,
+  after: PdfObject,
+): { kind: ChangeKind; page: number | null; description: string } {
+  const k = key(ref);
+  const page = land.pageIndex.get(k) ?? firstPage(land, k);
+  const what = `object ${ref.objectNumber}`;
+  if (land.dss.has(k)) return { kind: 'dss', page: null, description: `validation data (DSS) ${what}` };
+  const part = land.signatureParts.get(k);
+  if (part && !before) {
+    const where = part === 'form_fill' ? page : null;
+    return {
+      kind: part,
+      page: where,
+      description: `${part.replace('_', ' ')} ${what} added${onPage(where)}`,
+    };
+  }
+  if (!(after instanceof PdfDict)) return { kind: 'object', page, description: `${what} changed` };
+  const dictBefore = before instanceof PdfDict ? before : null;
+  const type = typeOf(after);
+  if (land.pageIndex.has(k)) return pageChange(land, dictBefore, after, page!);
+  if (type === 'Catalog') return catalogChange(dictBefore, after);
+  if (type === 'Pages')
+    return { kind: 'pages', page: null, description: 'pages added, removed or reordered' };
+  if (after.has('Fields') && !type) return acroFormChange(land, dictBefore, after);
+  const widget = after.getName('Subtype')?.value === 'Widget';
+  if ((after.has('FT') || widget) && dictBefore) return fieldChange(dictBefore, after, page);
+  if (type === 'Annot' || (after.has('Subtype') && after.has('Rect'))) {
+    return {
+      kind: 'annotation',
+      page,
+      description: `annotation ${what} ${before ? 'changed' : 'added'}${onPage(page)}`,
+    };
+  }
+  if (page !== null)
+    return {
+      kind: 'page_content',
+      page,
+      description: `content ${what} ${before ? 'changed' : 'added'}${onPage(page)}`,
+    };
+  return {
+    kind: 'object',
+    page: null,
+    description: `${what}${type ? ` (${type})` : ''} ${before ? 'changed' : 'added'}`,
+  };
+}
+
+const onPage = (page: number | null) => (page ? ` on page ${page}` : '');
+
+function pageChange(land: Landscape, before: PdfDict | null, after: PdfDict, page: number) {
+  const keys = changedKeys(before, after);
+  if (keys.some((n) => n === 'Contents' || n === 'Resources')) {
+    return { kind: 'page_content' as const, page, description: `content of page ${page} changed` };
+  }
+  if (keys.length === 1 && keys[0] === 'Annots') {
+    const added = addedItems(
+      before?.getArray('Annots', land.resolve),
+      after.getArray('Annots', land.resolve),
+    );
+    if (added.every((r) => land.signatureParts.has(key(r)))) {
+      return { kind: 'signature' as const, page: null, description: `signature field added to page ${page}` };
+    }
+    return {
+      kind: 'annotation' as const,
+      page,
+      description: `annotations added to or removed from page ${page}`,
+    };
+  }
+  return { kind: 'page_content' as const, page, description: `page ${page} changed (${keys.join(', ')})` };
+}
+
+function addedItems(before: PdfArray | undefined, after: PdfArray | undefined): PdfRef[] {
+  const had = new Set(
+    (before?.toArray() ?? []).filter((v) => v instanceof PdfRef).map((v) => key(v as PdfRef)),
+  );
+  const now = after?.toArray() ?? [];
+  if ((before?.length ?? 0) > now.length) return [PdfRef.of(0, 65535)];
+  return now.filter((v): v is PdfRef => !(v instanceof PdfRef) || !had.has(key(v))) as PdfRef[];
+}
+
+function catalogChange(before: PdfDict | null, after: PdfDict) {
+  const keys = changedKeys(before, after).filter((n) => n !== 'DSS');
+  if (keys.length === 0)
+    return { kind: 'dss' as const, page: null, description: 'validation data (DSS) added' };
+  if (keys.length === 1 && keys[0] === 'AcroForm' && !before?.has('AcroForm')) {
+    return { kind: 'signature' as const, page: null, description: 'signature form created' };
+  }
+  return {
+    kind: 'catalog' as const,
+    page: null,
+    description: `document catalog changed (${keys.join(', ')})`,
+  };
+}
+
+function acroFormChange(land: Landscape, before: PdfDict | null, after: PdfDict) {
+  const keys = changedKeys(before, after).filter((n) => n !== 'SigFlags');
+  const fieldsOnly = keys.every((n) => n === 'Fields' || (!before && (n === 'DR' || n === 'DA')));
+  const added = addedItems(before?.getArray('Fields', land.resolve), after.getArray('Fields', land.resolve));
+  if (fieldsOnly && added.every((r) => land.signatureParts.has(key(r)))) {
+    const kind = added.some((r) => land.signatureParts.get(key(r)) === 'signature')
+      ? 'signature'
+      : 'document_timestamp';
+    return { kind: kind as ChangeKind, page: null, description: 'signature field added to the form' };
+  }
+  return { kind: 'form' as const, page: null, description: `form changed (${keys.join(', ') || 'fields'})` };
+}
+
+function fieldChange(before: PdfDict, after: PdfDict, page: number | null) {
+  const keys = changedKeys(before, after);
+  const name = after.getString('T')?.asString() ?? 'unnamed';
+  if (keys.every((n) => n === 'V' || n === 'AS' || n === 'AP')) {
+    return { kind: 'form_fill' as const, page, description: `form field "${name}" filled${onPage(page)}` };
+  }
+  return { kind: 'form' as const, page, description: `form field "${name}" changed (${keys.join(', ')})` };
+}
+
+/** The changes `newer` made to `older` (both loaded revisions of the same file). */
+export function diffRevisions(
+  older: PDF,
+  newer: PDF,
+  revision: number,
+  maxObjects = MAX_OBJECTS,
+): RevisionChange[] {
+  const resolveOld: Resolve = (ref) => safe(() => older.context.resolve(ref));
+  const resolveNew: Resolve = (ref) => safe(() => newer.context.resolve(ref));
+  const catalogRef = newer.context.getRef(newer.getCatalog());
+  const roots: PdfObject[] = catalogRef ? [catalogRef] : [newer.getCatalog()];
+  const land = landscape(newer, resolveNew, resolveOld);
+  const changes: RevisionChange[] = [];
+  const objects = reachable(resolveNew, roots, new Map(), maxObjects);
+  if (objects.size >= maxObjects) {
+    const description = `revision ${revision} has more than ${maxObjects} objects; it is not checked`;
+    return [{ revision, kind: 'unreadable_revision', page: null, description }];
+  }
+  for (const ref of objects.values()) {
+    const after = resolveNew(ref);
+    const before = resolveOld(ref);
+    if (!after || sameObject(before, after)) continue;
+    changes.push({ revision, ...classify(land, ref, before, after) });
+  }
+  return changes;
+}
+
+function safe<T>(fn: () => T): T | null {
+  try {
+    return fn();
+  } catch {
+    return null;
+  }
+}
+
+/** Loads the file as it was at the end of one revision. */
+export async function loadRevision(pdf: Uint8Array, end: number): Promise<PDF> {
+  return PDF.load(pdf.subarray(0, end));
+}
+
+export { PdfName };

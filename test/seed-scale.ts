@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '@esign/db';
+import { sql } from 'kysely';
+import pg from 'pg';
+
+/**
+ * Statuses of seeded requests, per 10,000: mostly finished, a few open, rare declined and expired
+ * (the mix the issue's "rare status" rows measure).
+ */
+const STATUS_MIX = sql.raw(`case
+  when g % 10000 < 8800 then 'completed'
+  when g % 10000 < 9500 then 'canceled'
+  when g % 10000 < 9800 then 'sent'
+  when g % 10000 < 9950 then 'in_progress'
+  when g % 10000 < 9990 then 'declined'
+  else 'expired' end`);
+
+/** The email of the signer seeded for request `id`: a distinct local part at a shared domain. */
+export function seededEmail(id: number): string {
+  return `${createHash('md5').update(String(id)).digest('hex').slice(0, 12)}@example.com`;
+}
+
+export interface SeedScale {
+  /** How many requests to add to the prototype's account side. */
+  requests: number;
+  /** A request made by production code: its snapshot and account side are copied. */
+  prototypeId: number;
+  /** Every `rareEvery`-th request uses `rareTemplateId` instead of the prototype's template. */
+  rareTemplateId?: number;
+  rareEvery?: number;
+}
+
+/**
+ * Seeds a large account in a few statements (generate_series): `requests` copies of a prototype
+ * request, each with one signer named `Signer <n>`, email `signer<n>@example.com` and phone
+ * `+1555<n>`; statuses per STATUS_MIX, expiry dates spread around now. Then ANALYZE.
+ */
+export async function seedRequests(db: Db, s: SeedScale): Promise<void> {
+  const rareEvery = s.rareEvery ?? 1000;
+  const rare = s.rareTemplateId ?? null;
+  await sql`
+    insert into signature_requests (account_id, environment, template_id, template_name, status,
+      signing_order, source, created_by_user_id, api_key_id, snapshot, expires_at, completed_at,
+      created_at, updated_at)
+    select p.account_id, p.environment,
+      case when ${rare}::int is not null and g % ${rareEvery} = 7 then ${rare}::int else p.template_id end,
+      p.template_name, ${STATUS_MIX}, p.signing_order, p.source, p.created_by_user_id, p.api_key_id,
+      p.snapshot,
+      case when g % 3 = 0 then now() + ((g % 97) - 30) * interval '1 day' end,
+      case when g % 10000 < 8800 then now() end,
+      now(), now()
+    from signature_requests p, generate_series(1, ${s.requests}) g
+    where p.id = ${s.prototypeId}`.execute(db);
+  await sql`
+    insert into signers (signature_request_id, account_id, environment, position, role, name, email,
+      phone, status, created_at, updated_at)
+    select r.id, r.account_id, r.environment, 0, 'Signer', 'Signer ' || r.id,
+      substr(md5(r.id::text), 1, 12) || '@example.com', '+1555' || lpad(r.id::text, 7, '0'),
+      case when r.status = 'completed' then 'signed' else 'sent' end, now(), now()
+    from signature_requests r
+    where r.account_id = (select account_id from signature_requests where id = ${s.prototypeId})
+      and r.id > ${s.prototypeId}
+      and not exists (select 1 from signers x where x.signature_request_id = r.id)`.execute(db);
+  await sql`analyze signature_requests`.execute(db);
+  await sql`analyze signers`.execute(db);
+  await sql`analyze templates`.execute(db);
+}
+
+/**
+ * `n` copies of a template made by production code, named `Template <n>` with external_id `ext-<n>`;
+ * every 1000th is archived and every 500th is in the prototype's folder (rare filters). Then ANALYZE.
+ */
+export async function seedTemplates(db: Db, prototypeId: number, n: number): Promise<void> {
+  await sql`
+    insert into templates (account_id, environment, name, external_id, folder_id, roles, source,
+      created_by_user_id, api_key_id, archived_at, created_at, updated_at)
+    select p.account_id, p.environment, 'Template ' || g, 'ext-' || g,
+      case when g % 500 = 0 then p.folder_id end, p.roles, p.source, p.created_by_user_id,
+      p.api_key_id, case when g % 1000 = 0 then now() end, now(), now()
+    from templates p, generate_series(1, ${n}) g
+    where p.id = ${prototypeId}`.execute(db);
+  await sql`analyze templates`.execute(db);
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+export interface PlanSummary {
+  /** Every index the plan uses. */
+  indexes: string[];
+  /** Tables read by a sequential scan. */
+  seqScans: string[];
+  /** Rows every scan node produced or threw away, loops included: how much of the table was read. */
+  rowsRead: number;
+  /** The plan as EXPLAIN printed it, for failure messages. */
+  json: unknown;
+}
+
+function walk(node: PlanNode, into: PlanSummary): void {
+  if (node['Index Name']) into.indexes.push(node['Index Name']);
+  if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) into.seqScans.push(node['Relation Name']);
+  if (node['Node Type'].includes('Scan') && !node['Node Type'].startsWith('Bitmap Index')) {
+    const perLoop =
+      (node['Actual Rows'] ?? 0) +
+      (node['Rows Removed by Filter'] ?? 0) +
+      (node['Rows Removed by Index Recheck'] ?? 0);
+    into.rowsRead += perLoop * (node['Actual Loops'] ?? 1);
+  }
+  for (const child of node.Plans ?? []) walk(child, into);
+}
+
+/**
+ * EXPLAIN ANALYZE of one statement as the app sent it: the indexes used and the rows read. With
+ * `noSeqScan`, sequential scans are priced out (`enable_seqscan = off`): at a test's scale the
+ * planner may rightly prefer reading a small table whole, and the question is whether an index
+ * serves the filter with a bounded read (the 1M-row bench measures the planner's own choice).
+ */
+export async function explainAnalyze(
+  dbUrl: string,
+  text: string,
+  values: unknown[],
+  opts: { noSeqScan?: boolean } = {},
+): Promise<PlanSummary> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    if (opts.noSeqScan) await client.query('set enable_seqscan = off');
+    const { rows } = await client.query(`explain (analyze, format json) ${text}`, values);
+    const plan = (rows[0]['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan;
+    const summary: PlanSummary = { indexes: [], seqScans: [], rowsRead: 0, json: plan };
+    walk(plan, summary);
+    return summary;
+  } finally {
+    await client.end();
+  }
+}
