@@ -13,13 +13,11 @@ const ROOT = join(import.meta.dirname, '..');
 /** Each benchmark's node arguments (templates needs --expose-gc to measure memory). */
 const BENCHES = {
   api: ['bench/api.ts'],
+  'large-documents': ['bench/large-documents.ts'],
   sealing: ['bench/sealing.ts'],
   start: ['bench/start.ts'],
   templates: ['--expose-gc', 'bench/templates.ts'],
   webhooks: ['bench/webhooks.ts'],
-  // Big inputs (a 25 MB, 200-page document through create, send, sign and seal with the peak RSS
-  // of each process) are the large-documents benchmark's rows: add it here and its rows in
-  // `tableRows` below (BIG_INPUT_ROWS).
 } satisfies Record<string, string[]>;
 type Bench = keyof typeof BENCHES;
 

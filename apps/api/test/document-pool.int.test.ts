@@ -75,6 +75,7 @@ describe('POST /templates shares the document pool fairly between accounts (issu
   it('a page image asked for while every worker is busy and the waiting line is full is 429 rate_limited with Retry-After (spec: Errors, rate_limited), and renders once the pool frees', {
     timeout: 60_000,
   }, async () => {
+    configureDocumentPool({ size: 2 }); // the default time limit, whatever the tests before set
     const a = await createTestAccount(t.db);
     const b = await createTestAccount(t.db);
     const created = await t.api('POST', 'templates', {

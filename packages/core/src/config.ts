@@ -53,11 +53,12 @@ export const ConfigSchema = z
      * the network and the database, not the CPU, so many run side by side).
      */
     WEBHOOK_CONCURRENCY: positiveInt.max(256).default(32),
-    // The document pool (packages/pdf isolate.ts): worker threads shared by the process, and the
-    // limits of one document. Unset DOCUMENT_WORKERS: the cores, 2 to 4.
+    // The document pool (packages/pdf isolate.ts): worker processes shared by the process, and the
+    // limits of one document. Unset DOCUMENT_WORKERS: the cores, 2 to 4. DOCUMENT_MEMORY_MB is the
+    // most memory (resident) one worker process may use; 480 keeps each under 500 MB.
     DOCUMENT_WORKERS: positiveInt.max(64).optional(),
     DOCUMENT_TIMEOUT_SECONDS: positiveInt.max(600).default(60),
-    DOCUMENT_MEMORY_MB: z.coerce.number().int().min(64).max(16384).default(512),
+    DOCUMENT_MEMORY_MB: z.coerce.number().int().min(64).max(16384).default(480),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {

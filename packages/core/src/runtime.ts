@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { type Db, migrateToLatest, openDatabase } from '@esign/db';
-import { configureDocumentPool } from '@esign/pdf';
+import { configureDocumentPool } from '@esign/pdf/pool';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type CoreDeps, createCoreDeps } from './context.ts';

@@ -51,8 +51,8 @@ describe('configuration (README, Configuration)', () => {
     }
   });
 
-  it('document pool (issue 9.6): DOCUMENT_WORKERS unset by default, 60 s and 512 MB per document; out-of-range values are named', () => {
-    expect(parseConfig({})).toMatchObject({ DOCUMENT_TIMEOUT_SECONDS: 60, DOCUMENT_MEMORY_MB: 512 });
+  it('document pool (issue 9.6, 18): DOCUMENT_WORKERS unset by default, 60 s and 480 MB per document (each worker process under 500 MB); out-of-range values are named', () => {
+    expect(parseConfig({})).toMatchObject({ DOCUMENT_TIMEOUT_SECONDS: 60, DOCUMENT_MEMORY_MB: 480 });
     expect(parseConfig({}).DOCUMENT_WORKERS).toBeUndefined();
     expect(parseConfig({ DOCUMENT_WORKERS: '3' }).DOCUMENT_WORKERS).toBe(3);
     let message = '';

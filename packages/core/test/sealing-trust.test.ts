@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.ts';
-import { sealTrust, TRUST_MAX_BYTES, TRUST_TIMEOUT_MS } from '../src/index.ts';
+import { sealTrust, TRUST_MAX_BYTES, TRUST_TIMEOUT_MS } from '../src/services/sealing/trust.ts';
 
 // TSA_URL and the trust services' limits (docs/verify.md, Levels; README, Configuration).
 

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { loadSigningIdentity, sealDocument } from '../../pdf/src/index.ts';
+import { configureDocumentPool, loadSigningIdentity, sealDocument } from '../../pdf/src/index.ts';
 import {
   expectValidSignedPdf,
   pdfText,
@@ -616,6 +616,43 @@ describe('request.seal failures', () => {
     expect(after.sealing_error).toBeNull();
     expect((after.documents as { files: ProducedFile[] }).files).toHaveLength(4);
     shiftMs = 0;
+  });
+
+  it('a sealing worker over its memory limit (DOCUMENT_MEMORY_MB) is ended and the attempt fails cleanly: sealing_error says so, the job is retried, nothing is stored, the originals are intact, and the retry seals', {
+    timeout: 120_000,
+  }, async () => {
+    const req = await completedRequest(owner.key);
+    const row = await requestRow(req.id);
+    const keys = (row.snapshot as { documents: { storage_key: string }[] }).documents.map(
+      (d) => d.storage_key,
+    );
+    const originals = await Promise.all(keys.map((k) => t.rt.deps.storage.get(k)));
+    // 64 MB: a worker process is ended as soon as loading the sealing code takes it past that.
+    configureDocumentPool({ maxHeapMb: 64 });
+    try {
+      await drainJobs(jctx, jobHandlers);
+    } finally {
+      configureDocumentPool();
+    }
+    let after = await requestRow(req.id);
+    expect(after.sealing_status).toBe('pending');
+    expect(after.sealing_error).toMatch(/^attempt 1 of 8: .*too much memory/);
+    expect(after.documents).toBeNull();
+    const job = await t.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', SEAL_JOB)
+      .where(forRequest(req.id))
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'queued', attempts: 1 });
+    for (const [i, k] of keys.entries()) expect(await t.rt.deps.storage.get(k)).toEqual(originals[i]);
+
+    shiftMs = 60_000;
+    await drainJobs(jctx, jobHandlers);
+    shiftMs = 0;
+    after = await requestRow(req.id);
+    expect(after.sealing_status).toBe('done');
+    expect((after.documents as { files: ProducedFile[] }).files).toHaveLength(4);
   });
 
   it("the last failed attempt marks sealing_status 'failed' (and the job failed)", async () => {

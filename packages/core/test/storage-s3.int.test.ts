@@ -6,6 +6,7 @@ import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/cl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { until } from '../../../test/processes.ts';
 import { createFileStore, FileNotFoundError, S3FileStore } from '../src/services/storage.ts';
 
 // A real S3-compatible server (s3rver, file-backed) on loopback: the SDK signs real requests
@@ -171,7 +172,13 @@ describe('the app with STORAGE_URL=s3://…', () => {
     const pngBytes = Buffer.from(await png.arrayBuffer());
     expect(pngBytes.subarray(1, 4).toString()).toBe('PNG');
     const pageKey = `${row.storage_key}.page-1.png`;
-    expect(await listKeys(`templates/${owner.accountId}/`)).toEqual([row.storage_key, pageKey]);
+    // The image is answered as soon as it is drawn and stored right after, with the next pages
+    // drawn from the same parse (issue 18): the bucket holds the PDF and its page images only.
+    const keys = `templates/${owner.accountId}/`;
+    await until('page 1 stored', async () => (await listKeys(keys)).includes(pageKey), 10_000);
+    const stored = await listKeys(keys);
+    expect(stored.slice(0, 2)).toEqual([row.storage_key, pageKey]);
+    for (const key of stored.slice(2)) expect(key).toMatch(/\.pdf\.page-\d+\.png$/);
     const cached = await t.rt.deps.storage.get(pageKey);
     expect(Buffer.from(cached).equals(pngBytes)).toBe(true);
     const again = await fetch(doc.preview_image_url);

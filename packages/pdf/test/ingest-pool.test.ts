@@ -5,6 +5,7 @@ import {
   documentPoolStats,
   ingestDocument,
   renderPagePng,
+  renderPagesPng,
 } from '../src/ingest/index.ts';
 import { makePlainPdf, makeSlowPdf } from './ingest-fixtures.ts';
 
@@ -78,5 +79,61 @@ describe('page rendering runs in the document pool (issue 9.6)', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
     // Before, pdf.js drew on the caller's thread: the event loop stood still for ~20 s.
     expect(lag.max / 1e6).toBeLessThan(500);
+  });
+});
+
+describe('many pages are drawn from one parse, in page order, off the caller (issue 18)', () => {
+  afterEach(() => configureDocumentPool());
+
+  it("a 20-page document is drawn in a worker process: every page's PNG arrives in page order while the caller's event loop keeps turning", {
+    timeout: 120_000,
+  }, async () => {
+    const pdf = await makePlainPdf(20);
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    const arrived: number[] = [];
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    lag.enable();
+    const count = await renderPagesPng(
+      pdf,
+      Array.from({ length: 20 }, (_, i) => i + 1),
+      (page, png) => {
+        expect(Buffer.from(png.subarray(1, 4)).toString()).toBe('PNG');
+        arrived.push(page);
+      },
+      { width: 300 },
+    );
+    lag.disable();
+    clearInterval(ticker);
+    expect(count).toBe(20);
+    expect(arrived).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // pdf.js drew in another process: this thread's timers ran throughout.
+    expect(ticks).toBeGreaterThan(0);
+    expect(lag.max / 1e6).toBeLessThan(500);
+  });
+
+  it('pages past the end are skipped and the page count is returned; a bad page number is a RangeError before any work', async () => {
+    const pdf = await makePlainPdf(2);
+    const arrived: number[] = [];
+    expect(await renderPagesPng(pdf, [2, 3, 4], (page) => arrived.push(page), { width: 100 })).toBe(2);
+    expect(arrived).toEqual([2]);
+    await expect(renderPagesPng(pdf, [0], () => {}, {})).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('a worker over its memory limit (DOCUMENT_MEMORY_MB) is ended: the call fails with invalid_document, the caller is unharmed, and the next call gets a fresh worker', {
+    timeout: 120_000,
+  }, async () => {
+    const pdf = await makePlainPdf(3);
+    configureDocumentPool({ maxHeapMb: 64 });
+    const err = await renderPagesPng(pdf, [1, 2, 3], () => {}, { width: 8000 }).catch((e) => e);
+    expect(err).toMatchObject({
+      code: 'invalid_document',
+      message: expect.stringMatching(/too much memory/),
+    });
+    expect(documentPoolStats()).toMatchObject({ running: 0, queued: 0 });
+    configureDocumentPool();
+    const arrived: number[] = [];
+    await renderPagesPng(pdf, [1, 2, 3], (page) => arrived.push(page), { width: 300 });
+    expect(arrived).toEqual([1, 2, 3]);
   });
 });

@@ -7,12 +7,14 @@ export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Pr
   app.get<{ Params: { token: string; name: string } }>('/files/:token/:name', async (request, reply) => {
     try {
       const file = await readLinkedFile(opts.deps, opts.config, request.params.token, opts.now());
+      // A view of the bytes, not a copy (a sealed document may be 25 MB).
+      const body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
       return reply
         .type(file.contentType)
         .header('Cache-Control', 'private, max-age=3600')
         .header('Content-Disposition', `inline; filename="${file.fileName.replace(/[^\w. -]/g, '_')}"`)
         .header('X-Content-Type-Options', 'nosniff')
-        .send(Buffer.from(file.bytes));
+        .send(body);
     } catch (err) {
       const core = toCoreError(err);
       if (core.code === 'internal_error') request.log.error({ err }, 'file link failed');

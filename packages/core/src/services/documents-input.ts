@@ -1,4 +1,9 @@
-import { DocumentInputError, DocumentPoolBusyError, type IngestedDocument, ingestDocument } from '@esign/pdf';
+import {
+  DocumentInputError,
+  DocumentPoolBusyError,
+  type IngestedDocument,
+  ingestDocument,
+} from '@esign/pdf/pool';
 import {
   guardedFetch,
   OutboundBlockedError,

@@ -87,27 +87,89 @@ export async function readLinkedFile(
   return { bytes: await deps.storage.get(link.k), contentType: link.t, fileName: link.n };
 }
 
-/** Page image of a stored PDF: rendered once (by the worker after upload, or on first request) and cached. */
+/** Pages drawn after a requested one that is not cached yet, from the same parse (a signer scrolls on). */
+export const PAGE_PREFETCH = 10;
+
+/** Page images being drawn in this process, by `${pdfKey}#${page}`: a second request waits for the first. */
+const drawing = new Map<string, Promise<Uint8Array>>();
+
+/**
+ * Page image of a stored PDF: rendered once (by the worker after upload, or on first request) and
+ * cached. An uncached page is drawn with the next `PAGE_PREFETCH` pages from one parse, in page
+ * order, and is returned as soon as it is drawn (the following pages keep drawing and are cached).
+ */
 export async function pageImage(
   storage: import('./storage.ts').FileStore,
   pdfKey: string,
   page: number,
-  pdf?: Uint8Array,
 ): Promise<Uint8Array> {
+  const pending = drawing.get(`${pdfKey}#${page}`);
+  if (pending) return pending;
   const key = `${pdfKey}.page-${page}.png`;
   if (await storage.exists(key)) return storage.get(key);
-  const { renderPagePng, DocumentPoolBusyError } = await import('@esign/pdf');
+  const pages = Array.from({ length: PAGE_PREFETCH + 1 }, (_, i) => page + i);
+  const { drawn } = renderPageImages(storage, pdfKey, pages);
+  return drawn.get(page)!;
+}
+
+/**
+ * Draws `pages` of a stored PDF (those not being drawn already) in the document pool from one
+ * parse, in the order given, and caches each image as soon as it is drawn. `drawn` has a promise
+ * per page; `done` settles when every image is stored (or the drawing failed).
+ */
+export function renderPageImages(
+  storage: import('./storage.ts').FileStore,
+  pdfKey: string,
+  pages: number[],
+): { drawn: Map<number, Promise<Uint8Array>>; done: Promise<void> } {
+  const drawn = new Map<number, Promise<Uint8Array>>();
+  const settle = new Map<number, { resolve(png: Uint8Array): void; reject(err: unknown): void }>();
+  for (const page of pages) {
+    const id = `${pdfKey}#${page}`;
+    const pending = drawing.get(id);
+    if (pending) {
+      drawn.set(page, pending);
+      continue;
+    }
+    const promise = new Promise<Uint8Array>((resolve, reject) => settle.set(page, { resolve, reject }));
+    promise.catch(() => {}); // a page nobody asked for may fail unobserved
+    drawing.set(id, promise);
+    drawn.set(page, promise);
+  }
+  const done = drawPages(storage, pdfKey, [...settle.keys()], settle).finally(() => {
+    for (const page of settle.keys()) drawing.delete(`${pdfKey}#${page}`);
+  });
+  done.catch(() => {});
+  return { drawn, done };
+}
+
+async function drawPages(
+  storage: import('./storage.ts').FileStore,
+  pdfKey: string,
+  pages: number[],
+  settle: Map<number, { resolve(png: Uint8Array): void; reject(err: unknown): void }>,
+): Promise<void> {
+  if (pages.length === 0) return;
+  const { renderPagesPng, DocumentPoolBusyError } = await import('@esign/pdf/pool');
+  let writes = Promise.resolve();
   try {
-    const png = await renderPagePng(pdf ?? (await storage.get(pdfKey)), page, {
-      width: 1240,
-      tenant: accountOfKey(pdfKey),
-    });
-    await storage.put(key, png, 'image/png');
-    return png;
+    const count = await renderPagesPng(
+      await storage.get(pdfKey),
+      pages,
+      (page, png) => {
+        settle.get(page)?.resolve(png);
+        writes = writes.then(() => storage.put(`${pdfKey}.page-${page}.png`, png, 'image/png'));
+      },
+      { width: 1240, tenant: accountOfKey(pdfKey) },
+    );
+    const missing = new RangeError(`The document has ${count} page(s)`);
+    for (const page of pages) if (page > count) settle.get(page)?.reject(missing);
+    await writes;
   } catch (err) {
     // Every worker busy and the waiting line full: the viewer asks again later (429, Retry-After).
-    if (err instanceof DocumentPoolBusyError) throw poolBusy(err, `Page ${page}`);
-    throw err;
+    const failure = err instanceof DocumentPoolBusyError ? poolBusy(err, `Page ${pages[0]}`) : err;
+    for (const s of settle.values()) s.reject(failure);
+    throw failure;
   }
 }
 

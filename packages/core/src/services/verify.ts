@@ -1,6 +1,6 @@
 import type { Executor } from '@esign/db';
 import { json } from '@esign/db';
-import { inspectSignatures, isIntact, type RevisionChange, type SignatureCheck } from '@esign/pdf';
+import type { RevisionChange, SignatureCheck } from '@esign/pdf';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
@@ -173,6 +173,8 @@ export async function verifyDocument(
   config: Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>,
 ): Promise<VerificationDto> {
   const hash = sha256(bytes);
+  // Loaded on first use: processes that never verify never load the PDF libraries.
+  const { inspectSignatures, isIntact } = await import('@esign/pdf');
   const [match, checks, identity] = await Promise.all([
     findProduced(db, scope, hash),
     inspectSignatures(bytes),

@@ -6,9 +6,10 @@
  * - `ingestDocument` opens (and decrypts) a PDF or converts an image to a one-page PDF (image.ts),
  *   reads page sizes as displayed, turns text tags (grammar in tags.ts) and AcroForm fields
  *   (mapping in acroform.ts) into fields, and removes the tags' text from the page content
- *   (content/rewrite.ts). It runs in a worker thread with memory and time limits (isolate.ts).
- * - `renderPagePng` (in the same pool) and `getPageCount` work on stored (unencrypted) PDFs.
- * - The pool of worker threads is shared by the process: `configureDocumentPool` sets its size and
+ *   (content/rewrite.ts). It runs in a worker process with memory and time limits (isolate.ts).
+ * - `renderPagePng`, `renderPagesPng` (in the same pool) and `getPageCount` work on stored
+ *   (unencrypted) PDFs; `sealInPool`, `auditTrailInPool` and `combineInPool` seal in the same pool.
+ * - The pool of worker processes is shared by the process: `configureDocumentPool` sets its size and
  *   per-document limits, and `tenant` gives each account a fair share of it (isolate-pool.ts).
  *
  * Errors the caller must fix are `DocumentInputError`s carrying the spec's code:
@@ -17,21 +18,6 @@
  * `pdf_encrypted` (no password, a wrong password, or only the user password for a file whose
  * permissions forbid changes) and `invalid_field` (malformed text tag, with `tagErrors: 'error'`).
  */
-import { DocumentInputError } from './errors.ts';
-import { ingestInProcess } from './ingest-core.ts';
-import {
-  type IsolationLimits,
-  IsolationUnavailableError,
-  ingestIsolated,
-  renderIsolated,
-} from './isolate.ts';
-import {
-  checkRenderArgs,
-  type RenderOptions as InProcessRenderOptions,
-  renderPageInProcess,
-} from './render.ts';
-import { sniffFileType } from './sniff.ts';
-import type { IngestedDocument, IngestInput } from './types.ts';
 
 export { DocumentInputError, type DocumentInputErrorCode } from './errors.ts';
 export { imagePageSize } from './image.ts';
@@ -43,6 +29,8 @@ export {
   type IsolationLimits,
 } from './isolate.ts';
 export type { PoolStats as DocumentPoolStats } from './isolate-pool.ts';
+export type { SealTaskInput } from './isolate-protocol.ts';
+export * from './pooled.ts';
 export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';
 export { parseTag, TAG_DEFAULT_SIZES, type TagParseResult, type TagSpec } from './tags.ts';
@@ -55,57 +43,3 @@ export {
   type IngestInput,
   type PageInfo,
 } from './types.ts';
-
-let isolationAvailable = true;
-
-/**
- * Ingests one uploaded document. Rejects only with `DocumentInputError` for bad input. The
- * returned `pdf` is the input itself (no copy) when nothing had to change.
- */
-export async function ingestDocument(input: IngestInput): Promise<IngestedDocument> {
-  const { bytes } = input ?? {};
-  if (!(bytes instanceof Uint8Array) || bytes.length === 0)
-    throw new DocumentInputError('invalid_document', 'The document is empty');
-  // Cheap rejections stay in this thread; everything that parses the file goes to the worker.
-  if (sniffFileType(bytes).kind === 'unknown' || input.isolate === false || !isolationAvailable)
-    return ingestInProcess(input);
-  try {
-    return await ingestIsolated(input, input.limits);
-  } catch (e) {
-    if (!(e instanceof IsolationUnavailableError)) throw e;
-    isolationAvailable = false;
-    return ingestInProcess(input);
-  }
-}
-
-export interface RenderOptions extends InProcessRenderOptions {
-  /** Whose document this is (an account id), for the pool's fair share; see `IngestInput.tenant`. */
-  tenant?: string;
-  /** Limits for the worker thread (default: the pool's). */
-  limits?: IsolationLimits;
-  /** Run in the document pool (default true); `false` renders in the calling thread. */
-  isolate?: boolean;
-}
-
-/**
- * Renders one page (1-based) of a stored PDF to PNG, as displayed (CropBox, /Rotate), with
- * annotation and form field appearances, on a white background. It runs in the document pool,
- * with its time and memory limits, so a page that takes pdf.js seconds to draw never blocks the
- * caller's event loop. A page the document does not have, or a bad width, is a RangeError; an
- * unreadable PDF (or one over the limits) a `DocumentInputError`.
- */
-export async function renderPagePng(
-  pdf: Uint8Array,
-  pageNumber: number,
-  opts: RenderOptions = {},
-): Promise<Uint8Array> {
-  checkRenderArgs(pageNumber, opts);
-  if (opts.isolate === false || !isolationAvailable) return renderPageInProcess(pdf, pageNumber, opts);
-  try {
-    return await renderIsolated(pdf, pageNumber, opts);
-  } catch (e) {
-    if (!(e instanceof IsolationUnavailableError)) throw e;
-    isolationAvailable = false;
-    return renderPageInProcess(pdf, pageNumber, opts);
-  }
-}

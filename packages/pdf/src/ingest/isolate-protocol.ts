@@ -1,13 +1,43 @@
-/** Messages between the document pool (isolate.ts) and its worker threads (worker.ts). */
+/** Messages between the document pool (isolate.ts) and its worker processes (worker.ts). */
+import type { AuditTrailInput } from '../seal/audit-trail.ts';
+import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
+import type { SealDocumentInput } from '../seal/seal-document.ts';
 import type { DocumentInputErrorCode } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 
-/** What a worker is asked to do: ingest an upload, or render one page of a stored PDF. */
+/** What sealing needs besides the document: the identity is loaded (once) by the worker itself. */
+export type SealTaskInput = Omit<SealDocumentInput, 'pdf' | 'identity' | 'trust'> & {
+  identity: LoadSigningIdentityOptions;
+};
+
+/**
+ * What a worker is asked to do: ingest an upload; render one page, or several pages in order from
+ * one parse of the document (each page's PNG sent back as soon as it is drawn); seal a document;
+ * combine sealed documents into one signed file; build the signed audit trail (`bytes` empty).
+ */
 export type WorkerTask =
   | { op: 'ingest'; bytes: Uint8Array; password?: string; tagErrors?: 'warn' | 'error' }
-  | { op: 'render'; bytes: Uint8Array; page: number; width?: number };
+  | { op: 'render'; bytes: Uint8Array; page: number; width?: number }
+  | { op: 'render-pages'; bytes: Uint8Array; pages: number[]; width?: number }
+  | { op: 'seal'; bytes: Uint8Array; seal: SealTaskInput }
+  | {
+      op: 'combine';
+      bytes: Uint8Array;
+      more: Uint8Array[];
+      identity: LoadSigningIdentityOptions;
+      name: string;
+    }
+  | { op: 'audit-trail'; bytes: Uint8Array; trail: AuditTrailInput; identity: LoadSigningIdentityOptions };
 
 export type WorkerRequest = WorkerTask & { id: number };
+
+/** A page drawn by a `render-pages` task, sent before the task's reply. */
+export interface WorkerProgress {
+  id: number;
+  progress: true;
+  page: number;
+  png: Uint8Array;
+}
 
 export type WorkerReply =
   | {
@@ -19,6 +49,10 @@ export type WorkerReply =
       unchanged: boolean;
     }
   | { id: number; ok: true; op: 'render'; png: Uint8Array }
+  | { id: number; ok: true; op: 'render-pages'; pageCount: number }
+  | { id: number; ok: true; op: 'combine' | 'audit-trail'; pdf: Uint8Array }
+  /** `certificateSha256`: the SHA-256 of the certificate the document was signed with. */
+  | { id: number; ok: true; op: 'seal'; pdf: Uint8Array; certificateSha256: string }
   | {
       id: number;
       ok: false;

@@ -1,6 +1,6 @@
 /**
- * Runs ingest and page rendering in a pool of worker threads shared by the process, each document
- * with a heap limit and a time limit.
+ * Runs ingest, page rendering and sealing in a pool of worker processes shared by the process,
+ * each document with a memory limit and a time limit.
  *
  * Parsers fed hostile or damaged files can loop or allocate without bound (a fuzzed PDF sends
  * @libpdf/core's recovery parser into an endless loop that exhausts the heap). In a worker, that
@@ -9,14 +9,22 @@
  *
  * The pool (isolate-pool.ts) runs at most `size` documents at once, at most `perKey` of them for
  * one key (the account, `IngestInput.tenant`), and serves waiting documents fairly, so one
- * account's slow documents never hold every worker. Workers are reused (one idle worker is kept
+ * account's slow documents never hold every worker. Workers are reused (one idle worker of each kind is kept
  * for 30 s, unref'd so it never keeps the process alive).
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { AuditTrailInput } from '../seal/audit-trail.ts';
+import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
+import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError } from './errors.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
-import type { WorkerReply, WorkerRequest, WorkerTask } from './isolate-protocol.ts';
+import type {
+  SealTaskInput,
+  WorkerProgress,
+  WorkerReply,
+  WorkerRequest,
+  WorkerTask,
+} from './isolate-protocol.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
 
 export { DocumentPoolBusyError } from './isolate-pool.ts';
@@ -24,12 +32,15 @@ export { DocumentPoolBusyError } from './isolate-pool.ts';
 export interface IsolationLimits {
   /** Wall-clock limit for one document, once it runs (default 60 s). */
   timeoutMs?: number;
-  /** Heap limit of the worker in MB (default 512). Decoded stream buffers live outside it. */
+  /**
+   * Memory limit of the worker process in MB (default 480): its V8 heap limit and, where /proc
+   * exists, its resident memory (heap, decoded streams, canvases), checked every 50 ms.
+   */
   maxHeapMb?: number;
 }
 
 export interface DocumentPoolOptions extends IsolationLimits {
-  /** Worker threads, the most documents processed at once (default: the cores, 2 to 4). */
+  /** Worker processes, the most documents processed at once (default: the cores, 2 to 4). */
   size?: number;
   /** Documents one account may have processed at once (default: half the pool, at least 1). */
   perKey?: number;
@@ -39,7 +50,7 @@ export interface DocumentPoolOptions extends IsolationLimits {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_HEAP_MB = 512;
+const DEFAULT_MAX_HEAP_MB = 480;
 
 const settings: Required<IsolationLimits> & PoolLimits = defaultSettings();
 
@@ -81,8 +92,9 @@ export function documentPoolStats(): PoolStats {
 }
 
 interface PooledWorker {
-  worker: Worker;
+  worker: DocumentWorker;
   heapMb: number;
+  family: Family;
   /** Ends an idle worker, so the heap of its last document does not stay with the process. */
   idleTimer?: NodeJS.Timeout;
 }
@@ -90,27 +102,30 @@ interface PooledWorker {
 const IDLE_WORKER_MS = 30_000;
 
 const idle: PooledWorker[] = [];
+
+/**
+ * Workers are reused only for the same kind of work: each kind loads its own libraries (pdf.js and
+ * canvas to render; @libpdf/core to ingest; fonts and signing to seal), and one process holding all
+ * of them beside a large document would pass its memory limit.
+ */
+type Family = 'ingest' | 'render' | 'seal';
+const familyOf = (op: WorkerTask['op']): Family =>
+  op === 'ingest' ? 'ingest' : op === 'render' || op === 'render-pages' ? 'render' : 'seal';
 let nextId = 1;
 let anonymous = 0;
 
-function spawn(heapMb: number): PooledWorker {
-  const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    // The worker loads plain erasable TypeScript through Node's own type stripping; a loader
-    // inherited from the parent (tsx, a test runner's) is not needed.
-    execArgv: [],
-    stdout: false,
-    stderr: false,
-  });
+function spawn(heapMb: number, family: Family): PooledWorker {
+  const worker = forkDocumentWorker(heapMb, family);
   // A worker stopped after its call was settled (time limit) may still report an error; never
   // let that surface as an unhandled 'error' event, which would crash the process.
   worker.on('error', () => {});
-  return { worker, heapMb };
+  return { worker, heapMb, family };
 }
 
 function keepIdle(pw: PooledWorker): void {
   pw.worker.unref();
-  for (const old of idle.splice(0)) {
+  for (const old of idle.filter((w) => w.family === pw.family)) {
+    idle.splice(idle.indexOf(old), 1);
     clearTimeout(old.idleTimer);
     void old.worker.terminate();
   }
@@ -147,7 +162,15 @@ function failure(reason: 'memory' | 'time' | 'crash', detail?: string): Document
   return new DocumentInputError('invalid_document', message);
 }
 
-function runOn(pw: PooledWorker, task: WorkerTask, timeoutMs: number): Promise<WorkerReply> {
+/** Called with each page a `render-pages` task has drawn, before its reply. */
+type OnProgress = (progress: WorkerProgress) => void;
+
+function runOn(
+  pw: PooledWorker,
+  task: WorkerTask,
+  timeoutMs: number,
+  onProgress?: OnProgress,
+): Promise<WorkerReply> {
   const { worker } = pw;
   const id = nextId++;
   return new Promise((resolve, reject) => {
@@ -161,8 +184,13 @@ function runOn(pw: PooledWorker, task: WorkerTask, timeoutMs: number): Promise<W
       worker.off('exit', onExit);
       fn();
     };
-    const onMessage = (reply: WorkerReply) => {
-      if (reply.id === id) finish(() => resolve(reply));
+    const onMessage = (reply: WorkerReply | WorkerProgress) => {
+      if (reply.id !== id) return;
+      if ('progress' in reply) {
+        // The time limit is per page: a long document that keeps drawing pages is not stopped.
+        timer?.refresh();
+        onProgress?.(reply);
+      } else finish(() => resolve(reply));
     };
     const onError = (err: Error & { code?: string }) =>
       finish(() =>
@@ -176,18 +204,29 @@ function runOn(pw: PooledWorker, task: WorkerTask, timeoutMs: number): Promise<W
       );
     const onExit = (code: number) =>
       finish(() => reject(failure('crash', `worker exited with code ${code}`)));
-    const timer = setTimeout(() => {
-      finish(() => reject(failure('time')));
-      void worker.terminate();
-    }, timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const startTimer = () => {
+      timer = setTimeout(() => {
+        finish(() => reject(failure('time')));
+        void worker.terminate();
+      }, timeoutMs);
+    };
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
     worker.ref();
-    // A copy is transferred: the caller keeps its bytes intact.
-    const bytes = task.bytes.slice();
-    const request: WorkerRequest = { ...task, id, bytes };
-    worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
+    // The time limit counts from when the worker has loaded its code (a busy machine may take
+    // seconds to start a process), not from its start; a worker that never starts reports an
+    // 'error' or 'exit'. The message is copied to the worker
+    // process: the caller keeps its bytes intact.
+    worker.ready.then(
+      () => {
+        if (settled) return;
+        startTimer();
+        worker.postMessage({ ...task, id } satisfies WorkerRequest);
+      },
+      () => {}, // its 'error' or 'exit' event settles the call
+    );
   });
 }
 
@@ -199,6 +238,7 @@ async function runInPool(
   task: WorkerTask,
   tenant: string | undefined,
   limits: IsolationLimits,
+  onProgress?: OnProgress,
 ): Promise<Extract<WorkerReply, { ok: true }>> {
   const timeoutMs = limits.timeoutMs ?? settings.timeoutMs;
   const heapMb = limits.maxHeapMb ?? settings.maxHeapMb;
@@ -206,18 +246,19 @@ async function runInPool(
   const release = await scheduler.acquire(tenant ?? `\u0000call-${++anonymous}`);
   let pw: PooledWorker | undefined;
   try {
-    const index = idle.findIndex((w) => w.heapMb === heapMb);
-    pw = index >= 0 ? idle.splice(index, 1)[0]! : spawn(heapMb);
+    const family = familyOf(task.op);
+    const index = idle.findIndex((w) => w.heapMb === heapMb && w.family === family);
+    pw = index >= 0 ? idle.splice(index, 1)[0]! : spawn(heapMb, family);
     clearTimeout(pw.idleTimer);
     let reply: WorkerReply;
     try {
-      reply = await runOn(pw, task, timeoutMs);
+      reply = await runOn(pw, task, timeoutMs, onProgress);
     } catch (e) {
       void pw.worker.terminate();
       pw = undefined;
       throw e;
     }
-    // Keep one idle worker, the most recently used (so a caller's limits keep their worker warm),
+    // Keep one idle worker of each kind, the most recently used (so a caller's limits keep their worker warm),
     // for a while.
     keepIdle(pw);
     pw = undefined;
@@ -231,7 +272,7 @@ async function runInPool(
   }
 }
 
-/** Ingests in a worker thread of the pool; see the module comment. */
+/** Ingests in a worker of the pool; see the module comment. */
 export async function ingestIsolated(
   input: IngestInput,
   limits: IsolationLimits = {},
@@ -245,7 +286,7 @@ export async function ingestIsolated(
   return { ...reply.result, pdf: reply.unchanged || !reply.result.pdf ? input.bytes : reply.result.pdf };
 }
 
-/** Renders one page to PNG in a worker thread of the pool (render.ts does the work). */
+/** Renders one page to PNG in a worker of the pool (render.ts does the work). */
 export async function renderIsolated(
   pdf: Uint8Array,
   page: number,
@@ -258,4 +299,69 @@ export async function renderIsolated(
   );
   if (reply.op !== 'render') throw failure('crash', 'unexpected reply');
   return reply.png;
+}
+
+/**
+ * Renders `pages` (1-based, drawn in the order given) from one parse of the document, in a worker
+ * of the pool; `onPage` gets each PNG as soon as it is drawn. Pages past the document's end are
+ * skipped. Resolves with the document's page count.
+ */
+export async function renderPagesIsolated(
+  pdf: Uint8Array,
+  pages: number[],
+  onPage: (page: number, png: Uint8Array) => void,
+  opts: { width?: number; tenant?: string; limits?: IsolationLimits },
+): Promise<number> {
+  const reply = await runInPool(
+    { op: 'render-pages', bytes: pdf, pages, width: opts.width },
+    opts.tenant,
+    opts.limits ?? {},
+    (p) => onPage(p.page, p.png),
+  );
+  if (reply.op !== 'render-pages') throw failure('crash', 'unexpected reply');
+  return reply.pageCount;
+}
+
+/** Seals one document in a worker of the pool (seal-document.ts does the work). */
+export async function sealIsolated(
+  pdf: Uint8Array,
+  seal: SealTaskInput,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<{ pdf: Uint8Array; certificateSha256: string }> {
+  const reply = await runInPool({ op: 'seal', bytes: pdf, seal }, opts.tenant, opts.limits ?? {});
+  if (reply.op !== 'seal') throw failure('crash', 'unexpected reply');
+  return { pdf: reply.pdf, certificateSha256: reply.certificateSha256 };
+}
+
+/** Combines sealed documents into one signed PDF in a worker of the pool (combine.ts). */
+export async function combineIsolated(
+  pdfs: Uint8Array[],
+  identity: LoadSigningIdentityOptions,
+  name: string,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  const [first, ...more] = pdfs;
+  if (!first) throw new RangeError('combineDocuments needs at least one PDF');
+  const reply = await runInPool(
+    { op: 'combine', bytes: first, more, identity, name },
+    opts.tenant,
+    opts.limits ?? {},
+  );
+  if (reply.op !== 'combine') throw failure('crash', 'unexpected reply');
+  return reply.pdf;
+}
+
+/** Builds the signed audit trail in a worker of the pool (audit-trail.ts). */
+export async function auditTrailIsolated(
+  trail: AuditTrailInput,
+  identity: LoadSigningIdentityOptions,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<Uint8Array> {
+  const reply = await runInPool(
+    { op: 'audit-trail', bytes: new Uint8Array(0), trail, identity },
+    opts.tenant,
+    opts.limits ?? {},
+  );
+  if (reply.op !== 'audit-trail') throw failure('crash', 'unexpected reply');
+  return reply.pdf;
 }

@@ -20,7 +20,7 @@ let pdfjsPromise:
   | undefined;
 
 /** Loads pdf.js once, lazily (it is large and only rendering needs it). */
-function loadPdfJs() {
+export function loadPdfJs() {
   pdfjsPromise ??= (async () => {
     await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -37,39 +37,26 @@ function loadPdfJs() {
   return pdfjsPromise;
 }
 
-/** Default scale: 2 output pixels per point (144 dpi). */
-const DEFAULT_SCALE = 2;
-const MAX_SIDE = 8000;
-const MAX_PIXELS = 40_000_000;
+import { checkRenderArgs, DEFAULT_SCALE, MAX_PIXELS, MAX_SIDE, type RenderOptions } from './render-args.ts';
 
-export interface RenderOptions {
-  /** Output width in pixels (1..8000); the height follows the page's aspect ratio. Default: 2 px per point. */
-  width?: number;
-}
+export { checkRenderArgs, type RenderOptions };
 
-/** Throws a RangeError for a page number or width no document could have. */
-export function checkRenderArgs(pageNumber: number, opts: RenderOptions): void {
-  if (!Number.isInteger(pageNumber) || pageNumber < 1)
-    throw new RangeError(`pageNumber must be an integer >= 1, got ${pageNumber}`);
-  if (opts.width !== undefined && !(Number.isFinite(opts.width) && opts.width >= 1 && opts.width <= MAX_SIDE))
-    throw new RangeError(`width must be between 1 and ${MAX_SIDE} pixels, got ${opts.width}`);
+/** A PDF parsed once by pdf.js, to draw any number of its pages. */
+export interface RenderableDocument {
+  numPages: number;
+  /** One page (1-based) as PNG; see `renderPageInProcess`. */
+  render(pageNumber: number, opts?: RenderOptions): Promise<Uint8Array>;
+  close(): Promise<void>;
 }
 
 /**
- * Renders one page (1-based) to PNG, as displayed (CropBox, /Rotate), with annotation and form
- * field appearances, on a white background, in the calling thread (`renderPagePng` in index.ts
- * runs it in the document pool).
+ * Parses a PDF for rendering, in the calling thread. With `owned`, pdf.js may take the buffer over
+ * (detach it): the caller must not use `pdf` afterwards; otherwise pdf.js gets a copy.
  */
-export async function renderPageInProcess(
-  pdf: Uint8Array,
-  pageNumber: number,
-  opts: RenderOptions = {},
-): Promise<Uint8Array> {
-  checkRenderArgs(pageNumber, opts);
+export async function openForRender(pdf: Uint8Array, owned = false): Promise<RenderableDocument> {
   const { pdfjs, assets } = await loadPdfJs();
-  // pdf.js may take ownership of (detach) the buffer it is given: hand it a copy.
   const task = pdfjs.getDocument({
-    data: pdf.slice(),
+    data: owned ? pdf : pdf.slice(),
     ...assets,
     useSystemFonts: false,
     disableFontFace: true,
@@ -85,34 +72,62 @@ export async function renderPageInProcess(
       cause: e,
     });
   }
+  return {
+    numPages: doc.numPages,
+    async render(pageNumber, opts = {}) {
+      checkRenderArgs(pageNumber, opts);
+      if (pageNumber > doc.numPages)
+        throw new RangeError(`Page ${pageNumber} does not exist; the document has ${doc.numPages} page(s)`);
+      return drawPage(pdfjs, await doc.getPage(pageNumber), opts);
+    },
+    close: () => task.destroy(),
+  };
+}
+
+type PdfJsPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+
+async function drawPage(pdfjs: PdfJs, page: PdfJsPage, opts: RenderOptions): Promise<Uint8Array> {
+  const base = page.getViewport({ scale: 1 });
+  let scale = opts.width !== undefined ? opts.width / base.width : DEFAULT_SCALE;
+  scale = Math.min(
+    scale,
+    MAX_SIDE / base.width,
+    MAX_SIDE / base.height,
+    Math.sqrt(MAX_PIXELS / (base.width * base.height)),
+  );
+  const viewport = page.getViewport({ scale });
+  const canvas = createCanvas(
+    Math.max(1, Math.round(viewport.width)),
+    Math.max(1, Math.round(viewport.height)),
+  );
+  await page.render({
+    canvas: canvas as unknown as HTMLCanvasElement,
+    viewport,
+    background: 'rgb(255,255,255)',
+    annotationMode: pdfjs.AnnotationMode.ENABLE,
+  }).promise;
+  // Drop the page's parsed resources (decoded images, fonts): pages are drawn one after the other.
+  page.cleanup();
+  const png = await canvas.encode('png');
+  return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+}
+
+/**
+ * Renders one page (1-based) to PNG, as displayed (CropBox, /Rotate), with annotation and form
+ * field appearances, on a white background, in the calling thread (`renderPagePng` in index.ts
+ * runs it in the document pool).
+ */
+export async function renderPageInProcess(
+  pdf: Uint8Array,
+  pageNumber: number,
+  opts: RenderOptions = {},
+): Promise<Uint8Array> {
+  checkRenderArgs(pageNumber, opts);
+  const doc = await openForRender(pdf);
   try {
-    if (pageNumber > doc.numPages)
-      throw new RangeError(`Page ${pageNumber} does not exist; the document has ${doc.numPages} page(s)`);
-    const page = await doc.getPage(pageNumber);
-    const base = page.getViewport({ scale: 1 });
-    let scale = opts.width !== undefined ? opts.width / base.width : DEFAULT_SCALE;
-    scale = Math.min(
-      scale,
-      MAX_SIDE / base.width,
-      MAX_SIDE / base.height,
-      Math.sqrt(MAX_PIXELS / (base.width * base.height)),
-    );
-    const viewport = page.getViewport({ scale });
-    const canvas = createCanvas(
-      Math.max(1, Math.round(viewport.width)),
-      Math.max(1, Math.round(viewport.height)),
-    );
-    await page.render({
-      canvas: canvas as unknown as HTMLCanvasElement,
-      viewport,
-      background: 'rgb(255,255,255)',
-      annotationMode: pdfjs.AnnotationMode.ENABLE,
-    }).promise;
-    page.cleanup();
-    const png = await canvas.encode('png');
-    return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+    return await doc.render(pageNumber, opts);
   } finally {
-    await task.destroy();
+    await doc.close();
   }
 }
 

@@ -1,65 +1,139 @@
 /**
- * Worker-thread entry of the document pool (see isolate.ts): ingest and page rendering. Loaded by
- * Node directly, so this module and everything it imports must be plain erasable TypeScript (no
- * parameter properties, enums or namespaces). The renderer (pdf.js, canvas) loads on first use.
+ * Entry of a document pool worker, a child process (see isolate.ts and child-worker.ts). It ingests uploads, renders pages, seals and combines
+ * documents and builds audit trails. Loaded by Node directly, so this module and everything it imports must be TypeScript
+ * Node can run itself. Each kind of work loads its libraries on first use (the pool gives a worker one kind).
  */
-import { parentPort } from 'node:worker_threads';
+import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
-import { ingestInProcess } from './ingest-core.ts';
-import type { WorkerReply, WorkerRequest } from './isolate-protocol.ts';
+import type { WorkerProgress, WorkerReply, WorkerRequest } from './isolate-protocol.ts';
 
-/** A buffer to transfer without copying when the view owns all of it, else a copy. */
-function ownBuffer(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+type Send = (message: WorkerReply | WorkerProgress) => void;
+
+const identities = new Map<string, Promise<SigningIdentity>>();
+
+/** The sealing identity, loaded once per worker (and per configuration). */
+async function identityFor(opts: LoadSigningIdentityOptions): Promise<SigningIdentity> {
+  const key = JSON.stringify([
+    opts.dataDir,
+    opts.password ?? null,
+    opts.p12 ? Buffer.from(opts.p12).toString('base64') : null,
+  ]);
+  let identity = identities.get(key);
+  if (!identity) {
+    const { loadSigningIdentity } = await import('../seal/identity.ts');
+    identity = loadSigningIdentity(opts);
+    identities.set(key, identity);
+    identity.catch(() => identities.delete(key));
+  }
+  return identity;
 }
 
-async function handle(msg: WorkerRequest, transfer: ArrayBuffer[]): Promise<WorkerReply> {
+/** Draws `pages` in order from one parse of the document, sending each PNG as soon as it is drawn. */
+async function renderPages(msg: Extract<WorkerRequest, { op: 'render-pages' }>, send: Send) {
+  const { openForRender } = await import('./render.ts');
+  const doc = await openForRender(msg.bytes, true);
+  try {
+    for (const page of msg.pages) {
+      if (page > doc.numPages) break;
+      send({ id: msg.id, progress: true, page, png: await doc.render(page, { width: msg.width }) });
+    }
+    return doc.numPages;
+  } finally {
+    await doc.close();
+  }
+}
+
+async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
   if (msg.op === 'render') {
     const { renderPageInProcess } = await import('./render.ts');
-    // The canvas's PNG lives in memory Node cannot transfer: send a copy (it is small).
-    const png = (await renderPageInProcess(msg.bytes, msg.page, { width: msg.width })).slice();
-    transfer.push(png.buffer as ArrayBuffer);
-    return { id: msg.id, ok: true, op: 'render', png };
+    return {
+      id: msg.id,
+      ok: true,
+      op: 'render',
+      png: await renderPageInProcess(msg.bytes, msg.page, { width: msg.width }),
+    };
   }
+  if (msg.op === 'render-pages')
+    return { id: msg.id, ok: true, op: 'render-pages', pageCount: await renderPages(msg, send) };
+  if (msg.op === 'seal') {
+    const { sealDocument } = await import('../seal/seal-document.ts');
+    const identity = await identityFor(msg.seal.identity);
+    const pdf = await sealDocument({ ...msg.seal, pdf: msg.bytes, identity });
+    return { id: msg.id, ok: true, op: 'seal', pdf, certificateSha256: identity.fingerprintSha256 };
+  }
+  if (msg.op === 'combine') {
+    const { combineDocuments } = await import('../seal/combine.ts');
+    const identity = await identityFor(msg.identity);
+    const pdf = await combineDocuments([msg.bytes, ...msg.more], identity, msg.name);
+    return { id: msg.id, ok: true, op: 'combine', pdf };
+  }
+  if (msg.op === 'audit-trail') {
+    const { buildAuditTrail } = await import('../seal/audit-trail.ts');
+    const pdf = await buildAuditTrail(msg.trail, await identityFor(msg.identity));
+    return { id: msg.id, ok: true, op: 'audit-trail', pdf };
+  }
+  const { ingestInProcess } = await import('./ingest-core.ts');
   const result = await ingestInProcess({
     bytes: msg.bytes,
     password: msg.password,
     tagErrors: msg.tagErrors,
   });
+  // Unchanged: the caller keeps its own copy, so the bytes are not sent back.
   const unchanged = result.pdf === msg.bytes;
-  let pdf: Uint8Array | null = null;
-  if (!unchanged) {
-    pdf = ownBuffer(result.pdf);
-    transfer.push(pdf.buffer as ArrayBuffer);
-  }
-  return { id: msg.id, ok: true, op: 'ingest', result: { ...result, pdf }, unchanged };
+  return {
+    id: msg.id,
+    ok: true,
+    op: 'ingest',
+    result: { ...result, pdf: unchanged ? null : result.pdf },
+    unchanged,
+  };
 }
 
-const port = parentPort;
-if (port) {
-  port.on('message', async (msg: WorkerRequest) => {
-    const transfer: ArrayBuffer[] = [];
-    let reply: WorkerReply;
-    try {
-      reply = await handle(msg, transfer);
-    } catch (e) {
-      transfer.length = 0;
-      reply =
-        e instanceof DocumentInputError
-          ? { id: msg.id, ok: false, code: e.code, message: e.message }
-          : e instanceof RangeError
-            ? { id: msg.id, ok: false, range: true, message: e.message }
-            : { id: msg.id, ok: false, message: e instanceof Error ? e.message : String(e) };
-    }
-    try {
-      port.postMessage(reply, transfer);
-    } catch (e) {
-      // A reply that cannot be sent must still settle the call, not kill the worker silently.
-      port.postMessage({
-        id: msg.id,
-        ok: false,
-        message: `the result could not be sent back (${String(e)})`,
-      });
-    }
-  });
+function errorReply(id: number, e: unknown): WorkerReply {
+  return e instanceof DocumentInputError
+    ? { id, ok: false, code: e.code, message: e.message }
+    : e instanceof RangeError
+      ? { id, ok: false, range: true, message: e.message }
+      : { id, ok: false, message: e instanceof Error ? e.message : String(e) };
+}
+
+async function onRequest(msg: WorkerRequest, send: Send) {
+  let reply: WorkerReply;
+  try {
+    reply = await handle(msg, send);
+  } catch (e) {
+    reply = errorReply(msg.id, e);
+  }
+  try {
+    send(reply);
+  } catch (e) {
+    // A reply that cannot be sent must still settle the call, not kill the worker silently.
+    send({ id: msg.id, ok: false, message: `the result could not be sent back (${String(e)})` });
+  }
+}
+
+/**
+ * A view that owns its whole buffer. IPC delivers byte arrays as views into the message's buffer,
+ * and some parsers read `bytes.buffer` from offset 0 (pdf-lib's JPEG embedder does).
+ */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
+if (process.send) {
+  // Messages come over the IPC channel (structured clone: buffers are copied, not transferred).
+  process.on('message', (msg: WorkerRequest) =>
+    onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, (m) => process.send?.(m)),
+  );
+  // The pool's process is gone: nothing can use this worker any more.
+  process.on('disconnect', () => process.exit(0));
+  // The libraries of this worker's kind of work load before it reports ready (time limits start then).
+  const preload: Record<string, () => Promise<unknown>> = {
+    ingest: () => import('./ingest-core.ts'),
+    render: async () => (await import('./render.ts')).loadPdfJs(),
+    seal: () => Promise.all([import('../seal/seal-document.ts'), import('../seal/identity.ts')]),
+  };
+  void (preload[process.argv[2] ?? '']?.() ?? Promise.resolve()).finally(() =>
+    process.send?.({ ready: true }),
+  );
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { loadSigningIdentity, type SigningIdentity } from '@esign/pdf';
+import type { LoadSigningIdentityOptions, SigningIdentity } from '@esign/pdf';
 import type { Config } from '../../config.ts';
 
 type IdentityConfig = Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>;
@@ -24,14 +24,21 @@ export function getSigningIdentity(config: IdentityConfig): Promise<SigningIdent
     .digest('hex');
   let identity = identities.get(key);
   if (!identity) {
+    // Loaded on first use: a process that only seals through the document pool never needs it.
     identity = (async () => {
-      const p12 = config.SIGNING_CERT_P12 ? await readP12(config.SIGNING_CERT_P12) : undefined;
-      return loadSigningIdentity({ p12, password: config.SIGNING_CERT_PASSWORD, dataDir: config.DATA_DIR });
+      const { loadSigningIdentity } = await import('@esign/pdf');
+      return loadSigningIdentity(await signingIdentityOptions(config));
     })();
     identities.set(key, identity);
     identity.catch(() => identities.delete(key));
   }
   return identity;
+}
+
+/** What loads the sealing certificate (the document pool's workers load it from these too). */
+export async function signingIdentityOptions(config: IdentityConfig): Promise<LoadSigningIdentityOptions> {
+  const p12 = config.SIGNING_CERT_P12 ? await readP12(config.SIGNING_CERT_P12) : undefined;
+  return { p12, password: config.SIGNING_CERT_PASSWORD, dataDir: config.DATA_DIR };
 }
 
 /** SIGNING_CERT_P12: a path to an existing file, else base64 of the PKCS#12. */

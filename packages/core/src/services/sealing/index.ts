@@ -9,5 +9,5 @@ export {
   sealSignatureRequest,
 } from './seal.ts';
 export { produceSignerCopy, queueSignerCopy, SIGNER_COPY_JOB, signerCopyJob } from './signer-copy.ts';
-export { sealTrust, TRUST_MAX_BYTES, TRUST_TIMEOUT_MS, type TrustLimits } from './trust.ts';
+// trust.ts (sealTrust) loads @esign/pdf: it is imported on first use (sealer.ts), not from here.
 export { effectiveValue, sealValueOf, sealValuesFor } from './values.ts';

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { json, type SignatureRequestRow, type SignerRow } from '@esign/db';
-import {
-  type AuditTrailInput,
-  buildAuditTrail,
-  combineDocuments,
-  type SealTrust,
-  type SigningIdentity,
-  sealDocument,
-} from '@esign/pdf';
+import { type AuditTrailInput, DocumentInputError } from '@esign/pdf/pool';
 import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
@@ -15,9 +8,8 @@ import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles, sha256 } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
-import { getSigningIdentity } from './identity.ts';
+import { type Sealer, sealerFor } from './sealer.ts';
 import { authenticationOf, consentOf, signatureMethodsOf } from './trail-evidence.ts';
-import { sealTrust } from './trust.ts';
 import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
 
 // Sealing (spec: "signed documents and audit trail become available" once a request completes).
@@ -46,9 +38,8 @@ export interface SealRun {
   request: SignatureRequestRow;
   snapshot: RequestSnapshot;
   signers: SignerRow[];
-  identity: SigningIdentity;
-  /** TSA and revocation data for B-T and above (TSA_URL); empty: B-B. */
-  trust: SealTrust;
+  /** Where the documents are sealed (the document pool, or this process with trust services). */
+  sealer: Sealer;
   title: string;
   testMode: boolean;
   base: string;
@@ -96,14 +87,12 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
         `document ${doc.index} (${doc.name}): the stored original's SHA-256 ${originalSha} is not the one sent (${doc.sha256})`,
       );
     }
-    const bytes = await sealDocument({
-      pdf: original,
+    // Drawn and signed in a worker process of the document pool (this process with a TSA: sealer.ts).
+    const bytes = await run.sealer.seal(original, {
       values: sealValuesFor(run.snapshot, doc.index, run.signers),
-      identity: run.identity,
       name: doc.name,
       testMark: run.testMode,
       signedAt: sealedAt,
-      trust: run.trust,
     });
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
@@ -127,6 +116,32 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
   return { sealed, files, trailDocs };
 }
 
+/**
+ * The combined file (every sealed document and the audit trail in one signed PDF), or null when
+ * it is more than a document worker may take (the spec: `combined_document_url` is there "when
+ * generated"): merging copies every page of every document into one new file, so for the largest
+ * documents it needs more memory than sealing them one by one. The request is sealed either way.
+ */
+async function combineIfPossible(
+  run: SealRun,
+  pdfs: Uint8Array[],
+  key: string,
+): Promise<ProducedFile | null> {
+  let combined: Uint8Array;
+  try {
+    combined = await run.sealer.combine(pdfs, run.title);
+  } catch (err) {
+    if (!(err instanceof DocumentInputError)) throw err;
+    run.ctx.logger.warn(
+      { requestId: run.request.id, reason: err.message },
+      'sealing: no combined file (over the document limits)',
+    );
+    return null;
+  }
+  await put(run, key, combined);
+  return { kind: 'combined', name: `${run.title} - signed`, storage_key: key, sha256: sha256(combined) };
+}
+
 /** When and how the documents were sealed: the level reached and the TSA's certified time. */
 export interface SealingInfo {
   at: Date;
@@ -136,7 +151,7 @@ export interface SealingInfo {
 }
 
 function sealingInfo(run: SealRun, at: Date): SealingInfo {
-  const tsa = run.trust.timestampAuthority;
+  const tsa = run.sealer.trust.timestampAuthority;
   return {
     at,
     level: tsa ? 'B-LTA' : 'B-B',
@@ -170,7 +185,7 @@ async function buildTrail(
     sealing,
     testMode: run.testMode,
   };
-  return buildAuditTrail(input, run.identity, run.trust);
+  return run.sealer.auditTrail(input);
 }
 
 type EventRows = Parameters<typeof consentOf>[0];
@@ -210,7 +225,7 @@ function trailSigner(run: SealRun, s: SignerRow, events: EventRows): AuditTrailI
 async function commitSeal(
   run: SealRun,
   files: ProducedFile[],
-  keys: { trail: string; combined: string },
+  keys: { trail: string; combined: string | null },
   sealing: SealingInfo,
 ) {
   const { ctx, request } = run;
@@ -250,7 +265,7 @@ async function commitSeal(
         by: { kind: 'system' },
         signatureRequestId: request.id,
         data: {
-          certificate_sha256: run.identity.fingerprintSha256,
+          certificate_sha256: run.sealer.certificateSha256,
           level: sealing.level,
           timestamp_authority: sealing.timestampAuthority,
           timestamp_time: sealing.timestampTime?.toISOString() ?? null,
@@ -264,25 +279,25 @@ async function commitSeal(
   });
 }
 
-/** The files of one run: each document sealed, the audit trail, the combined file; all stored. */
+/**
+ * The files of one run: each document sealed, the audit trail, the combined file (left out when it
+ * is over the document worker's limits: combineIfPossible); all stored.
+ */
 export async function produceSealedFiles(run: SealRun, sealedAt: Date) {
   const { sealed, files, trailDocs } = await sealDocuments(run, sealedAt);
   const sealing = sealingInfo(run, sealedAt);
   const trail = await buildTrail(run, trailDocs, sealing);
-  const keys = { trail: `${run.base}/audit-trail.pdf`, combined: `${run.base}/combined.pdf` };
-  await put(run, keys.trail, trail);
-  const combined = await combineDocuments([...sealed, trail], run.identity, run.title, run.trust);
-  await put(run, keys.combined, combined);
-  files.push(
-    {
-      kind: 'audit_trail',
-      name: `${run.title} - audit trail`,
-      storage_key: keys.trail,
-      sha256: sha256(trail),
-    },
-    { kind: 'combined', name: `${run.title} - signed`, storage_key: keys.combined, sha256: sha256(combined) },
-  );
-  return { files, keys, sealing };
+  const trailKey = `${run.base}/audit-trail.pdf`;
+  await put(run, trailKey, trail);
+  files.push({
+    kind: 'audit_trail',
+    name: `${run.title} - audit trail`,
+    storage_key: trailKey,
+    sha256: sha256(trail),
+  });
+  const combined = await combineIfPossible(run, [...sealed, trail], `${run.base}/combined.pdf`);
+  if (combined) files.push(combined);
+  return { files, keys: { trail: trailKey, combined: combined?.storage_key ?? null }, sealing };
 }
 
 /**
@@ -300,8 +315,7 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
     request,
     snapshot,
     signers: await loadSigners(ctx.db, requestId),
-    identity: await getSigningIdentity(ctx.config),
-    trust: sealTrust(ctx.config, ctx.deps),
+    sealer: await sealerFor(ctx.config, ctx.deps, String(request.account_id)),
     title: snapshot.template?.name ?? request.template_name ?? `Signature request ${requestId}`,
     testMode: request.environment === 'test',
     base: `requests/${request.account_id}/${requestId}/${randomUUID()}`,
@@ -315,7 +329,7 @@ export async function sealSignatureRequest(ctx: JobContext, requestId: number): 
       ctx.logger.info({ requestId }, 'sealing skipped: already sealed by another attempt');
       return 'skipped';
     }
-    const documents = files.length - 2;
+    const documents = files.filter((f) => f.kind === 'document').length;
     ctx.logger.info(
       { requestId, documents, level: sealing.level, ms: Date.now() - started },
       'signature request sealed',

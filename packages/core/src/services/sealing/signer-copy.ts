@@ -7,9 +7,8 @@ import { escapeHtml, queueMail } from '../mail.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { COMPLETION_LINK_TTL_SECONDS } from './completion-mails.ts';
-import { getSigningIdentity } from './identity.ts';
 import { removeStored, type SealRun, sealDocuments } from './seal.ts';
-import { sealTrust } from './trust.ts';
+import { sealerFor } from './sealer.ts';
 
 // A signer's own signed copy (spec: the signer's `documents`, "present only once they signed").
 // When a signer signs and the request is not complete yet, `signer.copy` seals the original
@@ -68,8 +67,7 @@ export async function produceSignerCopy(ctx: JobContext, signerId: number): Prom
     request,
     snapshot,
     signers: signersUpTo(await loadSigners(ctx.db, request.id), signer),
-    identity: await getSigningIdentity(ctx.config),
-    trust: sealTrust(ctx.config, ctx.deps),
+    sealer: await sealerFor(ctx.config, ctx.deps, String(request.account_id)),
     title: snapshot.template?.name ?? request.template_name ?? `Signature request ${request.id}`,
     testMode: request.environment === 'test',
     base: `requests/${request.account_id}/${request.id}/signers/${signer.id}/${randomUUID()}`,

@@ -1,0 +1,601 @@
+// Large documents (issue #18): upload, page images, send, sign and seal of a 25 MB / 200-page PDF
+// (every page an incompressible image) and of a 5,000-page text PDF through real processes, with
+// each process's peak RSS and the latency of a small API call made at the same time.
+//
+//   pnpm exec tsx bench/large-documents.ts [--mode all|split|all,split] [--docs images,text]
+//
+// `all`: the all-in-one server (apps/server: API, web and worker in one process). `split`: the
+// API (apps/api), the web app (apps/web: signing page and /files links) and the worker
+// (apps/worker), each its own process. The database is DATABASE_URL's server (a scratch database, dropped at the
+// end) or a throwaway embedded PostgreSQL; its processes are not counted.
+//
+// RSS: each process's VmRSS is sampled every 20 ms from /proc and its VmHWM (the kernel's peak,
+// reset per phase through /proc/<pid>/clear_refs) read at the end of each phase, so short spikes
+// between samples are counted too. The small call is POST /signature_requests of a 1-page template
+// (one signer), made one after the other for as long as a phase runs; "idle" is the median of the
+// same call on the same idle server just before the document's phases.
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAccount, issueApiKey } from '@esign/core';
+import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { PNG_DOT } from '../test/signing.ts';
+import { makePdf } from './util.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const OUT = join(ROOT, 'bench/out');
+const { values: args } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'all' },
+    docs: { type: 'string', default: 'images,text' },
+  },
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const MB = (kb: number) => Math.round(kb / 1024);
+
+// ---------------------------------------------------------------- inputs
+
+interface DocSpec {
+  id: 'images' | 'text';
+  label: string;
+  pages: number;
+  make: () => Promise<Uint8Array>;
+}
+const DOCS: DocSpec[] = [
+  {
+    id: 'images',
+    label: '25 MB, 200 pages (images)',
+    pages: 200,
+    make: () => makePdf(200, { imageKb: 124 }),
+  },
+  { id: 'text', label: '5,000 pages (text)', pages: 5000, make: () => makePdf(5000) },
+];
+
+/** The input PDF, generated once and kept under bench/out. */
+async function inputPdf(spec: DocSpec): Promise<Uint8Array> {
+  const file = join(OUT, `large-${spec.id}.pdf`);
+  if (existsSync(file)) return new Uint8Array(readFileSync(file));
+  mkdirSync(OUT, { recursive: true });
+  const bytes = await spec.make();
+  writeFileSync(file, bytes);
+  return bytes;
+}
+
+// ---------------------------------------------------------------- processes and memory
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  samplePeakKb: number;
+  /** Peak RSS of any one of its child processes (the document pool's workers). */
+  childPeakKb: number;
+  log: string;
+}
+
+/** Its child processes' ids (the document pool's workers). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function procStatus(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0);
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+/** Resets the kernel's peak-RSS counter (VmHWM) of the process. */
+function resetPeak(p: Proc) {
+  try {
+    writeFileSync(`/proc/${p.child.pid}/clear_refs`, '5');
+  } catch {
+    // Not permitted: the 20 ms samples remain.
+  }
+  p.samplePeakKb = procStatus(p.child.pid!)?.rss ?? 0;
+  p.childPeakKb = 0;
+  for (const c of childrenOf(p.child.pid!)) {
+    try {
+      writeFileSync(`/proc/${c}/clear_refs`, '5');
+    } catch {}
+  }
+}
+
+function startProc(name: string, entry: string, env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const p: Proc = { name, child, samplePeakKb: 0, childPeakKb: 0, log: '' };
+  child.stdout?.on('data', (d) => (p.log += d));
+  child.stderr?.on('data', (d) => (p.log += d));
+  return p;
+}
+
+let procs: Proc[] = [];
+const sampler = setInterval(() => {
+  for (const p of procs) {
+    const s = p.child.pid ? procStatus(p.child.pid) : null;
+    if (s) p.samplePeakKb = Math.max(p.samplePeakKb, s.rss);
+    for (const c of p.child.pid ? childrenOf(p.child.pid) : []) {
+      const cs = procStatus(c);
+      if (cs) p.childPeakKb = Math.max(p.childPeakKb, cs.rss, cs.hwm);
+    }
+  }
+}, 20);
+sampler.unref();
+
+const peakOf = (p: Proc) => Math.max(p.samplePeakKb, procStatus(p.child.pid!)?.hwm ?? 0);
+const rssOf = (p: Proc) => procStatus(p.child.pid!)?.rss ?? 0;
+
+async function waitReady(base: string, p: Proc) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.log}`);
+    const ok = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(200);
+  }
+  throw new Error(`${p.name} not ready:\n${p.log}`);
+}
+
+async function stopProc(p: Proc) {
+  if (p.child.exitCode !== null) return;
+  const gone = new Promise((r) => p.child.once('exit', r));
+  p.child.kill('SIGTERM');
+  const t = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
+  await gone;
+  clearTimeout(t);
+}
+
+// ---------------------------------------------------------------- database
+
+async function scratchDatabase(dir: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `esign_bench_large_${process.pid}`;
+  const admin = process.env.DATABASE_URL;
+  if (!admin) {
+    const server = await startEmbeddedPostgres(join(dir, 'pg'), { database: name });
+    return { url: server.url, drop: () => server.stop() };
+  }
+  await ensureDatabase(admin, name);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- API calls
+
+interface Api {
+  base: string;
+  key: string;
+}
+
+async function call(api: Api, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${api.base}/api/v1/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((err) => {
+    throw new Error(`${method} ${path}: ${err.cause ?? err}`);
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as any;
+}
+
+async function trpc(base: string, proc: string, input: unknown) {
+  const res = await fetch(`${base}/trpc/signing.${proc}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as any;
+  if (!res.ok) throw new Error(`signing.${proc}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return body.result.data;
+}
+
+const sendBody = (templateId: number, n: number) => ({
+  template_id: templateId,
+  signers: [{ role: 'Signer', name: `Signer ${n}`, email: `signer${n}@example.com` }],
+});
+
+function templateBody(name: string, pdf: Uint8Array, pages: number) {
+  return {
+    name,
+    documents: [{ name, file: Buffer.from(pdf).toString('base64') }],
+    fields: [
+      { name: 'Name', type: 'text', role: 'Signer', areas: [{ page: 1, x: 0.1, y: 0.85, w: 0.3, h: 0.04 }] },
+      {
+        name: 'Signature',
+        type: 'signature',
+        role: 'Signer',
+        areas: [{ page: pages, x: 0.5, y: 0.85, w: 0.3, h: 0.06 }],
+      },
+    ],
+  };
+}
+
+/** The small call, repeated while `busy` runs; returns every latency (ms). */
+function smallCalls(api: Api, smallTemplate: number) {
+  const times: number[] = [];
+  let stop = false;
+  let n = 0;
+  const loop = (async () => {
+    while (!stop) {
+      const t0 = performance.now();
+      await call(api, 'POST', 'signature_requests', sendBody(smallTemplate, n++));
+      times.push(performance.now() - t0);
+    }
+  })();
+  loop.catch(() => {}); // reported by end()
+  return {
+    async end() {
+      stop = true;
+      await loop;
+      return times;
+    },
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : Number.NaN;
+};
+const p95 = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * 0.95))]! : Number.NaN;
+};
+
+// ---------------------------------------------------------------- phases
+
+interface PhaseResult {
+  phase: string;
+  ms: number;
+  peaks: Record<string, number>;
+  after: Record<string, number>;
+  calls: number;
+  callMedian: number;
+  callP95: number;
+  detail?: string;
+}
+
+async function phase(
+  name: string,
+  api: Api,
+  smallTemplate: number,
+  fn: () => Promise<string | undefined>,
+): Promise<PhaseResult> {
+  for (const p of procs) resetPeak(p);
+  const calls = smallCalls(api, smallTemplate);
+  const t0 = performance.now();
+  const detail = await fn();
+  const ms = performance.now() - t0;
+  const times = await calls.end();
+  const peaks = Object.fromEntries(
+    procs.flatMap((p) => [
+      [p.name, MB(peakOf(p))],
+      ...(p.childPeakKb ? [[`${p.name} pool worker`, MB(p.childPeakKb)]] : []),
+    ]),
+  );
+  await sleep(1000);
+  const after = Object.fromEntries(procs.map((p) => [p.name, MB(rssOf(p))]));
+  const r = {
+    phase: name,
+    ms,
+    peaks,
+    after,
+    calls: times.length,
+    callMedian: median(times),
+    callP95: p95(times),
+    detail,
+  };
+  process.stderr.write(`  ${JSON.stringify(r)}\n`);
+  return r;
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+/** Page image files present in the store for `storageKey`, with the time each was first seen. */
+function watchPages(filesDir: string, storageKey: string, t0: number) {
+  const seen = new Map<number, number>();
+  const dir = join(filesDir, storageKey, '..');
+  const base = storageKey.split('/').pop()!;
+  const scan = () => {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const m = new RegExp(`^${base.replace(/[.]/g, '\\.')}\\.page-(\\d+)\\.png$`).exec(n);
+      if (m && !seen.has(Number(m[1]))) seen.set(Number(m[1]), performance.now() - t0);
+    }
+  };
+  const timer = setInterval(scan, 50);
+  return {
+    seen,
+    stop() {
+      clearInterval(timer);
+      scan();
+    },
+  };
+}
+
+async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[]> {
+  const { api, db, smallTemplate } = ctx;
+  const pdf = await inputPdf(spec);
+  const results: PhaseResult[] = [];
+  let template: any;
+  results.push(
+    await phase('upload', api, smallTemplate, async () => {
+      template = await call(api, 'POST', 'templates', templateBody(spec.id, pdf, spec.pages));
+      return `${(pdf.length / 1024 / 1024).toFixed(1)} MB`;
+    }),
+  );
+  const doc = await db
+    .selectFrom('template_documents')
+    .select(['storage_key'])
+    .where('template_id', '=', template.id)
+    .executeTakeFirstOrThrow();
+  const t0 = performance.now();
+  const pages = watchPages(ctx.filesDir, doc.storage_key, t0);
+  results.push(
+    await phase('render', api, smallTemplate, async () => {
+      await waitFor(
+        'render job',
+        async () => {
+          const job = await db
+            .selectFrom('jobs')
+            .select('status')
+            .where('kind', '=', 'template.render_pages')
+            .where(sql<string>`payload->>'templateId'`, '=', String(template.id))
+            .executeTakeFirst();
+          return job?.status === 'done' || job?.status === 'failed';
+        },
+        900_000,
+      );
+      pages.stop();
+      return pageReport(pages.seen, spec.pages);
+    }),
+  );
+  let request: any;
+  results.push(
+    await phase('send', api, smallTemplate, async () => {
+      request = await call(api, 'POST', 'signature_requests', sendBody(template.id, 0));
+      return undefined;
+    }),
+  );
+  results.push(
+    await phase('sign', api, smallTemplate, async () => {
+      const token = new URL(request.signers[0].signing_url).pathname.split('/').pop()!;
+      const open = await trpc(ctx.web, 'open', { token });
+      const urls: string[] = open.documents[0].pages.slice(0, 10).map((p: any) => p.image_url);
+      for (const u of urls) {
+        const res = await fetch(u);
+        if (!res.ok) throw new Error(`page image: ${res.status}`);
+        await res.arrayBuffer();
+      }
+      await trpc(ctx.web, 'complete', { token, values: { Name: 'Jane Signer', Signature: PNG_DOT } });
+      return 'open, first 10 page images, complete';
+    }),
+  );
+  results.push(
+    await phase('seal', api, smallTemplate, async () => {
+      await waitFor(
+        'sealing',
+        async () => {
+          const r = await db
+            .selectFrom('signature_requests')
+            .select(['sealing_status'])
+            .where('id', '=', request.id)
+            .executeTakeFirstOrThrow();
+          if (r.sealing_status === 'failed') throw new Error('sealing failed');
+          return r.sealing_status === 'done';
+        },
+        900_000,
+      );
+      return undefined;
+    }),
+  );
+  return results;
+}
+
+/** When page images appeared (ms after upload answered): first, 10th, 30th, last, and a scroll check. */
+function pageReport(seen: Map<number, number>, pages: number): string {
+  const at = (n: number) => (seen.has(n) ? `${(seen.get(n)! / 1000).toFixed(1)} s` : '-');
+  const last = Math.max(0, ...seen.keys());
+  // A signer who opens the document when the upload answers and scrolls one page per second:
+  // pages whose image was not ready when the signer reached them.
+  let late = 0;
+  for (let n = 1; n <= Math.min(pages, last); n++) if ((seen.get(n) ?? Infinity) > n * 1000) late++;
+  return `${seen.size} images; page 1 ${at(1)}, 10 ${at(10)}, 30 ${at(30)}, ${last} ${at(last)}; late at 1 page/s: ${late}`;
+}
+
+// ---------------------------------------------------------------- main
+
+interface RunContext {
+  api: Api;
+  web: string;
+  db: Db;
+  smallTemplate: number;
+  filesDir: string;
+}
+
+async function startMode(
+  mode: string,
+  dbUrl: string,
+  dataDir: string,
+): Promise<{ api: string; web: string }> {
+  const common = {
+    DATABASE_URL: dbUrl,
+    DATA_DIR: dataDir,
+    SECRET_KEY: 'bench-large-documents-secret-0123456789abcdef',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('DOCUMENT_'))),
+  };
+  const port = String(20000 + (process.pid % 20000));
+  if (mode === 'all') {
+    const server = startProc('server', 'apps/server/src/main.ts', { ...common, PORT: port });
+    procs = [server];
+    await waitReady(`http://127.0.0.1:${port}`, server);
+    return { api: `http://127.0.0.1:${port}`, web: `http://127.0.0.1:${port}` };
+  }
+  const webPort = String(Number(port) + 1);
+  const split = { ...common, PUBLIC_URL: `http://127.0.0.1:${webPort}` };
+  const apiProc = startProc('api', 'apps/api/src/main.ts', { ...split, PORT: port });
+  const webProc = startProc('web', 'apps/web/src/main.ts', { ...split, PORT: webPort });
+  const worker = startProc('worker', 'apps/worker/src/main.ts', split);
+  procs = [apiProc, webProc, worker];
+  await waitReady(`http://127.0.0.1:${port}`, apiProc);
+  await waitReady(`http://127.0.0.1:${webPort}`, webProc);
+  return { api: `http://127.0.0.1:${port}`, web: `http://127.0.0.1:${webPort}` };
+}
+
+async function runMode(mode: string, specs: DocSpec[]) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'esign-bench-large-'));
+  chmodSync(dataDir, 0o755);
+  const database = await scratchDatabase(dataDir);
+  const db = createDb(database.url, { max: 3 });
+  try {
+    await migrateToLatest(db);
+    const { user } = await createAccount(db, { email: 'bench@example.com', credits: 1_000_000 }, new Date());
+    const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
+    const urls = await startMode(mode, database.url, dataDir);
+    const api = { base: urls.api, key };
+    const small = await call(api, 'POST', 'templates', templateBody('small', await makePdf(1), 1));
+    for (let i = 0; i < 5; i++) await call(api, 'POST', 'signature_requests', sendBody(small.id, i)); // warm-up
+    const out = [];
+    for (const spec of specs) {
+      await sleep(2000);
+      const idle: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const t0 = performance.now();
+        await call(api, 'POST', 'signature_requests', sendBody(small.id, i));
+        idle.push(performance.now() - t0);
+      }
+      const idleRss = Object.fromEntries(procs.map((p) => [p.name, MB(rssOf(p))]));
+      process.stderr.write(
+        `${mode} ${spec.label}: idle call ${median(idle).toFixed(0)} ms, RSS ${JSON.stringify(idleRss)}\n`,
+      );
+      const ctx: RunContext = {
+        api,
+        web: urls.web,
+        db,
+        smallTemplate: small.id,
+        filesDir: join(dataDir, 'files'),
+      };
+      const phases = await runDocument(spec, ctx).catch(async (err) => {
+        await sleep(3000);
+        for (const p of procs) {
+          const st = (() => {
+            try {
+              return readFileSync(`/proc/${p.child.pid}/status`, 'utf8').split('\n').slice(0, 3).join(' ');
+            } catch {
+              return 'gone';
+            }
+          })();
+          process.stderr.write(`${p.name} pid ${p.child.pid}: ${st}\n`);
+        }
+        for (const p of procs)
+          process.stderr.write(
+            `--- ${p.name} (exit ${p.child.exitCode ?? p.child.signalCode}):\n${p.log.slice(-4000)}\n`,
+          );
+        throw err;
+      });
+      out.push({ mode, doc: spec.label, idleMs: median(idle), idleRss, phases });
+    }
+    return out;
+  } finally {
+    for (const p of procs) await stopProc(p);
+    procs = [];
+    await db.destroy();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const specs = DOCS.filter((d) => args.docs!.split(',').includes(d.id));
+const report: unknown[] = [];
+const load = [
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' '),
+];
+for (const mode of args.mode!.split(',')) report.push(...(await runMode(mode, specs)));
+load.push(
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' '),
+);
+mkdirSync(OUT, { recursive: true });
+const result = { date: new Date().toISOString(), node: process.version, load, report };
+writeFileSync(
+  join(OUT, `large-documents-${args.docs}-${args.mode}.json`.replaceAll(',', '+')),
+  JSON.stringify(result, null, 2),
+);
+printTable(report as Awaited<ReturnType<typeof runMode>>);
+console.log(`\nload average (1, 5, 15 min) at start: ${load[0]}, at end: ${load[1]}`);
+
+function printTable(rows: Awaited<ReturnType<typeof runMode>>) {
+  console.log(
+    '| mode | document | phase | time | peak RSS (MB) | RSS after (MB) | small call median / p95 (idle) | ratio | detail |',
+  );
+  console.log('| --- | --- | --- | ---: | --- | --- | --- | ---: | --- |');
+  for (const r of rows)
+    for (const p of r.phases) {
+      const fmt = (o: Record<string, number>) =>
+        Object.entries(o)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ');
+      console.log(
+        `| ${r.mode} | ${r.doc} | ${p.phase} | ${(p.ms / 1000).toFixed(1)} s | ${fmt(p.peaks)} | ${fmt(p.after)} | ${p.callMedian.toFixed(0)} / ${p.callP95.toFixed(0)} ms (${r.idleMs.toFixed(0)}) | ${(p.callMedian / r.idleMs).toFixed(2)}× | ${p.detail ?? ''} |`,
+      );
+    }
+}

@@ -1,0 +1,20 @@
+/**
+ * `@esign/pdf/pool`: what a process needs to hand documents to the document pool, without loading
+ * any parser, renderer, font or signing library itself (those load in the pool's worker processes).
+ * Processes that answer HTTP import this entry, so their memory holds none of it.
+ */
+export { DocumentInputError, type DocumentInputErrorCode } from './ingest/errors.ts';
+export {
+  configureDocumentPool,
+  DocumentPoolBusyError,
+  type DocumentPoolOptions,
+  documentPoolStats,
+  type IsolationLimits,
+} from './ingest/isolate.ts';
+export type { PoolStats as DocumentPoolStats } from './ingest/isolate-pool.ts';
+export type { SealTaskInput } from './ingest/isolate-protocol.ts';
+export * from './ingest/pooled.ts';
+export type { IngestedDocument, IngestInput } from './ingest/types.ts';
+export type { AuditTrailInput } from './seal/audit-trail.ts';
+export type { LoadSigningIdentityOptions } from './seal/identity.ts';
+export type { SealTrust } from './seal/sign.ts';
