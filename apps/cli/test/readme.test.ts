@@ -46,7 +46,7 @@ describe('README: the commands it shows exist', () => {
   });
 
   it('every process entry the README tells you to run exists', () => {
-    const files = [...readme.matchAll(/tsx (apps\/[\w/.-]+\.ts)/g)].map((m) => m[1]!);
+    const files = [...readme.matchAll(/(?:node|tsx) (apps\/[\w/.-]+\.ts)/g)].map((m) => m[1]!);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(existsSync(join(ROOT, file)), file).toBe(true);
   });

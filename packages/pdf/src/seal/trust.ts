@@ -52,7 +52,9 @@ export function createTimestampAuthority(opts: TimestampAuthorityOptions): Times
       const oid = DIGEST_OIDS[algorithm];
       if (!oid) throw new TrustServiceError(`Unsupported timestamp digest ${algorithm}`);
       const nonce = randomBytes(8);
-      nonce[0] = (nonce[0] ?? 0) & 0x7f;
+      // A positive INTEGER in minimal DER: a first byte of 0x01–0x7f (a 0x00 first byte followed by
+      // a byte under 0x80 is not minimal, and TSAs such as `openssl ts` refuse the request).
+      nonce[0] = ((nonce[0] ?? 0) & 0x7f) | 0x01;
       const request = new pkijs.TimeStampReq({
         version: 1,
         messageImprint: new pkijs.MessageImprint({
