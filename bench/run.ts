@@ -27,6 +27,7 @@ const TABLE_PLAN: [Bench, string[]][] = [
   ['webhooks', ['--workers', '1', '--latency-events', '50']],
   ['sealing', []],
   ['start', []],
+  ['large-documents', ['--mode', 'all,split']],
 ];
 
 const isBench = (name: string | undefined): name is Bench => !!name && Object.hasOwn(BENCHES, name);
@@ -79,8 +80,67 @@ function tableRows(): string[] {
     `| webhook deliveries per second, one worker (bench/webhooks.ts) | ${perSec} | — | — | ≥ 500 | ${met(perSec >= 500)} |`,
     `| sealing 10 pages vs pdf-lib load+save (bench/sealing.ts), median | ${sealMs} ms | ${libMs} ms | ${ratio(sealMs, libMs)} | ≤ 3× | ${met(sealMs / libMs <= 3)} |`,
     `| production start to \`/readyz\` / idle RSS (bench/start.ts), median | ${node.readyMsMedian} ms / ${node.idleRssMbMedian} MB | ${tsx.readyMsMedian} ms / ${tsx.idleRssMbMedian} MB with tsx | ${ratio(node.readyMsMedian, tsx.readyMsMedian)} / ${ratio(node.idleRssMbMedian, tsx.idleRssMbMedian)} | no run-time compiler | met |`,
-    // BIG_INPUT_ROWS: the 25 MB, 200-page document rows (create, send, sign, seal; peak RSS) go here.
+    ...bigInputRows(),
   ];
+}
+
+interface LargePhase {
+  phase: string;
+  ms: number;
+  peaks: Record<string, number>;
+  callMedian: number;
+}
+interface LargeRun {
+  mode: string;
+  doc: string;
+  idleMs: number;
+  phases: LargePhase[];
+}
+
+/** The large-documents runs of this run (`--mode all,split`), or none when it was not run. */
+function largeRuns(): LargeRun[] {
+  try {
+    return out('large-documents-images+text-all+split').report;
+  } catch {
+    return [];
+  }
+}
+
+const LIMIT_MB = 500;
+const peakOf = (p: LargePhase) => Math.max(...Object.values(p.peaks));
+const peakList = (p: LargePhase) =>
+  Object.entries(p.peaks)
+    .map(([name, mb]) => `${name} ${mb}`)
+    .join(', ');
+
+/** Issue 16's big-input row: the 25 MB, 200-page document through create, send, sign and seal. */
+function bigInputRows(): string[] {
+  const run = largeRuns().find((r) => r.mode === 'all' && r.doc.startsWith('25 MB'));
+  if (!run) return [];
+  const wanted = ['upload', 'send', 'sign', 'seal'];
+  const phases = run.phases.filter((p) => wanted.some((w) => p.phase.startsWith(w)));
+  const times = phases.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(1)} s`).join(', ');
+  const peak = Math.max(...phases.map(peakOf));
+  return [
+    `| 25 MB, 200-page document through create, send, sign, seal (bench/large-documents.ts, all-in-one): time; peak RSS of any process | ${times}; ${peak} MB | — | — | every process < ${LIMIT_MB} MB | ${met(peak < LIMIT_MB)} |`,
+  ];
+}
+
+/** Issue 18's table: each document, process layout and phase, with every process's peak RSS. */
+function largeDocumentRows(): string[] {
+  const rows = [
+    '| mode | document | phase | time | peak RSS (MB) | small call (idle) | ratio | goal | |',
+    '|---|---|---|---:|---|---|---:|---|---|',
+  ];
+  for (const run of largeRuns())
+    for (const p of run.phases) {
+      const ratioToIdle = p.callMedian / run.idleMs;
+      const ok = peakOf(p) < LIMIT_MB && ratioToIdle <= 2;
+      rows.push(
+        `| ${run.mode} | ${run.doc} | ${p.phase} | ${(p.ms / 1000).toFixed(1)} s | ${peakList(p)} | ${p.callMedian.toFixed(0)} ms (${run.idleMs.toFixed(0)} ms) | ${ratioToIdle.toFixed(2)}× | < ${LIMIT_MB} MB, ≤ 2× | ${met(ok)} |`,
+      );
+    }
+  return rows;
 }
 
 function writeTable(loadBefore: number[]): void {
@@ -96,9 +156,23 @@ function writeTable(loadBefore: number[]): void {
     ...tableRows(),
     '<!-- issue-16-table:end -->',
   ];
+  replaceBlock('issue-16-table', lines);
+  const large = largeRuns();
+  if (large.length > 0)
+    replaceBlock('issue-18-table', [
+      '<!-- issue-18-table:start (written by `pnpm bench`; do not edit by hand) -->',
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, same machine and run as the table above. Small call: median of \`POST /signature_requests\` (1-page template) made one after another during the phase, against the idle median of the same server just before.`,
+      '',
+      ...largeDocumentRows(),
+      '<!-- issue-18-table:end -->',
+    ]);
+}
+
+/** Replaces the block between `<!-- name:start` and `<!-- name:end -->` in bench/README.md. */
+function replaceBlock(name: string, lines: string[]): void {
   const readme = join(ROOT, 'bench/README.md');
   const text = readFileSync(readme, 'utf8');
-  const block = /<!-- issue-16-table:start[\s\S]*?<!-- issue-16-table:end -->/;
+  const block = new RegExp(`<!-- ${name}:start[\\s\\S]*?<!-- ${name}:end -->`);
   writeFileSync(
     readme,
     block.test(text) ? text.replace(block, lines.join('\n')) : `${text}\n${lines.join('\n')}\n`,

@@ -171,6 +171,43 @@ describe.runIf(browserTestsEnabled('send sources'))('more ways to send, in Chrom
     await page.close();
   }, 120_000);
 
+  it('embed: a request with require_email_otp completes in a frame on another site (the code cookie is not sent there; the page keeps the session)', async () => {
+    const res = await t.api('POST', 'signature_requests', {
+      key: owner.key,
+      body: {
+        template_id: templateId,
+        embed: true,
+        send_email: false,
+        require_email_otp: true,
+        signers: [{ name: 'Otto Embed', email: 'otto-embed@example.com' }],
+      },
+    });
+    expect(res.status).toBe(201);
+    const port = await embedHost(res.body.signers[0].signing_url);
+    await allowOrigins([`http://localhost:${port}`]);
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`http://localhost:${port}/`);
+    await expect.poll(() => page.frames().some((f) => f.url().includes('/e/'))).toBe(true);
+    const frame = page.frames().find((f) => f.url().includes('/e/'))!;
+    await frame.getByRole('button', { name: 'Email me a code' }).click();
+    await frame.getByLabel('Code from the email').waitFor();
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', 'otto-embed@example.com')
+      .where('kind', '=', 'otp')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    await frame.getByLabel('Code from the email').fill(/\b(\d{6})\b/.exec(mail.text_body)![1]!);
+    await frame.getByRole('button', { name: 'Verify' }).click();
+    await frame.getByRole('heading', { level: 1, name: 'Volunteer waiver' }).waitFor();
+    await signIn(page, frame);
+    await expect.poll(async () => (await events(page)).map((e) => e.type)).toContain('completed');
+    const after = await t.api('GET', `signature_requests/${res.body.id}`, { key: owner.key });
+    expect(after.body).toMatchObject({ status: 'completed', source: 'embed' });
+    await page.close();
+  }, 120_000);
+
   it('embed: refused from an origin not on the list (frame-ancestors): no signing page, an esign:error event', async () => {
     const request = await embedRequest();
     const port = await embedHost(request.signers[0].signing_url);

@@ -3,7 +3,7 @@ import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
-import { token } from './session.ts';
+import { keepSession, signerInput } from './session.ts';
 import { codeErrorMessage, viewForError } from './status.ts';
 import type { OpenResult } from './types.ts';
 
@@ -55,7 +55,7 @@ function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
     button.disabled = true;
     error.hidden = true;
     try {
-      const res = await signing.requestCode.mutate({ token });
+      const res = await signing.requestCode.mutate(signerInput());
       const until = new Date(res.expires_at);
       const time = until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       status.textContent = `We sent a code to ${res.email}.${
@@ -106,8 +106,9 @@ function codeForm(flow: Flow) {
     }
     verify.disabled = true;
     try {
-      // The answer sets the session cookie; the page opens again with it.
-      await signing.verifyCode.mutate({ token, code });
+      // The answer sets the session cookie and returns the session; the page opens again with it.
+      const res = await signing.verifyCode.mutate({ ...signerInput(), code });
+      keepSession(res.session);
       flow.restart();
     } catch (err) {
       const { code: c, message, retryAfterSeconds } = toApiError(err);

@@ -3,7 +3,7 @@ import { h } from './dom.ts';
 import { notifyHost } from './embed.ts';
 import { CLOSED, toApiError } from './errors.ts';
 import { modal } from './modal.ts';
-import { token } from './session.ts';
+import { signerInput } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
 import { DECLINED, type StatusView, viewForError } from './status.ts';
 
@@ -33,7 +33,7 @@ export async function decline(page: SigningPage): Promise<void> {
       const text = reason.value.trim();
       if (!text) return { error: 'Enter a reason for declining.', input: reason };
       try {
-        await signing.decline.mutate({ token, reason: text });
+        await signing.decline.mutate({ ...signerInput(), reason: text });
         outcome = DECLINED;
         notifyHost('declined', { signature_request_id: page.open.request.id });
         return null;

@@ -6,7 +6,7 @@ import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
 import { modal } from './modal.ts';
-import { token } from './session.ts';
+import { signerInput } from './session.ts';
 import { signatureMethods } from './signature-methods.ts';
 import type { SigningPage } from './signing-state.ts';
 import { SIGNED, type StatusView, viewForError } from './status.ts';
@@ -85,7 +85,7 @@ async function complete(
     // (a 10 MB attachment is not uploaded twice).
     const values = valuesByName(page.fields, page.values, page.dirty);
     const methods = signatureMethods(page.fields, page.values);
-    const res = await signing.complete.mutate({ token, values, signature_methods: methods });
+    const res = await signing.complete.mutate({ ...signerInput(), values, signature_methods: methods });
     page.dirty.clear();
     notifyHost('completed', { signature_request_id: page.open.request.id });
     const redirect = safeRedirect(res.redirect_url ?? page.open.redirect_url);

@@ -9,7 +9,7 @@ import { notifyHost } from './embed.ts';
 import { toApiError } from './errors.ts';
 import { saveNow } from './saving.ts';
 import { type Flow, showLoading, showStatus } from './screen.ts';
-import { token } from './session.ts';
+import { signerInput } from './session.ts';
 import { showSigningPage } from './signing-page.ts';
 import type { SigningPage } from './signing-state.ts';
 import { viewForError, viewForOpen } from './status.ts';
@@ -30,7 +30,7 @@ async function start(): Promise<void> {
   showLoading();
   let open: OpenResult;
   try {
-    open = await signing.open.query({ token });
+    open = await signing.open.query(signerInput());
   } catch (e) {
     const err = toApiError(e);
     return flow.close(viewForError(err.code, err.message));

@@ -1,7 +1,7 @@
 import { signing, signingOnExit } from './api.ts';
 import { showProblem } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
-import { token } from './session.ts';
+import { signerInput } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
 import { viewForError } from './status.ts';
 import { valuesByName } from './values.ts';
@@ -31,7 +31,7 @@ export async function saveNow(page: SigningPage, keepalive = false): Promise<boo
   const batch = new Set(page.dirty);
   page.dirty.clear();
   page.ui.saveStatus.textContent = 'Saving…';
-  const input = { token, values: valuesByName(page.fields, page.values, batch) };
+  const input = { ...signerInput(), values: valuesByName(page.fields, page.values, batch) };
   const call = (keepalive ? signingOnExit : signing).saveValues.mutate(input);
   page.saving = call;
   try {

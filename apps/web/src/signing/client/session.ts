@@ -1,7 +1,23 @@
 /**
- * The signer's token: the last path segment of the signing link /s/{token}. The email-code
- * session (require_email_otp) needs nothing here: signing.verifyCode sets it as an HTTP-only
- * cookie that the browser sends with every later signing call (docs/signing.md), so no script on
- * the page can read it.
+ * The signer's token: the last path segment of the signing link /s/{token} (or /e/{token}).
+ *
+ * The email-code session (require_email_otp): signing.verifyCode sets it as an HTTP-only cookie
+ * that the browser sends with every later signing call (docs/signing.md). A page embedded in a
+ * frame on another site does not get that cookie back (SameSite=Lax, and browsers that block
+ * third-party cookies), so the page also keeps the `session` verifyCode returns, in memory only
+ * (never in storage or a URL), and sends it with every later call: one code then works in a frame
+ * as it does in a tab.
  */
 export const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
+
+let session: string | undefined;
+
+/** Remembers the session verifyCode returned, for this page's later calls. */
+export function keepSession(value: string): void {
+  session = value;
+}
+
+/** What identifies the signer in each signing call: the token and, once a code was verified, the session. */
+export function signerInput(): { token: string; session?: string } {
+  return session ? { token, session } : { token };
+}
