@@ -129,24 +129,44 @@ async function load(base: string, path: string, key: string, seconds: number): P
   };
 }
 
-/** p50 of `SAMPLES` requests one after the other (after 3 warm-ups), in ms. */
-async function p50(base: string, path: string, key: string): Promise<number> {
-  const times: number[] = [];
+/**
+ * p50 of `SAMPLES` requests to each of two accounts' paths, alternating one after the other (after
+ * 3 warm-ups each), in ms: both accounts are measured at the same moment, so a change of the
+ * machine's load during the run moves both alike.
+ */
+async function p50Pair(small: Target, large: Target): Promise<[number, number]> {
+  const times: [number[], number[]] = [[], []];
   for (let i = 0; i < SAMPLES + 3; i++) {
-    const t0 = performance.now();
-    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
-    const body = await res.text();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body}`);
-    if (i >= 3) times.push(performance.now() - t0);
+    for (const [at, target] of [small, large].entries()) {
+      const t0 = performance.now();
+      const res = await fetch(`${target.base}${target.path}`, {
+        headers: { authorization: `Bearer ${target.key}` },
+      });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${target.path}: ${res.status} ${body}`);
+      if (i >= 3) times[at]!.push(performance.now() - t0);
+    }
   }
-  times.sort((a, b) => a - b);
-  return Number(percentile(times, 50).toFixed(1));
+  const p50 = (xs: number[]) =>
+    Number(
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      ).toFixed(1),
+    );
+  return [p50(times[0]), p50(times[1])];
+}
+
+interface Target {
+  base: string;
+  path: string;
+  key: string;
 }
 
 // ---------------------------------------------------------------- set-up
 
-async function setUp(db: Db, base: string) {
-  const { user } = await createAccount(db, { email: 'bench@example.com', credits: 1000 }, new Date());
+async function setUp(db: Db, base: string, email: string) {
+  const { account, user } = await createAccount(db, { email, credits: 1000 }, new Date());
   const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${base}/api/v1/${path}`, {
@@ -169,28 +189,46 @@ async function setUp(db: Db, base: string) {
   await sql`insert into templates (account_id, environment, name, roles, source, created_by_user_id, created_at, updated_at)
     select account_id, environment, name || ' ' || g, roles, source, created_by_user_id, now(), now()
     from templates, generate_series(1, 19) g where id = ${template.id}`.execute(db);
-  return { key, requestId: request.id };
+  return { key, requestId: request.id, accountId: account.id };
 }
 
 // ---------------------------------------------------------------- lists at scale
 
-async function listLatencies(base: string, key: string, db: Db, prototypeId: number) {
+interface ListAccount {
+  key: string;
+  accountId: number;
+  requestId: number;
+}
+
+/** The list paths measured for one account (the signer searched for is one in its middle). */
+async function listPaths(db: Db, account: ListAccount): Promise<Record<string, string>> {
   const range = await sql<{ lo: number; hi: number }>`
-    select min(id) as lo, max(id) as hi from signature_requests where id > ${prototypeId}`.execute(db);
+    select min(id) as lo, max(id) as hi from signature_requests
+    where account_id = ${account.accountId} and id > ${account.requestId}`.execute(db);
   const { lo, hi } = range.rows[0]!;
   const middle = Math.floor((lo + hi) / 2);
   return {
-    'q=<signer email>': await p50(
-      base,
-      `/api/v1/signature_requests?q=${encodeURIComponent(seededEmail(middle))}`,
-      key,
-    ),
-    'status=expired': await p50(base, '/api/v1/signature_requests?status=expired', key),
-    'status=declined': await p50(base, '/api/v1/signature_requests?status=declined', key),
-    'first page': await p50(base, '/api/v1/signature_requests', key),
-    'deep cursor': await p50(base, `/api/v1/signature_requests?cursor=${middle}`, key),
-    'status=completed': await p50(base, '/api/v1/signature_requests?status=completed', key),
+    'q=<signer email>': `/api/v1/signature_requests?q=${encodeURIComponent(seededEmail(middle))}`,
+    'status=expired': '/api/v1/signature_requests?status=expired',
+    'status=declined': '/api/v1/signature_requests?status=declined',
+    'first page': '/api/v1/signature_requests',
+    'deep cursor': `/api/v1/signature_requests?cursor=${middle}`,
+    'status=completed': '/api/v1/signature_requests?status=completed',
   };
+}
+
+/** Each list path's p50 for the small and the large account, measured alternately. */
+async function listLatencies(base: string, db: Db, small: ListAccount, large: ListAccount) {
+  const [smallPaths, largePaths] = [await listPaths(db, small), await listPaths(db, large)];
+  const atSmall: Record<string, number> = {};
+  const atLarge: Record<string, number> = {};
+  for (const name of Object.keys(smallPaths)) {
+    [atSmall[name], atLarge[name]] = await p50Pair(
+      { base, path: smallPaths[name]!, key: small.key },
+      { base, path: largePaths[name]!, key: large.key },
+    );
+  }
+  return { atSmall, atLarge };
 }
 
 // ---------------------------------------------------------------- main
@@ -222,7 +260,9 @@ try {
     '/',
   );
   children.push(floor.child);
-  const { key, requestId } = await setUp(db, service.base);
+  const largeAccount = await setUp(db, service.base, 'bench@example.com');
+  const smallAccount = await setUp(db, service.base, 'bench-small@example.com');
+  const { key } = largeAccount;
 
   process.stderr.write('GET /templates: service vs floor ...\n');
   const rounds: { service: Load; floor: Load }[] = [];
@@ -237,15 +277,15 @@ try {
 
   const small = Number(args.small);
   const large = Number(args.large);
-  process.stderr.write(`lists at ${small} requests ...\n`);
-  await seedRequests(db, { requests: small, prototypeId: requestId });
-  const atSmall = await listLatencies(service.base, key, db, requestId);
-  process.stderr.write(`seeding to ${large} requests ...\n`);
+  // Two accounts in one database, one with `small` requests and one with `large`, measured
+  // alternately request by request: "flat from a thousand rows to a million" per account.
+  process.stderr.write(`seeding ${small} and ${large} requests ...\n`);
+  await seedRequests(db, { requests: small, prototypeId: smallAccount.requestId });
   const seedStart = performance.now();
-  await seedRequests(db, { requests: large - small, prototypeId: requestId });
+  await seedRequests(db, { requests: large, prototypeId: largeAccount.requestId });
   const seedSeconds = (performance.now() - seedStart) / 1000;
-  process.stderr.write(`lists at ${large} requests ...\n`);
-  const atLarge = await listLatencies(service.base, key, db, requestId);
+  process.stderr.write(`lists of the ${small}-request and the ${large}-request account ...\n`);
+  const { atSmall, atLarge } = await listLatencies(service.base, db, smallAccount, largeAccount);
 
   const report = {
     date: new Date().toISOString(),
