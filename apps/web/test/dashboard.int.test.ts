@@ -342,6 +342,31 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
     await ctx.close();
   });
 
+  it('a sign-in link asked for from /login?next=… returns there once used (the OAuth consent page, a dashboard page)', async () => {
+    const email = await operatorAccount();
+    for (const next of ['/api-keys', '/oauth/authorize?client_id=not-registered&response_type=code']) {
+      const { ctx, page } = await newPage();
+      await page.goto(`${t.baseUrl}/login?next=${encodeURIComponent(next)}`);
+      await page.getByRole('tab', { name: 'Email me a link' }).click();
+      await page.getByRole('tabpanel').getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await page.getByText(/an email is on its way/).waitFor();
+      const mail = await latestMail(email, 'sign_in_link');
+      expect(new URL(mail.links[0]!).searchParams.get('next')).toBe(next);
+      // Opened in another browser (as from a phone's mail app): the link alone carries `next`.
+      const other = await newPage();
+      await other.page.goto(mail.links[0]!);
+      await expect
+        .poll(() => {
+          const u = new URL(other.page.url());
+          return u.pathname + u.search;
+        })
+        .toBe(next);
+      await other.ctx.close();
+      await ctx.close();
+    }
+  });
+
   it('works on a phone: the menu opens as a drawer, test mode shows a banner, pages fit the screen', async () => {
     const email = await operatorAccount();
     const { ctx, page, problems } = await newPage(PHONE);

@@ -243,6 +243,19 @@ describe('one-time sign-in links by email', () => {
     );
   });
 
+  it('the link returns to where sign-in was asked to (next, a path on this site: the OAuth consent page); other places are refused', async () => {
+    const acct = await accountWithPassword(db);
+    const next = '/oauth/authorize?client_id=abc&scope=read%20write';
+    await h.caller(newBrowser()).auth.requestSignInLink({ email: acct.admin.email, next });
+    const link = await linkFor(acct.admin.email, 'sign_in_link');
+    expect(link).toBe(`${PUBLIC_URL}/login/link?next=${encodeURIComponent(next)}#token=${tokenIn(link!)}`);
+    for (const bad of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'oauth/authorize']) {
+      expect(
+        await codeOf(h.caller(newBrowser()).auth.requestSignInLink({ email: acct.admin.email, next: bad })),
+      ).toBe('invalid_parameter');
+    }
+  });
+
   it('an expired link is refused', async () => {
     const acct = await accountWithPassword(db);
     await h.caller(newBrowser()).auth.requestSignInLink({ email: acct.admin.email });

@@ -16,6 +16,17 @@ export const SignInInput = z.object({
 
 export const EmailInput = z.object({ email: EmailAddress });
 
+/**
+ * Where the emailed sign-in link returns to once used: a path on this site only (never
+ * `//host`, `/\\host` or a URL), such as the OAuth consent page that sent the user to sign in.
+ */
+export const NextPath = z
+  .string()
+  .max(2000)
+  .regex(/^\/(?![/\\])/, 'next must be a path on this site');
+
+export const SignInLinkInput = EmailInput.extend({ next: NextPath.optional() });
+
 export const TokenInput = z.object({ token: z.string().min(20).max(200) });
 
 export const ResetPasswordInput = z.object({ token: z.string().min(20).max(200), password: NewPassword });

@@ -22,6 +22,7 @@ import {
   EmailInput,
   ResetPasswordInput,
   SignInInput,
+  SignInLinkInput,
   SignUpInput,
   TokenInput,
 } from './auth.schemas.ts';
@@ -80,11 +81,11 @@ export const authRouter = router({
   }),
 
   /** Emails a one-time sign-in link; the answer is the same whether the address is known or not. */
-  requestSignInLink: publicProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
+  requestSignInLink: publicProcedure.input(SignInLinkInput).mutation(async ({ ctx, input }) => {
     webOf(ctx);
     await sendNow(
       ctx,
-      await requestEmailLink(ctx.db, 'sign_in', input.email, metaOf(ctx), ctx.config, ctx.now()),
+      await requestEmailLink(ctx.db, 'sign_in', input.email, metaOf(ctx), ctx.config, ctx.now(), input.next),
     );
     return { sent: true as const };
   }),

@@ -124,6 +124,7 @@ export async function requestEmailLink(
   meta: SessionMeta,
   config: Pick<Config, 'PUBLIC_URL'>,
   now: Date,
+  next?: string,
 ): Promise<number | null> {
   const address = normalEmail(email);
   await limitAttempts(db, 'mail', meta.ip, address, now);
@@ -133,8 +134,10 @@ export async function requestEmailLink(
     const minutes = purpose === 'sign_in' ? SIGN_IN_LINK_MINUTES : PASSWORD_RESET_MINUTES;
     const token = await issueToken(tx, user.id, purpose, minutes, now);
     const path = purpose === 'sign_in' ? '/login/link' : '/reset-password';
+    // Where the sign-in page was asked to return (the OAuth consent page, say) rides along.
+    const query = purpose === 'sign_in' && next && next !== '/' ? `?next=${encodeURIComponent(next)}` : '';
     // The token travels in the fragment: browsers never send it to a server or in a Referer.
-    const url = `${config.PUBLIC_URL}${path}#token=${token}`;
+    const url = `${config.PUBLIC_URL}${path}${query}#token=${token}`;
     const mail =
       purpose === 'sign_in' ? signInLinkEmail({ url, minutes }) : passwordResetEmail({ url, minutes });
     return queueMail(tx, {

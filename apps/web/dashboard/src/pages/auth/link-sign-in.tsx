@@ -1,20 +1,24 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { tokenFromHash } from '../../session.tsx';
+import { nextPath, tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
 import { useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 
-/** /login/link#token=...: the one-time link from the sign-in email. */
+/**
+ * /login/link?next=...#token=...: the one-time link from the sign-in email; `next` (a path on
+ * this site) is where the sign-in page was asked to return, such as the OAuth consent page.
+ */
 export function LinkSignInPage() {
   const signedIn = useSignedIn();
   const token = useRef(tokenFromHash());
+  const next = useRef(nextPath(window.location.search));
   const started = useRef(false);
   const signIn = useMutation(
     trpc.auth.signInWithLink.mutationOptions({
-      onSuccess: () => signedIn(),
+      onSuccess: () => signedIn(next.current),
     }),
   );
   useEffect(() => {

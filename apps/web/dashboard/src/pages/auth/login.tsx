@@ -48,6 +48,7 @@ function PasswordForm({ onForgot }: { onForgot: (email: string) => void }) {
 
 /** Sign-in links and password resets: the same form, a different email. */
 function EmailForm({ purpose, initialEmail }: { purpose: 'link' | 'reset'; initialEmail?: string }) {
+  const location = useLocation();
   const form = useForm<z.infer<typeof EmailInput>>({
     resolver: zodResolver(EmailInput),
     defaultValues: { email: initialEmail ?? '' },
@@ -72,7 +73,12 @@ function EmailForm({ purpose, initialEmail }: { purpose: 'link' | 'reset'; initi
     );
   }
   return (
-    <form onSubmit={form.handleSubmit((v) => m.mutate(v))} noValidate>
+    <form
+      onSubmit={form.handleSubmit((v) =>
+        purpose === 'link' ? link.mutate({ ...v, next: nextPath(location.search) }) : reset.mutate(v),
+      )}
+      noValidate
+    >
       <ErrorNote error={m.error} />
       <EmailField error={form.formState.errors.email?.message} {...form.register('email')} />
       <SubmitRow busy={m.isPending}>
