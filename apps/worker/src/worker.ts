@@ -4,6 +4,7 @@ import {
   pruneIdempotencyKeys,
   pruneOAuthRecords,
   pruneRateLimitWindows,
+  pruneUnusedOAuthClients,
   purgeMailSecrets,
   type Runtime,
   requeueStuckSealing,
@@ -35,6 +36,8 @@ function housekeeping(rt: Runtime, now: () => Date) {
         if (ids.length) rt.logger.warn({ requestIds: ids }, 'sealing re-enqueued for stuck requests');
       },
     },
+    // Registered OAuth clients with nothing stored for them for a day (docs/mcp.md).
+    { every: 60 * 60_000, run: async () => void (await pruneUnusedOAuthClients(rt.db, now())) },
     // Requests past expires_at become `expired` (reads also check, so none is shown open late).
     { every: 30_000, run: async () => void (await expireOverdueRequests(rt.db, now())) },
   ];

@@ -11,7 +11,10 @@ import {
   oauthSubject,
   parseOAuthSubject,
   presentedKind,
+  pruneUnusedOAuthClients,
   revokeGrantRecords,
+  saveClient,
+  UNUSED_CLIENT_HOURS,
   upsertRecord,
 } from '../src/index.ts';
 
@@ -200,5 +203,52 @@ describe('client ID metadata documents are fetched through the outbound guard', 
         'http://127.0.0.1:9/c.json',
       ),
     ).rejects.toThrow(/protocol|https/i);
+  });
+});
+
+describe('registered clients that never connect are removed (open registration cannot grow the table without bound)', () => {
+  const HOUR = 3_600_000;
+  const register = (id: string, at: Date) =>
+    saveClient(
+      tdb.db,
+      id,
+      { client_name: id, redirect_uris: ['http://127.0.0.1/cb'] },
+      { metadataUrl: null, now: at },
+    );
+  const exists = async (id: string) =>
+    !!(await tdb.db.selectFrom('oauth_clients').select('id').where('id', '=', id).executeTakeFirst());
+
+  it(`after ${UNUSED_CLIENT_HOURS} h without any record; a client with a connection, a newer one and one set apart by an operator stay`, async () => {
+    const now = new Date();
+    const old = new Date(now.getTime() - (UNUSED_CLIENT_HOURS + 1) * HOUR);
+    await register('prune-unused', old);
+    await register('prune-recent', new Date(now.getTime() - (UNUSED_CLIENT_HOURS - 1) * HOUR));
+    await register('prune-connected', old);
+    await register('prune-hidden', old);
+    await tdb.db
+      .updateTable('oauth_clients')
+      .set({ purchases_hidden: true })
+      .where('id', '=', 'prune-hidden')
+      .execute();
+    await upsertRecord(
+      tdb.db,
+      'Grant',
+      'prune-grant',
+      {
+        jti: 'prune-grant',
+        kind: 'Grant',
+        accountId: oauthSubject(owner.userId, 'live'),
+        clientId: 'prune-connected',
+      },
+      3600,
+      now,
+    );
+    expect(await pruneUnusedOAuthClients(tdb.db, now)).toBe(1);
+    expect(await exists('prune-unused')).toBe(false);
+    for (const id of ['prune-recent', 'prune-connected', 'prune-hidden']) expect(await exists(id)).toBe(true);
+    // Once its connection ends, the connected client goes too (a day after it last changed).
+    await revokeGrantRecords(tdb.db, ['prune-grant']);
+    expect(await pruneUnusedOAuthClients(tdb.db, now)).toBe(1);
+    expect(await exists('prune-connected')).toBe(false);
   });
 });

@@ -48,6 +48,31 @@ export async function findRegisteredClient(db: Executor, id: string): Promise<Cl
   return row?.metadata;
 }
 
+/** How long a registered client may go without any connection, code or token before it is removed. */
+export const UNUSED_CLIENT_HOURS = 24;
+
+/**
+ * Removes clients registered at /oauth/register (open to anyone, 30 a minute per address) that
+ * have had nothing stored for them (no consent in progress, code, token or connection) for
+ * UNUSED_CLIENT_HOURS: registrations that never connected, and those whose every connection ended
+ * or expired. An assistant whose client is gone registers again (MCP clients do on
+ * `invalid_client`). Clients an operator set apart (`esign purchases hide`) are kept. Run by the
+ * worker's housekeeping; returns how many were removed.
+ */
+export async function pruneUnusedOAuthClients(db: Executor, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - UNUSED_CLIENT_HOURS * 3_600_000);
+  const result = await db
+    .deleteFrom('oauth_clients as c')
+    .where('c.metadata_url', 'is', null)
+    .where('c.purchases_hidden', '=', false)
+    .where('c.updated_at', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('oauth_records as r').select('r.model').whereRef('r.client_id', '=', 'c.id'))),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function deleteClient(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('oauth_clients').where('id', '=', id).where('metadata_url', 'is', null).execute();
 }
