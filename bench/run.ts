@@ -25,7 +25,7 @@ type Bench = keyof typeof BENCHES;
 const TABLE_PLAN: [Bench, string[]][] = [
   ['api', []],
   ['webhooks', ['--workers', '1', '--latency-events', '50']],
-  ['sealing', []],
+  ['sealing', ['--runs', '9']],
   ['start', []],
   ['large-documents', ['--mode', 'all,split']],
 ];

@@ -140,18 +140,26 @@ export function shapeLine(text: string, style: TextStyle = 'regular'): ShapedLin
   return { runs: visualOrder(shaped).map(({ face, glyphs }) => ({ face, glyphs })), width, rtl };
 }
 
-const widthCache = new Map<string, number>();
+const shapedCache = new Map<string, ShapedLine>();
 
-/** Width of a text in em, cached (words repeat a lot in the audit trail). */
-export function measure(text: string, style: TextStyle = 'regular'): number {
+/**
+ * shapeLine, remembered: measuring a text (to wrap or fit it) and then drawing it shape it once,
+ * and words repeat a lot in the audit trail. Shaped lines are read-only once made.
+ */
+function shaped(text: string, style: TextStyle): ShapedLine {
   const key = `${style}\u0000${text}`;
-  let w = widthCache.get(key);
-  if (w === undefined) {
-    w = shapeLine(text, style).width;
-    if (widthCache.size > 5000) widthCache.clear();
-    widthCache.set(key, w);
+  let line = shapedCache.get(key);
+  if (line === undefined) {
+    line = shapeLine(text, style);
+    if (shapedCache.size > 5000) shapedCache.clear();
+    shapedCache.set(key, line);
   }
-  return w;
+  return line;
+}
+
+/** Width of a text in em. */
+export function measure(text: string, style: TextStyle = 'regular'): number {
+  return shaped(text, style).width;
 }
 
 /** Line ascent/descent of the faces in em, for vertical placement. */
@@ -236,7 +244,7 @@ export function fitText(
     const height = size * (ASCENT + DESCENT) + (raw.length - 1) * size * LINE_HEIGHT;
     const widest = Math.max(...raw.map((l) => measure(l, style))) * size;
     if ((height <= box.h && widest <= box.w + 0.01) || size <= minSize) {
-      return { lines: raw.map((l) => shapeLine(l, style)), size };
+      return { lines: raw.map((l) => shaped(l, style)), size };
     }
     const byWidth = widest > box.w ? (size * box.w) / widest : size;
     size = Math.max(minSize, Math.min(size * 0.92, opts.multiline ? size * 0.92 : byWidth));
