@@ -21,3 +21,4 @@ export type { AuditTrailInput } from './seal/audit-trail.ts';
 export type { LoadSigningIdentityOptions } from './seal/identity.ts';
 export type { SealTrust } from './seal/sign.ts';
 export type { TrustFetch } from './seal/trust.ts';
+export { TrustServiceError } from './seal/trust-error.ts';

@@ -1,8 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
-import { documentPoolStats, type PoolTrust, sealInPool } from '../src/ingest/index.ts';
-import { inspectSignatures, type TrustFetch } from '../src/seal/index.ts';
+import {
+  combineInPool,
+  DocumentInputError,
+  documentPoolStats,
+  type PoolTrust,
+  sealInPool,
+} from '../src/ingest/index.ts';
+import { inspectSignatures, type TrustFetch, TrustServiceError } from '../src/seal/index.ts';
 import { requireTool, sourcePdf, tempDir, writeTemp } from './seal-helpers.ts';
 
 // Issue 18: sealing with trust services (TSA_URL, PAdES B-LTA) runs in a worker process of the
@@ -174,6 +180,35 @@ describe('sealing with trust services in the document pool (issue 18)', () => {
     } finally {
       services.tsaCredentials = null;
     }
+  });
+
+  it('a trust service failing in a worker is a TrustServiceError, never a document error (which would leave the combined file out and seal without it)', {
+    timeout: 120_000,
+  }, async () => {
+    const fetch = recordingFetch('acct-down', []);
+    const sealed = await sealInPool(
+      await sourcePdf(1),
+      { values: [], identity, name: 'one' },
+      { tenant: 'acct-down', trust: trustOf(fetch) },
+    );
+    services.fail['/tsa'] = 503;
+    try {
+      const err = await combineInPool([sealed.pdf], identity, 'both', {
+        tenant: 'acct-down',
+        trust: trustOf(fetch),
+      }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(TrustServiceError);
+      expect(err).not.toBeInstanceOf(DocumentInputError);
+      expect((err as Error).message).toMatch(/^The time-stamping authority at .* answered HTTP 503$/);
+    } finally {
+      delete services.fail['/tsa'];
+    }
+    const combined = await combineInPool([sealed.pdf], identity, 'both', {
+      tenant: 'acct-down',
+      trust: trustOf(fetch),
+    });
+    expect(combined.timestampTime).toBeInstanceOf(Date);
+    expect((await inspectSignatures(combined.pdf))[0]!.level).toBe('B-LTA');
   });
 
   it('without trust services the seal is B-B and no exchange is asked for', async () => {

@@ -106,5 +106,7 @@ export type WorkerReply =
       code?: DocumentInputErrorCode;
       /** The caller's arguments were out of range (a page the document does not have). */
       range?: boolean;
+      /** A trust service failed the seal (a TrustServiceError): no fault of the document. */
+      trust?: boolean;
       message: string;
     };

@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import type { TrustFetch } from '../seal/trust.ts';
+import { TrustServiceError } from '../seal/trust-error.ts';
 import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError } from './errors.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
@@ -353,6 +354,8 @@ async function runInPool(
     if (reply.ok) return reply;
     if (reply.code) throw new DocumentInputError(reply.code, reply.message);
     if (reply.range) throw new RangeError(reply.message);
+    // Not a document error: the caller must not take it for one (a combined file left out).
+    if (reply.trust) throw new TrustServiceError(reply.message);
     throw failure('crash', reply.message);
   } finally {
     if (pw) void pw.worker.terminate();

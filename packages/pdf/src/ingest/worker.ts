@@ -6,6 +6,7 @@
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
 import type { SealTrust } from '../seal/sign.ts';
 import type { TrustFetch } from '../seal/trust.ts';
+import { TrustServiceError } from '../seal/trust-error.ts';
 import { DocumentInputError } from './errors.ts';
 import type {
   FetchAnswer,
@@ -151,7 +152,9 @@ function errorReply(id: number, e: unknown): WorkerReply {
     ? { id, ok: false, code: e.code, message: e.message }
     : e instanceof RangeError
       ? { id, ok: false, range: true, message: e.message }
-      : { id, ok: false, message: e instanceof Error ? e.message : String(e) };
+      : e instanceof TrustServiceError
+        ? { id, ok: false, trust: true, message: e.message }
+        : { id, ok: false, message: e instanceof Error ? e.message : String(e) };
 }
 
 async function onRequest(msg: WorkerRequest, send: Send) {
