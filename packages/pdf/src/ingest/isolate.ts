@@ -11,6 +11,12 @@
  * one key (the account, `IngestInput.tenant`), and serves waiting documents fairly, so one
  * account's slow documents never hold every worker. Workers are reused (one idle worker of each kind is kept
  * for 30 s, unref'd so it never keeps the process alive).
+ *
+ * Sealing with trust services (a TSA, and the OCSP responders / CRLs the certificates name) runs
+ * in a worker too. The worker opens no connection: each HTTP exchange is a `WorkerFetch` message
+ * to this process, which makes it with the caller's `TrustFetch` (the service's outbound guard,
+ * which cannot cross to another process) and sends the answer back (`answerFetch`). The TSA's
+ * settings cross as plain data, and the time it certified comes back with the reply.
  */
 import { availableParallelism } from 'node:os';
 import type { AuditTrailInput } from '../seal/audit-trail.ts';
