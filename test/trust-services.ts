@@ -32,6 +32,8 @@ export interface TrustServices {
   tsaCredentials: string | null;
   /** When true the TSA's tokens carry only its own certificate, not the root above it. */
   tsaWithoutChain: boolean;
+  /** Called with the path of each request as it arrives (what else is going on at that moment). */
+  onRequest: ((path: string) => void) | null;
   dir: string;
   close(): Promise<void>;
 }
@@ -268,6 +270,7 @@ export async function startTrustServices(): Promise<TrustServices> {
   const server: Server = createServer(async (req, res) => {
     const url = req.url ?? '/';
     hits[url] = (hits[url] ?? 0) + 1;
+    services.onRequest?.(url);
     const body = await readBody(req);
     const failure = services.fail[url];
     if (failure) return void res.writeHead(failure).end();
@@ -300,6 +303,7 @@ export async function startTrustServices(): Promise<TrustServices> {
     fail: {},
     tsaCredentials: null,
     tsaWithoutChain: false,
+    onRequest: null,
     dir,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

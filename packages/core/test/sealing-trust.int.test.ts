@@ -5,7 +5,7 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
 import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
-import { loadSigningIdentity } from '../../pdf/src/index.ts';
+import { configureDocumentPool, documentPoolStats, loadSigningIdentity } from '../../pdf/src/index.ts';
 import { forge } from '../../pdf/test/forgery.ts';
 import { tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 import {
@@ -13,6 +13,7 @@ import {
   createContext,
   createLogger,
   drainJobs,
+  type FileStore,
   type JobContext,
   jobHandlers,
   type ProducedFile,
@@ -211,4 +212,148 @@ describe('request.seal with TSA_URL (PAdES B-LTA against loopback trust services
     expect(ours).toMatchObject({ valid: true, modified_after_signing: true, kind: 'certification' });
     expect(res.body.signatures.at(-1)).toMatchObject({ valid: true, signer_subject: 'CN=Forger' });
   }, 60_000);
+});
+
+describe('request.seal with TSA_URL runs in the document pool (issue 18)', () => {
+  const sealJob = (id: number) =>
+    t.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', SEAL_JOB)
+      .where(sql<boolean>`payload @> ${JSON.stringify({ requestId: id })}::jsonb`)
+      .executeTakeFirstOrThrow();
+  const sealedEvents = (id: number) =>
+    t.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('signature_request_id', '=', id)
+      .where('type', '=', 'signature_request.sealed')
+      .execute();
+  /** The job context with a storage that notes the produced files put, to show what a failed attempt left. */
+  function recording(deps: Partial<JobContext['deps']> = {}) {
+    const storage = t.rt.deps.storage;
+    const put: string[] = [];
+    const noting: FileStore = {
+      put: (key, bytes, type) => {
+        // A request's produced files (drainJobs also runs the templates' page-image jobs).
+        if (key.startsWith('requests/')) put.push(key);
+        return storage.put(key, bytes, type);
+      },
+      get: (key) => storage.get(key),
+      exists: (key) => storage.exists(key),
+      delete: (key) => storage.delete(key),
+    };
+    return { put, ctx: { ...jctx, deps: { ...t.rt.deps, storage: noting, ...deps } } };
+  }
+  const restorePool = () =>
+    configureDocumentPool({
+      size: t.config.DOCUMENT_WORKERS,
+      timeoutMs: t.config.DOCUMENT_TIMEOUT_SECONDS * 1000,
+      maxHeapMb: t.config.DOCUMENT_MEMORY_MB,
+    });
+
+  it('a sealing worker over DOCUMENT_MEMORY_MB is ended: the attempt fails with the pool’s memory error before any TSA request, nothing is left stored, the job is retried; the retry seals at B-LTA with every TSA / OCSP / CRL request made while the account’s document runs in the pool, and pdfsig reports the seal and its timestamp', {
+    timeout: 180_000,
+  }, async () => {
+    const id = await completedRequest();
+    const tsaBefore = services.hits['/tsa'] ?? 0;
+    const failed = recording();
+    // 64 MB: a worker process is ended as soon as loading the sealing code takes it past that. In
+    // this process, as before issue 18, the seal would not have noticed.
+    configureDocumentPool({ maxHeapMb: 64 });
+    try {
+      await drainJobs(failed.ctx, jobHandlers);
+    } finally {
+      restorePool();
+    }
+    const row = await requestRow(id);
+    expect(row).toMatchObject({ sealing_status: 'pending', documents: null, audit_trail_storage_key: null });
+    expect(row.sealing_error).toMatch(/^attempt 1 of \d+: .*too much memory/);
+    expect(await sealJob(id)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(await sealedEvents(id)).toEqual([]);
+    expect(services.hits['/tsa'] ?? 0).toBe(tsaBefore);
+    for (const key of failed.put) expect(await t.rt.deps.storage.exists(key), key).toBe(false);
+
+    const running: { path: string; running: number }[] = [];
+    services.onRequest = (path) =>
+      running.push({ path, running: documentPoolStats().runningByKey[String(owner.accountId)] ?? 0 });
+    try {
+      shiftMs = 120_000;
+      await drainJobs(jctx, jobHandlers);
+    } finally {
+      shiftMs = 0;
+      services.onRequest = null;
+    }
+    expect((await requestRow(id)).sealing_status).toBe('done');
+    // The document, the audit trail and the combined file: two timestamps each, and the OCSP / CRL.
+    expect(running.filter((r) => r.path === '/tsa')).toHaveLength(6);
+    expect(running.map((r) => r.path)).toEqual(expect.arrayContaining(['/ocsp', '/root.crl']));
+    expect(running.filter((r) => r.running !== 1)).toEqual([]);
+    const [sealed] = await sealedEvents(id);
+    expect(sealed?.data).toMatchObject({ level: 'B-LTA', timestamp_authority: services.tsaUrl });
+    const document = await t.rt.deps.storage.get((await filesOf(id))[0]!.storage_key);
+    const sig = execFileSync('pdfsig', [writeTemp(tempDir('trust-pool'), 'document.pdf', document)], {
+      encoding: 'utf8',
+    });
+    expect(sig).toMatch(
+      /Signature #1:[\s\S]*Signer Certificate Common Name: Test Sealing Leaf[\s\S]*Signature is Valid\./,
+    );
+    expect(sig).toMatch(/Signature #2:[\s\S]*Signature Field Name: Timestamp_/);
+  });
+
+  it('the worker’s exchanges still go through the outbound guard: a TSA_URL on a private address without WEBHOOK_ALLOW_PRIVATE fails the seal (no fallback to B-B), nothing is stored, the job is retried', {
+    timeout: 120_000,
+  }, async () => {
+    expect(t.config.WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    const id = await completedRequest();
+    const tsaBefore = services.hits['/tsa'] ?? 0;
+    // The job process as deployed: no test loosening of the guard.
+    const guarded = recording({ outbound: undefined });
+    await drainJobs(guarded.ctx, jobHandlers);
+    const row = await requestRow(id);
+    expect(row).toMatchObject({ sealing_status: 'pending', documents: null, audit_trail_storage_key: null });
+    expect(row.sealing_error).toMatch(
+      /^attempt 1 of \d+: The time-stamping authority at http:\/\/127\.0\.0\.1:\d+\/tsa could not be reached: 127\.0\.0\.1 is a loopback address; only public addresses are allowed/,
+    );
+    expect(await sealJob(id)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(await sealedEvents(id)).toEqual([]);
+    expect(services.hits['/tsa'] ?? 0).toBe(tsaBefore);
+    for (const key of guarded.put) expect(await t.rt.deps.storage.exists(key), key).toBe(false);
+    // Allowed to reach the loopback TSA (the tests' loosening of the guard), the retry seals.
+    shiftMs = 120_000;
+    try {
+      await drainJobs(jctx, jobHandlers);
+    } finally {
+      shiftMs = 0;
+    }
+    expect((await requestRow(id)).sealing_status).toBe('done');
+    expect((await sealedEvents(id))[0]?.data).toMatchObject({ level: 'B-LTA' });
+  });
+
+  it('a TSA that fails while the combined file is signed fails the attempt: the request is not sealed without its combined file, nothing is left stored', {
+    timeout: 120_000,
+  }, async () => {
+    const id = await completedRequest();
+    // The document and the audit trail take two timestamps each; the fifth is the combined file's.
+    let tsa = 0;
+    services.onRequest = (path) => {
+      if (path === '/tsa' && ++tsa === 5) services.fail['/tsa'] = 503;
+    };
+    const attempt = recording();
+    try {
+      await drainJobs(attempt.ctx, jobHandlers);
+    } finally {
+      services.onRequest = null;
+      delete services.fail['/tsa'];
+    }
+    expect(tsa).toBe(5);
+    const row = await requestRow(id);
+    expect(row).toMatchObject({ sealing_status: 'pending', documents: null, combined_storage_key: null });
+    expect(row.sealing_error).toMatch(
+      /^attempt 1 of \d+: The time-stamping authority at .* answered HTTP 503$/,
+    );
+    expect(await sealedEvents(id)).toEqual([]);
+    expect(attempt.put).toHaveLength(2);
+    for (const key of attempt.put) expect(await t.rt.deps.storage.exists(key), key).toBe(false);
+  });
 });

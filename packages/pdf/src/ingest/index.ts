@@ -27,9 +27,11 @@ export {
   type DocumentPoolOptions,
   documentPoolStats,
   type IsolationLimits,
+  type PooledSigned,
+  type SealingOptions,
 } from './isolate.ts';
 export type { PoolStats as DocumentPoolStats } from './isolate-pool.ts';
-export type { SealTaskInput } from './isolate-protocol.ts';
+export type { PoolTrust, SealTaskInput, TimestampAuthorityConfig } from './isolate-protocol.ts';
 export * from './pooled.ts';
 export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';

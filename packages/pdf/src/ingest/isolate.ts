@@ -11,15 +11,26 @@
  * one key (the account, `IngestInput.tenant`), and serves waiting documents fairly, so one
  * account's slow documents never hold every worker. Workers are reused (one idle worker of each kind is kept
  * for 30 s, unref'd so it never keeps the process alive).
+ *
+ * Sealing with trust services (a TSA, and the OCSP responders / CRLs the certificates name) runs
+ * in a worker too. The worker opens no connection: each HTTP exchange is a `WorkerFetch` message
+ * to this process, which makes it with the caller's `TrustFetch` (the service's outbound guard,
+ * which cannot cross to another process) and sends the answer back (`answerFetch`). The TSA's
+ * settings cross as plain data, and the time it certified comes back with the reply.
  */
 import { availableParallelism } from 'node:os';
 import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
+import type { TrustFetch } from '../seal/trust.ts';
+import { TrustServiceError } from '../seal/trust-error.ts';
 import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError } from './errors.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
 import type {
+  FetchAnswer,
+  PoolTrust,
   SealTaskInput,
+  WorkerFetch,
   WorkerProgress,
   WorkerReply,
   WorkerRequest,
@@ -162,14 +173,101 @@ function failure(reason: 'memory' | 'time' | 'crash', detail?: string): Document
   return new DocumentInputError('invalid_document', message);
 }
 
-/** Called with each page a `render-pages` task has drawn, before its reply. */
-type OnProgress = (progress: WorkerProgress) => void;
+/** What a running task may ask of the pool's process besides its reply. */
+interface TaskHooks {
+  /** Called with each page a `render-pages` task has drawn, before its reply. */
+  onProgress?: (progress: WorkerProgress) => void;
+  /** Makes the HTTP exchanges a sealing task asks for (its trust services); see `PoolTrust`. */
+  fetch?: TrustFetch;
+}
+
+type TaskClock = ReturnType<typeof taskClock>;
+
+/**
+ * The time limit of one task, counted from when the worker got it. A page drawn (`render-pages`
+ * progress) gives it its full time again, so a long document that keeps drawing pages is not
+ * stopped. It is paused while the worker waits on an exchange the pool's process makes for it
+ * (TSA, OCSP, CRL: the network's time, not the document's; each exchange has its own limit, see
+ * `answerFetch`), and goes on where it stopped once no exchange is outstanding.
+ */
+function taskClock(timeoutMs: number, expire: () => void) {
+  let timer: NodeJS.Timeout | undefined;
+  let left = timeoutMs;
+  let since = 0;
+  let waits = 0;
+  let stopped = false;
+  const run = () => {
+    since = Date.now();
+    timer = setTimeout(expire, left);
+  };
+  return {
+    start: () => !stopped && run(),
+    refresh() {
+      left = timeoutMs;
+      if (timer) {
+        clearTimeout(timer);
+        run();
+      }
+    },
+    pause() {
+      if (waits++ > 0 || !timer) return;
+      clearTimeout(timer);
+      timer = undefined;
+      left -= Date.now() - since;
+    },
+    resume() {
+      if (--waits === 0 && !stopped && !timer) run();
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/**
+ * Makes one exchange a sealing worker asked for with the caller's fetch (the service's outbound
+ * guard: it lives in this process and cannot cross to the worker) and sends the answer back. The
+ * task's clock is paused meanwhile; the exchange itself may take at most the task's time limit
+ * (the service's guarded fetch gives up after 20 s, long before).
+ */
+async function answerFetch(
+  worker: DocumentWorker,
+  msg: WorkerFetch,
+  fetch: TrustFetch | undefined,
+  clock: TaskClock,
+  limitMs: number,
+): Promise<void> {
+  clock.pause();
+  let limit: NodeJS.Timeout | undefined;
+  let answer: FetchAnswer;
+  try {
+    if (!fetch) throw new Error('this task was given no trust services');
+    const overdue = new Promise<never>((_, reject) => {
+      limit = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms`)), limitMs);
+    });
+    const res = await Promise.race([
+      fetch(msg.url, { method: msg.method, headers: msg.headers, body: msg.body }),
+      overdue,
+    ]);
+    answer = { fetched: msg.fetch, status: res.status, body: res.body };
+  } catch (err) {
+    answer = { fetched: msg.fetch, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(limit);
+  }
+  clock.resume();
+  // A task settled meanwhile (its worker ended, or it replied without this answer): the worker
+  // ignores an answer it no longer waits for, and a gone worker's channel drops it.
+  worker.postMessage(answer);
+}
 
 function runOn(
   pw: PooledWorker,
   task: WorkerTask,
   timeoutMs: number,
-  onProgress?: OnProgress,
+  hooks: TaskHooks = {},
 ): Promise<WorkerReply> {
   const { worker } = pw;
   const id = nextId++;
@@ -178,18 +276,22 @@ function runOn(
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clock.stop();
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
       fn();
     };
-    const onMessage = (reply: WorkerReply | WorkerProgress) => {
+    const clock = taskClock(timeoutMs, () => {
+      finish(() => reject(failure('time')));
+      void worker.terminate();
+    });
+    const onMessage = (reply: WorkerReply | WorkerProgress | WorkerFetch) => {
       if (reply.id !== id) return;
-      if ('progress' in reply) {
-        // The time limit is per page: a long document that keeps drawing pages is not stopped.
-        timer?.refresh();
-        onProgress?.(reply);
+      if ('fetch' in reply) void answerFetch(worker, reply, hooks.fetch, clock, timeoutMs);
+      else if ('progress' in reply) {
+        clock.refresh();
+        hooks.onProgress?.(reply);
       } else finish(() => resolve(reply));
     };
     const onError = (err: Error & { code?: string }) =>
@@ -204,13 +306,6 @@ function runOn(
       );
     const onExit = (code: number) =>
       finish(() => reject(failure('crash', `worker exited with code ${code}`)));
-    let timer: NodeJS.Timeout | undefined;
-    const startTimer = () => {
-      timer = setTimeout(() => {
-        finish(() => reject(failure('time')));
-        void worker.terminate();
-      }, timeoutMs);
-    };
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
@@ -222,7 +317,7 @@ function runOn(
     worker.ready.then(
       () => {
         if (settled) return;
-        startTimer();
+        clock.start();
         worker.postMessage({ ...task, id } satisfies WorkerRequest);
       },
       () => {}, // its 'error' or 'exit' event settles the call
@@ -238,7 +333,7 @@ async function runInPool(
   task: WorkerTask,
   tenant: string | undefined,
   limits: IsolationLimits,
-  onProgress?: OnProgress,
+  hooks: TaskHooks = {},
 ): Promise<Extract<WorkerReply, { ok: true }>> {
   const timeoutMs = limits.timeoutMs ?? settings.timeoutMs;
   const heapMb = limits.maxHeapMb ?? settings.maxHeapMb;
@@ -252,7 +347,7 @@ async function runInPool(
     clearTimeout(pw.idleTimer);
     let reply: WorkerReply;
     try {
-      reply = await runOn(pw, task, timeoutMs, onProgress);
+      reply = await runOn(pw, task, timeoutMs, hooks);
     } catch (e) {
       void pw.worker.terminate();
       pw = undefined;
@@ -265,6 +360,8 @@ async function runInPool(
     if (reply.ok) return reply;
     if (reply.code) throw new DocumentInputError(reply.code, reply.message);
     if (reply.range) throw new RangeError(reply.message);
+    // Not a document error: the caller must not take it for one (a combined file left out).
+    if (reply.trust) throw new TrustServiceError(reply.message);
     throw failure('crash', reply.message);
   } finally {
     if (pw) void pw.worker.terminate();
@@ -316,21 +413,46 @@ export async function renderPagesIsolated(
     { op: 'render-pages', bytes: pdf, pages, width: opts.width },
     opts.tenant,
     opts.limits ?? {},
-    (p) => onPage(p.page, p.png),
+    { onProgress: (p) => onPage(p.page, p.png) },
   );
   if (reply.op !== 'render-pages') throw failure('crash', 'unexpected reply');
   return reply.pageCount;
+}
+
+/** Options of a sealing call: the account, the limits, the trust services (none: PAdES B-B). */
+export interface SealingOptions {
+  tenant?: string;
+  limits?: IsolationLimits;
+  trust?: PoolTrust;
+}
+
+/** A signed file from the pool, with the time its TSA last certified (null without a TSA). */
+export interface PooledSigned {
+  pdf: Uint8Array;
+  timestampTime: Date | null;
+}
+
+type SealingTask = Extract<WorkerTask, { op: 'seal' | 'combine' | 'audit-trail' }>;
+type SealingReply = Extract<WorkerReply, { op: 'seal' | 'combine' | 'audit-trail' }>;
+
+/** Runs one sealing task, its trust services' exchanges made through `opts.trust.fetch`. */
+async function runSealing(task: SealingTask, opts: SealingOptions): Promise<SealingReply> {
+  const reply = await runInPool({ ...task, tsa: opts.trust?.tsa }, opts.tenant, opts.limits ?? {}, {
+    fetch: opts.trust?.fetch,
+  });
+  if (reply.op !== task.op) throw failure('crash', 'unexpected reply');
+  return reply as SealingReply;
 }
 
 /** Seals one document in a worker of the pool (seal-document.ts does the work). */
 export async function sealIsolated(
   pdf: Uint8Array,
   seal: SealTaskInput,
-  opts: { tenant?: string; limits?: IsolationLimits } = {},
-): Promise<{ pdf: Uint8Array; certificateSha256: string }> {
-  const reply = await runInPool({ op: 'seal', bytes: pdf, seal }, opts.tenant, opts.limits ?? {});
+  opts: SealingOptions = {},
+): Promise<PooledSigned & { certificateSha256: string }> {
+  const reply = await runSealing({ op: 'seal', bytes: pdf, seal }, opts);
   if (reply.op !== 'seal') throw failure('crash', 'unexpected reply');
-  return { pdf: reply.pdf, certificateSha256: reply.certificateSha256 };
+  return { pdf: reply.pdf, certificateSha256: reply.certificateSha256, timestampTime: reply.timestampTime };
 }
 
 /** Combines sealed documents into one signed PDF in a worker of the pool (combine.ts). */
@@ -338,30 +460,20 @@ export async function combineIsolated(
   pdfs: Uint8Array[],
   identity: LoadSigningIdentityOptions,
   name: string,
-  opts: { tenant?: string; limits?: IsolationLimits } = {},
-): Promise<Uint8Array> {
+  opts: SealingOptions = {},
+): Promise<PooledSigned> {
   const [first, ...more] = pdfs;
   if (!first) throw new RangeError('combineDocuments needs at least one PDF');
-  const reply = await runInPool(
-    { op: 'combine', bytes: first, more, identity, name },
-    opts.tenant,
-    opts.limits ?? {},
-  );
-  if (reply.op !== 'combine') throw failure('crash', 'unexpected reply');
-  return reply.pdf;
+  const reply = await runSealing({ op: 'combine', bytes: first, more, identity, name }, opts);
+  return { pdf: reply.pdf, timestampTime: reply.timestampTime };
 }
 
 /** Builds the signed audit trail in a worker of the pool (audit-trail.ts). */
 export async function auditTrailIsolated(
   trail: AuditTrailInput,
   identity: LoadSigningIdentityOptions,
-  opts: { tenant?: string; limits?: IsolationLimits } = {},
-): Promise<Uint8Array> {
-  const reply = await runInPool(
-    { op: 'audit-trail', bytes: new Uint8Array(0), trail, identity },
-    opts.tenant,
-    opts.limits ?? {},
-  );
-  if (reply.op !== 'audit-trail') throw failure('crash', 'unexpected reply');
-  return reply.pdf;
+  opts: SealingOptions = {},
+): Promise<PooledSigned> {
+  const reply = await runSealing({ op: 'audit-trail', bytes: new Uint8Array(0), trail, identity }, opts);
+  return { pdf: reply.pdf, timestampTime: reply.timestampTime };
 }

@@ -13,8 +13,10 @@ import {
   type IsolationLimits,
   IsolationUnavailableError,
   ingestIsolated,
+  type PooledSigned,
   renderIsolated,
   renderPagesIsolated,
+  type SealingOptions,
   sealIsolated,
 } from './isolate.ts';
 import type { SealTaskInput } from './isolate-protocol.ts';
@@ -114,14 +116,17 @@ export async function renderPagesPng(
 
 /**
  * Seals one document (see `sealDocument`) in the document pool, with its time and memory limits;
- * the worker loads the signing identity from `seal.identity` (once per worker). Resolves with the
- * sealed PDF and the SHA-256 of the certificate it was signed with.
+ * the worker loads the signing identity from `seal.identity` (once per worker). With
+ * `opts.trust`, the seal gets a TSA's timestamps and the long-term validation data (PAdES B-LTA):
+ * the worker builds its TSA client from `trust.tsa`, and every TSA / OCSP / CRL exchange is made
+ * here by `trust.fetch` (isolate.ts, `answerFetch`). Resolves with the sealed PDF, the SHA-256 of
+ * the certificate it was signed with and the time the TSA certified last (null without one).
  */
 export function sealInPool(
   pdf: Uint8Array,
   seal: SealTaskInput,
-  opts: { tenant?: string; limits?: IsolationLimits } = {},
-): Promise<{ pdf: Uint8Array; certificateSha256: string }> {
+  opts: SealingOptions = {},
+): Promise<PooledSigned & { certificateSha256: string }> {
   return sealIsolated(pdf, seal, opts);
 }
 
@@ -130,8 +135,8 @@ export function combineInPool(
   pdfs: Uint8Array[],
   identity: LoadSigningIdentityOptions,
   name: string,
-  opts: { tenant?: string; limits?: IsolationLimits } = {},
-): Promise<Uint8Array> {
+  opts: SealingOptions = {},
+): Promise<PooledSigned> {
   return combineIsolated(pdfs, identity, name, opts);
 }
 
@@ -139,7 +144,7 @@ export function combineInPool(
 export function auditTrailInPool(
   trail: AuditTrailInput,
   identity: LoadSigningIdentityOptions,
-  opts: { tenant?: string; limits?: IsolationLimits } = {},
-): Promise<Uint8Array> {
+  opts: SealingOptions = {},
+): Promise<PooledSigned> {
   return auditTrailIsolated(trail, identity, opts);
 }

@@ -4,10 +4,20 @@
  * Node can run itself. Each kind of work loads its libraries on first use (the pool gives a worker one kind).
  */
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
+import type { SealTrust } from '../seal/sign.ts';
+import type { TrustFetch } from '../seal/trust.ts';
+import { TrustServiceError } from '../seal/trust-error.ts';
 import { DocumentInputError } from './errors.ts';
-import type { WorkerProgress, WorkerReply, WorkerRequest } from './isolate-protocol.ts';
+import type {
+  FetchAnswer,
+  TimestampAuthorityConfig,
+  WorkerFetch,
+  WorkerProgress,
+  WorkerReply,
+  WorkerRequest,
+} from './isolate-protocol.ts';
 
-type Send = (message: WorkerReply | WorkerProgress) => void;
+type Send = (message: WorkerReply | WorkerProgress | WorkerFetch) => void;
 
 const identities = new Map<string, Promise<SigningIdentity>>();
 
@@ -26,6 +36,70 @@ async function identityFor(opts: LoadSigningIdentityOptions): Promise<SigningIde
     identity.catch(() => identities.delete(key));
   }
   return identity;
+}
+
+/** Exchanges this worker asked the pool's process for, by number, until answered. */
+const fetches = new Map<
+  number,
+  { resolve: (r: Awaited<ReturnType<TrustFetch>>) => void; reject: (e: Error) => void }
+>();
+let nextFetch = 1;
+
+/**
+ * The TrustFetch of one task: every TSA / OCSP / CRL exchange is made by the pool's process
+ * (through its outbound guard and limits), never from here; this worker opens no connection.
+ */
+function proxyFetch(taskId: number, send: Send): TrustFetch {
+  return (url, init) =>
+    new Promise((resolve, reject) => {
+      const n = nextFetch++;
+      fetches.set(n, { resolve, reject });
+      send({ id: taskId, fetch: n, url, method: init.method, headers: init.headers, body: init.body });
+    });
+}
+
+function onFetchAnswer(answer: FetchAnswer): void {
+  const waiting = fetches.get(answer.fetched);
+  if (!waiting) return;
+  fetches.delete(answer.fetched);
+  if ('error' in answer) waiting.reject(new Error(answer.error));
+  else waiting.resolve({ status: answer.status, body: ownBuffer(answer.body) });
+}
+
+/** A task's trust services (a fresh TSA client, so its `lastTime` is this task's), or none: B-B. */
+async function trustFor(tsa: TimestampAuthorityConfig | undefined, fetch: TrustFetch): Promise<SealTrust> {
+  if (!tsa) return {};
+  const { createRevocationProvider, createTimestampAuthority } = await import('../seal/trust.ts');
+  return {
+    timestampAuthority: createTimestampAuthority({ ...tsa, fetch }),
+    revocationProvider: createRevocationProvider(fetch),
+  };
+}
+
+const timeOf = (trust: SealTrust) => trust.timestampAuthority?.lastTime ?? null;
+
+/** Seals a document, combines sealed ones or builds the audit trail, with the task's trust services. */
+async function sealingTask(
+  msg: Extract<WorkerRequest, { op: 'seal' | 'combine' | 'audit-trail' }>,
+  send: Send,
+): Promise<WorkerReply> {
+  const trust = await trustFor(msg.tsa, proxyFetch(msg.id, send));
+  if (msg.op === 'seal') {
+    const { sealDocument } = await import('../seal/seal-document.ts');
+    const identity = await identityFor(msg.seal.identity);
+    const pdf = await sealDocument({ ...msg.seal, pdf: msg.bytes, identity, trust });
+    const certificateSha256 = identity.fingerprintSha256;
+    return { id: msg.id, ok: true, op: 'seal', pdf, certificateSha256, timestampTime: timeOf(trust) };
+  }
+  if (msg.op === 'combine') {
+    const { combineDocuments } = await import('../seal/combine.ts');
+    const identity = await identityFor(msg.identity);
+    const pdf = await combineDocuments([msg.bytes, ...msg.more], identity, msg.name, trust);
+    return { id: msg.id, ok: true, op: 'combine', pdf, timestampTime: timeOf(trust) };
+  }
+  const { buildAuditTrail } = await import('../seal/audit-trail.ts');
+  const pdf = await buildAuditTrail(msg.trail, await identityFor(msg.identity), trust);
+  return { id: msg.id, ok: true, op: 'audit-trail', pdf, timestampTime: timeOf(trust) };
 }
 
 /** Draws `pages` in order from one parse of the document, sending each PNG as soon as it is drawn. */
@@ -55,23 +129,7 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
   }
   if (msg.op === 'render-pages')
     return { id: msg.id, ok: true, op: 'render-pages', pageCount: await renderPages(msg, send) };
-  if (msg.op === 'seal') {
-    const { sealDocument } = await import('../seal/seal-document.ts');
-    const identity = await identityFor(msg.seal.identity);
-    const pdf = await sealDocument({ ...msg.seal, pdf: msg.bytes, identity });
-    return { id: msg.id, ok: true, op: 'seal', pdf, certificateSha256: identity.fingerprintSha256 };
-  }
-  if (msg.op === 'combine') {
-    const { combineDocuments } = await import('../seal/combine.ts');
-    const identity = await identityFor(msg.identity);
-    const pdf = await combineDocuments([msg.bytes, ...msg.more], identity, msg.name);
-    return { id: msg.id, ok: true, op: 'combine', pdf };
-  }
-  if (msg.op === 'audit-trail') {
-    const { buildAuditTrail } = await import('../seal/audit-trail.ts');
-    const pdf = await buildAuditTrail(msg.trail, await identityFor(msg.identity));
-    return { id: msg.id, ok: true, op: 'audit-trail', pdf };
-  }
+  if (msg.op === 'seal' || msg.op === 'combine' || msg.op === 'audit-trail') return sealingTask(msg, send);
   const { ingestInProcess } = await import('./ingest-core.ts');
   const result = await ingestInProcess({
     bytes: msg.bytes,
@@ -94,7 +152,9 @@ function errorReply(id: number, e: unknown): WorkerReply {
     ? { id, ok: false, code: e.code, message: e.message }
     : e instanceof RangeError
       ? { id, ok: false, range: true, message: e.message }
-      : { id, ok: false, message: e instanceof Error ? e.message : String(e) };
+      : e instanceof TrustServiceError
+        ? { id, ok: false, trust: true, message: e.message }
+        : { id, ok: false, message: e instanceof Error ? e.message : String(e) };
 }
 
 async function onRequest(msg: WorkerRequest, send: Send) {
@@ -121,9 +181,12 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
 }
 
 if (process.send) {
-  // Messages come over the IPC channel (structured clone: buffers are copied, not transferred).
-  process.on('message', (msg: WorkerRequest) =>
-    onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, (m) => process.send?.(m)),
+  // Messages come over the IPC channel (structured clone: buffers are copied, not transferred):
+  // a task, or the answer to an exchange a sealing task asked for.
+  process.on('message', (msg: WorkerRequest | FetchAnswer) =>
+    'fetched' in msg
+      ? onFetchAnswer(msg)
+      : onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, (m) => process.send?.(m)),
   );
   // The pool's process is gone: nothing can use this worker any more.
   process.on('disconnect', () => process.exit(0));

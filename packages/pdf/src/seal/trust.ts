@@ -3,6 +3,9 @@ import type { RevocationProvider, TimestampAuthority } from '@libpdf/core';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { encapsulatedContent, OID_TST_INFO, verifySigner } from './cms.ts';
+import { TrustServiceError } from './trust-error.ts';
+
+export { TrustServiceError };
 
 // The trust services a seal asks for (PAdES B-T, B-LT, B-LTA): an RFC 3161 time-stamping
 // authority and the OCSP responders / CRL locations a certificate names. Every request goes
@@ -21,10 +24,6 @@ export interface TimestampAuthorityOptions {
   username?: string;
   password?: string;
   fetch: TrustFetch;
-}
-
-export class TrustServiceError extends Error {
-  override name = 'TrustServiceError';
 }
 
 const OID_SHA256 = '2.16.840.1.101.3.4.2.1';

@@ -9,5 +9,4 @@ export {
   sealSignatureRequest,
 } from './seal.ts';
 export { produceSignerCopy, queueSignerCopy, SIGNER_COPY_JOB, signerCopyJob } from './signer-copy.ts';
-// trust.ts (sealTrust) loads @esign/pdf: it is imported on first use (sealer.ts), not from here.
 export { effectiveValue, sealValueOf, sealValuesFor } from './values.ts';

@@ -38,7 +38,7 @@ export interface SealRun {
   request: SignatureRequestRow;
   snapshot: RequestSnapshot;
   signers: SignerRow[];
-  /** Where the documents are sealed (the document pool, or this process with trust services). */
+  /** Seals in the document pool (with the trust services of TSA_URL, if set). */
   sealer: Sealer;
   title: string;
   testMode: boolean;
@@ -87,7 +87,7 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
         `document ${doc.index} (${doc.name}): the stored original's SHA-256 ${originalSha} is not the one sent (${doc.sha256})`,
       );
     }
-    // Drawn and signed in a worker process of the document pool (this process with a TSA: sealer.ts).
+    // Drawn and signed in a worker process of the document pool (sealer.ts).
     const bytes = await run.sealer.seal(original, {
       values: sealValuesFor(run.snapshot, doc.index, run.signers),
       name: doc.name,
@@ -151,13 +151,8 @@ export interface SealingInfo {
 }
 
 function sealingInfo(run: SealRun, at: Date): SealingInfo {
-  const tsa = run.sealer.trust.timestampAuthority;
-  return {
-    at,
-    level: tsa ? 'B-LTA' : 'B-B',
-    timestampAuthority: tsa ? (run.ctx.config.TSA_URL ?? null) : null,
-    timestampTime: tsa?.lastTime ?? null,
-  };
+  const { timestampAuthority, timestampTime } = run.sealer;
+  return { at, level: timestampAuthority ? 'B-LTA' : 'B-B', timestampAuthority, timestampTime };
 }
 
 /** The signed audit trail: documents, signers with evidence and values, events, the sealing. */

@@ -1,17 +1,14 @@
-import {
-  createRevocationProvider,
-  createTimestampAuthority,
-  type SealTrust,
-  type TrustFetch,
-} from '@esign/pdf';
+import type { PoolTrust, TrustFetch } from '@esign/pdf/pool';
 import { guardedFetch } from '@esign/webhooks';
 import type { Config } from '../../config.ts';
 import type { CoreDeps } from '../../context.ts';
 
 // The trust services of one sealing run (docs/verify.md, Levels): with TSA_URL set, every sealed
 // file gets an RFC 3161 signature timestamp, a DSS with the certificate chains and their OCSP
-// responses / CRLs, and a document timestamp (PAdES B-LTA); without it, B-B. Every request goes
-// through the outbound guard: OCSP and CRL addresses come from certificates, not from us.
+// responses / CRLs, and a document timestamp (PAdES B-LTA); without it, B-B. The sealing itself
+// runs in a worker process of the document pool; every TSA / OCSP / CRL request it needs is made
+// here, in this process, through the outbound guard (OCSP and CRL addresses come from
+// certificates, not from us), and its answer handed to the worker (packages/pdf, isolate.ts).
 
 type TrustConfig = Pick<Config, 'TSA_URL' | 'TSA_USERNAME' | 'TSA_PASSWORD' | 'WEBHOOK_ALLOW_PRIVATE'>;
 
@@ -24,7 +21,12 @@ export interface TrustLimits {
   maxBytes?: number;
 }
 
-function trustFetch(config: TrustConfig, deps: Pick<CoreDeps, 'outbound'>, limits: TrustLimits): TrustFetch {
+/** One TSA / OCSP / CRL exchange through the outbound guard, with its time and size limits. */
+export function trustFetch(
+  config: Pick<TrustConfig, 'WEBHOOK_ALLOW_PRIVATE'>,
+  deps: Pick<CoreDeps, 'outbound'>,
+  limits: TrustLimits = {},
+): TrustFetch {
   return async (url, init) => {
     const res = await guardedFetch(url, {
       method: init.method,
@@ -41,21 +43,19 @@ function trustFetch(config: TrustConfig, deps: Pick<CoreDeps, 'outbound'>, limit
   };
 }
 
-/** A fresh TSA client (it remembers the last time it certified) and revocation provider. */
+/**
+ * The trust services handed to the document pool: the TSA as plain data (the worker builds its
+ * client from it; the password crosses to the worker process, never into a log) and the guarded
+ * fetch that makes the worker's exchanges. Undefined without TSA_URL (B-B).
+ */
 export function sealTrust(
   config: TrustConfig,
   deps: Pick<CoreDeps, 'outbound'>,
   limits: TrustLimits = {},
-): SealTrust {
-  if (!config.TSA_URL) return {};
-  const fetch = trustFetch(config, deps, limits);
+): PoolTrust | undefined {
+  if (!config.TSA_URL) return undefined;
   return {
-    timestampAuthority: createTimestampAuthority({
-      url: config.TSA_URL,
-      username: config.TSA_USERNAME,
-      password: config.TSA_PASSWORD,
-      fetch,
-    }),
-    revocationProvider: createRevocationProvider(fetch),
+    tsa: { url: config.TSA_URL, username: config.TSA_USERNAME, password: config.TSA_PASSWORD },
+    fetch: trustFetch(config, deps, limits),
   };
 }
