@@ -42,6 +42,6 @@ export function hasSignerMatching(eb: ExpressionBuilder<Database, 'signature_req
       .select(sql`1`.as('one'))
       .whereRef('signers.signature_request_id', '=', 'signature_requests.id')
       .where((s) => s.or(COLUMNS.map((c) => s(c, 'ilike', fragment))))
-      .where((s) => s.or(COLUMNS.map((c) => s(sql`strpos(lower(${s.ref(c)}), lower(${term}))`, '>', 0)))),
+      .where((s) => s.or(COLUMNS.map((c) => sql<boolean>`strpos(lower(${s.ref(c)}), lower(${term})) > 0`))),
   );
 }
