@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '@esign/db';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 
 /**
@@ -28,12 +28,17 @@ export interface SeedScale {
   /** Every `rareEvery`-th request uses `rareTemplateId` instead of the prototype's template. */
   rareTemplateId?: number;
   rareEvery?: number;
+  /**
+   * false: insert the signers as production does, into the indexes' small pending lists (see
+   * bulkLoad); default true.
+   */
+  bulk?: boolean;
 }
 
 /**
  * Seeds a large account in a few statements (generate_series): `requests` copies of a prototype
- * request, each with one signer named `Signer <n>`, email `signer<n>@example.com` and phone
- * `+1555<n>`; statuses per STATUS_MIX, expiry dates spread around now. Then ANALYZE.
+ * request, each with one signer named `Signer <id>`, email `seededEmail(id)` and phone
+ * `+1555<id, 7 digits>`; statuses per STATUS_MIX, expiry dates spread around now. Then ANALYZE.
  */
 export async function seedRequests(db: Db, s: SeedScale): Promise<void> {
   const rareEvery = s.rareEvery ?? 1000;
@@ -51,19 +56,48 @@ export async function seedRequests(db: Db, s: SeedScale): Promise<void> {
       now(), now()
     from signature_requests p, generate_series(1, ${s.requests}) g
     where p.id = ${s.prototypeId}`.execute(db);
-  await sql`
-    insert into signers (signature_request_id, account_id, environment, position, role, name, email,
-      phone, status, created_at, updated_at)
-    select r.id, r.account_id, r.environment, 0, 'Signer', 'Signer ' || r.id,
-      substr(md5(r.id::text), 1, 12) || '@example.com', '+1555' || lpad(r.id::text, 7, '0'),
-      case when r.status = 'completed' then 'signed' else 'sent' end, now(), now()
-    from signature_requests r
-    where r.account_id = (select account_id from signature_requests where id = ${s.prototypeId})
-      and r.id > ${s.prototypeId}
-      and not exists (select 1 from signers x where x.signature_request_id = r.id)`.execute(db);
+  const signers = sql`
+      insert into signers (signature_request_id, account_id, environment, position, role, name, email,
+        phone, status, created_at, updated_at)
+      select r.id, r.account_id, r.environment, 0, 'Signer', 'Signer ' || r.id,
+        substr(md5(r.id::text), 1, 12) || '@example.com', '+1555' || lpad(r.id::text, 7, '0'),
+        case when r.status = 'completed' then 'signed' else 'sent' end, now(), now()
+      from signature_requests r
+      where r.account_id = (select account_id from signature_requests where id = ${s.prototypeId})
+        and r.id > ${s.prototypeId}
+        and not exists (select 1 from signers x where x.signature_request_id = r.id)`;
+  if (s.bulk === false) await signers.execute(db);
+  else await bulkLoad(db, 'signers', signers);
   await sql`analyze signature_requests`.execute(db);
   await sql`analyze signers`.execute(db);
   await sql`analyze templates`.execute(db);
+}
+
+/**
+ * Runs one bulk insert into `table` the way a bulk load should meet its trigram (GIN) indexes:
+ * production keeps their pending lists small (migration 2026_11_24_0140), so that many rows
+ * inserted at once would be merged into the index a hundred at a time. Here the lists may grow
+ * during the insert and are merged once after it (as a vacuum would), then the indexes get their
+ * own settings back: the index ends as production leaves it, in a fraction of the time.
+ */
+async function bulkLoad(db: Db, table: string, insert: RawBuilder<unknown>): Promise<void> {
+  const { rows } = await sql<{ name: string; options: string[] | null }>`
+    select c.relname as name, c.reloptions as options
+    from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
+    where i.indrelid = ${table}::regclass and am.amname = 'gin'`.execute(db);
+  for (const index of rows) {
+    await sql`alter index ${sql.id(index.name)} set (gin_pending_list_limit = 1048576)`.execute(db);
+  }
+  try {
+    await insert.execute(db);
+  } finally {
+    for (const index of rows) {
+      const own = index.options?.find((o) => o.startsWith('gin_pending_list_limit='));
+      const restore = own ? sql`set (${sql.raw(own)})` : sql`reset (gin_pending_list_limit)`;
+      await sql`alter index ${sql.id(index.name)} ${restore}`.execute(db);
+      await sql`select gin_clean_pending_list(${index.name}::regclass)`.execute(db);
+    }
+  }
 }
 
 /**
@@ -71,14 +105,18 @@ export async function seedRequests(db: Db, s: SeedScale): Promise<void> {
  * every 1000th is archived and every 500th is in the prototype's folder (rare filters). Then ANALYZE.
  */
 export async function seedTemplates(db: Db, prototypeId: number, n: number): Promise<void> {
-  await sql`
-    insert into templates (account_id, environment, name, external_id, folder_id, roles, source,
-      created_by_user_id, api_key_id, archived_at, created_at, updated_at)
-    select p.account_id, p.environment, 'Template ' || g, 'ext-' || g,
-      case when g % 500 = 0 then p.folder_id end, p.roles, p.source, p.created_by_user_id,
-      p.api_key_id, case when g % 1000 = 0 then now() end, now(), now()
-    from templates p, generate_series(1, ${n}) g
-    where p.id = ${prototypeId}`.execute(db);
+  await bulkLoad(
+    db,
+    'templates',
+    sql`
+      insert into templates (account_id, environment, name, external_id, folder_id, roles, source,
+        created_by_user_id, api_key_id, archived_at, created_at, updated_at)
+      select p.account_id, p.environment, 'Template ' || g, 'ext-' || g,
+        case when g % 500 = 0 then p.folder_id end, p.roles, p.source, p.created_by_user_id,
+        p.api_key_id, case when g % 1000 = 0 then now() end, now(), now()
+      from templates p, generate_series(1, ${n}) g
+      where p.id = ${prototypeId}`,
+  );
   await sql`analyze templates`.execute(db);
 }
 
@@ -90,12 +128,16 @@ interface PlanNode {
   'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
   'Rows Removed by Index Recheck'?: number;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
   Plans?: PlanNode[];
 }
 
 export interface PlanSummary {
   /** Every index the plan uses. */
   indexes: string[];
+  /** Per index: the pages its scans read (a bitmap index scan reads only the index). */
+  indexPages: Record<string, number>;
   /** Tables read by a sequential scan. */
   seqScans: string[];
   /** Rows every scan node produced or threw away, loops included: how much of the table was read. */
@@ -105,7 +147,12 @@ export interface PlanSummary {
 }
 
 function walk(node: PlanNode, into: PlanSummary): void {
-  if (node['Index Name']) into.indexes.push(node['Index Name']);
+  const index = node['Index Name'];
+  if (index) {
+    into.indexes.push(index);
+    const pages = (node['Shared Hit Blocks'] ?? 0) + (node['Shared Read Blocks'] ?? 0);
+    into.indexPages[index] = (into.indexPages[index] ?? 0) + pages;
+  }
   if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) into.seqScans.push(node['Relation Name']);
   if (node['Node Type'].includes('Scan') && !node['Node Type'].startsWith('Bitmap Index')) {
     const perLoop =
@@ -133,9 +180,9 @@ export async function explainAnalyze(
   await client.connect();
   try {
     if (opts.noSeqScan) await client.query('set enable_seqscan = off');
-    const { rows } = await client.query(`explain (analyze, format json) ${text}`, values);
+    const { rows } = await client.query(`explain (analyze, buffers, format json) ${text}`, values);
     const plan = (rows[0]['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan;
-    const summary: PlanSummary = { indexes: [], seqScans: [], rowsRead: 0, json: plan };
+    const summary: PlanSummary = { indexes: [], indexPages: {}, seqScans: [], rowsRead: 0, json: plan };
     walk(plan, summary);
     return summary;
   } finally {

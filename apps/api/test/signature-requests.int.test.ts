@@ -300,6 +300,41 @@ describe('GET /signature_requests', () => {
     expect([bad.status, bad.body.error.code]).toEqual([422, 'invalid_parameter']);
   });
 
+  it('q is a case-insensitive substring of a signer name, email or phone: whole emails, their parts, @ in a name, % and _ taken literally', async () => {
+    const acct = await createTestAccount(t.db, { credits: 10 });
+    const template = await twoRoleTemplate(t, acct);
+    const send = async (signer: Record<string, string>) => {
+      const res = await sendRequest(t, acct, {
+        template_id: template.id,
+        signers: [signer],
+        send_email: false,
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body.id as number;
+    };
+    const ann = await send({ name: 'Ann Lee', email: 'ann.lee@north.example' });
+    const jann = await send({ name: 'Jann', email: 'jann.lee@north.example.org' });
+    const desk = await send({ name: 'Help@Desk Team', email: 'bo@south.example' });
+    const under = await send({ name: 'Cy 100%', email: 'c_y@north.example' });
+    const plain = await send({ name: 'Cxy 1000', email: 'cxy@east.example' });
+    const ids = async (q: string) =>
+      (await t.api('GET', `signature_requests?q=${encodeURIComponent(q)}`, { key: acct.key })).body.data.map(
+        (x: any) => x.id,
+      );
+    // A whole email also finds the longer emails that contain it (substring, not equality).
+    expect(await ids('ANN.LEE@NORTH.EXAMPLE')).toEqual([jann, ann]);
+    expect(await ids('ann.lee@north.example.org')).toEqual([jann]);
+    expect(await ids('lee@north')).toEqual([jann, ann]);
+    expect(await ids('@north.example')).toEqual([under, jann, ann]);
+    expect(await ids('north.example.org')).toEqual([jann]);
+    expect(await ids('help@desk')).toEqual([desk]);
+    expect(await ids('p@D')).toEqual([desk]);
+    expect(await ids('c_y')).toEqual([under]);
+    expect(await ids('100%')).toEqual([under]);
+    expect(await ids('ann.lee@south.example')).toEqual([]);
+    expect(await ids('cxy@')).toEqual([plain]);
+  });
+
   it('the worker sweep marks unfinished requests past expires_at expired', async () => {
     const res = await sendRequest(t, owner, {
       template_id: tpl.id,

@@ -1,14 +1,15 @@
 import type { Database, SignatureRequestRow } from '@esign/db';
 import { OPEN_REQUEST_STATUSES, REQUEST_STATUSES } from '@esign/domain';
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import type { SignatureRequestListOutput } from '../../routers/signature-requests.schemas.ts';
-import { containsPattern, listPage } from '../list-page.ts';
+import { listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { signatureRequestDtos } from './dto.ts';
 import { requestViews } from './queries.ts';
+import { hasSignerMatching } from './signer-search.ts';
 
 type SignatureRequestListDto = z.infer<typeof SignatureRequestListOutput>;
 
@@ -44,24 +45,8 @@ export async function listSignatureRequests(
       ]),
     );
   } else if (q.status) query = query.where('status', '=', q.status as SignatureRequestRow['status']);
-  if (q.q) {
-    const like = containsPattern(q.q);
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('signers')
-          .select(sql`1`.as('one'))
-          .whereRef('signers.signature_request_id', '=', 'signature_requests.id')
-          .where((s) =>
-            s.or([
-              s('signers.name', 'ilike', like),
-              s('signers.email', 'ilike', like),
-              s('signers.phone', 'ilike', like),
-            ]),
-          ),
-      ),
-    );
-  }
+  const term = q.q;
+  if (term) query = query.where((eb) => hasSignerMatching(eb, term));
   const dto = { config: sc.config, now, withValues: false };
   return listPage(await query.execute(), q.limit, (page) => signatureRequestDtos(sc.db, page, dto));
 }
