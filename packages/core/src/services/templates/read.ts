@@ -1,3 +1,4 @@
+import { executePrepared } from '@esign/db';
 import type { z } from 'zod';
 import type { Scope } from '../../context.ts';
 import type { TemplateDto, TemplateListOutput } from '../../routers/templates.schemas.ts';
@@ -52,7 +53,8 @@ export async function listTemplates(
     );
   }
   const dc = { config: sc.config, now: sc.now() };
-  return listPage(await query.execute(), q.limit, (page) =>
+  // Every list request runs it: prepared, PostgreSQL plans each filter combination once per connection.
+  return listPage(await executePrepared(sc.db, 'esign_templates_list', query), q.limit, (page) =>
     Promise.all(page.map((r) => toTemplateDto(sc.db, r, dc, { withDetails: false }))),
   );
 }
