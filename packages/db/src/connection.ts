@@ -1,4 +1,4 @@
-import { type Compilable, Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { type Compilable, CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -19,8 +19,10 @@ export interface DbOptions {
   onConnectionLost?: (err: Error) => void;
 }
 
-/** SQL text → statement name: the fixed statements sent as prepared statements (preparedSql). */
+/** SQL text → statement name: the statements sent as prepared statements (preparedSql, compiledOnce). */
 const PREPARED = new Map<string, string>();
+/** Beyond this many prepared texts a process sends new ones unnamed (a bound on server memory). */
+const MAX_PREPARED = 500;
 
 /**
  * Marks a fixed SQL text (one that runs on every request, such as the API key and rate-limit
@@ -37,19 +39,39 @@ export function preparedSql(name: string, text: string): string {
   return text;
 }
 
-/** Beyond this many prepared texts a process sends new ones unnamed (a bound on server memory). */
-const MAX_PREPARED = 500;
+/** Where a value goes in a statement compiled once (compiledOnce). */
+class Slot {
+  readonly key: string;
+  constructor(key: string) {
+    this.key = key;
+  }
+}
 
 /**
- * Runs a query built with the query builder as a prepared statement (see preparedSql), for a read
- * on every request whose variants (which filters are present) are few and whose result columns are
- * listed explicitly (no `select *`). Each SQL text gets its own name under `name`.
+ * A read built and compiled once per shape, then only filled in and run prepared (one statement
+ * name per shape, see preparedSql): `build(db, slots, shape)` puts `slots.x` wherever `values.x`
+ * goes and decides the query's structure (which filters it has) from `shape` alone, which `key`
+ * names. For reads every request runs, where building and compiling the query cost more than
+ * running it. Anything `build` takes from elsewhere is fixed at the first call of its shape.
  */
-export async function executePrepared<R>(db: Executor, name: string, query: Compilable<R>): Promise<R[]> {
-  const compiled = query.compile();
-  if (!PREPARED.has(compiled.sql) && PREPARED.size < MAX_PREPARED)
-    PREPARED.set(compiled.sql, `${name}_${PREPARED.size}`);
-  return (await db.executeQuery(compiled)).rows;
+export function compiledOnce<S, V extends Record<string, unknown>, R>(
+  name: string,
+  key: (shape: S) => string,
+  build: (db: Executor, slots: V, shape: S) => Compilable<R>,
+): (db: Executor, shape: S, values: V) => Promise<R[]> {
+  const compiled = new Map<string, { sql: string; parameters: readonly unknown[] }>();
+  const slots = new Proxy({}, { get: (_, k) => new Slot(String(k)) }) as V;
+  return async (db, shape, values) => {
+    const k = key(shape);
+    let entry = compiled.get(k);
+    if (!entry) {
+      entry = build(db, slots, shape).compile();
+      compiled.set(k, entry);
+      if (PREPARED.size < MAX_PREPARED) PREPARED.set(entry.sql, `${name}_${PREPARED.size}`);
+    }
+    const parameters = entry.parameters.map((p) => (p instanceof Slot ? values[p.key] : p));
+    return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
+  };
 }
 
 type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createDb, type Db, executePrepared, preparedSql } from '../src/index.ts';
+import { compiledOnce, createDb, type Db, preparedSql } from '../src/index.ts';
 
 // Issue 16: the statements every API request runs are prepared, so PostgreSQL parses and plans
 // them once per pooled connection instead of once per request.
@@ -61,25 +61,48 @@ describe('prepared statements (issue 16)', () => {
     });
   });
 
-  it('executePrepared: each filter combination of a built query is its own named statement, with the rows execute() gives', async () => {
-    const query = (below?: number) => {
+  it('compiledOnce: built and compiled once per shape, each shape its own named statement, every call with its own values (the rows a freshly built query gives)', async () => {
+    let builds = 0;
+    const page = compiledOnce(
+      'test_prep_page',
+      (below: boolean) => String(below),
+      (_db, v: { below: number | undefined; limit: number }, below: boolean) => {
+        builds++;
+        let q = db
+          .selectFrom('prep_test' as never)
+          .select(['id' as never])
+          .orderBy('id' as never, 'desc')
+          .limit(v.limit);
+        if (below) q = q.where('id' as never, '<', v.below as never);
+        return q;
+      },
+    );
+    const fresh = (below: number | undefined, limit: number) => {
       let q = db
         .selectFrom('prep_test' as never)
         .select(['id' as never])
-        .orderBy('id' as never, 'desc');
+        .orderBy('id' as never, 'desc')
+        .limit(limit);
       if (below !== undefined) q = q.where('id' as never, '<', below as never);
-      return q;
+      return q.execute();
     };
     await db.connection().execute(async (conn) => {
       const before = await preparedHere(conn);
-      const all = await executePrepared(conn, 'test_prep_list', query());
-      const some = await executePrepared(conn, 'test_prep_list', query(3));
-      expect(all).toEqual(await query().execute());
-      expect(some).toEqual(await query(3).execute());
-      expect(some).toEqual([{ id: 2 }, { id: 1 }]);
+      for (const [below, limit] of [
+        [undefined, 10],
+        [3, 10],
+        [undefined, 1],
+        [2, 10],
+        [3, 1],
+      ] as const) {
+        const rows = await page(conn, below !== undefined, { below, limit });
+        expect(rows).toEqual(await fresh(below, limit));
+      }
+      expect(await page(conn, true, { below: 3, limit: 10 })).toEqual([{ id: 2 }, { id: 1 }]);
+      expect(builds).toBe(2);
       const added = (await preparedHere(conn)).filter((n) => !before.includes(n));
       expect(added).toHaveLength(2);
-      expect(added.every((n) => n.startsWith('test_prep_list_'))).toBe(true);
+      expect(added.every((n) => n.startsWith('test_prep_page_'))).toBe(true);
     });
   });
 });
