@@ -59,5 +59,5 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
 
   app.get(`${API_BASE}/openapi.json`, async () => openApiDocument);
   await app.register(apiDocs, { document: openApiDocument });
-  await registerProcedureRoutes(app, routes, opts, now);
+  registerProcedureRoutes(app, opts, now);
 }

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { type Compilable, CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -17,6 +17,85 @@ export interface DbOptions {
   connectTimeoutMs?: number;
   /** Told about each connection lost outside a query (logging); the pool replaces it on demand. */
   onConnectionLost?: (err: Error) => void;
+}
+
+/** SQL text → statement name: the statements sent as prepared statements (preparedSql, compiledOnce). */
+const PREPARED = new Map<string, string>();
+/** Beyond this many prepared texts a process sends new ones unnamed (a bound on server memory). */
+const MAX_PREPARED = 500;
+
+/**
+ * Marks a fixed SQL text (one that runs on every request, such as the API key and rate-limit
+ * statement) to be sent as a named statement: each pooled connection has PostgreSQL parse and plan
+ * it once, then only binds and executes it (planning that statement cost more than running it).
+ * Returns the text, to be run as usual (`CompiledQuery.raw`). Only for statements whose result
+ * columns are listed explicitly, so that a later migration cannot change them under a connection.
+ */
+export function preparedSql(name: string, text: string): string {
+  const known = PREPARED.get(text);
+  if (known !== undefined && known !== name)
+    throw new Error(`${name}: this SQL is already prepared as ${known}`);
+  PREPARED.set(text, name);
+  return text;
+}
+
+/** Where a value goes in a statement compiled once (compiledOnce). */
+class Slot {
+  readonly key: string;
+  constructor(key: string) {
+    this.key = key;
+  }
+}
+
+/**
+ * A read built and compiled once per shape, then only filled in and run prepared (one statement
+ * name per shape, see preparedSql): `build(db, slots, shape)` puts `slots.x` wherever `values.x`
+ * goes and decides the query's structure (which filters it has) from `shape` alone, which `key`
+ * names. For reads every request runs, where building and compiling the query cost more than
+ * running it. Anything `build` takes from elsewhere is fixed at the first call of its shape.
+ */
+export function compiledOnce<S, V extends Record<string, unknown>, R>(
+  name: string,
+  key: (shape: S) => string,
+  build: (db: Executor, slots: V, shape: S) => Compilable<R>,
+): (db: Executor, shape: S, values: V) => Promise<R[]> {
+  const compiled = new Map<string, { sql: string; parameters: readonly unknown[] }>();
+  const slots = new Proxy({}, { get: (_, k) => new Slot(String(k)) }) as V;
+  return async (db, shape, values) => {
+    const k = key(shape);
+    let entry = compiled.get(k);
+    if (!entry) {
+      entry = build(db, slots, shape).compile();
+      compiled.set(k, entry);
+      if (PREPARED.size < MAX_PREPARED) PREPARED.set(entry.sql, `${name}_${PREPARED.size}`);
+    }
+    const parameters = entry.parameters.map((p) => (p instanceof Slot ? values[p.key] : p));
+    return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
+  };
+}
+
+type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
+
+/**
+ * Sends the texts given to preparedSql as named statements on this client. Should a migration
+ * still change such a statement's result (PostgreSQL then refuses the cached plan: 0A000), this
+ * connection runs it unnamed from then on, and the query is retried once that way.
+ */
+function prepareNamedStatements(client: pg.PoolClient): void {
+  // pg's own query, looked up at each call (what wraps pg.Client.prototype.query, such as the tests'
+  // statement recorder, still sees every statement).
+  const proto = Object.getPrototypeOf(client) as { query: QueryFn };
+  const query: QueryFn = (config, values, callback) => proto.query.call(client, config, values, callback);
+  const unnamed = new Set<string>();
+  (client as unknown as { query: QueryFn }).query = (config, values, callback) => {
+    const name = typeof config === 'string' && callback === undefined ? PREPARED.get(config) : undefined;
+    if (name === undefined || unnamed.has(name)) return query(config, values, callback);
+    return (query({ name, text: config }, values) as Promise<unknown>).catch((err: { code?: string }) => {
+      if (err?.code !== '0A000') throw err;
+      unnamed.add(name);
+      return query(config, values);
+    });
+  };
 }
 
 /**
@@ -43,6 +122,7 @@ export function createDb(connectionString: string, opts: DbOptions = {}): Db {
   // its query already, and the pool discards the client on release (it is no longer queryable).
   pool.on('connect', (client) => {
     client.on('error', () => {});
+    prepareNamedStatements(client);
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -1,4 +1,4 @@
-import type { Environment, Executor, Permission } from '@esign/db';
+import { type Environment, type Executor, type Permission, preparedSql } from '@esign/db';
 import { CompiledQuery } from 'kysely';
 import type { Actor } from '../context.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
@@ -162,7 +162,9 @@ export async function authenticateApiKey(
  * written once as SQL text and sent as it is (no query builder work per request).
  * $1 key hash, $2 now, $3 the window's start, $4 `last_used_at` older than this is refreshed.
  */
-const KEY_AND_WINDOW_SQL = `with k as (
+const KEY_AND_WINDOW_SQL = preparedSql(
+  'esign_key_and_window',
+  `with k as (
   select api_keys.id, api_keys.name, api_keys.environment, api_keys.permission, api_keys.expires_at,
     api_keys.revoked_at, api_keys.last_used_at, api_keys.account_id, users.id as user_id,
     users.email, users.name as user_name, users.role, accounts.archived_at
@@ -185,7 +187,8 @@ const KEY_AND_WINDOW_SQL = `with k as (
 select k.*, (select count from hit) as window_count,
   -- see asyncCommit (rate-limit.ts): this statement's own commit does not wait for the WAL flush
   set_config('synchronous_commit', 'off', true) as async_commit
-from k`;
+from k`,
+);
 
 /**
  * Rule 6 and the key's rate-limit window in one statement (one round trip per request): the key

@@ -23,7 +23,12 @@ export interface TemplateRelations {
   folder_name: string | null;
 }
 
-export type TemplateView = TemplateRow & TemplateRelations;
+/** The template's columns the Template object shows, and its relations. */
+export type TemplateView = Pick<
+  TemplateRow,
+  'id' | 'name' | 'external_id' | 'roles' | 'archived_at' | 'created_at' | 'updated_at'
+> &
+  TemplateRelations;
 
 function folderNameColumn(folderId: RawBuilder<unknown>): RawBuilder<string | null> {
   return sql<string | null>`(select f.name from folders f where f.id = ${folderId})`;
@@ -34,13 +39,22 @@ function folderNameColumn(folderId: RawBuilder<unknown>): RawBuilder<string | nu
  * its size). Filters name their columns `templates.…`.
  */
 export function templateViews(db: Executor) {
-  return db
-    .selectFrom('templates')
-    .selectAll('templates')
-    .select([
-      createdByColumn(sql.ref('templates.created_by_user_id')).as('created_by'),
-      folderNameColumn(sql.ref('templates.folder_id')).as('folder_name'),
-    ]);
+  return (
+    db
+      .selectFrom('templates')
+      // Only what the DTO shows: a list page reads (and the driver parses) no other column.
+      .select([
+        'templates.id',
+        'templates.name',
+        'templates.external_id',
+        'templates.roles',
+        'templates.archived_at',
+        'templates.created_at',
+        'templates.updated_at',
+        createdByColumn(sql.ref('templates.created_by_user_id')).as('created_by'),
+        folderNameColumn(sql.ref('templates.folder_id')).as('folder_name'),
+      ])
+  );
 }
 
 /** The template with its creator and folder, or `404 not_found`. */

@@ -1,3 +1,4 @@
+import { compiledOnce } from '@esign/db';
 import type { z } from 'zod';
 import type { Scope } from '../../context.ts';
 import type { TemplateDto, TemplateListOutput } from '../../routers/templates.schemas.ts';
@@ -18,6 +19,56 @@ export async function getTemplate(
   return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
 }
 
+/** Which filters a list has: its statement's structure (the values are filled in). */
+interface ListShape {
+  archived: boolean;
+  cursor: boolean;
+  q: boolean;
+  externalId: boolean;
+  folder: boolean;
+}
+
+interface ListValues extends Record<string, unknown> {
+  accountId: number;
+  environment: string;
+  limit: number;
+  cursor: number | undefined;
+  pattern: string | undefined;
+  externalId: string | undefined;
+  folder: string | undefined;
+}
+
+/**
+ * The list statement, built and compiled once per filter combination and run prepared: every list
+ * request runs it, and building it cost more than running it (bench/README.md, issue 16).
+ */
+const templatePage = compiledOnce(
+  'esign_templates_list',
+  (s: ListShape) => `${+s.archived}${+s.cursor}${+s.q}${+s.externalId}${+s.folder}`,
+  (db, v: ListValues, s: ListShape) => {
+    let query = templateViews(db)
+      .where('templates.account_id', '=', v.accountId)
+      .where('templates.environment', '=', v.environment as Scope['environment'])
+      .where('templates.archived_at', s.archived ? 'is not' : 'is', null)
+      .orderBy('templates.id', 'desc')
+      .limit(v.limit);
+    if (s.cursor) query = query.where('templates.id', '<', v.cursor!);
+    if (s.q) query = query.where('templates.name', 'ilike', v.pattern!);
+    if (s.externalId) query = query.where('templates.external_id', '=', v.externalId!);
+    if (s.folder) {
+      query = query.where('templates.folder_id', '=', (eb) =>
+        eb
+          .selectFrom('folders')
+          .select('folders.id')
+          .where('folders.account_id', '=', v.accountId)
+          .where('folders.environment', '=', v.environment as Scope['environment'])
+          .where('folders.name', '=', v.folder!),
+      );
+    }
+    return query;
+  },
+);
+
 /** GET /templates: the list envelope, newest first, without fields and documents. */
 export async function listTemplates(
   sc: Pick<ServiceContext, 'db' | 'config' | 'now'>,
@@ -31,28 +82,24 @@ export async function listTemplates(
     folder?: string;
   },
 ): Promise<TemplateListDto> {
-  let query = templateViews(sc.db)
-    .where('templates.account_id', '=', scope.accountId)
-    .where('templates.environment', '=', scope.environment)
-    .where('templates.archived_at', q.archived ? 'is not' : 'is', null)
-    .orderBy('templates.id', 'desc')
-    .limit(q.limit + 1);
-  if (q.cursor) query = query.where('templates.id', '<', q.cursor);
-  if (q.q) query = query.where('templates.name', 'ilike', containsPattern(q.q));
-  if (q.external_id !== undefined) query = query.where('templates.external_id', '=', q.external_id);
-  if (q.folder !== undefined) {
-    const folder = q.folder;
-    query = query.where('templates.folder_id', '=', (eb) =>
-      eb
-        .selectFrom('folders')
-        .select('folders.id')
-        .where('folders.account_id', '=', scope.accountId)
-        .where('folders.environment', '=', scope.environment)
-        .where('folders.name', '=', folder),
-    );
-  }
+  const shape: ListShape = {
+    archived: Boolean(q.archived),
+    cursor: Boolean(q.cursor),
+    q: Boolean(q.q),
+    externalId: q.external_id !== undefined,
+    folder: q.folder !== undefined,
+  };
+  const rows = await templatePage(sc.db, shape, {
+    accountId: scope.accountId,
+    environment: scope.environment,
+    limit: q.limit + 1,
+    cursor: q.cursor,
+    pattern: q.q ? containsPattern(q.q) : undefined,
+    externalId: q.external_id,
+    folder: q.folder,
+  });
   const dc = { config: sc.config, now: sc.now() };
-  return listPage(await query.execute(), q.limit, (page) =>
+  return listPage(rows, q.limit, (page) =>
     Promise.all(page.map((r) => toTemplateDto(sc.db, r, dc, { withDetails: false }))),
   );
 }
