@@ -10,6 +10,7 @@ import {
   type Config,
   createAccount,
   createWebhookEndpoint,
+  disableWebhookEndpoint,
   enqueueJob,
   getWebhookDelivery,
   jobHandlers,
@@ -264,4 +265,93 @@ describe('the batch worker (issue 16: at least once, no duplicates, nothing lost
     ).toBe(true);
     expect(new Set(record.attempts.map((a) => a.id)).size).toBe(10);
   }, 120_000);
+
+  it('data at delivery time in a batch: the object now, or when it is gone the last data sent for it, or a reference', async () => {
+    const { r, scope, endpoint } = await setup();
+    const other = await createWebhookEndpoint(
+      db,
+      scope,
+      { url: 'http://127.0.0.1:9/other', events: ['template.created'] },
+      { config, now: () => new Date() },
+    );
+    const about = (objectId: number) =>
+      db.transaction().execute((tx) =>
+        recordEvent(tx, scope, {
+          type: 'signer.signed',
+          objectType: 'webhook_endpoint',
+          objectId,
+          now: new Date(),
+        }),
+      );
+    const ctx = testJobContext(db, config);
+    const run = async (n: number) => {
+      const worker = startWebhookWorker(ctx, { handler, concurrency: 8, pollMs: 20 });
+      try {
+        await r.waitFor(n, 20_000);
+      } finally {
+        await worker.stop();
+      }
+    };
+    const first = await about(other.endpoint.id);
+    await run(1);
+    const live = r.requests[0]!.json.data;
+    expect(live).toMatchObject({
+      object: 'webhook_endpoint',
+      id: other.endpoint.id,
+      url: 'http://127.0.0.1:9/other',
+    });
+    const stored = await db
+      .selectFrom('webhook_events')
+      .select('data')
+      .where('id', '=', first.id)
+      .executeTakeFirst();
+    expect(stored?.data).toEqual(live);
+
+    await db.deleteFrom('webhook_endpoints').where('id', '=', other.endpoint.id).execute();
+    const gone = await about(other.endpoint.id);
+    const never = await about(987_654);
+    const current = await about(endpoint.id);
+    await run(4);
+    const byId = new Map(r.requests.map((q) => [q.json.id, q.json.data]));
+    expect(byId.get(gone.id)).toEqual(live);
+    expect(byId.get(never.id)).toEqual({ object: 'webhook_endpoint', id: 987_654 });
+    expect(byId.get(current.id)).toMatchObject({ object: 'webhook_endpoint', id: endpoint.id, url: r.url });
+  });
+
+  it('an attempt longer than its lease keeps it while its worker lives: a second worker sends nothing twice', async () => {
+    const { r, emit } = await setup(() => new Promise((resolve) => setTimeout(() => resolve(200), 1_200)));
+    const ids = await emit(6);
+    const ctx = testJobContext(db, config);
+    const workers = [1, 2].map(() =>
+      startWebhookWorker(ctx, { handler, concurrency: 4, pollMs: 20, leaseMs: 300 }),
+    );
+    try {
+      await r.waitFor(6, 20_000);
+      await waitUntil(async () =>
+        (await Promise.all(ids.map(deliveryOf))).every((d) => d.status === 'succeeded'),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 800));
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    expect(r.requests.map((q) => q.json.id).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(await deliveryOf(id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  }, 30_000);
+
+  it('a delivery to a disabled endpoint is left to the job handler, which marks it failed without sending', async () => {
+    const { r, scope, endpoint, emit } = await setup();
+    const [eventId] = await emit(1);
+    await disableWebhookEndpoint(db, scope, endpoint.id, new Date());
+    const worker = startWebhookWorker(testJobContext(db, config), { handler, concurrency: 4, pollMs: 20 });
+    try {
+      await waitUntil(async () => (await deliveryOf(eventId!)).status === 'failed');
+    } finally {
+      await worker.stop();
+    }
+    expect(r.requests).toHaveLength(0);
+    expect(await deliveryOf(eventId!)).toMatchObject({
+      attempts: 0,
+      last_error: 'The endpoint was disabled before this event was delivered',
+    });
+  });
 });

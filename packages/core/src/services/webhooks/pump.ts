@@ -32,7 +32,10 @@ export interface WebhookWorkerOptions {
   pollMs?: number;
   /** Connection string for the LISTEN connection that wakes the loop on commit. */
   listenUrl?: string;
-  /** Lease of a claimed job (default JOB_LEASE_MS); deliveries keep webhookLeaseMs. */
+  /**
+   * Lease of a claimed job and of its attempt's delivery, renewed every third of it while the
+   * attempt runs (default JOB_LEASE_MS and webhookLeaseMs; tests shorten it).
+   */
   leaseMs?: number;
   /** The `webhook.deliver` handler for jobs the batch claim leaves to it (retries after a crash, ...). */
   handler: JobHandler;
@@ -161,7 +164,10 @@ async function attemptClaimed(
  */
 export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions): WorkerHandle {
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:webhooks`;
-  const leases = { jobMs: opts.leaseMs ?? JOB_LEASE_MS, deliveryMs: webhookLeaseMs(ctx.config) };
+  const leases = {
+    jobMs: opts.leaseMs ?? JOB_LEASE_MS,
+    deliveryMs: opts.leaseMs ?? webhookLeaseMs(ctx.config),
+  };
   const pollMs = opts.pollMs ?? 500;
   const log = ctx.logger;
   const webhookOpts: WebhookOptions = {
