@@ -156,6 +156,70 @@ async function attemptClaimed(
   logAttempt(opts.logger, d, result, kind);
 }
 
+/** Starts the attempts (and the handler's jobs) of a claimed batch, each in `inFlight` until it ends. */
+function attemptStarter(
+  ctx: JobContext,
+  opts: WebhookWorkerOptions,
+  jobLeaseMs: number,
+  inFlight: Map<BatchItem, Promise<void>>,
+  onEnd: () => void,
+) {
+  const webhookOpts: WebhookOptions = {
+    config: ctx.config,
+    now: ctx.now,
+    logger: ctx.logger,
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+  };
+  const recorder = outcomeRecorder(ctx.db, ctx.now);
+  const handlers = { [WEBHOOK_DELIVER_JOB]: opts.handler };
+  return (items: BatchItem[]) => {
+    const batch = batchContext(ctx, items, webhookOpts);
+    for (const item of items) {
+      const run = item.delivery
+        ? attemptClaimed(item.job, item.delivery, batch, recorder, webhookOpts).catch((err: unknown) =>
+            // The outcome could not be written (database lost): the leases run out and the attempt
+            // is made again as an abandoned one (at least once).
+            ctx.logger.error({ err, deliveryId: item.delivery!.id }, 'webhook attempt outcome not recorded'),
+          )
+        : runClaimedJob(ctx, handlers, item.job, jobLeaseMs);
+      inFlight.set(
+        item,
+        run.finally(() => {
+          inFlight.delete(item);
+          onEnd();
+        }),
+      );
+    }
+  };
+}
+
+/**
+ * The heartbeat of the attempts in flight: one statement renews every held job and delivery lease
+ * every third of the lease (a dead worker's stop, and another worker takes them over after it).
+ */
+function renewInFlight(
+  ctx: JobContext,
+  inFlight: Map<BatchItem, unknown>,
+  leases: { jobMs: number; deliveryMs: number },
+): NodeJS.Timeout {
+  const timer = setInterval(
+    () => {
+      const held = [...inFlight.keys()].filter((i) => i.delivery);
+      const items = held.map((i) => ({ job: i.job, deliveryUuid: i.delivery!.deliveryUuid }));
+      renewBatchLeases(ctx.db, items, ctx.now(), leases).then(
+        (n) => {
+          if (n.deliveries < items.length || n.jobs < items.length)
+            ctx.logger.warn(n, 'webhook worker: some leases were lost to another worker');
+        },
+        (err: unknown) => ctx.logger.warn({ err }, 'webhook worker: lease renewal failed; retrying'),
+      );
+    },
+    Math.max(1, Math.floor(Math.min(leases.jobMs, leases.deliveryMs) / 3)),
+  );
+  timer.unref();
+  return timer;
+}
+
 /**
  * Runs `webhook.deliver` jobs: batch claims (claimDeliveryBatch), attempts in flight up to
  * `concurrency`, batch records; jobs the claim leaves to the handler run as ordinary jobs. Woken by
@@ -170,36 +234,10 @@ export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions):
   };
   const pollMs = opts.pollMs ?? 500;
   const log = ctx.logger;
-  const webhookOpts: WebhookOptions = {
-    config: ctx.config,
-    now: ctx.now,
-    logger: log,
-    ...(opts.lookup ? { lookup: opts.lookup } : {}),
-  };
-  const recorder = outcomeRecorder(ctx.db, ctx.now);
   const inFlight = new Map<BatchItem, Promise<void>>();
   const wait = waiter();
   let stopping = false;
-
-  const start = (items: BatchItem[]) => {
-    const batch = batchContext(ctx, items, webhookOpts);
-    for (const item of items) {
-      const run = item.delivery
-        ? attemptClaimed(item.job, item.delivery, batch, recorder, webhookOpts).catch((err: unknown) =>
-            // The outcome could not be written (database lost): the leases run out and the attempt
-            // is made again as an abandoned one (at least once).
-            log.error({ err, deliveryId: item.delivery!.id }, 'webhook attempt outcome not recorded'),
-          )
-        : runClaimedJob(ctx, { [WEBHOOK_DELIVER_JOB]: opts.handler }, item.job, leases.jobMs);
-      inFlight.set(
-        item,
-        run.finally(() => {
-          inFlight.delete(item);
-          wait.wake('slot');
-        }),
-      );
-    }
-  };
+  const start = attemptStarter(ctx, opts, leases.jobMs, inFlight, () => wait.wake('slot'));
 
   // A full worker claims again once a quarter of its slots are free, or GATHER_MS after the first
   // one freed: one claim (and one data read) for several attempts rather than one per attempt.
@@ -233,21 +271,7 @@ export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions):
     }
   };
 
-  const heartbeat = setInterval(
-    () => {
-      const held = [...inFlight.keys()].filter((i) => i.delivery);
-      const items = held.map((i) => ({ job: i.job, deliveryUuid: i.delivery!.deliveryUuid }));
-      renewBatchLeases(ctx.db, items, ctx.now(), leases).then(
-        (n) => {
-          if (n.deliveries < items.length || n.jobs < items.length)
-            log.warn(n, 'webhook worker: some leases were lost to another worker');
-        },
-        (err: unknown) => log.warn({ err }, 'webhook worker: lease renewal failed; retrying'),
-      );
-    },
-    Math.max(1, Math.floor(Math.min(leases.jobMs, leases.deliveryMs) / 3)),
-  );
-  heartbeat.unref();
+  const heartbeat = renewInFlight(ctx, inFlight, leases);
   const listener = opts.listenUrl
     ? listenForJobs(opts.listenUrl, log, (kind) => {
         if (kind === undefined || kind === WEBHOOK_DELIVER_JOB) wait.wake('work', true);
