@@ -140,6 +140,30 @@ describe('batch claim (issue 16: one statement for many due jobs, FOR UPDATE SKI
     expect(held.attempts).toBe(1);
   });
 
+  it('duplicate wake-ups split across two batches claimed at once: no deadlock, each delivery claimed once', async () => {
+    const { emit } = await setup();
+    for (let round = 0; round < 5; round++) {
+      const ids = await emit(40);
+      const deliveries = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('event_id', 'in', ids)
+        .orderBy('id', 'desc')
+        .execute();
+      // A second wake-up of every delivery, queued in the opposite order.
+      for (const d of deliveries)
+        await enqueueJob(db, { kind: WEBHOOK_DELIVER_JOB, payload: { deliveryId: d.id } });
+      const now = new Date();
+      const [a, b] = await Promise.all([
+        claimDeliveryBatch(db, 'worker-a', 45, now, LEASES),
+        claimDeliveryBatch(db, 'worker-b', 45, now, LEASES),
+      ]);
+      expect(a.length + b.length).toBe(80);
+      const claimed = [...a, ...b].flatMap((i) => (i.delivery ? [i.delivery.id] : []));
+      expect(claimed.sort()).toEqual(deliveries.map((d) => d.id).sort());
+    }
+  });
+
   it('a delivery held by an attempt, one whose worker died, or one not yet due is left to the job handler', async () => {
     const { emit } = await setup();
     const [held, dead, later] = await emit(3);

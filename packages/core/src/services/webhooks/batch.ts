@@ -105,16 +105,22 @@ export async function claimDeliveryBatch(
       returning jobs.*,
         case when jobs.payload->>'deliveryId' ~ '^[0-9]{1,9}$'
           then (jobs.payload->>'deliveryId')::integer end as delivery_id
-    ), claimed as (
-      update webhook_deliveries d set attempts = d.attempts + 1, locked_by = gen_random_uuid(),
-        locked_until = ${deliveryLease}, updated_at = ${now}
-      from webhook_events e, webhook_endpoints w
-      where e.id = d.event_id and w.id = d.endpoint_id
-        and d.id in (select delivery_id from job)
+    ), free as (
+      -- Locked in id order and never waited for: a delivery another statement holds this instant
+      -- is left to the job handler (no deadlock between two batches sharing duplicate wake-ups).
+      select d.id from webhook_deliveries d
+      where d.id in (select delivery_id from job)
         and d.status = 'pending'
         and (d.next_attempt_at is null or d.next_attempt_at <= ${now})
         and (d.locked_until is null or (d.attempts = 0 and d.locked_until <= ${now}))
         and d.attempts < ${MAX_ATTEMPTS}
+      order by d.id
+      for update skip locked
+    ), claimed as (
+      update webhook_deliveries d set attempts = d.attempts + 1, locked_by = gen_random_uuid(),
+        locked_until = ${deliveryLease}, updated_at = ${now}
+      from free, webhook_events e, webhook_endpoints w
+      where d.id = free.id and e.id = d.event_id and w.id = d.endpoint_id
         and (d.attempts = 0 or e.type <> all(${neverRetried}::text[]))
         and (w.enabled or e.type = 'webhook.test')
       returning d.id as d_id, d.attempts as d_attempt, d.locked_by as d_uuid, e.id as event_id, e.type,
@@ -219,7 +225,11 @@ export async function recordOutcomeBatch(db: Db, rows: OutcomeRow[], now: Date):
   return new Set(result.rows.map((r) => r.id));
 }
 
-/** Extends the leases of the jobs and deliveries in flight; returns how many of each still held. */
+/**
+ * Extends the leases of the jobs and deliveries in flight; returns how many of each were renewed. A
+ * row locked this instant (its outcome being recorded) is skipped, never waited for: the renewal
+ * and the record never deadlock, and a row being recorded needs no renewal.
+ */
 export async function renewBatchLeases(
   db: Db,
   items: { job: Pick<JobRow, 'id' | 'locked_by' | 'attempts'>; deliveryUuid: string | null }[],
@@ -230,16 +240,24 @@ export async function renewBatchLeases(
   const jobs = JSON.stringify(items.map((i) => [i.job.id, i.job.locked_by, i.job.attempts]));
   const uuids = items.flatMap((i) => (i.deliveryUuid ? [i.deliveryUuid] : []));
   const result = await sql<{ jobs: number; deliveries: number }>`
-    with j as (
-      update jobs set locked_until = ${new Date(now.getTime() + leases.jobMs)}
-      from jsonb_array_elements(${jobs}::jsonb) as x(v)
+    with held_jobs as (
+      select jobs.id from jobs, jsonb_array_elements(${jobs}::jsonb) as x(v)
       where jobs.id = (x.v->>0)::bigint and jobs.locked_by = x.v->>1
         and jobs.attempts = (x.v->>2)::integer and jobs.status = 'running'
+      order by jobs.id
+      for update of jobs skip locked
+    ), held_deliveries as (
+      select id from webhook_deliveries where locked_by = any(${uuids}::uuid[])
+      order by id
+      for update skip locked
+    ), j as (
+      update jobs set locked_until = ${new Date(now.getTime() + leases.jobMs)}
+      from held_jobs where jobs.id = held_jobs.id
       returning jobs.id
     ), d as (
       update webhook_deliveries set locked_until = ${new Date(now.getTime() + leases.deliveryMs)}
-      where locked_by = any(${uuids}::uuid[])
-      returning id
+      from held_deliveries where webhook_deliveries.id = held_deliveries.id
+      returning webhook_deliveries.id
     )
     select (select count(*) from j)::int as jobs, (select count(*) from d)::int as deliveries`.execute(db);
   return result.rows[0]!;
