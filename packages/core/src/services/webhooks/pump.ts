@@ -240,9 +240,9 @@ export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions):
   let stopping = false;
   const start = attemptStarter(ctx, opts, leases.jobMs, inFlight, () => wait.wake('slot'));
 
-  // A full worker claims again once a quarter of its slots are free, or GATHER_MS after the first
+  // A full worker claims again once half of its slots are free, or GATHER_MS after the first
   // one freed: one claim (and one data read) for several attempts rather than one per attempt.
-  const minBatch = Math.max(1, Math.floor(opts.concurrency / 4));
+  const minBatch = Math.max(1, Math.floor(opts.concurrency / 2));
   const gather = async () => {
     const until = performance.now() + GATHER_MS;
     while (!stopping && opts.concurrency - inFlight.size < minBatch) {
