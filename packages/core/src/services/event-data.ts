@@ -11,7 +11,7 @@ import {
 } from './signature-requests/dto.ts';
 import { requestViews } from './signature-requests/queries.ts';
 import { templateEventData } from './templates/dto.ts';
-import { type EndpointRow, toWebhookTestData } from './webhooks/dto.ts';
+import { toWebhookTestData } from './webhooks/dto.ts';
 import { webhookEndpointEventData } from './webhooks/endpoints.ts';
 
 /**
@@ -52,18 +52,15 @@ type EventDataBatchBuilder = (
   ctx: { config: Config; now: Date },
 ) => Promise<Map<number, unknown>>;
 
-function scoped<T extends 'webhook_endpoints' | 'signers'>(db: Db, table: T, scope: Scope, ids: number[]) {
-  return db
-    .selectFrom(table as 'signers')
-    .selectAll()
-    .where('id', 'in', ids)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment);
-}
-
 const eventDataBatchBuilders: Partial<Record<EventObjectType, EventDataBatchBuilder>> = {
   webhook_endpoint: async (db, scope, ids) => {
-    const rows = (await scoped(db, 'webhook_endpoints', scope, ids).execute()) as unknown as EndpointRow[];
+    const rows = await db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('account_id', '=', scope.accountId)
+      .where('environment', '=', scope.environment)
+      .execute();
     return new Map(rows.map((row) => [row.id, toWebhookTestData(row)]));
   },
   signature_request: async (db, scope, ids, ctx) => {
@@ -76,7 +73,13 @@ const eventDataBatchBuilders: Partial<Record<EventObjectType, EventDataBatchBuil
     return new Map(dtos.map((dto) => [dto.id, dto]));
   },
   signer: async (db, scope, ids, ctx) => {
-    const signers = await scoped(db, 'signers', scope, ids).execute();
+    const signers = await db
+      .selectFrom('signers')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('account_id', '=', scope.accountId)
+      .where('environment', '=', scope.environment)
+      .execute();
     if (signers.length === 0) return new Map();
     const requests = await requestViews(db)
       .where('id', 'in', [...new Set(signers.map((s) => s.signature_request_id))])
