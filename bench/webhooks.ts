@@ -4,8 +4,8 @@
 //   pnpm exec tsx bench/webhooks.ts [--latency-events 200] [--rate 20] [--backlog 2000]
 //                                   [--workers 1,2] [--concurrency 4]
 //
-// Workers are real `apps/worker` processes (the production loop: SKIP LOCKED job claims, 500 ms
-// idle poll, WORKER_CONCURRENCY slots). Events are committed by this process through the production
+// Workers are real `apps/worker` processes (the production loop: batch claims with SKIP LOCKED and
+// batch records, WEBHOOK_CONCURRENCY delivery slots, LISTEN/NOTIFY wake-ups, 500 ms idle poll). Events are committed by this process through the production
 // path (recordEvent + the webhook fan-out, one transaction each); the receiver is in this process
 // too, so commit and receipt times come from one clock. The database is DATABASE_URL's server (a
 // scratch database is created and dropped) or a throwaway embedded PostgreSQL.

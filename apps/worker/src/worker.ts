@@ -8,6 +8,7 @@ import {
   purgeMailSecrets,
   type Runtime,
   requeueStuckSealing,
+  startWebhookWorker,
   startWorker,
   WEBHOOK_DELIVER_JOB,
   type WorkerHandle,
@@ -70,15 +71,13 @@ export function startBackgroundWorker(
     listenUrl: rt.url,
     periodic: housekeeping(rt, now),
   });
-  const webhooks = startWorker(
-    ctx,
-    { [WEBHOOK_DELIVER_JOB]: deliver! },
-    {
-      concurrency: opts.webhookConcurrency ?? rt.config.WEBHOOK_CONCURRENCY,
-      pollMs,
-      listenUrl: rt.url,
-    },
-  );
+  // Deliveries: claimed and recorded in batches (core services/webhooks/pump.ts).
+  const webhooks = startWebhookWorker(ctx, {
+    handler: deliver!,
+    concurrency: opts.webhookConcurrency ?? rt.config.WEBHOOK_CONCURRENCY,
+    pollMs,
+    listenUrl: rt.url,
+  });
   return {
     async stop() {
       await Promise.all([jobs.stop(), webhooks.stop()]);

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import { createWebhookEndpoint, drainJobs, type JobContext, jobHandlers } from '../src/index.ts';
+import {
+  createWebhookEndpoint,
+  drainJobs,
+  type JobContext,
+  jobHandlers,
+  startWebhookWorker,
+  WEBHOOK_DELIVER_JOB,
+} from '../src/index.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 // Events emitted by the real actions over REST, delivered by the production job handlers: `data`
@@ -134,5 +141,69 @@ describe('signature request and signer events (spec, Event types: emitted by sen
       expect(q.json.data).toEqual(q.json.type.startsWith('signer.') ? signer.body : request.body);
     }
     expect(request.body.status).toBe('completed');
+  });
+});
+
+describe("the worker's batches (issue 16): data built for many events at once is what GET returns", () => {
+  it('template, signature request and signer events delivered by the batch worker carry the same data as one at a time', async () => {
+    t.clock.now = new Date('2031-06-03T10:00:00Z');
+    const template = await t.api('POST', 'templates', {
+      key: owner.key,
+      body: {
+        name: 'Two signers',
+        documents: [{ file: b64(await plainPdf(1)) }],
+        fields: [signatureField('Client'), signatureField('Witness')],
+      },
+    });
+    expect(template.status).toBe(201);
+    const sent = await sendRequest(t, owner, {
+      template_id: template.body.id,
+      signing_order: 'parallel',
+      signers: [
+        { name: 'Cleo Client', email: 'cleo2@example.com' },
+        { name: 'Walt Witness', email: 'walt@example.com' },
+      ],
+      send_email: false,
+    });
+    expect(sent.status).toBe(201);
+    for (const s of sent.body.signers) {
+      const token = tokenOf(s.signing_url);
+      expect((await trpc(t, 'open', { token }, 'query')).error).toBeNull();
+    }
+
+    const before = r.requests.length;
+    // template.created, signature_request.created and two signer.viewed: 4 events of 3 object types.
+    const worker = startWebhookWorker(ctx, {
+      handler: jobHandlers[WEBHOOK_DELIVER_JOB]!,
+      concurrency: 16,
+      pollMs: 20,
+    });
+    try {
+      await r.waitFor(before + 4, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      await worker.stop();
+    }
+    const got = r.requests.slice(before);
+    expect(got.map((q) => q.json.type).sort()).toEqual([
+      'signature_request.created',
+      'signer.viewed',
+      'signer.viewed',
+      'template.created',
+    ]);
+    expect(got.every((q) => q.verified)).toBe(true);
+    const request = await t.api('GET', `signature_requests/${sent.body.id}`, { key: owner.key });
+    const tpl = await t.api('GET', `templates/${template.body.id}`, { key: owner.key });
+    for (const q of got) {
+      if (q.json.type === 'template.created') expect(q.json.data).toEqual(tpl.body);
+      else if (q.json.type === 'signature_request.created') expect(q.json.data).toEqual(request.body);
+      else {
+        const signer = await t.api('GET', `signers/${q.json.data.id}`, { key: owner.key });
+        expect(q.json.data).toEqual(signer.body);
+      }
+    }
+    expect(new Set(got.filter((q) => q.json.type === 'signer.viewed').map((q) => q.json.data.id)).size).toBe(
+      2,
+    );
   });
 });

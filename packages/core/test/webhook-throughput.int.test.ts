@@ -11,13 +11,13 @@ import {
   jobHandlers,
   parseConfig,
   recordEvent,
-  startWorker,
+  startWebhookWorker,
   WEBHOOK_DELIVER_JOB,
 } from '../src/index.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
-// Issue 16: many delivery slots (WEBHOOK_CONCURRENCY), kept-alive connections and the job finished
-// in the statement that records the outcome must still deliver every event exactly once.
+// Issue 16: many delivery slots (WEBHOOK_CONCURRENCY), kept-alive connections, jobs claimed and
+// outcomes recorded in batches must still deliver every event exactly once.
 
 const EVENTS = 400;
 let tdb: TestDatabase;
@@ -63,9 +63,10 @@ describe('webhook delivery at concurrency (issue 16: no duplicates, no lost even
         ids.push(event.id);
       }
     });
-    const handlers = { [WEBHOOK_DELIVER_JOB]: jobHandlers[WEBHOOK_DELIVER_JOB]! };
+    // The production loop: batch claims and batch records (services/webhooks/pump.ts).
+    const handler = jobHandlers[WEBHOOK_DELIVER_JOB]!;
     const workers = [1, 2].map(() =>
-      startWorker(ctx, handlers, { concurrency: 32, pollMs: 50, listenUrl: tdb.url }),
+      startWebhookWorker(ctx, { handler, concurrency: 32, pollMs: 50, listenUrl: tdb.url }),
     );
     try {
       await r.waitFor(EVENTS, 120_000);

@@ -32,7 +32,9 @@ export {
 export {
   assertPublicUrl,
   type CheckedUrl,
+  cachingResolver,
   closeOutboundConnections,
+  DNS_CACHE_MS,
   type GuardedFetchOptions,
   type GuardedFetchResult,
   guardedFetch,

@@ -45,10 +45,43 @@ export interface CheckedUrl {
 
 const DEFAULT_PROTOCOLS: readonly OutboundProtocol[] = ['http:', 'https:'];
 
-const systemResolve: ResolveHost = async (hostname) => {
+const lookupAll: ResolveHost = async (hostname) => {
   const results = await dnsLookup(hostname, { all: true, verbatim: true });
   return results.map((r) => r.address);
 };
+
+/** How long an answer of the system resolver is reused (it does not report the record's TTL). */
+export const DNS_CACHE_MS = 5_000;
+const DNS_CACHE_ENTRIES = 1024;
+
+/**
+ * A resolver that reuses each name's answer for `maxAgeMs` and shares one lookup among the requests
+ * that ask at the same time, so a busy endpoint costs one lookup per few seconds instead of one per
+ * delivery. Only the answer is reused: every request still checks every address against its policy
+ * and connects to those addresses only. Failed lookups are not kept.
+ */
+export function cachingResolver(
+  resolve: ResolveHost,
+  maxAgeMs = DNS_CACHE_MS,
+  now: () => number = () => performance.now(),
+): ResolveHost {
+  const answers = new Map<string, { until: number; addresses: Promise<string[]> }>();
+  return (hostname) => {
+    const name = hostname.toLowerCase();
+    const hit = answers.get(name);
+    if (hit && hit.until > now()) return hit.addresses;
+    answers.delete(name);
+    const addresses = resolve(hostname);
+    answers.set(name, { until: now() + maxAgeMs, addresses });
+    addresses.catch(() => {
+      if (answers.get(name)?.addresses === addresses) answers.delete(name);
+    });
+    if (answers.size > DNS_CACHE_ENTRIES) answers.delete(answers.keys().next().value!);
+    return addresses;
+  };
+}
+
+const systemResolve: ResolveHost = cachingResolver(lookupAll);
 
 function buildAllowList(entries: readonly string[]): BlockList {
   const list = new BlockList();
@@ -502,8 +535,12 @@ function validateOptions(opts: GuardedFetchOptions): number {
 export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
   const maxRedirects = validateOptions(opts);
   const controller = new AbortController();
-  const timeoutError = new OutboundTimeoutError(opts.timeoutMs);
-  const timer = setTimeout(() => controller.abort(timeoutError), opts.timeoutMs);
+  // Made only when the time runs out (an Error captures a stack: not free on every request).
+  const timeout: { error: OutboundTimeoutError | null } = { error: null };
+  const timer = setTimeout(() => {
+    timeout.error = new OutboundTimeoutError(opts.timeoutMs);
+    controller.abort(timeout.error);
+  }, opts.timeoutMs);
   const { signal } = controller;
   let hop: Hop = {
     method: (opts.method ?? 'GET').toUpperCase(),
@@ -528,7 +565,7 @@ export async function guardedFetch(url: string, opts: GuardedFetchOptions): Prom
       ({ url: current, hop } = next);
     }
   } catch (error) {
-    throw translateError(error, signal, timeoutError, opts.maxBytes);
+    throw translateError(error, signal, timeout, opts.timeoutMs, opts.maxBytes);
   } finally {
     clearTimeout(timer);
   }
@@ -537,11 +574,13 @@ export async function guardedFetch(url: string, opts: GuardedFetchOptions): Prom
 function translateError(
   error: unknown,
   signal: AbortSignal,
-  timeoutError: OutboundTimeoutError,
+  timeout: { error: OutboundTimeoutError | null },
+  timeoutMs: number,
   maxBytes: number,
 ): unknown {
   if (error instanceof OutboundError) return error;
-  if (signal.aborted && signal.reason === timeoutError) return timeoutError;
+  if (signal.aborted && timeout.error && signal.reason === timeout.error) return timeout.error;
+  const timeoutError = () => timeout.error ?? new OutboundTimeoutError(timeoutMs);
   if (error instanceof TypeError || error instanceof RangeError) return error;
   const code = undiciCode(error);
   if (
@@ -549,7 +588,7 @@ function translateError(
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT'
   ) {
-    return timeoutError;
+    return timeoutError();
   }
   if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return new OutboundTooLargeError(maxBytes);
   if (code === 'UND_ERR_INVALID_ARG') {

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   assertPublicUrl,
+  cachingResolver,
   closeOutboundConnections,
+  DNS_CACHE_MS,
   guardedFetch,
   OutboundBlockedError,
   OutboundHttpError,
@@ -643,5 +645,63 @@ describe('DNS pinning keeps TLS on the host name (SNI and certificate validation
     expect(String((error as Error).message)).toMatch(/altnames|ERR_TLS_CERT_ALTNAME_INVALID|hostname/i);
     expect(server.serverNames).toEqual(['other.example.test']);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('Delivery rules: addresses checked again at delivery, with the answer of a name reused for a few seconds (issue 16)', () => {
+  it(`one lookup per name per ${DNS_CACHE_MS} ms, shared by the requests that ask at once; looked up again after`, async () => {
+    const dns = fakeDns({ 'hooks.example.test': ['93.184.215.14'] });
+    const clock = { ms: 0 };
+    const resolve = cachingResolver(dns, DNS_CACHE_MS, () => clock.ms);
+    const checks = await Promise.all(
+      Array.from({ length: 20 }, () => assertPublicUrl('https://hooks.example.test/', { lookup: resolve })),
+    );
+    expect(checks.every((c) => c.addresses[0] === '93.184.215.14')).toBe(true);
+    expect(dns.calls).toEqual(['hooks.example.test']);
+    clock.ms = DNS_CACHE_MS - 1;
+    await assertPublicUrl('https://HOOKS.example.test/', { lookup: resolve });
+    expect(dns.calls).toHaveLength(1);
+    clock.ms = DNS_CACHE_MS;
+    await assertPublicUrl('https://hooks.example.test/', { lookup: resolve });
+    expect(dns.calls).toHaveLength(2);
+  });
+
+  it('a reused answer is checked like a fresh one: a name that resolves to a private address is refused every time', async () => {
+    const dns = fakeDns({ 'rebind.example.test': ['10.0.0.7'] });
+    const resolve = cachingResolver(dns, DNS_CACHE_MS, () => 0);
+    for (let i = 0; i < 3; i++) {
+      await expect(
+        guardedFetch('https://rebind.example.test/', { ...limits, lookup: resolve }),
+      ).rejects.toMatchObject({ code: 'blocked', reason: 'private_address', address: '10.0.0.7' });
+    }
+    expect(dns.calls).toHaveLength(1);
+  });
+
+  it('a name that moves to a private address is refused once its answer is no longer reused', async () => {
+    const table: Record<string, string[]> = { 'moving.example.test': ['93.184.215.14'] };
+    const dns = fakeDns(table);
+    const clock = { ms: 0 };
+    const resolve = cachingResolver(dns, DNS_CACHE_MS, () => clock.ms);
+    await assertPublicUrl('https://moving.example.test/', { lookup: resolve });
+    table['moving.example.test'] = ['192.168.1.20'];
+    clock.ms = DNS_CACHE_MS;
+    await expect(assertPublicUrl('https://moving.example.test/', { lookup: resolve })).rejects.toMatchObject({
+      reason: 'private_address',
+      address: '192.168.1.20',
+    });
+  });
+
+  it('a failed lookup is not kept: the next request asks again', async () => {
+    const table: Record<string, string[]> = {};
+    const dns = fakeDns(table);
+    const resolve = cachingResolver(dns, DNS_CACHE_MS, () => 0);
+    await expect(assertPublicUrl('https://later.example.test/', { lookup: resolve })).rejects.toMatchObject({
+      code: 'dns_error',
+    });
+    table['later.example.test'] = ['93.184.215.14'];
+    await expect(assertPublicUrl('https://later.example.test/', { lookup: resolve })).resolves.toMatchObject({
+      addresses: ['93.184.215.14'],
+    });
+    expect(dns.calls).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
 // The worker side of the job queue (jobs.ts): run a due job under a renewed lease, drain the queue,
 // and the long-running loop woken by LISTEN/NOTIFY.
 import { hostname } from 'node:os';
+import type { JobRow } from '@esign/db';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import {
@@ -28,6 +29,20 @@ export async function runOneJob(
   if (!job) return false;
   // More may be due: an idle sibling slot looks while this one runs the job.
   onClaimed?.();
+  await runClaimedJob(ctx, handlers, job, leaseMs);
+  return true;
+}
+
+/**
+ * Runs a job this worker has claimed, under its renewed lease: the handler, then the job marked
+ * done, or failed on the job queue's back-off (never throws for the handler's failure).
+ */
+export async function runClaimedJob(
+  ctx: JobContext,
+  handlers: Record<string, JobHandler>,
+  job: JobRow,
+  leaseMs = JOB_LEASE_MS,
+): Promise<void> {
   const log = ctx.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
   const handler = handlers[job.kind];
   const lease = holdLease(() => renewJobLease(ctx.db, job, ctx.now(), leaseMs), {
@@ -52,7 +67,6 @@ export async function runOneJob(
   } finally {
     lease.stop();
   }
-  return true;
 }
 
 /** Drains every due job (tests and the all-in-one process after a request use it). */
@@ -181,7 +195,7 @@ const LISTEN_RETRY_MAX_MS = 30_000;
  * workers' poll carries on meanwhile); after each (re)connect `onNotify()` runs once without a
  * kind, since jobs committed while nobody listened sent their notifications to no one.
  */
-function listenForJobs(
+export function listenForJobs(
   url: string,
   logger: Logger,
   onNotify: (kind?: string) => void,

@@ -8,6 +8,7 @@ import {
   type ResolveHost,
 } from '@esign/webhooks';
 import { sql } from 'kysely';
+import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
@@ -29,12 +30,7 @@ import { openEndpointSecret } from './secret-box.ts';
  * When the object is gone (the builder says not_found) or its type has no builder, the last data
  * sent for this object, or failing that a reference `{ object, id }`.
  */
-async function eventData(
-  db: Db,
-  d: ClaimedDelivery,
-  config: Config,
-  now: Date,
-): Promise<{ data: unknown; fresh: boolean }> {
+async function eventData(db: Db, d: ClaimedDelivery, config: Config, now: Date): Promise<BuiltData> {
   const builder = eventDataBuilder(d.objectType);
   if (builder) {
     try {
@@ -44,6 +40,11 @@ async function eventData(
       if (!(err instanceof CoreError && err.code === 'not_found')) throw err;
     }
   }
+  return lastSentData(db, d);
+}
+
+/** The event's `data` when its object is gone: the last data sent for that object, or a reference. */
+export async function lastSentData(db: Db, d: ClaimedDelivery): Promise<BuiltData> {
   const last = await db
     .selectFrom('webhook_events')
     .select('data')
@@ -59,7 +60,13 @@ async function eventData(
   return { data: last?.data ?? { object: d.objectType, id: d.objectId }, fresh: false };
 }
 
-function internalFailure(errorCode: string, error: string): DeliveryAttemptResult {
+/** An event's `data` for one attempt; `fresh` when built from the object now (kept as its last data). */
+export interface BuiltData {
+  data: unknown;
+  fresh: boolean;
+}
+
+export function internalFailure(errorCode: string, error: string): DeliveryAttemptResult {
   return { ok: false, status: null, durationMs: 0, error, errorCode, responseExcerpt: '' };
 }
 
@@ -68,21 +75,36 @@ async function sendAttempt(
   d: ClaimedDelivery,
   opts: WebhookOptions,
 ): Promise<{ result: DeliveryAttemptResult; data?: unknown }> {
-  const { config } = opts;
-  let data: unknown;
-  let fresh: boolean;
+  let built: BuiltData;
   try {
-    ({ data, fresh } = await eventData(db, d, config, opts.now()));
+    built = await eventData(db, d, opts.config, opts.now());
   } catch (err) {
+    return sendBuilt(d, err instanceof Error ? err : new Error(String(err)), opts);
+  }
+  return sendBuilt(d, built, opts);
+}
+
+/**
+ * Signs and POSTs one attempt whose `data` was built (or failed to build: `Error`), through the
+ * outbound guard. `openSecret` lets a batch open each endpoint's secret once.
+ */
+export async function sendBuilt(
+  d: ClaimedDelivery,
+  built: BuiltData | Error,
+  opts: WebhookOptions,
+  openSecret: (d: ClaimedDelivery) => string = (x) => openEndpointSecret(opts.config, x.scope, x.secret),
+): Promise<{ result: DeliveryAttemptResult; data?: unknown }> {
+  const { config } = opts;
+  if (built instanceof Error) {
     opts.logger?.error(
-      { err, deliveryId: d.id, eventId: d.eventId },
+      { err: built, deliveryId: d.id, eventId: d.eventId },
       'webhook event data could not be built',
     );
     return { result: internalFailure('data_error', 'The event data could not be built (server error)') };
   }
   let secret: string;
   try {
-    secret = openEndpointSecret(config, d.scope, d.secret);
+    secret = openSecret(d);
   } catch (err) {
     opts.logger?.error({ err, deliveryId: d.id }, 'webhook signing secret could not be decrypted');
     return {
@@ -95,7 +117,7 @@ async function sendAttempt(
   const request = buildDeliveryRequest({
     serviceName: config.WEBHOOK_SERVICE_NAME,
     secret,
-    event: { id: d.eventId, type: d.type, created_at: d.eventCreatedAt.toISOString(), data },
+    event: { id: d.eventId, type: d.type, created_at: d.eventCreatedAt.toISOString(), data: built.data },
     deliveryId: d.deliveryUuid,
     customHeaders: d.headers,
     nowSeconds: Math.floor(opts.now().getTime() / 1000),
@@ -108,7 +130,24 @@ async function sendAttempt(
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
   });
-  return fresh ? { result, data } : { result };
+  return built.fresh ? { result, data: built.data } : { result };
+}
+
+/** What an attempt's result makes of its delivery: done, failed for good, or pending until `nextAt`. */
+export function nextState(
+  d: Pick<ClaimedDelivery, 'type' | 'attempt'>,
+  result: DeliveryAttemptResult,
+  config: Config,
+  now: Date,
+): { status: 'succeeded' | 'failed' | 'pending'; nextAt: Date | null } {
+  const delay = result.ok
+    ? null
+    : nextRetryDelayForEvent(d.type, d.attempt, config.WEBHOOK_RETRY_BASE_SECONDS);
+  const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+  return {
+    status,
+    nextAt: status === 'pending' && delay !== null ? new Date(now.getTime() + delay * 1000) : null,
+  };
 }
 
 /** Records the attempt's outcome and, if another attempt is due later, queues its wake-up. */
@@ -120,11 +159,7 @@ async function recordOutcome(
 ): Promise<'succeeded' | 'retrying' | 'failed' | 'superseded'> {
   const { result } = outcome;
   const now = opts.now();
-  const delay = result.ok
-    ? null
-    : nextRetryDelayForEvent(d.type, d.attempt, opts.config.WEBHOOK_RETRY_BASE_SECONDS);
-  const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
-  const nextAt = status === 'pending' && delay !== null ? new Date(now.getTime() + delay * 1000) : null;
+  const { status, nextAt } = nextState(d, result, opts.config, now);
   const data = 'data' in outcome ? json(outcome.data) : null;
   // One statement: the attempt's outcome, the event's last known data, the delivery's new state.
   const write = (ex: Executor) =>
@@ -235,20 +270,31 @@ export async function attemptWebhookDelivery(
     })
     .finally(lease.stop);
   const kind = await recordOutcome(db, d, outcome, opts);
-  opts.logger?.info(
+  logAttempt(opts.logger, d, outcome.result, kind);
+  return { kind, attempt: d.attempt, deliveryId: d.deliveryUuid };
+}
+
+/** The log line of every attempt (info), whichever path made it. */
+export function logAttempt(
+  logger: Logger | undefined,
+  d: ClaimedDelivery,
+  result: DeliveryAttemptResult,
+  kind: 'succeeded' | 'retrying' | 'failed' | 'superseded',
+): void {
+  if (!logger?.isLevelEnabled('info')) return;
+  logger.info(
     {
       deliveryId: d.id,
       eventId: d.eventId,
       type: d.type,
       attempt: d.attempt,
-      status: outcome.result.status,
-      errorCode: outcome.result.errorCode,
-      durationMs: outcome.result.durationMs,
+      status: result.status,
+      errorCode: result.errorCode,
+      durationMs: result.durationMs,
       outcome: kind,
     },
     'webhook attempt',
   );
-  return { kind, attempt: d.attempt, deliveryId: d.deliveryUuid };
 }
 
 /**

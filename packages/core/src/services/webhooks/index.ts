@@ -30,6 +30,7 @@ export {
 } from './endpoints.ts';
 export { fanOutWebhookEvent } from './fan-out.ts';
 export { WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
+export { startWebhookWorker, type WebhookWorkerOptions } from './pump.ts';
 export { getWebhookDelivery, type ListWebhookDeliveriesInput, listWebhookDeliveries } from './records.ts';
 export { openEndpointSecret, sealEndpointSecret } from './secret-box.ts';
 export {
