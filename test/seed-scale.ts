@@ -4,16 +4,33 @@ import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 
 /**
+ * Which status the g-th seeded request gets: a permutation of every 10,000 consecutive values of g
+ * (7919 is prime to 10,000), so a small seed (1,000 requests) gets the same mix as a large one
+ * instead of only the first statuses of the cycle.
+ */
+const KEY = '((g * 7919) % 10000)';
+
+/**
  * Statuses of seeded requests, per 10,000: mostly finished, a few open, rare declined and expired
  * (the mix the issue's "rare status" rows measure).
  */
 const STATUS_MIX = sql.raw(`case
-  when g % 10000 < 8800 then 'completed'
-  when g % 10000 < 9500 then 'canceled'
-  when g % 10000 < 9800 then 'sent'
-  when g % 10000 < 9950 then 'in_progress'
-  when g % 10000 < 9990 then 'declined'
+  when ${KEY} < 8800 then 'completed'
+  when ${KEY} < 9500 then 'canceled'
+  when ${KEY} < 9800 then 'sent'
+  when ${KEY} < 9950 then 'in_progress'
+  when ${KEY} < 9990 then 'declined'
   else 'expired' end`);
+
+/**
+ * A third of the requests have an expiry date: finished ones spread around now, open ones
+ * (sent, in progress) in the future only. The worker turns an open request past its date into
+ * `expired` within 30 s (README, housekeeping), so a seed full of overdue open requests would be a
+ * state production never stays in.
+ */
+const EXPIRY = sql.raw(`case when g % 3 = 0 then now() + (case
+  when ${KEY} >= 9500 and ${KEY} < 9950 then (g % 97) + 1
+  else (g % 97) - 30 end) * interval '1 day' end`);
 
 /** The email of the signer seeded for request `id`: a distinct local part at a shared domain. */
 export function seededEmail(id: number): string {
@@ -38,7 +55,7 @@ export interface SeedScale {
 /**
  * Seeds a large account in a few statements (generate_series): `requests` copies of a prototype
  * request, each with one signer named `Signer <id>`, email `seededEmail(id)` and phone
- * `+1555<id, 7 digits>`; statuses per STATUS_MIX, expiry dates spread around now. Then ANALYZE.
+ * `+1555<id, 7 digits>`; statuses per STATUS_MIX, expiry dates per EXPIRY. Then ANALYZE.
  */
 export async function seedRequests(db: Db, s: SeedScale): Promise<void> {
   const rareEvery = s.rareEvery ?? 1000;
@@ -51,8 +68,8 @@ export async function seedRequests(db: Db, s: SeedScale): Promise<void> {
       case when ${rare}::int is not null and g % ${rareEvery} = 7 then ${rare}::int else p.template_id end,
       p.template_name, ${STATUS_MIX}, p.signing_order, p.source, p.created_by_user_id, p.api_key_id,
       p.snapshot,
-      case when g % 3 = 0 then now() + ((g % 97) - 30) * interval '1 day' end,
-      case when g % 10000 < 8800 then now() end,
+      ${EXPIRY},
+      case when ${sql.raw(KEY)} < 8800 then now() end,
       now(), now()
     from signature_requests p, generate_series(1, ${s.requests}) g
     where p.id = ${s.prototypeId}`.execute(db);

@@ -335,6 +335,52 @@ describe('GET /signature_requests', () => {
     expect(await ids('cxy@')).toEqual([plain]);
   });
 
+  it('status=expired lists stored expired and open-past-expires_at requests together, newest first, page by page, with template_id and q', async () => {
+    const acct = await createTestAccount(t.db, { credits: 10 });
+    const a = await twoRoleTemplate(t, acct);
+    const b = await twoRoleTemplate(t, acct);
+    const send = async (template: number, name: string, expiresInMs: number) =>
+      (
+        await sendRequest(t, acct, {
+          template_id: template,
+          signers: [{ name, email: `${name.toLowerCase()}@example.com` }],
+          expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+          send_email: false,
+        })
+      ).body.id as number;
+    const stored1 = await send(a.id, 'Stored', 60_000);
+    const overdue1 = await send(b.id, 'Overdue', 60_000);
+    const stored2 = await send(b.id, 'Stored', 60_000);
+    const overdue2 = await send(a.id, 'Overdue', 60_000);
+    await send(a.id, 'Later', 3_600_000); // open, not yet past its date
+    await t.db
+      .updateTable('signature_requests')
+      .set({ status: 'expired' })
+      .where('id', 'in', [stored1, stored2])
+      .execute();
+    t.clock.now = new Date(Date.now() + 120_000);
+    try {
+      const page = async (qs: string) =>
+        (await t.api('GET', `signature_requests?status=expired${qs}`, { key: acct.key })).body;
+      expect((await page('')).data.map((x: any) => x.id)).toEqual([overdue2, stored2, overdue1, stored1]);
+      // limit 1, following next_cursor, walks the same order and ends.
+      const walked: number[] = [];
+      let cursor = '';
+      for (let i = 0; i < 6; i++) {
+        const body = await page(`&limit=1${cursor}`);
+        walked.push(...body.data.map((x: any) => x.id));
+        if (!body.has_more) break;
+        cursor = `&cursor=${body.next_cursor}`;
+      }
+      expect(walked).toEqual([overdue2, stored2, overdue1, stored1]);
+      expect((await page(`&template_id=${a.id}`)).data.map((x: any) => x.id)).toEqual([overdue2, stored1]);
+      expect((await page('&q=overdue')).data.map((x: any) => x.id)).toEqual([overdue2, overdue1]);
+      expect((await page(`&q=stored&template_id=${b.id}`)).data.map((x: any) => x.id)).toEqual([stored2]);
+    } finally {
+      t.clock.now = null;
+    }
+  });
+
   it('the worker sweep marks unfinished requests past expires_at expired', async () => {
     const res = await sendRequest(t, owner, {
       template_id: tpl.id,
