@@ -12,9 +12,10 @@ export {
   type IsolationLimits,
 } from './ingest/isolate.ts';
 export type { PoolStats as DocumentPoolStats } from './ingest/isolate-pool.ts';
-export type { SealTaskInput } from './ingest/isolate-protocol.ts';
+export type { SealTaskInput, VerifyResult } from './ingest/isolate-protocol.ts';
 export * from './ingest/pooled.ts';
 export type { IngestedDocument, IngestInput } from './ingest/types.ts';
 export type { AuditTrailInput } from './seal/audit-trail.ts';
 export type { LoadSigningIdentityOptions } from './seal/identity.ts';
 export type { SealTrust } from './seal/sign.ts';
+export type { RevisionChange, SignatureCheck } from './seal/verify.ts';

@@ -1,6 +1,6 @@
 /**
  * Entry of a document pool worker, a child process (see isolate.ts and child-worker.ts). It ingests uploads, renders pages, seals and combines
- * documents and builds audit trails. Loaded by Node directly, so this module and everything it imports must be TypeScript
+ * documents, builds audit trails and checks the signatures of uploaded PDFs. Loaded by Node directly, so this module and everything it imports must be TypeScript
  * Node can run itself. Each kind of work loads its libraries on first use (the pool gives a worker one kind).
  */
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
@@ -66,6 +66,13 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
     const identity = await identityFor(msg.identity);
     const pdf = await combineDocuments([msg.bytes, ...msg.more], identity, msg.name);
     return { id: msg.id, ok: true, op: 'combine', pdf };
+  }
+  if (msg.op === 'verify') {
+    const { verifyPdf } = await import('../seal/verify.ts');
+    const identity = await identityFor(msg.identity);
+    const found = await verifyPdf(msg.bytes);
+    const result = { ...found, serviceCertificateSha256: identity.fingerprintSha256 };
+    return { id: msg.id, ok: true, op: 'verify', result };
   }
   if (msg.op === 'audit-trail') {
     const { buildAuditTrail } = await import('../seal/audit-trail.ts');
