@@ -49,7 +49,8 @@ export async function registerProcedureRoutes(
         db: opts.db,
         logger: opts.logger,
         config: opts.config,
-        deps: opts.deps,
+        // A multipart request's files on disk, for this request only (services/uploads.ts).
+        deps: req.esign?.uploads ? { ...opts.deps, uploads: req.esign.uploads.files } : opts.deps,
         actor: req.esign?.actor ?? null,
         source: 'api',
         requestId: String(req.id),
