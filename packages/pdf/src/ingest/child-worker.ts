@@ -12,8 +12,9 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inOrder, removeFiles, sendDirOf, spill, unspill } from './ipc-files.ts';
 
 export interface DocumentWorker extends EventEmitter {
   postMessage(message: unknown): void;
@@ -104,7 +105,17 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
     stderr = (stderr + d.toString()).slice(-4000);
   });
   const startup = readiness(child);
-  child.on('message', (m: { ready?: true }) => (m?.ready ? startup.started() : events.emit('message', m)));
+  // Large byte arrays come as files (ipc-files.ts): read back in arrival order.
+  const receive = inOrder(async (m: unknown) => {
+    const message = await unspill(m).catch((err: Error) => events.emit('error', err));
+    if (!message) return;
+    // A reply (not a drawn page): the child has read every file sent to it so far.
+    if (!(message as { progress?: true }).progress) sent.length = 0;
+    events.emit('message', message);
+  });
+  child.on('message', (m: { ready?: true }) => (m?.ready ? startup.started() : receive(m)));
+  /** Files sent that the child may not have read yet: removed once it has ended. */
+  const sent: string[] = [];
   const watchdog = setInterval(() => {
     const rss = child.pid ? residentBytes(child.pid) : null;
     if (rss !== null && rss > memoryMb * 1024 * 1024) {
@@ -116,6 +127,9 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       clearInterval(watchdog);
+      removeFiles(sent.splice(0));
+      // Files the child wrote and nobody will read (it was ended before it could clean up).
+      if (child.pid) rmSync(sendDirOf(child.pid), { recursive: true, force: true });
       startup.failed(new Error(`the document worker ended before it started (${stderr.slice(-300)})`));
       if (overLimit || /heap out of memory|Reached heap limit/i.test(stderr))
         events.emit('error', outOfMemory());
@@ -131,9 +145,14 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   child.on('error', (err) => events.emit('error', err));
   Object.defineProperty(events, 'pid', { get: () => child.pid });
   Object.defineProperty(events, 'ready', { value: startup.ready });
-  events.postMessage = (message) => {
-    if (child.connected) child.send(message as object);
-  };
+  // Large byte arrays go as files (ipc-files.ts), in the order posted.
+  const post = inOrder(async (message: unknown) => {
+    const out = await spill(message);
+    sent.push(...out.files);
+    if (child.connected) child.send(out.message as object);
+    else removeFiles(out.files);
+  });
+  events.postMessage = (message) => post(message);
   events.terminate = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;

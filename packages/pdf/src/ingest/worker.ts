@@ -5,6 +5,7 @@
  */
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
+import { inOrder, spill, unspill } from './ipc-files.ts';
 import type { WorkerProgress, WorkerReply, WorkerRequest } from './isolate-protocol.ts';
 
 type Send = (message: WorkerReply | WorkerProgress) => void;
@@ -128,10 +129,27 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
 }
 
 if (process.send) {
-  // Messages come over the IPC channel (structured clone: buffers are copied, not transferred).
-  process.on('message', (msg: WorkerRequest) =>
-    onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, (m) => process.send?.(m)),
-  );
+  // Messages come over the IPC channel (structured clone: buffers are copied, not transferred);
+  // large byte arrays come and go as files (ipc-files.ts), in order.
+  const send = inOrder(async (m: WorkerReply | WorkerProgress) => {
+    try {
+      process.send?.((await spill(m)).message);
+    } catch (e) {
+      // A reply that cannot be sent must still settle the call (a drawn page can be skipped).
+      if (!('progress' in m))
+        process.send?.({ id: m.id, ok: false, message: `the result could not be sent back (${String(e)})` });
+    }
+  });
+  const receive = inOrder(async (raw: unknown) => {
+    let msg: WorkerRequest;
+    try {
+      msg = (await unspill(raw)) as WorkerRequest;
+    } catch (e) {
+      return send(errorReply((raw as { id: number }).id, e));
+    }
+    void onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, send);
+  });
+  process.on('message', receive);
   // The pool's process is gone: nothing can use this worker any more.
   process.on('disconnect', () => process.exit(0));
   // The libraries of this worker's kind of work load before it reports ready (time limits start then).

@@ -1,0 +1,104 @@
+/**
+ * Large byte arrays cross between the document pool and its workers as temporary files, not
+ * inside IPC messages. Node's 'advanced' IPC serializes a message into one buffer and then copies
+ * it again behind a length header, and the receiver gathers the chunks and joins them before
+ * deserializing: a 25 MB document cost the process answering HTTP 50 MB to send and 75 MB to
+ * receive (issue 18). Written to a file from the caller's own buffer and read back once, it costs
+ * one copy on the receiving side only. The receiver removes each file once read.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Byte arrays from this size on go through a file. */
+export const FILE_THRESHOLD = 1024 * 1024;
+const MAX_DEPTH = 3;
+
+interface FileRef {
+  ipcFile: string;
+}
+
+/** Plain objects and arrays are walked; anything else (a Date in a seal task) passes as it is. */
+const isPlain = (v: unknown): v is Record<string, unknown> => {
+  if (!v || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+const isFileRef = (v: unknown): v is FileRef =>
+  !!v && typeof v === 'object' && typeof (v as FileRef).ipcFile === 'string' && Object.keys(v).length === 1;
+
+/** The folder where process `pid` writes the files it sends (removed when it exits or ends). */
+export const sendDirOf = (pid: number) => join(tmpdir(), `esign-pool-${pid}`);
+
+let ownDir: string | null = null;
+function sendDir(): string {
+  if (!ownDir) {
+    const dir = sendDirOf(process.pid);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    ownDir = dir;
+  }
+  return ownDir;
+}
+
+/**
+ * The message with every byte array of `FILE_THRESHOLD` or more (in its fields, nested up to
+ * three levels) written to a file and replaced by a reference; the paths written are in `files`.
+ */
+export async function spill(message: unknown): Promise<{ message: unknown; files: string[] }> {
+  const files: string[] = [];
+  const walk = async (v: unknown, depth: number): Promise<unknown> => {
+    if (v instanceof Uint8Array) {
+      if (v.byteLength < FILE_THRESHOLD) return v;
+      const path = join(sendDir(), `${randomUUID()}.bin`);
+      files.push(path);
+      await writeFile(path, v, { mode: 0o600 });
+      return { ipcFile: path } satisfies FileRef;
+    }
+    if (depth >= MAX_DEPTH) return v;
+    if (Array.isArray(v)) return Promise.all(v.map((x) => walk(x, depth + 1)));
+    if (!isPlain(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = await walk(x, depth + 1);
+    return out;
+  };
+  return { message: await walk(message, 0), files };
+}
+
+/** The message with each file reference read back (and the file removed). */
+export async function unspill(message: unknown): Promise<unknown> {
+  const walk = async (v: unknown, depth: number): Promise<unknown> => {
+    if (isFileRef(v)) {
+      const bytes = await readFile(v.ipcFile);
+      await unlink(v.ipcFile).catch(() => {});
+      // A view that owns its whole buffer (see worker.ts's ownBuffer).
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    if (depth >= MAX_DEPTH) return v;
+    if (Array.isArray(v)) return Promise.all(v.map((x) => walk(x, depth + 1)));
+    if (!isPlain(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = await walk(x, depth + 1);
+    return out;
+  };
+  return walk(message, 0);
+}
+
+/** Removes files a message named that its receiver never read (it ended first). */
+export function removeFiles(files: string[]): void {
+  for (const f of files) void unlink(f).catch(() => {});
+}
+
+/**
+ * Runs `fn` for each value in arrival order, each after the previous one finished: messages
+ * whose files are read back asynchronously still arrive in the order they were sent.
+ */
+export function inOrder<T>(fn: (value: T) => Promise<void>): (value: T) => void {
+  let chain = Promise.resolve();
+  return (value) => {
+    chain = chain.then(() => fn(value)).catch(() => {});
+  };
+}
