@@ -12,9 +12,9 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { inOrder, removeFiles, sendDirOf, spill, unspill } from './ipc-files.ts';
+import { inOrder, removeFiles, spill } from './ipc-files.ts';
 
 export interface DocumentWorker extends EventEmitter {
   postMessage(message: unknown): void;
@@ -105,17 +105,14 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
     stderr = (stderr + d.toString()).slice(-4000);
   });
   const startup = readiness(child);
-  // Large byte arrays come as files (ipc-files.ts): read back in arrival order.
-  const receive = inOrder(async (m: unknown) => {
-    const message = await unspill(m).catch((err: Error) => events.emit('error', err));
-    if (!message) return;
-    // A reply (not a drawn page): the child has read every file sent to it so far.
-    if (!(message as { progress?: true }).progress) sent.length = 0;
-    events.emit('message', message);
-  });
-  child.on('message', (m: { ready?: true }) => (m?.ready ? startup.started() : receive(m)));
   /** Files sent that the child may not have read yet: removed once it has ended. */
   const sent: string[] = [];
+  child.on('message', (m: { ready?: true; progress?: true }) => {
+    if (m?.ready) return startup.started();
+    // A reply (not a drawn page): the child has read every file sent to it so far.
+    if (!m?.progress) sent.length = 0;
+    events.emit('message', m);
+  });
   const watchdog = setInterval(() => {
     const rss = child.pid ? residentBytes(child.pid) : null;
     if (rss !== null && rss > memoryMb * 1024 * 1024) {
@@ -128,8 +125,6 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
     child.once('exit', (code, signal) => {
       clearInterval(watchdog);
       removeFiles(sent.splice(0));
-      // Files the child wrote and nobody will read (it was ended before it could clean up).
-      if (child.pid) rmSync(sendDirOf(child.pid), { recursive: true, force: true });
       startup.failed(new Error(`the document worker ended before it started (${stderr.slice(-300)})`));
       if (overLimit || /heap out of memory|Reached heap limit/i.test(stderr))
         events.emit('error', outOfMemory());
@@ -145,7 +140,7 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   child.on('error', (err) => events.emit('error', err));
   Object.defineProperty(events, 'pid', { get: () => child.pid });
   Object.defineProperty(events, 'ready', { value: startup.ready });
-  // Large byte arrays go as files (ipc-files.ts), in the order posted.
+  // Large byte arrays go to the child as files (ipc-files.ts), in the order posted.
   const post = inOrder(async (message: unknown) => {
     const out = await spill(message);
     sent.push(...out.files);

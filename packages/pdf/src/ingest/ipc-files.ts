@@ -1,10 +1,10 @@
 /**
- * Large byte arrays cross between the document pool and its workers as temporary files, not
- * inside IPC messages. Node's 'advanced' IPC serializes a message into one buffer and then copies
- * it again behind a length header, and the receiver gathers the chunks and joins them before
- * deserializing: a 25 MB document cost the process answering HTTP 50 MB to send and 75 MB to
- * receive (issue 18). Written to a file from the caller's own buffer and read back once, it costs
- * one copy on the receiving side only. The receiver removes each file once read.
+ * A large byte array of a task (the document) goes to a pool worker as a temporary file, not
+ * inside the IPC message: Node's 'advanced' IPC serializes the whole message into a buffer of its
+ * own before writing it, so sending a 25 MB document cost the process answering HTTP another
+ * 25 MB for as long as it was being written (measured: peak +25 MB per send). Written to a file
+ * from the caller's own buffer, it costs nothing more there; the worker reads it once and removes
+ * it. Replies come back over the channel: there a file would cost the same one copy.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -30,7 +30,7 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
 const isFileRef = (v: unknown): v is FileRef =>
   !!v && typeof v === 'object' && typeof (v as FileRef).ipcFile === 'string' && Object.keys(v).length === 1;
 
-/** The folder where process `pid` writes the files it sends (removed when it exits or ends). */
+/** The folder where process `pid` writes the files it sends (removed when it exits). */
 export const sendDirOf = (pid: number) => join(tmpdir(), `esign-pool-${pid}`);
 
 let ownDir: string | null = null;

@@ -5,7 +5,7 @@
  */
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
-import { inOrder, spill, unspill } from './ipc-files.ts';
+import { inOrder, unspill } from './ipc-files.ts';
 import type { WorkerProgress, WorkerReply, WorkerRequest } from './isolate-protocol.ts';
 
 type Send = (message: WorkerReply | WorkerProgress) => void;
@@ -130,21 +130,15 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
 
 if (process.send) {
   // Messages come over the IPC channel (structured clone: buffers are copied, not transferred);
-  // large byte arrays come and go as files (ipc-files.ts), in order.
-  const send = inOrder(async (m: WorkerReply | WorkerProgress) => {
-    try {
-      process.send?.((await spill(m)).message);
-    } catch (e) {
-      // A reply that cannot be sent must still settle the call (a drawn page can be skipped).
-      if (!('progress' in m))
-        process.send?.({ id: m.id, ok: false, message: `the result could not be sent back (${String(e)})` });
-    }
-  });
+  // a large byte array of a task comes as a file (ipc-files.ts), read back in arrival order.
+  // Replies go back over the channel: receiving costs the pool's process one copy either way.
+  const send: Send = (m) => process.send?.(m);
   const receive = inOrder(async (raw: unknown) => {
     let msg: WorkerRequest;
     try {
       msg = (await unspill(raw)) as WorkerRequest;
     } catch (e) {
+      // The task's file could not be read: the call fails instead of waiting for its time limit.
       return send(errorReply((raw as { id: number }).id, e));
     }
     void onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, send);
