@@ -1,17 +1,17 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestDocument } from '../src/ingest/index.ts';
-import { FILE_THRESHOLD, sendDirOf, spill, unspill } from '../src/ingest/ipc-files.ts';
+import { FILE_THRESHOLD, sendPrefixOf, spill, unspill } from '../src/ingest/ipc-files.ts';
 import { makeLargePdf } from './ingest-fixtures.ts';
 
 // Issue 18: a document crosses to and from the pool's worker processes as a temporary file, not
 // inside the IPC message (which Node serializes, copies behind a header, and on receipt gathers
 // and joins: several copies of a 25 MB document in the process answering HTTP).
 
-const filesLeft = () => {
-  const dir = sendDirOf(process.pid);
-  return existsSync(dir) ? readdirSync(dir) : [];
-};
+const filesLeft = () =>
+  readdirSync(tmpdir()).filter((f) => f.startsWith(basename(sendPrefixOf(process.pid))));
 
 describe('large byte arrays cross to the document pool as files (issue 18)', () => {
   it('a task round-trips: large arrays (also nested and in lists) become file references, small ones and dates stay in the message, and each file is removed once read', async () => {

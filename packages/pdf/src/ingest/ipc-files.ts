@@ -7,7 +7,6 @@
  * it. Replies come back over the channel: there a file would cost the same one copy.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,19 +29,8 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
 const isFileRef = (v: unknown): v is FileRef =>
   !!v && typeof v === 'object' && typeof (v as FileRef).ipcFile === 'string' && Object.keys(v).length === 1;
 
-/** The folder where process `pid` writes the files it sends (removed when it exits). */
-export const sendDirOf = (pid: number) => join(tmpdir(), `esign-pool-${pid}`);
-
-let ownDir: string | null = null;
-function sendDir(): string {
-  if (!ownDir) {
-    const dir = sendDirOf(process.pid);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    ownDir = dir;
-  }
-  return ownDir;
-}
+/** The prefix of the files process `pid` sends (in the system's temporary folder). */
+export const sendPrefixOf = (pid: number) => join(tmpdir(), `esign-pool-${pid}-`);
 
 /**
  * The message with every byte array of `FILE_THRESHOLD` or more (in its fields, nested up to
@@ -53,7 +41,7 @@ export async function spill(message: unknown): Promise<{ message: unknown; files
   const walk = async (v: unknown, depth: number): Promise<unknown> => {
     if (v instanceof Uint8Array) {
       if (v.byteLength < FILE_THRESHOLD) return v;
-      const path = join(sendDir(), `${randomUUID()}.bin`);
+      const path = `${sendPrefixOf(process.pid)}${randomUUID()}.bin`;
       files.push(path);
       await writeFile(path, v, { mode: 0o600 });
       return { ipcFile: path } satisfies FileRef;
