@@ -45,7 +45,8 @@ const { values: args } = parseArgs({
     docs: { type: 'string', default: 'images,text' },
     // For a quick look at the first phases only (e.g. `--stop-after upload`).
     'stop-after': { type: 'string' },
-    // `multipart`: the document as a multipart file (streamed to disk), its fields set by PATCH.
+    // `multipart`: the document as a multipart file (streamed to disk), its fields set by PATCH;
+    // the verify phase posts the sealed file as multipart too.
     upload: { type: 'string', default: 'json' },
   },
 });
@@ -476,6 +477,23 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   return results;
 }
 
+/** POST /documents/verify as JSON (base64), or as a multipart file with `--upload multipart`. */
+async function postVerify(api: Api, pdf: Buffer) {
+  if (args.upload !== 'multipart')
+    return call(api, 'POST', 'documents/verify', { file: pdf.toString('base64') });
+  const form = new FormData();
+  form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'sealed.pdf');
+  const res = await fetch(`${api.base}/api/v1/documents/verify`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.key}` },
+    body: form,
+  });
+  const text = await res.text();
+  if (res.status >= 300)
+    throw new Error(`POST documents/verify (multipart): ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
 /**
  * Downloads the sealed document through its /files link (streamed from storage) and posts it to
  * POST /documents/verify (checked in the document pool): the verdict and the download's time.
@@ -488,7 +506,7 @@ async function verifySealed(api: Api, requestId: number): Promise<string> {
   const sealed = Buffer.from(await res.arrayBuffer());
   const downloadMs = performance.now() - t0;
   const t1 = performance.now();
-  const verdict = await call(api, 'POST', 'documents/verify', { file: sealed.toString('base64') });
+  const verdict = await postVerify(api, sealed);
   if (verdict.verdict !== 'authentic') throw new Error(`verify: ${verdict.verdict} (${verdict.summary})`);
   const mb = (sealed.length / 1024 / 1024).toFixed(1);
   return `${mb} MB sealed: download ${(downloadMs / 1000).toFixed(1)} s, verify ${((performance.now() - t1) / 1000).toFixed(1)} s, ${verdict.verdict}`;
