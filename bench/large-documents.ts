@@ -1,8 +1,9 @@
-// Large documents (issue #18): upload, page images, send, sign and seal of a 25 MB / 200-page PDF
+// Large documents (issue #18): upload, page images, send, sign, seal and verify of a 25 MB / 200-page PDF
 // (every page an incompressible image) and of a 5,000-page text PDF through real processes, with
 // each process's peak RSS and the latency of a small API call made at the same time.
 //
 //   pnpm exec tsx bench/large-documents.ts [--mode all|split|all,split] [--docs images,text]
+//     [--stop-after upload|render|send|sign|seal] [--upload json|multipart]
 //
 // `all`: the all-in-one server (apps/server: API, web and worker in one process). `split`: the
 // API (apps/api), the web app (apps/web: signing page and /files links) and the worker
@@ -11,7 +12,8 @@
 //
 // RSS: each process's VmRSS is sampled every 20 ms from /proc and its VmHWM (the kernel's peak,
 // reset per phase through /proc/<pid>/clear_refs) read at the end of each phase, so short spikes
-// between samples are counted too. The small call is POST /signature_requests of a 1-page template
+// between samples are counted too. The verify phase downloads the sealed document through its
+// /files link and posts it to POST /documents/verify. The small call is POST /signature_requests of a 1-page template
 // (one signer), made one after the other for as long as a phase runs; "idle" is the median of the
 // same call on the same idle server just before the document's phases.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -41,6 +43,11 @@ const { values: args } = parseArgs({
   options: {
     mode: { type: 'string', default: 'all' },
     docs: { type: 'string', default: 'images,text' },
+    // For a quick look at the first phases only (e.g. `--stop-after upload`).
+    'stop-after': { type: 'string' },
+    // `multipart`: the document as a multipart file (streamed to disk), its fields set by PATCH;
+    // the verify phase posts the sealed file as multipart too.
+    upload: { type: 'string', default: 'json' },
   },
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -255,6 +262,23 @@ function templateBody(name: string, pdf: Uint8Array, pages: number) {
   };
 }
 
+/** POST /templates as JSON (base64), or as multipart followed by PATCH of its fields (`--upload`). */
+async function uploadTemplate(api: Api, spec: DocSpec, pdf: Uint8Array) {
+  const body = templateBody(spec.id, pdf, spec.pages);
+  if (args.upload !== 'multipart') return call(api, 'POST', 'templates', body);
+  const form = new FormData();
+  form.append('documents[]', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), `${spec.id}.pdf`);
+  const res = await fetch(`${api.base}/api/v1/templates`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.key}` },
+    body: form,
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`POST templates (multipart): ${res.status} ${text.slice(0, 300)}`);
+  const created = JSON.parse(text) as { id: number };
+  return call(api, 'PATCH', `templates/${created.id}`, { fields: body.fields });
+}
+
 /** The small call, repeated while `busy` runs; returns every latency (ms). */
 function smallCalls(api: Api, smallTemplate: number) {
   const times: number[] = [];
@@ -375,10 +399,11 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   let template: any;
   results.push(
     await phase('upload', api, smallTemplate, async () => {
-      template = await call(api, 'POST', 'templates', templateBody(spec.id, pdf, spec.pages));
-      return `${(pdf.length / 1024 / 1024).toFixed(1)} MB`;
+      template = await uploadTemplate(api, spec, pdf);
+      return `${(pdf.length / 1024 / 1024).toFixed(1)} MB, ${args.upload}`;
     }),
   );
+  if (args['stop-after'] === 'upload') return results;
   const doc = await db
     .selectFrom('template_documents')
     .select(['storage_key'])
@@ -405,6 +430,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
       return pageReport(pages.seen, spec.pages);
     }),
   );
+  if (args['stop-after'] === 'render') return results;
   let request: any;
   results.push(
     await phase('send', api, smallTemplate, async () => {
@@ -412,6 +438,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
       return undefined;
     }),
   );
+  if (args['stop-after'] === 'send') return results;
   results.push(
     await phase('sign', api, smallTemplate, async () => {
       const token = new URL(request.signers[0].signing_url).pathname.split('/').pop()!;
@@ -426,6 +453,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
       return 'open, first 10 page images, complete';
     }),
   );
+  if (args['stop-after'] === 'sign') return results;
   results.push(
     await phase('seal', api, smallTemplate, async () => {
       await waitFor(
@@ -444,7 +472,44 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
       return undefined;
     }),
   );
+  if (args['stop-after'] === 'seal') return results;
+  results.push(await phase('verify', api, smallTemplate, () => verifySealed(api, request.id)));
   return results;
+}
+
+/** POST /documents/verify as JSON (base64), or as a multipart file with `--upload multipart`. */
+async function postVerify(api: Api, pdf: Buffer) {
+  if (args.upload !== 'multipart')
+    return call(api, 'POST', 'documents/verify', { file: pdf.toString('base64') });
+  const form = new FormData();
+  form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'sealed.pdf');
+  const res = await fetch(`${api.base}/api/v1/documents/verify`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.key}` },
+    body: form,
+  });
+  const text = await res.text();
+  if (res.status >= 300)
+    throw new Error(`POST documents/verify (multipart): ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/**
+ * Downloads the sealed document through its /files link (streamed from storage) and posts it to
+ * POST /documents/verify (checked in the document pool): the verdict and the download's time.
+ */
+async function verifySealed(api: Api, requestId: number): Promise<string> {
+  const done = await call(api, 'GET', `signature_requests/${requestId}`);
+  const t0 = performance.now();
+  const res = await fetch(done.documents[0].url);
+  if (!res.ok) throw new Error(`sealed document: ${res.status}`);
+  const sealed = Buffer.from(await res.arrayBuffer());
+  const downloadMs = performance.now() - t0;
+  const t1 = performance.now();
+  const verdict = await postVerify(api, sealed);
+  if (verdict.verdict !== 'authentic') throw new Error(`verify: ${verdict.verdict} (${verdict.summary})`);
+  const mb = (sealed.length / 1024 / 1024).toFixed(1);
+  return `${mb} MB sealed: download ${(downloadMs / 1000).toFixed(1)} s, verify ${((performance.now() - t1) / 1000).toFixed(1)} s, ${verdict.verdict}`;
 }
 
 /** When page images appeared (ms after upload answered): first, 10th, 30th, last, and a scroll check. */

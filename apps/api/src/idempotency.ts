@@ -1,9 +1,9 @@
+import { createHash, type Hash } from 'node:crypto';
 import {
   beginIdempotent,
   completeIdempotent,
   type IdempotencyRequest,
   releaseIdempotent,
-  sha256Hex,
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
@@ -11,14 +11,40 @@ import { sendError } from '@esign/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathOf, type RequestState } from './request-state.ts';
 
-/** Canonical JSON: key order does not change the hash, so equal bodies match. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
+/** Base64 (and a data: URI prefix): JSON.stringify escapes nothing in it, so it is hashed as it is. */
+const PLAIN_STRING = /^[\w+/=:;,.-]*$/;
+
+/**
+ * Hashes canonical JSON (key order does not change the hash, so equal bodies match) piece by
+ * piece: the body's 33 MB base64 documents are fed to the hash as they are, never joined into one
+ * more string the size of the body (issue 18).
+ */
+function hashCanonical(value: unknown, hash: Hash): void {
+  if (Array.isArray(value)) {
+    hash.update('[');
+    value.forEach((v, i) => {
+      if (i > 0) hash.update(',');
+      hashCanonical(v, hash);
+    });
+    hash.update(']');
+  } else if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+    hash.update('{');
+    entries.forEach(([k, v], i) => {
+      hash.update(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+      hashCanonical(v, hash);
+    });
+    hash.update('}');
+  } else if (typeof value === 'string' && value.length > 4096 && PLAIN_STRING.test(value)) {
+    hash.update('"').update(value).update('"');
+  } else hash.update(JSON.stringify(value) ?? 'null');
+}
+
+/** SHA-256 (hex) of the body's canonical JSON. */
+export function canonicalBodyHash(body: unknown): string {
+  const hash = createHash('sha256');
+  hashCanonical(body, hash);
+  return hash.digest('hex');
 }
 
 /**
@@ -39,7 +65,7 @@ export async function claimIdempotencyKey(
     apiKeyId: state.actor.apiKeyId!,
     path: pathOf(request),
     key,
-    requestHash: sha256Hex(canonical(request.body ?? {})),
+    requestHash: canonicalBodyHash(request.body ?? {}),
   };
   try {
     const start = await beginIdempotent(db, idem, now());

@@ -1,16 +1,24 @@
-import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, toCoreError } from '@esign/core';
+import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, toCoreError, type UploadedFiles } from '@esign/core';
 import { sendError } from '@esign/http';
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RestRoute } from './routes.ts';
 
 /** The text parts of POST /templates as multipart/form-data (the OpenAPI document lists them). */
 export const TEMPLATE_TEXT_FIELDS = new Set(['name', 'external_id', 'folder', 'password']);
 
+/** Streams one file part to disk (services/uploads.ts): its reference goes in the JSON input. */
+const saveFile = (part: MultipartFile, uploads: UploadedFiles) =>
+  uploads.save(part.file, () => part.file.truncated);
+
 /**
  * POST /templates as multipart/form-data: `documents[]` files plus text fields, translated into
- * the JSON input the procedure takes. Sizes are enforced while streaming each file.
+ * the JSON input the procedure takes. Sizes are enforced while streaming each file to disk.
  */
-export async function multipartTemplateBody(request: FastifyRequest): Promise<Record<string, unknown>> {
+export async function multipartTemplateBody(
+  request: FastifyRequest,
+  uploads: UploadedFiles,
+): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   const documents: { name: string; file: string }[] = [];
   try {
@@ -29,10 +37,9 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
           part.file.resume();
           throw new CoreError('too_many_documents', `A template has at most ${MAX_DOCUMENTS} documents`);
         }
-        const bytes = await part.toBuffer();
         documents.push({
           name: part.filename.replace(/\.[^.]+$/, '') || `Document ${documents.length + 1}`,
-          file: bytes.toString('base64'),
+          file: await saveFile(part, uploads),
         });
       } else if (part.fieldname === 'fields') {
         throw new CoreError('invalid_parameter', '`fields` is accepted in JSON requests only');
@@ -56,10 +63,13 @@ export async function multipartTemplateBody(request: FastifyRequest): Promise<Re
 }
 
 /**
- * POST /documents/verify as multipart/form-data: one `file` part, translated into `{ file: base64 }`.
- * The 25 MB limit is enforced while streaming.
+ * POST /documents/verify as multipart/form-data: one `file` part, translated into `{ file }` (its
+ * reference once on disk). The 25 MB limit is enforced while streaming.
  */
-export async function multipartVerifyBody(request: FastifyRequest): Promise<Record<string, unknown>> {
+export async function multipartVerifyBody(
+  request: FastifyRequest,
+  uploads: UploadedFiles,
+): Promise<Record<string, unknown>> {
   let file: string | undefined;
   try {
     for await (const part of request.parts({
@@ -72,7 +82,7 @@ export async function multipartVerifyBody(request: FastifyRequest): Promise<Reco
           `Unexpected form field "${part.fieldname}"; send the PDF as file`,
         );
       }
-      file = (await part.toBuffer()).toString('base64');
+      file = await saveFile(part, uploads);
     }
   } catch (err) {
     if (err instanceof CoreError) throw err;
@@ -91,7 +101,12 @@ export async function multipartVerifyBody(request: FastifyRequest): Promise<Reco
  * Turns a multipart request into the JSON body its procedure takes (POST /templates and POST
  * /documents/verify only); answers with the error and returns the reply when it cannot.
  */
-export async function readMultipartBody(request: FastifyRequest, reply: FastifyReply, route: RestRoute) {
+export async function readMultipartBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: RestRoute,
+  uploads: UploadedFiles,
+) {
   if (!route.meta.openapi?.contentTypes?.includes('multipart/form-data')) {
     return sendError(
       reply,
@@ -104,8 +119,8 @@ export async function readMultipartBody(request: FastifyRequest, reply: FastifyR
   try {
     request.body =
       route.path === '/documents/verify'
-        ? await multipartVerifyBody(request)
-        : await multipartTemplateBody(request);
+        ? await multipartVerifyBody(request, uploads)
+        : await multipartTemplateBody(request, uploads);
   } catch (err) {
     return sendError(reply, toCoreError(err));
   }

@@ -1,4 +1,12 @@
-import { appRouter, type Config, type CoreDeps, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
+import { join } from 'node:path';
+import {
+  appRouter,
+  type Config,
+  type CoreDeps,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENTS,
+  UploadedFiles,
+} from '@esign/core';
 import type { Db } from '@esign/db';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -27,12 +35,13 @@ export interface RestApiOptions {
  * The `preHandler` hook: a multipart upload becomes the procedure's JSON body, and an idempotent
  * call claims its key (or gets the stored response).
  */
-function prepareBody(db: Db, now: () => Date) {
+function prepareBody(db: Db, now: () => Date, uploadDir: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const state = request.esign;
     if (!state) return;
     if (request.isMultipart()) {
-      const answered = await readMultipartBody(request, reply, state.route);
+      state.uploads = new UploadedFiles(uploadDir);
+      const answered = await readMultipartBody(request, reply, state.route, state.uploads);
       if (answered) return answered;
     }
     // The body is parsed by now (JSON in any spelling: `application/JSON; charset=utf-8`), and
@@ -53,7 +62,13 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
     limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_DOCUMENTS + 1 },
   });
   app.addHook('onRequest', authenticateRoute(routes, { db: opts.db, config: opts.config, now }));
-  app.addHook('preHandler', prepareBody(opts.db, now));
+  // Multipart files are streamed to DATA_DIR/uploads and removed once the response is sent.
+  app.addHook('preHandler', prepareBody(opts.db, now, join(opts.config.DATA_DIR, 'uploads')));
+  const removeUploads = async (request: FastifyRequest) => {
+    await request.esign?.uploads?.remove();
+  };
+  app.addHook('onResponse', removeUploads);
+  app.addHook('onRequestAbort', removeUploads);
   app.addHook('onSend', finishResponse(opts.db));
   app.setErrorHandler(restErrorHandler(opts.db));
 

@@ -126,7 +126,8 @@ export function procedureHandler(opts: RestApiOptions, now: () => Date) {
         db: opts.db,
         logger: opts.logger,
         config: opts.config,
-        deps: opts.deps,
+        // A multipart request's files on disk, for this request only (services/uploads.ts).
+        deps: request.esign?.uploads ? { ...opts.deps, uploads: request.esign.uploads.files } : opts.deps,
         actor: request.esign?.actor ?? null,
         source: 'api',
         requestId: String(request.id),

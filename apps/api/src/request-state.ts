@@ -1,4 +1,4 @@
-import type { Actor, IdempotencyRequest } from '@esign/core';
+import type { Actor, IdempotencyRequest, UploadedFiles } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
 import type { RestRoute } from './routes.ts';
 
@@ -10,6 +10,8 @@ export interface RequestState {
   actor: Actor;
   idempotency: IdempotencyRequest | null;
   replayed: boolean;
+  /** A multipart request's files on disk (removed once the response is sent), else null. */
+  uploads: UploadedFiles | null;
 }
 
 declare module 'fastify' {

@@ -102,3 +102,50 @@ describe('POST /templates shares the document pool fairly between accounts (issu
     expect(later.headers.get('content-type')).toBe('image/png');
   });
 });
+
+/** A sealed 2,000-page file with 12 later revisions: @libpdf/core takes seconds to check it. */
+async function slowToVerifyPdf(): Promise<Uint8Array> {
+  const { loadSigningIdentity, sealDocument } = await import('../../../packages/pdf/src/seal/index.ts');
+  const { forge } = await import('../../../packages/pdf/test/forgery.ts');
+  const { sourcePdf, tempDir } = await import('../../../packages/pdf/test/seal-helpers.ts');
+  const identity = await loadSigningIdentity({ dataDir: tempDir('verify-api') });
+  const pdf = await sourcePdf(2000);
+  let file = await sealDocument({ pdf, values: [], identity, name: 'c', signedAt: new Date() });
+  for (let i = 0; i < 12; i++) file = await forge(file, undefined, i % 3);
+  return file;
+}
+
+describe('POST /documents/verify checks the file in the document pool (issue 18)', () => {
+  it("a file that takes seconds to check runs as the account's pool work: other calls are answered meanwhile, the time limit stops it with 422 invalid_document, and the next verify is answered", {
+    timeout: 120_000,
+  }, async () => {
+    const heavy = b64(await slowToVerifyPdf());
+    configureDocumentPool({ size: 2, timeoutMs: 1_000 });
+    const a = await createTestAccount(t.db);
+    const pending = t.api('POST', 'documents/verify', { key: a.key, body: { file: heavy } });
+    await until(
+      "the check in A's share of the pool",
+      () => documentPoolStats().runningByKey[a.accountId] === 1,
+      30_000,
+    );
+    const started = performance.now();
+    const me = await t.api('GET', 'me', { key: a.key });
+    const meMs = performance.now() - started;
+    expect(me.status).toBe(200);
+    const res = await pending;
+    // Checked on this process's event loop, the call could be neither stopped nor kept waiting.
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({
+      code: 'invalid_document',
+      message: expect.stringMatching(/took too long/),
+    });
+    console.log(`GET /me during a heavy verify: ${Math.round(meMs)} ms`);
+    configureDocumentPool({ size: 2 });
+    const next = await t.api('POST', 'documents/verify', {
+      key: a.key,
+      body: { file: b64(await plainPdf(1)) },
+    });
+    expect(next.status).toBe(200);
+    expect(next.body.verdict).toBe('unsigned');
+  });
+});

@@ -56,6 +56,12 @@ export interface CoreDeps {
   storage: FileStore;
   /** Live checkouts' payment provider; unset: the one PAYMENT_PROVIDER names (billing/providers.ts). */
   payments?: PaymentProvider;
+  /**
+   * Documents one multipart request streamed to disk (reference → temporary file), set by the REST
+   * adapter for that request only: its JSON input names each file by reference (see
+   * services/uploads.ts) instead of carrying it in base64.
+   */
+  uploads?: ReadonlyMap<string, string>;
   /** Test-only loosening of the outbound guard for document downloads (a loopback HTTPS server). */
   outbound?: {
     allowPrivate?: boolean;

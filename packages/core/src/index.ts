@@ -44,6 +44,7 @@ export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';
 export * from './services/storage.ts';
 export * from './services/templates/index.ts';
+export * from './services/uploads.ts';
 export * from './services/verify.ts';
 export * from './services/webhooks/index.ts';
 export * from './services/worker.ts';

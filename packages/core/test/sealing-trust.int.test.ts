@@ -240,6 +240,7 @@ describe('request.seal with TSA_URL runs in the document pool (issue 18)', () =>
         return storage.put(key, bytes, type);
       },
       get: (key) => storage.get(key),
+      open: (key) => storage.open(key),
       exists: (key) => storage.exists(key),
       delete: (key) => storage.delete(key),
     };

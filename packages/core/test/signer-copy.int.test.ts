@@ -172,6 +172,7 @@ describe("signer.copy: a signer's own signed copy right after they sign", () => 
     const flaky: FileStore = {
       ...t.rt.deps.storage,
       get: (k) => t.rt.deps.storage.get(k),
+      open: (k) => t.rt.deps.storage.open(k),
       exists: (k) => t.rt.deps.storage.exists(k),
       delete: (k) => t.rt.deps.storage.delete(k),
       async put(key, bytes, type) {

@@ -2,8 +2,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countingStore, pausedDownload } from '../../../test/file-streams.ts';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { until } from '../../../test/processes.ts';
@@ -93,6 +95,11 @@ describe('S3FileStore against s3rver', () => {
     const back = await store.get('a/b.bin');
     expect(back).toBeInstanceOf(Uint8Array);
     expect(Buffer.from(back).equals(Buffer.from(bytes))).toBe(true);
+    const opened = await store.open('a/b.bin');
+    expect(opened.size).toBe(bytes.length);
+    expect(opened.body).toBeInstanceOf(Readable);
+    expect(Buffer.concat(await opened.body.toArray()).equals(Buffer.from(bytes))).toBe(true);
+    await expect(store.open('never/written')).rejects.toBeInstanceOf(FileNotFoundError);
     expect(await listKeys('a/')).toEqual(['a/b.bin']);
 
     // Overwrite, then an empty object.
@@ -184,5 +191,34 @@ describe('the app with STORAGE_URL=s3://…', () => {
     const again = await fetch(doc.preview_image_url);
     expect(Buffer.from(await again.arrayBuffer()).equals(pngBytes)).toBe(true);
     expect(existsSync(join(t.config.DATA_DIR, 'files'))).toBe(false);
+  });
+});
+
+describe('downloads stream from the bucket (issue 18)', () => {
+  const MB = 1024 * 1024;
+  let t: TestApp;
+  const store = () => t.rt.deps.storage as ReturnType<typeof countingStore>;
+  beforeAll(async () => {
+    t = await startTestApp({}, { storage: countingStore(new S3FileStore(storageUrl('/streamed'))) });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a 32 MB object: with the client paused after its first chunk, far less than the object has been read from S3; then every byte arrives', {
+    timeout: 120_000,
+  }, async () => {
+    const size = 32 * MB;
+    const d = await pausedDownload(t, store(), 'requests/1/large.pdf', size);
+    console.log(
+      `32 MB download from S3: ${(d.readWhilePaused / MB).toFixed(1)} MB read while the client paused`,
+    );
+    expect(d.status).toBe(200);
+    expect(d.contentLength).toBe(size);
+    // Buffered (GetObject's body read whole), all 32 MB were read before the first byte was sent.
+    expect(d.readWhilePaused).toBeGreaterThan(0);
+    expect(d.readWhilePaused).toBeLessThan(16 * MB);
+    expect(d.received).toBe(size);
+    expect(d.sha256).toBe(d.expectedSha256);
   });
 });

@@ -42,6 +42,20 @@ describe('readBody: body limits', () => {
     exact.end(Buffer.alloc(1000, 0x20));
     expect((await exactResult).length).toBe(1000);
   });
+
+  it('with a Content-Length, chunks land in one buffer of that size in order (issue 18); more bytes than declared are refused', async () => {
+    const stream = new PassThrough();
+    const result = readBody(stream, '900', limit);
+    for (let i = 0; i < 9; i++) stream.write(Buffer.alloc(100, 0x30 + i));
+    stream.end();
+    const body = await result;
+    expect(body.length).toBe(900);
+    expect(body.toString()).toBe(Array.from({ length: 9 }, (_, i) => String(i).repeat(100)).join(''));
+    const longer = new PassThrough();
+    const longerResult = readBody(longer, '10', limit);
+    longer.end(Buffer.alloc(11));
+    await expect(longerResult).rejects.toMatchObject({ code: 'invalid_request' });
+  });
 });
 
 describe('parseJsonBody', () => {

@@ -14,7 +14,12 @@ export {
   type SealingOptions,
 } from './ingest/isolate.ts';
 export type { PoolStats as DocumentPoolStats } from './ingest/isolate-pool.ts';
-export type { PoolTrust, SealTaskInput, TimestampAuthorityConfig } from './ingest/isolate-protocol.ts';
+export type {
+  PoolTrust,
+  SealTaskInput,
+  TimestampAuthorityConfig,
+  VerifyResult,
+} from './ingest/isolate-protocol.ts';
 export * from './ingest/pooled.ts';
 export type { IngestedDocument, IngestInput } from './ingest/types.ts';
 export type { AuditTrailInput } from './seal/audit-trail.ts';
@@ -22,3 +27,4 @@ export type { LoadSigningIdentityOptions } from './seal/identity.ts';
 export type { SealTrust } from './seal/sign.ts';
 export type { TrustFetch } from './seal/trust.ts';
 export { TrustServiceError } from './seal/trust-error.ts';
+export type { RevisionChange, SignatureCheck } from './seal/verify.ts';

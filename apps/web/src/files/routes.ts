@@ -7,8 +7,13 @@ export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Pr
   app.get<{ Params: { token: string; name: string } }>('/files/:token/:name', async (request, reply) => {
     try {
       const file = await readLinkedFile(opts.deps, opts.config, request.params.token, opts.now());
-      // A view of the bytes, not a copy (a sealed document may be 25 MB).
-      const body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      // A stored document is streamed from storage at the client's pace (a sealed document may be
+      // 25 MB); a page image is a view of its bytes, not a copy.
+      const body =
+        'stream' in file
+          ? file.stream.body
+          : Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      if ('stream' in file) reply.header('Content-Length', String(file.stream.size));
       return reply
         .type(file.contentType)
         .header('Cache-Control', 'private, max-age=3600')

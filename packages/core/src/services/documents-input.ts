@@ -12,6 +12,7 @@ import {
 } from '@esign/webhooks';
 import type { CoreDeps } from '../context.ts';
 import { CoreError } from '../errors.ts';
+import { readUploaded } from './uploads.ts';
 
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
 export const MAX_DOCUMENTS = 10;
@@ -20,11 +21,14 @@ const DOWNLOAD_TIMEOUT_MS = 30_000;
 const MB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 /**
- * Turns one `documents[].file` value into bytes: base64 (optionally a data: URI) or an https://
- * URL downloaded through the project's outbound-fetch guard. Sizes are checked before decoding and
+ * Turns one `documents[].file` value into bytes: a file this multipart request streamed to disk
+ * (services/uploads.ts), base64 (optionally a data: URI) or an https:// URL downloaded through the
+ * project's outbound-fetch guard. Sizes are checked before decoding and
  * while downloading, never after buffering an unbounded body.
  */
 export async function readDocumentFile(file: string, label: string, deps: CoreDeps): Promise<Uint8Array> {
+  const uploaded = await readUploaded(file, label, deps, MAX_DOCUMENT_BYTES);
+  if (uploaded) return uploaded;
   const trimmed = file.trim();
   if (/^https?:\/\//i.test(trimmed)) {
     if (!/^https:\/\//i.test(trimmed))

@@ -72,19 +72,28 @@ export function verifyFileLink(config: Config, token: string, now: Date): FileLi
   return link;
 }
 
-/** Serves a signed link: the stored file, or a page image rendered on first request and cached. */
+/** A file a signed link serves: a page image's bytes, or a stored file as a stream. */
+export type LinkedFile = { contentType: string; fileName: string } & (
+  | { bytes: Uint8Array }
+  | { stream: import('./storage.ts').StoredFileStream }
+);
+
+/**
+ * Serves a signed link: a page image (rendered on first request and cached), or the stored file
+ * opened as a stream, so a 25 MB document goes to the client without being held in memory.
+ */
 export async function readLinkedFile(
   deps: { storage: import('./storage.ts').FileStore },
   config: Config,
   token: string,
   now: Date,
-): Promise<{ bytes: Uint8Array; contentType: string; fileName: string }> {
+): Promise<LinkedFile> {
   const link = verifyFileLink(config, token, now);
   if (link.p) {
     const png = await pageImage(deps.storage, link.k, link.p);
     return { bytes: png, contentType: 'image/png', fileName: link.n };
   }
-  return { bytes: await deps.storage.get(link.k), contentType: link.t, fileName: link.n };
+  return { stream: await deps.storage.open(link.k), contentType: link.t, fileName: link.n };
 }
 
 /** Pages drawn after a requested one that is not cached yet, from the same parse (a signer scrolls on). */

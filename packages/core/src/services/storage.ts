@@ -1,12 +1,25 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
+
+/** A stored file being read: its bytes arrive as `body` is consumed (never all held at once). */
+export interface StoredFileStream {
+  body: Readable;
+  /** Bytes in the file (the Content-Length of a download). */
+  size: number;
+}
 
 /** Where documents, page images and sealed files live: local disk by default, S3-compatible when configured. */
 export interface FileStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<Uint8Array>;
+  /**
+   * Opens a stored file for reading as a stream (`FileNotFoundError` when absent): downloads of
+   * 25 MB documents go from storage to the response in small chunks, at the pace the client reads.
+   */
+  open(key: string): Promise<StoredFileStream>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
 }
@@ -42,6 +55,21 @@ export class LocalFileStore implements FileStore {
   async get(key: string): Promise<Uint8Array> {
     try {
       return new Uint8Array(await readFile(this.path(key)));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async open(key: string): Promise<StoredFileStream> {
+    try {
+      // Opened before answering, so a missing file is a 404, not a response cut short.
+      const handle = await open(this.path(key), 'r');
+      const { size } = await handle.stat().catch(async (err) => {
+        await handle.close();
+        throw err;
+      });
+      return { body: handle.createReadStream(), size };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(key);
       throw err;
@@ -102,6 +130,21 @@ export class S3FileStore implements FileStore {
       );
       if (!res.Body) return new Uint8Array(0);
       return new Uint8Array(await res.Body.transformToByteArray());
+    } catch (err) {
+      if (isMissingObject(err)) throw new FileNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async open(key: string): Promise<StoredFileStream> {
+    const s3 = await import('@aws-sdk/client-s3');
+    try {
+      const res = await (await this.client).send(
+        new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
+      );
+      // In Node the SDK's body is the HTTP response itself: read as it is consumed.
+      if (!(res.Body instanceof Readable)) throw new Error(`S3 returned no readable body for ${key}`);
+      return { body: res.Body, size: res.ContentLength ?? 0 };
     } catch (err) {
       if (isMissingObject(err)) throw new FileNotFoundError(key);
       throw err;

@@ -1,14 +1,20 @@
 import type { Executor } from '@esign/db';
 import { json } from '@esign/db';
-import type { RevisionChange, SignatureCheck } from '@esign/pdf';
+import {
+  DocumentInputError,
+  DocumentPoolBusyError,
+  type RevisionChange,
+  type SignatureCheck,
+  type VerifyResult,
+  verifyInPool,
+} from '@esign/pdf/pool';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';
-import { MAX_DOCUMENT_BYTES, readDocumentFile } from './documents-input.ts';
+import { MAX_DOCUMENT_BYTES, poolBusy, readDocumentFile } from './documents-input.ts';
 import { type ProducedFile, producedFiles } from './request-model.ts';
-import { getSigningIdentity } from './sealing/identity.ts';
-import { sha256 } from './storage.ts';
+import { signingIdentityOptions } from './sealing/identity.ts';
 
 // POST /documents/verify (docs/verify.md): is this file one the service produced, unchanged, and
 // are its signatures intact? Two independent checks: the file's SHA-256 against every produced
@@ -165,6 +171,26 @@ async function findProduced(db: Executor, scope: Scope, hash: string) {
   };
 }
 
+/**
+ * Hashes the file and checks its signatures in the document pool, as the account's work (the
+ * parse of a 25 MB file with many revisions takes seconds and much memory: never on the event loop
+ * of a process answering HTTP). The pool's errors become the spec's codes.
+ */
+async function checkInPool(
+  bytes: Uint8Array,
+  scope: Scope,
+  config: Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>,
+): Promise<VerifyResult> {
+  const identity = await signingIdentityOptions(config);
+  try {
+    return await verifyInPool(bytes, identity, { tenant: String(scope.accountId) });
+  } catch (err) {
+    if (err instanceof DocumentInputError) throw new CoreError(err.code, `file: ${err.message}`);
+    if (err instanceof DocumentPoolBusyError) throw poolBusy(err, 'file');
+    throw err;
+  }
+}
+
 /** Verifies one PDF for the caller: see docs/verify.md for every field. */
 export async function verifyDocument(
   db: Executor,
@@ -172,16 +198,9 @@ export async function verifyDocument(
   bytes: Uint8Array,
   config: Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>,
 ): Promise<VerificationDto> {
-  const hash = sha256(bytes);
-  // Loaded on first use: processes that never verify never load the PDF libraries.
-  const { inspectSignatures, isIntact } = await import('@esign/pdf');
-  const [match, checks, identity] = await Promise.all([
-    findProduced(db, scope, hash),
-    inspectSignatures(bytes),
-    getSigningIdentity(config),
-  ]);
-  const signatures = checks.map((c) => signatureDto(c, identity.fingerprintSha256));
-  const intact = isIntact(checks);
+  const { checks, intact, sha256: hash, serviceCertificateSha256 } = await checkInPool(bytes, scope, config);
+  const match = await findProduced(db, scope, hash);
+  const signatures = checks.map((c) => signatureDto(c, serviceCertificateSha256));
   const last = signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
   const produced = match !== null;
   const verdict: Verdict =

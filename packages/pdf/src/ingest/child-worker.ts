@@ -14,6 +14,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inOrder, removeFiles, spill } from './ipc-files.ts';
 
 export interface DocumentWorker extends EventEmitter {
   postMessage(message: unknown): void;
@@ -104,7 +105,14 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
     stderr = (stderr + d.toString()).slice(-4000);
   });
   const startup = readiness(child);
-  child.on('message', (m: { ready?: true }) => (m?.ready ? startup.started() : events.emit('message', m)));
+  /** Files sent that the child may not have read yet: removed once it has ended. */
+  const sent: string[] = [];
+  child.on('message', (m: { ready?: true; progress?: true }) => {
+    if (m?.ready) return startup.started();
+    // A reply (not a drawn page): the child has read every file sent to it so far.
+    if (!m?.progress) sent.length = 0;
+    events.emit('message', m);
+  });
   const watchdog = setInterval(() => {
     const rss = child.pid ? residentBytes(child.pid) : null;
     if (rss !== null && rss > memoryMb * 1024 * 1024) {
@@ -116,6 +124,7 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       clearInterval(watchdog);
+      removeFiles(sent.splice(0));
       startup.failed(new Error(`the document worker ended before it started (${stderr.slice(-300)})`));
       if (overLimit || /heap out of memory|Reached heap limit/i.test(stderr))
         events.emit('error', outOfMemory());
@@ -131,9 +140,14 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
   child.on('error', (err) => events.emit('error', err));
   Object.defineProperty(events, 'pid', { get: () => child.pid });
   Object.defineProperty(events, 'ready', { value: startup.ready });
-  events.postMessage = (message) => {
-    if (child.connected) child.send(message as object);
-  };
+  // Large byte arrays go to the child as files (ipc-files.ts), in the order posted.
+  const post = inOrder(async (message: unknown) => {
+    const out = await spill(message);
+    sent.push(...out.files);
+    if (child.connected) child.send(out.message as object);
+    else removeFiles(out.files);
+  });
+  events.postMessage = (message) => post(message);
   events.terminate = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;

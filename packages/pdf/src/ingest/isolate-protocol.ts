@@ -3,6 +3,7 @@ import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import type { SealDocumentInput } from '../seal/seal-document.ts';
 import type { TimestampAuthorityOptions, TrustFetch } from '../seal/trust.ts';
+import type { SignatureCheck } from '../seal/verify.ts';
 import type { DocumentInputErrorCode } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 
@@ -31,8 +32,9 @@ export interface PoolTrust {
 /**
  * What a worker is asked to do: ingest an upload; render one page, or several pages in order from
  * one parse of the document (each page's PNG sent back as soon as it is drawn); seal a document;
- * combine sealed documents into one signed file; build the signed audit trail (`bytes` empty).
- * The last three carry `tsa` when sealing uses trust services.
+ * combine sealed documents into one signed file; build the signed audit trail (`bytes` empty);
+ * check the signatures of an uploaded PDF (POST /documents/verify) and hash it.
+ * Seal, combine and audit-trail carry `tsa` when sealing uses trust services.
  */
 export type WorkerTask =
   | { op: 'ingest'; bytes: Uint8Array; password?: string; tagErrors?: 'warn' | 'error' }
@@ -53,7 +55,20 @@ export type WorkerTask =
       trail: AuditTrailInput;
       identity: LoadSigningIdentityOptions;
       tsa?: TimestampAuthorityConfig;
-    };
+    }
+  | { op: 'verify'; bytes: Uint8Array; identity: LoadSigningIdentityOptions };
+
+/** What the `verify` task finds in a PDF (see `verifyInPool`). */
+export interface VerifyResult {
+  /** Every embedded signature, checked (see `inspectSignatures`). */
+  checks: SignatureCheck[];
+  /** See `isIntact`. */
+  intact: boolean;
+  /** SHA-256 of the whole file, lowercase hex. */
+  sha256: string;
+  /** SHA-256 of this service's sealing certificate (to tell its seals from others'). */
+  serviceCertificateSha256: string;
+}
 
 export type WorkerRequest = WorkerTask & { id: number };
 
@@ -100,6 +115,7 @@ export type WorkerReply =
   | ({ id: number; ok: true; op: 'combine' | 'audit-trail'; pdf: Uint8Array } & Stamped)
   /** `certificateSha256`: the SHA-256 of the certificate the document was signed with. */
   | ({ id: number; ok: true; op: 'seal'; pdf: Uint8Array; certificateSha256: string } & Stamped)
+  | { id: number; ok: true; op: 'verify'; result: VerifyResult }
   | {
       id: number;
       ok: false;

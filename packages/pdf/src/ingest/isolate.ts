@@ -30,6 +30,7 @@ import type {
   FetchAnswer,
   PoolTrust,
   SealTaskInput,
+  VerifyResult,
   WorkerFetch,
   WorkerProgress,
   WorkerReply,
@@ -117,7 +118,8 @@ const idle: PooledWorker[] = [];
 /**
  * Workers are reused only for the same kind of work: each kind loads its own libraries (pdf.js and
  * canvas to render; @libpdf/core to ingest; fonts and signing to seal), and one process holding all
- * of them beside a large document would pass its memory limit.
+ * of them beside a large document would pass its memory limit. Checking signatures (`verify`)
+ * needs the sealing family's @libpdf/core and CMS code, so it runs on those workers.
  */
 type Family = 'ingest' | 'render' | 'seal';
 const familyOf = (op: WorkerTask['op']): Family =>
@@ -476,4 +478,15 @@ export async function auditTrailIsolated(
 ): Promise<PooledSigned> {
   const reply = await runSealing({ op: 'audit-trail', bytes: new Uint8Array(0), trail, identity }, opts);
   return { pdf: reply.pdf, timestampTime: reply.timestampTime };
+}
+
+/** Checks the signatures of an uploaded PDF and hashes it, in a worker of the pool (seal/verify.ts). */
+export async function verifyIsolated(
+  pdf: Uint8Array,
+  identity: LoadSigningIdentityOptions,
+  opts: { tenant?: string; limits?: IsolationLimits } = {},
+): Promise<VerifyResult> {
+  const reply = await runInPool({ op: 'verify', bytes: pdf, identity }, opts.tenant, opts.limits ?? {});
+  if (reply.op !== 'verify') throw failure('crash', 'unexpected reply');
+  return reply.result;
 }

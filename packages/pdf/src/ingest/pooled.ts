@@ -1,5 +1,6 @@
 /**
- * The document work callers run in the pool (isolate.ts): ingest, page rendering, sealing. This
+ * The document work callers run in the pool (isolate.ts): ingest, page rendering, sealing,
+ * checking signatures. This
  * module loads nothing heavy itself (no parser, renderer or font): a process that only hands
  * documents to the pool never loads pdf.js, pdf-lib or @libpdf/core. When worker processes cannot
  * start at all, ingest and rendering fall back to the calling thread (loaded on first use).
@@ -18,8 +19,9 @@ import {
   renderPagesIsolated,
   type SealingOptions,
   sealIsolated,
+  verifyIsolated,
 } from './isolate.ts';
-import type { SealTaskInput } from './isolate-protocol.ts';
+import type { SealTaskInput, VerifyResult } from './isolate-protocol.ts';
 import { checkRenderArgs, type RenderOptions as InProcessRenderOptions } from './render-args.ts';
 import { sniffFileType } from './sniff.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
@@ -27,6 +29,14 @@ import type { IngestedDocument, IngestInput } from './types.ts';
 const inProcess = {
   ingest: async (input: IngestInput) => (await import('./ingest-core.ts')).ingestInProcess(input),
   render: async () => await import('./render.ts'),
+  verify: async (pdf: Uint8Array, identity: LoadSigningIdentityOptions): Promise<VerifyResult> => {
+    const [{ verifyPdf }, { loadSigningIdentity }] = await Promise.all([
+      import('../seal/verify.ts'),
+      import('../seal/identity.ts'),
+    ]);
+    const [found, service] = await Promise.all([verifyPdf(pdf), loadSigningIdentity(identity)]);
+    return { ...found, serviceCertificateSha256: service.fingerprintSha256 };
+  },
 };
 
 let isolationAvailable = true;
@@ -147,4 +157,25 @@ export function auditTrailInPool(
   opts: SealingOptions = {},
 ): Promise<PooledSigned> {
   return auditTrailIsolated(trail, identity, opts);
+}
+
+/**
+ * Checks every signature of an uploaded PDF (see `inspectSignatures`) and hashes the file, in the
+ * document pool as `tenant`'s work: a hostile file that makes the parser loop or allocate costs a
+ * worker (`DocumentInputError` invalid_document), never the caller's event loop or memory. The
+ * worker loads the service's sealing identity from `identity` (once per worker) for its fingerprint.
+ */
+export async function verifyInPool(
+  pdf: Uint8Array,
+  identity: LoadSigningIdentityOptions,
+  opts: { tenant?: string; limits?: IsolationLimits; isolate?: boolean } = {},
+): Promise<VerifyResult> {
+  if (opts.isolate === false || !isolationAvailable) return inProcess.verify(pdf, identity);
+  try {
+    return await verifyIsolated(pdf, identity, opts);
+  } catch (e) {
+    if (!(e instanceof IsolationUnavailableError)) throw e;
+    isolationAvailable = false;
+    return inProcess.verify(pdf, identity);
+  }
 }

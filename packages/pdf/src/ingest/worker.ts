@@ -1,6 +1,6 @@
 /**
  * Entry of a document pool worker, a child process (see isolate.ts and child-worker.ts). It ingests uploads, renders pages, seals and combines
- * documents and builds audit trails. Loaded by Node directly, so this module and everything it imports must be TypeScript
+ * documents, builds audit trails and checks the signatures of uploaded PDFs. Loaded by Node directly, so this module and everything it imports must be TypeScript
  * Node can run itself. Each kind of work loads its libraries on first use (the pool gives a worker one kind).
  */
 import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identity.ts';
@@ -8,6 +8,7 @@ import type { SealTrust } from '../seal/sign.ts';
 import type { TrustFetch } from '../seal/trust.ts';
 import { TrustServiceError } from '../seal/trust-error.ts';
 import { DocumentInputError } from './errors.ts';
+import { inOrder, unspill } from './ipc-files.ts';
 import type {
   FetchAnswer,
   TimestampAuthorityConfig,
@@ -130,6 +131,13 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
   if (msg.op === 'render-pages')
     return { id: msg.id, ok: true, op: 'render-pages', pageCount: await renderPages(msg, send) };
   if (msg.op === 'seal' || msg.op === 'combine' || msg.op === 'audit-trail') return sealingTask(msg, send);
+  if (msg.op === 'verify') {
+    const { verifyPdf } = await import('../seal/verify.ts');
+    const identity = await identityFor(msg.identity);
+    const found = await verifyPdf(msg.bytes);
+    const result = { ...found, serviceCertificateSha256: identity.fingerprintSha256 };
+    return { id: msg.id, ok: true, op: 'verify', result };
+  }
   const { ingestInProcess } = await import('./ingest-core.ts');
   const result = await ingestInProcess({
     bytes: msg.bytes,
@@ -182,11 +190,22 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
 
 if (process.send) {
   // Messages come over the IPC channel (structured clone: buffers are copied, not transferred):
-  // a task, or the answer to an exchange a sealing task asked for.
+  // a task, or the answer to an exchange a sealing task asked for. A large byte array of a task
+  // comes as a file (ipc-files.ts), read back in arrival order. Replies go back over the channel:
+  // receiving costs the pool's process one copy either way.
+  const send: Send = (m) => process.send?.(m);
+  const receive = inOrder(async (raw: unknown) => {
+    let msg: WorkerRequest;
+    try {
+      msg = (await unspill(raw)) as WorkerRequest;
+    } catch (e) {
+      // The task's file could not be read: the call fails instead of waiting for its time limit.
+      return send(errorReply((raw as { id: number }).id, e));
+    }
+    void onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, send);
+  });
   process.on('message', (msg: WorkerRequest | FetchAnswer) =>
-    'fetched' in msg
-      ? onFetchAnswer(msg)
-      : onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, (m) => process.send?.(m)),
+    'fetched' in msg ? onFetchAnswer(msg) : receive(msg),
   );
   // The pool's process is gone: nothing can use this worker any more.
   process.on('disconnect', () => process.exit(0));

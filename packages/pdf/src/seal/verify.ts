@@ -81,6 +81,15 @@ export function isIntact(checks: SignatureCheck[]): boolean {
   return checks.length > 0 && checks.every((c) => c.valid && !c.modifiedAfterSigning);
 }
 
+/** What POST /documents/verify needs from the file itself: its signatures checked, and its hash. */
+export async function verifyPdf(
+  pdf: Uint8Array,
+): Promise<{ checks: SignatureCheck[]; intact: boolean; sha256: string }> {
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const checks = await inspectSignatures(pdf);
+  return { checks, intact: isIntact(checks), sha256 };
+}
+
 const signedEnd = (r: RawSignature) => r.range[2] + r.range[3];
 
 /** Revision ends (each %%EOF), plus each signature's own end should it not sit on one. */

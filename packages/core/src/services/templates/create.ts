@@ -69,13 +69,15 @@ export async function storeDocuments(
     const key = `templates/${accountId}/${randomUUID()}.pdf`;
     keys.push(key);
     await deps.storage.put(key, result.pdf, 'application/pdf');
+    // A PDF stored unchanged is the uploaded bytes themselves: hashed once (25 MB on this thread).
+    const uploadedSha = sha256(bytes);
     stored.push({
       name: doc.name ? baseName(doc.name) : `Document ${i + 1}`,
       key,
       mime: result.mimeType,
       size: result.pdf.length,
-      sha: sha256(result.pdf),
-      uploadedSha: sha256(bytes),
+      sha: result.pdf === bytes ? uploadedSha : sha256(result.pdf),
+      uploadedSha,
       pages: result.pages,
     });
     detected.push(...fieldSpecsFromDetected(result.fields, i));
