@@ -20,7 +20,7 @@ import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { ensureDashboardBuilt } from '../apps/web/src/dashboard/build.ts';
 import { seededEmail, seedRequests } from '../test/seed-scale.ts';
-import { makePdf, NODE_TS, scratchDatabase } from './util.ts';
+import { makePdf, NODE_TS, PRODUCTION_ENV, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -57,7 +57,13 @@ async function startProcess(
   const started = performance.now();
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, PORT: String(port) },
+    env: {
+      ...PRODUCTION_ENV,
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

@@ -35,7 +35,7 @@ import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgr
 import { sql } from 'kysely';
 import pg from 'pg';
 import { PNG_DOT } from '../test/signing.ts';
-import { makePdf } from './util.ts';
+import { makePdf, NODE_TS, PRODUCTION_ENV } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench/out');
@@ -132,9 +132,11 @@ function resetPeak(p: Proc) {
 }
 
 function startProc(name: string, entry: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+  // Started as production starts them: Node's own type stripping, npm start's environment.
+  const child = spawn(process.execPath, [...NODE_TS, join(ROOT, entry)], {
     cwd: ROOT,
     env: {
+      ...PRODUCTION_ENV,
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
@@ -543,7 +545,9 @@ async function startMode(
     DATA_DIR: dataDir,
     SECRET_KEY: 'bench-large-documents-secret-0123456789abcdef',
     RATE_LIMIT_PER_MINUTE: '100000',
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('DOCUMENT_'))),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => k.startsWith('DOCUMENT_') || k.startsWith('MALLOC_')),
+    ),
   };
   const port = String(20000 + (process.pid % 20000));
   if (mode === 'all') {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, migrateToLatest } from '@esign/db';
-import { scratchDatabase } from './util.ts';
+import { PRODUCTION_ENV, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -41,6 +41,7 @@ async function startOnce(mode: Mode, dbUrl: string, port: number) {
   const child = spawn(process.execPath, [...MODES[mode], 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env: {
+      ...PRODUCTION_ENV,
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       DATABASE_URL: dbUrl,

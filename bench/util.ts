@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -150,4 +150,16 @@ export async function scratchDatabase(embeddedDir: string): Promise<{ url: strin
 }
 
 /** Extra node arguments for the TypeScript entry points bench scripts start (none: Node strips types itself). */
+/**
+ * The environment `npm start` gives the service's processes besides the operator's own
+ * (scripts/memory.env, exported by scripts/run.sh): benchmarks start processes the same way.
+ */
+export const PRODUCTION_ENV: Record<string, string> = Object.fromEntries(
+  readFileSync(join(import.meta.dirname, '../scripts/memory.env'), 'utf8')
+    .split('\n')
+    .map((line) => /^([A-Z_]+)=(.*)$/.exec(line.trim()))
+    .filter((m) => m !== null)
+    .map((m) => [m[1]!, m[2]!]),
+);
+
 export const NODE_TS: string[] = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);

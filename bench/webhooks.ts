@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, createWebhookEndpoint, parseConfig, recordEvent } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { verifyWebhook } from '../packages/webhooks/src/index.ts';
-import { NODE_TS, scratchDatabase } from './util.ts';
+import { NODE_TS, PRODUCTION_ENV, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -90,6 +90,7 @@ function startWorkers(n: number, dbUrl: string): ChildProcess[] {
     spawn(process.execPath, [...NODE_TS, join(ROOT, 'apps/worker/src/main.ts')], {
       cwd: ROOT,
       env: {
+        ...PRODUCTION_ENV,
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         DATABASE_URL: dbUrl,

@@ -10,8 +10,15 @@ if [ ! -f "$stamp" ] || [ pnpm-lock.yaml -nt "$stamp" ] || [ package.json -nt "$
   touch "$stamp"
 fi
 cmd="${1:-start}"; shift || true
+# The service's malloc settings (scripts/memory.env), unless the environment already sets them.
+memory_env() {
+  local k v
+  while IFS='=' read -r k v; do
+    if [[ $k =~ ^[A-Z_]+$ ]] && [ -z "${!k:-}" ]; then export "$k=$v"; fi
+  done < scripts/memory.env
+}
 case "$cmd" in
-  start) exec pnpm --silent run start:all "$@" ;;
+  start) memory_env; exec pnpm --silent run start:all "$@" ;;
   test) exec pnpm --silent run test:all "$@" ;;
   esign) exec pnpm exec esign "$@" ;;
   *) exec pnpm "$cmd" "$@" ;;

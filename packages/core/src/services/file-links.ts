@@ -145,11 +145,18 @@ export function renderPageImages(
     drawing.set(id, promise);
     drawn.set(page, promise);
   }
-  const done = drawPages(storage, pdfKey, [...settle.keys()], settle).finally(() => {
-    for (const page of settle.keys()) drawing.delete(`${pdfKey}#${page}`);
+  const ours = (page: number) => drawn.get(page)!;
+  const done = drawPages(storage, pdfKey, [...settle.keys()], settle, ours).finally(() => {
+    for (const page of settle.keys()) forget(pdfKey, page, ours(page));
   });
   done.catch(() => {});
   return { drawn, done };
+}
+
+/** Stops answering `page` from memory (once it is stored), unless a newer drawing took its place. */
+function forget(pdfKey: string, page: number, promise: Promise<Uint8Array>): void {
+  const id = `${pdfKey}#${page}`;
+  if (drawing.get(id) === promise) drawing.delete(id);
 }
 
 async function drawPages(
@@ -157,6 +164,7 @@ async function drawPages(
   pdfKey: string,
   pages: number[],
   settle: Map<number, { resolve(png: Uint8Array): void; reject(err: unknown): void }>,
+  ours: (page: number) => Promise<Uint8Array>,
 ): Promise<void> {
   if (pages.length === 0) return;
   const { renderPagesPng, DocumentPoolBusyError } = await import('@esign/pdf/pool');
@@ -167,7 +175,11 @@ async function drawPages(
       pages,
       (page, png) => {
         settle.get(page)?.resolve(png);
-        writes = writes.then(() => storage.put(`${pdfKey}.page-${page}.png`, png, 'image/png'));
+        // Once stored, the image is read from storage: holding every drawn page until the last
+        // one is (200 pages of 1240 px images) would keep hundreds of MB in this process.
+        writes = writes
+          .then(() => storage.put(`${pdfKey}.page-${page}.png`, png, 'image/png'))
+          .then(() => forget(pdfKey, page, ours(page)));
       },
       { width: 1240, tenant: accountOfKey(pdfKey) },
     );
