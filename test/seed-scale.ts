@@ -5,10 +5,10 @@ import pg from 'pg';
 
 /**
  * Which status the g-th seeded request gets: a permutation of every 10,000 consecutive values of g
- * (7919 is prime to 10,000), so a small seed (1,000 requests) gets the same mix as a large one
+ * (7919 is prime to 10,000; bigint, since 1M × 7919 overflows an integer), so a small seed (1,000 requests) gets the same mix as a large one
  * instead of only the first statuses of the cycle.
  */
-const KEY = '((g * 7919) % 10000)';
+const KEY = '((g::bigint * 7919) % 10000)';
 
 /**
  * Statuses of seeded requests, per 10,000: mostly finished, a few open, rare declined and expired
