@@ -32,9 +32,19 @@ export function serverSecret(config: Pick<Config, 'SECRET_KEY' | 'DATA_DIR'>): B
   return key;
 }
 
+/** Purpose keys derived so far, by secret and purpose (a document of 5,000 pages signs 5,000 links). */
+const purposeKeys = new Map<string, Buffer>();
+
 /** HMAC-SHA256 of `data` under a purpose-specific key derived from the server secret. */
 export function hmac(config: Pick<Config, 'SECRET_KEY' | 'DATA_DIR'>, purpose: string, data: string): Buffer {
-  const key = createHmac('sha256', serverSecret(config)).update(`purpose:${purpose}`).digest();
+  const secret = serverSecret(config);
+  const id = `${purpose}\u0000${secret.toString('base64')}`;
+  let key = purposeKeys.get(id);
+  if (!key) {
+    key = createHmac('sha256', secret).update(`purpose:${purpose}`).digest();
+    if (purposeKeys.size > 100) purposeKeys.clear();
+    purposeKeys.set(id, key);
+  }
   return createHmac('sha256', key).update(data).digest();
 }
 
