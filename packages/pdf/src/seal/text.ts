@@ -150,7 +150,7 @@ function shaped(text: string, style: TextStyle): ShapedLine {
   const key = `${style}\u0000${text}`;
   let line = shapedCache.get(key);
   if (line === undefined) {
-    line = shapeLine(text, style);
+    line = latinLine(text, style) ?? shapeLine(text, style);
     if (shapedCache.size > 5000) shapedCache.clear();
     shapedCache.set(key, line);
   }
@@ -191,6 +191,23 @@ function latinWidth(text: string, style: TextStyle): number | undefined {
     width += advance;
   }
   return width;
+}
+
+/**
+ * A line of the texts latinWidth measures, laid out glyph by glyph from the Latin face: their
+ * shaping by fontkit would add only pair kerning and ligatures, and costs about 0.1 ms a line, the
+ * largest part of drawing a seal's values. Any other text is shaped (see shapeLine).
+ */
+function latinLine(text: string, style: TextStyle): ShapedLine | undefined {
+  const width = text.length > 0 ? latinWidth(text, style) : undefined;
+  if (width === undefined) return undefined;
+  const face = loadFace(latinFace[style]);
+  const glyphs: ShapedGlyph[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const glyph = face.glyphForCodePoint(text.charCodeAt(i));
+    glyphs.push({ glyph, xAdvance: glyph.advanceWidth / face.unitsPerEm, xOffset: 0, yOffset: 0 });
+  }
+  return { runs: [{ face: latinFace[style], glyphs }], width, rtl: false };
 }
 
 /** Width of a text in em. */
