@@ -19,20 +19,10 @@
  * permissions forbid changes) and `invalid_field` (malformed text tag, with `tagErrors: 'error'`).
  */
 
-export { DocumentInputError, type DocumentInputErrorCode } from './errors.ts';
+// What a process needs to hand documents to the pool is the `@esign/pdf/pool` entry (pool.ts);
+// this entry has all of it plus the libraries that do the work.
+export * from '../pool.ts';
 export { imagePageSize } from './image.ts';
-export {
-  configureDocumentPool,
-  DocumentPoolBusyError,
-  type DocumentPoolOptions,
-  documentPoolStats,
-  type IsolationLimits,
-  type PooledSigned,
-  type SealingOptions,
-} from './isolate.ts';
-export type { PoolStats as DocumentPoolStats } from './isolate-pool.ts';
-export type { PoolTrust, SealTaskInput, TimestampAuthorityConfig } from './isolate-protocol.ts';
-export * from './pooled.ts';
 export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';
 export { parseTag, TAG_DEFAULT_SIZES, type TagParseResult, type TagSpec } from './tags.ts';
