@@ -13,6 +13,11 @@ export interface FileLink {
   n: string;
   /** 1-based page to render as PNG, for page images */
   p?: number;
+  /**
+   * Page count, for a link to every page image of a document (`pageImageLinks`): the page is the
+   * number in the link's file name (`…-page-<n>.png`), and `n` is the document's name.
+   */
+  pp?: number;
   /** expiry, unix seconds */
   e: number;
 }
@@ -33,13 +38,16 @@ export function signFileLink(
     JSON.stringify({ ...link, e: Math.floor(now.getTime() / 1000) + ttlSeconds }),
   ).toString('base64url');
   const sig = hmac(config, 'file-link', payload).subarray(0, 24).toString('base64url');
-  const ext = link.p ? 'png' : (link.n.split('.').pop() ?? 'bin');
+  const ext = link.p || link.pp ? 'png' : (link.n.split('.').pop() ?? 'bin');
   return `${config.PUBLIC_URL}/files/${payload}.${sig}/${encodeURIComponent(link.n.replace(/\.[^.]+$/, ''))}.${ext}`;
 }
 
 /**
  * Every page of a stored document as `{number, width, height, image_url}` (sizes in points): what
  * the signing page and the template editor draw fields over, so both place areas on the same images.
+ * One signed token covers every page of the document; the page is named by the link's file name.
+ * Signing one token per page cost a 5,000-page document 5,000 HMACs on the event loop each time a
+ * signer opened it (issue 18); a signer who may see one page may see them all.
  */
 export function pageImageLinks(
   config: Config,
@@ -47,17 +55,28 @@ export function pageImageLinks(
   now: Date,
   ttlSeconds: number,
 ): { number: number; width: number; height: number; image_url: string }[] {
+  const link = signFileLink(
+    config,
+    { k: doc.storage_key, t: 'image/png', n: doc.name, pp: doc.pages.length },
+    now,
+    ttlSeconds,
+  );
+  // signFileLink's URL ends in `/<name>.png`: each page's file name replaces that last segment.
+  const base = link.slice(0, link.lastIndexOf('/') + 1) + encodeURIComponent(doc.name);
   return doc.pages.map((p, i) => ({
     number: i + 1,
     width: p.width,
     height: p.height,
-    image_url: signFileLink(
-      config,
-      { k: doc.storage_key, t: 'image/png', n: `${doc.name}-page-${i + 1}.png`, p: i + 1 },
-      now,
-      ttlSeconds,
-    ),
+    image_url: `${base}-page-${i + 1}.png`,
   }));
+}
+
+/** The page a document-wide page link's file name names (`…-page-<n>.png`), within its page count. */
+function linkedPage(link: FileLink, fileName: string | undefined): number {
+  const page = Number(/-page-(\d{1,6})\.png$/.exec(fileName ?? '')?.[1] ?? Number.NaN);
+  if (!Number.isInteger(page) || page < 1 || page > link.pp!)
+    throw new CoreError('not_found', 'Unknown or malformed file link');
+  return page;
 }
 
 export function verifyFileLink(config: Config, token: string, now: Date): FileLink {
@@ -87,8 +106,14 @@ export async function readLinkedFile(
   config: Config,
   token: string,
   now: Date,
+  fileName?: string,
 ): Promise<LinkedFile> {
   const link = verifyFileLink(config, token, now);
+  if (link.pp) {
+    const page = linkedPage(link, fileName);
+    const png = await pageImage(deps.storage, link.k, page);
+    return { bytes: png, contentType: 'image/png', fileName: `${link.n}-page-${page}.png` };
+  }
   if (link.p) {
     const png = await pageImage(deps.storage, link.k, link.p);
     return { bytes: png, contentType: 'image/png', fileName: link.n };

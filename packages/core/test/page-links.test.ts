@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.ts';
+import { pageImageLinks, readLinkedFile } from '../src/services/file-links.ts';
+import { LocalFileStore } from '../src/services/storage.ts';
+
+// Page-image links of the signing page and the template editor (spec: Signing page; issue 18: one
+// signed token per document, not one per page). The token and page come from the link's path as
+// the web app's GET /files/{token}/{name} route receives them.
+
+const dir = mkdtempSync(join(tmpdir(), 'esign-page-links-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const config = parseConfig({
+  PUBLIC_URL: 'https://sign.example',
+  SECRET_KEY: 'page-links-test-secret-0123456789abcdef',
+});
+const storage = new LocalFileStore(dir);
+const now = new Date('2026-11-23T12:00:00Z');
+const doc = {
+  storage_key: 'templates/1/contract.pdf',
+  name: 'Lease 2026/27 (final)',
+  pages: Array.from({ length: 5000 }, () => ({ width: 612, height: 792 })),
+};
+
+/** The token and file name of a link, as the route's parameters (decoded). */
+function params(url: string): { token: string; name: string } {
+  const [token, name] = new URL(url).pathname.split('/').slice(2);
+  return { token: token!, name: decodeURIComponent(name!) };
+}
+
+const read = (url: string, at = now) => {
+  const { token, name } = params(url);
+  return readLinkedFile({ storage }, config, token, at, name);
+};
+
+describe('page-image links', () => {
+  const links = pageImageLinks(config, doc, now, 24 * 3600);
+
+  it('every page of a 5,000-page document gets a link under one signed token', () => {
+    expect(links).toHaveLength(5000);
+    expect(links[4999]).toMatchObject({ number: 5000, width: 612, height: 792 });
+    expect(new Set(links.map((l) => params(l.image_url).token)).size).toBe(1);
+    expect(params(links[41]!.image_url).name).toBe('Lease 2026/27 (final)-page-42.png');
+  });
+
+  it('a link serves the page its file name names, with that name', async () => {
+    for (const page of [1, 42, 5000])
+      await storage.put(`${doc.storage_key}.page-${page}.png`, new Uint8Array([page % 256, 1, 2]));
+    for (const page of [1, 42, 5000]) {
+      const file = await read(links[page - 1]!.image_url);
+      expect(file).toMatchObject({
+        contentType: 'image/png',
+        fileName: `Lease 2026/27 (final)-page-${page}.png`,
+      });
+      expect('bytes' in file && [...file.bytes]).toEqual([page % 256, 1, 2]);
+    }
+  });
+
+  it('a page outside the document, a file name without a page, or an altered token is not found', async () => {
+    const { token } = params(links[0]!.image_url);
+    const base = `https://sign.example/files/${token}/`;
+    for (const name of [
+      'x-page-0.png',
+      'x-page-5001.png',
+      'x-page-1.pdf',
+      'x-page-.png',
+      'x.png',
+      'x-page-1e3.png',
+    ])
+      await expect(read(base + encodeURIComponent(name))).rejects.toMatchObject({ code: 'not_found' });
+    const [payload, sig] = token.split('.');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), pp: 6000 }),
+    ).toString('base64url');
+    await expect(read(`https://sign.example/files/${forged}.${sig}/x-page-5500.png`)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('the links expire with their time to live', async () => {
+    await expect(
+      read(links[0]!.image_url, new Date(now.getTime() + 24 * 3600 * 1000 + 1000)),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/expired/),
+    });
+  });
+});
