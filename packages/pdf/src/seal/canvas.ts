@@ -1,4 +1,5 @@
 import { type PDF, PdfArray, PdfDict, PdfName, PdfNumber, type PdfRef } from '@libpdf/core';
+import { flateStream } from './flate.ts';
 import type { DocumentFonts, FaceId } from './fonts.ts';
 import type { ShapedLine } from './text.ts';
 
@@ -149,7 +150,8 @@ export class Canvas {
     }
     if (this.xobjects.size) resources.set('XObject', new PdfDict([...this.xobjects]));
     if (this.gstates.size) resources.set('ExtGState', new PdfDict([...this.gstates]));
-    return this.pdf.createStream(
+    return flateStream(
+      this.pdf,
       {
         Type: PdfName.of('XObject'),
         Subtype: PdfName.of('Form'),

@@ -1,6 +1,7 @@
 import type { FieldType } from '@esign/domain';
 import type { PDF, PdfRef } from '@libpdf/core';
 import type { Canvas, Rgb } from './canvas.ts';
+import { embedImage } from './png.ts';
 import {
   ASCENT,
   DESCENT,
@@ -68,8 +69,7 @@ export class ImageCache {
     if (!img) {
       const bytes = decodeImageDataUri(dataUri);
       if (!bytes) return null;
-      const embedded = this.pdf.embedImage(bytes);
-      img = { ref: embedded.ref, width: embedded.width, height: embedded.height };
+      img = embedImage(this.pdf, bytes);
       this.refs.set(dataUri, img);
     }
     return img;

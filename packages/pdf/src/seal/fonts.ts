@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type PDF, PdfArray, PdfDict, PdfName, PdfNumber, type PdfRef, PdfString } from '@libpdf/core';
 import * as fontkit from 'fontkit';
+import { flateStream } from './flate.ts';
 
 /**
  * Fonts used to draw values, the test mark and the audit trail.
@@ -138,8 +139,8 @@ class EmbeddedFace {
     const tag = Array.from(randomBytes(6), (b) => String.fromCharCode(65 + (b % 26))).join('');
     const baseName = `${tag}+${face.postscriptName.replace(/[^A-Za-z0-9-]/g, '')}`;
     const fileRef = isCff
-      ? this.pdf.createStream({ Subtype: PdfName.of('CIDFontType0C') }, fontBytes)
-      : this.pdf.createStream({ Length1: PdfNumber.of(fontBytes.length) }, fontBytes);
+      ? flateStream(this.pdf, { Subtype: PdfName.of('CIDFontType0C') }, fontBytes)
+      : flateStream(this.pdf, { Length1: PdfNumber.of(fontBytes.length) }, fontBytes);
     const bbox = face.bbox;
     const descriptor = this.pdf.createDict({
       Type: PdfName.of('FontDescriptor'),
@@ -172,7 +173,7 @@ class EmbeddedFace {
       DW: PdfNumber.of(0),
       ...(isCff ? {} : { CIDToGIDMap: PdfName.of('Identity') }),
     });
-    const toUnicode = this.pdf.createStream({}, new TextEncoder().encode(toUnicodeCMap(sorted)));
+    const toUnicode = flateStream(this.pdf, {}, new TextEncoder().encode(toUnicodeCMap(sorted)));
     const dict = this.pdf.getObject(this.ref) as PdfDict;
     dict.set('Subtype', PdfName.of('Type0'));
     dict.set('BaseFont', PdfName.of(baseName));
