@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
+import { requestViews, type ViewColumnsComplete } from '../src/services/signature-requests/queries.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // The signature request and signer rules of the specification, proven through appRouter's
@@ -191,5 +192,45 @@ describe("another account's ids are 404 not_found (scoped by account and environ
     const still = await caller.signatureRequests.get({ id: r.id });
     expect(still.status).toBe('sent');
     expect(still.signers[0]!.name).toBe('Cleo Client');
+  });
+});
+
+describe('the Signature request object reads the snapshot without page sizes (issue 18)', () => {
+  it('views carry the documents without `pages`; the stored snapshot and the signing page keep them', async () => {
+    const r = await caller.signatureRequests.create({
+      template_id: tpl.id,
+      signers,
+      send_email: false,
+      signing_order: 'parallel',
+    });
+    const stored = await h.db
+      .selectFrom('signature_requests')
+      .select('snapshot')
+      .where('id', '=', r.id)
+      .executeTakeFirstOrThrow();
+    const storedDocs = (stored.snapshot as { documents: Record<string, unknown>[] }).documents;
+    expect(storedDocs.length).toBeGreaterThan(0);
+    for (const d of storedDocs) expect(Array.isArray(d.pages) && d.pages.length > 0).toBe(true);
+    const view = await requestViews(h.db).where('id', '=', r.id).executeTakeFirstOrThrow();
+    const viewDocs = (view.snapshot as { documents: Record<string, unknown>[] }).documents;
+    expect(viewDocs).toEqual(storedDocs.map(({ pages: _, ...rest }) => rest));
+    const { pages: _, documents: __, ...storedRest } = stored.snapshot as Record<string, unknown>;
+    expect(view.snapshot).toMatchObject(storedRest);
+    // The object itself is what creating it answered (the template's name comes from the view's snapshot).
+    const got = await caller.signatureRequests.get({ id: r.id });
+    expect(got).toEqual(r);
+    expect(got.template).toEqual({ id: tpl.id, name: expect.any(String) });
+    const opened = await h.anonymous().signing.open({ token: tokenOf(r.signers[0]!.signing_url) });
+    expect(opened.documents[0]!.pages.length).toBe((storedDocs[0]!.pages as unknown[]).length);
+  });
+
+  it('a request whose snapshot has no documents array is read as stored', async () => {
+    const r = await caller.signatureRequests.create({ template_id: tpl.id, signers, send_email: false });
+    await sql`update signature_requests set snapshot = snapshot - 'documents' where id = ${r.id}`.execute(
+      h.db,
+    );
+    const view = await requestViews(h.db).where('id', '=', r.id).executeTakeFirstOrThrow();
+    expect(view.snapshot).not.toHaveProperty('documents');
+    expectTypeOf<ViewColumnsComplete>().toEqualTypeOf<true>();
   });
 });

@@ -8,8 +8,14 @@ import { decodePng, embedImage } from '../src/seal/png.ts';
 // (src/seal/png.ts). The PDF must get exactly what @libpdf/core's own embedPng gives: the same
 // colour samples, the same soft mask, the same colour space.
 
-/** A PNG built by hand: `channels` samples per pixel, row `y` filtered with filter type `y % 5`. */
-function handPng(width: number, height: number, colorType: 0 | 2 | 4 | 6, extra: Buffer[] = []): Uint8Array {
+/** A PNG built by hand: row `y` filtered with filter type `(y + first) % 5` (every type, row 0 too). */
+function handPng(
+  width: number,
+  height: number,
+  colorType: 0 | 2 | 4 | 6,
+  extra: Buffer[] = [],
+  first = 0,
+): Uint8Array {
   const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colorType];
   const stride = width * channels;
   const pixels = Buffer.alloc(stride * height);
@@ -17,7 +23,7 @@ function handPng(width: number, height: number, colorType: 0 | 2 | 4 | 6, extra:
     pixels[i] = (i * 7 + Math.floor(i / stride) * 13 + (i % 5) * 31) & 0xff;
   const raw = Buffer.alloc((stride + 1) * height);
   for (let y = 0; y < height; y++) {
-    const type = y % 5;
+    const type = (y + first) % 5;
     raw[y * (stride + 1)] = type;
     for (let x = 0; x < stride; x++) {
       const at = y * stride + x;
@@ -104,11 +110,13 @@ describe('PNG values are embedded with the same samples as @libpdf/core embeds t
     ['gray + alpha', 4],
     ['RGBA', 6],
   ] as const)('%s, every filter type, split IDAT', async (_label, colorType) => {
-    const png = handPng(37, 23, colorType, [Buffer.from('Comment\0any chunk is skipped')]);
-    expect(decodePng(png)).not.toBeNull();
-    const { ours, library } = await both(png);
-    expect(ours.filter).toBe('FlateDecode');
-    expect(ours).toEqual(library);
+    for (let first = 0; first < 5; first++) {
+      const png = handPng(37, 23, colorType, [Buffer.from('Comment\0any chunk is skipped')], first);
+      expect(decodePng(png)).not.toBeNull();
+      const { ours, library } = await both(png);
+      expect(ours.filter).toBe('FlateDecode');
+      expect(ours).toEqual(library);
+    }
   });
 
   it('a signature drawn on a canvas (RGBA, its encoder choosing the filters)', async () => {

@@ -85,6 +85,22 @@ describe('POST /documents/verify: inspectSignatures checks signed PDFs', () => {
     expect(positions.length).toBeGreaterThan(3000);
   }, 60_000);
 
+  it('changing any one hex digit of the CMS itself is detected (versions, lengths, unsigned fields included)', async () => {
+    const { start } = signatureGap(sealed);
+    const text = new TextDecoder('latin1').decode(sealed);
+    const hex = text.slice(start + 1, text.indexOf('>', start));
+    const derLength = asn1js.fromBER(Buffer.from(hex, 'hex')).offset;
+    expect(derLength).toBeGreaterThan(1000);
+    const accepted: number[] = [];
+    for (let i = 0; i < derLength * 2; i++) {
+      const tampered = sealed.slice();
+      const at = start + 1 + i;
+      tampered[at] = tampered[at] === 0x30 ? 0x31 : 0x30; // one hex digit to another
+      if (isIntact(await inspectSignatures(tampered))) accepted.push(i);
+    }
+    expect(accepted, 'hex digits of the CMS whose change went unnoticed').toEqual([]);
+  }, 120_000);
+
   it('bytes appended after the signature are reported as not covering the whole document', async () => {
     const appended = new Uint8Array([...sealed, ...new TextEncoder().encode('\n1 0 obj\n<< >>\nendobj\n')]);
     const [check] = await inspectSignatures(appended);

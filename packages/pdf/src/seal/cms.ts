@@ -40,6 +40,7 @@ export interface VerifiedSigner {
 export function verifySigner(signed: pkijs.SignedData, contentType: string): VerifiedSigner {
   const signerInfo = signed.signerInfos[0];
   if (!signerInfo || signed.signerInfos.length !== 1) throw new Error('CMS must hold exactly one SignerInfo');
+  checkVersions(signed, signerInfo);
   const cert = findCertificate(signed, signerInfo);
   const certDer = new Uint8Array(cert.toSchema().toBER(false));
   const x509 = new X509Certificate(certDer);
@@ -80,6 +81,14 @@ export function verifySigner(signed: pkijs.SignedData, contentType: string): Ver
 export function parseSignedData(der: Uint8Array): { signed: pkijs.SignedData; length: number } {
   const asn = asn1js.fromBER(der);
   if (asn.offset === -1) throw new Error('Signature value is not DER');
+  // asn1js reads leniently: a length that overruns its content, say, is cut to what is there. The
+  // value must be exactly its own encoding, or a changed byte of the CMS could go unnoticed.
+  const encoded = Buffer.from(asn.result.toBER(false));
+  if (!encoded.equals(der.subarray(0, asn.offset)))
+    throw new Error('Signature value is not DER (its encoding is not canonical, or it was changed)');
+  // ContentInfo is two elements; a length grown over the zero padding would add more.
+  if (!(asn.result instanceof asn1js.Sequence) || asn.result.valueBlock.value.length !== 2)
+    throw new Error('Signature value is not a CMS ContentInfo');
   const contentInfo = new pkijs.ContentInfo({ schema: asn.result });
   if (contentInfo.contentType !== OID_SIGNED_DATA) throw new Error('CMS is not SignedData');
   return { signed: new pkijs.SignedData({ schema: contentInfo.content }), length: asn.offset };
@@ -139,6 +148,32 @@ function checkSigningCertificate(value: unknown, certDer: Uint8Array): void {
   }
 }
 
+/**
+ * The version numbers RFC 5652 fixes (5.1, 5.3). They are outside what the signer signed, so a
+ * wrong one is the only sign that they were changed.
+ */
+function checkVersions(signed: pkijs.SignedData, signerInfo: pkijs.SignerInfo): void {
+  const bySubjectKey = !(signerInfo.sid instanceof pkijs.IssuerAndSerialNumber);
+  if (signerInfo.version !== (bySubjectKey ? 3 : 1))
+    throw new Error(`SignerInfo version ${signerInfo.version} does not match its signer identifier`);
+  const otherCertificates = (signed.certificates ?? []).some((c) => !(c instanceof pkijs.Certificate));
+  if (otherCertificates) {
+    if (signed.version < 3 || signed.version > 5) throw new Error(`SignedData version ${signed.version}`);
+    return;
+  }
+  const expected = bySubjectKey || signed.encapContentInfo.eContentType !== OID_DATA ? 3 : 1;
+  if (signed.version !== expected)
+    throw new Error(`SignedData version ${signed.version}; RFC 5652 gives ${expected} for this content`);
+}
+
+/** RSA PKCS #1 v1.5 takes NULL parameters (or none), ECDSA none: anything else was not made so. */
+function checkAlgorithmParameters(algorithm: pkijs.AlgorithmIdentifier, ecdsa: boolean): void {
+  const params = algorithm.algorithmParams as asn1js.AsnType | undefined;
+  if (params === undefined) return;
+  if (ecdsa || !(params instanceof asn1js.Null))
+    throw new Error(`Unexpected parameters for signature algorithm ${algorithm.algorithmId}`);
+}
+
 function verifySignature(
   algorithm: pkijs.AlgorithmIdentifier,
   digestAlg: string,
@@ -164,6 +199,8 @@ function verifySignature(
     '1.2.840.10045.4.3.3': 'sha384',
     '1.2.840.10045.4.3.4': 'sha512',
   };
+  if (oid === '1.2.840.113549.1.1.1' || rsaByOid[oid]) checkAlgorithmParameters(algorithm, false);
+  if (ecByOid[oid]) checkAlgorithmParameters(algorithm, true);
   if (oid === '1.2.840.113549.1.1.1') return cryptoVerify(digestAlg, data, key, signature);
   if (rsaByOid[oid]) return cryptoVerify(rsaByOid[oid], data, key, signature);
   if (oid === '1.2.840.10045.2.1')

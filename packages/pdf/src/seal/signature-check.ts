@@ -171,7 +171,11 @@ function describeSigner(parsed: ParsedCms, certDer: Uint8Array, subject: string)
 /** ETSI.CAdES.detached / adbe.pkcs7.detached: detached id-data CMS over the byte ranges. */
 function readSignature(signed: pkijs.SignedData, parsed: ParsedCms): void {
   if (signed.encapContentInfo.eContent) throw new Error('CMS is not detached');
+  if (signed.encapContentInfo.eContentType !== OID_DATA) throw new Error('CMS content is not id-data');
   const signer = verifySigner(signed, OID_DATA);
+  const digestAlgorithm = signer.signerInfo.digestAlgorithm.algorithmId;
+  if (!signed.digestAlgorithms.some((a) => a.algorithmId === digestAlgorithm))
+    throw new Error("The CMS does not list its signer's digest algorithm");
   describeSigner(parsed, signer.certDer, signer.x509.subject);
   parsed.signingTime = signer.signingTime;
   parsed.digestAlg = signer.digestAlg;

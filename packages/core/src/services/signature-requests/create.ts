@@ -19,6 +19,7 @@ import {
 import { newSignerToken, queueInvitation, sendQueuedMail } from './invitations.ts';
 import { getSignatureRequest } from './lifecycle.ts';
 import { downloadImages, keepImages, parseExpiry, planRequest, type RequestPlan } from './plan.ts';
+import { COLUMNS_BUT_SNAPSHOT } from './queries.ts';
 
 // POST /signature_requests, as a composition of named steps: the slow work first (reading the
 // template, checking every rule, downloading image prefills), then ONE transaction that locks the
@@ -70,7 +71,7 @@ export async function assertCanSend(tx: Tx, actor: Actor, templateId: number): P
 
 async function insertRequest(tx: Tx, c: Creation, plan: RequestPlan): Promise<SignatureRequestRow> {
   const { actor, input, now } = c;
-  return tx
+  const row = await tx
     .insertInto('signature_requests')
     .values({
       account_id: actor.accountId,
@@ -93,8 +94,10 @@ async function insertRequest(tx: Tx, c: Creation, plan: RequestPlan): Promise<Si
       created_at: now,
       updated_at: now,
     })
-    .returningAll()
+    .returning(COLUMNS_BUT_SNAPSHOT)
     .executeTakeFirstOrThrow();
+  // The snapshot just written, not read back: a 5,000-page document's page sizes are 150 kB.
+  return { ...row, snapshot: plan.snapshot };
 }
 
 /** The signers in role order; those whose turn it is are `ready` and, with send_email, invited. */

@@ -1,4 +1,4 @@
-import type { Executor, SignatureRequestRow, SignerRow, Tx } from '@esign/db';
+import type { Executor, SignatureRequestRow, SignatureRequestsTable, SignerRow, Tx } from '@esign/db';
 import { type RawBuilder, sql } from 'kysely';
 import type { Scope } from '../../context.ts';
 import { notFound } from '../../errors.ts';
@@ -41,15 +41,67 @@ function templateArchivedColumn(templateId: RawBuilder<unknown>): RawBuilder<boo
   return sql<boolean>`exists (select 1 from templates t where t.id = ${templateId} and t.archived_at is not null)`;
 }
 
+/** Every column of a request but its snapshot (see `requestViews`). */
+export const COLUMNS_BUT_SNAPSHOT = [
+  'id',
+  'account_id',
+  'environment',
+  'template_id',
+  'template_name',
+  'status',
+  'signing_order',
+  'source',
+  'created_by_user_id',
+  'api_key_id',
+  'oauth_client_id',
+  'send_email',
+  'message',
+  'reply_to',
+  'redirect_url',
+  'require_email_otp',
+  'expires_at',
+  'completed_at',
+  'canceled_at',
+  'declined_at',
+  'expired_at',
+  'last_reminded_at',
+  'documents',
+  'audit_trail_storage_key',
+  'combined_storage_key',
+  'sealing_status',
+  'sealing_error',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof SignatureRequestsTable)[];
+
+/** Compiles only while COLUMNS_BUT_SNAPSHOT names every column but the snapshot. */
+export type ViewColumnsComplete =
+  Exclude<keyof SignatureRequestsTable, (typeof COLUMNS_BUT_SNAPSHOT)[number] | 'snapshot'> extends never
+    ? true
+    : never;
+
+/**
+ * The snapshot as the Signature request object uses it: the template's name, roles and fields,
+ * and its documents without their page sizes. A 5,000-page document's sizes are 150 kB of JSON
+ * that every send, read and event would otherwise carry from PostgreSQL and parse (issue 18).
+ */
+const viewSnapshot = sql<unknown>`case when jsonb_typeof(signature_requests.snapshot->'documents') = 'array'
+  then jsonb_set(signature_requests.snapshot, '{documents}', (
+    select coalesce(jsonb_agg(d - 'pages' order by n), '[]'::jsonb)
+    from jsonb_array_elements(signature_requests.snapshot->'documents') with ordinality as e(d, n)))
+  else signature_requests.snapshot end`;
+
 /**
  * Signature requests with what their DTO shows, read in the same statement (one query per page,
- * whatever its size). Filters may name the request's columns unqualified.
+ * whatever its size). Filters may name the request's columns unqualified. The snapshot's
+ * documents come without their page sizes (`viewSnapshot`).
  */
 export function requestViews(db: Executor) {
   return db
     .selectFrom('signature_requests')
-    .selectAll('signature_requests')
+    .select(COLUMNS_BUT_SNAPSHOT.map((c) => `signature_requests.${c}` as const))
     .select([
+      viewSnapshot.as('snapshot'),
       createdByColumn(sql.ref('signature_requests.created_by_user_id')).as('created_by'),
       templateArchivedColumn(sql.ref('signature_requests.template_id')).as('template_archived'),
     ]);
