@@ -2,7 +2,7 @@
 // (every page an incompressible image) and of a 5,000-page text PDF through real processes, with
 // each process's peak RSS and the latency of a small API call made at the same time.
 //
-//   pnpm exec tsx bench/large-documents.ts [--mode all|split|all,split] [--docs images,text]
+//   pnpm exec tsx bench/large-documents.ts [--mode all|split|all,split] [--docs images,text,ten]
 //     [--stop-after upload|render|send|sign|seal] [--upload json|multipart]
 //
 // `all`: the all-in-one server (apps/server: API, web and worker in one process). `split`: the
@@ -44,7 +44,7 @@ const OUT = join(ROOT, 'bench/out');
 const { values: args } = parseArgs({
   options: {
     mode: { type: 'string', default: 'all' },
-    docs: { type: 'string', default: 'images,text' },
+    docs: { type: 'string', default: 'images,text,ten' },
     // For a quick look at the first phases only (e.g. `--stop-after upload`).
     'stop-after': { type: 'string' },
     // `multipart`: the document as a multipart file (streamed to disk), its fields set by PATCH;
@@ -60,10 +60,12 @@ const MB = (kb: number) => Math.round(kb / 1024);
 // ---------------------------------------------------------------- inputs
 
 interface DocSpec {
-  id: 'images' | 'text';
+  id: 'images' | 'text' | 'ten';
   label: string;
   pages: number;
   make: () => Promise<Uint8Array>;
+  /** Documents in the template (each this PDF); more than one: the upload phase only. */
+  copies?: number;
 }
 const DOCS: DocSpec[] = [
   {
@@ -73,11 +75,19 @@ const DOCS: DocSpec[] = [
     make: () => makePdf(200, { imageKb: 124 }),
   },
   { id: 'text', label: '5,000 pages (text)', pages: 5000, make: () => makePdf(5000) },
+  // The most a template may hold (spec: 10 documents of 25 MB): one 333 MB JSON body.
+  {
+    id: 'ten',
+    label: '10 × 25 MB (images), one request',
+    pages: 200,
+    make: () => makePdf(200, { imageKb: 124 }),
+    copies: 10,
+  },
 ];
 
 /** The input PDF, generated once and kept under bench/out. */
 async function inputPdf(spec: DocSpec): Promise<Uint8Array> {
-  const file = join(OUT, `large-${spec.id}.pdf`);
+  const file = join(OUT, `large-${spec.id === 'ten' ? 'images' : spec.id}.pdf`);
   if (existsSync(file)) return new Uint8Array(readFileSync(file));
   mkdirSync(OUT, { recursive: true });
   const bytes = await spec.make();
@@ -252,10 +262,14 @@ const sendBody = (templateId: number, n: number) => ({
   signers: [{ role: 'Signer', name: `Signer ${n}`, email: `signer${n}@example.com` }],
 });
 
-function templateBody(name: string, pdf: Uint8Array, pages: number) {
+function templateBody(name: string, pdf: Uint8Array, pages: number, copies = 1) {
+  const file = Buffer.from(pdf).toString('base64');
   return {
     name,
-    documents: [{ name, file: Buffer.from(pdf).toString('base64') }],
+    documents: Array.from({ length: copies }, (_, i) => ({
+      name: copies > 1 ? `${name} ${i + 1}` : name,
+      file,
+    })),
     fields: [
       { name: 'Name', type: 'text', role: 'Signer', areas: [{ page: 1, x: 0.1, y: 0.85, w: 0.3, h: 0.04 }] },
       {
@@ -270,10 +284,15 @@ function templateBody(name: string, pdf: Uint8Array, pages: number) {
 
 /** POST /templates as JSON (base64), or as multipart followed by PATCH of its fields (`--upload`). */
 async function uploadTemplate(api: Api, spec: DocSpec, pdf: Uint8Array) {
-  const body = templateBody(spec.id, pdf, spec.pages);
+  const body = templateBody(spec.id, pdf, spec.pages, spec.copies);
   if (args.upload !== 'multipart') return call(api, 'POST', 'templates', body);
   const form = new FormData();
-  form.append('documents[]', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), `${spec.id}.pdf`);
+  for (let i = 0; i < (spec.copies ?? 1); i++)
+    form.append(
+      'documents[]',
+      new Blob([Buffer.from(pdf)], { type: 'application/pdf' }),
+      `${spec.id}-${i + 1}.pdf`,
+    );
   const res = await fetch(`${api.base}/api/v1/templates`, {
     method: 'POST',
     headers: { authorization: `Bearer ${api.key}` },
@@ -406,10 +425,11 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   results.push(
     await phase('upload', api, smallTemplate, async () => {
       template = await uploadTemplate(api, spec, pdf);
-      return `${(pdf.length / 1024 / 1024).toFixed(1)} MB, ${args.upload}`;
+      const copies = spec.copies ?? 1;
+      return `${copies > 1 ? `${copies} × ` : ''}${(pdf.length / 1024 / 1024).toFixed(1)} MB, ${args.upload}`;
     }),
   );
-  if (args['stop-after'] === 'upload') return results;
+  if (args['stop-after'] === 'upload' || (spec.copies ?? 1) > 1) return results;
   const doc = await db
     .selectFrom('template_documents')
     .select(['storage_key'])

@@ -102,7 +102,7 @@ interface LargeRun {
 /** The large-documents runs of this run (`--mode all,split`), or none when it was not run. */
 function largeRuns(): LargeRun[] {
   try {
-    return out('large-documents-images+text-all+split').report;
+    return out('large-documents-images+text+ten-all+split').report;
   } catch {
     return [];
   }

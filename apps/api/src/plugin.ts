@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { authenticateRoute } from './authenticate-route.ts';
 import { apiDocs } from './docs.ts';
 import { claimIdempotencyKey } from './idempotency.ts';
+import { registerJsonUploads } from './json-uploads.ts';
 import { readMultipartBody } from './multipart.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerProcedureRoutes } from './procedure-routes.ts';
@@ -40,7 +41,7 @@ function prepareBody(db: Db, now: () => Date, uploadDir: string) {
     const state = request.esign;
     if (!state) return;
     if (request.isMultipart()) {
-      state.uploads = new UploadedFiles(uploadDir);
+      state.uploads ??= new UploadedFiles(uploadDir);
       const answered = await readMultipartBody(request, reply, state.route, state.uploads);
       if (answered) return answered;
     }
@@ -58,12 +59,15 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   const openApiDocument = buildOpenApiDocument(opts.config);
 
   app.decorateRequest('esign', null);
+  const uploadDir = join(opts.config.DATA_DIR, 'uploads');
+  registerJsonUploads(app, uploadDir);
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_DOCUMENTS + 1 },
   });
   app.addHook('onRequest', authenticateRoute(routes, { db: opts.db, config: opts.config, now }));
-  // Multipart files are streamed to DATA_DIR/uploads and removed once the response is sent.
-  app.addHook('preHandler', prepareBody(opts.db, now, join(opts.config.DATA_DIR, 'uploads')));
+  // Multipart files and long base64 `file` strings are streamed to DATA_DIR/uploads and removed
+  // once the response is sent.
+  app.addHook('preHandler', prepareBody(opts.db, now, uploadDir));
   const removeUploads = async (request: FastifyRequest) => {
     await request.esign?.uploads?.remove();
   };

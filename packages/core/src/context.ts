@@ -57,11 +57,11 @@ export interface CoreDeps {
   /** Live checkouts' payment provider; unset: the one PAYMENT_PROVIDER names (billing/providers.ts). */
   payments?: PaymentProvider;
   /**
-   * Documents one multipart request streamed to disk (reference → temporary file), set by the REST
-   * adapter for that request only: its JSON input names each file by reference (see
-   * services/uploads.ts) instead of carrying it in base64.
+   * Documents one request streamed to disk (reference → temporary file, or what was wrong with a
+   * base64 value), set by the REST adapter for that request only: its input names each file by
+   * reference (see services/uploads.ts) instead of carrying it in base64.
    */
-  uploads?: ReadonlyMap<string, string>;
+  uploads?: ReadonlyMap<string, import('./services/uploads.ts').UploadedFile>;
   /** Test-only loosening of the outbound guard for document downloads (a loopback HTTPS server). */
   outbound?: {
     allowPrivate?: boolean;

@@ -655,6 +655,21 @@ describe('request.seal failures', () => {
     expect((after.documents as { files: ProducedFile[] }).files).toHaveLength(4);
   });
 
+  it('documents over a quarter of DOCUMENT_MEMORY_MB together get no combined file; the request is sealed with its documents and audit trail', async () => {
+    const req = await completedRequest(owner.key);
+    // A worker memory of a few kB: the budget for the combined file (a quarter of it) is smaller
+    // than these documents, as 120 MB is smaller than ten sealed 25 MB documents.
+    const tight = { ...jctx, config: { ...jctx.config, DOCUMENT_MEMORY_MB: 0.004 } };
+    await drainJobs(tight, jobHandlers);
+    const after = await requestRow(req.id);
+    expect(after.sealing_status).toBe('done');
+    expect(after.combined_storage_key).toBeNull();
+    const kinds = (after.documents as { files: ProducedFile[] }).files.map((f) => f.kind);
+    expect(kinds).toEqual(['document', 'document', 'audit_trail']);
+    const got = await t.api('GET', `signature_requests/${req.id}`, { key: owner.key });
+    expect(got.body.combined_document_url).toBeNull();
+  });
+
   it("the last failed attempt marks sealing_status 'failed' (and the job failed)", async () => {
     const req = await completedRequest(owner.key);
     const row = await requestRow(req.id);

@@ -98,17 +98,21 @@ export function parseJsonBody(body: Buffer | string): unknown {
   return parsed;
 }
 
+/** Reads and parses a JSON body whole, within the route's limit (see BodyLimit). */
+export async function jsonBody(request: FastifyRequest, payload: Readable): Promise<unknown> {
+  // Only the text stays referenced while it is parsed: the raw bytes can be collected before the
+  // parsed copy is built.
+  const text = (await readBody(payload, request.headers['content-length'], bodyLimitOf(request))).toString(
+    'utf8',
+  );
+  return parseJsonBody(text);
+}
+
 /**
  * `application/json` in any case and with any parameters (`; charset=utf-8`) is JSON; the limit is
- * the route's (see BodyLimit).
+ * the route's (see BodyLimit). The REST API reads its two upload routes' large bodies as they
+ * arrive instead (apps/api/src/json-uploads.ts).
  */
 export function registerJsonParser(app: FastifyInstance): void {
-  app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
-    // Only the text stays referenced while it is parsed: the raw bytes (33 MB for a 25 MB
-    // document in base64) can be collected before the parsed copy is built.
-    const text = (await readBody(payload, request.headers['content-length'], bodyLimitOf(request))).toString(
-      'utf8',
-    );
-    return parseJsonBody(text);
-  });
+  app.addContentTypeParser('application/json', jsonBody);
 }

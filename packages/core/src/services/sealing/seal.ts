@@ -74,9 +74,22 @@ async function loadSealable(ctx: JobContext, requestId: number): Promise<Signatu
   return request.sealing_status === 'done' ? null : request;
 }
 
-/** Each document with its values drawn in and signed; checked against the original's hash first. */
+/**
+ * Sealed documents kept in memory for the combined file, at most: a quarter of a document worker's
+ * memory (DOCUMENT_MEMORY_MB; 120 MB by default), since merging them there needs a few times their
+ * size. Ten 25 MB documents (what a template may hold) would otherwise keep 250 MB in the job's
+ * process only to fail in the worker. Past it the request gets no combined file, as when the worker
+ * runs out of memory (the spec: `combined_document_url` "when generated").
+ */
+export const combineMaxBytes = (ctx: JobContext) => (ctx.config.DOCUMENT_MEMORY_MB * 1024 * 1024) / 4;
+
+/**
+ * Each document with its values drawn in and signed; checked against the original's hash first.
+ * `sealed` holds them for the combined file, or is null once they are over combineMaxBytes.
+ */
 export async function sealDocuments(run: SealRun, sealedAt: Date) {
-  const sealed: Uint8Array[] = [];
+  let sealed: Uint8Array[] | null = [];
+  let sealedBytes = 0;
   const files: ProducedFile[] = [];
   const trailDocs: AuditTrailInput['documents'] = [];
   for (const doc of [...run.snapshot.documents].sort((a, b) => a.index - b.index)) {
@@ -97,7 +110,8 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
     const sealedSha = sha256(bytes);
-    sealed.push(bytes);
+    sealedBytes += bytes.length;
+    sealed = sealed && sealedBytes <= combineMaxBytes(run.ctx) ? [...sealed, bytes] : null;
     files.push({
       kind: 'document',
       name: doc.name,
@@ -290,7 +304,17 @@ export async function produceSealedFiles(run: SealRun, sealedAt: Date) {
     storage_key: trailKey,
     sha256: sha256(trail),
   });
-  const combined = await combineIfPossible(run, [...sealed, trail], `${run.base}/combined.pdf`);
+  if (!sealed)
+    run.ctx.logger.warn(
+      {
+        requestId: run.request.id,
+        reason: `the documents are over ${combineMaxBytes(run.ctx)} bytes together`,
+      },
+      'sealing: no combined file (over the document limits)',
+    );
+  const combined = sealed
+    ? await combineIfPossible(run, [...sealed, trail], `${run.base}/combined.pdf`)
+    : null;
   if (combined) files.push(combined);
   return { files, keys: { trail: trailKey, combined: combined?.storage_key ?? null }, sealing };
 }

@@ -1,0 +1,181 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { MAX_DOCUMENT_BYTES } from '@esign/core';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { until } from '../../../test/processes.ts';
+
+// Issue 18: on POST /templates and POST /documents/verify a JSON body over 1 MB is parsed as it
+// arrives, and each long `file` string is decoded from base64 straight to a temporary file
+// (apps/api/src/json-uploads.ts, services/uploads.ts Base64Upload). The spec's rules for the
+// value are the ones a small body gets: base64 or base64url, an optional data: URI head,
+// whitespace ignored, 25 MB at most; the same 422s in the same words.
+
+let t: TestApp;
+let owner: TestAccount;
+let pdf: Buffer;
+const uploadsDir = () => join(t.config.DATA_DIR, 'uploads');
+const uploadFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()) : []);
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** A valid 1-page PDF of about 1.5 MB (an unused stream of random bytes): its JSON body is over 1 MB. */
+async function bigPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.load(await plainPdf(1));
+  doc.context.register(doc.context.stream(randomBytes(1_500_000)));
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createTestAccount(t.db, { credits: 100 });
+  pdf = await bigPdf();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** POST with a JSON body given as text (so it can spell what JSON.stringify would not). */
+async function postJson(path: string, text: string) {
+  const res = await fetch(`${t.baseUrl}/api/v1/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.key}`, 'content-type': 'application/json' },
+    body: text,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const templateText = (file: string) => `{"name":"Streamed","documents":[{"name":"Lease","file":"${file}"}]}`;
+
+/** The stored original of a template's first document. */
+async function storedSha(templateId: number) {
+  const row = await t.db
+    .selectFrom('template_documents')
+    .select(['storage_key', 'sha256'])
+    .where('template_id', '=', templateId)
+    .executeTakeFirstOrThrow();
+  return row.sha256;
+}
+
+describe('large JSON bodies are parsed as they arrive; base64 files go to disk (issue 18)', () => {
+  it('POST /templates: every spelling of the document a small body accepts gives the same stored file', async () => {
+    const base64 = pdf.toString('base64');
+    const spellings = {
+      plain: base64,
+      'data: URI': `data:application/pdf;base64,${base64}`,
+      'escaped slashes (PHP json_encode)': base64.replaceAll('/', '\\/'),
+      'line breaks every 76 characters': base64.replace(/.{76}/g, '$&\\r\\n'),
+      base64url: pdf.toString('base64url'),
+      'surrounding spaces': `  ${base64}  `,
+    };
+    expect(templateText(base64).length).toBeGreaterThan(1024 * 1024);
+    for (const [label, file] of Object.entries(spellings)) {
+      const res = await postJson('templates', templateText(file));
+      expect({ label, status: res.status }).toEqual({ label, status: 201 });
+      expect(await storedSha(res.body.id)).toBe(sha256(pdf));
+      expect(res.body.documents[0]).toMatchObject({ name: 'Lease', page_count: 1 });
+    }
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+  });
+
+  it('the document is decoded to disk while the body is still arriving, and removed after the response', async () => {
+    const first = Buffer.from(
+      `{"name":"Slow","documents":[{"name":"Lease","file":"${pdf.toString('base64')}`,
+    );
+    const rest = Buffer.from('"}]}');
+    const res = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(
+        `${t.baseUrl}/api/v1/templates`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${owner.key}`,
+            'content-type': 'application/json',
+            'content-length': String(first.length + rest.length),
+          },
+        },
+        (r) => {
+          let text = '';
+          r.on('data', (d) => (text += d));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      req.write(first);
+      // Before the string has even ended, its bytes (less the last group) are in a file.
+      until(
+        'decoded to disk',
+        () => uploadFiles().some((f) => statSync(join(uploadsDir(), f)).size >= pdf.length - 3),
+        10_000,
+      ).then(() => req.end(rest), reject);
+    });
+    expect(res.status).toBe(201);
+    expect(await storedSha(res.body.id)).toBe(sha256(pdf));
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+  });
+
+  it('a body over 1 MB with a bad value answers what a small body with it answers, in the same words', async () => {
+    const bad = (inner: string) => `${'A'.repeat(800_000)}${inner}${'A'.repeat(800_000)}`;
+    const cases = [
+      { file: bad('!'), small: 'AA!A' },
+      { file: bad('=A'), small: 'AA=A' },
+      { file: `${'A'.repeat(1_600_000)}===`, small: 'AAAA===' },
+      { file: `   ${' '.repeat(1_200_000)}`, small: '   ' },
+    ];
+    for (const c of cases) {
+      const big = await postJson('templates', templateText(c.file));
+      const small = await postJson('templates', templateText(c.small));
+      expect(small.status).toBe(422);
+      expect(big).toEqual(small);
+    }
+    // Over 25 MB decoded: 422 document_too_large naming the size, nothing kept.
+    const tooBig = await postJson(
+      'templates',
+      templateText(Buffer.alloc(MAX_DOCUMENT_BYTES + 3, 0x25).toString('base64')),
+    );
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.body.error).toMatchObject({
+      code: 'document_too_large',
+      message: expect.stringMatching(/25 MB/),
+    });
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+  }, 60_000);
+
+  it('POST /documents/verify: the same answer as multipart and as a small body would give', async () => {
+    const streamed = await postJson('documents/verify', `{"file":"${pdf.toString('base64')}"}`);
+    expect(streamed.status).toBe(200);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'check.pdf');
+    const multipart = await fetch(`${t.baseUrl}/api/v1/documents/verify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.key}` },
+      body: form,
+    });
+    expect(streamed.body).toEqual(await multipart.json());
+    expect(streamed.body).toMatchObject({ verdict: 'unsigned', sha256: sha256(pdf), byte_size: pdf.length });
+  });
+
+  it('invalid JSON, nesting deeper than 100 and a body over the route limit keep their answers', async () => {
+    const filler = 'A'.repeat(1_200_000);
+    const broken = await postJson('templates', `{"name":"x","documents":[{"file":"${filler}"}`);
+    expect(broken).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
+    const deep = await postJson('templates', `{"pad":"${filler}","x":${'['.repeat(101)}${']'.repeat(101)}}`);
+    expect(deep).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
+    // POST /documents/verify takes one 25 MB file: a 40 MB body is refused while it arrives.
+    const over = await postJson('documents/verify', `{"file":"${'A'.repeat(40 * 1024 * 1024)}"}`);
+    expect(over).toMatchObject({ status: 422, body: { error: { code: 'document_too_large' } } });
+    // A small body is read whole, as before: an upload reference in it is not honoured.
+    const small = await postJson('templates', templateText(`upload:${sha256(pdf)}`));
+    expect(small).toMatchObject({ status: 422, body: { error: { code: 'invalid_document' } } });
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+  }, 60_000);
+
+  it('a document in a small body still works as before (read whole)', async () => {
+    const small = await plainPdf(1);
+    const res = await postJson('templates', templateText(b64(small)));
+    expect(res.status).toBe(201);
+  });
+});
