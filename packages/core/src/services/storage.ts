@@ -54,7 +54,7 @@ export class LocalFileStore implements FileStore {
 
   async get(key: string): Promise<Uint8Array> {
     try {
-      return new Uint8Array(await readFile(this.path(key)));
+      return bytesOf(await readFile(this.path(key)));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(key);
       throw err;
@@ -129,7 +129,7 @@ export class S3FileStore implements FileStore {
         new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
       );
       if (!res.Body) return new Uint8Array(0);
-      return new Uint8Array(await res.Body.transformToByteArray());
+      return await res.Body.transformToByteArray();
     } catch (err) {
       if (isMissingObject(err)) throw new FileNotFoundError(key);
       throw err;
@@ -181,5 +181,12 @@ export function createFileStore(config: Pick<Config, 'STORAGE_URL' | 'DATA_DIR'>
     ? new S3FileStore(config.STORAGE_URL)
     : new LocalFileStore(join(config.DATA_DIR, 'files'));
 }
+
+/**
+ * A plain Uint8Array over a Buffer's memory: `new Uint8Array(buffer)` would copy it (25 MB on the
+ * event loop for a large document), and the Buffer itself would make `.slice()` a view, not a copy.
+ */
+export const bytesOf = (buffer: Buffer): Uint8Array =>
+  new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { CoreDeps } from '../context.ts';
 import { CoreError } from '../errors.ts';
+import { bytesOf } from './storage.ts';
 
 // Uploads are written to disk as they arrive, not held in memory (issue 18: a 25 MB document was
 // held as its chunks, their concatenation, a 33 MB base64 string and the decoded copy). Multipart
@@ -209,5 +210,5 @@ export async function readUploaded(
   const { size } = await stat(upload.path);
   if (size === 0) throw new CoreError('invalid_document', `${label} is empty`);
   if (size > maxBytes) throw new CoreError('document_too_large', `${label} is larger than 25 MB`);
-  return new Uint8Array(await readFile(upload.path));
+  return bytesOf(await readFile(upload.path));
 }
