@@ -1,7 +1,8 @@
-import { type Readable, Transform, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { CoreError } from '@esign/core';
-import parser from 'stream-json/parser.js';
+import { getManyValues, isMany, none } from 'stream-chain/defs.js';
+import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import { MAX_JSON_DEPTH } from './json-body.ts';
 import { type BodyLimit, tooLarge } from './limits.ts';
 
@@ -25,36 +26,16 @@ export interface StreamingJsonOptions {
 
 const invalidJson = () => new CoreError('invalid_json', 'The request body is not valid JSON');
 
-/** Counts the body's bytes against the limit and its Content-Length, as readBody does. */
-function byteCounter(limit: BodyLimit, contentLength: string | undefined): Transform {
-  const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
-  const sized = Number.isSafeInteger(declared) && declared >= 0;
-  let received = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      received += chunk.length;
-      if (received > limit.bytes) return done(tooLarge(limit));
-      if (sized && received > declared)
-        return done(new CoreError('invalid_request', 'The request body does not match its Content-Length'));
-      done(null, chunk);
-    },
-    flush(done) {
-      if (sized && received !== declared)
-        return done(new CoreError('invalid_request', 'The request body does not match its Content-Length'));
-      done();
-    },
-  });
-}
-
 type Frame = { array: unknown[] } | { object: Record<string, unknown>; key: string | null };
 
 /**
  * Builds the value of a JSON body from stream-json's tokens, as JSON.parse would, except that a
  * string `divert` takes is written to its sink piece by piece and replaced by what the sink ends
  * with. A 25 MB document in base64 (33 MB of JSON) is then never held as one string, and ten of
- * them (what POST /templates allows) never held at all.
+ * them (what POST /templates allows) never held at all. Tokens are taken synchronously; only a
+ * sink's writes are awaited (a stream of token objects cost a third of the parse).
  */
-class Assembler extends Writable {
+class Assembler {
   root: unknown;
   private readonly stack: Frame[] = [];
   private parts: string[] = [];
@@ -64,7 +45,6 @@ class Assembler extends Writable {
   private readonly opts: StreamingJsonOptions;
 
   constructor(opts: StreamingJsonOptions) {
-    super({ objectMode: true });
     this.opts = opts;
   }
 
@@ -97,12 +77,16 @@ class Assembler extends Writable {
     this.add('array' in frame ? frame.array : frame.object);
   }
 
-  private async chunk(piece: string): Promise<void> {
+  private chunk(piece: string): Promise<void> | void {
     if (this.sink) return this.sink.write(piece);
     this.parts.push(piece);
     this.length += piece.length;
     if (this.offered || this.length < this.opts.divertFrom) return;
     this.offered = true;
+    return this.offer();
+  }
+
+  private async offer(): Promise<void> {
     const top = this.stack[this.stack.length - 1];
     const key = top && 'object' in top ? top.key : null;
     const held = this.parts.join('');
@@ -115,7 +99,15 @@ class Assembler extends Writable {
     await this.sink.write(held);
   }
 
-  private async token(t: parser.Token): Promise<void> {
+  private async endString(): Promise<void> {
+    const value = this.sink ? await this.sink.end() : this.parts.join('');
+    this.sink = null;
+    this.parts = [];
+    this.add(value);
+  }
+
+  /** Takes one token; a promise only while a long string's sink is written to. */
+  token(t: Token): Promise<void> | void {
     switch (t.name) {
       case 'startObject':
         return this.open({ object: {}, key: null });
@@ -137,12 +129,11 @@ class Assembler extends Writable {
         return;
       case 'stringChunk':
         return this.chunk(t.value);
-      case 'endString': {
-        const value = this.sink ? await this.sink.end() : this.parts.join('');
-        this.sink = null;
+      case 'endString':
+        if (this.sink) return this.endString();
+        this.add(this.parts.join(''));
         this.parts = [];
-        return this.add(value);
-      }
+        return;
       case 'numberValue':
         return this.add(Number(t.value));
       case 'nullValue':
@@ -153,46 +144,66 @@ class Assembler extends Writable {
         return;
     }
   }
+}
 
-  override _write(t: parser.Token, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.token(t).then(() => done(), done);
-  }
+/** The tokens a stream-json stage returned (none, one, or many). */
+function tokensOf(out: unknown): Token[] {
+  if (out === none) return [];
+  return isMany(out) ? (getManyValues(out) as Token[]) : [out as Token];
 }
 
 /**
  * Parses a JSON body as it arrives (see Assembler), with readBody's limits and parseJsonBody's
  * answers: an empty body is no body, invalid JSON or nesting deeper than MAX_JSON_DEPTH is 400
- * invalid_json.
+ * invalid_json. On an error the rest of the body is drained, not the request destroyed, so the
+ * error can still be answered (the reply closes the connection).
  */
 export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions): Promise<unknown> {
   // A declared length over the limit is refused before a byte is read, as readBody does.
   if (Number(opts.contentLength) > opts.limit.bytes) throw tooLarge(opts.limit);
-  const assembler = new Assembler(opts);
-  const tokens = parser.asStream({
+  const declared = opts.contentLength === undefined ? Number.NaN : Number(opts.contentLength);
+  const sized = Number.isSafeInteger(declared) && declared >= 0;
+  // stream-json's tokenizer itself, called synchronously (its stream wrappers cost a third of the
+  // parse); UTF-8 split across chunks is joined by the decoder.
+  const decoder = new StringDecoder('utf8');
+  const parse = jsonParser({
     packKeys: true,
     streamKeys: false,
     packStrings: false,
     streamStrings: true,
     packNumbers: true,
     streamNumbers: false,
-  });
-  const counter = byteCounter(opts.limit, opts.contentLength);
-  // Piped by hand, not by pipeline(): on an error the rest of the body is drained, not the request
-  // destroyed, so the error can still be answered (the reply closes the connection).
-  const onError = (err: Error) => counter.destroy(err);
-  payload.on('error', onError);
-  payload.pipe(counter);
+  }) as (chunk: unknown) => unknown;
+  const assembler = new Assembler(opts);
+  const take = async (out: unknown) => {
+    for (const t of tokensOf(out)) {
+      const pending = assembler.token(t);
+      if (pending) await pending;
+    }
+  };
+  let received = 0;
   try {
-    await pipeline(counter, tokens, assembler);
+    for await (const chunk of payload as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > opts.limit.bytes) throw tooLarge(opts.limit);
+      if (sized && received > declared)
+        throw new CoreError('invalid_request', 'The request body does not match its Content-Length');
+      await take(parse(decoder.write(chunk)));
+    }
+    if (sized && received !== declared)
+      throw new CoreError('invalid_request', 'The request body does not match its Content-Length');
+    const rest = decoder.end();
+    if (rest) await take(parse(rest));
+    await take(parse(none));
   } catch (err) {
-    payload.unpipe(counter);
     payload.resume();
     if (err instanceof CoreError) throw err;
-    if ((err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE')
+    if (
+      (err as { code?: string }).code === 'ECONNRESET' ||
+      (err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE'
+    )
       throw new CoreError('invalid_request', 'The request body could not be read');
     throw invalidJson();
-  } finally {
-    payload.off('error', onError);
   }
   return assembler.root;
 }

@@ -94,6 +94,8 @@ const DATA_URI_HEAD = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,/i;
 /** Characters of base64 and base64url; `=` only at the end, at most two. */
 const ALPHABET = /^[A-Za-z0-9+/_-]*$/;
 const HEAD_BYTES = 256;
+/** Base64 characters decoded and written at once. */
+const DECODE_CHARS = 64 * 1024;
 
 type Outcome = { sha256: string; problem?: undefined } | { problem: Exclude<UploadedFile, { path: string }> };
 
@@ -150,10 +152,13 @@ export class Base64Upload {
       this.padding += pad.length;
     }
     this.chars += body.length;
-    const text = this.carry + body;
-    const whole = text.length - (text.length % 4);
-    this.carry = text.slice(whole);
-    if (whole > 0) await this.emit(Buffer.from(text.slice(0, whole), 'base64'));
+    // Decoded and written 64 kB at a time: the JSON parser hands over 256 characters per piece.
+    this.carry += body;
+    if (this.carry.length < DECODE_CHARS) return;
+    const whole = this.carry.length - (this.carry.length % 4);
+    const text = this.carry.slice(0, whole);
+    this.carry = this.carry.slice(whole);
+    await this.emit(Buffer.from(text, 'base64'));
   }
 
   private fail(): void {
