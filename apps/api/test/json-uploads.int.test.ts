@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { MAX_DOCUMENT_BYTES } from '@esign/core';
@@ -116,6 +116,39 @@ describe('large JSON bodies are parsed as they arrive; base64 files go to disk (
     expect(res.status).toBe(201);
     expect(await storedSha(res.body.id)).toBe(sha256(pdf));
     await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+  });
+
+  it('a client that leaves in the middle of a document leaves no file and no open descriptor behind', async () => {
+    const openUploads = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(uploadsDir());
+        } catch {
+          return false;
+        }
+      }).length;
+    const half = Buffer.from(
+      `{"name":"Cut","documents":[{"name":"Lease","file":"${pdf.toString('base64').slice(0, 1_000_000)}`,
+    );
+    const req = request(`${t.baseUrl}/api/v1/templates`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owner.key}`,
+        'content-type': 'application/json',
+        'content-length': String(half.length * 3),
+      },
+    });
+    req.on('error', () => {});
+    req.write(half);
+    await until('decoding to disk', () => uploadFiles().length > 0 && openUploads() > 0, 10_000);
+    req.destroy();
+    await until(
+      'uploads removed and closed',
+      () => uploadFiles().length === 0 && openUploads() === 0,
+      10_000,
+    );
+    // The server is still answering.
+    expect((await postJson('templates', templateText(b64(await plainPdf(1))))).status).toBe(201);
   });
 
   it('a body over 1 MB with a bad value answers what a small body with it answers, in the same words', async () => {

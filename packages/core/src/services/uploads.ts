@@ -31,6 +31,8 @@ export class UploadedFiles {
   private readonly paths: string[] = [];
   private readonly dir: string;
   private problems = 0;
+  /** Base64 values being written: a request that ends early leaves them unfinished. */
+  private readonly open = new Set<Base64Upload>();
   constructor(dir: string) {
     this.dir = dir;
   }
@@ -71,7 +73,8 @@ export class UploadedFiles {
   /** A base64 value (a JSON string read piece by piece) decoded to a file; see Base64Upload. */
   async base64(maxBytes: number): Promise<Base64Upload> {
     const path = await this.newPath();
-    return new Base64Upload(path, maxBytes, (upload) => {
+    const sink: Base64Upload = new Base64Upload(path, maxBytes, (upload) => {
+      this.open.delete(sink);
       if (upload.problem) {
         const ref = `upload:problem-${++this.problems}`;
         this.files.set(ref, upload.problem);
@@ -79,12 +82,17 @@ export class UploadedFiles {
       }
       return this.register(upload.sha256, path);
     });
+    this.open.add(sink);
+    return sink;
   }
 
   /** Removes every file written (best effort; called once the response is sent or the client left). */
   async remove(): Promise<void> {
     const paths = this.paths.splice(0);
     this.files.clear();
+    // A client that left mid-value: its file is closed before it is removed (no descriptor kept).
+    for (const sink of this.open) sink.abort();
+    this.open.clear();
     await Promise.all(paths.map((p) => unlink(p).catch(() => {})));
   }
 }
@@ -170,6 +178,11 @@ export class Base64Upload {
     if (this.decoded > this.maxBytes) return; // counted on, written no more (reported at the end)
     this.hash.update(bytes);
     if (!this.out.write(bytes)) await new Promise<void>((resolve) => this.out.once('drain', resolve));
+  }
+
+  /** Closes the file without finishing the value (the request ended before it did). */
+  abort(): void {
+    this.out.destroy();
   }
 
   /** Ends the value: its reference (`upload:<sha256>`, or one that reports what was wrong). */
