@@ -138,72 +138,131 @@ function locatePlaceholder(bytes: Uint8Array, reserved: number) {
   return { start, end: start + reserved * 2 + 2, rangeAt };
 }
 
-async function buildCms(opts: CertifyOptions, digest: Uint8Array): Promise<Uint8Array> {
+/**
+ * The CMS SignedData (RFC 5652 §5) around the seal's signature, in DER.
+ *
+ * The parts that never change for one sealing identity (its certificates, the signer's
+ * issuer-and-serial, the signing-certificate-v2 attribute) are encoded by pkijs once per process;
+ * each seal only joins them with the document digest, the signature and the timestamp token.
+ * Re-encoding the certificates with pkijs on every seal took two thirds of the signing step
+ * (bench/README.md, Sealing).
+ */
+export async function buildCms(opts: CertifyOptions, digest: Uint8Array): Promise<Uint8Array> {
   const { signer } = opts;
-  const cert = parsedCertificate(signer.certificate);
-  const chain = (signer.certificateChain ?? []).map(parsedCertificate);
-  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({
-    type: 0,
-    attributes: [
-      new pkijs.Attribute({
-        type: OID_CONTENT_TYPE,
-        values: [new asn1js.ObjectIdentifier({ value: OID_DATA })],
-      }),
-      new pkijs.Attribute({
-        type: OID_MESSAGE_DIGEST,
-        values: [new asn1js.OctetString({ valueHex: ab(digest) })],
-      }),
-      signingCertificateV2(cert, signer.certificate),
-    ],
-  });
-  const toSign = new Uint8Array(signedAttrs.toSchema().toBER(false));
-  toSign[0] = 0x31; // [0] IMPLICIT → SET OF, as RFC 5652 §5.4 signs it
-  const signature = await signer.sign(toSign, 'SHA-256');
-  const signerInfo = new pkijs.SignerInfo({
-    version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
-    digestAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256 }),
-    signedAttrs,
-    signatureAlgorithm: new pkijs.AlgorithmIdentifier({
-      algorithmId: signer.keyType === 'EC' ? OID_ECDSA_SHA256 : OID_RSA_SHA256,
-      ...(signer.keyType === 'EC' ? {} : { algorithmParams: new asn1js.Null() }),
-    }),
-    signature: new asn1js.OctetString({ valueHex: ab(signature) }),
-  });
+  const parts = identityParts(signer.certificate, signer.certificateChain ?? []);
+  const attributes = [
+    CONTENT_TYPE_ATTRIBUTE,
+    der(SEQUENCE, OID_DER.messageDigest, der(SET, der(OCTET_STRING, digest))),
+    parts.signingCertificateV2,
+  ];
+  // RFC 5652 §5.4: the signature covers the attributes as a SET OF; the SignerInfo carries them [0] IMPLICIT.
+  const signature = await signer.sign(der(SET, ...attributes), 'SHA-256');
+  const signerInfo: Uint8Array[] = [
+    VERSION_1,
+    parts.issuerAndSerialNumber,
+    SHA256_ALGORITHM,
+    der(CONTEXT_0, ...attributes),
+    signer.keyType === 'EC' ? ECDSA_SHA256_ALGORITHM : RSA_SHA256_ALGORITHM,
+    der(OCTET_STRING, signature),
+  ];
   if (opts.timestampAuthority) {
     const imprint = new Uint8Array(createHash('sha256').update(signature).digest());
     const token = await opts.timestampAuthority.timestamp(imprint, 'SHA-256');
-    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
-      type: 1,
-      attributes: [
-        new pkijs.Attribute({ type: OID_SIGNATURE_TIMESTAMP, values: [asn1js.fromBER(ab(token)).result] }),
-      ],
-    });
+    signerInfo.push(der(CONTEXT_1, der(SEQUENCE, OID_DER.signatureTimestamp, der(SET, wholeDer(token)))));
   }
-  const signed = new pkijs.SignedData({
-    version: 1,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID_DATA }),
-    digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256 })],
-    certificates: [cert, ...chain],
-    signerInfos: [signerInfo],
-  });
-  const info = new pkijs.ContentInfo({ contentType: OID_SIGNED_DATA, content: signed.toSchema(true) });
-  return new Uint8Array(info.toSchema().toBER(false));
+  const signedData = der(
+    SEQUENCE,
+    VERSION_1,
+    der(SET, SHA256_ALGORITHM),
+    der(SEQUENCE, OID_DER.data),
+    der(CONTEXT_0, ...parts.certificates),
+    der(SET, der(SEQUENCE, ...signerInfo)),
+  );
+  return der(SEQUENCE, OID_DER.signedData, der(CONTEXT_0, signedData));
+}
+
+const SEQUENCE = 0x30;
+const SET = 0x31;
+const OCTET_STRING = 0x04;
+/** Constructed, context-specific [0] and [1]. */
+const CONTEXT_0 = 0xa0;
+const CONTEXT_1 = 0xa1;
+
+/** One DER element: the tag, the definite length, then the contents. */
+function der(tag: number, ...contents: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const c of contents) length += c.length;
+  const head: number[] = [tag];
+  if (length < 0x80) head.push(length);
+  else {
+    const octets: number[] = [];
+    for (let n = length; n > 0; n = Math.floor(n / 256)) octets.unshift(n % 256);
+    head.push(0x80 | octets.length, ...octets);
+  }
+  const out = new Uint8Array(head.length + length);
+  out.set(head);
+  let at = head.length;
+  for (const c of contents) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+const encode = (value: { toBER(sizeOnly?: boolean): ArrayBuffer }) => new Uint8Array(value.toBER(false));
+const oid = (value: string) => encode(new asn1js.ObjectIdentifier({ value }));
+const OID_DER = {
+  data: oid(OID_DATA),
+  signedData: oid(OID_SIGNED_DATA),
+  messageDigest: oid(OID_MESSAGE_DIGEST),
+  signatureTimestamp: oid(OID_SIGNATURE_TIMESTAMP),
+};
+const VERSION_1 = encode(new asn1js.Integer({ value: 1 }));
+const SHA256_ALGORITHM = encode(new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256 }).toSchema());
+const RSA_SHA256_ALGORITHM = encode(
+  new pkijs.AlgorithmIdentifier({ algorithmId: OID_RSA_SHA256, algorithmParams: new asn1js.Null() }).toSchema(),
+);
+const ECDSA_SHA256_ALGORITHM = encode(new pkijs.AlgorithmIdentifier({ algorithmId: OID_ECDSA_SHA256 }).toSchema());
+const CONTENT_TYPE_ATTRIBUTE = encode(
+  new pkijs.Attribute({ type: OID_CONTENT_TYPE, values: [new asn1js.ObjectIdentifier({ value: OID_DATA })] }).toSchema(),
+);
+
+/** The timestamp token as one DER element; anything else is the TSA's error, not a token to embed. */
+function wholeDer(token: Uint8Array): Uint8Array {
+  const parsed = asn1js.fromBER(ab(token));
+  if (parsed.offset !== token.length || parsed.result.error) {
+    throw new Error('The timestamp authority answered a token that is not one DER element');
+  }
+  return token;
+}
+
+interface IdentityParts {
+  certificates: Uint8Array[];
+  issuerAndSerialNumber: Uint8Array;
+  signingCertificateV2: Uint8Array;
 }
 
 /**
- * The sealing identity's certificates, parsed once per process: parsing them with pkijs took a
- * fifth of each seal's signing step (bench/README.md, Sealing). Keyed by the DER bytes the identity
- * holds, so a reloaded identity is parsed again.
+ * The sealing identity's constant CMS parts, encoded once per process. Keyed by the DER bytes the
+ * identity holds, so a reloaded identity is encoded again.
  */
-const certificates = new WeakMap<Uint8Array, pkijs.Certificate>();
-function parsedCertificate(der: Uint8Array): pkijs.Certificate {
-  let cert = certificates.get(der);
-  if (!cert) {
-    cert = pkijs.Certificate.fromBER(ab(der));
-    certificates.set(der, cert);
+const identities = new WeakMap<Uint8Array, IdentityParts>();
+function identityParts(certificate: Uint8Array, chain: Uint8Array[]): IdentityParts {
+  let parts = identities.get(certificate);
+  const sameChain = (p: IdentityParts) =>
+    p.certificates.length === chain.length + 1 && chain.every((c, i) => p.certificates[i + 1] === c);
+  if (!parts || !sameChain(parts)) {
+    const cert = pkijs.Certificate.fromBER(ab(certificate));
+    parts = {
+      certificates: [certificate, ...chain],
+      issuerAndSerialNumber: encode(
+        new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }).toSchema(),
+      ),
+      signingCertificateV2: encode(signingCertificateV2(cert, certificate).toSchema()),
+    };
+    identities.set(certificate, parts);
   }
-  return cert;
+  return parts;
 }
 
 /** ESS signing-certificate-v2 (RFC 5035) with the SHA-256 of the certificate and its issuer/serial. */

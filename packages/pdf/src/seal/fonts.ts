@@ -133,26 +133,22 @@ class EmbeddedFace {
 
   finish(): void {
     const face = this.face;
-    const scale = 1000 / face.unitsPerEm;
-    const isCff = readTag(face) === 'OTTO';
+    const { isCff, descriptor: metrics, postscriptName } = faceConstants(face);
     const fontBytes = this.subset.encode();
     const tag = Array.from(randomBytes(6), (b) => String.fromCharCode(65 + (b % 26))).join('');
-    const baseName = `${tag}+${face.postscriptName.replace(/[^A-Za-z0-9-]/g, '')}`;
+    const baseName = `${tag}+${postscriptName}`;
     const fileRef = isCff
       ? flateStream(this.pdf, { Subtype: PdfName.of('CIDFontType0C') }, fontBytes)
       : flateStream(this.pdf, { Length1: PdfNumber.of(fontBytes.length) }, fontBytes);
-    const bbox = face.bbox;
     const descriptor = this.pdf.createDict({
       Type: PdfName.of('FontDescriptor'),
       FontName: PdfName.of(baseName),
       Flags: PdfNumber.of(4),
-      FontBBox: new PdfArray(
-        [bbox.minX, bbox.minY, bbox.maxX, bbox.maxY].map((v) => PdfNumber.of(Math.round(v * scale))),
-      ),
-      ItalicAngle: PdfNumber.of(face.italicAngle || 0),
-      Ascent: PdfNumber.of(Math.round(face.ascent * scale)),
-      Descent: PdfNumber.of(Math.round(face.descent * scale)),
-      CapHeight: PdfNumber.of(Math.round((face.capHeight || face.ascent) * scale)),
+      FontBBox: new PdfArray(metrics.bbox.map((v) => PdfNumber.of(v))),
+      ItalicAngle: PdfNumber.of(metrics.italicAngle),
+      Ascent: PdfNumber.of(metrics.ascent),
+      Descent: PdfNumber.of(metrics.descent),
+      CapHeight: PdfNumber.of(metrics.capHeight),
       StemV: PdfNumber.of(80),
       [isCff ? 'FontFile3' : 'FontFile2']: fileRef,
     });
@@ -181,6 +177,39 @@ class EmbeddedFace {
     dict.set('DescendantFonts', new PdfArray([cidFont]));
     dict.set('ToUnicode', toUnicode);
   }
+}
+
+interface FaceConstants {
+  isCff: boolean;
+  postscriptName: string;
+  /** FontDescriptor values, in the PDF's 1000-unit em. */
+  descriptor: { bbox: number[]; italicAngle: number; ascent: number; descent: number; capHeight: number };
+}
+
+/**
+ * What every embedding of a face writes the same: fontkit decodes the table behind a getter such
+ * as italicAngle again on every read.
+ */
+const constants = new WeakMap<fontkit.Font, FaceConstants>();
+function faceConstants(face: fontkit.Font): FaceConstants {
+  let c = constants.get(face);
+  if (!c) {
+    const scale = 1000 / face.unitsPerEm;
+    const bbox = face.bbox;
+    c = {
+      isCff: readTag(face) === 'OTTO',
+      postscriptName: face.postscriptName.replace(/[^A-Za-z0-9-]/g, ''),
+      descriptor: {
+        bbox: [bbox.minX, bbox.minY, bbox.maxX, bbox.maxY].map((v) => Math.round(v * scale)),
+        italicAngle: face.italicAngle || 0,
+        ascent: Math.round(face.ascent * scale),
+        descent: Math.round(face.descent * scale),
+        capHeight: Math.round((face.capHeight || face.ascent) * scale),
+      },
+    };
+    constants.set(face, c);
+  }
+  return c;
 }
 
 function readTag(face: fontkit.Font): string {

@@ -1,7 +1,7 @@
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, KeyObject, randomBytes, sign, X509Certificate } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { P12Signer, type Signer } from '@libpdf/core';
+import { type DigestAlgorithm, P12Signer, type Signer } from '@libpdf/core';
 import forge from 'node-forge';
 
 /** The key and certificate chain that seals documents. */
@@ -126,7 +126,7 @@ async function identityFromP12(
   password: string,
   generated: boolean,
 ): Promise<SigningIdentity> {
-  const signer = await P12Signer.create(p12, password);
+  const signer = nodeSigner(await P12Signer.create(p12, password));
   const cert = new X509Certificate(signer.certificate);
   return {
     certificatePem: cert.toString(),
@@ -147,4 +147,24 @@ export function formatName(name: string): string {
     .map((part) => part.trim())
     .filter(Boolean)
     .join(', ');
+}
+
+/**
+ * The PKCS#12's key, signing with node:crypto on the calling thread. P12Signer signs through
+ * WebCrypto, whose hop to the thread pool and back cost a seal 1-2 ms of waiting for a 0.5 ms
+ * RSA signature (bench/README.md, Sealing). Same key and algorithm: PKCS#1 v1.5 for RSA (the
+ * same bytes) or ECDSA in DER, as CMS wants it (P12Signer imports no other kind of key).
+ */
+function nodeSigner(p12: P12Signer): Signer & { certificateChain: Uint8Array[] } {
+  const key = KeyObject.from((p12 as unknown as { privateKey: CryptoKey }).privateKey);
+  return {
+    certificate: p12.certificate,
+    certificateChain: p12.certificateChain,
+    keyType: p12.keyType,
+    signatureAlgorithm: p12.signatureAlgorithm,
+    async sign(data: Uint8Array, algorithm: DigestAlgorithm): Promise<Uint8Array> {
+      const hash = algorithm.replace('-', '').toLowerCase();
+      return new Uint8Array(sign(hash, data, { key, dsaEncoding: 'der' }));
+    },
+  };
 }

