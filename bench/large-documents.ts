@@ -16,8 +16,10 @@
 // /files link and posts it to POST /documents/verify. The send phase sends the document 5 times and
 // the sign phase opens the signing page 5 times before it signs: one of each overlaps too few small
 // calls for a median. The small call is POST /signature_requests of a 1-page template
-// (one signer), made one after the other for as long as a phase runs; "idle" is the median of the
-// same call on the same idle server just before the document's phases.
+// (one signer), made one after the other for as long as a phase runs by another client (a worker
+// thread, bench/small-caller.ts, so the bench's own parsing and encoding do not delay it); "idle"
+// is the median of the same call from the same thread on the same idle server just before the
+// document's phases.
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -32,6 +34,7 @@ import {
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
 import { sql } from 'kysely';
@@ -201,6 +204,8 @@ async function stopProc(p: Proc) {
   const t = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
   await gone;
   clearTimeout(t);
+  // BENCH_LOG_DIR keeps each process's log (with BENCH_LOG_LEVEL=info: every request and its time).
+  if (process.env.BENCH_LOG_DIR) writeFileSync(join(process.env.BENCH_LOG_DIR, `${p.name}.log`), p.log);
 }
 
 // ---------------------------------------------------------------- database
@@ -304,27 +309,40 @@ async function uploadTemplate(api: Api, spec: DocSpec, pdf: Uint8Array) {
   return call(api, 'PATCH', `templates/${created.id}`, { fields: body.fields });
 }
 
-/** The small call, repeated while `busy` runs; returns every latency (ms). */
-function smallCalls(api: Api, smallTemplate: number) {
-  const times: number[] = [];
-  let stop = false;
-  let n = 0;
-  const loop = (async () => {
-    while (!stop) {
-      const t0 = performance.now();
-      await call(api, 'POST', 'signature_requests', sendBody(smallTemplate, n++));
-      times.push(performance.now() - t0);
-    }
-  })();
-  loop.catch(() => {}); // reported by end()
+/** The small caller's thread (bench/small-caller.ts) for one server. */
+function smallCaller(api: Api, templateId: number) {
+  const worker = new Worker(new URL('./small-caller.ts', import.meta.url), {
+    workerData: { base: api.base, key: api.key, templateId },
+  });
+  const answer = () =>
+    new Promise<number[]>((resolve, reject) => {
+      worker.once('message', (m: { times?: number[]; error?: string }) =>
+        m.error ? reject(new Error(`small call: ${m.error}`)) : resolve(m.times!),
+      );
+      worker.once('error', reject);
+    });
   return {
-    async end() {
-      stop = true;
-      await loop;
+    /** `count` calls one after the other (the idle measurement). */
+    idle(count: number): Promise<number[]> {
+      const times = answer();
+      worker.postMessage({ cmd: 'idle', count });
       return times;
     },
+    /** Calls one after the other until end() (the calls made during a phase). */
+    during() {
+      worker.postMessage({ cmd: 'start' });
+      return {
+        end: () => {
+          const times = answer();
+          worker.postMessage({ cmd: 'stop' });
+          return times;
+        },
+      };
+    },
+    close: () => worker.terminate(),
   };
 }
+type SmallCaller = ReturnType<typeof smallCaller>;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -350,12 +368,11 @@ interface PhaseResult {
 
 async function phase(
   name: string,
-  api: Api,
-  smallTemplate: number,
+  small: SmallCaller,
   fn: () => Promise<string | undefined>,
 ): Promise<PhaseResult> {
   for (const p of procs) resetPeak(p);
-  const calls = smallCalls(api, smallTemplate);
+  const calls = small.during();
   const t0 = performance.now();
   const detail = await fn();
   const ms = performance.now() - t0;
@@ -418,12 +435,12 @@ function watchPages(filesDir: string, storageKey: string, t0: number) {
 }
 
 async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[]> {
-  const { api, db, smallTemplate } = ctx;
+  const { api, db, small } = ctx;
   const pdf = await inputPdf(spec);
   const results: PhaseResult[] = [];
   let template: any;
   results.push(
-    await phase('upload', api, smallTemplate, async () => {
+    await phase('upload', small, async () => {
       template = await uploadTemplate(api, spec, pdf);
       const copies = spec.copies ?? 1;
       return `${copies > 1 ? `${copies} × ` : ''}${(pdf.length / 1024 / 1024).toFixed(1)} MB, ${args.upload}`;
@@ -438,7 +455,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   const t0 = performance.now();
   const pages = watchPages(ctx.filesDir, doc.storage_key, t0);
   results.push(
-    await phase('render', api, smallTemplate, async () => {
+    await phase('render', small, async () => {
       await waitFor(
         'render job',
         async () => {
@@ -459,7 +476,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   if (args['stop-after'] === 'render') return results;
   let request: any;
   results.push(
-    await phase('send', api, smallTemplate, async () => {
+    await phase('send', small, async () => {
       // Repeated, so the small calls made meanwhile are enough to take a median of (one send of
       // 0.1 s overlaps one or two of them).
       const times: number[] = [];
@@ -474,7 +491,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   );
   if (args['stop-after'] === 'send') return results;
   results.push(
-    await phase('sign', api, smallTemplate, async () => {
+    await phase('sign', small, async () => {
       const token = new URL(request.signers[0].signing_url).pathname.split('/').pop()!;
       // The signer opens the page (and reloads it) as often as the request is sent above.
       const times: number[] = [];
@@ -484,7 +501,10 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
         open = await trpc(ctx.web, 'open', { token });
         times.push(performance.now() - t0);
       }
-      const urls: string[] = open.documents[0].pages.slice(0, 10).map((p: any) => p.image_url);
+      const doc = open.documents[0];
+      const urls: string[] = doc.pages
+        .slice(0, 10)
+        .map((p: any) => doc.page_image_url.replace('{page}', String(p.number)));
       for (const u of urls) {
         const res = await fetch(u);
         if (!res.ok) throw new Error(`page image: ${res.status}`);
@@ -496,7 +516,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   );
   if (args['stop-after'] === 'sign') return results;
   results.push(
-    await phase('seal', api, smallTemplate, async () => {
+    await phase('seal', small, async () => {
       await waitFor(
         'sealing',
         async () => {
@@ -514,7 +534,7 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
     }),
   );
   if (args['stop-after'] === 'seal') return results;
-  results.push(await phase('verify', api, smallTemplate, () => verifySealed(api, request.id)));
+  results.push(await phase('verify', small, () => verifySealed(api, request.id)));
   return results;
 }
 
@@ -570,7 +590,7 @@ interface RunContext {
   api: Api;
   web: string;
   db: Db;
-  smallTemplate: number;
+  small: SmallCaller;
   filesDir: string;
 }
 
@@ -611,23 +631,20 @@ async function runMode(mode: string, specs: DocSpec[]) {
   chmodSync(dataDir, 0o755);
   const database = await scratchDatabase(dataDir);
   const db = createDb(database.url, { max: 3 });
+  let small: SmallCaller | undefined;
   try {
     await migrateToLatest(db);
     const { user } = await createAccount(db, { email: 'bench@example.com', credits: 1_000_000 }, new Date());
     const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
     const urls = await startMode(mode, database.url, dataDir);
     const api = { base: urls.api, key };
-    const small = await call(api, 'POST', 'templates', templateBody('small', await makePdf(1), 1));
-    for (let i = 0; i < 5; i++) await call(api, 'POST', 'signature_requests', sendBody(small.id, i)); // warm-up
+    const smallTemplate = await call(api, 'POST', 'templates', templateBody('small', await makePdf(1), 1));
+    small = smallCaller(api, smallTemplate.id);
+    await small.idle(50); // warm-up: the first calls of a fresh server are slower
     const out = [];
     for (const spec of specs) {
       await sleep(2000);
-      const idle: number[] = [];
-      for (let i = 0; i < 15; i++) {
-        const t0 = performance.now();
-        await call(api, 'POST', 'signature_requests', sendBody(small.id, i));
-        idle.push(performance.now() - t0);
-      }
+      const idle = await small.idle(15);
       const idleRss = Object.fromEntries(procs.map((p) => [p.name, MB(rssOf(p))]));
       process.stderr.write(
         `${mode} ${spec.label}: idle call ${median(idle).toFixed(0)} ms, RSS ${JSON.stringify(idleRss)}\n`,
@@ -636,7 +653,7 @@ async function runMode(mode: string, specs: DocSpec[]) {
         api,
         web: urls.web,
         db,
-        smallTemplate: small.id,
+        small: small!,
         filesDir: join(dataDir, 'files'),
       };
       const phases = await runDocument(spec, ctx).catch(async (err) => {
@@ -661,6 +678,7 @@ async function runMode(mode: string, specs: DocSpec[]) {
     }
     return out;
   } finally {
+    await small?.close();
     for (const p of procs) await stopProc(p);
     procs = [];
     await db.destroy();

@@ -44,7 +44,7 @@ it('signing credentials are not in request logs: /s/<token>, /trpc input and /fi
   expect((await fetch(`${t.baseUrl}/s/${token}`)).status).toBe(200);
   const opened = await trpc(t, 'open', { token }, 'query');
   expect(opened.status).toBe(200);
-  const fileUrl = new URL(opened.data.documents[0].pages[0].image_url as string);
+  const fileUrl = new URL((opened.data.documents[0].page_image_url as string).replace('{page}', '1'));
   const fileToken = fileUrl.pathname.split('/')[2]!;
   expect((await fetch(fileUrl)).status).toBe(200);
   await trpc(t, 'saveValues', { token, values: {} });

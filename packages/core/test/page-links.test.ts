@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.ts';
-import { pageImageLinks, readLinkedFile } from '../src/services/file-links.ts';
+import { pageImageLinks, pageImageUrl, readLinkedFile, signingPages } from '../src/services/file-links.ts';
 import { LocalFileStore } from '../src/services/storage.ts';
 
 // Page-image links of the signing page and the template editor (spec: Signing page; issue 18: one
@@ -86,5 +86,40 @@ describe('page-image links', () => {
       code: 'not_found',
       message: expect.stringMatching(/expired/),
     });
+  });
+});
+
+describe('signing.open pages (spec: signing.open returns page images and page sizes)', () => {
+  const open = signingPages(config, doc, now, 24 * 3600);
+
+  it('one link template and every page size: each page reads its own image', async () => {
+    expect(open.pages).toHaveLength(5000);
+    expect(open.pages[4999]).toEqual({ number: 5000, width: 612, height: 792 });
+    expect(open.page_image_url.split('{page}')).toHaveLength(2);
+    for (const page of [1, 42, 5000]) {
+      await storage.put(`${doc.storage_key}.page-${page}.png`, new Uint8Array([page % 256, 9]));
+      const file = await read(pageImageUrl(open.page_image_url, page));
+      expect('bytes' in file && [...file.bytes]).toEqual([page % 256, 9]);
+    }
+  });
+
+  it('gives the links the editor gets, one per page', () => {
+    const links = pageImageLinks(config, doc, now, 24 * 3600);
+    expect(open.pages.map((p) => pageImageUrl(open.page_image_url, p.number))).toEqual(
+      links.map((l) => l.image_url),
+    );
+  });
+
+  it('a document whose name holds "{page}" still has one place for the page number', async () => {
+    const odd = { ...doc, name: 'Plan {page} v2', pages: doc.pages.slice(0, 3) };
+    const template = signingPages(config, odd, now, 3600).page_image_url;
+    expect(template.split('{page}')).toHaveLength(2);
+    await storage.put(`${doc.storage_key}.page-3.png`, new Uint8Array([3, 3]));
+    const file = await read(pageImageUrl(template, 3));
+    expect(file).toMatchObject({ fileName: 'Plan {page} v2-page-3.png' });
+  });
+
+  it('a 5,000-page document answers in a fifth of a megabyte, not one link per page (issue 18)', () => {
+    expect(JSON.stringify(open).length).toBeLessThan(250_000);
   });
 });

@@ -222,6 +222,7 @@ describe('the Signature request object reads the snapshot without page sizes (is
     expect(got.template).toEqual({ id: tpl.id, name: expect.any(String) });
     const opened = await h.anonymous().signing.open({ token: tokenOf(r.signers[0]!.signing_url) });
     expect(opened.documents[0]!.pages.length).toBe((storedDocs[0]!.pages as unknown[]).length);
+    expect(opened.documents[0]!.page_image_url).toMatch(/\/files\/[^/]+\/.+-page-\{page\}\.png$/);
   });
 
   it('a request whose snapshot has no documents array is read as stored', async () => {

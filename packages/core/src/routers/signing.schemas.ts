@@ -70,9 +70,10 @@ export const SigningOpenOutput = z.object({
     z.object({
       index: z.number().int(),
       name: z.string(),
-      pages: z.array(
-        z.object({ number: z.number().int(), width: z.number(), height: z.number(), image_url: z.string() }),
-      ),
+      /** Every page's image: this link with `{page}` replaced by the 1-based page number. */
+      page_image_url: z.string(),
+      /** Page sizes in points, in order. */
+      pages: z.array(z.object({ number: z.number().int(), width: z.number(), height: z.number() })),
     }),
   ),
   /** this signer's fields only; empty while code_required */

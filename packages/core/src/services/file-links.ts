@@ -43,18 +43,18 @@ export function signFileLink(
 }
 
 /**
- * Every page of a stored document as `{number, width, height, image_url}` (sizes in points): what
- * the signing page and the template editor draw fields over, so both place areas on the same images.
- * One signed token covers every page of the document; the page is named by the link's file name.
- * Signing one token per page cost a 5,000-page document 5,000 HMACs on the event loop each time a
- * signer opened it (issue 18); a signer who may see one page may see them all.
+ * The link to every page image of a stored document, with `{page}` where the 1-based page number
+ * goes (`…/<name>-page-{page}.png`). One signed token covers every page; the page is named by the
+ * link's file name. Signing one token per page cost a 5,000-page document 5,000 HMACs on the event
+ * loop each time a signer opened it (issue 18); a signer who may see one page may see them all.
+ * The name is percent-encoded, so `{page}` occurs once, at the end.
  */
-export function pageImageLinks(
+export function pageImageUrlTemplate(
   config: Config,
-  doc: { storage_key: string; name: string; pages: readonly { width: number; height: number }[] },
+  doc: { storage_key: string; name: string; pages: readonly unknown[] },
   now: Date,
   ttlSeconds: number,
-): { number: number; width: number; height: number; image_url: string }[] {
+): string {
   const link = signFileLink(
     config,
     { k: doc.storage_key, t: 'image/png', n: doc.name, pp: doc.pages.length },
@@ -62,13 +62,47 @@ export function pageImageLinks(
     ttlSeconds,
   );
   // signFileLink's URL ends in `/<name>.png`: each page's file name replaces that last segment.
-  const base = link.slice(0, link.lastIndexOf('/') + 1) + encodeURIComponent(doc.name);
+  return `${link.slice(0, link.lastIndexOf('/') + 1)}${encodeURIComponent(doc.name)}-page-{page}.png`;
+}
+
+/** One page's image link from pageImageUrlTemplate's template. */
+export const pageImageUrl = (template: string, page: number): string =>
+  template.replace('{page}', String(page));
+
+/**
+ * Every page of a stored document as `{number, width, height, image_url}` (sizes in points): what
+ * the template editor draws fields over (the signing page gets the template and the sizes).
+ */
+export function pageImageLinks(
+  config: Config,
+  doc: { storage_key: string; name: string; pages: readonly { width: number; height: number }[] },
+  now: Date,
+  ttlSeconds: number,
+): { number: number; width: number; height: number; image_url: string }[] {
+  const template = pageImageUrlTemplate(config, doc, now, ttlSeconds);
   return doc.pages.map((p, i) => ({
     number: i + 1,
     width: p.width,
     height: p.height,
-    image_url: `${base}-page-${i + 1}.png`,
+    image_url: pageImageUrl(template, i + 1),
   }));
+}
+
+/**
+ * A document's pages as the signing page gets them: the image link template and each page's size
+ * in points. Without a link per page the answer for a 5,000-page document is 0.2 MB instead of
+ * 1.2 MB, which every open serialised on the event loop and every signer's browser parsed (issue 18).
+ */
+export function signingPages(
+  config: Config,
+  doc: { storage_key: string; name: string; pages: readonly { width: number; height: number }[] },
+  now: Date,
+  ttlSeconds: number,
+): { page_image_url: string; pages: { number: number; width: number; height: number }[] } {
+  return {
+    page_image_url: pageImageUrlTemplate(config, doc, now, ttlSeconds),
+    pages: doc.pages.map((p, i) => ({ number: i + 1, width: p.width, height: p.height })),
+  };
 }
 
 /** The page a document-wide page link's file name names (`…-page-<n>.png`), within its page count. */

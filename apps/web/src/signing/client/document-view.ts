@@ -44,7 +44,7 @@ function renderPage(
 ): HTMLElement {
   const label = `${doc.name}, page ${info.number} of ${doc.pages.length}`;
   const img = h('img', {
-    src: info.image_url,
+    src: doc.page_image_url.replace('{page}', String(info.number)),
     alt: label,
     loading: i < 2 ? 'eager' : 'lazy',
     decoding: 'async',

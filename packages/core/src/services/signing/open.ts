@@ -1,6 +1,6 @@
 import type { SignerRow } from '@esign/db';
 import { recordEvent } from '../events.ts';
-import { pageImageLinks } from '../file-links.ts';
+import { signingPages } from '../file-links.ts';
 import type { FieldValue, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
@@ -49,7 +49,7 @@ function documentPages(sc: SignerCtx, documents: SnapshotDocument[]) {
   return documents.map((d) => ({
     index: d.index,
     name: d.name,
-    pages: pageImageLinks(sc.config, d, sc.now, 24 * 3600),
+    ...signingPages(sc.config, d, sc.now, 24 * 3600),
   }));
 }
 
