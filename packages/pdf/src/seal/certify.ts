@@ -220,11 +220,19 @@ const OID_DER = {
 const VERSION_1 = encode(new asn1js.Integer({ value: 1 }));
 const SHA256_ALGORITHM = encode(new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256 }).toSchema());
 const RSA_SHA256_ALGORITHM = encode(
-  new pkijs.AlgorithmIdentifier({ algorithmId: OID_RSA_SHA256, algorithmParams: new asn1js.Null() }).toSchema(),
+  new pkijs.AlgorithmIdentifier({
+    algorithmId: OID_RSA_SHA256,
+    algorithmParams: new asn1js.Null(),
+  }).toSchema(),
 );
-const ECDSA_SHA256_ALGORITHM = encode(new pkijs.AlgorithmIdentifier({ algorithmId: OID_ECDSA_SHA256 }).toSchema());
+const ECDSA_SHA256_ALGORITHM = encode(
+  new pkijs.AlgorithmIdentifier({ algorithmId: OID_ECDSA_SHA256 }).toSchema(),
+);
 const CONTENT_TYPE_ATTRIBUTE = encode(
-  new pkijs.Attribute({ type: OID_CONTENT_TYPE, values: [new asn1js.ObjectIdentifier({ value: OID_DATA })] }).toSchema(),
+  new pkijs.Attribute({
+    type: OID_CONTENT_TYPE,
+    values: [new asn1js.ObjectIdentifier({ value: OID_DATA })],
+  }).toSchema(),
 );
 
 /** The timestamp token as one DER element; anything else is the TSA's error, not a token to embed. */
