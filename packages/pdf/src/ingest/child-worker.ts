@@ -12,6 +12,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { getPriority, setPriority } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inOrder, removeFiles, spill } from './ipc-files.ts';
@@ -35,6 +36,14 @@ const HEAP_SHARE = 0.7;
 const PAGE_BYTES = 4096;
 /** The young generation's semi-space cap, MB (see the fork below). */
 const SEMI_SPACE_MB = 16;
+/**
+ * How much nicer (lower in CPU priority) than its parent a worker runs. Rendering, sealing and
+ * verifying a large document are seconds of CPU; at the parent's priority they took CPU from the
+ * process that answers HTTP, and other callers' requests waited (issue 18). The kernel still gives
+ * an idle machine's CPU to the worker.
+ */
+export const WORKER_NICENESS = 10;
+
 /** Errors meaning the child could not load its code (reported like a thread's startup failure). */
 const STARTUP_CODE =
   /\b(ERR_MODULE_NOT_FOUND|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX|ERR_INVALID_TYPESCRIPT_SYNTAX)\b/;
@@ -73,6 +82,16 @@ function readiness(child: ChildProcess) {
   return { ready, started: () => started(), failed: (err: Error) => failed(err) };
 }
 
+/** WORKER_NICENESS below this process's priority (at most 19, Unix's lowest). */
+function lowerPriority(child: ChildProcess): void {
+  if (!child.pid) return;
+  try {
+    setPriority(child.pid, Math.min(19, getPriority() + WORKER_NICENESS));
+  } catch {
+    // A platform without priorities: the worker keeps its parent's.
+  }
+}
+
 /** Whether the child (its process, IPC channel and stderr pipe) keeps this process alive. */
 function holdOpen(child: ChildProcess, hold: boolean): void {
   const handles = [child, child.channel, child.stderr] as (
@@ -104,6 +123,7 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
+  lowerPriority(child);
   const events = new EventEmitter() as DocumentWorker;
   let stderr = '';
   let overLimit = false;
