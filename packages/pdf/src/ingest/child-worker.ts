@@ -12,8 +12,8 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { getPriority, setPriority } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { inOrder, removeFiles, spill } from './ipc-files.ts';
 
