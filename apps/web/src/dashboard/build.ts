@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
@@ -42,21 +43,33 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A lock older than this belongs to a build that died. */
 const STALE_LOCK_MS = 5 * 60_000;
 
-async function viteBuild(outDir: string): Promise<void> {
-  const { build } = await import('vite');
-  const { default: configFn } = await import('../../dashboard/vite.config.ts');
-  const config = await configFn({
-    command: 'build',
-    mode: 'production',
-    isSsrBuild: false,
-    isPreview: false,
-  });
-  await build({
-    ...config,
-    configFile: false,
-    root: DASHBOARD_ROOT,
-    logLevel: 'warn',
-    build: { ...config.build, outDir, emptyOutDir: true },
+/** What the builder process reports: its pid and peak RSS. */
+export interface BuilderReport {
+  pid: number;
+  maxRssMb: number;
+}
+
+/**
+ * Runs `vite build` into `outDir` in a process of its own (vite-build.ts), so the memory Vite and
+ * Rollup take is given back when it exits instead of staying in the server that asked for it.
+ */
+export function viteBuild(outDir: string): Promise<BuilderReport> {
+  const entry = fileURLToPath(new URL('./vite-build.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, outDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code === 0) {
+        try {
+          return resolve(JSON.parse(last) as BuilderReport);
+        } catch {}
+      }
+      reject(new Error(`dashboard build failed (${signal ?? `exit ${code}`}):\n${out.slice(-4000)}`));
+    });
   });
 }
 
@@ -87,10 +100,11 @@ export async function ensureDashboardBuilt(log: (msg: string) => void = () => {}
       log(`building the dashboard (${hash}); this happens once per source change`);
       const started = Date.now();
       const tmp = join(DIST, `.tmp-${hash}-${process.pid}`);
-      await viteBuild(tmp);
+      const builder = await viteBuild(tmp);
       await rm(out, { recursive: true, force: true });
       await rename(tmp, out);
-      log(`dashboard built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      log(`dashboard built in ${seconds} s (builder process peak ${builder.maxRssMb} MB)`);
       await pruneOldBuilds(hash);
       return out;
     } finally {
