@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
@@ -616,6 +618,33 @@ describe('request.seal failures', () => {
     expect(after.sealing_error).toBeNull();
     expect((after.documents as { files: ProducedFile[] }).files).toHaveLength(4);
     shiftMs = 0;
+  });
+
+  it('a stored original that is not the one sent (SHA-256 differs: swapped or corrupted) is never sealed: the attempt fails and stores nothing', async () => {
+    const req = await completedRequest(owner.key);
+    const row = await requestRow(req.id);
+    const doc = (row.snapshot as { documents: { storage_key: string; sha256: string }[] }).documents[0]!;
+    const original = await t.rt.deps.storage.get(doc.storage_key);
+    const swapped = await plainPdf(2, 'Not the agreement that was sent');
+    await t.rt.deps.storage.put(doc.storage_key, swapped, 'application/pdf');
+    await drainJobs(jctx, jobHandlers);
+    let after = await requestRow(req.id);
+    expect(after.sealing_status).toBe('pending');
+    expect(after.sealing_error).toContain(
+      `the stored original's SHA-256 ${sha256(swapped)} is not the one sent (${doc.sha256})`,
+    );
+    expect(after.documents).toBeNull();
+    // Nothing was stored for the request (its files go under DATA_DIR/files/requests/<account>/<id>/).
+    const requestDir = join(t.config.DATA_DIR, 'files', 'requests', String(owner.accountId), String(req.id));
+    expect(existsSync(requestDir) ? readdirSync(requestDir, { recursive: true }) : []).toEqual([]);
+
+    await t.rt.deps.storage.put(doc.storage_key, original, 'application/pdf');
+    shiftMs = 60_000;
+    await drainJobs(jctx, jobHandlers);
+    shiftMs = 0;
+    after = await requestRow(req.id);
+    expect(after.sealing_status).toBe('done');
+    expect((after.documents as { files: ProducedFile[] }).files[0]!.original_sha256).toBe(doc.sha256);
   });
 
   it('a sealing worker over its memory limit (DOCUMENT_MEMORY_MB) is ended and the attempt fails cleanly: sealing_error says so, the job is retried, nothing is stored, the originals are intact, and the retry seals', {

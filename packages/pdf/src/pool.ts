@@ -3,13 +3,14 @@
  * any parser, renderer, font or signing library itself (those load in the pool's worker processes).
  * Processes that answer HTTP import this entry, so their memory holds none of it.
  */
-export { DocumentInputError, type DocumentInputErrorCode } from './ingest/errors.ts';
+export { DocumentInputError, type DocumentInputErrorCode, SealInputMismatchError } from './ingest/errors.ts';
 export {
   configureDocumentPool,
   DocumentPoolBusyError,
   type DocumentPoolOptions,
   documentPoolStats,
   type IsolationLimits,
+  type PooledSealed,
   type PooledSigned,
   type SealingOptions,
 } from './ingest/isolate.ts';

@@ -19,3 +19,17 @@ export class DocumentInputError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * The bytes given to seal are not the document that was sent: their SHA-256 (`actualSha256`)
+ * differs from the one the caller expected. Checked in the worker before anything parses them.
+ */
+export class SealInputMismatchError extends Error {
+  override readonly name = 'SealInputMismatchError';
+  readonly actualSha256: string;
+
+  constructor(actualSha256: string) {
+    super(`the bytes given to seal have SHA-256 ${actualSha256}, not the one expected`);
+    this.actualSha256 = actualSha256;
+  }
+}

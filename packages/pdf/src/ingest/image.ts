@@ -247,7 +247,7 @@ async function decodeWithCanvas(
 export async function ingestImage(
   bytes: Uint8Array,
   mimeType: string,
-): Promise<Omit<IngestedDocument, 'mimeType'>> {
+): Promise<Omit<IngestedDocument, 'mimeType' | 'inputSha256' | 'sha256'>> {
   if (mimeType === 'image/tiff')
     throw new DocumentInputError(
       'invalid_file_type',

@@ -3,6 +3,7 @@
  * runs it in a worker thread (isolate.ts) so a pathological file cannot take the process down.
  */
 import { DocumentInputError } from './errors.ts';
+import { sha256Hex } from './hash.ts';
 import { ingestImage } from './image.ts';
 import { ingestPdf } from './pdf-ingest.ts';
 import { sniffFileType } from './sniff.ts';
@@ -23,7 +24,9 @@ export async function ingestInProcess(input: IngestInput): Promise<IngestedDocum
       kind === 'pdf'
         ? await ingestPdf(bytes, { password: input.password, strictTags: input.tagErrors === 'error' })
         : await ingestImage(bytes, mimeType);
-    return { ...result, mimeType };
+    const inputSha256 = sha256Hex(bytes);
+    const sha256 = result.pdf === bytes ? inputSha256 : sha256Hex(result.pdf);
+    return { ...result, mimeType, inputSha256, sha256 };
   } catch (e) {
     if (e instanceof DocumentInputError) throw e;
     // Malformed input can drive a parser into an unexpected exception (or a stack overflow):

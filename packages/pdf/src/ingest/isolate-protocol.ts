@@ -10,6 +10,8 @@ import type { IngestedDocument } from './types.ts';
 /** What sealing needs besides the document: the identity is loaded (once) by the worker itself. */
 export type SealTaskInput = Omit<SealDocumentInput, 'pdf' | 'identity' | 'trust'> & {
   identity: LoadSigningIdentityOptions;
+  /** The SHA-256 (hex) the bytes must have: the worker checks it before it parses them. */
+  expectedSha256?: string;
 };
 
 /**
@@ -112,9 +114,21 @@ export type WorkerReply =
     }
   | { id: number; ok: true; op: 'render'; png: Uint8Array }
   | { id: number; ok: true; op: 'render-pages'; pageCount: number }
-  | ({ id: number; ok: true; op: 'combine' | 'audit-trail'; pdf: Uint8Array } & Stamped)
-  /** `certificateSha256`: the SHA-256 of the certificate the document was signed with. */
-  | ({ id: number; ok: true; op: 'seal'; pdf: Uint8Array; certificateSha256: string } & Stamped)
+  /** `sha256`: of `pdf`, hashed in the worker (as every hash of a file the pool makes or is given). */
+  | ({ id: number; ok: true; op: 'combine' | 'audit-trail'; pdf: Uint8Array; sha256: string } & Stamped)
+  /**
+   * `certificateSha256`: the SHA-256 of the certificate the document was signed with;
+   * `inputSha256`: of the bytes the worker was given to seal.
+   */
+  | ({
+      id: number;
+      ok: true;
+      op: 'seal';
+      pdf: Uint8Array;
+      sha256: string;
+      inputSha256: string;
+      certificateSha256: string;
+    } & Stamped)
   | { id: number; ok: true; op: 'verify'; result: VerifyResult }
   | {
       id: number;
@@ -124,5 +138,7 @@ export type WorkerReply =
       range?: boolean;
       /** A trust service failed the seal (a TrustServiceError): no fault of the document. */
       trust?: boolean;
+      /** The bytes to seal were not the expected ones (SealInputMismatchError): their SHA-256. */
+      mismatchSha256?: string;
       message: string;
     };

@@ -24,7 +24,7 @@ import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import type { TrustFetch } from '../seal/trust.ts';
 import { TrustServiceError } from '../seal/trust-error.ts';
 import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
-import { DocumentInputError } from './errors.ts';
+import { DocumentInputError, SealInputMismatchError } from './errors.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
 import type {
   FetchAnswer,
@@ -364,6 +364,7 @@ async function runInPool(
     if (reply.range) throw new RangeError(reply.message);
     // Not a document error: the caller must not take it for one (a combined file left out).
     if (reply.trust) throw new TrustServiceError(reply.message);
+    if (reply.mismatchSha256) throw new SealInputMismatchError(reply.mismatchSha256);
     throw failure('crash', reply.message);
   } finally {
     if (pw) void pw.worker.terminate();
@@ -428,10 +429,17 @@ export interface SealingOptions {
   trust?: PoolTrust;
 }
 
-/** A signed file from the pool, with the time its TSA last certified (null without a TSA). */
+/** A signed file from the pool, its SHA-256 (hex), the time its TSA last certified (null without a TSA). */
 export interface PooledSigned {
   pdf: Uint8Array;
+  sha256: string;
   timestampTime: Date | null;
+}
+
+/** A sealed document: also the SHA-256 of the bytes sealed and of the certificate that signed it. */
+export interface PooledSealed extends PooledSigned {
+  inputSha256: string;
+  certificateSha256: string;
 }
 
 type SealingTask = Extract<WorkerTask, { op: 'seal' | 'combine' | 'audit-trail' }>;
@@ -451,10 +459,11 @@ export async function sealIsolated(
   pdf: Uint8Array,
   seal: SealTaskInput,
   opts: SealingOptions = {},
-): Promise<PooledSigned & { certificateSha256: string }> {
+): Promise<PooledSealed> {
   const reply = await runSealing({ op: 'seal', bytes: pdf, seal }, opts);
   if (reply.op !== 'seal') throw failure('crash', 'unexpected reply');
-  return { pdf: reply.pdf, certificateSha256: reply.certificateSha256, timestampTime: reply.timestampTime };
+  const { sha256, inputSha256, certificateSha256, timestampTime } = reply;
+  return { pdf: reply.pdf, sha256, inputSha256, certificateSha256, timestampTime };
 }
 
 /** Combines sealed documents into one signed PDF in a worker of the pool (combine.ts). */
@@ -467,7 +476,7 @@ export async function combineIsolated(
   const [first, ...more] = pdfs;
   if (!first) throw new RangeError('combineDocuments needs at least one PDF');
   const reply = await runSealing({ op: 'combine', bytes: first, more, identity, name }, opts);
-  return { pdf: reply.pdf, timestampTime: reply.timestampTime };
+  return { pdf: reply.pdf, sha256: reply.sha256, timestampTime: reply.timestampTime };
 }
 
 /** Builds the signed audit trail in a worker of the pool (audit-trail.ts). */
@@ -477,7 +486,7 @@ export async function auditTrailIsolated(
   opts: SealingOptions = {},
 ): Promise<PooledSigned> {
   const reply = await runSealing({ op: 'audit-trail', bytes: new Uint8Array(0), trail, identity }, opts);
-  return { pdf: reply.pdf, timestampTime: reply.timestampTime };
+  return { pdf: reply.pdf, sha256: reply.sha256, timestampTime: reply.timestampTime };
 }
 
 /** Checks the signatures of an uploaded PDF and hashes it, in a worker of the pool (seal/verify.ts). */

@@ -164,7 +164,7 @@ async function savePdf(pdf: PDF): Promise<Uint8Array> {
 export async function ingestPdf(
   bytes: Uint8Array,
   opts: PdfIngestOptions,
-): Promise<Omit<IngestedDocument, 'mimeType'>> {
+): Promise<Omit<IngestedDocument, 'mimeType' | 'inputSha256' | 'sha256'>> {
   const { pdf, decrypted, warnings } = await openPdf(bytes, opts.password);
   const warn = (m: string) => {
     if (warnings.length < 200) warnings.push(m);

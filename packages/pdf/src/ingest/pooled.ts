@@ -14,6 +14,7 @@ import {
   type IsolationLimits,
   IsolationUnavailableError,
   ingestIsolated,
+  type PooledSealed,
   type PooledSigned,
   renderIsolated,
   renderPagesIsolated,
@@ -129,14 +130,15 @@ export async function renderPagesPng(
  * the worker loads the signing identity from `seal.identity` (once per worker). With
  * `opts.trust`, the seal gets a TSA's timestamps and the long-term validation data (PAdES B-LTA):
  * the worker builds its TSA client from `trust.tsa`, and every TSA / OCSP / CRL exchange is made
- * here by `trust.fetch` (isolate.ts, `answerFetch`). Resolves with the sealed PDF, the SHA-256 of
- * the certificate it was signed with and the time the TSA certified last (null without one).
+ * here by `trust.fetch` (isolate.ts, `answerFetch`). Resolves with the sealed PDF, the SHA-256s of
+ * it, of the PDF given and of the certificate it was signed with (hashed in the worker), and the
+ * time the TSA certified last (null without one).
  */
 export function sealInPool(
   pdf: Uint8Array,
   seal: SealTaskInput,
   opts: SealingOptions = {},
-): Promise<PooledSigned & { certificateSha256: string }> {
+): Promise<PooledSealed> {
   return sealIsolated(pdf, seal, opts);
 }
 

@@ -7,7 +7,8 @@ import type { LoadSigningIdentityOptions, SigningIdentity } from '../seal/identi
 import type { SealTrust } from '../seal/sign.ts';
 import type { TrustFetch } from '../seal/trust.ts';
 import { TrustServiceError } from '../seal/trust-error.ts';
-import { DocumentInputError } from './errors.ts';
+import { DocumentInputError, SealInputMismatchError } from './errors.ts';
+import { sha256Hex } from './hash.ts';
 import { inOrder, unspill } from './ipc-files.ts';
 import type {
   FetchAnswer,
@@ -88,19 +89,39 @@ async function sealingTask(
   if (msg.op === 'seal') {
     const { sealDocument } = await import('../seal/seal-document.ts');
     const identity = await identityFor(msg.seal.identity);
-    const pdf = await sealDocument({ ...msg.seal, pdf: msg.bytes, identity, trust });
+    const inputSha256 = sha256Hex(msg.bytes);
+    const { expectedSha256, ...seal } = msg.seal;
+    if (expectedSha256 && inputSha256 !== expectedSha256) throw new SealInputMismatchError(inputSha256);
+    const pdf = await sealDocument({ ...seal, pdf: msg.bytes, identity, trust });
     const certificateSha256 = identity.fingerprintSha256;
-    return { id: msg.id, ok: true, op: 'seal', pdf, certificateSha256, timestampTime: timeOf(trust) };
+    const sha256 = sha256Hex(pdf);
+    return {
+      id: msg.id,
+      ok: true,
+      op: 'seal',
+      pdf,
+      sha256,
+      inputSha256,
+      certificateSha256,
+      timestampTime: timeOf(trust),
+    };
   }
   if (msg.op === 'combine') {
     const { combineDocuments } = await import('../seal/combine.ts');
     const identity = await identityFor(msg.identity);
     const pdf = await combineDocuments([msg.bytes, ...msg.more], identity, msg.name, trust);
-    return { id: msg.id, ok: true, op: 'combine', pdf, timestampTime: timeOf(trust) };
+    return { id: msg.id, ok: true, op: 'combine', pdf, sha256: sha256Hex(pdf), timestampTime: timeOf(trust) };
   }
   const { buildAuditTrail } = await import('../seal/audit-trail.ts');
   const pdf = await buildAuditTrail(msg.trail, await identityFor(msg.identity), trust);
-  return { id: msg.id, ok: true, op: 'audit-trail', pdf, timestampTime: timeOf(trust) };
+  return {
+    id: msg.id,
+    ok: true,
+    op: 'audit-trail',
+    pdf,
+    sha256: sha256Hex(pdf),
+    timestampTime: timeOf(trust),
+  };
 }
 
 /** Draws `pages` in order from one parse of the document, sending each PNG as soon as it is drawn. */
@@ -162,7 +183,9 @@ function errorReply(id: number, e: unknown): WorkerReply {
       ? { id, ok: false, range: true, message: e.message }
       : e instanceof TrustServiceError
         ? { id, ok: false, trust: true, message: e.message }
-        : { id, ok: false, message: e instanceof Error ? e.message : String(e) };
+        : e instanceof SealInputMismatchError
+          ? { id, ok: false, mismatchSha256: e.actualSha256, message: e.message }
+          : { id, ok: false, message: e instanceof Error ? e.message : String(e) };
 }
 
 async function onRequest(msg: WorkerRequest, send: Send) {

@@ -1,4 +1,4 @@
-import type { AuditTrailInput, SealTaskInput } from '@esign/pdf/pool';
+import type { AuditTrailInput, PooledSealed, PooledSigned, SealTaskInput } from '@esign/pdf/pool';
 import { auditTrailInPool, combineInPool, sealInPool } from '@esign/pdf/pool';
 import type { Config } from '../../config.ts';
 import type { CoreDeps } from '../../context.ts';
@@ -20,9 +20,10 @@ export interface Sealer {
   timestampTime: Date | null;
   /** SHA-256 of the sealing certificate (known once a document is sealed). */
   certificateSha256: string;
-  seal(pdf: Uint8Array, input: Omit<SealTaskInput, 'identity'>): Promise<Uint8Array>;
-  auditTrail(input: AuditTrailInput): Promise<Uint8Array>;
-  combine(pdfs: Uint8Array[], name: string): Promise<Uint8Array>;
+  /** Each file comes with its SHA-256, and a sealed one with the original's: hashed in the worker. */
+  seal(pdf: Uint8Array, input: Omit<SealTaskInput, 'identity'>): Promise<PooledSealed>;
+  auditTrail(input: AuditTrailInput): Promise<PooledSigned>;
+  combine(pdfs: Uint8Array[], name: string): Promise<PooledSigned>;
 }
 
 /** The sealer of one run: the worker loads the identity itself from its options. */
@@ -38,10 +39,10 @@ export async function sealerFor(config: Config, deps: CoreDeps, tenant: string):
       const sealed = await sealInPool(pdf, { ...input, identity }, opts);
       sealer.certificateSha256 = sealed.certificateSha256;
       sealer.timestampTime = sealed.timestampTime ?? sealer.timestampTime;
-      return sealed.pdf;
+      return sealed;
     },
-    auditTrail: async (input) => (await auditTrailInPool(input, identity, opts)).pdf,
-    combine: async (pdfs, name) => (await combineInPool(pdfs, identity, name, opts)).pdf,
+    auditTrail: (input) => auditTrailInPool(input, identity, opts),
+    combine: (pdfs, name) => combineInPool(pdfs, identity, name, opts),
   };
   return sealer;
 }

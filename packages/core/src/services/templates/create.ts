@@ -7,7 +7,7 @@ import { ingest, MAX_DOCUMENTS, readDocumentFile } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob } from '../jobs.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { removeFiles, sha256 } from '../storage.ts';
+import { removeFiles } from '../storage.ts';
 import { toTemplateDto } from './dto.ts';
 import {
   assignRoles,
@@ -69,15 +69,14 @@ export async function storeDocuments(
     const key = `templates/${accountId}/${randomUUID()}.pdf`;
     keys.push(key);
     await deps.storage.put(key, result.pdf, 'application/pdf');
-    // A PDF stored unchanged is the uploaded bytes themselves: hashed once (25 MB on this thread).
-    const uploadedSha = sha256(bytes);
     stored.push({
       name: doc.name ? baseName(doc.name) : `Document ${i + 1}`,
       key,
       mime: result.mimeType,
       size: result.pdf.length,
-      sha: result.pdf === bytes ? uploadedSha : sha256(result.pdf),
-      uploadedSha,
+      // Hashed where the document was processed (a worker of the pool), not on this event loop.
+      sha: result.sha256,
+      uploadedSha: result.inputSha256,
       pages: result.pages,
     });
     detected.push(...fieldSpecsFromDetected(result.fields, i));
