@@ -196,7 +196,7 @@ describe("another account's ids are 404 not_found (scoped by account and environ
 });
 
 describe('the Signature request object reads the snapshot without page sizes (issue 18)', () => {
-  it('views carry the documents without `pages`; the stored snapshot and the signing page keep them', async () => {
+  it('views carry the documents without page sizes; the stored snapshot keeps them as runs (page_sizes) and the signing page gets every page', async () => {
     const r = await caller.signatureRequests.create({
       template_id: tpl.id,
       signers,
@@ -210,10 +210,13 @@ describe('the Signature request object reads the snapshot without page sizes (is
       .executeTakeFirstOrThrow();
     const storedDocs = (stored.snapshot as { documents: Record<string, unknown>[] }).documents;
     expect(storedDocs.length).toBeGreaterThan(0);
-    for (const d of storedDocs) expect(Array.isArray(d.pages) && d.pages.length > 0).toBe(true);
+    for (const d of storedDocs) {
+      expect(d).not.toHaveProperty('pages');
+      expect(d.page_sizes).toEqual([[expect.any(Number), expect.any(Number), expect.any(Number)]]);
+    }
     const view = await requestViews(h.db).where('id', '=', r.id).executeTakeFirstOrThrow();
     const viewDocs = (view.snapshot as { documents: Record<string, unknown>[] }).documents;
-    expect(viewDocs).toEqual(storedDocs.map(({ pages: _, ...rest }) => rest));
+    expect(viewDocs).toEqual(storedDocs.map(({ page_sizes: _, ...rest }) => rest));
     const { pages: _, documents: __, ...storedRest } = stored.snapshot as Record<string, unknown>;
     expect(view.snapshot).toMatchObject(storedRest);
     // The object itself is what creating it answered (the template's name comes from the view's snapshot).
@@ -221,8 +224,28 @@ describe('the Signature request object reads the snapshot without page sizes (is
     expect(got).toEqual(r);
     expect(got.template).toEqual({ id: tpl.id, name: expect.any(String) });
     const opened = await h.anonymous().signing.open({ token: tokenOf(r.signers[0]!.signing_url) });
-    expect(opened.documents[0]!.pages.length).toBe((storedDocs[0]!.pages as unknown[]).length);
+    const [count, width, height] = (storedDocs[0]!.page_sizes as [number, number, number][])[0]!;
+    expect(opened.documents[0]!.pages).toEqual(
+      Array.from({ length: count }, (_, i) => ({ number: i + 1, width, height })),
+    );
     expect(opened.documents[0]!.page_image_url).toMatch(/\/files\/[^/]+\/.+-page-\{page\}\.png$/);
+  });
+
+  it('a snapshot stored before page_sizes (every page in `pages`) still opens with every page, and its view has no page sizes', async () => {
+    const r = await caller.signatureRequests.create({ template_id: tpl.id, signers, send_email: false });
+    const old = [
+      { width: 612, height: 792 },
+      { width: 842, height: 595 },
+    ];
+    await sql`update signature_requests set snapshot = jsonb_set(snapshot, '{documents,0}',
+      (snapshot->'documents'->0) - 'page_sizes' || jsonb_build_object('pages', ${JSON.stringify(old)}::jsonb))
+      where id = ${r.id}`.execute(h.db);
+    const opened = await h.anonymous().signing.open({ token: tokenOf(r.signers[0]!.signing_url) });
+    expect(opened.documents[0]!.pages).toEqual(old.map((p, i) => ({ number: i + 1, ...p })));
+    const view = await requestViews(h.db).where('id', '=', r.id).executeTakeFirstOrThrow();
+    expect((view.snapshot as { documents: Record<string, unknown>[] }).documents[0]).not.toHaveProperty(
+      'pages',
+    );
   });
 
   it('a request whose snapshot has no documents array is read as stored', async () => {

@@ -20,7 +20,42 @@ export interface SnapshotDocument {
   sha256: string;
   /** SHA-256 exactly as uploaded (before text-tag removal); absent in older snapshots. */
   uploaded_sha256?: string | null;
-  pages: { width: number; height: number }[];
+  /** Each page's size as runs of equal pages (see pageRuns); snapshots before 2026-11-26 have `pages`. */
+  page_sizes?: PageRun[];
+  pages?: PageSize[];
+}
+
+/** A page's size in points, as displayed. */
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+/** `count` pages in a row of one size: `[count, width, height]`. */
+export type PageRun = [count: number, width: number, height: number];
+
+/**
+ * Page sizes as runs of equal pages. The snapshot is read by every signing procedure (and the
+ * seal job) and written by every send: a 5,000-page contract of one paper size is one run instead
+ * of 5,000 objects (130 kB of JSON that PostgreSQL sent and this process parsed each time).
+ */
+export function pageRuns(pages: readonly PageSize[]): PageRun[] {
+  const runs: PageRun[] = [];
+  for (const p of pages) {
+    const last = runs.at(-1);
+    if (last && last[1] === p.width && last[2] === p.height) last[0]++;
+    else runs.push([1, p.width, p.height]);
+  }
+  return runs;
+}
+
+/** Every page's size of a snapshot's document (either way it was stored). */
+export function snapshotPages(doc: Pick<SnapshotDocument, 'page_sizes' | 'pages'>): PageSize[] {
+  if (!doc.page_sizes) return doc.pages ?? [];
+  const pages: PageSize[] = [];
+  for (const [count, width, height] of doc.page_sizes)
+    for (let i = 0; i < count; i++) pages.push({ width, height });
+  return pages;
 }
 
 export interface SnapshotField {

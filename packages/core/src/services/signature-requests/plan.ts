@@ -4,7 +4,7 @@ import type { CoreDeps } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import type { CreateSignatureRequestInput } from '../../routers/signature-requests.schemas.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
-import type { FieldValue, RequestSnapshot, SnapshotField } from '../request-model.ts';
+import { type FieldValue, pageRuns, type RequestSnapshot, type SnapshotField } from '../request-model.ts';
 import { signerFields } from './status.ts';
 
 // The rules of POST /signature_requests that decide what is sent, as steps: the template must be
@@ -112,7 +112,7 @@ function buildSnapshot({ template, fields, documents }: TemplateSource): Request
       storage_key: d.storage_key,
       sha256: d.sha256,
       uploaded_sha256: d.uploaded_sha256,
-      pages: d.pages,
+      page_sizes: pageRuns(d.pages),
     })),
     fields: fields.map((f) => ({
       id: f.id,

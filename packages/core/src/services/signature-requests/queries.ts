@@ -82,12 +82,12 @@ export type ViewColumnsComplete =
 
 /**
  * The snapshot as the Signature request object uses it: the template's name, roles and fields,
- * and its documents without their page sizes. A 5,000-page document's sizes are 150 kB of JSON
- * that every send, read and event would otherwise carry from PostgreSQL and parse (issue 18).
+ * and its documents without their page sizes (`page_sizes`, or `pages` in older snapshots, where a
+ * 5,000-page document's sizes were 150 kB of JSON that every read carried from PostgreSQL).
  */
 const viewSnapshot = sql<unknown>`case when jsonb_typeof(signature_requests.snapshot->'documents') = 'array'
   then jsonb_set(signature_requests.snapshot, '{documents}', (
-    select coalesce(jsonb_agg(d - 'pages' order by n), '[]'::jsonb)
+    select coalesce(jsonb_agg(d - '{pages,page_sizes}'::text[] order by n), '[]'::jsonb)
     from jsonb_array_elements(signature_requests.snapshot->'documents') with ordinality as e(d, n)))
   else signature_requests.snapshot end`;
 

@@ -1,7 +1,12 @@
 import type { SignerRow } from '@esign/db';
 import { recordEvent } from '../events.ts';
 import { signingPages } from '../file-links.ts';
-import type { FieldValue, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
+import {
+  type FieldValue,
+  type RequestSnapshot,
+  type SnapshotDocument,
+  snapshotPages,
+} from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
@@ -49,7 +54,7 @@ function documentPages(sc: SignerCtx, documents: SnapshotDocument[]) {
   return documents.map((d) => ({
     index: d.index,
     name: d.name,
-    ...signingPages(sc.config, d, sc.now, 24 * 3600),
+    ...signingPages(sc.config, { ...d, pages: snapshotPages(d) }, sc.now, 24 * 3600),
   }));
 }
 
