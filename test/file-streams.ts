@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { get } from 'node:http';
 import { Transform } from 'node:stream';
 import { type FileStore, type StoredFileStream, signFileLink } from '@esign/core';
@@ -38,6 +39,10 @@ export function countingStore(store: FileStore): CountingStore {
       return bytes;
     },
     open: async (key) => counted(await store.open(key)),
+    copyToFile: async (key, path) => {
+      await store.copyToFile(key, path);
+      bytesRead += (await stat(path)).size;
+    },
     exists: (key) => store.exists(key),
     delete: (key) => store.delete(key),
   };

@@ -241,6 +241,7 @@ describe('request.seal with TSA_URL runs in the document pool (issue 18)', () =>
       },
       get: (key) => storage.get(key),
       open: (key) => storage.open(key),
+      copyToFile: (key, path) => storage.copyToFile(key, path),
       exists: (key) => storage.exists(key),
       delete: (key) => storage.delete(key),
     };

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -675,6 +676,8 @@ describe('request.seal failures', () => {
       .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'queued', attempts: 1 });
     for (const [i, k] of keys.entries()) expect(await t.rt.deps.storage.get(k)).toEqual(originals[i]);
+    // The originals handed to the ended worker as files were removed all the same.
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith(`esign-pool-${process.pid}-`))).toEqual([]);
 
     shiftMs = 60_000;
     await drainJobs(jctx, jobHandlers);

@@ -173,6 +173,7 @@ describe("signer.copy: a signer's own signed copy right after they sign", () => 
       ...t.rt.deps.storage,
       get: (k) => t.rt.deps.storage.get(k),
       open: (k) => t.rt.deps.storage.open(k),
+      copyToFile: (k, path) => t.rt.deps.storage.copyToFile(k, path),
       exists: (k) => t.rt.deps.storage.exists(k),
       delete: (k) => t.rt.deps.storage.delete(k),
       async put(key, bytes, type) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,11 @@ describe('S3FileStore against s3rver', () => {
     expect(opened.body).toBeInstanceOf(Readable);
     expect(Buffer.concat(await opened.body.toArray()).equals(Buffer.from(bytes))).toBe(true);
     await expect(store.open('never/written')).rejects.toBeInstanceOf(FileNotFoundError);
+    // copyToFile (what a seal hands the document pool): the object streamed to a local file.
+    const copy = join(mkdtempSync(join(tmpdir(), 'esign-s3-copy-')), 'copy.bin');
+    await store.copyToFile('a/b.bin', copy);
+    expect(readFileSync(copy).equals(Buffer.from(bytes))).toBe(true);
+    await expect(store.copyToFile('never/written', `${copy}.2`)).rejects.toBeInstanceOf(FileNotFoundError);
     expect(await listKeys('a/')).toEqual(['a/b.bin']);
 
     // Overwrite, then an empty object.

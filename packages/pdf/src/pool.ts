@@ -4,6 +4,7 @@
  * Processes that answer HTTP import this entry, so their memory holds none of it.
  */
 export { DocumentInputError, type DocumentInputErrorCode, SealInputMismatchError } from './ingest/errors.ts';
+export { type PoolFile, poolInputPath } from './ingest/ipc-files.ts';
 export {
   configureDocumentPool,
   DocumentPoolBusyError,

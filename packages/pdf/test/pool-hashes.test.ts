@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   combineInPool,
   DocumentInputError,
   ingestDocument,
+  poolInputPath,
   SealInputMismatchError,
   sealInPool,
 } from '../src/ingest/index.ts';
+import { inspectSignatures } from '../src/seal/index.ts';
 import { makePlainPdf, makePngImage, makeTaggedPdf } from './ingest-fixtures.ts';
 import { sourcePdf, tempDir } from './seal-helpers.ts';
 
@@ -42,6 +45,16 @@ describe('hashes made in the document pool', () => {
     expect(sealed.sha256).toBe(sha256(sealed.pdf));
     const combined = await combineInPool([sealed.pdf], identity, 'combined');
     expect(combined.sha256).toBe(sha256(combined.pdf));
+  }, 60_000);
+
+  it('a document handed over as a file (PoolFile) is sealed from it, and the file is removed once read', async () => {
+    const original = await sourcePdf(3);
+    const file = poolInputPath();
+    writeFileSync(file, original);
+    const sealed = await sealInPool({ file }, { values: [], identity, name: 'from a file' });
+    expect(sealed.inputSha256).toBe(sha256(original));
+    expect((await inspectSignatures(sealed.pdf))[0]!.coversWholeDocument).toBe(true);
+    expect(existsSync(file)).toBe(false);
   }, 60_000);
 
   it('a file that is not the expected one is refused before it is parsed (SealInputMismatchError, not a document error)', async () => {

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.ts';
 
 /** A stored file being read: its bytes arrive as `body` is consumed (never all held at once). */
@@ -20,6 +22,11 @@ export interface FileStore {
    * 25 MB documents go from storage to the response in small chunks, at the pace the client reads.
    */
   open(key: string): Promise<StoredFileStream>;
+  /**
+   * Copies a stored file to a local path (`FileNotFoundError` when absent) without holding it in
+   * this process: the local store has the kernel copy it, S3's download is streamed to disk.
+   */
+  copyToFile(key: string, path: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
 }
@@ -70,6 +77,15 @@ export class LocalFileStore implements FileStore {
         throw err;
       });
       return { body: handle.createReadStream(), size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async copyToFile(key: string, path: string): Promise<void> {
+    try {
+      await copyFile(this.path(key), path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(key);
       throw err;
@@ -149,6 +165,11 @@ export class S3FileStore implements FileStore {
       if (isMissingObject(err)) throw new FileNotFoundError(key);
       throw err;
     }
+  }
+
+  async copyToFile(key: string, path: string): Promise<void> {
+    const { body } = await this.open(key);
+    await pipeline(body, createWriteStream(path, { mode: 0o600 }));
   }
 
   async exists(key: string): Promise<boolean> {

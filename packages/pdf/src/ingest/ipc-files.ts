@@ -19,6 +19,23 @@ interface FileRef {
   ipcFile: string;
 }
 
+/**
+ * A file the caller hands to the pool in place of a document's bytes (see `poolInputPath`): the
+ * worker reads it and removes it. A seal's original copied there by the storage (a kernel copy or a
+ * download streamed to disk) never passes through the caller's memory: reading a 25 MB original
+ * into the process that answers HTTP cost a full garbage collection there (~40 ms, issue 18).
+ */
+export interface PoolFile {
+  file: string;
+}
+
+/** A fresh path for a `PoolFile` (in the system's temporary folder, named like the files this process sends). */
+export const poolInputPath = (): string => `${sendPrefixOf(process.pid)}${randomUUID()}.bin`;
+
+/** The bytes, or the reference a worker reads a handed-over file by. */
+export const asTaskBytes = (input: Uint8Array | PoolFile): Uint8Array =>
+  (input instanceof Uint8Array ? input : ({ ipcFile: input.file } satisfies FileRef)) as Uint8Array;
+
 /** Plain objects and arrays are walked; anything else (a Date in a seal task) passes as it is. */
 const isPlain = (v: unknown): v is Record<string, unknown> => {
   if (!v || typeof v !== 'object') return false;
@@ -39,6 +56,11 @@ export const sendPrefixOf = (pid: number) => join(tmpdir(), `esign-pool-${pid}-`
 export async function spill(message: unknown): Promise<{ message: unknown; files: string[] }> {
   const files: string[] = [];
   const walk = async (v: unknown, depth: number): Promise<unknown> => {
+    // A file handed over by the caller: sent as it is, and removed like the others if never read.
+    if (isFileRef(v)) {
+      files.push(v.ipcFile);
+      return v;
+    }
     if (v instanceof Uint8Array) {
       if (v.byteLength < FILE_THRESHOLD) return v;
       const path = `${sendPrefixOf(process.pid)}${randomUUID()}.bin`;

@@ -25,6 +25,7 @@ import type { TrustFetch } from '../seal/trust.ts';
 import { TrustServiceError } from '../seal/trust-error.ts';
 import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError, SealInputMismatchError } from './errors.ts';
+import { asTaskBytes, type PoolFile } from './ipc-files.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
 import type {
   FetchAnswer,
@@ -456,11 +457,11 @@ async function runSealing(task: SealingTask, opts: SealingOptions): Promise<Seal
 
 /** Seals one document in a worker of the pool (seal-document.ts does the work). */
 export async function sealIsolated(
-  pdf: Uint8Array,
+  pdf: Uint8Array | PoolFile,
   seal: SealTaskInput,
   opts: SealingOptions = {},
 ): Promise<PooledSealed> {
-  const reply = await runSealing({ op: 'seal', bytes: pdf, seal }, opts);
+  const reply = await runSealing({ op: 'seal', bytes: asTaskBytes(pdf), seal }, opts);
   if (reply.op !== 'seal') throw failure('crash', 'unexpected reply');
   const { sha256, inputSha256, certificateSha256, timestampTime } = reply;
   return { pdf: reply.pdf, sha256, inputSha256, certificateSha256, timestampTime };

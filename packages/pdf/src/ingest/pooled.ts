@@ -8,6 +8,7 @@
 import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
+import type { PoolFile } from './ipc-files.ts';
 import {
   auditTrailIsolated,
   combineIsolated,
@@ -126,7 +127,8 @@ export async function renderPagesPng(
 }
 
 /**
- * Seals one document (see `sealDocument`) in the document pool, with its time and memory limits;
+ * Seals one document (see `sealDocument`) in the document pool, with its time and memory limits:
+ * its bytes, or a file handed over to the pool (`PoolFile`, at `poolInputPath()`; removed once read);
  * the worker loads the signing identity from `seal.identity` (once per worker). With
  * `opts.trust`, the seal gets a TSA's timestamps and the long-term validation data (PAdES B-LTA):
  * the worker builds its TSA client from `trust.tsa`, and every TSA / OCSP / CRL exchange is made
@@ -135,7 +137,7 @@ export async function renderPagesPng(
  * time the TSA certified last (null without one).
  */
 export function sealInPool(
-  pdf: Uint8Array,
+  pdf: Uint8Array | PoolFile,
   seal: SealTaskInput,
   opts: SealingOptions = {},
 ): Promise<PooledSealed> {

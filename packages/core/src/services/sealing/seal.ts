@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
 import { json, type SignatureRequestRow, type SignerRow } from '@esign/db';
 import {
   type AuditTrailInput,
   DocumentInputError,
+  type PooledSealed,
   type PooledSigned,
+  poolInputPath,
   SealInputMismatchError,
 } from '@esign/pdf/pool';
 import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
-import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
+import type { ProducedFile, ProducedFiles, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
@@ -88,6 +91,31 @@ async function loadSealable(ctx: JobContext, requestId: number): Promise<Signatu
  */
 export const combineMaxBytes = (ctx: JobContext) => (ctx.config.DOCUMENT_MEMORY_MB * 1024 * 1024) / 4;
 
+/** One original sealed in the pool, handed over as a file (removed here if the pool never took it). */
+async function sealOriginal(run: SealRun, doc: SnapshotDocument, sealedAt: Date): Promise<PooledSealed> {
+  const file = poolInputPath();
+  try {
+    await run.ctx.deps.storage.copyToFile(doc.storage_key, file);
+    return await run.sealer.seal(
+      { file },
+      {
+        values: sealValuesFor(run.snapshot, doc.index, run.signers),
+        name: doc.name,
+        testMark: run.testMode,
+        signedAt: sealedAt,
+        expectedSha256: doc.sha256 || undefined,
+      },
+    );
+  } catch (err) {
+    if (!(err instanceof SealInputMismatchError)) throw err;
+    throw new Error(
+      `document ${doc.index} (${doc.name}): the stored original's SHA-256 ${err.actualSha256} is not the one sent (${doc.sha256})`,
+    );
+  } finally {
+    await unlink(file).catch(() => {});
+  }
+}
+
 /**
  * Each document with its values drawn in and signed; checked against the original's hash first.
  * `sealed` holds them for the combined file, or is null once they are over combineMaxBytes.
@@ -98,28 +126,14 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
   const files: ProducedFile[] = [];
   const trailDocs: AuditTrailInput['documents'] = [];
   for (const doc of [...run.snapshot.documents].sort((a, b) => a.index - b.index)) {
-    const original = await run.ctx.deps.storage.get(doc.storage_key);
-    // Drawn and signed in a worker process of the document pool (sealer.ts), which first checks the
-    // original against the SHA-256 the request was sent with, and hashes the sealed file (25 MB
-    // each: ~13 ms apiece that this event loop is spared).
+    // The original goes to a worker process of the document pool (sealer.ts) as a file copied
+    // there by the storage, never read into this process; the worker checks it against the
+    // SHA-256 the request was sent with, draws and signs, and hashes the sealed file.
     const {
       pdf: bytes,
       sha256: sealedSha,
       inputSha256: originalSha,
-    } = await run.sealer
-      .seal(original, {
-        values: sealValuesFor(run.snapshot, doc.index, run.signers),
-        name: doc.name,
-        testMark: run.testMode,
-        signedAt: sealedAt,
-        expectedSha256: doc.sha256 || undefined,
-      })
-      .catch((err: unknown) => {
-        if (!(err instanceof SealInputMismatchError)) throw err;
-        throw new Error(
-          `document ${doc.index} (${doc.name}): the stored original's SHA-256 ${err.actualSha256} is not the one sent (${doc.sha256})`,
-        );
-      });
+    } = await sealOriginal(run, doc, sealedAt);
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
     sealedBytes += bytes.length;

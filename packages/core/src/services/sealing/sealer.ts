@@ -1,4 +1,4 @@
-import type { AuditTrailInput, PooledSealed, PooledSigned, SealTaskInput } from '@esign/pdf/pool';
+import type { AuditTrailInput, PooledSealed, PooledSigned, PoolFile, SealTaskInput } from '@esign/pdf/pool';
 import { auditTrailInPool, combineInPool, sealInPool } from '@esign/pdf/pool';
 import type { Config } from '../../config.ts';
 import type { CoreDeps } from '../../context.ts';
@@ -21,7 +21,7 @@ export interface Sealer {
   /** SHA-256 of the sealing certificate (known once a document is sealed). */
   certificateSha256: string;
   /** Each file comes with its SHA-256, and a sealed one with the original's: hashed in the worker. */
-  seal(pdf: Uint8Array, input: Omit<SealTaskInput, 'identity'>): Promise<PooledSealed>;
+  seal(pdf: Uint8Array | PoolFile, input: Omit<SealTaskInput, 'identity'>): Promise<PooledSealed>;
   auditTrail(input: AuditTrailInput): Promise<PooledSigned>;
   combine(pdfs: Uint8Array[], name: string): Promise<PooledSigned>;
 }
