@@ -88,4 +88,23 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     expect(signer.body).toMatchObject({ object: 'signer', signature_request_id: requestId });
     expect(signer.statements).toHaveLength(3);
   });
+
+  it('POST /signature_requests without image URLs to fetch reads the template and its documents once, locked in the transaction', async () => {
+    const { result, statements } = await recordStatements(() =>
+      t.api('POST', 'signature_requests', {
+        key: owner.key,
+        body: {
+          template_id: templateId,
+          signers: [{ name: 'Round Trip', email: 'round.trip@example.com' }],
+          send_email: false,
+        },
+      }),
+    );
+    expect(result.status, result.text).toBe(201);
+    const reads = (table: string) => statements.filter((s) => s.startsWith(`select * from "${table}"`));
+    expect(reads('templates')).toHaveLength(1);
+    expect(reads('templates')[0]).toMatch(/for update$/);
+    expect(reads('template_documents')).toHaveLength(1);
+    expect(reads('template_fields')).toHaveLength(1);
+  });
 });
