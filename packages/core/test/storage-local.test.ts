@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,14 @@ describe('LocalFileStore.copyToFile', () => {
     const copy = join(dir, 'copy.bin');
     await store.copyToFile('templates/1/a.pdf', copy);
     expect(readFileSync(copy).equals(Buffer.from(bytes))).toBe(true);
+    // The copy is private (it goes to the system's temporary folder), whatever the stored file's mode.
+    expect(statSync(copy).mode & 0o777).toBe(0o600);
+    // Never written through something already at the path (a planted link).
+    symlinkSync(join(dir, 'elsewhere.bin'), join(dir, 'link.bin'));
+    await expect(store.copyToFile('templates/1/a.pdf', join(dir, 'link.bin'))).rejects.toMatchObject({
+      code: 'EEXIST',
+    });
+    expect(existsSync(join(dir, 'elsewhere.bin'))).toBe(false);
 
     const missing = join(dir, 'missing.bin');
     await expect(store.copyToFile('templates/1/none.pdf', missing)).rejects.toBeInstanceOf(FileNotFoundError);

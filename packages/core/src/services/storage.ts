@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,8 +23,9 @@ export interface FileStore {
    */
   open(key: string): Promise<StoredFileStream>;
   /**
-   * Copies a stored file to a local path (`FileNotFoundError` when absent) without holding it in
-   * this process: the local store has the kernel copy it, S3's download is streamed to disk.
+   * Copies a stored file to a new local file (`FileNotFoundError` when absent), streamed in small
+   * chunks, never held whole in this process; the copy is created for this process's user only
+   * (0600, and never through an existing file or link at `path`).
    */
   copyToFile(key: string, path: string): Promise<void>;
   exists(key: string): Promise<boolean>;
@@ -32,6 +33,9 @@ export interface FileStore {
 }
 
 export class FileNotFoundError extends Error {}
+
+/** A new file only this process's user may read; fails if anything is at `path` already. */
+const privateFile = (path: string) => createWriteStream(path, { mode: 0o600, flags: 'wx' });
 
 /** Deletes files a failed operation had stored (best effort: a missing file is not an error). */
 export async function removeFiles(storage: FileStore, keys: readonly string[]): Promise<void> {
@@ -84,12 +88,8 @@ export class LocalFileStore implements FileStore {
   }
 
   async copyToFile(key: string, path: string): Promise<void> {
-    try {
-      await copyFile(this.path(key), path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(key);
-      throw err;
-    }
+    // A stream, not fs.copyFile: that gives the copy the stored file's mode (readable by others).
+    await pipeline((await this.open(key)).body, privateFile(path));
   }
 
   async exists(key: string): Promise<boolean> {
@@ -168,8 +168,7 @@ export class S3FileStore implements FileStore {
   }
 
   async copyToFile(key: string, path: string): Promise<void> {
-    const { body } = await this.open(key);
-    await pipeline(body, createWriteStream(path, { mode: 0o600 }));
+    await pipeline((await this.open(key)).body, privateFile(path));
   }
 
   async exists(key: string): Promise<boolean> {
