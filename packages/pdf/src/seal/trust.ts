@@ -2,6 +2,7 @@ import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import type { RevocationProvider, TimestampAuthority } from '@libpdf/core';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { sha256Hex } from '../ingest/hash.ts';
 import { encapsulatedContent, OID_TST_INFO, verifySigner } from './cms.ts';
 import { TrustServiceError } from './trust-error.ts';
 
@@ -294,7 +295,5 @@ function subjectOf(cert: pkijs.Certificate): string {
   return cert.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
 }
 
-/** SHA-256 of bytes, lowercase hex. */
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+/** SHA-256 of bytes, lowercase hex (the pool's helper). */
+export { sha256Hex };
