@@ -85,6 +85,43 @@ describe('POST /documents/verify: inspectSignatures checks signed PDFs', () => {
     expect(positions.length).toBeGreaterThan(3000);
   }, 60_000);
 
+  it('a change to any byte of the signature dictionary still reports the signature, as not valid (verdict modified, never unsigned)', async () => {
+    const text = new TextDecoder('latin1').decode(sealed);
+    const { start, end, byteRangeAt } = signatureGap(sealed);
+    const from = text.lastIndexOf(' obj', byteRangeAt) - 4;
+    const to = text.indexOf('endobj', byteRangeAt) + 'endobj'.length;
+    const positions: number[] = [];
+    for (let i = from; i < to; i++) if (i < start + 1 || i >= end - 1) positions.push(i);
+    expect(positions.length).toBeGreaterThan(200);
+    const lost: string[] = [];
+    for (const pos of positions) {
+      const byte = sealed[pos]!;
+      // As POST /documents/verify's test changes bytes, and one bit flipped.
+      for (const changed of [byte === 0x30 ? 0x31 : byte === 0x20 ? 0x0a : 0x30, byte ^ 0x01]) {
+        const tampered = sealed.slice();
+        tampered[pos] = changed;
+        const checks = await inspectSignatures(tampered);
+        if (checks.length !== 1 || checks[0]!.valid) {
+          lost.push(
+            `${pos} ${JSON.stringify(text[pos])}→${JSON.stringify(String.fromCharCode(changed))}: ${checks.length} signatures`,
+          );
+        }
+      }
+    }
+    expect(lost).toEqual([]);
+    // The dictionary's /ByteRange keyword misspelt: still one signature, not valid, signer known.
+    const misspelt = sealed.slice();
+    misspelt[byteRangeAt + 1] = 0x30;
+    const [check] = await inspectSignatures(misspelt);
+    expect(check).toMatchObject({
+      valid: false,
+      kind: 'certification',
+      revision: 2,
+      signerSubject: identity.subject,
+      error: 'Signature dictionary has no readable /ByteRange',
+    });
+  }, 60_000);
+
   it('changing any one hex digit of the CMS itself is detected (versions, lengths, unsigned fields included)', async () => {
     const { start } = signatureGap(sealed);
     const text = new TextDecoder('latin1').decode(sealed);

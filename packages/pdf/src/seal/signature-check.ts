@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { encapsulatedContent, OID_DATA, parseSignedData, verifySigner } from './cms.ts';
 import { formatName } from './identity.ts';
+import { revisionEnds } from './revisions.ts';
 import { checkTimestampToken } from './trust.ts';
 
 // One signature checked straight from the file's bytes (a tampered file need not parse as a PDF):
@@ -35,25 +36,66 @@ export interface RawSignature {
 const OID_SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
 const latin1 = new TextDecoder('latin1');
 
-/** Every /ByteRange in the file, in file order, each checked. */
+/**
+ * Every signature in the file, in file order: each /ByteRange checked, and every other signature
+ * dictionary (one whose /ByteRange a change made unreadable: `/ByteRange` misspelt, a bracket
+ * gone) reported as a signature that does not verify, so a damaged signature never reads as none.
+ */
 export function findSignatures(pdf: Uint8Array): RawSignature[] {
   const text = latin1.decode(pdf);
-  const found: RawSignature[] = [];
+  const found: { at: number; check: RawSignature }[] = [];
+  const objects = new Set<number>();
   const re = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const range = [m[1], m[2], m[3], m[4]].map(Number) as RawSignature['range'];
-    found.push(checkOne(pdf, text, range, enclosingObject(text, m.index)));
+    const object = enclosingObject(text, m.index);
+    objects.add(object.start);
+    found.push({ at: m.index, check: checkOne(pdf, text, range, object.dict) });
   }
-  return found;
+  const marker = new RegExp(SIGNATURE_MARKER);
+  let ends: number[] | undefined;
+  for (let m = marker.exec(text); m; m = marker.exec(text)) {
+    const object = enclosingObject(text, m.index);
+    if (objects.has(object.start)) continue;
+    objects.add(object.start);
+    ends ??= revisionEnds(pdf);
+    const end = ends.find((e) => e > m!.index) ?? pdf.length;
+    found.push({ at: m.index, check: unreadable(end, object.dict) });
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.check);
 }
 
-function enclosingObject(text: string, at: number): string {
-  const start = text.lastIndexOf(' obj', at);
+/**
+ * What only a signature dictionary holds (ISO 32000-1 §12.8.1, ETSI EN 319 142-1): its /Type, a
+ * signature /SubFilter or /Filter, a /ByteRange. One changed byte can spoil one of them, never all.
+ */
+const SIGNATURE_MARKER =
+  /\/Type\s*\/(?:Sig|DocTimeStamp)\b|\/SubFilter\s*\/(?:adbe\.|ETSI\.)|\/Filter\s*\/Adobe\.PPK|\/ByteRange\b/g;
+
+function enclosingObject(text: string, at: number): { start: number; dict: string } {
+  const found = text.lastIndexOf(' obj', at);
+  const start = found < 0 ? Math.max(0, at - 4096) : found;
   const end = text.indexOf('endobj', at);
-  return text.slice(
-    start < 0 ? Math.max(0, at - 4096) : start,
-    end < 0 ? Math.min(text.length, at + 65536) : end,
-  );
+  return { start, dict: text.slice(start, end < 0 ? Math.min(text.length, at + 65536) : end) };
+}
+
+/**
+ * A signature dictionary without a readable /ByteRange: not valid, placed in the revision that
+ * holds it (its "signed" range ends at `end`, that revision's end), signer read from its /Contents
+ * when that parses.
+ */
+function unreadable(end: number, dict: string): RawSignature {
+  const check: RawSignature = {
+    ...baseCheck(dict, [0, end, end, 0]),
+    error: 'Signature dictionary has no readable /ByteRange',
+  };
+  const hex = /\/Contents\s*<([0-9A-Fa-f\s]+)>/.exec(dict)?.[1]?.replace(/\s+/g, '');
+  if (hex) {
+    const parsed = parseCmsCached(hex, check.kind === 'document_timestamp');
+    check.signerSubject = parsed.signerSubject;
+    check.signerCertificateSha256 = parsed.signerCertificateSha256;
+  }
+  return check;
 }
 
 function kindOf(dict: string): { kind: SignatureKind; docMdp: number | null } {
@@ -64,9 +106,9 @@ function kindOf(dict: string): { kind: SignatureKind; docMdp: number | null } {
   return { kind: 'certification', docMdp: p >= 1 && p <= 3 ? p : 2 };
 }
 
-function checkOne(pdf: Uint8Array, text: string, range: RawSignature['range'], dict: string): RawSignature {
-  const [o1, l1, o2, l2] = range;
-  const check: RawSignature = {
+/** What the signature dictionary itself says, before any check. */
+function baseCheck(dict: string, range: RawSignature['range']): RawSignature {
+  return {
     range,
     valid: false,
     coversWholeDocument: false,
@@ -79,6 +121,11 @@ function checkOne(pdf: Uint8Array, text: string, range: RawSignature['range'], d
     timestampTime: null,
     reason: readString(dict, 'Reason'),
   };
+}
+
+function checkOne(pdf: Uint8Array, text: string, range: RawSignature['range'], dict: string): RawSignature {
+  const [o1, l1, o2, l2] = range;
+  const check = baseCheck(dict, range);
   try {
     if (o1 !== 0 || l1 <= 0 || o2 <= l1 || l2 < 0 || o2 + l2 > pdf.length) {
       throw new Error('ByteRange does not fit the file');
