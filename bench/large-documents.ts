@@ -13,14 +13,21 @@
 // RSS: each process's VmRSS is sampled every 20 ms from /proc and its VmHWM (the kernel's peak,
 // reset per phase through /proc/<pid>/clear_refs) read at the end of each phase, so short spikes
 // between samples are counted too. The verify phase downloads the sealed document through its
-// /files link and posts it to POST /documents/verify. The send phase sends the document 5 times and
-// the sign phase opens the signing page 5 times before it signs: one of each overlaps too few small
-// calls for a median. The small call is POST /signature_requests of a 1-page template
-// (one signer), made one after the other for as long as a phase runs by another client (a worker
-// thread, bench/small-caller.ts, so the bench's own parsing and encoding do not delay it); "idle"
-// is the median of the same call from the same thread on the same idle server, the lower of the
-// medians taken just before the document's phases and just after them (one slow idle moment, say
-// PostgreSQL's autovacuum after an earlier bench, cannot flatter the ratios).
+// /files link and posts it to POST /documents/verify.
+//
+// The small call is POST /signature_requests of a 1-page template (one signer), made one after the
+// other for as long as a phase runs by another client (a worker thread, bench/small-caller.ts, so
+// the bench's own parsing and encoding do not delay it). A phase's ratio is the median of the small
+// calls that overlapped one of the phase's operations, over "idle": the median of the same call from
+// the same thread on the same idle server, the lower of the medians taken just before the
+// document's phases and just after them (one slow idle moment, say PostgreSQL's autovacuum after an
+// earlier bench, cannot flatter the ratios). Upload, render, seal and verify are one operation each,
+// seconds long. Send and sign are API calls of a few milliseconds, made as their users make them:
+// the document sent 8 times and its signing page opened 5 times, 150 ms apart (one of each
+// overlaps too few small calls for a median), then its first 10 page images and the signature. The
+// rows "send, back to back" and "open, back to back" make the same calls with no pause between
+// them: a client that keeps the server busy, whatever the size of its documents (compare the
+// 1-page control), which on 2 cores costs every other caller about 2×.
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -41,6 +48,7 @@ import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgr
 import { sql } from 'kysely';
 import pg from 'pg';
 import { PNG_DOT } from '../test/signing.ts';
+import type { Call } from './small-caller.ts';
 import { makePdf, NODE_TS, PRODUCTION_ENV } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -58,8 +66,11 @@ const { values: args } = parseArgs({
 });
 /** Small calls per idle median (before a document's phases and after them). */
 const IDLE_CALLS = 25;
-/** Sends of the large document, and opens of its signing page, per run (see the send phase). */
-const REPEATS = 5;
+/** Sends of the document, and opens of its signing page, per run (see the send and sign phases). */
+const SENDS = 8;
+const OPENS = 5;
+/** Between two sends or opens: the server idle again, as between two users' calls. */
+const PAUSE_MS = 150;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MB = (kb: number) => Math.round(kb / 1024);
 
@@ -323,18 +334,19 @@ function smallCaller(api: Api, templateId: number) {
     workerData: { base: api.base, key: api.key, templateId },
   });
   const answer = () =>
-    new Promise<number[]>((resolve, reject) => {
-      worker.once('message', (m: { times?: number[]; error?: string }) =>
-        m.error ? reject(new Error(`small call: ${m.error}`)) : resolve(m.times!),
-      );
+    new Promise<Call[]>((resolve, reject) => {
       worker.once('error', reject);
+      worker.once('message', (m: { calls?: Call[]; error?: string }) => {
+        worker.off('error', reject);
+        m.error ? reject(new Error(`small call: ${m.error}`)) : resolve(m.calls!);
+      });
     });
   return {
-    /** `count` calls one after the other (the idle measurement). */
-    idle(count: number): Promise<number[]> {
-      const times = answer();
+    /** `count` calls one after the other (the idle measurement): each one's time. */
+    async idle(count: number): Promise<number[]> {
+      const calls = answer();
       worker.postMessage({ cmd: 'idle', count });
-      return times;
+      return (await calls).map((c) => c.end - c.start);
     },
     /** Calls one after the other until end() (the calls made during a phase). */
     during() {
@@ -374,17 +386,40 @@ interface PhaseResult {
   detail?: string;
 }
 
+/** Runs one operation of a phase and records when it ran (see `phase`). */
+type Op = <T>(fn: () => Promise<T>) => Promise<T>;
+
+const clock = () => performance.timeOrigin + performance.now();
+
+/**
+ * Runs a phase while the small caller calls, and keeps the small calls that overlapped one of the
+ * phase's operations (`op`); a phase that names none is one operation from start to end.
+ */
 async function phase(
   name: string,
   small: SmallCaller,
-  fn: () => Promise<string | undefined>,
+  fn: (op: Op) => Promise<string | undefined>,
 ): Promise<PhaseResult> {
   for (const p of procs) resetPeak(p);
-  const calls = small.during();
+  const ops: [number, number][] = [];
+  const op: Op = async (f) => {
+    const start = clock();
+    try {
+      return await f();
+    } finally {
+      ops.push([start, clock()]);
+    }
+  };
+  const running = small.during();
   const t0 = performance.now();
-  const detail = await fn();
+  const start = clock();
+  const detail = await fn(op);
   const ms = performance.now() - t0;
-  const times = await calls.end();
+  if (ops.length === 0) ops.push([start, clock()]);
+  const calls = await running.end();
+  const times = calls
+    .filter((c) => ops.some(([a, b]) => c.start < b && a < c.end))
+    .map((c) => c.end - c.start);
   const peaks = Object.fromEntries(
     procs.flatMap((p) => [
       [p.name, MB(peakOf(p))],
@@ -483,43 +518,78 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   );
   if (args['stop-after'] === 'render') return results;
   let request: any;
+  const send = async (i: number) => {
+    const t0 = performance.now();
+    const sent = await call(api, 'POST', 'signature_requests', sendBody(template.id, i));
+    request ??= sent;
+    return performance.now() - t0;
+  };
   results.push(
-    await phase('send', small, async () => {
-      // Repeated, so the small calls made meanwhile are enough to take a median of (one send of
-      // 0.1 s overlaps one or two of them).
+    await phase('send', small, async (op) => {
       const times: number[] = [];
-      for (let i = 0; i < REPEATS; i++) {
-        const t0 = performance.now();
-        const sent = await call(api, 'POST', 'signature_requests', sendBody(template.id, i));
-        times.push(performance.now() - t0);
-        request ??= sent;
+      for (let i = 0; i < SENDS; i++) {
+        times.push(await op(() => send(i)));
+        await sleep(PAUSE_MS);
       }
-      return `${REPEATS} sends, each ${median(times).toFixed(0)} ms (median)`;
+      return `${SENDS} sends ${PAUSE_MS} ms apart, each ${median(times).toFixed(0)} ms (median)`;
+    }),
+  );
+  results.push(
+    await phase('send, back to back', small, async () => {
+      const times: number[] = [];
+      for (let i = 0; i < SENDS; i++) times.push(await send(SENDS + i));
+      return `${SENDS} sends, each ${median(times).toFixed(0)} ms (median)`;
     }),
   );
   if (args['stop-after'] === 'send') return results;
+  const token = new URL(request.signers[0].signing_url).pathname.split('/').pop()!;
+  const open = async () => {
+    const t0 = performance.now();
+    const opened = await trpc(ctx.web, 'open', { token });
+    return { opened, ms: performance.now() - t0 };
+  };
+  /** The first 10 page images, as the signing page loads them. */
+  const pageImages = async (opened: any) => {
+    const doc = opened.documents[0];
+    const urls: string[] = doc.pages
+      .slice(0, 10)
+      .map((p: any) => doc.page_image_url.replace('{page}', String(p.number)));
+    for (const u of urls) {
+      const res = await fetch(u);
+      if (!res.ok) throw new Error(`page image: ${res.status}`);
+      await res.arrayBuffer();
+    }
+  };
   results.push(
-    await phase('sign', small, async () => {
-      const token = new URL(request.signers[0].signing_url).pathname.split('/').pop()!;
-      // The signer opens the page (and reloads it) as often as the request is sent above.
+    await phase('open, back to back', small, async () => {
       const times: number[] = [];
-      let open: any;
-      for (let i = 0; i < REPEATS; i++) {
-        const t0 = performance.now();
-        open = await trpc(ctx.web, 'open', { token });
-        times.push(performance.now() - t0);
+      let last: any;
+      for (let i = 0; i < OPENS; i++) {
+        const { opened, ms } = await open();
+        times.push(ms);
+        last = opened;
       }
-      const doc = open.documents[0];
-      const urls: string[] = doc.pages
-        .slice(0, 10)
-        .map((p: any) => doc.page_image_url.replace('{page}', String(p.number)));
-      for (const u of urls) {
-        const res = await fetch(u);
-        if (!res.ok) throw new Error(`page image: ${res.status}`);
-        await res.arrayBuffer();
+      await pageImages(last);
+      return `${OPENS} opens (each ${median(times).toFixed(0)} ms), first 10 page images`;
+    }),
+  );
+  results.push(
+    await phase('sign', small, async (op) => {
+      // The signer opens the page (and reloads it), looks at the first pages, signs.
+      const times: number[] = [];
+      let last: any;
+      for (let i = 0; i < OPENS; i++) {
+        const { opened, ms } = await op(open);
+        times.push(ms);
+        last = opened;
+        await sleep(PAUSE_MS);
       }
-      await trpc(ctx.web, 'complete', { token, values: { Name: 'Jane Signer', Signature: PNG_DOT } });
-      return `${REPEATS} opens (each ${median(times).toFixed(0)} ms), first 10 page images, complete`;
+      await op(() => pageImages(last));
+      await sleep(PAUSE_MS);
+      await op(() =>
+        trpc(ctx.web, 'complete', { token, values: { Name: 'Jane Signer', Signature: PNG_DOT } }),
+      );
+      return `${OPENS} opens ${PAUSE_MS} ms apart (each ${median(times).toFixed(0)} ms), first 10 page images, complete`;
     }),
   );
   if (args['stop-after'] === 'sign') return results;

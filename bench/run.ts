@@ -120,7 +120,7 @@ function bigInputRows(): string[] {
   const run = largeRuns().find((r) => r.mode === 'all' && r.doc.startsWith('25 MB'));
   if (!run) return [];
   const wanted = ['upload', 'send', 'sign', 'seal'];
-  const phases = run.phases.filter((p) => wanted.some((w) => p.phase.startsWith(w)));
+  const phases = run.phases.filter((p) => wanted.includes(p.phase));
   const times = phases.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(1)} s`).join(', ');
   const peak = Math.max(...phases.map(peakOf));
   return [
@@ -148,7 +148,13 @@ function largeDocumentRows(): string[] {
       const c = control?.phases.find((q) => q.phase === p.phase);
       const controlCell = c && run !== control ? `${ratio(control!, c).toFixed(2)}×` : '—';
       const ok = peakOf(p) < LIMIT_MB && ratio(run, p) <= 2;
-      const [goal, verdict] = run === control ? ['(control)', '—'] : [`< ${LIMIT_MB} MB, ≤ 2×`, met(ok)];
+      const busy = p.phase.endsWith('back to back');
+      const [goal, verdict] =
+        run === control
+          ? ['(control)', '—']
+          : busy
+            ? [`< ${LIMIT_MB} MB (a busy client: compare with the control)`, met(peakOf(p) < LIMIT_MB)]
+            : [`< ${LIMIT_MB} MB, ≤ 2×`, met(ok)];
       rows.push(
         `| ${run.mode} | ${run.doc} | ${p.phase} | ${(p.ms / 1000).toFixed(1)} s | ${peakList(p)} | ${p.callMedian.toFixed(0)} ms (${run.idleMs.toFixed(0)} ms) | ${ratio(run, p).toFixed(2)}× | ${controlCell} | ${goal} | ${verdict} |`,
       );
@@ -175,7 +181,7 @@ function writeTable(loadBefore: number[]): void {
   if (large.length > 0)
     replaceBlock('issue-18-table', [
       '<!-- issue-18-table:start (written by `pnpm bench`; do not edit by hand) -->',
-      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, same machine and run as the table above. Small call: median of \`POST /signature_requests\` (1-page template) made one after another during the phase, against the idle median of the same server (the lower of the medians of 25 calls just before the document's phases and just after them).`,
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, same machine and run as the table above. Small call: median of the \`POST /signature_requests\` calls (1-page template, made one after another by another client) that overlapped one of the phase's operations, against the idle median of the same server (the lower of the medians of 25 calls just before the document's phases and just after them). Send and sign make their calls as users do, 150 ms apart; the rows "back to back" make the same calls with no pause (see "Large documents" below).`,
       '',
       ...largeDocumentRows(),
       '<!-- issue-18-table:end -->',

@@ -4,18 +4,27 @@
 // 1.2 MB JSON.parse in the bench counted as the server's latency.
 //
 // Messages in: { cmd: 'idle', count } (that many calls, one after the other), { cmd: 'start' }
-// (calls until 'stop'), { cmd: 'stop' }. Messages out: { times } (ms per call) or { error }.
+// (calls until 'stop'), { cmd: 'stop' }. Messages out: { calls } (each call's start and end, in ms
+// of the process's clock, `performance.timeOrigin + performance.now()`, which every thread of the
+// process shares) or { error }.
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { base, key, templateId } = workerData as { base: string; key: string; templateId: number };
 let n = 0;
-let running: Promise<number[]> | null = null;
+let running: Promise<Call[]> | null = null;
 let stop = false;
 
 /** POST /signature_requests of the 1-page template with one signer: the small call. */
-async function once(): Promise<number> {
+export interface Call {
+  start: number;
+  end: number;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+async function once(): Promise<Call> {
   const i = n++;
-  const t0 = performance.now();
+  const start = now();
   const res = await fetch(`${base}/api/v1/signature_requests`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -25,20 +34,20 @@ async function once(): Promise<number> {
     }),
   });
   const text = await res.text();
-  const ms = performance.now() - t0;
+  const end = now();
   if (res.status >= 300) throw new Error(`POST signature_requests: ${res.status} ${text.slice(0, 300)}`);
-  return ms;
+  return { start, end };
 }
 
-async function loop(count: number): Promise<number[]> {
-  const times: number[] = [];
-  while (!stop && times.length < count) times.push(await once());
-  return times;
+async function loop(count: number): Promise<Call[]> {
+  const calls: Call[] = [];
+  while (!stop && calls.length < count) calls.push(await once());
+  return calls;
 }
 
-const reply = (p: Promise<number[]>) =>
+const reply = (p: Promise<Call[]>) =>
   p.then(
-    (times) => parentPort!.postMessage({ times }),
+    (calls) => parentPort!.postMessage({ calls }),
     (err: Error) => parentPort!.postMessage({ error: String(err.stack ?? err) }),
   );
 
