@@ -420,6 +420,18 @@ async function phase(
   const times = calls
     .filter((c) => ops.some(([a, b]) => c.start < b && a < c.end))
     .map((c) => c.end - c.start);
+  if (process.env.BENCH_OPS)
+    process.stderr.write(
+      `  ${name}: ${ops
+        .map(
+          ([a, b]) =>
+            `op ${(b - a).toFixed(0)} ms [${calls
+              .filter((c) => c.start < b && a < c.end)
+              .map((c) => (c.end - c.start).toFixed(0))
+              .join(' ')}]`,
+        )
+        .join('; ')}\n`,
+    );
   const peaks = Object.fromEntries(
     procs.flatMap((p) => [
       [p.name, MB(peakOf(p))],

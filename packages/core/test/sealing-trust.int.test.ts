@@ -19,7 +19,7 @@ import {
   type ProducedFile,
   SEAL_JOB,
   SIGNING_CONSENT_TEXT,
-  sha256,
+  sha256Hex,
 } from '../src/index.ts';
 
 // Issue 15: sealing with TSA_URL against real trust services on loopback (an RFC 3161 TSA, an
@@ -180,7 +180,7 @@ describe('request.seal with TSA_URL (PAdES B-LTA against loopback trust services
       /[ \t]+/g,
       ' ',
     );
-    expect(text).toContain(`SHA-256 as uploaded ${sha256(upload)}`);
+    expect(text).toContain(`SHA-256 as uploaded ${sha256Hex(upload)}`);
     expect(text).toMatch(/SHA-256 after tag removal [0-9a-f]{64}\n/);
     expect(text).toContain('Authentication signing link sent by email to jane@example.com');
     expect(text).toContain('Consent text By selecting Sign you agree that your electronic signature');

@@ -27,7 +27,7 @@ import {
   type ProducedFile,
   requeueStuckSealing,
   SEAL_JOB,
-  sha256,
+  sha256Hex,
   verifyFileLink,
 } from '../src/index.ts';
 
@@ -178,7 +178,7 @@ describe('request.seal: sealed documents, audit trail and combined file', () => 
     expect(files.map((f) => f.name).slice(0, 2)).toEqual(['Agreement', 'Annex']);
     for (const f of files) {
       expect(f.storage_key.startsWith(`requests/${owner.accountId}/${req.id}/`)).toBe(true);
-      expect(sha256(stored.get(f.storage_key)!)).toBe(f.sha256);
+      expect(sha256Hex(stored.get(f.storage_key)!)).toBe(f.sha256);
     }
     expect(row.audit_trail_storage_key).toBe(files[2]!.storage_key);
     expect(row.combined_storage_key).toBe(files[3]!.storage_key);
@@ -251,7 +251,7 @@ describe('request.seal: sealed documents, audit trail and combined file', () => 
       expect(text).toContain(needle);
     }
     // The attachment is identified by name, size and SHA-256 of its bytes.
-    expect(flat).toContain(sha256(new TextEncoder().encode('exhibit A')));
+    expect(flat).toContain(sha256Hex(new TextEncoder().encode('exhibit A')));
   });
 
   it('GET /signature_requests/{id} lists the documents, audit_trail_url and combined_document_url; the links serve the stored bytes', async () => {
@@ -270,7 +270,7 @@ describe('request.seal: sealed documents, audit trail and combined file', () => 
       const dl = await fetch(url);
       expect(dl.status).toBe(200);
       expect(dl.headers.get('content-type')).toContain('application/pdf');
-      expect(sha256(new Uint8Array(await dl.arrayBuffer()))).toBe(sha256(expected[i]!));
+      expect(sha256Hex(new Uint8Array(await dl.arrayBuffer()))).toBe(sha256Hex(expected[i]!));
     }
     for (const s of res.body.signers)
       expect(s.documents.map((d: any) => d.name)).toEqual(['Agreement', 'Annex']);
@@ -309,7 +309,7 @@ describe('request.seal: sealed documents, audit trail and combined file', () => 
       }
     }
     const dl = await fetch((mine[0]!.links as string[])[0]!);
-    expect(sha256(new Uint8Array(await dl.arrayBuffer()))).toBe(files[0]!.sha256);
+    expect(sha256Hex(new Uint8Array(await dl.arrayBuffer()))).toBe(files[0]!.sha256);
   });
 
   it('running the job again changes nothing (no second set of files or emails)', async () => {
@@ -632,7 +632,7 @@ describe('request.seal failures', () => {
     let after = await requestRow(req.id);
     expect(after.sealing_status).toBe('pending');
     expect(after.sealing_error).toContain(
-      `the stored original's SHA-256 ${sha256(swapped)} is not the one sent (${doc.sha256})`,
+      `the stored original's SHA-256 ${sha256Hex(swapped)} is not the one sent (${doc.sha256})`,
     );
     expect(after.documents).toBeNull();
     // Nothing was stored for the request (its files go under DATA_DIR/files/requests/<account>/<id>/).

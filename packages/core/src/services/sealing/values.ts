@@ -1,8 +1,8 @@
 import type { SignerRow } from '@esign/db';
 import { effectiveValue } from '@esign/domain';
 import type { SealValue } from '@esign/pdf';
+import { sha256Hex } from '../../crypto.ts';
 import type { RequestSnapshot, SnapshotField } from '../request-model.ts';
-import { sha256 } from '../storage.ts';
 
 // The values drawn into the sealed documents and shown in the audit trail.
 
@@ -60,7 +60,7 @@ export function auditValue(value: unknown): unknown {
   if (isFileValue(value)) {
     const data = typeof value.data === 'string' ? value.data.replace(/^data:[^,]*,/, '') : '';
     const bytes = Buffer.from(data, 'base64');
-    const about = [value.type, `${bytes.length} bytes`, `SHA-256 ${sha256(bytes)}`]
+    const about = [value.type, `${bytes.length} bytes`, `SHA-256 ${sha256Hex(bytes)}`]
       .filter(Boolean)
       .join(', ');
     return `${value.name} (${about})`;
