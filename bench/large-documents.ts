@@ -23,7 +23,7 @@
 // document's phases and just after them (one slow idle moment, say PostgreSQL's autovacuum after an
 // earlier bench, cannot flatter the ratios). Upload, render, seal and verify are one operation each,
 // seconds long. Send and sign are API calls of a few milliseconds, made as their users make them:
-// the document sent 8 times and its signing page opened 5 times, 150 ms apart (one of each
+// the document sent 10 times and its signing page opened 8 times, 150 ms apart (one of each
 // overlaps too few small calls for a median), then its first 10 page images and the signature. The
 // rows "send, back to back" and "open, back to back" make the same calls with no pause between
 // them: a client that keeps the server busy, whatever the size of its documents (compare the
@@ -67,8 +67,8 @@ const { values: args } = parseArgs({
 /** Small calls per idle median (before a document's phases and after them). */
 const IDLE_CALLS = 25;
 /** Sends of the document, and opens of its signing page, per run (see the send and sign phases). */
-const SENDS = 8;
-const OPENS = 5;
+const SENDS = 10;
+const OPENS = 8;
 /** Between two sends or opens: the server idle again, as between two users' calls. */
 const PAUSE_MS = 150;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

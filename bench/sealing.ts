@@ -4,7 +4,7 @@
 // TSA, an `openssl ocsp` responder and a CRL, test/trust-services.ts), whose network wait (the
 // time spent waiting for TSA/OCSP/CRL answers) is reported separately.
 //
-//   pnpm exec tsx bench/sealing.ts [--runs N]
+//   node bench/sealing.ts [--runs N] [--rounds R]
 //
 // Every measurement runs in its own child process, so its peak RSS (process.resourceUsage().maxRSS)
 // belongs to that operation alone; the inputs and the signing identity are prepared once by the
@@ -21,10 +21,13 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const PAGES = [1, 10, 100];
 /**
- * Runs before the measured ones, for each operation alike. The JIT needs about forty to settle: in
- * one process, a 10-page seal's runs 11-40 had a median of 9.6 ms and runs 41-300 6.7-7.5 ms.
+ * Runs before the measured ones, for each operation alike: a worker process seals many documents,
+ * and its steady state is what counts. The JIT needs about a hundred to settle: in one process
+ * (2026-11-26, Intel Xeon), a 10-page seal's runs 11-40 had a median of 8.0 ms, 41-70 5.2 ms,
+ * 71-100 5.0 ms, 101-200 4.7 ms and 201-400 4.5 ms (2026-11-23, another host: 9.6 ms for 11-40,
+ * 6.7-7.5 ms for 41-300). Until 2026-11-26 there were 40.
  */
-const WARM_UP = 40;
+const WARM_UP = 100;
 const FIELDS = 20;
 const OPS = ['pdf-lib load+save', 'sealDocument B-B', 'sealDocument B-LTA'] as const;
 type Op = (typeof OPS)[number];
@@ -42,6 +45,8 @@ interface Result {
   networkMs: number;
   /** Median pdf-lib load + save of the same file, interleaved with this operation's runs. */
   interleavedBaselineMs: number;
+  /** With `--rounds`: each round's median (medianMs is their median). */
+  roundMedians?: number[];
 }
 
 /** Where the child finds the loopback trust services and the sealing identity with its chain. */
@@ -242,6 +247,8 @@ async function main(): Promise<void> {
   }
   const runsAt = args.indexOf('--runs');
   const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 3;
+  const roundsAt = args.indexOf('--rounds');
+  const rounds = roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1])) : 1;
   const dir = mkdtempSync(path.join(tmpdir(), 'esign-bench-sealing-'));
   const { loadSigningIdentity } = await import('../packages/pdf/src/seal/index.ts');
   await loadSigningIdentity({ dataDir: dir }); // generate the self-signed identity once
@@ -256,16 +263,23 @@ async function main(): Promise<void> {
     for (const pages of PAGES) {
       const file = path.join(dir, `${pages}-pages.pdf`);
       writeFileSync(file, await sourcePdf(pages));
-      for (const op of OPS) {
-        const childArgs = ['--child', op, file, dir, String(runs), JSON.stringify(trustArgs)];
-        const out = await run(process.execPath, [...process.execArgv, import.meta.filename, ...childArgs], {
-          encoding: 'utf8',
-          maxBuffer: 16 * 1024 * 1024,
-        }).catch((err: { stderr?: string }) => {
-          throw new Error(`${op} on ${pages} pages failed:\n${err.stderr ?? err}`);
-        });
-        results.push(JSON.parse(out.stdout.trim().split('\n').pop()!) as Result);
+      // Rounds alternate the operations, so a change of the machine's load during the run moves
+      // them alike; each operation's median is the median of its rounds' medians.
+      const byOp = new Map<Op, Result[]>();
+      for (let round = 0; round < rounds; round++) {
+        for (const op of OPS) {
+          const childArgs = ['--child', op, file, dir, String(runs), JSON.stringify(trustArgs)];
+          const out = await run(process.execPath, [...process.execArgv, import.meta.filename, ...childArgs], {
+            encoding: 'utf8',
+            maxBuffer: 16 * 1024 * 1024,
+          }).catch((err: { stderr?: string }) => {
+            throw new Error(`${op} on ${pages} pages failed:\n${err.stderr ?? err}`);
+          });
+          const result = JSON.parse(out.stdout.trim().split('\n').pop()!) as Result;
+          byOp.set(op, [...(byOp.get(op) ?? []), result]);
+        }
       }
+      for (const rs of byOp.values()) results.push(mergeRounds(rs));
     }
   } finally {
     await services.close();
@@ -273,14 +287,28 @@ async function main(): Promise<void> {
   mkdirSync(path.join(import.meta.dirname, 'out'), { recursive: true });
   writeFileSync(
     path.join(import.meta.dirname, 'out/sealing.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), runs, results }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), runs, rounds, results }, null, 2)}\n`,
   );
-  printResults(results, runs);
+  printResults(results, runs, rounds);
 }
 
-function printResults(results: Result[], runs: number): void {
+const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** One operation's rounds as one result: medians of the rounds' medians, the largest peak. */
+function mergeRounds(rs: Result[]): Result {
+  return {
+    ...rs[0]!,
+    medianMs: middle(rs.map((r) => r.medianMs)),
+    networkMs: middle(rs.map((r) => r.networkMs)),
+    interleavedBaselineMs: middle(rs.map((r) => r.interleavedBaselineMs)),
+    peakRssMb: Math.max(...rs.map((r) => r.peakRssMb)),
+    roundMedians: rs.map((r) => r.medianMs),
+  };
+}
+
+function printResults(results: Result[], runs: number, rounds: number): void {
   console.log(
-    `Sealing benchmark: ${FIELDS} values per document, median of ${runs} runs after ${WARM_UP} warm-up runs; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`,
+    `Sealing benchmark: ${FIELDS} values per document, median of ${runs} runs after ${WARM_UP} warm-up runs${rounds > 1 ? `, median of ${rounds} alternating rounds (each round's median in brackets)` : ''}; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`,
   );
   console.log(
     '| pages | input | operation | output | cold ms | median ms | network wait ms | load+save ms (interleaved) | × load+save, without wait | RSS before | peak RSS | peak - before |',
@@ -289,7 +317,7 @@ function printResults(results: Result[], runs: number): void {
   for (const r of results) {
     const ratio = (r.medianMs - r.networkMs) / Math.max(0.1, r.interleavedBaselineMs);
     console.log(
-      `| ${r.pages} | ${kb(r.bytes)} | ${r.op} | ${kb(r.outBytes)} | ${r.coldMs} | ${r.medianMs} | ${r.networkMs} | ${r.interleavedBaselineMs} | ${ratio.toFixed(1)} | ${r.baselineRssMb} MB | ${r.peakRssMb} MB | ${Math.round((r.peakRssMb - r.baselineRssMb) * 10) / 10} MB |`,
+      `| ${r.pages} | ${kb(r.bytes)} | ${r.op} | ${kb(r.outBytes)} | ${r.coldMs} | ${r.medianMs}${r.roundMedians && r.roundMedians.length > 1 ? ` [${r.roundMedians.join(', ')}]` : ''} | ${r.networkMs} | ${r.interleavedBaselineMs} | ${ratio.toFixed(1)} | ${r.baselineRssMb} MB | ${r.peakRssMb} MB | ${Math.round((r.peakRssMb - r.baselineRssMb) * 10) / 10} MB |`,
     );
   }
 }
