@@ -563,9 +563,9 @@ async function runDocument(spec: DocSpec, ctx: RunContext): Promise<PhaseResult[
   /** The first 10 page images, as the signing page loads them. */
   const pageImages = async (opened: any) => {
     const doc = opened.documents[0];
-    const urls: string[] = doc.pages
-      .slice(0, 10)
-      .map((p: any) => doc.page_image_url.replace('{page}', String(p.number)));
+    const urls = Array.from({ length: Math.min(10, doc.page_count) }, (_, i) =>
+      doc.page_image_url.replace('{page}', String(i + 1)),
+    );
     for (const u of urls) {
       const res = await fetch(u);
       if (!res.ok) throw new Error(`page image: ${res.status}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.ts';
 import { pageImageLinks, pageImageUrl, readLinkedFile, signingPages } from '../src/services/file-links.ts';
+import { pageRuns } from '../src/services/request-model.ts';
 import { LocalFileStore } from '../src/services/storage.ts';
 
 // Page-image links of the signing page and the template editor (spec: Signing page; issue 18: one
@@ -90,11 +91,11 @@ describe('page-image links', () => {
 });
 
 describe('signing.open pages (spec: signing.open returns page images and page sizes)', () => {
-  const open = signingPages(config, doc, now, 24 * 3600);
+  const open = signingPages(config, { ...doc, page_sizes: pageRuns(doc.pages) }, now, 24 * 3600);
 
-  it('one link template and every page size: each page reads its own image', async () => {
-    expect(open.pages).toHaveLength(5000);
-    expect(open.pages[4999]).toEqual({ number: 5000, width: 612, height: 792 });
+  it('one link template, the page count and every page size: each page reads its own image', async () => {
+    expect(open.page_count).toBe(5000);
+    expect(open.page_sizes).toEqual([[5000, 612, 792]]);
     expect(open.page_image_url.split('{page}')).toHaveLength(2);
     for (const page of [1, 42, 5000]) {
       await storage.put(`${doc.storage_key}.page-${page}.png`, new Uint8Array([page % 256, 9]));
@@ -103,15 +104,30 @@ describe('signing.open pages (spec: signing.open returns page images and page si
     }
   });
 
+  it('page sizes of mixed pages are runs in page order whose counts add up to page_count', () => {
+    const pages = [
+      { width: 612, height: 792 },
+      { width: 612, height: 792 },
+      { width: 842, height: 595 },
+      { width: 612, height: 792 },
+    ];
+    const mixed = signingPages(config, { ...doc, page_sizes: pageRuns(pages) }, now, 3600);
+    expect(mixed.page_count).toBe(4);
+    expect(mixed.page_sizes).toEqual([
+      [2, 612, 792],
+      [1, 842, 595],
+      [1, 612, 792],
+    ]);
+  });
+
   it('gives the links the editor gets, one per page', () => {
     const links = pageImageLinks(config, doc, now, 24 * 3600);
-    expect(open.pages.map((p) => pageImageUrl(open.page_image_url, p.number))).toEqual(
-      links.map((l) => l.image_url),
-    );
+    const numbers = Array.from({ length: open.page_count }, (_, i) => i + 1);
+    expect(numbers.map((n) => pageImageUrl(open.page_image_url, n))).toEqual(links.map((l) => l.image_url));
   });
 
   it('a document whose name holds "{page}" still has one place for the page number', async () => {
-    const odd = { ...doc, name: 'Plan {page} v2', pages: doc.pages.slice(0, 3) };
+    const odd = { ...doc, name: 'Plan {page} v2', page_sizes: pageRuns(doc.pages.slice(0, 3)) };
     const template = signingPages(config, odd, now, 3600).page_image_url;
     expect(template.split('{page}')).toHaveLength(2);
     await storage.put(`${doc.storage_key}.page-3.png`, new Uint8Array([3, 3]));
@@ -119,7 +135,7 @@ describe('signing.open pages (spec: signing.open returns page images and page si
     expect(file).toMatchObject({ fileName: 'Plan {page} v2-page-3.png' });
   });
 
-  it('a 5,000-page document answers in a fifth of a megabyte, not one link per page (issue 18)', () => {
-    expect(JSON.stringify(open).length).toBeLessThan(250_000);
+  it('a 5,000-page document of one paper size answers in under 1 kB: one link and one run of sizes (issue 18)', () => {
+    expect(JSON.stringify(open).length).toBeLessThan(1000);
   });
 });

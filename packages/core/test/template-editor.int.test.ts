@@ -285,7 +285,8 @@ describe('templates.preview: the signing page as a role sees the template, nothi
       'Client signature',
     ]);
     expect(open.fields.every((f) => f.value === null && !f.prefilled)).toBe(true);
-    expect(open.documents[0]!.pages).toHaveLength(2);
+    expect(open.documents[0]!.page_count).toBe(2);
+    expect(open.documents[0]!.page_sizes.reduce((n, [count]) => n + count, 0)).toBe(2);
     expect(await codeOf(signer.signing.saveValues({ token, values: { 'Client name': 'x' } }))).toBe(
       'not_found',
     );

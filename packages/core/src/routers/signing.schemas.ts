@@ -72,8 +72,12 @@ export const SigningOpenOutput = z.object({
       name: z.string(),
       /** Every page's image: this link with `{page}` replaced by the 1-based page number. */
       page_image_url: z.string(),
-      /** Page sizes in points, in order. */
-      pages: z.array(z.object({ number: z.number().int(), width: z.number(), height: z.number() })),
+      page_count: z.number().int(),
+      /**
+       * Page sizes in points, in page order, as runs of equal pages: `[count, width, height]`
+       * (the counts add up to page_count).
+       */
+      page_sizes: z.array(z.tuple([z.number().int(), z.number(), z.number()])),
     }),
   ),
   /** this signer's fields only; empty while code_required */

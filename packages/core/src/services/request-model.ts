@@ -49,13 +49,9 @@ export function pageRuns(pages: readonly PageSize[]): PageRun[] {
   return runs;
 }
 
-/** Every page's size of a snapshot's document (either way it was stored). */
-export function snapshotPages(doc: Pick<SnapshotDocument, 'page_sizes' | 'pages'>): PageSize[] {
-  if (!doc.page_sizes) return doc.pages ?? [];
-  const pages: PageSize[] = [];
-  for (const [count, width, height] of doc.page_sizes)
-    for (let i = 0; i < count; i++) pages.push({ width, height });
-  return pages;
+/** A snapshot document's page sizes as runs, either way it was stored. */
+export function snapshotPageRuns(doc: Pick<SnapshotDocument, 'page_sizes' | 'pages'>): PageRun[] {
+  return doc.page_sizes ?? pageRuns(doc.pages ?? []);
 }
 
 export interface SnapshotField {

@@ -2,7 +2,7 @@ import { h } from './dom.ts';
 import { activate } from './field-actions.ts';
 import { areaToPercent, compareAreas } from './geometry.ts';
 import { othersOnPage } from './others-view.ts';
-import type { SigningPage } from './signing-state.ts';
+import { documentPages, type SigningPage } from './signing-state.ts';
 import type { Area, DocumentInfo, PageInfo, SigningField } from './types.ts';
 
 /** One area of a field on a page; `index` 0 is the field's first area (its tab stop). */
@@ -28,7 +28,7 @@ export function renderDocument(page: SigningPage, doc: DocumentInfo): HTMLElemen
     'section',
     { class: 'doc', 'aria-labelledby': headingId },
     h('h2', { id: headingId, class: page.open.documents.length > 1 ? 'doc-name' : 'sr-only' }, doc.name),
-    doc.pages.map((p, i) => {
+    documentPages(doc).map((p, i) => {
       const onPage = (placed.get(p.number) ?? []).sort((a, b) => compareAreas(a.area, b.area));
       return renderPage(page, doc, p, i, onPage);
     }),
@@ -42,7 +42,7 @@ function renderPage(
   i: number,
   placed: Placed[],
 ): HTMLElement {
-  const label = `${doc.name}, page ${info.number} of ${doc.pages.length}`;
+  const label = `${doc.name}, page ${info.number} of ${doc.page_count}`;
   const img = h('img', {
     src: doc.page_image_url.replace('{page}', String(info.number)),
     alt: label,

@@ -1,6 +1,6 @@
 import { h } from './dom.ts';
 import type { Flow } from './screen.ts';
-import type { FieldValue, OpenResult, PageInfo, SigningField } from './types.ts';
+import type { DocumentInfo, FieldValue, OpenResult, PageInfo, SigningField } from './types.ts';
 import { fromStored, orderFields } from './values.ts';
 import { fitButton } from './zoom.ts';
 
@@ -40,10 +40,18 @@ export interface SigningPage {
 
 export const pageKey = (doc: number, page: number) => `${doc}:${page}`;
 
+/** Every page of a document, from signing.open's runs of equal page sizes. */
+export function documentPages(doc: DocumentInfo): PageInfo[] {
+  const pages: PageInfo[] = [];
+  for (const [count, width, height] of doc.page_sizes)
+    for (let i = 0; i < count; i++) pages.push({ number: pages.length + 1, width, height });
+  return pages;
+}
+
 export function createSigningPage(open: OpenResult, flow: Flow): SigningPage {
   const fields = orderFields(open.fields);
   const pages = new Map<string, PageInfo>();
-  for (const d of open.documents) for (const p of d.pages) pages.set(pageKey(d.index, p.number), p);
+  for (const d of open.documents) for (const p of documentPages(d)) pages.set(pageKey(d.index, p.number), p);
   return {
     open,
     fields,

@@ -16,5 +16,11 @@ export type SigningField = OpenResult['fields'][number];
 /** Fractions of the page size; `page` is 1-based, `document` the 0-based document index. */
 export type Area = SigningField['areas'][number];
 export type DocumentInfo = OpenResult['documents'][number];
-export type PageInfo = DocumentInfo['pages'][number];
+/** One page of a document: its 1-based number and its size in points. */
+export interface PageInfo {
+  number: number;
+  width: number;
+  height: number;
+}
+
 export type SignerStatus = OpenResult['status'];

@@ -5,7 +5,7 @@ import {
   type FieldValue,
   type RequestSnapshot,
   type SnapshotDocument,
-  snapshotPages,
+  snapshotPageRuns,
 } from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
@@ -54,7 +54,7 @@ function documentPages(sc: SignerCtx, documents: SnapshotDocument[]) {
   return documents.map((d) => ({
     index: d.index,
     name: d.name,
-    ...signingPages(sc.config, { ...d, pages: snapshotPages(d) }, sc.now, 24 * 3600),
+    ...signingPages(sc.config, { ...d, page_sizes: snapshotPageRuns(d) }, sc.now, 24 * 3600),
   }));
 }
 

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import { signingPages } from '../file-links.ts';
+import { pageRuns } from '../request-model.ts';
 import { hmac, safeEqual } from '../secret.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { SIGNING_CONSENT_TEXT } from '../signing/consent.ts';
@@ -91,7 +92,7 @@ export async function openTemplatePreview(
     documents: docs.map((d, index) => ({
       index,
       name: d.name,
-      ...signingPages(sc.config, d, sc.now, PREVIEW_TTL_SECONDS),
+      ...signingPages(sc.config, { ...d, page_sizes: pageRuns(d.pages) }, sc.now, PREVIEW_TTL_SECONDS),
     })),
     fields: fields
       .filter((f) => f.role === claims.r)
