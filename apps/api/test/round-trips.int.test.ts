@@ -107,4 +107,25 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     expect(reads('template_documents')).toHaveLength(1);
     expect(reads('template_fields')).toHaveLength(1);
   });
+
+  it('POST /signature_requests with an invitation: 21 statements in all; credits, the event and its endpoints, a job and its wake-up each one statement', async () => {
+    const { result, statements } = await recordStatements(() =>
+      t.api('POST', 'signature_requests', {
+        key: owner.key,
+        body: { template_id: templateId, signers: [{ name: 'Counted', email: 'counted@example.com' }] },
+      }),
+    );
+    expect(result.status, result.text).toBe(201);
+    // Auth 1; the transaction 12 (begin, template, fields, documents, credits, request, signer,
+    // last_emailed_at, mail, job + notify, audit, event + endpoints, commit); the invitation sent
+    // after the commit 5; the answer 2 (issue 16: was 25).
+    expect(statements).toHaveLength(21);
+    expect(statements.filter((s) => s.includes('credit_ledger'))).toHaveLength(1);
+    expect(statements.filter((s) => s.includes('pg_notify'))).toEqual([
+      expect.stringMatching(/^with written as \(insert into jobs/),
+    ]);
+    expect(statements.filter((s) => s.includes('webhook_e'))).toEqual([
+      expect.stringMatching(/^with "recorded" as \(insert into "webhook_events".*from "webhook_endpoints"/s),
+    ]);
+  });
 });

@@ -2,8 +2,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { recordStatements } from '../../../test/statements.ts';
 import {
   enqueueJob,
+  enqueueJobs,
   type JobContext,
   type JobHandler,
   startWorker,
@@ -68,6 +70,56 @@ describe('workers woken by NOTIFY on commit', () => {
       await until(() => got.length > 0, 2_000);
       await sleep(200);
       expect(got).toEqual(['notify.raw']);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('enqueueJobs writes a batch and its wake-up in one statement: due kinds notified once, later and duplicate ones not', async () => {
+    const listener = new pg.Client({ connectionString: tdb.url });
+    const got: (string | undefined)[] = [];
+    listener.on('notification', (msg) => got.push(msg.payload));
+    await listener.connect();
+    try {
+      await listener.query('listen esign_jobs');
+      // A queued job already holds this key: the batch's job with it is not written, and its kind
+      // (due only through that job) is not notified.
+      await enqueueJob(tdb.db, {
+        kind: 'batch.taken',
+        uniqueKey: 'batch-taken',
+        runAt: new Date(Date.now() + 60_000),
+      });
+      const { statements } = await recordStatements(() =>
+        tdb.db.transaction().execute((tx) =>
+          enqueueJobs(tx, [
+            { kind: 'batch.due', payload: { n: 1 } },
+            { kind: 'batch.due', payload: { n: 2 } },
+            { kind: 'batch.once', uniqueKey: 'batch-once' },
+            { kind: 'batch.once', uniqueKey: 'batch-once' }, // the same key twice in one batch: one job
+            { kind: 'batch.taken', uniqueKey: 'batch-taken' },
+            { kind: 'batch.later', runAt: new Date(Date.now() + 60_000) },
+          ]),
+        ),
+      );
+      expect(statements.filter((s) => s !== 'begin' && s !== 'commit')).toHaveLength(1);
+      await until(() => got.length >= 2, 10_000);
+      await sleep(200);
+      expect(got.sort()).toEqual(['batch.due', 'batch.once']);
+      const rows = await tdb.db
+        .selectFrom('jobs')
+        .select(['kind', 'payload'])
+        .where('kind', 'like', 'batch.%')
+        .orderBy('id')
+        .execute();
+      expect(rows.map((r) => r.kind)).toEqual([
+        'batch.taken',
+        'batch.due',
+        'batch.due',
+        'batch.once',
+        'batch.later',
+      ]);
+      expect(rows.filter((r) => r.kind === 'batch.due').map((r) => r.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+      expect(await enqueueJobs(tdb.db, [])).toBeUndefined();
     } finally {
       await listener.end();
     }

@@ -9,14 +9,50 @@ export interface CreditsState {
   billing: string;
 }
 
-/** The balance is the sum of the ledger: grants and purchases add, completed documents consume. */
-export async function getCredits(db: Executor, accountId: number): Promise<CreditsState> {
-  const account = await db
+/**
+ * The account's plan and overdraft limit, its balance (the sum of the ledger: grants and purchases
+ * add, completed documents consume) and, given a template, whether a document from it already
+ * consumed its credit: one statement.
+ */
+export async function readCredits(db: Executor, accountId: number, templateId: number | null = null) {
+  const row = await db
     .selectFrom('accounts')
     .select(['plan', 'overdraft_limit'])
+    .select((eb) =>
+      eb
+        .selectFrom('credit_ledger')
+        .select((l) => l.fn.coalesce(l.fn.sum<number>('delta'), l.lit(0)).as('total'))
+        .where('account_id', '=', accountId)
+        .as('total'),
+    )
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('credit_ledger')
+            .select('id')
+            .where('account_id', '=', accountId)
+            .where('template_id', '=', templateId)
+            .where('reason', '=', 'consume'),
+        )
+        .as('consumed'),
+    )
     .where('id', '=', accountId)
     .executeTakeFirst();
-  if (!account) throw new CoreError('not_found', `Account ${accountId} was not found`);
+  if (!row) throw new CoreError('not_found', `Account ${accountId} was not found`);
+  return { state: creditsState(row), consumed: row.consumed };
+}
+
+/** The balance is the sum of the ledger: grants and purchases add, completed documents consume. */
+export async function getCredits(db: Executor, accountId: number): Promise<CreditsState> {
+  return (await readCredits(db, accountId)).state;
+}
+
+function creditsState(account: {
+  plan: string;
+  overdraft_limit: number;
+  total: string | number | bigint | null;
+}): CreditsState {
   if (account.plan === 'lifetime') {
     return {
       unlimited: true,
@@ -26,12 +62,7 @@ export async function getCredits(db: Executor, accountId: number): Promise<Credi
       billing: 'Lifetime plan: unlimited signed documents',
     };
   }
-  const { total } = await db
-    .selectFrom('credit_ledger')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delta'), eb.lit(0)).as('total'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  const available = Number(total);
+  const available = Number(account.total ?? 0);
   const canSend = available > account.overdraft_limit;
   const unit = Math.abs(available) === 1 ? 'credit' : 'credits';
   return {

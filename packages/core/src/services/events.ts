@@ -1,7 +1,7 @@
 import type { Tx } from '@esign/db';
 import { EVENT_TYPES, type EventType } from '@esign/domain';
 import type { Scope } from '../context.ts';
-import { fanOutWebhookEvent } from './webhooks/fan-out.ts';
+import { recordAndFanOut } from './webhooks/fan-out.ts';
 
 /** The specification's event types; @esign/domain owns the list. */
 export { EVENT_TYPES, type EventType };
@@ -24,19 +24,16 @@ export async function recordEvent(
   input: { type: EventType; objectType: EventObjectType; objectId: number; now: Date },
 ): Promise<RecordedEvent> {
   const id = crypto.randomUUID();
-  await tx
-    .insertInto('webhook_events')
-    .values({
-      id,
-      account_id: scope.accountId,
-      environment: scope.environment,
-      type: input.type,
-      object_type: input.objectType,
-      object_id: input.objectId,
-      created_at: input.now,
-    })
-    .execute();
+  const row = {
+    id,
+    account_id: scope.accountId,
+    environment: scope.environment,
+    type: input.type,
+    object_type: input.objectType,
+    object_id: input.objectId,
+    created_at: input.now,
+  };
   const event: RecordedEvent = { id, type: input.type, created_at: input.now };
-  await fanOutWebhookEvent(tx, { ...event, ...scope });
+  await recordAndFanOut(tx, { ...event, ...scope, row });
   return event;
 }

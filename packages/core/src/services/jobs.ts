@@ -57,32 +57,43 @@ export interface EnqueueOptions {
 export const JOBS_CHANNEL = 'esign_jobs';
 
 /**
- * Writes a job; call it with the transaction of the change that causes it. A due job also sends
- * a NOTIFY in the same executor, which PostgreSQL delivers on commit (never on rollback), so idle
- * workers start on it at once instead of at their next poll.
+ * Writes a job; call it with the transaction of the change that causes it. See enqueueJobs.
  */
-export async function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<void> {
-  const values = {
-    kind: opts.kind,
-    payload: json(opts.payload ?? {}),
-    run_at: opts.runAt ?? new Date(),
-    max_attempts: opts.maxAttempts ?? 10,
-    unique_key: opts.uniqueKey ?? null,
-  };
-  if (opts.uniqueKey) {
-    const inserted = await sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
-      values (${values.kind}, ${values.payload}::jsonb, ${values.run_at}, ${values.max_attempts}, ${values.unique_key})
-      on conflict (unique_key) where status in ('queued', 'running') do nothing
-      returning id`.execute(db);
-    if (!inserted.rows.length) return;
-  } else {
-    await db.insertInto('jobs').values(values).execute();
+export function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<void> {
+  return enqueueJobs(db, [opts]);
+}
+
+/**
+ * Writes jobs in one statement; call it with the transaction of the change that causes them. A
+ * job whose `uniqueKey` a queued or running job already has is not written. For the due ones
+ * written, the same statement sends a NOTIFY of their kind, which PostgreSQL delivers on commit
+ * (never on rollback) and folds when identical within a transaction, so idle workers start at once
+ * instead of at their next poll; a job for later is found by the poll. (One insert and one
+ * `pg_notify` per job were two round trips each, and a webhook event took two per endpoint.)
+ */
+export async function enqueueJobs(db: Executor, jobs: readonly EnqueueOptions[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const now = Date.now();
+  const rows = jobs.map((o) => {
+    const runAt = o.runAt ?? new Date();
+    return {
+      values: sql`(${o.kind}, ${json(o.payload ?? {})}::jsonb, ${runAt}, ${o.maxAttempts ?? 10}, ${o.uniqueKey ?? null})`,
+      due: runAt.getTime() <= now,
+      kind: o.kind,
+    };
+  });
+  const insert = sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+    values ${sql.join(rows.map((r) => r.values))}
+    on conflict (unique_key) where status in ('queued', 'running') do nothing
+    returning kind`;
+  const dueKinds = [...new Set(rows.filter((r) => r.due).map((r) => r.kind))];
+  if (dueKinds.length === 0) {
+    await insert.execute(db);
+    return;
   }
-  // A job for later is found by the poll; PostgreSQL folds identical notifications of one
-  // transaction into one.
-  if (values.run_at.getTime() <= Date.now()) {
-    await sql`select pg_notify(${JOBS_CHANNEL}, ${values.kind})`.execute(db);
-  }
+  await sql`with written as (${insert})
+    select pg_notify(${JOBS_CHANNEL}, kind) from (select distinct kind from written) k
+    where kind = any(${dueKinds}::text[])`.execute(db);
 }
 
 /** Back-off between attempts of a failed job: 5 s doubling, capped at one hour. */

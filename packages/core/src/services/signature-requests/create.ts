@@ -7,7 +7,7 @@ import type {
   SignatureRequestDto,
 } from '../../routers/signature-requests.schemas.ts';
 import { recordAudit } from '../audit.ts';
-import { getCredits } from '../credits.ts';
+import { readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
 import {
@@ -54,15 +54,8 @@ export interface CreationOptions {
 /** Credits: a template uses one credit the first time a request made from it is completed. */
 export async function assertCanSend(tx: Tx, actor: Actor, templateId: number): Promise<void> {
   if (actor.environment !== 'live') return;
-  const consumed = await tx
-    .selectFrom('credit_ledger')
-    .select('id')
-    .where('account_id', '=', actor.accountId)
-    .where('template_id', '=', templateId)
-    .where('reason', '=', 'consume')
-    .executeTakeFirst();
+  const { consumed, state: credits } = await readCredits(tx, actor.accountId, templateId);
   if (consumed) return;
-  const credits = await getCredits(tx, actor.accountId);
   if (!credits.can_send) {
     throw new CoreError(
       'insufficient_credits',

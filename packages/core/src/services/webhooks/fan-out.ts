@@ -1,8 +1,11 @@
-import { type Executor, json } from '@esign/db';
-import { sql } from 'kysely';
+import { type Database, type Executor, json } from '@esign/db';
+import { type Insertable, sql } from 'kysely';
 import type { Scope } from '../../context.ts';
-import { enqueueJob } from '../jobs.ts';
+import { enqueueJobs } from '../jobs.ts';
 import { deliverJob } from './options.ts';
+
+/** The event's row as written. */
+type WebhookEventInsert = Insertable<Database['webhook_events']>;
 
 /** A just-recorded event, as the fan-out needs it. */
 export interface FanOutEvent extends Scope {
@@ -12,19 +15,25 @@ export interface FanOutEvent extends Scope {
 }
 
 /**
- * In the transaction of the change: one pending delivery per enabled endpoint of the event's
- * account side that subscribes to its type, and the wake-up job of each. `recordEvent` calls it.
+ * In the transaction of the change: records the event, and queues one pending delivery per
+ * enabled endpoint of the event's account side that subscribes to its type, with the wake-up job
+ * of each. The event is written by the statement that finds its endpoints (one round trip for an
+ * account without endpoints; two more with any). `recordEvent` calls it.
  */
-export async function fanOutWebhookEvent(tx: Executor, event: FanOutEvent): Promise<void> {
-  // webhook.test goes to the one endpoint it was sent to (sendTestWebhook), whatever it subscribes to.
-  if (event.type === 'webhook.test') return;
+export async function recordAndFanOut(
+  tx: Executor,
+  event: FanOutEvent & { row: WebhookEventInsert },
+): Promise<void> {
   const endpoints = await tx
+    .with('recorded', (db) => db.insertInto('webhook_events').values(event.row))
     .selectFrom('webhook_endpoints')
     .select('id')
     .where('account_id', '=', event.accountId)
     .where('environment', '=', event.environment)
     .where('enabled', '=', true)
     .where(sql<boolean>`events @> ${json([event.type])}::jsonb`)
+    // webhook.test goes to the one endpoint it was sent to (sendTestWebhook), whatever it subscribes to.
+    .$if(event.type === 'webhook.test', (qb) => qb.where(sql<boolean>`false`))
     .orderBy('id')
     .execute();
   if (endpoints.length === 0) return;
@@ -42,5 +51,8 @@ export async function fanOutWebhookEvent(tx: Executor, event: FanOutEvent): Prom
     )
     .returning('id')
     .execute();
-  for (const d of deliveries) await enqueueJob(tx, deliverJob(d.id, 1, event.created_at));
+  await enqueueJobs(
+    tx,
+    deliveries.map((d) => deliverJob(d.id, 1, event.created_at)),
+  );
 }

@@ -28,7 +28,7 @@ export {
   updateWebhookEndpoint,
   webhookEndpointScope,
 } from './endpoints.ts';
-export { fanOutWebhookEvent } from './fan-out.ts';
+export { recordAndFanOut } from './fan-out.ts';
 export { WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
 export { startWebhookWorker, type WebhookWorkerOptions } from './pump.ts';
 export { getWebhookDelivery, type ListWebhookDeliveriesInput, listWebhookDeliveries } from './records.ts';
