@@ -47,14 +47,23 @@ async function startListeningWorker(handlers: Record<string, JobHandler>): Promi
   return worker;
 }
 
+/** Runs `fn` with a connection listening on esign_jobs; `got` collects the payloads it receives. */
+async function listening(fn: (got: (string | undefined)[]) => Promise<void>): Promise<void> {
+  const listener = new pg.Client({ connectionString: tdb.url });
+  const got: (string | undefined)[] = [];
+  listener.on('notification', (msg) => got.push(msg.payload));
+  await listener.connect();
+  try {
+    await listener.query('listen esign_jobs');
+    await fn(got);
+  } finally {
+    await listener.end();
+  }
+}
+
 describe('workers woken by NOTIFY on commit', () => {
   it('enqueueJob notifies esign_jobs with the kind on commit, and not at all on rollback', async () => {
-    const listener = new pg.Client({ connectionString: tdb.url });
-    const got: (string | undefined)[] = [];
-    listener.on('notification', (msg) => got.push(msg.payload));
-    await listener.connect();
-    try {
-      await listener.query('listen esign_jobs');
+    await listening(async (got) => {
       await tdb.db
         .transaction()
         .execute(async (tx) => {
@@ -70,18 +79,11 @@ describe('workers woken by NOTIFY on commit', () => {
       await until(() => got.length > 0, 2_000);
       await sleep(200);
       expect(got).toEqual(['notify.raw']);
-    } finally {
-      await listener.end();
-    }
+    });
   });
 
   it('enqueueJobs writes a batch and its wake-up in one statement: due kinds notified once, later and duplicate ones not', async () => {
-    const listener = new pg.Client({ connectionString: tdb.url });
-    const got: (string | undefined)[] = [];
-    listener.on('notification', (msg) => got.push(msg.payload));
-    await listener.connect();
-    try {
-      await listener.query('listen esign_jobs');
+    await listening(async (got) => {
       // A queued job already holds this key: the batch's job with it is not written, and its kind
       // (due only through that job) is not notified.
       await enqueueJob(tdb.db, {
@@ -120,9 +122,7 @@ describe('workers woken by NOTIFY on commit', () => {
       ]);
       expect(rows.filter((r) => r.kind === 'batch.due').map((r) => r.payload)).toEqual([{ n: 1 }, { n: 2 }]);
       expect(await enqueueJobs(tdb.db, [])).toBeUndefined();
-    } finally {
-      await listener.end();
-    }
+    });
   });
 
   it('an idle worker with a 10 s poll runs a job committed in a transaction within ~1 s', async () => {
