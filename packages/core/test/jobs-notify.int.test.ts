@@ -82,7 +82,7 @@ describe('workers woken by NOTIFY on commit', () => {
     });
   });
 
-  it('enqueueJobs writes a batch and its wake-up in one statement: due kinds notified once, later and duplicate ones not', async () => {
+  it('enqueueJobs writes a batch and its wake-up in one statement: the kinds of due jobs written notified once; later, duplicate and unwritten ones not', async () => {
     await listening(async (got) => {
       // A queued job already holds this key: the batch's job with it is not written, and its kind
       // (due only through that job) is not notified.
@@ -99,6 +99,8 @@ describe('workers woken by NOTIFY on commit', () => {
             { kind: 'batch.once', uniqueKey: 'batch-once' },
             { kind: 'batch.once', uniqueKey: 'batch-once' }, // the same key twice in one batch: one job
             { kind: 'batch.taken', uniqueKey: 'batch-taken' },
+            // Written, but for later: its kind is not notified although a due job of it was asked for.
+            { kind: 'batch.taken', runAt: new Date(Date.now() + 60_000) },
             { kind: 'batch.later', runAt: new Date(Date.now() + 60_000) },
           ]),
         ),
@@ -118,6 +120,7 @@ describe('workers woken by NOTIFY on commit', () => {
         'batch.due',
         'batch.due',
         'batch.once',
+        'batch.taken',
         'batch.later',
       ]);
       expect(rows.filter((r) => r.kind === 'batch.due').map((r) => r.payload)).toEqual([{ n: 1 }, { n: 2 }]);

@@ -23,17 +23,7 @@ export async function recordEvent(
   scope: Scope,
   input: { type: EventType; objectType: EventObjectType; objectId: number; now: Date },
 ): Promise<RecordedEvent> {
-  const id = crypto.randomUUID();
-  const row = {
-    id,
-    account_id: scope.accountId,
-    environment: scope.environment,
-    type: input.type,
-    object_type: input.objectType,
-    object_id: input.objectId,
-    created_at: input.now,
-  };
-  const event: RecordedEvent = { id, type: input.type, created_at: input.now };
-  await recordAndFanOut(tx, { ...event, ...scope, row });
+  const event: RecordedEvent = { id: crypto.randomUUID(), type: input.type, created_at: input.now };
+  await recordAndFanOut(tx, { ...event, ...scope, objectType: input.objectType, objectId: input.objectId });
   return event;
 }

@@ -73,27 +73,25 @@ export function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<void> {
  */
 export async function enqueueJobs(db: Executor, jobs: readonly EnqueueOptions[]): Promise<void> {
   if (jobs.length === 0) return;
-  const now = Date.now();
-  const rows = jobs.map((o) => {
-    const runAt = o.runAt ?? new Date();
-    return {
-      values: sql`(${o.kind}, ${json(o.payload ?? {})}::jsonb, ${runAt}, ${o.maxAttempts ?? 10}, ${o.uniqueKey ?? null})`,
-      due: runAt.getTime() <= now,
-      kind: o.kind,
-    };
-  });
+  const now = new Date();
+  const runAts = jobs.map((o) => o.runAt ?? now);
   const insert = sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
-    values ${sql.join(rows.map((r) => r.values))}
+    values ${sql.join(
+      jobs.map(
+        (o, i) =>
+          sql`(${o.kind}, ${json(o.payload ?? {})}::jsonb, ${runAts[i]}, ${o.maxAttempts ?? 10}, ${o.uniqueKey ?? null})`,
+      ),
+    )}
     on conflict (unique_key) where status in ('queued', 'running') do nothing
-    returning kind`;
-  const dueKinds = [...new Set(rows.filter((r) => r.due).map((r) => r.kind))];
-  if (dueKinds.length === 0) {
+    returning kind, run_at`;
+  if (runAts.every((at) => at > now)) {
     await insert.execute(db);
     return;
   }
   await sql`with written as (${insert})
-    select pg_notify(${JOBS_CHANNEL}, kind) from (select distinct kind from written) k
-    where kind = any(${dueKinds}::text[])`.execute(db);
+    select pg_notify(${JOBS_CHANNEL}, kind) from (select distinct kind from written where run_at <= ${now}) k`.execute(
+    db,
+  );
 }
 
 /** Back-off between attempts of a failed job: 5 s doubling, capped at one hour. */

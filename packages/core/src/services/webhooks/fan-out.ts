@@ -1,16 +1,15 @@
-import { type Database, type Executor, json } from '@esign/db';
-import { type Insertable, sql } from 'kysely';
+import { type Executor, json } from '@esign/db';
+import { sql } from 'kysely';
 import type { Scope } from '../../context.ts';
 import { enqueueJobs } from '../jobs.ts';
 import { deliverJob } from './options.ts';
 
-/** The event's row as written. */
-type WebhookEventInsert = Insertable<Database['webhook_events']>;
-
-/** A just-recorded event, as the fan-out needs it. */
+/** An event to record, and fan out. */
 export interface FanOutEvent extends Scope {
   id: string;
   type: string;
+  objectType: string;
+  objectId: number;
   created_at: Date;
 }
 
@@ -20,12 +19,19 @@ export interface FanOutEvent extends Scope {
  * of each. The event is written by the statement that finds its endpoints (one round trip for an
  * account without endpoints; two more with any). `recordEvent` calls it.
  */
-export async function recordAndFanOut(
-  tx: Executor,
-  event: FanOutEvent & { row: WebhookEventInsert },
-): Promise<void> {
+export async function recordAndFanOut(tx: Executor, event: FanOutEvent): Promise<void> {
   const endpoints = await tx
-    .with('recorded', (db) => db.insertInto('webhook_events').values(event.row))
+    .with('recorded', (db) =>
+      db.insertInto('webhook_events').values({
+        id: event.id,
+        account_id: event.accountId,
+        environment: event.environment,
+        type: event.type,
+        object_type: event.objectType,
+        object_id: event.objectId,
+        created_at: event.created_at,
+      }),
+    )
     .selectFrom('webhook_endpoints')
     .select('id')
     .where('account_id', '=', event.accountId)
