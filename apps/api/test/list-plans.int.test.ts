@@ -157,7 +157,13 @@ describe(`list filters at ${REQUESTS.toLocaleString('en')} requests per account 
     const after = await planOf(`signature_requests?q=${seededEmail(sample)}`, 'signature_requests');
     expect(after.body.data).toHaveLength(1);
     const detail = `before: ${JSON.stringify(before.plan.indexPages)}; after: ${JSON.stringify(after.plan.indexPages)}`;
-    for (const index of ['signers_name_trgm_idx', 'signers_email_trgm_idx', 'signers_phone_trgm_idx']) {
+    // The planner may stop (or start) reading one of the indexes as the table grows; each index
+    // read both times must have grown by a few pages at most (a 4 MB pending list: ~100 more).
+    const indexes = ['signers_name_trgm_idx', 'signers_email_trgm_idx', 'signers_phone_trgm_idx'].filter(
+      (index) => before.plan.indexPages[index] !== undefined && after.plan.indexPages[index] !== undefined,
+    );
+    expect(indexes.length, detail).toBeGreaterThan(0);
+    for (const index of indexes) {
       expect(after.plan.indexPages[index], detail).toBeLessThanOrEqual(before.plan.indexPages[index]! + 12);
     }
   });
