@@ -16,9 +16,9 @@ const isUploadRoute = (request: FastifyRequest) => {
 
 /**
  * The REST API's JSON parser. On the two upload routes a body over 1 MB (or of unknown length) is
- * parsed as it arrives, and each long `file` string (a document in base64, or a data: URI) is
- * decoded straight to a temporary file, as multipart files are: its value becomes the file's
- * reference (services/uploads.ts). Ten 25 MB documents in one JSON body (333 MB) were held as the
+ * parsed as it arrives, in a thread of its own, and each long `file` string (a document in
+ * base64, or a data: URI) is decoded straight to a temporary file, as multipart files are: its
+ * value becomes the file's reference (services/uploads.ts). Ten 25 MB documents in one JSON body (333 MB) were held as the
  * body, its text and the parsed strings; now as none of them (issue 18). Every other body is read
  * whole, as before. A `file` that is an https:// URL is left as it is.
  */
@@ -30,13 +30,11 @@ export function registerJsonUploads(app: FastifyInstance, uploadDir: string): vo
     if (!state || !isUploadRoute(request) || declared <= STREAM_JSON_FROM_BYTES)
       return jsonBody(request, payload);
     state.uploads ??= new UploadedFiles(uploadDir);
-    const uploads = state.uploads;
     return parseJsonStreaming(payload, {
       limit: bodyLimitOf(request),
       contentLength: request.headers['content-length'],
-      divertFrom: DIVERT_FROM_CHARS,
-      divert: async (key, head) =>
-        key === 'file' && !/^\s*https?:/i.test(head) ? uploads.base64(MAX_DOCUMENT_BYTES) : null,
+      uploads: state.uploads,
+      divert: { key: 'file', from: DIVERT_FROM_CHARS, keep: /^\s*https?:/i, maxBytes: MAX_DOCUMENT_BYTES },
     });
   });
 }

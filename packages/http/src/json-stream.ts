@@ -1,186 +1,146 @@
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import { CoreError } from '@esign/core';
-import { getManyValues, isMany, none } from 'stream-chain/defs.js';
-import { jsonParser, type Token } from 'stream-json/core/parser.js';
+import { Worker } from 'node:worker_threads';
+import { CoreError, type UploadedFiles } from '@esign/core';
 import { MAX_JSON_DEPTH } from './json-body.ts';
+import type { ParseThreadData, ParseThreadMessage } from './json-parse-thread.ts';
 import { type BodyLimit, tooLarge } from './limits.ts';
-
-/** Where a long string goes instead of into memory; `end()` gives the value that stands for it. */
-export interface LongStringSink {
-  write(piece: string): Promise<void>;
-  end(): Promise<string>;
-}
 
 export interface StreamingJsonOptions {
   limit: BodyLimit;
   contentLength: string | undefined;
-  /** A string reaching this many characters is offered to `divert`. */
-  divertFrom: number;
+  /** The request's files: each long string taken becomes one, named by its reference. */
+  uploads: UploadedFiles;
   /**
-   * A sink for the string being read under object key `key` (null in an array), given its first
-   * `head` characters; null keeps the string in memory.
+   * Which strings become files: those under object key `key` that reach `from` characters and
+   * whose head does not match `keep`, decoded from base64 (at most `maxBytes`).
    */
-  divert(key: string | null, head: string): Promise<LongStringSink | null>;
+  divert: { key: string; from: number; keep: RegExp; maxBytes: number };
 }
 
-const invalidJson = () => new CoreError('invalid_json', 'The request body is not valid JSON');
+/** Bytes sent to the parser thread and not yet taken, before the body is read further. */
+const IN_FLIGHT_BYTES = 1024 * 1024;
+/** The parser thread's young generation (its short-lived garbage), MB. */
+const YOUNG_GENERATION_MB = 8;
+/** How long an abandoned parse may take to close its files before its thread is ended. */
+const ABORT_WAIT_MS = 5_000;
 
-type Frame = { array: unknown[] } | { object: Record<string, unknown>; key: string | null };
+const unreadable = () => new CoreError('invalid_request', 'The request body could not be read');
+/** The parser thread failed (not the body): answered as a server error. */
+const THREAD_FAILED = 'ERR_JSON_PARSE_THREAD';
+const threadFailed = (cause?: unknown) =>
+  Object.assign(new Error('the JSON parser thread failed', { cause }), { code: THREAD_FAILED });
 
 /**
- * Builds the value of a JSON body from stream-json's tokens, as JSON.parse would, except that a
- * string `divert` takes is written to its sink piece by piece and replaced by what the sink ends
- * with. A 25 MB document in base64 (33 MB of JSON) is then never held as one string, and ten of
- * them (what POST /templates allows) never held at all. Tokens are taken synchronously; only a
- * sink's writes are awaited (a stream of token objects cost a third of the parse).
+ * The parser thread of one body (json-parse-thread.ts): chunks go in with back-pressure, and
+ * `result` settles with the parsed value, or with the error the body answers.
  */
-class Assembler {
-  root: unknown;
-  private readonly stack: Frame[] = [];
-  private parts: string[] = [];
-  private length = 0;
-  private sink: LongStringSink | null = null;
-  private offered = false;
-  private readonly opts: StreamingJsonOptions;
+class ParseThread {
+  private readonly worker: Worker;
+  private inFlight = 0;
+  private drained: (() => void) | null = null;
+  private settle!: { resolve: (value: unknown) => void; reject: (err: Error) => void };
+  readonly result = new Promise<unknown>((resolve, reject) => {
+    this.settle = { resolve, reject };
+  });
+  private finished = false;
+  private readonly closed: Promise<void>;
 
-  constructor(opts: StreamingJsonOptions) {
-    this.opts = opts;
+  constructor(data: ParseThreadData, uploads: UploadedFiles) {
+    this.result.catch(() => {});
+    this.worker = new Worker(new URL('./json-parse-thread.ts', import.meta.url), {
+      workerData: data,
+      // Its garbage is short-lived pieces of the body: a small young generation keeps the
+      // process's resident memory down (V8 sizes it by the machine's memory otherwise).
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+    this.closed = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.on('message', (m: ParseThreadMessage) => this.receive(m, uploads));
+    this.worker.on('error', (err) => this.finish(threadFailed(err)));
+    this.worker.once('exit', () => this.finish(threadFailed()));
   }
 
-  private add(value: unknown): void {
-    const top = this.stack[this.stack.length - 1];
-    if (!top) this.root = value;
-    else if ('array' in top) top.array.push(value);
-    // JSON.parse makes "__proto__" an own property; an assignment would set the prototype.
-    else if (top.key === '__proto__')
-      Object.defineProperty(top.object, top.key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else top.object[top.key!] = value;
+  private receive(m: ParseThreadMessage, uploads: UploadedFiles): void {
+    if ('ack' in m) {
+      this.inFlight -= m.ack;
+      if (this.inFlight <= IN_FLIGHT_BYTES) this.drained?.();
+    } else if ('file' in m) uploads.track(m.file);
+    else if ('done' in m) {
+      for (const [ref, file] of m.files) uploads.adopt(ref, file);
+      this.finish(null, m.done);
+    } else if ('invalid' in m) this.finish(new CoreError('invalid_json', m.invalid));
+    else this.finish(unreadable());
   }
 
-  private open(frame: Frame): void {
-    if (this.stack.length + 1 > MAX_JSON_DEPTH)
-      throw new CoreError(
-        'invalid_json',
-        `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
-      );
-    this.stack.push(frame);
+  private finish(err: Error | null, value?: unknown): void {
+    this.drained?.();
+    if (this.finished) return;
+    this.finished = true;
+    if (err) this.settle.reject(err);
+    else this.settle.resolve(value);
+    // Every file is closed by the time the thread says it is done.
+    void this.worker.terminate();
   }
 
-  private close(): void {
-    const frame = this.stack.pop()!;
-    this.add('array' in frame ? frame.array : frame.object);
-  }
-
-  private chunk(piece: string): Promise<void> | void {
-    if (this.sink) return this.sink.write(piece);
-    this.parts.push(piece);
-    this.length += piece.length;
-    if (this.offered || this.length < this.opts.divertFrom) return;
-    this.offered = true;
-    return this.offer();
-  }
-
-  private async offer(): Promise<void> {
-    const top = this.stack[this.stack.length - 1];
-    const key = top && 'object' in top ? top.key : null;
-    const held = this.parts.join('');
-    this.sink = await this.opts.divert(key, held);
-    if (!this.sink) {
-      this.parts = [held];
+  /** Sends the body's next bytes; resolves once the thread can take more. */
+  async write(chunk: Buffer): Promise<void> {
+    // The thread found the body invalid (or failed): the loop stops at once.
+    if (this.finished) {
+      await this.result;
       return;
     }
-    this.parts = [];
-    await this.sink.write(held);
+    const bytes = new Uint8Array(chunk); // a copy of its own, moved to the thread
+    this.inFlight += bytes.byteLength;
+    this.worker.postMessage({ chunk: bytes }, [bytes.buffer]);
+    if (this.inFlight > IN_FLIGHT_BYTES) await new Promise<void>((resolve) => (this.drained = resolve));
+    this.drained = null;
   }
 
-  private async endString(): Promise<void> {
-    const value = this.sink ? await this.sink.end() : this.parts.join('');
-    this.sink = null;
-    this.parts = [];
-    this.add(value);
+  end(): Promise<unknown> {
+    if (!this.finished) this.worker.postMessage({ end: true });
+    return this.result;
   }
 
-  /** Takes one token; a promise only while a long string's sink is written to. */
-  token(t: Token): Promise<void> | void {
-    switch (t.name) {
-      case 'startObject':
-        return this.open({ object: {}, key: null });
-      case 'startArray':
-        return this.open({ array: [] });
-      case 'endObject':
-      case 'endArray':
-        return this.close();
-      case 'keyValue': {
-        const top = this.stack[this.stack.length - 1];
-        if (top && 'object' in top) top.key = t.value;
-        return;
-      }
-      case 'startString':
-        this.parts = [];
-        this.length = 0;
-        this.sink = null;
-        this.offered = false;
-        return;
-      case 'stringChunk':
-        return this.chunk(t.value);
-      case 'endString':
-        if (this.sink) return this.endString();
-        this.add(this.parts.join(''));
-        this.parts = [];
-        return;
-      case 'numberValue':
-        return this.add(Number(t.value));
-      case 'nullValue':
-      case 'trueValue':
-      case 'falseValue':
-        return this.add(t.value);
-      default:
-        return;
+  /** Stops the parse: its files are closed (or its thread ended) when this resolves. */
+  async abort(): Promise<void> {
+    if (!this.finished) {
+      this.worker.postMessage({ abort: true });
+      const timer = setTimeout(() => void this.worker.terminate(), ABORT_WAIT_MS);
+      await this.closed;
+      clearTimeout(timer);
     }
+    await this.closed;
   }
-}
-
-/** The tokens a stream-json stage returned (none, one, or many). */
-function tokensOf(out: unknown): Token[] {
-  if (out === none) return [];
-  return isMany(out) ? (getManyValues(out) as Token[]) : [out as Token];
 }
 
 /**
- * Parses a JSON body as it arrives (see Assembler), with readBody's limits and parseJsonBody's
- * answers: an empty body is no body, invalid JSON or nesting deeper than MAX_JSON_DEPTH is 400
- * invalid_json. On an error the rest of the body is drained, not the request destroyed, so the
- * error can still be answered (the reply closes the connection).
+ * Parses a large JSON body as it arrives, in a thread of its own (json-parse-thread.ts), with
+ * readBody's limits and parseJsonBody's answers: an empty body is no body, invalid JSON or
+ * nesting deeper than MAX_JSON_DEPTH is 400 invalid_json. Long strings that `divert` names are
+ * decoded into the request's files instead of being held (a 25 MB document in base64 is 33 MB of
+ * JSON; POST /templates takes ten). This thread only counts the bytes and hands them over. On an
+ * error the rest of the body is drained, not the request destroyed, so the error can still be
+ * answered (the reply closes the connection).
  */
 export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions): Promise<unknown> {
   // A declared length over the limit is refused before a byte is read, as readBody does.
   if (Number(opts.contentLength) > opts.limit.bytes) throw tooLarge(opts.limit);
   const declared = opts.contentLength === undefined ? Number.NaN : Number(opts.contentLength);
   const sized = Number.isSafeInteger(declared) && declared >= 0;
-  // stream-json's tokenizer itself, called synchronously (its stream wrappers cost a third of the
-  // parse); UTF-8 split across chunks is joined by the decoder.
-  const decoder = new StringDecoder('utf8');
-  const parse = jsonParser({
-    packKeys: true,
-    streamKeys: false,
-    packStrings: false,
-    streamStrings: true,
-    packNumbers: true,
-    streamNumbers: false,
-  }) as (chunk: unknown) => unknown;
-  const assembler = new Assembler(opts);
-  const take = async (out: unknown) => {
-    for (const t of tokensOf(out)) {
-      const pending = assembler.token(t);
-      if (pending) await pending;
-    }
-  };
+  const { divert, uploads } = opts;
+  const thread = new ParseThread(
+    {
+      divertFrom: divert.from,
+      maxDepth: MAX_JSON_DEPTH,
+      key: divert.key,
+      keep: { source: divert.keep.source, flags: divert.keep.flags },
+      dir: uploads.dir,
+      maxBytes: divert.maxBytes,
+    },
+    uploads,
+  );
+  // The client left and the request's files were removed: whatever is being written stops.
+  const abandon = () => void thread.abort();
+  uploads.removed.addEventListener('abort', abandon);
   let received = 0;
   try {
     for await (const chunk of payload as AsyncIterable<Buffer>) {
@@ -188,22 +148,17 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
       if (received > opts.limit.bytes) throw tooLarge(opts.limit);
       if (sized && received > declared)
         throw new CoreError('invalid_request', 'The request body does not match its Content-Length');
-      await take(parse(decoder.write(chunk)));
+      await thread.write(chunk);
     }
     if (sized && received !== declared)
       throw new CoreError('invalid_request', 'The request body does not match its Content-Length');
-    const rest = decoder.end();
-    if (rest) await take(parse(rest));
-    await take(parse(none));
+    return await thread.end();
   } catch (err) {
     payload.resume();
-    if (err instanceof CoreError) throw err;
-    if (
-      (err as { code?: string }).code === 'ECONNRESET' ||
-      (err as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE'
-    )
-      throw new CoreError('invalid_request', 'The request body could not be read');
-    throw invalidJson();
+    await thread.abort();
+    if (err instanceof CoreError || (err as { code?: string }).code === THREAD_FAILED) throw err;
+    throw unreadable();
+  } finally {
+    uploads.removed.removeEventListener('abort', abandon);
   }
-  return assembler.root;
 }
