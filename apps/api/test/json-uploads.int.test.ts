@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'n
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { MAX_DOCUMENT_BYTES } from '@esign/core';
+import { MAX_PARSE_THREADS } from '@esign/http';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
@@ -58,6 +59,26 @@ async function storedSha(templateId: number) {
     .where('template_id', '=', templateId)
     .executeTakeFirstOrThrow();
   return row.sha256;
+}
+
+/** This process's threads and their nice values (Linux keeps one per thread: field 19 of stat). */
+function threadNices(): Map<string, number> {
+  return new Map(
+    readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
+    }),
+  );
+}
+
+/** The threads started after this call that run at least 10 below this process's priority. */
+function lowerPriorityThreads(): () => string[] {
+  const own = threadNices().get(String(process.pid))!;
+  const before = new Set(threadNices().keys());
+  return () =>
+    [...threadNices()]
+      .filter(([tid, nice]) => !before.has(tid) && nice >= Math.min(19, own + 10))
+      .map(([tid]) => tid);
 }
 
 /**
@@ -129,26 +150,54 @@ describe('large JSON bodies are parsed as they arrive; base64 files go to disk (
   });
 
   it('the body is parsed in a thread of its own, at a lower CPU priority than the HTTP thread, ended with the request', async () => {
-    // Linux keeps a nice value per thread: /proc/self/task/<tid>/stat, field 19.
-    const nices = () =>
-      new Map(
-        readdirSync('/proc/self/task').map((tid) => {
-          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-          return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
-        }),
-      );
-    const own = nices().get(String(process.pid))!;
-    const before = new Set(nices().keys());
-    const lower = () =>
-      [...nices()].filter(([tid, nice]) => !before.has(tid) && nice >= Math.min(19, own + 10));
+    const lower = lowerPriorityThreads();
     let parsers: string[] = [];
     const res = await postInTwoParts('Thread', async () => {
       await until('a parser thread at a lower priority', () => lower().length > 0, 10_000);
-      parsers = lower().map(([tid]) => tid);
+      parsers = lower();
     });
     expect(res.status).toBe(201);
-    await until('the parser thread ended', () => parsers.every((tid) => !nices().has(tid)), 5_000);
+    await until('the parser thread ended', () => parsers.every((tid) => !threadNices().has(tid)), 5_000);
   });
+
+  it(`at most ${MAX_PARSE_THREADS} parser threads at once: a third body waits unread, a client that leaves while waiting gives up its place`, async () => {
+    const lower = lowerPriorityThreads();
+    let go: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (go = resolve));
+    const posts = ['One', 'Two', 'Three'].map((name) => postInTwoParts(name, () => gate));
+    await until('two parser threads', () => lower().length === MAX_PARSE_THREADS, 10_000);
+    // A fourth that leaves while it waits.
+    const leaving = request(`${t.baseUrl}/api/v1/templates`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owner.key}`,
+        'content-type': 'application/json',
+        'content-length': String(4 * 1024 * 1024),
+      },
+    });
+    leaving.on('error', () => {});
+    leaving.write(`{"name":"Gone","documents":[{"name":"Lease","file":"${'A'.repeat(1_500_000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(lower()).toHaveLength(MAX_PARSE_THREADS);
+    expect(uploadFiles()).toHaveLength(MAX_PARSE_THREADS);
+    leaving.destroy();
+    go();
+    const results = await Promise.all(posts);
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+    // Both places are free again (the one that left holds none).
+    let two: string[] = [];
+    const again = await Promise.all(
+      ['Four', 'Five'].map((name) =>
+        postInTwoParts(name, async () => {
+          await until('two parser threads again', () => lower().length >= MAX_PARSE_THREADS, 10_000);
+          two = lower();
+        }),
+      ),
+    );
+    expect(again.map((r) => r.status)).toEqual([201, 201]);
+    expect(two.length).toBeGreaterThanOrEqual(MAX_PARSE_THREADS);
+  }, 60_000);
 
   it('a client that leaves in the middle of a document leaves no file and no open descriptor behind', async () => {
     const openUploads = () =>

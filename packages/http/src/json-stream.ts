@@ -17,6 +17,12 @@ export interface StreamingJsonOptions {
   divert: { key: string; from: number; keep: RegExp; maxBytes: number };
 }
 
+/**
+ * Parser threads at once in one process. Each holds a V8 heap of its own (30 to 60 MB while it
+ * parses); the bodies of later uploads wait unread (TCP holds their clients back) for a thread.
+ */
+export const MAX_PARSE_THREADS = 2;
+
 /** Bytes sent to the parser thread and not yet taken, before the body is read further. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
 /** The parser thread's young generation (its short-lived garbage), MB. */
@@ -29,6 +35,43 @@ const unreadable = () => new CoreError('invalid_request', 'The request body coul
 const THREAD_FAILED = 'ERR_JSON_PARSE_THREAD';
 const threadFailed = (cause?: unknown) =>
   Object.assign(new Error('the JSON parser thread failed', { cause }), { code: THREAD_FAILED });
+
+/** Places for parser threads, given in the order they were asked for. */
+class ThreadSlots {
+  private free = MAX_PARSE_THREADS;
+  private readonly queue: (() => void)[] = [];
+
+  /** Waits for a place (or for `signal`: the request was abandoned); resolves to its release. */
+  async take(signal: AbortSignal): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else
+      await new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          signal.removeEventListener('abort', leave);
+          resolve();
+        };
+        const leave = () => {
+          const at = this.queue.indexOf(wake);
+          if (at !== -1) this.queue.splice(at, 1);
+          reject(unreadable());
+        };
+        if (signal.aborted) return leave();
+        this.queue.push(wake);
+        signal.addEventListener('abort', leave, { once: true });
+      });
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      // Handed straight to the next in line, so a newcomer cannot take it in between.
+      const next = this.queue.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
+const slots = new ThreadSlots();
 
 /**
  * The parser thread of one body (json-parse-thread.ts): chunks go in with back-pressure, and
@@ -43,7 +86,8 @@ class ParseThread {
     this.settle = { resolve, reject };
   });
   private finished = false;
-  private readonly closed: Promise<void>;
+  /** Settles once the thread has ended. */
+  readonly closed: Promise<void>;
 
   constructor(data: ParseThreadData, uploads: UploadedFiles) {
     this.result.catch(() => {});
@@ -127,17 +171,24 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
   const declared = opts.contentLength === undefined ? Number.NaN : Number(opts.contentLength);
   const sized = Number.isSafeInteger(declared) && declared >= 0;
   const { divert, uploads } = opts;
-  const thread = new ParseThread(
-    {
-      divertFrom: divert.from,
-      maxDepth: MAX_JSON_DEPTH,
-      key: divert.key,
-      keep: { source: divert.keep.source, flags: divert.keep.flags },
-      dir: uploads.dir,
-      maxBytes: divert.maxBytes,
-    },
-    uploads,
-  );
+  const release = await slots.take(uploads.removed);
+  let thread: ParseThread;
+  try {
+    thread = new ParseThread(
+      {
+        divertFrom: divert.from,
+        maxDepth: MAX_JSON_DEPTH,
+        key: divert.key,
+        keep: { source: divert.keep.source, flags: divert.keep.flags },
+        dir: uploads.dir,
+        maxBytes: divert.maxBytes,
+      },
+      uploads,
+    );
+  } catch (err) {
+    release();
+    throw err;
+  }
   // The client left and the request's files were removed: whatever is being written stops.
   const abandon = () => void thread.abort();
   uploads.removed.addEventListener('abort', abandon);
@@ -160,5 +211,6 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
     throw unreadable();
   } finally {
     uploads.removed.removeEventListener('abort', abandon);
+    void thread.closed.then(release);
   }
 }
