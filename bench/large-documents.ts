@@ -60,7 +60,8 @@ const { values: args } = parseArgs({
     // For a quick look at the first phases only (e.g. `--stop-after upload`).
     'stop-after': { type: 'string' },
     // `multipart`: the document as a multipart file (streamed to disk), its fields set by PATCH;
-    // the verify phase posts the sealed file as multipart too.
+    // the verify phase posts the sealed file as multipart too. `mcp`: the template is made by the
+    // MCP tool create_template (the same JSON, in a JSON-RPC call to /mcp).
     upload: { type: 'string', default: 'json' },
   },
 });
@@ -270,6 +271,24 @@ async function call(api: Api, method: string, path: string, body?: unknown) {
   return JSON.parse(text) as any;
 }
 
+/** One MCP tool call (`tools/call` on /mcp); its structured result. */
+async function mcpCall(api: Api, name: string, args: unknown) {
+  const res = await fetch(`${api.base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${api.key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const text = await res.text();
+  const reply = res.status < 300 ? (JSON.parse(text) as any) : null;
+  if (!reply?.result || reply.result.isError)
+    throw new Error(`MCP ${name}: ${res.status} ${text.slice(0, 300)}`);
+  return reply.result.structuredContent;
+}
+
 async function trpc(base: string, proc: string, input: unknown) {
   const res = await fetch(`${base}/trpc/signing.${proc}`, {
     method: 'POST',
@@ -309,6 +328,7 @@ function templateBody(name: string, pdf: Uint8Array, pages: number, copies = 1) 
 /** POST /templates as JSON (base64), or as multipart followed by PATCH of its fields (`--upload`). */
 async function uploadTemplate(api: Api, spec: DocSpec, pdf: Uint8Array) {
   const body = templateBody(spec.id, pdf, spec.pages, spec.copies);
+  if (args.upload === 'mcp') return mcpCall(api, 'create_template', body);
   if (args.upload !== 'multipart') return call(api, 'POST', 'templates', body);
   const form = new FormData();
   for (let i = 0; i < (spec.copies ?? 1); i++)

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   type Actor,
   type CallerKind,
@@ -6,9 +7,10 @@ import {
   MCP_PATH,
   purchasesOffered,
   resourceMetadataUrl,
+  UploadedFiles,
 } from '@esign/core';
 import type { Db } from '@esign/db';
-import { authenticateHttp, sendError, TEMPLATE_UPLOAD_LIMIT } from '@esign/http';
+import { authenticateHttp, sendError, streamJsonUploads, TEMPLATE_UPLOAD_LIMIT } from '@esign/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -37,6 +39,16 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
     .type('application/json')
     .send({ jsonrpc: '2.0', id: null, error: { code, message } });
 }
+
+/**
+ * Where a tool call carries documents in base64: create_template's `documents[].file` and
+ * verify_document's `file`, in one message or in a batch. Read from a large body, each is decoded
+ * to a file of the request as it arrives, as on POST /templates (streamJsonUploads).
+ */
+const DOCUMENT_PATHS = [
+  ['params', 'arguments', 'documents', '*', 'file'],
+  ['params', 'arguments', 'file'],
+].flatMap((path) => [path, ['*', ...path]]);
 
 const isRequest = (m: unknown) =>
   !!m &&
@@ -130,6 +142,23 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
     return sendError(reply, auth.error);
   };
 
+  // A large body's documents are decoded to DATA_DIR/uploads as it arrives; removed once answered.
+  const uploadDir = join(opts.config.DATA_DIR, 'uploads');
+  const uploadsOf = new WeakMap<FastifyRequest, UploadedFiles>();
+  streamJsonUploads(app, {
+    documentPaths: DOCUMENT_PATHS,
+    uploadsFor: (request) => {
+      const uploads = new UploadedFiles(uploadDir);
+      uploadsOf.set(request, uploads);
+      return uploads;
+    },
+  });
+  const removeUploads = async (request: FastifyRequest) => {
+    await uploadsOf.get(request)?.remove();
+  };
+  app.addHook('onResponse', removeUploads);
+  app.addHook('onRequestAbort', removeUploads);
+
   // Authenticated before the body is read: an anonymous client cannot make us buffer documents.
   // Tool calls carry the same documents as POST /templates (create_template, verify_document).
   app.post(
@@ -146,8 +175,16 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
       if (requests.length === 0) return reply.code(202).send();
       // The spec's assistant product without purchases: no purchase tools, no purchase links.
       const offered = await purchasesOffered(opts.db, actor, 'mcp');
-      const server = serverFor(runner, tools, request, actor, offered);
-      await answer(server, request, reply, Array.isArray(body) ? requests : requests[0]);
+      // The tools read this request's uploaded documents by their references.
+      const uploads = uploadsOf.get(request);
+      const deps = uploads ? { ...runner.deps, uploads: uploads.files } : runner.deps;
+      const server = serverFor({ ...runner, deps }, tools, request, actor, offered);
+      try {
+        await answer(server, request, reply, Array.isArray(body) ? requests : requests[0]);
+      } finally {
+        // A hijacked reply: removed here once the answer is written.
+        await removeUploads(request);
+      }
     },
   );
 }

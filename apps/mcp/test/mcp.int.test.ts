@@ -1,9 +1,14 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
 import { appRouter, type Meta } from '@esign/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
+import { until } from '../../../test/processes.ts';
 import { twoRoleTemplate } from '../../../test/signing.ts';
 import { mcpTools } from '../src/tools.ts';
 import { resultData } from './results.ts';
@@ -189,6 +194,68 @@ describe('MCP endpoint over Streamable HTTP', () => {
     expect(res.isError).toBeFalsy();
     expect(resultData(res).documents).toHaveLength(1);
     await client.close();
+  });
+
+  it('a body over 1 MB: create_template and verify_document documents are decoded to disk while the body arrives, with the answers a small body gets (issue 18)', async () => {
+    const uploadsDir = join(t.config.DATA_DIR, 'uploads');
+    const uploadFiles = () => (existsSync(uploadsDir) ? readdirSync(uploadsDir) : []);
+    const pdf = Buffer.concat([Buffer.from(await plainPdf(1)), Buffer.from(`\n%${'x'.repeat(1_500_000)}\n`)]);
+    const call = (name: string, args: unknown) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });
+    const text = call('create_template', { name: 'Streamed', documents: [{ file: pdf.toString('base64') }] });
+    // All but the last bytes; the rest once the document is on disk (but for the last 64 kB of
+    // base64, decoded at once).
+    const cut = text.length - 10;
+    const answer = await new Promise<any>((resolve, reject) => {
+      const req = request(`${t.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${owner.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': String(Buffer.byteLength(text)),
+        },
+      });
+      req.on('response', (r) => {
+        let body = '';
+        r.on('data', (d) => (body += d));
+        r.on('end', () => resolve(JSON.parse(body)));
+      });
+      req.on('error', reject);
+      req.write(text.slice(0, cut));
+      until(
+        'decoded to disk',
+        () => uploadFiles().some((f) => statSync(join(uploadsDir, f)).size >= pdf.length - 48 * 1024),
+        10_000,
+      ).then(() => req.end(text.slice(cut)), reject);
+    });
+    const created = answer.result.structuredContent;
+    expect(answer.result.isError).toBeFalsy();
+    const stored = await t.db
+      .selectFrom('template_documents')
+      .select('sha256')
+      .where('template_id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+
+    const client = await connect(owner.key);
+    const verified = await client.callTool({
+      name: 'verify_document',
+      arguments: { file: pdf.toString('base64') },
+    });
+    expect(resultData(verified)).toMatchObject({ verdict: 'unsigned', byte_size: pdf.length });
+    // A value that is not base64: the small body's answer, in the same words.
+    const bad = `${'A'.repeat(800_000)}!${'A'.repeat(800_000)}`;
+    const big = await client.callTool({ name: 'create_template', arguments: { documents: [{ file: bad }] } });
+    const small = await client.callTool({
+      name: 'create_template',
+      arguments: { documents: [{ file: 'AA!A' }] },
+    });
+    expect(resultData(big).error).toEqual(resultData(small).error);
+    expect(resultData(small).error.code).toBe('invalid_document');
+    await client.close();
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
   });
 
   it('missing required arguments fail with isError naming them (missing_parameter, as REST)', async () => {

@@ -15,10 +15,11 @@ export interface AssemblerOptions {
   /** Arrays and objects nested deeper than this are invalid_json. */
   maxDepth: number;
   /**
-   * A sink for the string being read under object key `key` (null in an array), given its first
-   * `head` characters; null keeps the string in memory.
+   * A sink for the string being read at `path` (the object keys from the root, `*` for an array's
+   * element: `["documents", "*", "file"]`), given its first `head` characters; null keeps the
+   * string in memory.
    */
-  divert(key: string | null, head: string): Promise<LongStringSink | null>;
+  divert(path: string[], head: string): Promise<LongStringSink | null>;
 }
 
 /** The body is not JSON the API takes (reported as 400 invalid_json). */
@@ -84,10 +85,9 @@ export class Assembler {
   }
 
   private async offer(): Promise<void> {
-    const top = this.stack[this.stack.length - 1];
-    const key = top && 'object' in top ? top.key : null;
+    const path = this.stack.map((frame) => ('array' in frame ? '*' : (frame.key ?? '')));
     const held = this.parts.join('');
-    this.sink = await this.opts.divert(key, held);
+    this.sink = await this.opts.divert(path, held);
     if (!this.sink) {
       this.parts = [held];
       return;

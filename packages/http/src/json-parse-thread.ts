@@ -25,9 +25,9 @@ import { Assembler, InvalidJson } from './json-assembler.ts';
 export interface ParseThreadData {
   divertFrom: number;
   maxDepth: number;
-  /** The object key whose long strings are files (`file`). */
-  key: string;
-  /** A string under `key` whose head matches this stays a string (an https:// URL). */
+  /** Where in the body long strings are files: object keys from the root, `*` for any element. */
+  paths: string[][];
+  /** A string at one of `paths` whose head matches this stays a string (an https:// URL). */
   keep: { source: string; flags: string };
   dir: string;
   maxBytes: number;
@@ -47,6 +47,8 @@ const NICENESS = 10;
 const port = parentPort!;
 const data = workerData as ParseThreadData;
 const keep = new RegExp(data.keep.source, data.keep.flags);
+const pathKey = (path: string[]) => path.join('\u0000');
+const filePaths = new Set(data.paths.map(pathKey));
 const send = (message: ParseThreadMessage) => port.postMessage(message);
 
 try {
@@ -59,8 +61,8 @@ const open = new Set<Base64Upload>();
 const files: [string, UploadedFile][] = [];
 let problems = 0;
 
-async function divert(key: string | null, head: string): Promise<Base64Upload | null> {
-  if (key !== data.key || keep.test(head)) return null;
+async function divert(at: string[], head: string): Promise<Base64Upload | null> {
+  if (!filePaths.has(pathKey(at)) || keep.test(head)) return null;
   await mkdir(data.dir, { recursive: true });
   const path = join(data.dir, `${randomUUID()}.upload`);
   send({ file: path });

@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { CoreError, type UploadedFiles } from '@esign/core';
-import { MAX_JSON_DEPTH } from './json-body.ts';
+import { CoreError, MAX_DOCUMENT_BYTES, type UploadedFiles } from '@esign/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { jsonBody, MAX_JSON_DEPTH } from './json-body.ts';
 import type { ParseThreadData, ParseThreadMessage } from './json-parse-thread.ts';
-import { type BodyLimit, tooLarge } from './limits.ts';
+import { type BodyLimit, bodyLimitOf, tooLarge } from './limits.ts';
 
 export interface StreamingJsonOptions {
   limit: BodyLimit;
@@ -11,10 +12,11 @@ export interface StreamingJsonOptions {
   /** The request's files: each long string taken becomes one, named by its reference. */
   uploads: UploadedFiles;
   /**
-   * Which strings become files: those under object key `key` that reach `from` characters and
-   * whose head does not match `keep`, decoded from base64 (at most `maxBytes`).
+   * Which strings become files: those at one of `paths` (object keys from the root, `*` for an
+   * array's element) that reach `from` characters and whose head does not match `keep`, decoded
+   * from base64 (at most `maxBytes`).
    */
-  divert: { key: string; from: number; keep: RegExp; maxBytes: number };
+  divert: { paths: string[][]; from: number; keep: RegExp; maxBytes: number };
 }
 
 /**
@@ -178,7 +180,7 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
       {
         divertFrom: divert.from,
         maxDepth: MAX_JSON_DEPTH,
-        key: divert.key,
+        paths: divert.paths,
         keep: { source: divert.keep.source, flags: divert.keep.flags },
         dir: uploads.dir,
         maxBytes: divert.maxBytes,
@@ -213,4 +215,46 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
     uploads.removed.removeEventListener('abort', abandon);
     void thread.closed.then(release);
   }
+}
+
+/** Bodies larger than this (or of unknown length) are parsed as they arrive, where a route lets them. */
+export const STREAM_JSON_FROM_BYTES = 1024 * 1024;
+/** A document string this long is decoded to disk while it is read. */
+const DIVERT_FROM_CHARS = 64 * 1024;
+
+/**
+ * The JSON parser of `app`'s context (REST, MCP). A body over 1 MB (or of unknown length) of a
+ * request `uploadsFor` gives files to is parsed as it arrives (parseJsonStreaming), and each long
+ * string at one of `documentPaths` (a document in base64, or a data: URI) is decoded straight to
+ * one of the request's files, as multipart files are: its value becomes the file's reference
+ * (core's services/uploads.ts). Ten 25 MB documents in one body (333 MB) were held as the body,
+ * its text and the parsed strings; now as none of them (issue 18). Every other body is read whole.
+ * A document that is an https:// URL is left as it is.
+ */
+export function streamJsonUploads(
+  app: FastifyInstance,
+  opts: { documentPaths: string[][]; uploadsFor(request: FastifyRequest): UploadedFiles | null },
+): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
+    // Over 1 MB, or chunked (no length given); a request without either has no body.
+    const length = request.headers['content-length'];
+    const large =
+      length === undefined
+        ? request.headers['transfer-encoding'] !== undefined
+        : Number(length) > STREAM_JSON_FROM_BYTES;
+    const uploads = large ? opts.uploadsFor(request) : null;
+    if (!uploads) return jsonBody(request, payload);
+    return parseJsonStreaming(payload, {
+      limit: bodyLimitOf(request),
+      contentLength: request.headers['content-length'],
+      uploads,
+      divert: {
+        paths: opts.documentPaths,
+        from: DIVERT_FROM_CHARS,
+        keep: /^\s*https?:/i,
+        maxBytes: MAX_DOCUMENT_BYTES,
+      },
+    });
+  });
 }

@@ -14,10 +14,13 @@ export type UploadedFile =
 /** The reference of an uploaded file: its SHA-256, so equal uploads give equal JSON (idempotency). */
 export const uploadRef = (sha256: string) => `upload:${sha256}`;
 
-/** A data: URI's head (`data:application/pdf;base64,`), as readDocumentFile strips it. */
-const DATA_URI_HEAD = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,/i;
-/** Characters of base64 and base64url; `=` only at the end, at most two. */
-const ALPHABET = /^[A-Za-z0-9+/_-]*$/;
+/** A data: URI's head (`data:application/pdf;base64,`), stripped before the base64. */
+export const DATA_URI_HEAD = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,/i;
+/** The characters of base64 and base64url. */
+const BASE64_CHARS = 'A-Za-z0-9+/_-';
+const ALPHABET = new RegExp(`^[${BASE64_CHARS}]*$`);
+/** A whole base64 or base64url value, whitespace removed: its characters, then at most two `=`. */
+export const WHOLE_BASE64 = new RegExp(`^[${BASE64_CHARS}]+={0,2}$`);
 const HEAD_BYTES = 256;
 /** Base64 characters decoded and written at once. */
 const DECODE_CHARS = 64 * 1024;
@@ -27,10 +30,11 @@ export type Base64Outcome =
   | { problem: Exclude<UploadedFile, { path: string }> };
 
 /**
- * Decodes a base64 value given in pieces into a file, with readDocumentFile's rules for a value
- * held whole: surrounding and inner whitespace ignored, an optional data: URI head, base64 or
- * base64url, at most two `=` at the end, nothing decoded past `maxBytes`. What breaks a rule is
- * remembered and reported when the document is read, as the same 422 the whole value gets.
+ * Decodes a base64 value given in pieces into a file, with the rules readDocumentFile applies to a
+ * value held whole (DATA_URI_HEAD, WHOLE_BASE64): surrounding and inner whitespace ignored, an
+ * optional data: URI head, base64 or base64url, at most two `=` at the end, nothing decoded past
+ * `maxBytes`. What breaks a rule is remembered and reported when the document is read, as the
+ * same 422 the whole value gets.
  */
 export class Base64Upload {
   private head = '';

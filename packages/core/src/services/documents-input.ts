@@ -12,6 +12,7 @@ import {
 } from '@esign/webhooks';
 import type { CoreDeps } from '../context.ts';
 import { CoreError } from '../errors.ts';
+import { DATA_URI_HEAD, WHOLE_BASE64 } from './base64-upload.ts';
 import { readUploaded } from './uploads.ts';
 
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
@@ -62,11 +63,9 @@ export async function readDocumentFile(file: string, label: string, deps: CoreDe
       );
     }
   }
-  const base64 = trimmed
-    .replace(/^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,/i, '')
-    .replace(/\s+/g, '');
+  const base64 = trimmed.replace(DATA_URI_HEAD, '').replace(/\s+/g, '');
   if (base64.length === 0) throw new CoreError('invalid_document', `${label} is empty`);
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) {
+  if (!WHOLE_BASE64.test(base64)) {
     throw new CoreError('invalid_document', `${label} is neither valid base64 nor an https:// URL`);
   }
   const estimated = Math.floor((base64.length * 3) / 4);
