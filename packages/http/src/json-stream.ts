@@ -1,3 +1,4 @@
+import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { CoreError, MAX_DOCUMENT_BYTES, type UploadedFiles } from '@esign/core';
@@ -88,6 +89,8 @@ class ParseThread {
     this.settle = { resolve, reject };
   });
   private finished = false;
+  /** Every file the thread said it opens. */
+  readonly files: string[] = [];
   /** Settles once the thread has ended. */
   readonly closed: Promise<void>;
 
@@ -109,8 +112,10 @@ class ParseThread {
     if ('ack' in m) {
       this.inFlight -= m.ack;
       if (this.inFlight <= IN_FLIGHT_BYTES) this.drained?.();
-    } else if ('file' in m) uploads.track(m.file);
-    else if ('done' in m) {
+    } else if ('file' in m) {
+      this.files.push(m.file);
+      uploads.track(m.file);
+    } else if ('done' in m) {
       for (const [ref, file] of m.files) uploads.adopt(ref, file);
       this.finish(null, m.done);
     } else if ('invalid' in m) this.finish(new CoreError('invalid_json', m.invalid));
@@ -213,7 +218,12 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
     throw unreadable();
   } finally {
     uploads.removed.removeEventListener('abort', abandon);
-    void thread.closed.then(release);
+    void thread.closed.then(async () => {
+      release();
+      // A file the thread created just after the request's files were removed (the client left
+      // meanwhile): its removal came first, so it is removed again now that the thread is gone.
+      if (uploads.removed.aborted) await Promise.all(thread.files.map((p) => unlink(p).catch(() => {})));
+    });
   }
 }
 
