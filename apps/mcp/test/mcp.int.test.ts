@@ -200,35 +200,46 @@ describe('MCP endpoint over Streamable HTTP', () => {
     const uploadsDir = join(t.config.DATA_DIR, 'uploads');
     const uploadFiles = () => (existsSync(uploadsDir) ? readdirSync(uploadsDir) : []);
     const pdf = Buffer.concat([Buffer.from(await plainPdf(1)), Buffer.from(`\n%${'x'.repeat(1_500_000)}\n`)]);
-    const call = (name: string, args: unknown) =>
-      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });
-    const text = call('create_template', { name: 'Streamed', documents: [{ file: pdf.toString('base64') }] });
-    // All but the last bytes; the rest once the document is on disk (but for the last 64 kB of
-    // base64, decoded at once).
-    const cut = text.length - 10;
-    const answer = await new Promise<any>((resolve, reject) => {
-      const req = request(`${t.baseUrl}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${owner.key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': String(Buffer.byteLength(text)),
-        },
-      });
-      req.on('response', (r) => {
-        let body = '';
-        r.on('data', (d) => (body += d));
-        r.on('end', () => resolve(JSON.parse(body)));
-      });
-      req.on('error', reject);
-      req.write(text.slice(0, cut));
-      until(
-        'decoded to disk',
-        () => uploadFiles().some((f) => statSync(join(uploadsDir, f)).size >= pdf.length - 48 * 1024),
-        10_000,
-      ).then(() => req.end(text.slice(cut)), reject);
+    const call = (id: number, name: string, args: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
     });
+    /**
+     * Sends `message` (JSON) but for its last bytes, and those once the document is on disk (but
+     * for the last 64 kB of base64, decoded at once): fails unless it is decoded as it arrives.
+     */
+    const postInTwoParts = (message: unknown) => {
+      const text = JSON.stringify(message);
+      const cut = text.length - 10;
+      return new Promise<any>((resolve, reject) => {
+        const req = request(`${t.baseUrl}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${owner.key}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'content-length': String(Buffer.byteLength(text)),
+          },
+        });
+        req.on('response', (r) => {
+          let body = '';
+          r.on('data', (d) => (body += d));
+          r.on('end', () => resolve(JSON.parse(body)));
+        });
+        req.on('error', reject);
+        req.write(text.slice(0, cut));
+        until(
+          'decoded to disk',
+          () => uploadFiles().some((f) => statSync(join(uploadsDir, f)).size >= pdf.length - 48 * 1024),
+          10_000,
+        ).then(() => req.end(text.slice(cut)), reject);
+      });
+    };
+    const answer = await postInTwoParts(
+      call(7, 'create_template', { name: 'Streamed', documents: [{ file: pdf.toString('base64') }] }),
+    );
     const created = answer.result.structuredContent;
     expect(answer.result.isError).toBeFalsy();
     const stored = await t.db
@@ -239,12 +250,16 @@ describe('MCP endpoint over Streamable HTTP', () => {
     expect(stored.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
     await until('uploads removed', () => uploadFiles().length === 0, 5_000);
 
+    // verify_document's `file`, in a batch (`*` before the message's path).
+    const batch = await postInTwoParts([
+      call(8, 'verify_document', { file: pdf.toString('base64') }),
+      call(9, 'get_account', {}),
+    ]);
+    const verified = batch.find((m: { id: number }) => m.id === 8);
+    expect(verified.result.structuredContent).toMatchObject({ verdict: 'unsigned', byte_size: pdf.length });
+    await until('uploads removed', () => uploadFiles().length === 0, 5_000);
+
     const client = await connect(owner.key);
-    const verified = await client.callTool({
-      name: 'verify_document',
-      arguments: { file: pdf.toString('base64') },
-    });
-    expect(resultData(verified)).toMatchObject({ verdict: 'unsigned', byte_size: pdf.length });
     // A value that is not base64: the small body's answer, in the same words.
     const bad = `${'A'.repeat(800_000)}!${'A'.repeat(800_000)}`;
     const big = await client.callTool({ name: 'create_template', arguments: { documents: [{ file: bad }] } });

@@ -2,13 +2,7 @@ export { createHttpApp, type HttpAppOptions } from './app.ts';
 export { authenticateHttp, carriesCredentials, credentialsOf, type HttpAuthOptions } from './auth.ts';
 export { envelope, fromFastifyError, sendError } from './errors.ts';
 export { jsonBody, MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBody } from './json-body.ts';
-export {
-  MAX_PARSE_THREADS,
-  parseJsonStreaming,
-  STREAM_JSON_FROM_BYTES,
-  type StreamingJsonOptions,
-  streamJsonUploads,
-} from './json-stream.ts';
+export { MAX_PARSE_THREADS, streamJsonUploads } from './json-stream.ts';
 export {
   type BodyLimit,
   bodyLimitOf,

@@ -47,8 +47,9 @@ const NICENESS = 10;
 const port = parentPort!;
 const data = workerData as ParseThreadData;
 const keep = new RegExp(data.keep.source, data.keep.flags);
-const pathKey = (path: string[]) => path.join('\u0000');
-const filePaths = new Set(data.paths.map(pathKey));
+/** Whether a string at `at` is one of the documents (`*` stands for any element of an array). */
+const isDocument = (at: string[]) =>
+  data.paths.some((path) => path.length === at.length && path.every((key, i) => key === at[i]));
 const send = (message: ParseThreadMessage) => port.postMessage(message);
 
 try {
@@ -62,7 +63,7 @@ const files: [string, UploadedFile][] = [];
 let problems = 0;
 
 async function divert(at: string[], head: string): Promise<Base64Upload | null> {
-  if (!filePaths.has(pathKey(at)) || keep.test(head)) return null;
+  if (!isDocument(at) || keep.test(head)) return null;
   await mkdir(data.dir, { recursive: true });
   const path = join(data.dir, `${randomUUID()}.upload`);
   send({ file: path });
