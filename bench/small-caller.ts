@@ -45,11 +45,12 @@ async function loop(count: number): Promise<Call[]> {
   return calls;
 }
 
-const reply = (p: Promise<Call[]>) =>
+const reply = (p: Promise<Call[]>): void => {
   p.then(
     (calls) => parentPort!.postMessage({ calls }),
     (err: Error) => parentPort!.postMessage({ error: String(err.stack ?? err) }),
   );
+};
 
 parentPort!.on('message', (msg: { cmd: string; count?: number }) => {
   if (msg.cmd === 'idle') {

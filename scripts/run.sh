@@ -18,7 +18,8 @@ memory_env() {
   done < scripts/memory.env
 }
 case "$cmd" in
-  start) memory_env; exec pnpm --silent run start:all "$@" ;;
+  # The supervisor is the process npm waits on, and the service its only child: no pnpm between.
+  start) memory_env; exec node apps/server/src/supervisor.ts "$@" ;;
   test) exec pnpm --silent run test:all "$@" ;;
   esign) exec pnpm exec esign "$@" ;;
   *) exec pnpm "$cmd" "$@" ;;

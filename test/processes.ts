@@ -16,6 +16,8 @@ export interface AppProcess {
   alive(): boolean;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it is gone. */
   stop(graceMs?: number): Promise<void>;
+  /** Settles when the process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export function freePort(): Promise<number> {
@@ -29,17 +31,26 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function spawnApp(
-  name: 'api' | 'mcp' | 'worker' | 'server',
-  env: Record<string, string>,
-): Promise<AppProcess> {
+/** Each process entry; `supervisor` is what `npm start` runs (apps/server/src/supervisor.ts). */
+const ENTRIES = {
+  api: 'apps/api/src/main.ts',
+  mcp: 'apps/mcp/src/main.ts',
+  web: 'apps/web/src/main.ts',
+  worker: 'apps/worker/src/main.ts',
+  server: 'apps/server/src/main.ts',
+  supervisor: 'apps/server/src/supervisor.ts',
+};
+
+export async function spawnApp(name: keyof typeof ENTRIES, env: Record<string, string>): Promise<AppProcess> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, [join(ROOT, `apps/${name}/src/main.ts`)], {
+  const child = spawn(process.execPath, [join(ROOT, ENTRIES[name])], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       LOG_LEVEL: 'warn',
+      // Tests stop processes with SIGTERM: no pause for a load balancer unless a test sets one.
+      SHUTDOWN_DELAY_SECONDS: '0',
       ...env,
       PORT: port,
     },
@@ -48,18 +59,21 @@ export async function spawnApp(
   let log = '';
   child.stdout?.on('data', (d) => (log += d));
   child.stderr?.on('data', (d) => (log += d));
-  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     name,
     child,
     base: `http://127.0.0.1:${port}`,
     output: () => log,
+    exited,
     alive: () => child.exitCode === null && child.signalCode === null,
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      await gone;
+      await exited;
       clearTimeout(timer);
     },
   };

@@ -98,8 +98,12 @@ export async function settleIdempotencyKey(
       idem,
       reply.statusCode,
       typeof body === 'string' ? body : JSON.stringify(body),
+      request.log,
     );
   } else {
-    await releaseIdempotent(db, idem);
+    // The answer stands whatever happens here: a release that fails leaves the key to its lease.
+    await releaseIdempotent(db, idem).catch((err) =>
+      request.log.warn({ err }, 'idempotency key not released; its lease frees it'),
+    );
   }
 }

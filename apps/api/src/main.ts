@@ -1,5 +1,5 @@
-import { createRuntime, stopOnSignal } from '@esign/core';
-import { createHttpApp } from '@esign/http';
+import { createRuntime, shutdownOnSignal } from '@esign/core';
+import { createHttpApp, httpPart } from '@esign/http';
 import { config } from './env.ts';
 import { restApi } from './plugin.ts';
 
@@ -8,7 +8,4 @@ const rt = await createRuntime(config, 'api');
 const app = createHttpApp(rt);
 await app.register(restApi, rt);
 await app.listen({ port: config.PORT, host: '0.0.0.0' });
-stopOnSignal(async () => {
-  await app.close();
-  await rt.close();
-});
+shutdownOnSignal(rt, [httpPart(app)]);

@@ -32,7 +32,12 @@ export function restErrorHandler(db: Db) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const core = fromFastifyError(err as { code?: string; statusCode?: number; message: string });
     if (core.code === 'internal_error') request.log.error({ err }, 'unhandled error');
-    if (request.esign?.idempotency) void releaseIdempotent(db, request.esign.idempotency);
+    // A release that fails (the database is down) leaves the claim to its lease, which frees it
+    // within seconds once this process stops renewing it; the client's retry then runs again.
+    if (request.esign?.idempotency)
+      releaseIdempotent(db, request.esign.idempotency).catch((err) =>
+        request.log.warn({ err }, 'idempotency key not released; its lease frees it'),
+      );
     return sendError(reply, core);
   };
 }

@@ -105,8 +105,9 @@ async function answer(server: Server, request: FastifyRequest, reply: FastifyRep
   for (const [k, v] of Object.entries(reply.getHeaders()))
     if (v !== undefined) reply.raw.setHeader(k, v as string);
   reply.raw.on('close', () => {
-    void transport.close();
-    void server.close();
+    // Closing a per-request server and transport only drops in-memory state; a failure is logged.
+    transport.close().catch((err) => request.log.warn({ err }, 'MCP transport close failed'));
+    server.close().catch((err) => request.log.warn({ err }, 'MCP server close failed'));
   });
   await server.connect(transport);
   await transport.handleRequest(request.raw, reply.raw, body);

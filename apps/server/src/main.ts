@@ -1,4 +1,5 @@
-import { createRuntime, stopOnSignal } from '@esign/core';
+import { createRuntime, shutdownOnSignal } from '@esign/core';
+import { httpPart } from '@esign/http';
 import { startBackgroundWorker } from '@esign/worker';
 import { buildAllInOneApp } from './app.ts';
 import { config } from './env.ts';
@@ -12,9 +13,4 @@ rt.logger.info(
   { url: config.PUBLIC_URL, database: rt.embedded ? `embedded (${config.DATA_DIR}/db)` : 'DATABASE_URL' },
   `E-Signature service ready at ${config.PUBLIC_URL} (API ${config.PUBLIC_URL}/api/v1, MCP ${config.PUBLIC_URL}/mcp)`,
 );
-stopOnSignal(async (signal) => {
-  rt.logger.info({ signal }, 'shutting down');
-  await app.close();
-  await worker.stop();
-  await rt.close();
-});
+shutdownOnSignal(rt, [httpPart(app), worker]);

@@ -221,5 +221,79 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')(
       const deliverAgain = await webhookSetup(again, owner.accountId, url, receiver);
       await deliverAgain(30_000);
     });
+
+    it('an embedded PostgreSQL left running by a killed process is adopted and supervised by the next one: kill -9 of the adopted server, and it serves again within 10 s; stopping the process stops a server nobody else runs (issue 27.3)', {
+      timeout: 240_000,
+    }, async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'esign-adopt-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      const env = { DATA_DIR: dataDir, SECRET_KEY, RATE_LIMIT_PER_MINUTE: '1000000' };
+      const postmaster = () =>
+        Number(readFileSync(join(dataDir, 'db', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const running = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      // The first process starts the server, then dies with kill -9: the server stays.
+      const first = await spawnApp('server', env);
+      cleanups.push(() => first.stop());
+      await until('first process ready', () => isReady(first.base), 90_000, 250);
+      const pgPid = postmaster();
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(running(pgPid)).toBe(true);
+
+      // The next one joins that server (same postmaster) and supervises it.
+      const second = await spawnApp('server', env);
+      cleanups.push(() => second.stop());
+      await until('second process ready', () => isReady(second.base), 90_000, 250);
+      expect(postmaster()).toBe(pgPid);
+      const password = readFileSync(join(dataDir, 'db-password'), 'utf8').trim();
+      const pgPort = readFileSync(join(dataDir, 'db', 'postmaster.pid'), 'utf8').split('\n')[3];
+      const db = createDb(`postgres://esign:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/esign`, {
+        max: 1,
+        applicationName: 'esign-test',
+      });
+      const owner = await createTestAccount(db);
+      await db.destroy();
+      expect(await me(second.base, owner.key)).toEqual({ status: 200 });
+
+      const killedAt = Date.now();
+      process.kill(pgPid, 'SIGKILL');
+      await until(
+        'a new postmaster serves the process again',
+        async () =>
+          running(postmaster()) &&
+          postmaster() !== pgPid &&
+          (await me(second.base, owner.key)).status === 200,
+        10_000,
+        100,
+      );
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+      expect(second.alive(), second.output()).toBe(true);
+
+      // The server it restarted is its own: a clean stop stops it too.
+      const restarted = postmaster();
+      await second.stop();
+      await until('the server it restarted stopped with it', () => !running(restarted), 30_000, 100);
+
+      // An orphan (its process killed) adopted by a third process is stopped with that one.
+      const third = await spawnApp('server', env);
+      cleanups.push(() => third.stop());
+      await until('third process ready', () => isReady(third.base), 90_000, 250);
+      const fourth = postmaster();
+      third.child.kill('SIGKILL');
+      await third.exited;
+      const fifth = await spawnApp('server', env);
+      cleanups.push(() => fifth.stop());
+      await until('fifth process ready', () => isReady(fifth.base), 90_000, 250);
+      expect(postmaster()).toBe(fourth);
+      await fifth.stop();
+      await until('the adopted orphan stopped with the process', () => !running(fourth), 30_000, 100);
+    });
   },
 );

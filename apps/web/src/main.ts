@@ -1,5 +1,5 @@
-import { createRuntime, stopOnSignal } from '@esign/core';
-import { createHttpApp } from '@esign/http';
+import { createRuntime, shutdownOnSignal } from '@esign/core';
+import { createHttpApp, httpPart } from '@esign/http';
 import { config } from './env.ts';
 import { webApp } from './plugin.ts';
 
@@ -9,7 +9,4 @@ const rt = await createRuntime(config, 'web');
 const app = createHttpApp(rt);
 await app.register(webApp, rt);
 await app.listen({ port: config.PORT, host: '0.0.0.0' });
-stopOnSignal(async () => {
-  await app.close();
-  await rt.close();
-});
+shutdownOnSignal(rt, [httpPart(app)]);

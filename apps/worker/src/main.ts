@@ -1,12 +1,8 @@
-import { createRuntime, stopOnSignal } from '@esign/core';
+import { createRuntime, shutdownOnSignal } from '@esign/core';
 import { config } from './env.ts';
 import { startBackgroundWorker } from './worker.ts';
 
 const rt = await createRuntime(config, 'worker');
 const worker = startBackgroundWorker(rt, { concurrency: config.WORKER_CONCURRENCY });
 rt.logger.info('worker started');
-stopOnSignal(async (signal) => {
-  rt.logger.info({ signal }, 'worker stopping: finishing running jobs');
-  await worker.stop();
-  await rt.close();
-});
+shutdownOnSignal(rt, [worker]);

@@ -78,10 +78,14 @@ export function startBackgroundWorker(
     pollMs,
     listenUrl: rt.url,
   });
+  // Stopping starts at drain (no job is claimed from then on); stop() waits for the running ones.
+  let stopped: Promise<void> | null = null;
+  const stop = () =>
+    (stopped ??= Promise.all([jobs.stop(), webhooks.stop()]).then(() => closeOutboundConnections()));
   return {
-    async stop() {
-      await Promise.all([jobs.stop(), webhooks.stop()]);
-      await closeOutboundConnections();
+    drain: () => {
+      stop().catch(() => {}); // stop()'s own caller sees its failure
     },
+    stop,
   };
 }

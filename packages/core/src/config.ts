@@ -60,6 +60,13 @@ export const ConfigSchema = z
     DOCUMENT_TIMEOUT_SECONDS: positiveInt.max(600).default(60),
     DOCUMENT_MEMORY_MB: z.coerce.number().int().min(64).max(16384).default(480),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * On SIGTERM, how long a process keeps serving (with /readyz at 503 and `Connection: close`)
+     * before it stops listening, so load balancers take it out of rotation first. SIGINT skips it.
+     */
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(3),
+    /** Longest a stopping process waits for its requests and jobs in flight before it ends them. */
+    SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
   })
   .superRefine((c, ctx) => {
     if (c.TSA_USERNAME && !c.TSA_URL) {

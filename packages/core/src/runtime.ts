@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type CoreDeps, createCoreDeps } from './context.ts';
 import { createLogger } from './logger.ts';
+import { sweepUploads } from './services/upload-files.ts';
 
 export interface Runtime {
   db: Db;
@@ -48,6 +49,7 @@ export async function createRuntime(
     maxHeapMb: config.DOCUMENT_MEMORY_MB,
   });
   const deps: CoreDeps = createCoreDeps(config);
+  const sweeper = sweepUploadsNowAndThen(join(config.DATA_DIR, 'uploads'), logger);
   return {
     db: database.db,
     logger,
@@ -55,22 +57,94 @@ export async function createRuntime(
     deps,
     embedded: database.embedded,
     url: database.url,
-    close: database.close,
+    close: async () => {
+      clearInterval(sweeper);
+      await database.close();
+    },
   };
 }
 
+const SWEEP_UPLOADS_EVERY_MS = 10 * 60 * 1000;
+
 /**
- * Stops a process on SIGINT or SIGTERM: `stop` runs once (a second signal while it runs does
- * nothing), then the process exits 0.
+ * Removes upload files that a process which died mid-request left in DATA_DIR/uploads, now and
+ * every ten minutes (core services/upload-files.ts says which are orphans).
  */
-export function stopOnSignal(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+function sweepUploadsNowAndThen(dir: string, logger: Logger): NodeJS.Timeout {
+  const sweep = () =>
+    sweepUploads(dir).then(
+      (removed) => {
+        if (removed > 0) logger.info({ removed, dir }, 'removed upload files left by a stopped process');
+      },
+      (err: unknown) => logger.warn({ err, dir }, 'sweeping orphaned upload files failed'),
+    );
+  sweep().catch(() => {}); // sweep logs its own failure
+  const timer = setInterval(sweep, SWEEP_UPLOADS_EVERY_MS);
+  timer.unref();
+  return timer;
+}
+
+/** A part of a process that a shutdown stops (an HTTP server, a job worker). */
+export interface StoppablePart {
+  /** Stop taking new work at once (readiness 503, no new job claims); serving goes on meanwhile. */
+  drain?(): void;
+  /** Finish the work in flight, then stop. */
+  stop(): Promise<void>;
+  /** The deadline passed: end whatever is still running (open connections). */
+  force?(): void;
+}
+
+/** How long ended work and the database get to close after the shutdown deadline. */
+const FORCED_STOP_MS = 5_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stops the process cleanly on SIGTERM or SIGINT, losing no work: every part stops taking new work
+ * (the HTTP parts answer /readyz 503 and close each connection after its response), then, after
+ * SHUTDOWN_DELAY_SECONDS for SIGTERM (load balancers notice the 503; an interactive SIGINT does not
+ * wait), the parts finish what is in flight, for at most SHUTDOWN_TIMEOUT_SECONDS: past it, what
+ * still runs is ended (jobs keep their leases, so another worker takes them over). Then the
+ * database closes and the process exits 0. A second signal exits at once (1). A process started
+ * with an IPC channel (apps/server/src/supervisor.ts) stops the same way when that channel closes.
+ */
+export function shutdownOnSignal(rt: Runtime, parts: StoppablePart[]): void {
   let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, async () => {
-      if (stopping) return;
-      stopping = true;
-      await stop(signal);
-      process.exit(0);
-    });
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      rt.logger.warn({ signal }, 'second signal: exiting without waiting for the work in flight');
+      process.exit(1);
+    }
+    stopping = true;
+    shutdown(rt, parts, signal).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        rt.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  // Started by a supervisor with an IPC channel (npm start): if the supervisor is gone, stop too.
+  if (process.send) process.once('disconnect', () => onSignal('SIGTERM'));
+}
+
+async function shutdown(rt: Runtime, parts: StoppablePart[], signal: NodeJS.Signals): Promise<void> {
+  const { SHUTDOWN_DELAY_SECONDS: delay, SHUTDOWN_TIMEOUT_SECONDS: timeout } = rt.config;
+  rt.logger.info({ signal }, 'shutting down: taking no new work, finishing the work in flight');
+  for (const p of parts) p.drain?.();
+  if (signal === 'SIGTERM' && delay > 0) await sleep(delay * 1000);
+  const finished = Promise.allSettled(parts.map((p) => p.stop()));
+  const late = Symbol('late');
+  let results = await Promise.race([finished, sleep(timeout * 1000).then(() => late)]);
+  if (results === late) {
+    rt.logger.warn({ timeoutSeconds: timeout }, 'shutdown: work still running at the deadline is ended');
+    for (const p of parts) p.force?.();
+    results = await Promise.race([finished, sleep(FORCED_STOP_MS).then(() => late)]);
   }
+  if (Array.isArray(results))
+    for (const r of results)
+      if (r.status === 'rejected') rt.logger.warn({ err: r.reason }, 'a part stopped with an error');
+  await Promise.race([rt.close(), sleep(FORCED_STOP_MS)]);
+  rt.logger.info('stopped');
 }

@@ -4,6 +4,7 @@ import { createTestAccount } from '../../../test/harness.ts';
 import {
   beginIdempotent,
   completeIdempotent,
+  IDEMPOTENCY_LEASE_MS,
   type IdempotencyRequest,
   releaseIdempotent,
 } from '../src/index.ts';
@@ -79,6 +80,49 @@ describe('Idempotency rules', () => {
     for (const r of results.filter((x) => x.status === 'rejected')) {
       expect((r as PromiseRejectedResult).reason.code).toBe('idempotency_key_in_use');
     }
+  });
+
+  it('a claim held by a living process is renewed: its lease moves on while the request runs, and stops once it is released (issue 27.4)', {
+    timeout: 30_000,
+  }, async () => {
+    const started = new Date();
+    const lockedUntil = async (key: string) =>
+      (
+        await tdb.db
+          .selectFrom('idempotency_keys')
+          .select('locked_until')
+          .where('api_key_id', '=', keyId)
+          .where('key', '=', key)
+          .executeTakeFirstOrThrow()
+      ).locked_until.getTime();
+    expect(await beginIdempotent(tdb.db, req('held'), started)).toEqual({ kind: 'new' });
+    const first = await lockedUntil('held');
+    expect(first).toBe(started.getTime() + IDEMPOTENCY_LEASE_MS);
+    // One renewal interval later the lease reaches further than the claim's first one.
+    await new Promise((r) => setTimeout(r, 6_000));
+    const renewed = await lockedUntil('held');
+    expect(renewed).toBeGreaterThan(first + 4_000);
+    // A retry at a time past the first lease (the renewal is what keeps the claim) is still 409.
+    await expect(beginIdempotent(tdb.db, req('held'), new Date(first + 1))).rejects.toMatchObject({
+      code: 'idempotency_key_in_use',
+    });
+    await completeIdempotent(tdb.db, req('held'), 201, '{}');
+    expect(await beginIdempotent(tdb.db, req('held'), new Date(renewed + 1))).toMatchObject({
+      kind: 'replay',
+    });
+  });
+
+  it('a running record whose process died is taken over once its lease (seconds, not minutes) runs out (issue 27.4)', async () => {
+    await beginIdempotent(tdb.db, req('lapsed'), now);
+    await expect(
+      beginIdempotent(tdb.db, req('lapsed'), new Date(now.getTime() + 5_000)),
+    ).rejects.toMatchObject({
+      code: 'idempotency_key_in_use',
+    });
+    expect(
+      await beginIdempotent(tdb.db, req('lapsed'), new Date(now.getTime() + IDEMPOTENCY_LEASE_MS + 1)),
+    ).toEqual({ kind: 'new' });
+    await releaseIdempotent(tdb.db, req('lapsed'));
   });
 
   it('a running record whose process died is taken over after its lease', async () => {

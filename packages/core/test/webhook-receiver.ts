@@ -68,12 +68,19 @@ export async function startReceiver(
         w.resolve();
       }
       hanging.add(res);
-      void Promise.resolve(opts.reply?.(received, index) ?? 200).then((reply) => {
-        if (reply === 'hang') return;
-        hanging.delete(res);
-        const { status, body: text } = typeof reply === 'number' ? { status: reply, body: 'ok' } : reply;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(text ?? '');
-      });
+      Promise.resolve(opts.reply?.(received, index) ?? 200).then(
+        (reply) => {
+          if (reply === 'hang') return;
+          hanging.delete(res);
+          const { status, body: text } = typeof reply === 'number' ? { status: reply, body: 'ok' } : reply;
+          res.writeHead(status, { 'content-type': 'text/plain' }).end(text ?? '');
+        },
+        (err: unknown) => {
+          // A test's reply function failed: the receiver answers 500, and the test sees it there.
+          hanging.delete(res);
+          res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

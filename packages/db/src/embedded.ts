@@ -54,6 +54,44 @@ function runningPort(dir: string): number | null {
   }
 }
 
+/**
+ * The pid of the cluster's postmaster when no process of ours runs it any more: its parent is init
+ * (Linux; elsewhere, where /proc does not tell, it is never taken for an orphan).
+ */
+function orphanPostmaster(dir: string): number | null {
+  const pid = postmasterPid(dir);
+  if (pid === null) return null;
+  try {
+    // Fields after the command's closing parenthesis: state, ppid, ...
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return ppid === 1 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function postmasterPid(dir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stops the postmaster `pid` of `dir` (a fast shutdown) and waits until it is gone, 30 s at most. */
+async function stopPostmaster(dir: string, pid: number): Promise<void> {
+  if (postmasterPid(dir) !== pid) return; // not the one adopted any more
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  for (let waited = 0; waited < 30_000 && runningPort(dir) !== null; waited += 100)
+    await new Promise((r) => setTimeout(r, 100));
+}
+
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   client.on('error', () => {}); // a connection lost here is a failed check, not a crash
@@ -145,37 +183,53 @@ export async function startEmbeddedPostgres(
   const who = isRoot() ? postgresUser() : null;
   const systemDir = opts.systemDir ?? SYSTEM_DIR;
   const dir = clusterLocation(root, who, systemDir);
+  const settings = { max_connections: '200', ...opts.settings };
+  const flags = Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  const cluster = () => {
+    const c = new PostgresCluster({
+      dir,
+      binaries: reachableBinaries(who, systemDir, opts.binaries),
+      runAs: who,
+      onLog: opts.onLog,
+    });
+    if (who && !canReach(dirname(dir), who))
+      throw new Error(`The postgres user cannot reach ${dir}; move the cluster or set DATABASE_URL`);
+    return c;
+  };
+  const onEvent = opts.onServerEvent ?? (() => {});
+
+  // A server another process of ours started (or one a killed process left running) is joined,
+  // and supervised all the same: should it go, this process starts it again on its port.
   const existing = runningPort(dir);
   if (existing && (await canConnect(urlFor(existing, 'postgres')))) {
     await ensureDatabase(urlFor(existing, 'postgres'), database);
-    return { url: urlFor(existing, database), dir, stop: async () => {} };
+    const adopted = cluster();
+    // A server whose own process is gone (killed with it, kill -9) is this process's from now on.
+    const orphan = orphanPostmaster(dir);
+    const supervisor = superviseEmbedded(dir, () => adopted.start(existing, flags), onEvent);
+    return {
+      url: urlFor(existing, database),
+      dir,
+      stop: async () => {
+        await supervisor.stop();
+        await adopted.stop(); // what this process restarted itself
+        if (orphan !== null) await stopPostmaster(dir, orphan);
+      },
+    };
   }
 
-  const cluster = new PostgresCluster({
-    dir,
-    binaries: reachableBinaries(who, systemDir, opts.binaries),
-    runAs: who,
-    onLog: opts.onLog,
-  });
-  if (who && !canReach(dirname(dir), who))
-    throw new Error(`The postgres user cannot reach ${dir}; move the cluster or set DATABASE_URL`);
-  if (!cluster.initialised) await cluster.initialise('esign', password);
+  const started = cluster();
+  if (!started.initialised) await started.initialise('esign', password);
   const port = await freePort();
-  const settings = { max_connections: '200', ...opts.settings };
-  const flags = Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
-  await cluster.start(port, flags);
+  await started.start(port, flags);
   await ensureDatabase(urlFor(port, 'postgres'), database);
-  const supervisor = superviseEmbedded(
-    dir,
-    () => cluster.start(port, flags),
-    opts.onServerEvent ?? (() => {}),
-  );
+  const supervisor = superviseEmbedded(dir, () => started.start(port, flags), onEvent);
   return {
     url: urlFor(port, database),
     dir,
     stop: async () => {
       await supervisor.stop();
-      await cluster.stop();
+      await started.stop();
     },
   };
 }
@@ -185,11 +239,12 @@ const RESTART_RETRY_MIN_MS = 1_000;
 const RESTART_RETRY_MAX_MS = 30_000;
 
 /**
- * Keeps a server this process started running: checks every second that its postmaster (the pid
- * in postmaster.pid) is alive, and when it is gone (killed, crashed, stopped by someone else)
- * starts it again in the same directory on the same port, retrying with back-off (a killed
- * postmaster's backends may hold its shared memory for a moment). Pools keep their URL: requests
- * fail with a database error while it is down and succeed once it is back.
+ * Keeps the server of `dir` running, whether this process started it or joined it: checks every
+ * second that its postmaster (the pid in postmaster.pid) is alive, and when it is gone (killed,
+ * crashed, stopped by someone else) starts it again in the same directory on the same port,
+ * retrying with back-off (a killed postmaster's backends may hold its shared memory for a moment)
+ * until it runs, here or because another process of ours started it first. Pools keep their URL:
+ * requests fail with a database error while it is down and succeed once it is back.
  */
 function superviseEmbedded(
   dir: string,
@@ -209,16 +264,24 @@ function superviseEmbedded(
         resolve();
       };
     });
+  const tell = (e: EmbeddedServerEvent) => {
+    try {
+      onEvent(e);
+    } catch {
+      // a listener's failure must not stop the supervision
+    }
+  };
   const restart = async () => {
-    onEvent({ event: 'exited' });
+    tell({ event: 'exited' });
     let delay = RESTART_RETRY_MIN_MS;
-    while (!stopped) {
+    // Another process of ours sharing the cluster may have started it meanwhile: then it runs.
+    while (!stopped && runningPort(dir) === null) {
       try {
         await start();
-        onEvent({ event: 'restarted' });
+        tell({ event: 'restarted' });
         return;
       } catch (err) {
-        onEvent({ event: 'restart_failed', error: err, retryInMs: delay });
+        tell({ event: 'restart_failed', error: err, retryInMs: delay });
         await pause(delay);
         delay = Math.min(delay * 2, RESTART_RETRY_MAX_MS);
       }
@@ -227,7 +290,8 @@ function superviseEmbedded(
   const check = () => {
     if (stopped) return;
     if (runningPort(dir) === null) restarting = restart();
-    void restarting.then(schedule);
+    // restart() never rejects (every failure is retried, every event listener guarded).
+    restarting.then(schedule, schedule);
   };
   const schedule = () => {
     if (stopped) return;

@@ -1,4 +1,4 @@
-import { CALLER_KINDS, type Config, CoreError } from '@esign/core';
+import { CALLER_KINDS, type Config, CoreError, type StoppablePart } from '@esign/core';
 import { type Db, migrationsApplied } from '@esign/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -23,6 +23,7 @@ export interface HttpAppOptions {
  */
 export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   const now = opts.now ?? (() => new Date());
+  const draining = { on: false };
   const app = Fastify({
     loggerInstance: opts.logger.child({}, { serializers: { req: serializeRequest } }),
     genReqId: (req) => {
@@ -40,7 +41,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
         err.code === 'FST_ERR_BAD_URL'
           ? new CoreError('not_found', `No endpoint matches ${request.method} ${request.url.split('?')[0]}`)
           : fromFastifyError(err);
-      return sendError(reply, core);
+      sendError(reply, core);
     },
   }) as unknown as FastifyInstance;
   app.decorateRequest('actor', null);
@@ -53,9 +54,13 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // Stopping: every response closes its connection, so no client sends another request on it.
+    if (draining.on) reply.header('Connection', 'close');
   });
+  drains.set(app, draining);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
+    if (draining.on) return reply.code(503).send({ status: 'shutting down' });
     try {
       await sql`select 1`.execute(opts.db);
       if (!(await migrationsApplied(opts.db))) return reply.code(503).send({ status: 'migrations pending' });
@@ -82,4 +87,23 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     );
   });
   return app;
+}
+
+const drains = new WeakMap<FastifyInstance, { on: boolean }>();
+
+/**
+ * The HTTP server as a part of the process's shutdown (core's shutdownOnSignal): it drains first
+ * (/readyz answers 503 and each response closes its connection, while requests are still served),
+ * then stops listening and waits for the requests in flight; past the deadline it closes the
+ * connections still open.
+ */
+export function httpPart(app: FastifyInstance): StoppablePart {
+  return {
+    drain: () => {
+      const d = drains.get(app);
+      if (d) d.on = true;
+    },
+    stop: () => app.close(),
+    force: () => app.server.closeAllConnections(),
+  };
 }

@@ -1,4 +1,4 @@
-export { createHttpApp, type HttpAppOptions } from './app.ts';
+export { createHttpApp, type HttpAppOptions, httpPart } from './app.ts';
 export { authenticateHttp, carriesCredentials, credentialsOf, type HttpAuthOptions } from './auth.ts';
 export { envelope, fromFastifyError, sendError } from './errors.ts';
 export { jsonBody, MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBody } from './json-body.ts';

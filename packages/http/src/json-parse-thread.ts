@@ -10,13 +10,13 @@
  * so the request can remove it whatever happens), then one of `{ done, files }`, `{ error }` or
  * `{ aborted: true }`; every file is closed before that last message.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Base64Upload, type UploadedFile, uploadRef } from '@esign/core/base64-upload';
+import { uploadFileName } from '@esign/core/upload-files';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import { Assembler, InvalidJson } from './json-assembler.ts';
@@ -65,7 +65,7 @@ let problems = 0;
 async function divert(at: string[], head: string): Promise<Base64Upload | null> {
   if (!isDocument(at) || keep.test(head)) return null;
   await mkdir(data.dir, { recursive: true });
-  const path = join(data.dir, `${randomUUID()}.upload`);
+  const path = join(data.dir, uploadFileName());
   send({ file: path });
   const sink: Base64Upload = new Base64Upload(path, data.maxBytes, (outcome) => {
     open.delete(sink);

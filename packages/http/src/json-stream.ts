@@ -128,8 +128,9 @@ class ParseThread {
     this.finished = true;
     if (err) this.settle.reject(err);
     else this.settle.resolve(value);
-    // Every file is closed by the time the thread says it is done.
-    void this.worker.terminate();
+    // Every file is closed by the time the thread says it is done. (terminate resolves with the
+    // exit code and does not reject.)
+    this.worker.terminate().catch(() => {});
   }
 
   /** Sends the body's next bytes; resolves once the thread can take more. */
@@ -155,7 +156,7 @@ class ParseThread {
   async abort(): Promise<void> {
     if (!this.finished) {
       this.worker.postMessage({ abort: true });
-      const timer = setTimeout(() => void this.worker.terminate(), ABORT_WAIT_MS);
+      const timer = setTimeout(() => this.worker.terminate().catch(() => {}), ABORT_WAIT_MS);
       await this.closed;
       clearTimeout(timer);
     }
@@ -197,7 +198,9 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
     throw err;
   }
   // The client left and the request's files were removed: whatever is being written stops.
-  const abandon = () => void thread.abort();
+  const abandon = () => {
+    thread.abort().catch(() => {}); // abort only waits for the thread's exit, which cannot fail
+  };
   uploads.removed.addEventListener('abort', abandon);
   let received = 0;
   try {
@@ -218,12 +221,14 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
     throw unreadable();
   } finally {
     uploads.removed.removeEventListener('abort', abandon);
-    void thread.closed.then(async () => {
-      release();
-      // A file the thread created just after the request's files were removed (the client left
-      // meanwhile): its removal came first, so it is removed again now that the thread is gone.
-      if (uploads.removed.aborted) await Promise.all(thread.files.map((p) => unlink(p).catch(() => {})));
-    });
+    thread.closed
+      .then(async () => {
+        release();
+        // A file the thread created just after the request's files were removed (the client left
+        // meanwhile): its removal came first, so it is removed again now that the thread is gone.
+        if (uploads.removed.aborted) await Promise.all(thread.files.map((p) => unlink(p).catch(() => {})));
+      })
+      .catch(() => {}); // the thread's exit cannot fail and each unlink is caught: nothing is left
   }
 }
 

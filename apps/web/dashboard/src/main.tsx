@@ -28,10 +28,11 @@ import { Shell } from './shell.tsx';
 import { queryClient, whenSignedOut } from './trpc.ts';
 import { Toasts } from './ui.tsx';
 import './styles.css';
+import { background } from './background.ts';
 
 // A call answered `unauthenticated` (session expired or signed out elsewhere): look again, and the
 // session guard sends the person to the sign-in page.
-whenSignedOut(() => void queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey }));
+whenSignedOut(() => background(queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey })));
 
 const signedIn = (page: (session: Session) => React.ReactNode) => (
   <RequireSession>{(session) => <Shell session={session}>{page(session)}</Shell>}</RequireSession>

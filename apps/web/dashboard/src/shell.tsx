@@ -82,7 +82,7 @@ function UserMenu({ session }: { session: Session }) {
     trpc.auth.signOut.mutationOptions({
       onSettled: async () => {
         queryClient.clear();
-        navigate('/login');
+        await navigate('/login');
       },
     }),
   );

@@ -193,18 +193,17 @@ export function holdLease(
   opts: { leaseMs: number; logger?: Logger; what: string },
 ): { stop(): void } {
   let stopped = false;
-  const beat = async () => {
-    try {
-      if (!(await renew()) && !stopped) {
+  const beat = () =>
+    renew().then(
+      (held) => {
+        if (held || stopped) return;
         stopped = true;
         clearInterval(timer);
         opts.logger?.warn(`${opts.what}: lease lost to another worker; its outcome will not be recorded`);
-      }
-    } catch (err) {
-      opts.logger?.warn({ err }, `${opts.what}: lease renewal failed; retrying`);
-    }
-  };
-  const timer = setInterval(() => void beat(), Math.max(1, Math.floor(opts.leaseMs / 3)));
+      },
+      (err: unknown) => opts.logger?.warn({ err }, `${opts.what}: lease renewal failed; retrying`),
+    );
+  const timer = setInterval(beat, Math.max(1, Math.floor(opts.leaseMs / 3)));
   timer.unref();
   return {
     stop() {

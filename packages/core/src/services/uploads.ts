@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,8 +8,10 @@ import type { CoreDeps } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { type UploadedFile, uploadRef } from './base64-upload.ts';
 import { bytesOf } from './storage.ts';
+import { uploadFileName } from './upload-files.ts';
 
 export { Base64Upload, type UploadedFile, uploadRef } from './base64-upload.ts';
+export { sweepUploads } from './upload-files.ts';
 
 // Uploads are written to disk as they arrive, not held in memory (issue 18: a 25 MB document was
 // held as its chunks, their concatenation, a 33 MB base64 string and the decoded copy). Multipart
@@ -37,7 +39,7 @@ export class UploadedFiles {
 
   private async newPath(): Promise<string> {
     await mkdir(this.dir, { recursive: true });
-    const path = join(this.dir, `${randomUUID()}.upload`);
+    const path = join(this.dir, uploadFileName());
     this.track(path);
     return path;
   }

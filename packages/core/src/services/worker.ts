@@ -82,6 +82,8 @@ export async function drainJobs(
 }
 
 export interface WorkerHandle {
+  /** Stops claiming jobs at once (shutdown's first step); stop() then waits for the running ones. */
+  drain?(): void;
   stop(): Promise<void>;
 }
 

@@ -141,13 +141,13 @@ function keepIdle(pw: PooledWorker): void {
   for (const old of idle.filter((w) => w.family === pw.family)) {
     idle.splice(idle.indexOf(old), 1);
     clearTimeout(old.idleTimer);
-    void old.worker.terminate();
+    endWorker(old.worker);
   }
   idle.push(pw);
   pw.idleTimer = setTimeout(() => {
     const at = idle.indexOf(pw);
     if (at >= 0) idle.splice(at, 1);
-    void pw.worker.terminate();
+    endWorker(pw.worker);
   }, IDLE_WORKER_MS);
   pw.idleTimer.unref();
 }
@@ -185,6 +185,11 @@ interface TaskHooks {
 }
 
 type TaskClock = ReturnType<typeof taskClock>;
+
+/** Ends a worker without waiting: terminate only waits for its exit, which cannot fail. */
+function endWorker(worker: DocumentWorker): void {
+  worker.terminate().catch(() => {});
+}
 
 /**
  * The time limit of one task, counted from when the worker got it. A page drawn (`render-pages`
@@ -287,11 +292,16 @@ function runOn(
     };
     const clock = taskClock(timeoutMs, () => {
       finish(() => reject(failure('time')));
-      void worker.terminate();
+      endWorker(worker);
     });
     const onMessage = (reply: WorkerReply | WorkerProgress | WorkerFetch) => {
       if (reply.id !== id) return;
-      if ('fetch' in reply) void answerFetch(worker, reply, hooks.fetch, clock, timeoutMs);
+      if ('fetch' in reply)
+        answerFetch(worker, reply, hooks.fetch, clock, timeoutMs).catch((err) => {
+          // The answer could not be handed over: the task fails instead of waiting for its limit.
+          finish(() => reject(err));
+          endWorker(worker);
+        });
       else if ('progress' in reply) {
         clock.refresh();
         hooks.onProgress?.(reply);
@@ -352,7 +362,7 @@ async function runInPool(
     try {
       reply = await runOn(pw, task, timeoutMs, hooks);
     } catch (e) {
-      void pw.worker.terminate();
+      endWorker(pw.worker);
       pw = undefined;
       throw e;
     }
@@ -368,7 +378,7 @@ async function runInPool(
     if (reply.mismatchSha256) throw new SealInputMismatchError(reply.mismatchSha256);
     throw failure('crash', reply.message);
   } finally {
-    if (pw) void pw.worker.terminate();
+    if (pw) endWorker(pw.worker);
     release();
   }
 }

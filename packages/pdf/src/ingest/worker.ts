@@ -225,7 +225,9 @@ if (process.send) {
       // The task's file could not be read: the call fails instead of waiting for its time limit.
       return send(errorReply((raw as { id: number }).id, e));
     }
-    void onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, send);
+    // A reply that cannot be sent at all (the channel is gone): the worker ends, and the pool
+    // fails the call as it does for any worker that exits.
+    onRequest({ ...msg, bytes: ownBuffer(msg.bytes) }, send).catch(() => process.exit(1));
   });
   process.on('message', (msg: WorkerRequest | FetchAnswer) =>
     'fetched' in msg ? onFetchAnswer(msg) : receive(msg),
@@ -238,7 +240,8 @@ if (process.send) {
     render: async () => (await import('./render.ts')).loadPdfJs(),
     seal: () => Promise.all([import('../seal/seal-document.ts'), import('../seal/identity.ts')]),
   };
-  void (preload[process.argv[2] ?? '']?.() ?? Promise.resolve()).finally(() =>
-    process.send?.({ ready: true }),
-  );
+  // A library that fails to load here fails the tasks that need it, with its own error.
+  (preload[process.argv[2] ?? '']?.() ?? Promise.resolve())
+    .catch(() => {})
+    .finally(() => process.send?.({ ready: true }));
 }

@@ -47,6 +47,8 @@ export function BulkProgress({ id }: { id: number }) {
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.bulkSends.pathKey() }),
     }),
   );
+  // A download that fails says so beside its button.
+  const download = useMutation({ mutationFn: () => downloadResults(id) });
   const b = batch.data;
   if (!b) return <ErrorNote error={batch.error} />;
   const done = b.counts.sent + b.counts.failed + b.counts.invalid;
@@ -68,7 +70,10 @@ export function BulkProgress({ id }: { id: number }) {
         </p>
       ) : null}
       <ErrorNote error={resume.error} />
-      <Button onClick={() => void downloadResults(id)}>Download results (CSV)</Button>
+      <Button onClick={() => download.mutate()} busy={download.isPending}>
+        Download results (CSV)
+      </Button>
+      <ErrorNote error={download.error} />
     </section>
   );
 }

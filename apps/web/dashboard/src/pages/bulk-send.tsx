@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { background } from '../background.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { ErrorNote, PageHeader, SelectField } from '../ui.tsx';
@@ -60,7 +61,7 @@ export function BulkSendPage({ session }: { session: Session }) {
         templates={templates.data?.data ?? []}
         templateId={templateId}
         onTemplate={setTemplateId}
-        onFile={(file) => void choose(file)}
+        onFile={(file) => background(choose(file))}
         error={preview.error}
       />
       {preview.data && upload ? (

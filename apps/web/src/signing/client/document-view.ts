@@ -1,4 +1,4 @@
-import { h } from './dom.ts';
+import { background, h } from './dom.ts';
 import { activate } from './field-actions.ts';
 import { areaToPercent, compareAreas } from './geometry.ts';
 import { othersOnPage } from './others-view.ts';
@@ -80,7 +80,9 @@ function renderOverlay(page: SigningPage, { field, area, index }: Placed): HTMLE
         tabindex: first ? null : -1,
         'aria-hidden': first ? null : 'true',
         onclick: (e: MouseEvent) =>
-          void activate(page, field, e.currentTarget as HTMLElement, e.detail === 0 ? 'keyboard' : 'pointer'),
+          background(
+            activate(page, field, e.currentTarget as HTMLElement, e.detail === 0 ? 'keyboard' : 'pointer'),
+          ),
       });
   el.classList.add(`t-${field.type}`);
   Object.assign(el.style, box);

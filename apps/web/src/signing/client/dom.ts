@@ -53,3 +53,12 @@ export function announce(text: string): void {
 
 export const prefersReducedMotion = () =>
   window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+
+/**
+ * Starts work that an event handler or timer cannot await. The work shows its own errors where it
+ * has a place for them (the save status, the problem banner); anything it still throws is reported
+ * as an uncaught error is (`reportError`), and the page goes on.
+ */
+export function background(work: Promise<unknown>): void {
+  work.catch((err: unknown) => reportError(err));
+}

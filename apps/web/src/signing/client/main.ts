@@ -2,6 +2,7 @@
  * The signing page's entry (bundled by ../assets.ts): opens the link with signing.open and shows
  * what fits: the document to sign, the email code gate, or a page saying why it cannot be signed.
  */
+import { background } from './dom.ts';
 import './styles.css';
 import { signing } from './api.ts';
 import { showCodeGate } from './code-gate.ts';
@@ -18,7 +19,7 @@ import type { OpenResult } from './types.ts';
 let current: SigningPage | null = null;
 
 const flow: Flow = {
-  restart: () => void start(),
+  restart: () => background(start()),
   close: (view) => {
     current = null;
     showStatus(view, flow.restart);
@@ -45,8 +46,8 @@ async function start(): Promise<void> {
 // Unsaved progress goes out when the page is hidden (tab switch, phone lock, navigation).
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden' && current && !current.done && current.dirty.size) {
-    void saveNow(current, true);
+    background(saveNow(current, true));
   }
 });
 
-void start();
+background(start());

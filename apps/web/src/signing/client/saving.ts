@@ -1,4 +1,5 @@
 import { signing, signingOnExit } from './api.ts';
+import { background } from './dom.ts';
 import { showProblem } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { signerInput } from './session.ts';
@@ -14,7 +15,7 @@ export function scheduleSave(page: SigningPage): void {
     return;
   }
   page.ui.saveStatus.textContent = 'Unsaved changes';
-  page.saveTimer = window.setTimeout(() => void saveNow(page), 800);
+  page.saveTimer = window.setTimeout(() => background(saveNow(page)), 800);
 }
 
 /** Codes worth another try in a moment: the save is repeated by itself. */
@@ -53,7 +54,7 @@ function saveFailed(page: SigningPage, e: unknown): void {
   else if (NEEDS_CODE.has(err.code)) page.flow.restart();
   else if (TEMPORARY.has(err.code)) {
     page.ui.saveStatus.textContent = 'Not saved yet, retrying…';
-    page.saveTimer = window.setTimeout(() => void saveNow(page), 5000);
+    page.saveTimer = window.setTimeout(() => background(saveNow(page)), 5000);
   } else {
     page.ui.saveStatus.textContent = 'Not saved';
     showProblem(page.ui, `Your last change could not be saved: ${err.message}`);

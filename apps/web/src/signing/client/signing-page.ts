@@ -1,6 +1,6 @@
 import { decline } from './decline.ts';
 import { renderDocument } from './document-view.ts';
-import { announce, h } from './dom.ts';
+import { announce, background, h } from './dom.ts';
 import { goNext } from './field-actions.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { finish } from './finish.ts';
@@ -13,9 +13,9 @@ import type { OpenResult } from './types.ts';
 export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
   const page = createSigningPage(open, flow);
   const { ui } = page;
-  ui.next.addEventListener('click', (e) => void goNext(page, e.detail === 0 ? 'keyboard' : 'pointer'));
-  ui.finish.addEventListener('click', () => void finish(page));
-  ui.decline.addEventListener('click', () => void decline(page));
+  ui.next.addEventListener('click', (e) => background(goNext(page, e.detail === 0 ? 'keyboard' : 'pointer')));
+  ui.finish.addEventListener('click', () => background(finish(page)));
+  ui.decline.addEventListener('click', () => background(decline(page)));
 
   const title = open.request.title || 'Document';
   document.title = `Sign: ${title}`;

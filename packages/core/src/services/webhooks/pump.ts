@@ -47,20 +47,23 @@ export interface WebhookWorkerOptions {
 function outcomeRecorder(db: Db, now: () => Date) {
   let queue: { row: OutcomeRow; resolve: (written: boolean) => void; reject: (err: unknown) => void }[] = [];
   let flushing = false;
+  // Never rejects: a statement's failure is handed to the callers whose outcomes it carried.
   const flush = async () => {
     while (queue.length > 0) {
       const batch = queue;
       queue = [];
-      try {
-        const written = await recordOutcomeBatch(
-          db,
-          batch.map((b) => b.row),
-          now(),
-        );
-        for (const b of batch) b.resolve(written.has(b.row.deliveryId));
-      } catch (err) {
-        for (const b of batch) b.reject(err);
-      }
+      await recordOutcomeBatch(
+        db,
+        batch.map((b) => b.row),
+        now(),
+      ).then(
+        (written) => {
+          for (const b of batch) b.resolve(written.has(b.row.deliveryId));
+        },
+        (err: unknown) => {
+          for (const b of batch) b.reject(err);
+        },
+      );
     }
     flushing = false;
   };
@@ -70,7 +73,7 @@ function outcomeRecorder(db: Db, now: () => Date) {
         queue.push({ row, resolve, reject });
         if (!flushing) {
           flushing = true;
-          void flush();
+          flush().catch(reject); // flush settles its callers itself; should it throw, this one hears it
         }
       });
     },

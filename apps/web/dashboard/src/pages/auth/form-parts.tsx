@@ -21,7 +21,7 @@ export function useSignedIn(): (to?: string, opts?: { clearHash?: boolean }) => 
       return;
     }
     await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
-    navigate(to, { replace: true });
+    await navigate(to, { replace: true });
   };
 }
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { background } from '../../background.ts';
 import { errorMessage, trpcClient } from '../../trpc.ts';
 import { Button, useToast } from '../../ui.tsx';
 
@@ -46,7 +47,7 @@ export function Preview({
           </option>
         ))}
       </select>
-      <Button small busy={busy} onClick={() => void open()}>
+      <Button small busy={busy} onClick={() => background(open())}>
         Preview
       </Button>
     </fieldset>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { background } from '../../background.ts';
 import { errorMessage, trpcClient } from '../../trpc.ts';
 import type { EditorDoc } from './model.ts';
 import { type EditorState, toSaveInput } from './operations.ts';
@@ -90,7 +91,7 @@ export function useAutosave(
     version.current = conflict.version;
     blocked.current = false;
     setConflict(null);
-    void flush();
+    background(flush());
   }, [conflict, flush]);
   const adopt = useCallback((state: EditorState, doc: EditorDoc) => {
     version.current = state.version;
@@ -127,9 +128,11 @@ function useDebouncedSave(
     setStatus((s) => (s === 'saving' ? s : 'pending'));
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
-      void flush().then((ok) => {
-        if (ok && latest.current !== saved.current) void flush();
-      });
+      background(
+        flush().then(async (ok) => {
+          if (ok && latest.current !== saved.current) await flush();
+        }),
+      );
     }, SAVE_DELAY_MS);
   }, [present, flush, saved, latest, blocked, timer, setStatus]);
   useEffect(() => () => clearTimeout(timer.current), [timer]);

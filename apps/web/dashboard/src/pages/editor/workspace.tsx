@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { background } from '../../background.ts';
 import { type History, redo, undo } from './history.ts';
 import { type EditorDoc, roleColour, type Selection } from './model.ts';
 import type { EditorState } from './operations.ts';
@@ -111,7 +112,7 @@ function SidePanels({ w }: { w: WorkspaceState }) {
         busy={w.adding}
         onMove={(from, to) => w.apply((d) => ops.moveDocument(d, from, to))}
         onRemove={(id) => w.apply((d) => ops.removeDocument(d, id))}
-        onAdd={(f) => void w.addDocument(f)}
+        onAdd={(f) => background(w.addDocument(f))}
       />
     </aside>
   );
