@@ -4,8 +4,9 @@
  * - The service runs as a child in a process group of its own, with an IPC channel: should this
  *   supervisor die, the channel closes and the service stops as on SIGTERM (never an orphan
  *   holding the port).
- * - SIGTERM and SIGINT are forwarded to it once each (a terminal's Ctrl-C reaches only this
- *   process); the supervisor then waits for its clean stop and exits with its code.
+ * - SIGTERM and SIGINT are passed on to it (a terminal's Ctrl-C reaches only this process and npm,
+ *   whose copy of it counts once); the supervisor then waits for its clean stop and exits with its
+ *   code.
  * - When it exits on its own with a failure (a crash, an out-of-memory kill, kill -9), it is started
  *   again after a back-off that doubles from 1 s to 30 s while it keeps failing within a minute of
  *   its start, and goes back to 1 s once it has run for a minute: never a tight loop. Each restart
@@ -14,7 +15,8 @@
  * - An exit with code 0 that nobody asked for (someone sent SIGTERM to the service itself) is a
  *   stop, as with systemd's Restart=on-failure.
  *
- * It imports nothing of the service, so it stays small (one Node process, about 40 MB resident).
+ * It imports nothing of the service but pino, so it stays small (one Node process, about 60 MB
+ * resident, against the service's 200 MB and more).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +67,18 @@ function start(): void {
   });
 }
 
+/** When the last signal was passed on (see forward). */
+let forwardedAt = 0;
+/**
+ * One stop often arrives twice: Ctrl-C signals the whole foreground group and npm passes its own
+ * signal on to this process too. Only a signal a second or more after the last one passed on is a
+ * new one (a second Ctrl-C: the service then exits at once).
+ */
+const DUPLICATE_WITHIN_MS = 1_000;
+
 function forward(signal: NodeJS.Signals): void {
+  if (Date.now() - forwardedAt < DUPLICATE_WITHIN_MS) return;
+  forwardedAt = Date.now();
   if (!stopping) log.info({ signal }, 'stopping the service');
   stopping = signal;
   if (waiting) {

@@ -79,12 +79,14 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')(
       expect(tookMs).toBeLessThan(10_000);
     });
 
-    it('SIGTERM to the supervisor is forwarded once: the service drains and stops, and both exit 0; kill -9 of the supervisor leaves no orphan service', {
+    it('SIGTERM to the supervisor (twice, as npm passes its copy on) is forwarded once: the service drains and stops, and both exit 0; kill -9 of the supervisor leaves no orphan service', {
       timeout: 180_000,
     }, async () => {
       const sup = await startSupervised();
       await until('ready', () => isReady(sup.base), 90_000, 250);
       const service = servicePid(sup)!;
+      // npm passes its own copy of the signal on too: the duplicate must not force the stop.
+      sup.child.kill('SIGTERM');
       sup.child.kill('SIGTERM');
       expect(await sup.exited).toEqual({ code: 0, signal: null });
       expect(alive(service)).toBe(false);
