@@ -30,7 +30,7 @@ export function freePort(): Promise<number> {
 }
 
 export async function spawnApp(
-  name: 'api' | 'mcp' | 'worker' | 'server',
+  name: 'api' | 'mcp' | 'worker' | 'server' | 'web',
   env: Record<string, string>,
 ): Promise<AppProcess> {
   const port = env.PORT ?? String(await freePort());
