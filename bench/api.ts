@@ -18,8 +18,8 @@ import { parseArgs } from 'node:util';
 import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
-import { ensureDashboardBuilt } from '../apps/web/src/dashboard/build.ts';
 import { seededEmail, seedRequests } from '../test/seed-scale.ts';
+import { buildWeb } from '../test/web-build.ts';
 import { makePdf, NODE_TS, PRODUCTION_ENV, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -244,7 +244,7 @@ const db = createDb(database.url, { max: 4 });
 const children: ChildProcess[] = [];
 try {
   await migrateToLatest(db);
-  await ensureDashboardBuilt(); // built once per source change: not during a measurement
+  await buildWeb(); // `turbo run build`: the service reads the built pages; not during a measurement
   const env = {
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,

@@ -34,6 +34,21 @@ const TABLE_PLAN: [Bench, string[]][] = [
 const isBench = (name: string | undefined): name is Bench => !!name && Object.hasOwn(BENCHES, name);
 
 function runBench(name: Bench, args: string[]): void {
+  // The pages every service the benchmarks start reads (`turbo run build`, a cache hit when built).
+  const build = spawnSync(
+    join(ROOT, 'node_modules/.bin/turbo'),
+    ['run', 'build', '--output-logs=errors-only'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  if (build.status !== 0) {
+    console.error(
+      `turbo run build failed (${build.signal ?? `exit ${build.status}`}); run \`pnpm build\` to see why`,
+    );
+    process.exit(build.status ?? 1);
+  }
   console.log(`\n=== bench/${name}.ts ${args.join(' ')} ===`);
   const run = spawnSync(process.execPath, [...BENCHES[name], ...args], { cwd: ROOT, stdio: 'inherit' });
   if (run.status !== 0) {

@@ -17,6 +17,16 @@ memory_env() {
     if [[ $k =~ ^[A-Z_]+$ ]] && [ -z "${!k:-}" ]; then export "$k=$v"; fi
   done < scripts/memory.env
 }
+# The dashboard and signing page bundles (apps/web/dist): turbo rebuilds them when a source changed
+# and restores them from its cache otherwise (~0.4 s); its output is shown only when the build fails.
+web_build() {
+  local log
+  if ! log="$(node_modules/.bin/turbo run build --output-logs=errors-only 2>&1)"; then
+    printf '%s\n' "$log" >&2
+    exit 1
+  fi
+}
+case "$cmd" in start|test) web_build ;; esac
 case "$cmd" in
   # The supervisor is the process npm waits on, and the service its only child: no pnpm between.
   start) memory_env; exec node apps/server/src/supervisor.ts "$@" ;;

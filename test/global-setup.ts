@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { createDb, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { ensureDashboardBuilt } from '../apps/web/src/dashboard/build.ts';
-
 import './db.ts';
+import { buildWeb } from './web-build.ts';
 
 async function adminQuery(url: string, text: string): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: url });
@@ -15,6 +14,19 @@ async function adminQuery(url: string, text: string): Promise<pg.QueryResult> {
     return await client.query(text);
   } finally {
     await client.end();
+  }
+}
+
+/** Creates database `name` on the server and migrates it: the template each test file clones. */
+async function migrateTemplate(adminUrl: string, name: string): Promise<void> {
+  await adminQuery(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = createDb(url.toString(), { max: 1 });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
   }
 }
 
@@ -43,17 +55,10 @@ export default async function setup(project: TestProject) {
       rmSync(dir, { recursive: true, force: true });
     };
   }
-  // The dashboard bundle, built once here (or reused from dashboard/dist) so that test files which
-  // serve pages never wait for it.
-  const dashboard = ensureDashboardBuilt();
   const template = `esign_tpl_${process.pid}_${Date.now().toString(36)}`;
-  await adminQuery(adminUrl, `create database ${template}`);
-  const tplUrl = new URL(adminUrl);
-  tplUrl.pathname = `/${template}`;
-  const db = createDb(tplUrl.toString(), { max: 1 });
-  await migrateToLatest(db);
-  await db.destroy();
-  await dashboard;
+  // The dashboard and signing page, built by the same task as `npm start` (a turbo cache hit when
+  // nothing changed), while the template database migrates: every server a test starts reads them.
+  await Promise.all([buildWeb(), migrateTemplate(adminUrl, template)]);
   project.provide('dbAdminUrl', adminUrl);
   project.provide('dbTemplate', template);
 

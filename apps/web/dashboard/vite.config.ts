@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The dashboard (README: `/`): built into dist/<hash> by the server on first start
-// (apps/web/src/dashboard/build.ts), or served by `pnpm --filter @esign/web dashboard:dev` with
-// changes applied instantly (run the server with PUBLIC_URL=http://localhost:5173).
+// The dashboard (README: `/`): built into apps/web/dist/dashboard by `pnpm build` (turbo run build,
+// apps/web/scripts/build.ts), or served by `pnpm --filter @esign/web dashboard:dev` with changes
+// applied instantly (run the server with PUBLIC_URL=http://localhost:5173).
 const pdfFieldTypes = fileURLToPath(new URL('../../../packages/pdf/src/ingest/types.ts', import.meta.url));
 const api = 'http://localhost:3000';
 

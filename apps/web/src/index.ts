@@ -1,2 +1,2 @@
-export { dashboardSourceHash, ensureDashboardBuilt } from './dashboard/build.ts';
+export { loadWebBuildOrExit } from './built.ts';
 export { type WebOptions, webApp } from './plugin.ts';

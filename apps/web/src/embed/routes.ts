@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { type Config, embedFrameOrigins } from '@esign/core';
 import type { Db } from '@esign/db';
 import type { FastifyInstance } from 'fastify';
+import { webBuild } from '../built.ts';
 import { pageCsp } from '../http/csp.ts';
-import { signingAssets } from '../signing/assets.ts';
 import { renderSigningShell } from '../signing/shell.ts';
 
 const SCRIPT = readFileSync(new URL('./esign-form.js', import.meta.url));
@@ -15,6 +15,7 @@ const SCRIPT = readFileSync(new URL('./esign-form.js', import.meta.url));
  * gets `frame-ancestors 'none'`.
  */
 export async function embedPages(app: FastifyInstance, opts: { db: Db; config: Config }): Promise<void> {
+  const assets = (await webBuild()).signing;
   const base = pageCsp(opts.config.PUBLIC_URL, {
     inlineStyles: false,
     formAction: "'none'",
@@ -31,10 +32,7 @@ export async function embedPages(app: FastifyInstance, opts: { db: Db; config: C
   );
 
   app.get<{ Params: { token: string } }>('/e/:token', async (req, reply) => {
-    const [assets, origins] = await Promise.all([
-      signingAssets(),
-      embedFrameOrigins(opts.db, req.params.token),
-    ]);
+    const origins = await embedFrameOrigins(opts.db, req.params.token);
     const ancestors = origins.length ? origins.join(' ') : "'none'";
     return reply
       .type('text/html; charset=utf-8')

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Plugin } from 'esbuild';
 import type { StaticAsset } from '../http/static-asset.ts';
 
 export interface Asset extends StaticAsset {
@@ -15,73 +13,27 @@ export interface SigningAssets {
   css: Asset;
 }
 
-const ENTRY = fileURLToPath(new URL('./client/main.ts', import.meta.url));
+/** What the build writes beside the bundle (scripts/build-signing.ts): the hashed file names. */
+export interface SigningManifest {
+  js: string;
+  css: string;
+}
+
+export const SIGNING_MANIFEST = 'manifest.json';
 export const ASSET_PREFIX = '/s/assets/';
 
 /**
- * tRPC's packages do not declare `"sideEffects": false`, so esbuild keeps every module their entry
- * imports, links the page never uses included (WebSocket, batching, subscriptions: about 1 KB
- * gzipped). Their modules only define functions and classes, so unused ones can go.
+ * Reads the built signing page client (`dist/signing`: script, stylesheet and the manifest naming
+ * them) into memory, plain and gzipped, once per process.
  */
-const trpcWithoutSideEffects: Plugin = {
-  name: 'trpc-without-side-effects',
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, async (args) => {
-      if (
-        args.pluginData === 'trpc' ||
-        !(args.path.startsWith('@trpc/') || args.importer.includes('/@trpc/'))
-      )
-        return undefined;
-      const { kind, resolveDir, importer } = args;
-      const resolved = await b.resolve(args.path, { kind, resolveDir, importer, pluginData: 'trpc' });
-      return resolved.errors.length ? resolved : { path: resolved.path, sideEffects: false };
-    });
-  },
-};
-
-/**
- * Bundles the signing page's client (TypeScript and CSS) with esbuild. Runs in the server process,
- * so starting the service needs no build step; the result is kept in memory (signingAssets()).
- */
-export async function buildSigningAssets(): Promise<SigningAssets> {
-  const result = await build({
-    entryPoints: { signing: ENTRY },
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: ['chrome100', 'edge100', 'firefox100', 'safari15.4'],
-    outdir: join(dirname(ENTRY), 'out'),
-    write: false,
-    legalComments: 'none',
-    charset: 'utf8',
-    logLevel: 'silent',
-    plugins: [trpcWithoutSideEffects],
-  });
-  const find = (ext: string) => {
-    const file = result.outputFiles.find((f) => f.path.endsWith(ext));
-    if (!file) throw new Error(`signing page bundle has no ${ext} output`);
-    const body = Buffer.from(file.contents);
-    const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-    return {
-      path: `${ASSET_PREFIX}signing-${hash}${ext}`,
-      contentType: ext === '.js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
-      body,
-      gzip: gzipSync(body, { level: 9 }),
-    };
+export async function loadSigningAssets(dir: string): Promise<SigningAssets> {
+  const manifest = JSON.parse(await readFile(join(dir, SIGNING_MANIFEST), 'utf8')) as SigningManifest;
+  const load = async (name: string, contentType: string): Promise<Asset> => {
+    const body = await readFile(join(dir, name));
+    return { path: `${ASSET_PREFIX}${name}`, contentType, body, gzip: gzipSync(body, { level: 9 }) };
   };
-  return { js: find('.js'), css: find('.css') };
-}
-
-let cached: Promise<SigningAssets> | null = null;
-
-/** The bundle, built on first use and then shared by every request of this process. */
-export function signingAssets(): Promise<SigningAssets> {
-  if (!cached) {
-    cached = buildSigningAssets();
-    // A failed build is retried on the next request rather than cached.
-    cached.catch(() => {
-      cached = null;
-    });
-  }
-  return cached;
+  return {
+    js: await load(manifest.js, 'text/javascript; charset=utf-8'),
+    css: await load(manifest.css, 'text/css; charset=utf-8'),
+  };
 }

@@ -1,14 +1,15 @@
 import type { Config } from '@esign/core';
 import type { FastifyInstance } from 'fastify';
+import { webBuild } from '../built.ts';
 import { pageCsp } from '../http/csp.ts';
 import { sendStaticAsset } from '../http/static-asset.ts';
-import { ASSET_PREFIX, signingAssets } from './assets.ts';
+import { ASSET_PREFIX } from './assets.ts';
 import { renderSigningShell } from './shell.ts';
 
 /** GET /s/{token}: the signing page (README, "Two commands"), and its script and stylesheet. */
 export async function signingPage(app: FastifyInstance, opts: { config: Config }): Promise<void> {
-  // Start bundling now so the first signer does not wait for it; failures surface per request.
-  void signingAssets().catch((err) => app.log.error({ err }, 'signing page bundle failed'));
+  // The client `pnpm build` bundled (src/built.ts), read at start.
+  const assets = (await webBuild()).signing;
   const csp = pageCsp(opts.config.PUBLIC_URL, {
     inlineStyles: false,
     formAction: "'none'",
@@ -17,7 +18,6 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
   });
 
   app.get<{ Params: { token: string } }>('/s/:token', async (_request, reply) => {
-    const assets = await signingAssets();
     return (
       reply
         .type('text/html; charset=utf-8')
@@ -32,7 +32,6 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
   });
 
   app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
-    const assets = await signingAssets();
     const asset = [assets.js, assets.css].find((a) => a.path === `${ASSET_PREFIX}${request.params.file}`);
     return sendStaticAsset(request, reply, asset);
   });
