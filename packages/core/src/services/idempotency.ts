@@ -109,7 +109,7 @@ export async function completeIdempotent(
   req: IdempotencyRequest,
   status: number,
   body: string,
-  logger?: Logger,
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>,
 ): Promise<void> {
   const store = () =>
     db
