@@ -1,4 +1,4 @@
-import { createRuntime, stopOnSignal } from '@esign/core';
+import { createRuntime, LISTEN_HOST, stopOnSignal } from '@esign/core';
 import { createHttpApp } from '@esign/http';
 import { config } from './env.ts';
 import { webApp } from './plugin.ts';
@@ -8,7 +8,7 @@ import { webApp } from './plugin.ts';
 const rt = await createRuntime(config, 'web');
 const app = createHttpApp(rt);
 await app.register(webApp, rt);
-await app.listen({ port: config.PORT, host: '0.0.0.0' });
+await app.listen({ port: config.PORT, host: LISTEN_HOST });
 stopOnSignal(async () => {
   await app.close();
   await rt.close();
