@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseExposition, sampleValue } from '../../../test/metrics.ts';
 import { cachedRead } from '../src/metrics/cached-read.ts';
@@ -177,5 +178,15 @@ describe('createMetrics (issue 27.6)', () => {
     expect(sampleValue(s, 'esign_document_pool_queued')).toBe(5);
     expect(sampleValue(s, 'esign_document_pool_resident_bytes')).toBe(123_000_000);
     expect(sampleValue(s, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+  });
+
+  it("the README's Monitoring section names every esign_ metric", async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Monitoring'));
+    const names = [
+      ...(await createMetrics({ restarts: 0 }).exposition()).matchAll(/^# HELP (esign_\w+)/gm),
+    ].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(15);
+    for (const name of names) expect(section, name).toContain(`\`${name}\``);
   });
 });
