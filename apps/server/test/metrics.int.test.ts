@@ -147,6 +147,22 @@ describe('Prometheus metrics on METRICS_PORT (issue 27.6)', () => {
       value(before, 'esign_db_pool_acquire_seconds_count'),
     );
 
+    // MCP answers through the SDK's transport on a hijacked reply: counted all the same.
+    const mcp = procs.mcp!.proc;
+    const mcpBefore = await metricsOf('mcp');
+    const listed = await fetch(`${mcp.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(listed.status).toBe(200);
+    const mcpRoute = { method: 'POST', route: '/mcp', status: '200' };
+    expect(count(await metricsOf('mcp'), mcpRoute) - count(mcpBefore, mcpRoute)).toBe(1);
+
     const web = procs.web!.proc;
     await fetch(`${web.base}/s/${TOKEN}`);
     await fetch(`${web.base}/files/${TOKEN}/contract.pdf`);
