@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -126,4 +127,30 @@ export async function terminateBackends(url: string, names: string[]): Promise<n
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * The TCP ports process `pid` listens on (Linux: its socket descriptors matched against the
+ * kernel's listening sockets in /proc/net/tcp and tcp6), sorted.
+ */
+export function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex; state 0A is LISTEN; column 9 is the inode.
+      if (cols[3] === '0A' && cols[9] && inodes.has(cols[9]))
+        ports.add(Number.parseInt(cols[1]!.split(':')[1]!, 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
 }

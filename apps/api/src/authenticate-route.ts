@@ -1,6 +1,6 @@
 import { type CallerKind, type Config, CoreError } from '@esign/core';
 import type { Db } from '@esign/db';
-import { authenticateHttp, sendError } from '@esign/http';
+import { authenticateHttp, sendError, setMetricsRoute } from '@esign/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_BASE, pathOf } from './request-state.ts';
 import { matchRoute, type RestRoute } from './routes.ts';
@@ -30,6 +30,7 @@ export function authenticateRoute(routes: RestRoute[], opts: { db: Db; config: C
     if (auth.error) return sendError(reply, auth.error);
     const { route } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
     if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
+    setMetricsRoute(request, `${API_BASE}${route.path}`);
     request.esign = { route, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
   };
 }

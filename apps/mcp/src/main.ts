@@ -1,4 +1,4 @@
-import { createRuntime, shutdownOnSignal } from '@esign/core';
+import { createRuntime, LISTEN_HOST, shutdownOnSignal } from '@esign/core';
 import { createHttpApp, httpPart } from '@esign/http';
 import { config } from './env.ts';
 import { mcpEndpoint } from './plugin.ts';
@@ -7,5 +7,5 @@ import { mcpEndpoint } from './plugin.ts';
 const rt = await createRuntime(config, 'mcp');
 const app = createHttpApp(rt);
 await app.register(mcpEndpoint, rt);
-await app.listen({ port: config.PORT, host: '0.0.0.0' });
+await app.listen({ port: config.PORT, host: LISTEN_HOST });
 shutdownOnSignal(rt, [httpPart(app)]);

@@ -1,4 +1,4 @@
-import { createRuntime, shutdownOnSignal } from '@esign/core';
+import { createRuntime, LISTEN_HOST, shutdownOnSignal } from '@esign/core';
 import { httpPart } from '@esign/http';
 import { loadWebBuildOrExit } from '@esign/web';
 import { startBackgroundWorker } from '@esign/worker';
@@ -12,7 +12,7 @@ await loadWebBuildOrExit();
 const rt = await createRuntime(config, 'server', { migrate: true });
 const app = await buildAllInOneApp(rt);
 const worker = startBackgroundWorker(rt);
-await app.listen({ port: config.PORT, host: '0.0.0.0' });
+await app.listen({ port: config.PORT, host: LISTEN_HOST });
 rt.logger.info(
   { url: config.PUBLIC_URL, database: rt.embedded ? `embedded (${config.DATA_DIR}/db)` : 'DATABASE_URL' },
   `E-Signature service ready at ${config.PUBLIC_URL} (API ${config.PUBLIC_URL}/api/v1, MCP ${config.PUBLIC_URL}/mcp)`,

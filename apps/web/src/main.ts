@@ -1,4 +1,4 @@
-import { createRuntime, shutdownOnSignal } from '@esign/core';
+import { createRuntime, LISTEN_HOST, shutdownOnSignal } from '@esign/core';
 import { createHttpApp, httpPart } from '@esign/http';
 import { loadWebBuildOrExit } from './built.ts';
 import { config } from './env.ts';
@@ -11,5 +11,5 @@ await loadWebBuildOrExit();
 const rt = await createRuntime(config, 'web');
 const app = createHttpApp(rt);
 await app.register(webApp, rt);
-await app.listen({ port: config.PORT, host: '0.0.0.0' });
+await app.listen({ port: config.PORT, host: LISTEN_HOST });
 shutdownOnSignal(rt, [httpPart(app)]);

@@ -10,6 +10,11 @@ const positiveInt = z.coerce.number().int().positive();
 export const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /**
+     * Prometheus metrics (README, "Monitoring") on a port of their own, bound where PORT is; unset:
+     * no metrics port at all, so nothing is public by accident.
+     */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATABASE_URL: z
       .string()
@@ -67,8 +72,16 @@ export const ConfigSchema = z
     SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(3),
     /** Longest a stopping process waits for its requests and jobs in flight before it ends them. */
     SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
+    /**
+     * How many times the supervisor of `npm start` has restarted this process so far (it sets it
+     * when it starts the service again); shown as the metric esign_process_restarts. Unset: 0.
+     */
+    ESIGN_RESTART_COUNT: z.coerce.number().int().min(0).default(0),
   })
   .superRefine((c, ctx) => {
+    if (c.METRICS_PORT !== undefined && c.METRICS_PORT === c.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT' });
+    }
     if (c.TSA_USERNAME && !c.TSA_URL) {
       ctx.addIssue({ code: 'custom', path: ['TSA_USERNAME'], message: 'needs TSA_URL' });
     }

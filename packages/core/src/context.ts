@@ -62,6 +62,8 @@ export interface CoreDeps {
    * reference (see services/uploads.ts) instead of carrying it in base64.
    */
   uploads?: ReadonlyMap<string, import('./services/uploads.ts').UploadedFile>;
+  /** The process's metrics (README, "Monitoring"); unset when METRICS_PORT is. */
+  metrics?: import('./metrics/metrics.ts').Metrics;
   /** Test-only loosening of the outbound guard for document downloads (a loopback HTTPS server). */
   outbound?: {
     allowPrivate?: boolean;

@@ -8,6 +8,9 @@ export { jobHandlers } from './jobs.ts';
 /** Parses the environment at process start; a bad value stops the process naming the variable. */
 export { loadConfigOrExit } from './load-config.ts';
 export * from './logger.ts';
+// Prometheus metrics (README, "Monitoring"): created by createRuntime when METRICS_PORT is set.
+export * from './metrics/metrics.ts';
+export { METRICS_PATH, serveMetrics } from './metrics/server.ts';
 export { MAX_ID } from './routers/ids.schemas.ts';
 export * from './runtime.ts';
 export * from './services/accounts.ts';

@@ -74,4 +74,22 @@ describe('configuration (README, Configuration)', () => {
       'https://sign.example.com',
     );
   });
+
+  it('METRICS_PORT (issue 27.6): unset by default (no metrics port); a port from 1 to 65535 other than PORT; anything else stops the process naming it', () => {
+    expect(parseConfig({}).METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    for (const bad of ['metrics', '0', '-1', '65536', '9464.5'])
+      expect(() => parseConfig({ METRICS_PORT: bad }), bad).toThrow(/METRICS_PORT/);
+    expect(() => parseConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(
+      /METRICS_PORT: must differ from PORT/,
+    );
+  });
+
+  it('ESIGN_RESTART_COUNT (issue 27.6), set by the supervisor: 0 when absent, else a whole number', () => {
+    expect(parseConfig({}).ESIGN_RESTART_COUNT).toBe(0);
+    expect(parseConfig({ ESIGN_RESTART_COUNT: '3' }).ESIGN_RESTART_COUNT).toBe(3);
+    for (const bad of ['-1', 'x', '1.5'])
+      expect(() => parseConfig({ ESIGN_RESTART_COUNT: bad }), bad).toThrow(/ESIGN_RESTART_COUNT/);
+  });
 });

@@ -1,4 +1,11 @@
-import { type Compilable, CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
+import {
+  type Compilable,
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  type PostgresPool,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -17,6 +24,19 @@ export interface DbOptions {
   connectTimeoutMs?: number;
   /** Told about each connection lost outside a query (logging); the pool replaces it on demand. */
   onConnectionLost?: (err: Error) => void;
+  /**
+   * Told how long each checkout of a connection took (ms), whether it got one or not: the wait
+   * for a free connection when all are busy, or the time to open a new one (metrics).
+   */
+  onAcquire?: (ms: number) => void;
+}
+
+/** The pool's connections now: open (idle or checked out), idle, and queries waiting for one. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 /** SQL text → statement name: the statements sent as prepared statements (preparedSql, compiledOnce). */
@@ -105,6 +125,11 @@ function prepareNamedStatements(client: pg.PoolClient): void {
  * caller. The process never crashes on it.
  */
 export function createDb(connectionString: string, opts: DbOptions = {}): Db {
+  return createDbPool(connectionString, opts).db;
+}
+
+/** createDb, with what its pool is doing now (`stats`, for metrics). */
+export function createDbPool(connectionString: string, opts: DbOptions = {}): { db: Db; stats(): PoolStats } {
   const pool = new pg.Pool({
     connectionString,
     max: opts.max ?? 10,
@@ -124,7 +149,36 @@ export function createDb(connectionString: string, opts: DbOptions = {}): Db {
     client.on('error', () => {});
     prepareNamedStatements(client);
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: timedCheckouts(pool, opts.onAcquire) }),
+  });
+  return {
+    db,
+    stats: () => ({
+      max: pool.options.max,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+  };
+}
+
+/** The pool as Kysely sees it, each checkout timed for `onAcquire` (the pool itself when unset). */
+function timedCheckouts(pool: pg.Pool, onAcquire: DbOptions['onAcquire']): PostgresPool {
+  if (!onAcquire) return pool;
+  return {
+    Client: (pool as unknown as Pick<PostgresPool, 'Client'>).Client,
+    options: pool.options,
+    end: () => pool.end(),
+    async connect() {
+      const started = performance.now();
+      try {
+        return await pool.connect();
+      } finally {
+        onAcquire(performance.now() - started);
+      }
+    },
+  };
 }
 
 /** Serialises a value for a jsonb column (pg would turn a JS array into an SQL array). */

@@ -1,4 +1,4 @@
-import { createDb, type Db } from './connection.ts';
+import { createDbPool, type Db, type PoolStats } from './connection.ts';
 import { type EmbeddedServerEvent, startEmbeddedPostgres } from './embedded.ts';
 
 export interface OpenDatabase {
@@ -7,6 +7,8 @@ export interface OpenDatabase {
   embedded: boolean;
   /** The embedded cluster's data directory (unset with DATABASE_URL). */
   location?: string;
+  /** What the connection pool is doing now (metrics). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,8 @@ export async function openDatabase(opts: {
   onLog?: (line: string) => void;
   /** A pooled connection was lost while idle (the pool replaces it). */
   onConnectionLost?: (err: Error) => void;
+  /** How long each checkout of a pooled connection took, in ms (metrics). */
+  onAcquire?: (ms: number) => void;
   /** The embedded server this process runs stopped, was restarted, or could not be yet. */
   onServerEvent?: (e: EmbeddedServerEvent) => void;
 }): Promise<OpenDatabase> {
@@ -26,21 +30,23 @@ export async function openDatabase(opts: {
     max: opts.poolSize,
     applicationName: opts.applicationName,
     onConnectionLost: opts.onConnectionLost,
+    onAcquire: opts.onAcquire,
   };
   if (opts.databaseUrl) {
-    const db = createDb(opts.databaseUrl, pool);
-    return { db, url: opts.databaseUrl, embedded: false, close: () => db.destroy() };
+    const { db, stats } = createDbPool(opts.databaseUrl, pool);
+    return { db, url: opts.databaseUrl, embedded: false, poolStats: stats, close: () => db.destroy() };
   }
   const server = await startEmbeddedPostgres(opts.dataDir, {
     onLog: opts.onLog,
     onServerEvent: opts.onServerEvent,
   });
-  const db = createDb(server.url, pool);
+  const { db, stats } = createDbPool(server.url, pool);
   return {
     db,
     url: server.url,
     embedded: true,
     location: server.dir,
+    poolStats: stats,
     close: async () => {
       await db.destroy();
       await server.stop();

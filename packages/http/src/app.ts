@@ -1,4 +1,4 @@
-import { CALLER_KINDS, type Config, CoreError, type StoppablePart } from '@esign/core';
+import { CALLER_KINDS, type Config, CoreError, type Metrics, type StoppablePart } from '@esign/core';
 import { type Db, migrationsApplied } from '@esign/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -7,6 +7,7 @@ import { authenticateHttp, carriesCredentials } from './auth.ts';
 import { fromFastifyError, sendError } from './errors.ts';
 import { registerJsonParser } from './json-body.ts';
 import { JSON_LIMIT } from './limits.ts';
+import { countResponses } from './metrics.ts';
 import { serializeRequest } from './redact.ts';
 
 export interface HttpAppOptions {
@@ -14,12 +15,14 @@ export interface HttpAppOptions {
   logger: Logger;
   config: Config;
   now?: () => Date;
+  /** The process's metrics: every response is counted by route pattern and status (unset: not counted). */
+  metrics?: Metrics;
 }
 
 /**
  * The Fastify shell every process serves from: health and readiness, request ids, the JSON body
- * parser and its limits, the error envelope for whatever Fastify itself refuses, JSON 404s, and
- * request logs whose URLs carry no signing token.
+ * parser and its limits, the error envelope for whatever Fastify itself refuses, JSON 404s,
+ * request logs whose URLs carry no signing token, and the HTTP metrics.
  */
 export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   const now = opts.now ?? (() => new Date());
@@ -45,6 +48,8 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     },
   }) as unknown as FastifyInstance;
   app.decorateRequest('actor', null);
+  app.decorateRequest('metricsRoute', null);
+  if (opts.metrics) countResponses(app, opts.metrics);
   app.removeAllContentTypeParsers();
   registerJsonParser(app);
   app.setErrorHandler((err, request, reply) => {

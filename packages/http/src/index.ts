@@ -11,4 +11,5 @@ export {
   tooLarge,
   VERIFY_UPLOAD_LIMIT,
 } from './limits.ts';
+export { setMetricsRoute, UNMATCHED_ROUTE } from './metrics.ts';
 export { REDACTED, redactUrl, serializeRequest } from './redact.ts';

@@ -9,13 +9,13 @@ export {
   configureDocumentPool,
   DocumentPoolBusyError,
   type DocumentPoolOptions,
+  type DocumentPoolStats,
   documentPoolStats,
   type IsolationLimits,
   type PooledSealed,
   type PooledSigned,
   type SealingOptions,
 } from './ingest/isolate.ts';
-export type { PoolStats as DocumentPoolStats } from './ingest/isolate-pool.ts';
 export type {
   PoolTrust,
   SealTaskInput,

@@ -212,3 +212,42 @@ export function holdLease(
     },
   };
 }
+
+/** One kind's share of the job queue (metrics): due jobs waiting, running ones, the oldest due. */
+export interface JobQueueRow {
+  kind: string;
+  /** Due and unclaimed, or claimed by a worker whose lease ran out (it is taken again). */
+  pending: number;
+  /** Claimed, under a live lease. */
+  running: number;
+  /** `run_at` of the oldest pending job (null when none is pending). */
+  oldestPendingAt: Date | null;
+}
+
+/**
+ * The job queue per kind, as of `now`: one statement over the queue's own index (queued and
+ * running jobs only, never the history of done ones), stopped by the server after `timeoutMs`.
+ * Jobs due later (retries on their back-off) are not counted.
+ */
+export async function readJobQueue(db: Db, now: Date, timeoutMs = 2_000): Promise<JobQueueRow[]> {
+  return db.transaction().execute(async (tx) => {
+    await sql`set local statement_timeout = ${sql.lit(Math.max(1, Math.round(timeoutMs)))}`.execute(tx);
+    const { rows } = await sql<{ kind: string; pending: number; running: number; oldest: Date | null }>`
+      select kind,
+        count(*) filter (where pending)::int as pending,
+        count(*) filter (where not pending)::int as running,
+        min(run_at) filter (where pending) as oldest
+      from (
+        select kind, run_at, (status = 'queued' or locked_until < ${now}) as pending
+        from jobs
+        where status in ('queued', 'running') and run_at <= ${now}
+      ) due
+      group by kind`.execute(tx);
+    return rows.map((r) => ({
+      kind: r.kind,
+      pending: r.pending,
+      running: r.running,
+      oldestPendingAt: r.oldest,
+    }));
+  });
+}

@@ -54,9 +54,11 @@ export async function runClaimedJob(
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     const outcome = await handler({ ...ctx, logger: log }, job.payload, job);
     if (outcome !== 'finished') await finishJob(ctx.db, job, ctx.now());
+    ctx.deps.metrics?.jobRun(job.kind, 'done');
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const outcome = await failJob(ctx.db, job, message, ctx.now());
+    ctx.deps.metrics?.jobRun(job.kind, outcome);
     if (outcome === 'retry' && err instanceof RetryLater)
       log.debug({ reason: message }, 'job will be retried');
     else

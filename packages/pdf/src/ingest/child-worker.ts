@@ -48,6 +48,16 @@ export const WORKER_NICENESS = 10;
 const STARTUP_CODE =
   /\b(ERR_MODULE_NOT_FOUND|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX|ERR_INVALID_TYPESCRIPT_SYNTAX)\b/;
 
+/** The resident memory each live worker had at its watchdog's last look (bytes; 0 before the first). */
+const live = new Map<ChildProcess, number>();
+
+/** The document workers alive in this process now, and their resident memory together (bytes). */
+export function documentWorkersMemory(): { workers: number; residentBytes: number } {
+  let residentBytes = 0;
+  for (const rss of live.values()) residentBytes += rss;
+  return { workers: live.size, residentBytes };
+}
+
 function residentBytes(pid: number): number | null {
   try {
     const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
@@ -80,6 +90,30 @@ function readiness(child: ChildProcess) {
   const stop = () => clearTimeout(limit);
   ready.then(stop, stop);
   return { ready, started: () => started(), failed: (err: Error) => failed(err) };
+}
+
+/**
+ * The watchdog of a child's resident memory, every WATCH_EVERY_MS: kept for the metrics
+ * (documentWorkersMemory), and over `memoryMb` the child is killed (`onOver` first).
+ */
+function watchMemory(child: ChildProcess, memoryMb: number, onOver: () => void) {
+  live.set(child, 0);
+  const timer = setInterval(() => {
+    const rss = child.pid ? residentBytes(child.pid) : null;
+    if (rss === null) return;
+    if (live.has(child)) live.set(child, rss);
+    if (rss > memoryMb * 1024 * 1024) {
+      onOver();
+      child.kill('SIGKILL');
+    }
+  }, WATCH_EVERY_MS);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      live.delete(child);
+    },
+  };
 }
 
 /** WORKER_NICENESS below this process's priority (at most 19, Unix's lowest). */
@@ -139,17 +173,12 @@ export function forkDocumentWorker(memoryMb: number, kind: 'ingest' | 'render' |
     if (!m?.progress) sent.length = 0;
     events.emit('message', m);
   });
-  const watchdog = setInterval(() => {
-    const rss = child.pid ? residentBytes(child.pid) : null;
-    if (rss !== null && rss > memoryMb * 1024 * 1024) {
-      overLimit = true;
-      child.kill('SIGKILL');
-    }
-  }, WATCH_EVERY_MS);
-  watchdog.unref();
+  const watchdog = watchMemory(child, memoryMb, () => {
+    overLimit = true;
+  });
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
-      clearInterval(watchdog);
+      watchdog.stop();
       removeFiles(sent.splice(0));
       startup.failed(new Error(`the document worker ended before it started (${stderr.slice(-300)})`));
       if (overLimit || /heap out of memory|Reached heap limit/i.test(stderr))

@@ -23,7 +23,7 @@ import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import type { TrustFetch } from '../seal/trust.ts';
 import { TrustServiceError } from '../seal/trust-error.ts';
-import { type DocumentWorker, forkDocumentWorker } from './child-worker.ts';
+import { type DocumentWorker, documentWorkersMemory, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError, SealInputMismatchError } from './errors.ts';
 import { asTaskBytes, type PoolFile } from './ipc-files.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
@@ -99,9 +99,17 @@ export function configureDocumentPool(opts: DocumentPoolOptions = {}): void {
   scheduler.dispatch();
 }
 
-/** What the pool is doing now (running and waiting documents, per account). */
-export function documentPoolStats(): PoolStats {
-  return scheduler.stats();
+/** What the pool is doing now, and its worker processes with their resident memory together. */
+export interface DocumentPoolStats extends PoolStats {
+  /** Worker processes alive (running a document, or idle and kept warm). */
+  workers: number;
+  /** Their resident memory together, in bytes, as last measured (every 50 ms, where /proc exists). */
+  residentBytes: number;
+}
+
+/** What the pool is doing now (running and waiting documents, per account; its workers' memory). */
+export function documentPoolStats(): DocumentPoolStats {
+  return { ...scheduler.stats(), ...documentWorkersMemory() };
 }
 
 interface PooledWorker {

@@ -16,6 +16,7 @@ import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles } from '../storage.ts';
 import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
+import { SEAL_JOB } from './queue.ts';
 import { type Sealer, sealerFor } from './sealer.ts';
 import { authenticationOf, consentOf, signatureMethodsOf } from './trail-evidence.ts';
 import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
@@ -398,6 +399,7 @@ export const sealRequestJob: JobHandler = async (ctx, payload, job) => {
     await sealSignatureRequest(ctx, requestId);
   } catch (err) {
     const last = job.attempts >= job.max_attempts;
+    ctx.deps.metrics?.sealingFailure(SEAL_JOB, last);
     const message = err instanceof Error ? err.message : String(err);
     await ctx.db
       .updateTable('signature_requests')

@@ -166,6 +166,7 @@ export const signerCopyJob: JobHandler = async (ctx, payload, job) => {
     await produceSignerCopy(ctx, signerId);
   } catch (err) {
     const last = job.attempts >= job.max_attempts;
+    ctx.deps.metrics?.sealingFailure(SIGNER_COPY_JOB, last);
     ctx.logger[last ? 'error' : 'warn'](
       { err, signerId },
       last ? "signer's copy failed for good" : "signer's copy failed; will be retried",

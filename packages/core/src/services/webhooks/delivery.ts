@@ -8,7 +8,6 @@ import {
   type ResolveHost,
 } from '@esign/webhooks';
 import { sql } from 'kysely';
-import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
@@ -270,17 +269,19 @@ export async function attemptWebhookDelivery(
     })
     .finally(lease.stop);
   const kind = await recordOutcome(db, d, outcome, opts);
-  logAttempt(opts.logger, d, outcome.result, kind);
+  reportAttempt(opts, d, outcome.result, kind);
   return { kind, attempt: d.attempt, deliveryId: d.deliveryUuid };
 }
 
-/** The log line of every attempt (info), whichever path made it. */
-export function logAttempt(
-  logger: Logger | undefined,
+/** The log line (info) and the count (metrics) of every attempt, whichever path made it. */
+export function reportAttempt(
+  opts: Pick<WebhookOptions, 'logger' | 'metrics'>,
   d: ClaimedDelivery,
   result: DeliveryAttemptResult,
   kind: 'succeeded' | 'retrying' | 'failed' | 'superseded',
 ): void {
+  opts.metrics?.webhookAttempt(kind === 'retrying' ? 'retry' : kind);
+  const logger = opts.logger;
   if (!logger?.isLevelEnabled('info')) return;
   logger.info(
     {
@@ -310,6 +311,7 @@ export function createWebhookDeliverJob(extra: { lookup?: ResolveHost } = {}): J
       config: ctx.config,
       now: ctx.now,
       logger: ctx.logger,
+      metrics: ctx.deps.metrics,
       job,
       ...(extra.lookup ? { lookup: extra.lookup } : {}),
     });

@@ -2,6 +2,7 @@ import type { JobRow } from '@esign/db';
 import type { ResolveHost } from '@esign/webhooks';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import { type EnqueueOptions, JOB_LEASE_MS, type JobKind } from '../jobs.ts';
 
 /** The job that wakes a worker up for one delivery attempt (the delivery row decides). */
@@ -12,6 +13,8 @@ export interface WebhookOptions {
   config: Config;
   now: () => Date;
   logger?: Logger;
+  /** Counts each attempt's outcome (esign_webhook_deliveries_total). */
+  metrics?: Metrics;
   /** DNS resolution for the address checks (save and delivery); default the system resolver. */
   lookup?: ResolveHost;
   /** The `webhook.deliver` job making this attempt: finished in the statement recording the outcome. */

@@ -12,7 +12,7 @@ import {
   renewBatchLeases,
 } from './batch.ts';
 import type { ClaimedDelivery } from './claim.ts';
-import { type BuiltData, lastSentData, logAttempt, nextState, sendBuilt } from './delivery.ts';
+import { type BuiltData, lastSentData, nextState, reportAttempt, sendBuilt } from './delivery.ts';
 import { WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
 import { openEndpointSecret } from './secret-box.ts';
 
@@ -156,7 +156,7 @@ async function attemptClaimed(
     job,
   });
   const kind = !written ? 'superseded' : status === 'pending' ? 'retrying' : status;
-  logAttempt(opts.logger, d, result, kind);
+  reportAttempt(opts, d, result, kind);
 }
 
 /** Starts the attempts (and the handler's jobs) of a claimed batch, each in `inFlight` until it ends. */
@@ -171,6 +171,7 @@ function attemptStarter(
     config: ctx.config,
     now: ctx.now,
     logger: ctx.logger,
+    metrics: ctx.deps.metrics,
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
   };
   const recorder = outcomeRecorder(ctx.db, ctx.now);
