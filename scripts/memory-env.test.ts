@@ -44,7 +44,7 @@ describe('npm start exports scripts/memory.env', () => {
     ]);
     expect(expected.NODE_OPTIONS).toBe('--max-semi-space-size=16');
     expect(exported({})).toEqual(expected);
-    expect(runSh).toMatch(/start\) memory_env; exec pnpm --silent run start:all/);
+    expect(runSh).toMatch(/start\) memory_env; exec node apps\/server\/src\/supervisor.ts/);
   });
 
   it("an operator's own value is kept", () => {
