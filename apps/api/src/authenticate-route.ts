@@ -28,8 +28,8 @@ export function authenticateRoute(routes: RestRoute[], opts: { db: Db; config: C
       allow: REST_CALLERS,
     });
     if (auth.error) return sendError(reply, auth.error);
-    const { route } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
+    const { route, params } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
     if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
-    request.esign = { route, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
+    request.esign = { route, params, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
   };
 }
