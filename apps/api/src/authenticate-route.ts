@@ -28,9 +28,9 @@ export function authenticateRoute(routes: RestRoute[], opts: { db: Db; config: C
       allow: REST_CALLERS,
     });
     if (auth.error) return sendError(reply, auth.error);
-    const { route } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
+    const { route, params } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
     if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
     setMetricsRoute(request, `${API_BASE}${route.path}`);
-    request.esign = { route, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
+    request.esign = { route, params, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
   };
 }

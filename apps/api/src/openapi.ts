@@ -5,7 +5,6 @@ import {
   type ErrorCode,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
-  requiresWriteAccess,
 } from '@esign/core';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { TEMPLATE_TEXT_FIELDS } from './multipart.ts';
@@ -48,10 +47,9 @@ const hasRequiredInput = (op: Json) =>
  * where there is input; and the codes its rules name in `meta.errors` (credits, payments, ...).
  */
 export function operationErrorCodes(route: RestRoute, op: Json): ErrorCode[] {
-  const procedure = appRouter._def.procedures[route.procedurePath as keyof typeof appRouter._def.procedures];
   const codes = new Set<ErrorCode>(['unauthenticated', 'api_key_expired', 'rate_limited', 'internal_error']);
   if (route.method !== 'GET') codes.add('invalid_json');
-  if (requiresWriteAccess(procedure)) {
+  if (route.meta.writeAccess) {
     codes.add('read_only_api_key');
     codes.add('forbidden');
   }

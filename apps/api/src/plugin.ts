@@ -45,9 +45,6 @@ function prepareBody(db: Db, now: () => Date, uploadDir: string) {
       const answered = await readMultipartBody(request, reply, state.route, state.uploads);
       if (answered) return answered;
     }
-    // The body is parsed by now (JSON in any spelling: `application/JSON; charset=utf-8`), and
-    // bodyless POSTs (cancel, remind, archive) need no Content-Type: trpc-to-openapi wants it plain.
-    if (request.method !== 'GET') request.headers['content-type'] = 'application/json';
     return claimIdempotencyKey(db, now, request, reply, state);
   };
 }

@@ -3,7 +3,7 @@ import {
   type Config,
   ERROR_STATUS,
   EVENT_TYPES,
-  type Meta,
+  procedureMeta,
   SUBSCRIBABLE_EVENT_TYPES,
 } from '@esign/core';
 import {
@@ -92,9 +92,8 @@ public \`http(s)\` addresses.`;
 
 function mcpSection(config: DocConfig): string {
   const rows: string[] = [];
-  for (const [path, procedure] of Object.entries(appRouter._def.procedures)) {
-    const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
-    if (!meta?.mcp) continue;
+  for (const { path, meta } of procedureMeta(appRouter)) {
+    if (!meta.mcp) continue;
     const rest = meta.openapi ? `\`${meta.openapi.method} ${meta.openapi.path}\`` : `(\`${path}\`)`;
     rows.push(`| \`${meta.mcp.tool}\` | ${meta.mcp.scope} | ${rest} | ${cell(meta.mcp.description)} |`);
   }

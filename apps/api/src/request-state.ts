@@ -7,6 +7,8 @@ export const API_BASE = '/api/v1';
 /** What the REST hooks learn about a request: its route, its caller and its idempotency record. */
 export interface RequestState {
   route: RestRoute;
+  /** The route's path parameters (`{id}`), as the path spells them. */
+  params: Record<string, string>;
   actor: Actor;
   idempotency: IdempotencyRequest | null;
   replayed: boolean;

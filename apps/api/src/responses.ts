@@ -4,26 +4,11 @@ import { fromFastifyError, sendError } from '@esign/http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { settleIdempotencyKey } from './idempotency.ts';
 
-/** trpc-to-openapi adds its own keys to an error; clients get exactly `{ error: { code, message } }`. */
-function errorEnvelope(payload: unknown): unknown {
-  if (typeof payload !== 'string') return payload;
-  try {
-    const parsed = JSON.parse(payload) as { error?: unknown; message?: string; data?: { code?: string } };
-    if (!parsed.error && parsed.data?.code) {
-      return JSON.stringify({ error: { code: parsed.data.code, message: parsed.message ?? '' } });
-    }
-  } catch {
-    // not JSON: leave it
-  }
-  return payload;
-}
-
-/** The `onSend` hook: the error envelope, then the idempotency record of the response. */
+/** The `onSend` hook: the idempotency record of the response. */
 export function finishResponse(db: Db) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const body = reply.statusCode >= 400 ? errorEnvelope(payload) : payload;
-    await settleIdempotencyKey(db, request, reply, body);
-    return body;
+    await settleIdempotencyKey(db, request, reply, payload);
+    return payload;
   };
 }
 

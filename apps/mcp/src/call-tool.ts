@@ -3,7 +3,7 @@ import {
   type Config,
   type CoreDeps,
   CoreError,
-  createCaller,
+  callProcedure,
   createContext,
   omitPurchaseLinks,
   toCoreError,
@@ -31,8 +31,6 @@ export function errorResult(error: CoreError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(payload) }] };
 }
 
-type Procedures = Record<string, Record<string, (input: unknown) => Promise<unknown>>>;
-
 /** Runs a tool's procedure as the caller, with the same rules, credits and errors as REST. */
 export async function callTool(
   runner: ToolRunner,
@@ -50,9 +48,7 @@ export async function callTool(
     userAgent: request.headers['user-agent'] ?? null,
   });
   try {
-    const caller = createCaller(ctx) as unknown as Procedures;
-    const [ns, fn] = tool.procedurePath.split('.') as [string, string];
-    const output = await caller[ns]![fn]!(call.args ?? {});
+    const output = await callProcedure(ctx, tool.procedurePath, call.args ?? {});
     const result = call.purchasesOffered ? output : omitPurchaseLinks(output);
     return {
       content: [{ type: 'text', text: JSON.stringify(result) }],

@@ -1,4 +1,4 @@
-import { type Actor, appRouter, type McpMeta, type Meta } from '@esign/core';
+import { type Actor, appRouter, type McpMeta, procedureMeta } from '@esign/core';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { portableSchema } from './portable-schema.ts';
@@ -48,11 +48,8 @@ function annotationsOf(mcp: McpMeta): ToolAnnotations {
 /** The tools, built by walking the router for procedures whose meta names one: no second list. */
 export function mcpTools(): McpTool[] {
   const tools: McpTool[] = [];
-  for (const [procedurePath, procedure] of Object.entries(
-    appRouter._def.procedures as unknown as Record<string, unknown>,
-  )) {
-    const def = (procedure as { _def: { meta?: Meta; inputs?: unknown[]; output?: unknown } })._def;
-    const mcp = def.meta?.mcp;
+  for (const { path: procedurePath, meta, input, output } of procedureMeta(appRouter)) {
+    const mcp = meta.mcp;
     if (!mcp) continue;
     tools.push({
       name: mcp.tool,
@@ -60,8 +57,8 @@ export function mcpTools(): McpTool[] {
       scope: mcp.scope,
       purchase: mcp.purchase === true,
       procedurePath,
-      inputSchema: inputSchemaOf(def.inputs?.[0], mcp),
-      outputSchema: jsonSchema(def.output, 'output'),
+      inputSchema: inputSchemaOf(input, mcp),
+      outputSchema: jsonSchema(output, 'output'),
       annotations: annotationsOf(mcp),
     });
   }

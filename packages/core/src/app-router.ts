@@ -1,3 +1,4 @@
+import type { Ctx } from './context.ts';
 import { accountRouter } from './routers/account.ts';
 import { apiKeysRouter } from './routers/api-keys.ts';
 import { authRouter } from './routers/auth.ts';
@@ -44,3 +45,13 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
+
+/**
+ * Calls the procedure at a dot-separated router path (`templates.list`, from `procedureMeta`)
+ * through `createCaller`, for adapters that find procedures by their meta (REST, MCP).
+ */
+export function callProcedure(ctx: Ctx, path: string, input: unknown): Promise<unknown> {
+  let target: unknown = createCaller(ctx);
+  for (const key of path.split('.')) target = (target as Record<string, unknown>)[key];
+  return (target as (input: unknown) => Promise<unknown>)(input);
+}

@@ -1,4 +1,4 @@
-export { type AppRouter, appRouter, createCaller } from './app-router.ts';
+export { type AppRouter, appRouter, callProcedure, createCaller } from './app-router.ts';
 export * from './authenticate.ts';
 export * from './config.ts';
 export * from './context.ts';
@@ -57,6 +57,7 @@ export {
   issuesToCoreError,
   type McpMeta,
   type Meta,
-  requiresWriteAccess,
+  type ProcedureInfo,
+  procedureMeta,
   toCoreError,
 } from './trpc.ts';

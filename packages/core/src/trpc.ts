@@ -1,5 +1,6 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { type AnyProcedure, type AnyRouter, initTRPC, type ProcedureType, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { z } from 'zod';
 import type { Ctx } from './context.ts';
 import { CoreError, type ErrorCode, INTERNAL_ERROR_MESSAGE } from './errors.ts';
 
@@ -38,6 +39,12 @@ export interface Meta extends OpenApiMeta {
    * validation). The OpenAPI document lists each operation's statuses from both.
    */
   errors?: ErrorCode[];
+  /**
+   * Set by `writeProcedure` (so by every builder on it), never by hand: the caller needs write
+   * access (a full-access key, the `write` OAuth scope, a role that may change things), which the
+   * builder's guard enforces. Adapters read it, e.g. for the 403 responses of the OpenAPI document.
+   */
+  writeAccess?: true;
 }
 
 /** Turns anything a procedure threw into the CoreError the adapters render. */
@@ -52,7 +59,7 @@ export function toCoreError(error: unknown): CoreError {
     if ((error.code as string) === 'METHOD_NOT_SUPPORTED')
       return new CoreError('not_found', `No procedure answers this method: ${error.message}`);
     if (error.code === 'BAD_REQUEST') return new CoreError('invalid_parameter', error.message);
-    // trpc-to-openapi's own refusals: a request the client must fix, never a 500.
+    // tRPC's HTTP refusals (the dashboard's endpoint): a request the client must fix, never a 500.
     if (error.code === 'UNSUPPORTED_MEDIA_TYPE')
       return new CoreError('invalid_request', 'Unsupported Content-Type: send application/json');
     if (error.code === 'PAYLOAD_TOO_LARGE')
@@ -218,15 +225,8 @@ export const actorProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
-/** Whether a procedure is built on writeProcedure (needs a full-access key); adapters read it. */
-export function requiresWriteAccess(procedure: unknown): boolean {
-  const guard = (writeProcedure as unknown as { _def: { middlewares: unknown[] } })._def.middlewares.at(-1);
-  const own = (procedure as { _def?: { middlewares?: unknown[] } })._def?.middlewares ?? [];
-  return own.includes(guard);
-}
-
 /** Changes something: full-access keys, `write` OAuth scope, and users whose role allows it. */
-export const writeProcedure = actorProcedure.use(({ ctx, next }) => {
+export const writeProcedure = actorProcedure.meta({ writeAccess: true }).use(({ ctx, next }) => {
   const { actor } = ctx;
   if (!actor.canWrite) {
     if (actor.kind === 'oauth') {
@@ -275,3 +275,36 @@ export const sessionProcedure = actorProcedure.use(({ ctx, next }) => {
   }
   return next({ ctx: { ...ctx, actor: { ...ctx.actor, sessionId: ctx.actor.sessionId } } });
 });
+
+/** One procedure of a router as the adapters see it. */
+export interface ProcedureInfo {
+  /** The router path, dot-separated: `templates.list`. */
+  path: string;
+  type: ProcedureType;
+  /** Its meta, the builders' (`writeAccess`) merged with its own; `{}` when it has none. */
+  meta: Meta;
+  /** Its `.input(...)` schema, if it takes input. */
+  input: z.ZodType | undefined;
+  /** Its `.output(...)` schema, if it declares one. */
+  output: z.ZodType | undefined;
+}
+
+/**
+ * Every procedure of a router, with its meta and schemas: what REST routes, MCP tools and the
+ * documents are built from. tRPC has no public accessor for these, so this is the one place that
+ * reads its router and procedure definitions (`_def`).
+ */
+export function procedureMeta(router: AnyRouter): ProcedureInfo[] {
+  return Object.entries(router._def.procedures as Record<string, AnyProcedure>).map(([path, procedure]) => {
+    const def = procedure._def as AnyProcedure['_def'] & { meta?: Meta; output?: z.ZodType };
+    if (def.inputs.length > 1)
+      throw new Error(`Procedure ${path} has ${def.inputs.length} input schemas; use one`);
+    return {
+      path,
+      type: def.type,
+      meta: def.meta ?? {},
+      input: def.inputs[0] as z.ZodType | undefined,
+      output: def.output,
+    };
+  });
+}
