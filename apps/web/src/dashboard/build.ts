@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The dashboard's sources (a Vite + React app) and where its builds are kept (gitignored). */
-export const DASHBOARD_ROOT = fileURLToPath(new URL('../../dashboard/', import.meta.url));
+const DASHBOARD_ROOT = fileURLToPath(new URL('../../dashboard/', import.meta.url));
 const DIST = join(DASHBOARD_ROOT, 'dist');
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 

@@ -8,7 +8,7 @@ import { type StaticAsset, sendStaticAsset } from '../http/static-asset.ts';
 import { ensureDashboardBuilt } from './build.ts';
 
 /** Addresses the dashboard's client-side router answers (README: `/` is the dashboard). */
-export const DASHBOARD_PATHS = [
+const DASHBOARD_PATHS = [
   '/',
   '/login',
   '/login/link',

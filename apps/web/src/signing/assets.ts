@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import type { StaticAsset } from '../http/static-asset.ts';
 
-export interface Asset extends StaticAsset {
+interface Asset extends StaticAsset {
   /** URL path, content-hashed so it can be cached forever */
   path: string;
 }

@@ -20,9 +20,9 @@ import { DocumentInputError } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 
 /** Largest image decoded to pixels (RGBA in memory: 4 bytes per pixel). */
-export const MAX_DECODED_PIXELS = 40_000_000;
+const MAX_DECODED_PIXELS = 40_000_000;
 /** Largest JPEG accepted (it is embedded without decoding; renderers still decode it). */
-export const MAX_JPEG_PIXELS = 120_000_000;
+const MAX_JPEG_PIXELS = 120_000_000;
 
 const BOX_SHORT = 612;
 const BOX_LONG = 842;
