@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
-export const DOCS_PATH = '/api/docs';
-export const DOCS_SCRIPT_PATH = `${DOCS_PATH}/scalar.js`;
+const DOCS_PATH = '/api/docs';
+const DOCS_SCRIPT_PATH = `${DOCS_PATH}/scalar.js`;
 
 /** Scalar's self-contained browser bundle, installed with `@scalar/api-reference` (no CDN). */
-export function referenceBundlePath(): string {
+function referenceBundlePath(): string {
   const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
   return join(dirname(entry), 'browser', 'standalone.js');
 }
@@ -18,7 +18,7 @@ const escapeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * Everything the page loads comes from this process: the OpenAPI document and the bundle. Scalar's
  * calls home are off: telemetry, its hosted fonts, the AI agent, the MCP generator.
  */
-export function referencePage(document: Record<string, any>): string {
+function referencePage(document: Record<string, any>): string {
   const title = `${document.info?.title ?? 'API'} reference`;
   const configuration = {
     url: '/api/v1/openapi.json',

@@ -15,7 +15,7 @@ const saveFile = (part: MultipartFile, uploads: UploadedFiles) =>
  * POST /templates as multipart/form-data: `documents[]` files plus text fields, translated into
  * the JSON input the procedure takes. Sizes are enforced while streaming each file to disk.
  */
-export async function multipartTemplateBody(
+async function multipartTemplateBody(
   request: FastifyRequest,
   uploads: UploadedFiles,
 ): Promise<Record<string, unknown>> {
@@ -66,7 +66,7 @@ export async function multipartTemplateBody(
  * POST /documents/verify as multipart/form-data: one `file` part, translated into `{ file }` (its
  * reference once on disk). The 25 MB limit is enforced while streaming.
  */
-export async function multipartVerifyBody(
+async function multipartVerifyBody(
   request: FastifyRequest,
   uploads: UploadedFiles,
 ): Promise<Record<string, unknown>> {

@@ -14,7 +14,7 @@ import { type RestRoute, restRoutes } from './routes.ts';
 type Json = Record<string, any>;
 
 /** What each status means, for its response's description (the codes follow). */
-export const STATUS_TEXT: Record<number, string> = {
+const STATUS_TEXT: Record<number, string> = {
   400: 'The body is not valid JSON',
   401: 'Missing, malformed, revoked or expired API key',
   402: 'Not enough credits',
@@ -46,7 +46,7 @@ const hasRequiredInput = (op: Json) =>
  * not found for path ids; idempotency conflicts where Idempotency-Key is accepted; validation
  * where there is input; and the codes its rules name in `meta.errors` (credits, payments, ...).
  */
-export function operationErrorCodes(route: RestRoute, op: Json): ErrorCode[] {
+function operationErrorCodes(route: RestRoute, op: Json): ErrorCode[] {
   const codes = new Set<ErrorCode>(['unauthenticated', 'api_key_expired', 'rate_limited', 'internal_error']);
   if (route.method !== 'GET') codes.add('invalid_json');
   if (route.meta.writeAccess) {

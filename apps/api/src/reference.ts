@@ -22,7 +22,7 @@ type Json = Record<string, any>;
 type DocConfig = Pick<Config, 'PUBLIC_URL'> & Partial<Config>;
 
 /** When each event is sent (the event types themselves come from the code's list). */
-export const EVENT_TEXT: Record<(typeof EVENT_TYPES)[number], string> = {
+const EVENT_TEXT: Record<(typeof EVENT_TYPES)[number], string> = {
   'signature_request.created': 'a signature request was sent (POST /signature_requests)',
   'signature_request.completed': 'every signer has signed; the sealed documents are ready',
   'signature_request.canceled': 'a request was canceled',

@@ -23,7 +23,7 @@ import { USER_ROLES } from '@esign/domain';
 
 export type Options = Record<string, string | boolean | string[] | undefined>;
 
-export interface CommandContext {
+interface CommandContext {
   db: Db;
   config: Config;
   now: () => Date;

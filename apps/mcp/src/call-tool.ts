@@ -26,7 +26,7 @@ export interface ToolRunner {
  * A failed call (spec, MCP endpoint): a normal result with `isError`, the API error's code and
  * message as JSON text. No `structuredContent`: that is the tool's result shape (its output schema).
  */
-export function errorResult(error: CoreError): CallToolResult {
+function errorResult(error: CoreError): CallToolResult {
   const payload = { error: { code: error.code, message: error.message } };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(payload) }] };
 }

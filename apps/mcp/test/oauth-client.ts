@@ -82,7 +82,7 @@ const SECRET_NAMES = new Set([
 const hide = (value: string) => `<redacted ${value.length} chars>`;
 
 /** A URL or form body with its secrets replaced by their length. */
-export function redactParams(text: string): string {
+function redactParams(text: string): string {
   return text.replace(/([?&]|^)([a-z_]+)=([^&#\s]*)/g, (all, sep, name, value) =>
     SECRET_NAMES.has(name) && value ? `${sep}${name}=${hide(decodeURIComponent(value))}` : all,
   );

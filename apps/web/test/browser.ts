@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
 /** Debian's chromium package (CI installs it in .ci/run); never a test tool's browser download. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
 
 /**
  * Whether browser tests run here: they need chromium; in CI a missing browser is a failure

@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 
 /** One message as the receiver got it: envelope sender, recipients and the raw MIME text. */
-export interface ReceivedMail {
+interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;

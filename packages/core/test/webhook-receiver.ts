@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@esign/webhooks';
 
 /** One request as the receiver saw it, with the result of checking its signature. */
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   body: string;
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect the payload freely
@@ -14,7 +14,7 @@ export interface ReceivedWebhook {
 }
 
 /** What to answer: a status (and body), or `hang` to never answer; may be given later (a promise). */
-export type Reply = number | { status: number; body?: string } | 'hang';
+type Reply = number | { status: number; body?: string } | 'hang';
 export type ReplyFn = (request: ReceivedWebhook, index: number) => Reply | Promise<Reply>;
 
 export interface Receiver {

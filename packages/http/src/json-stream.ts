@@ -7,7 +7,7 @@ import { jsonBody, MAX_JSON_DEPTH } from './json-body.ts';
 import type { ParseThreadData, ParseThreadMessage } from './json-parse-thread.ts';
 import { type BodyLimit, bodyLimitOf, tooLarge } from './limits.ts';
 
-export interface StreamingJsonOptions {
+interface StreamingJsonOptions {
   limit: BodyLimit;
   contentLength: string | undefined;
   /** The request's files: each long string taken becomes one, named by its reference. */
@@ -173,7 +173,7 @@ class ParseThread {
  * error the rest of the body is drained, not the request destroyed, so the error can still be
  * answered (the reply closes the connection).
  */
-export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions): Promise<unknown> {
+async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions): Promise<unknown> {
   // A declared length over the limit is refused before a byte is read, as readBody does.
   if (Number(opts.contentLength) > opts.limit.bytes) throw tooLarge(opts.limit);
   const declared = opts.contentLength === undefined ? Number.NaN : Number(opts.contentLength);
@@ -233,7 +233,7 @@ export async function parseJsonStreaming(payload: Readable, opts: StreamingJsonO
 }
 
 /** Bodies larger than this (or of unknown length) are parsed as they arrive, where a route lets them. */
-export const STREAM_JSON_FROM_BYTES = 1024 * 1024;
+const STREAM_JSON_FROM_BYTES = 1024 * 1024;
 /** A document string this long is decoded to disk while it is read. */
 const DIVERT_FROM_CHARS = 64 * 1024;
 

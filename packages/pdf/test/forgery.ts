@@ -5,7 +5,7 @@ import type { SigningIdentity } from '../src/seal/index.ts';
 // "EUR 40,000" over the fee line, optionally signed with another certificate.
 
 /** Paints a white box and "EUR 40,000" over the fee line of page `page` (0-based). */
-export function paintOver(pdf: PDF, page = 0): void {
+function paintOver(pdf: PDF, page = 0): void {
   const p = pdf.getPage(page)!;
   p.drawRectangle({ x: 55, y: 640, width: 240, height: 50, color: rgb(1, 1, 1) });
   p.drawText('EUR 40,000', { x: 60, y: 660, size: 14, font: StandardFonts.Helvetica });

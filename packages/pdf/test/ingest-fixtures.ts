@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { PDF } from '@libpdf/core';
 import { createCanvas } from '@napi-rs/canvas';
 import {
@@ -333,6 +333,75 @@ export async function makePngImage(
   opts: { transparent?: boolean } = {},
 ): Promise<Uint8Array> {
   return new Uint8Array(await drawTestPattern(width, height, opts.transparent ?? false).encode('png'));
+}
+
+/**
+ * The test pattern as a PNG written byte by byte, in the layouts a canvas never writes:
+ * `bitDepth` 4 (indexed colour, two pixels a byte) or 16 (RGB), and optionally Adam7 interlaced.
+ */
+export function makeRawPng(
+  width: number,
+  height: number,
+  opts: { bitDepth: 4 | 8 | 16; interlace?: boolean },
+): Uint8Array {
+  const colors = [
+    [255, 255, 255],
+    [255, 0, 0],
+    [0, 0, 255],
+  ] as const;
+  const index = (x: number, y: number) =>
+    x < width / 2 && y < height / 2 ? 1 : x >= width / 2 && y >= height / 2 ? 2 : 0;
+  const indexed = opts.bitDepth === 4;
+  const scanline = (xs: number[], y: number): number[] => {
+    const line = [0]; // filter type None
+    if (indexed) {
+      for (let i = 0; i < xs.length; i += 2)
+        line.push((index(xs[i]!, y) << 4) | (i + 1 < xs.length ? index(xs[i + 1]!, y) : 0));
+      return line;
+    }
+    for (const x of xs)
+      for (const c of colors[index(x, y)]!) line.push(...(opts.bitDepth === 16 ? [c, c] : [c]));
+    return line;
+  };
+  // Adam7 passes as [x0, y0, dx, dy]; a plain PNG is one pass over every pixel.
+  const passes = opts.interlace
+    ? [
+        [0, 0, 8, 8],
+        [4, 0, 8, 8],
+        [0, 4, 4, 8],
+        [2, 0, 4, 4],
+        [0, 2, 2, 4],
+        [1, 0, 2, 2],
+        [0, 1, 1, 2],
+      ]
+    : [[0, 0, 1, 1]];
+  const raw: number[] = [];
+  for (const [x0, y0, dx, dy] of passes as [number, number, number, number][]) {
+    const xs: number[] = [];
+    for (let x = x0; x < width; x += dx) xs.push(x);
+    if (xs.length === 0) continue;
+    for (let y = y0; y < height; y += dy) raw.push(...scanline(xs, y));
+  }
+  const chunk = (type: string, data: Uint8Array) => {
+    const body = concat(new TextEncoder().encode(type), data);
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(body, 4);
+    view.setUint32(8 + data.length, crc32(body));
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, height);
+  ihdr.set([opts.bitDepth, indexed ? 3 : 2, 0, 0, opts.interlace ? 1 : 0], 8);
+  return concat(
+    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    ...(indexed ? [chunk('PLTE', Uint8Array.from(colors.flat()))] : []),
+    chunk('IDAT', new Uint8Array(deflateSync(Uint8Array.from(raw)))),
+    chunk('IEND', new Uint8Array(0)),
+  );
 }
 
 export async function makeWebpImage(

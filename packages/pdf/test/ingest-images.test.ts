@@ -1,4 +1,6 @@
+import { PDF, PdfArray, type PdfNumber, PdfRef, PdfStream } from '@libpdf/core';
 import { describe, expect, it } from 'vitest';
+import { ingestImage } from '../src/ingest/image.ts';
 import { DocumentInputError, imagePageSize, ingestDocument, renderPagePng } from '../src/ingest/index.ts';
 import {
   concat,
@@ -8,6 +10,7 @@ import {
   makeGifImage,
   makeJpegImage,
   makePngImage,
+  makeRawPng,
   makeWebpImage,
   type Pixels,
 } from './ingest-fixtures.ts';
@@ -108,5 +111,53 @@ describe('images become a one-page PDF (spec: documents are "a PDF or image")', 
       expect(err).toBeInstanceOf(DocumentInputError);
       expect((err as DocumentInputError).code).toBe('invalid_document');
     }
+  });
+
+  it.each([
+    ['4-bit indexed', { bitDepth: 4 }],
+    ['16-bit RGB', { bitDepth: 16 }],
+    ['Adam7-interlaced', { bitDepth: 8, interlace: true }],
+  ] as const)('a %s PNG becomes the same upright page as any other PNG', async (_name, opts) => {
+    const doc = await ingestDocument({ bytes: makeRawPng(400, 300, opts) });
+    expect(doc.pages).toEqual([{ width: 400, height: 300 }]);
+    await expectUprightPattern(doc.pdf);
+  });
+});
+
+describe('images become a one-page PDF: how the image is written', () => {
+  /** The one image XObject of page 1. */
+  async function pageImage(pdfBytes: Uint8Array): Promise<PdfStream> {
+    const pdf = await PDF.load(pdfBytes);
+    const resolve = (ref: PdfRef) => pdf.getObject(ref);
+    const xobjects = pdf.getPage(0)?.dict.getDict('Resources', resolve)?.getDict('XObject', resolve);
+    const [, ref] = xobjects ? ([...xobjects][0] ?? []) : [];
+    const image = ref instanceof PdfRef ? pdf.getObject(ref) : null;
+    if (!(image instanceof PdfStream)) throw new Error('no image XObject on page 1');
+    return image;
+  }
+
+  it('a JPEG is embedded byte for byte (DCTDecode); a CMYK JPEG is drawn with the inverting Decode array Adobe CMYK needs', async () => {
+    const jpeg = await makeJpegImage(40, 30);
+    const rgb = await pageImage((await ingestImage(jpeg, 'image/jpeg')).pdf);
+    expect(rgb.getName('Filter')?.value).toBe('DCTDecode');
+    expect(Buffer.from(rgb.data).equals(Buffer.from(jpeg))).toBe(true);
+    expect(rgb.get('Decode')).toBeUndefined();
+    // The frame header says four components; the scan is never decoded to build the page.
+    const cmykJpeg = concat(
+      Uint8Array.from([0xff, 0xd8, 0xff, 0xc0, 0, 20, 8, 0, 30, 0, 40, 4]),
+      Uint8Array.from([1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 4, 0x11, 0]),
+      Uint8Array.from([0xff, 0xd9]),
+    );
+    const cmyk = await pageImage((await ingestImage(cmykJpeg, 'image/jpeg')).pdf);
+    expect(cmyk.getName('ColorSpace')?.value).toBe('DeviceCMYK');
+    const decode = cmyk.get('Decode');
+    expect(decode).toBeInstanceOf(PdfArray);
+    expect([...(decode as PdfArray)].map((n) => (n as PdfNumber).value)).toEqual([1, 0, 1, 0, 1, 0, 1, 0]);
+  });
+
+  it('the converted PDF has no placeholder title or author', async () => {
+    const pdf = await PDF.load((await ingestImage(await makePngImage(40, 30), 'image/png')).pdf);
+    expect(pdf.getTitle()).toBeUndefined();
+    expect(pdf.getAuthor()).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];

@@ -10,7 +10,7 @@ import { Loading } from './ui.tsx';
 export const sessionQuery = () => trpc.auth.session.queryOptions(undefined, { staleTime: 60_000 });
 
 /** Who is signed in on this browser; keeps the CSRF token for changes up to date. */
-export function useSession() {
+function useSession() {
   const q = useQuery(sessionQuery());
   setCsrfToken(q.data?.session?.csrf_token ?? null);
   return q;

@@ -10,7 +10,7 @@ let csrfToken: string | null = null;
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
-export const csrfHeaders = (): Record<string, string> => (csrfToken ? { 'x-csrf-token': csrfToken } : {});
+const csrfHeaders = (): Record<string, string> => (csrfToken ? { 'x-csrf-token': csrfToken } : {});
 
 /** The stable error code of a failed call (`forbidden`, `not_found`, ...), as the REST API spells it. */
 export function errorCode(err: unknown): string | null {
@@ -61,7 +61,7 @@ export const trpcClient = createTRPCClient<AppRouter>({
 /** Query and mutation options for every procedure: `useQuery(trpc.templates.list.queryOptions({}))`. */
 export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
 
-export class UploadError extends Error {
+class UploadError extends Error {
   readonly code: string;
   constructor(code: string, message: string) {
     super(message);

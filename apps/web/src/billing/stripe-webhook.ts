@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 
 /** The address to give Stripe (Dashboard → Developers → Webhooks): `${PUBLIC_URL}/webhooks/stripe`. */
-export const STRIPE_WEBHOOK_PATH = '/webhooks/stripe';
+const STRIPE_WEBHOOK_PATH = '/webhooks/stripe';
 
 export interface StripeWebhookOptions {
   db: Db;

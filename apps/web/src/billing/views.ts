@@ -27,7 +27,7 @@ export function layout(title: string, body: string, refreshSeconds?: number): st
 const notice = (error: string | null, ok: string | null = null) =>
   `${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}${ok ? `<p class="ok" role="status">${esc(ok)}</p>` : ''}`;
 
-export interface PackView {
+interface PackView {
   id: number;
   name: string;
   description: string | null;
@@ -38,7 +38,7 @@ export interface PackView {
   price_per_credit: string | null;
 }
 
-export interface CheckoutView {
+interface CheckoutView {
   id: string;
   status: 'pending' | 'completed' | 'failed';
   credit_pack: PackView;

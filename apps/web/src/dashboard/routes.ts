@@ -5,7 +5,7 @@ import { pageCsp } from '../http/csp.ts';
 import { sendStaticAsset } from '../http/static-asset.ts';
 
 /** Addresses the dashboard's client-side router answers (README: `/` is the dashboard). */
-export const DASHBOARD_PATHS = [
+const DASHBOARD_PATHS = [
   '/',
   '/login',
   '/login/link',

@@ -12,7 +12,7 @@ button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #1f883
 button.secondary{background:#fff;color:#1b1f24;border-color:#d0d7de}button.link{background:none;border:none;color:#0969da;padding:.5rem 0}
 ul{padding-left:1.2rem}`;
 
-export function oauthLayout(title: string, body: string): string {
+function oauthLayout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><link rel="icon" href="data:,">

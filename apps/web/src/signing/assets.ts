@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { StaticAsset } from '../http/static-asset.ts';
 
-export interface Asset extends StaticAsset {
+interface Asset extends StaticAsset {
   /** URL path, content-hashed so it can be cached forever */
   path: string;
 }

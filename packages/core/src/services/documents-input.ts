@@ -80,7 +80,7 @@ export async function readDocumentFile(file: string, label: string, deps: CoreDe
 }
 
 /** Seconds a caller is asked to wait when the document pool's waiting line is full. */
-export const POOL_BUSY_RETRY_SECONDS = 10;
+const POOL_BUSY_RETRY_SECONDS = 10;
 
 /** The pool's full waiting line as the spec's 429 `rate_limited`, with the seconds to wait. */
 export function poolBusy(err: DocumentPoolBusyError, label?: string): CoreError {

@@ -5,7 +5,7 @@ import { CoreError } from '../errors.ts';
 import { escapeHtml, queueMail } from './mail.ts';
 import type { ServiceContext } from './service-context.ts';
 
-export const FEEDBACK_PER_HOUR = 20;
+const FEEDBACK_PER_HOUR = 20;
 export const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
 export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
@@ -19,7 +19,7 @@ export interface FeedbackDto {
 }
 
 /** Where feedback goes: OPERATOR_EMAIL, else the address of MAIL_FROM. */
-export function operatorEmail(config: Pick<Config, 'OPERATOR_EMAIL' | 'MAIL_FROM'>): string {
+function operatorEmail(config: Pick<Config, 'OPERATOR_EMAIL' | 'MAIL_FROM'>): string {
   return config.OPERATOR_EMAIL ?? config.MAIL_FROM.replace(/^.*<([^>]+)>.*$/, '$1');
 }
 

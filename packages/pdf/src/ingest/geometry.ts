@@ -81,7 +81,7 @@ export function pageGeometry(ctx: ObjCtx, page: PdfDict): PageGeometry {
 }
 
 /** User-space point → displayed page point (points from the top-left corner). */
-export function toDisplay(g: PageGeometry, x: number, y: number): [number, number] {
+function toDisplay(g: PageGeometry, x: number, y: number): [number, number] {
   const [x0, y0, x1, y1] = g.view;
   switch (g.rotate) {
     case 90:
@@ -92,21 +92,6 @@ export function toDisplay(g: PageGeometry, x: number, y: number): [number, numbe
       return [y1 - y, x1 - x];
     default:
       return [x - x0, y1 - y];
-  }
-}
-
-/** Displayed page point (points from the top-left corner) → user space. */
-export function fromDisplay(g: PageGeometry, u: number, v: number): [number, number] {
-  const [x0, y0, x1, y1] = g.view;
-  switch (g.rotate) {
-    case 90:
-      return [x0 + v, y0 + u];
-    case 180:
-      return [x1 - u, y0 + v];
-    case 270:
-      return [x1 - v, y1 - u];
-    default:
-      return [x0 + u, y1 - v];
   }
 }
 

@@ -13,21 +13,16 @@
  * (portrait) or 842 × 612 pt (landscape) — the union of A4 and US Letter — so fields placed on it
  * have sensible sizes in points. The image fills the page.
  */
+
+import { ops, PDF, type PDFImage, PdfArray, PdfDict, PdfNumber } from '@libpdf/core';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import {
-  concatTransformationMatrix,
-  drawObject,
-  PDFDocument,
-  popGraphicsState,
-  pushGraphicsState,
-} from 'pdf-lib';
 import { DocumentInputError } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 
 /** Largest image decoded to pixels (RGBA in memory: 4 bytes per pixel). */
-export const MAX_DECODED_PIXELS = 40_000_000;
+const MAX_DECODED_PIXELS = 40_000_000;
 /** Largest JPEG accepted (it is embedded without decoding; renderers still decode it). */
-export const MAX_JPEG_PIXELS = 120_000_000;
+const MAX_JPEG_PIXELS = 120_000_000;
 
 const BOX_SHORT = 612;
 const BOX_LONG = 842;
@@ -244,6 +239,50 @@ async function decodeWithCanvas(
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), png: !opaque, width, height };
 }
 
+/**
+ * `PDF.create()` fills the Info dictionary with a placeholder Title ("Untitled") and Author
+ * ("Unknown"); a converted image has neither, so a viewer shows the file name instead.
+ */
+function dropPlaceholderMetadata(doc: PDF): void {
+  const ref = doc.context.info.trailer.getRef('Info');
+  const info = ref ? doc.getObject(ref) : null;
+  if (!(info instanceof PdfDict)) return;
+  info.delete('Title');
+  info.delete('Author');
+}
+
+/**
+ * The JPEG as is (DCTDecode). A four-component JPEG is CMYK as Adobe software writes it,
+ * inverted, so it is drawn with an inverting Decode array (as pdf-lib, used here before, drew it).
+ */
+function embedJpeg(doc: PDF, bytes: Uint8Array): PDFImage {
+  const image = doc.embedJpeg(bytes);
+  const stream = doc.getObject(image.ref);
+  if (stream instanceof PdfDict && stream.getName('ColorSpace')?.value === 'DeviceCMYK') {
+    stream.set(
+      'Decode',
+      new PdfArray([0, 1, 2, 3, 4, 5, 6, 7].map((i) => PdfNumber.of(i % 2 === 0 ? 1 : 0))),
+    );
+  }
+  return image;
+}
+
+/**
+ * @libpdf/core embeds non-interlaced PNGs of 8 bits per sample (its unfiltering assumes whole
+ * bytes per pixel); any other PNG (1, 2, 4 or 16 bits, Adam7 interlacing) is decoded and written
+ * again as an 8-bit RGBA PNG first, losslessly at 8 bits, as pdf-lib's decoder did.
+ */
+async function pngLibpdfReads(bytes: Uint8Array): Promise<Uint8Array> {
+  const bitDepth = bytes[24];
+  const interlaced = bytes[28] !== 0;
+  if (bitDepth === 8 && !interlaced) return bytes;
+  const img = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const canvas = createCanvas(img.width, img.height);
+  canvas.getContext('2d').drawImage(img, 0, 0);
+  const png = await canvas.encode('png');
+  return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+}
+
 export async function ingestImage(
   bytes: Uint8Array,
   mimeType: string,
@@ -296,10 +335,11 @@ export async function ingestImage(
     swap ? facts.width : facts.height,
     facts.dpi,
   );
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  let image: Awaited<ReturnType<PDFDocument['embedPng']>>;
+  const doc = PDF.create();
+  dropPlaceholderMetadata(doc);
+  let image: PDFImage;
   try {
-    image = format === 'jpeg' ? await doc.embedJpg(embedBytes) : await doc.embedPng(embedBytes);
+    image = format === 'jpeg' ? embedJpeg(doc, embedBytes) : doc.embedPng(await pngLibpdfReads(embedBytes));
   } catch (e) {
     throw new DocumentInputError(
       'invalid_document',
@@ -309,14 +349,13 @@ export async function ingestImage(
       },
     );
   }
-  const page = doc.addPage([pageW, pageH]);
-  const name = page.node.newXObject('Image', image.ref);
-  page.pushOperators(
-    pushGraphicsState(),
-    concatTransformationMatrix(...orientationMatrix(orientation, pageW, pageH)),
-    drawObject(name),
-    popGraphicsState(),
-  );
-  const pdf = await doc.save({ useObjectStreams: false });
+  const page = doc.addPage({ width: pageW, height: pageH });
+  page.drawOperators([
+    ops.pushGraphicsState(),
+    ops.concatMatrix(...orientationMatrix(orientation, pageW, pageH)),
+    ops.paintXObject(page.registerImage(image)),
+    ops.popGraphicsState(),
+  ]);
+  const pdf = await doc.save();
   return { pdf, kind: 'image', pages: [{ width: pageW, height: pageH }], fields: [], warnings: [] };
 }

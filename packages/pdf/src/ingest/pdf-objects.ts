@@ -5,14 +5,14 @@
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
 import type { PdfArray, PdfDict, PdfObject, PdfRef, PdfStream } from '@libpdf/core';
 
-export type Resolve = (ref: PdfRef) => PdfObject | null;
+type Resolve = (ref: PdfRef) => PdfObject | null;
 
 export interface ObjCtx {
   resolve: Resolve;
 }
 
 /** Largest decoded content stream we interpret (guards against deflate bombs). */
-export const MAX_DECODED_STREAM_BYTES = 64 * 1024 * 1024;
+const MAX_DECODED_STREAM_BYTES = 64 * 1024 * 1024;
 
 export function deref(ctx: ObjCtx, o: PdfObject | undefined | null, depth = 0): PdfObject | undefined {
   let cur = o ?? undefined;
@@ -43,10 +43,6 @@ export function asNumber(o: PdfObject | undefined): number | undefined {
 
 export function asName(o: PdfObject | undefined): string | undefined {
   return o && o.type === 'name' ? o.value : undefined;
-}
-
-export function asBytes(o: PdfObject | undefined): Uint8Array | undefined {
-  return o && o.type === 'string' ? o.bytes : undefined;
 }
 
 /** Text string (PDFDocEncoding or UTF-16BE with BOM). */

@@ -2,7 +2,7 @@
  * The document work callers run in the pool (isolate.ts): ingest, page rendering, sealing,
  * checking signatures. This
  * module loads nothing heavy itself (no parser, renderer or font): a process that only hands
- * documents to the pool never loads pdf.js, pdf-lib or @libpdf/core. When worker processes cannot
+ * documents to the pool never loads pdf.js or @libpdf/core. When worker processes cannot
  * start at all, ingest and rendering fall back to the calling thread (loaded on first use).
  */
 import type { AuditTrailInput } from '../seal/audit-trail.ts';

@@ -83,6 +83,3 @@ export function sniffFileType(bytes: Uint8Array): SniffResult {
     return { kind: 'image', mimeType: 'image/heic' };
   return { kind: 'unknown', mimeType: 'application/octet-stream' };
 }
-
-/** Offset of the `%PDF-` header, or -1. */
-export const pdfHeaderOffset = findPdfHeader;

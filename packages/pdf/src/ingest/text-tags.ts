@@ -68,7 +68,7 @@ function continuesLine(prev: Glyph, g: Glyph): boolean {
   );
 }
 
-export function splitLines(seq: GlyphSeq): Glyph[][] {
+function splitLines(seq: GlyphSeq): Glyph[][] {
   const lines: Glyph[][] = [];
   let cur: Glyph[] = [];
   let prev: Glyph | null = null;

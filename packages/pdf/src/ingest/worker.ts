@@ -205,7 +205,8 @@ async function onRequest(msg: WorkerRequest, send: Send) {
 
 /**
  * A view that owns its whole buffer. IPC delivers byte arrays as views into the message's buffer,
- * and some parsers read `bytes.buffer` from offset 0 (pdf-lib's JPEG embedder does).
+ * and a parser that reads `bytes.buffer` from offset 0 would see the whole message (pdf-lib's
+ * JPEG embedder, used here before, did).
  */
 function ownBuffer(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();

@@ -64,7 +64,7 @@ const CONTENT_W = PAGE_W - 2 * MARGIN_X;
 const GREY: Rgb = [0.38, 0.38, 0.42];
 const BLACK: Rgb = [0, 0, 0];
 
-export function formatTimestamp(d: Date | null): string {
+function formatTimestamp(d: Date | null): string {
   if (!d) return '—';
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

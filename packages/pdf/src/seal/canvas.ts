@@ -5,7 +5,7 @@ import type { ShapedLine } from './text.ts';
 
 export type Rgb = readonly [number, number, number];
 
-export function fmt(n: number): string {
+function fmt(n: number): string {
   if (!Number.isFinite(n)) return '0';
   const r = Math.round(n * 1000) / 1000;
   return Object.is(r, -0) ? '0' : String(r);

@@ -51,7 +51,7 @@ const ab = (bytes: Uint8Array): ArrayBuffer =>
   bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 
 /** PDF date string `D:YYYYMMDDHHmmSSZ` (UTC). */
-export function pdfDateUtc(date: Date): string {
+function pdfDateUtc(date: Date): string {
   const iso = date.toISOString();
   return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
 }

@@ -6,7 +6,7 @@ import * as pkijs from 'pkijs';
 // check the ESS signing-certificate attribute, verify the signature over the signed attributes.
 
 export const OID_DATA = '1.2.840.113549.1.7.1';
-export const OID_SIGNED_DATA = '1.2.840.113549.1.7.2';
+const OID_SIGNED_DATA = '1.2.840.113549.1.7.2';
 export const OID_TST_INFO = '1.2.840.113549.1.9.16.1.4';
 const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
 const OID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
@@ -14,7 +14,7 @@ const OID_SIGNING_TIME = '1.2.840.113549.1.9.5';
 const OID_SIGNING_CERT_V2 = '1.2.840.113549.1.9.16.2.47';
 const OID_SIGNING_CERT_V1 = '1.2.840.113549.1.9.16.2.12';
 
-export const DIGESTS: Record<string, string> = {
+const DIGESTS: Record<string, string> = {
   '1.3.14.3.2.26': 'sha1',
   '2.16.840.1.101.3.4.2.1': 'sha256',
   '2.16.840.1.101.3.4.2.2': 'sha384',

@@ -76,14 +76,14 @@ export class ImageCache {
   }
 }
 
-export function isChecked(value: SealValue['value']): boolean {
+function isChecked(value: SealValue['value']): boolean {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value !== 0;
   if (typeof value === 'string') return /^(true|yes|on|1|checked|x)$/i.test(value.trim());
   return Array.isArray(value) && value.length > 0;
 }
 
-export function formatDate(value: SealValue['value']): string {
+function formatDate(value: SealValue['value']): string {
   if (typeof value === 'number') return new Date(value).toISOString().slice(0, 10);
   const s = String(value ?? '').trim();
   const m = /^(\d{4}-\d{2}-\d{2})(?:$|T)/.exec(s);
@@ -91,7 +91,7 @@ export function formatDate(value: SealValue['value']): string {
 }
 
 /** The text a non-picture value is drawn as. */
-export function valueText(v: SealValue): string {
+function valueText(v: SealValue): string {
   const value = v.value;
   if (value === null || value === undefined) return '';
   if (v.type === 'date') return formatDate(value);
@@ -117,7 +117,7 @@ function inset(box: Box, pad: number): Box {
 }
 
 /** Draws a block of shaped lines vertically centred in the box, aligned left (right for RTL text). */
-export function drawLines(
+function drawLines(
   canvas: Canvas,
   lines: ShapedLine[],
   size: number,

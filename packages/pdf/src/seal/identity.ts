@@ -1,8 +1,8 @@
-import { generateKeyPairSync, KeyObject, randomBytes, sign, X509Certificate } from 'node:crypto';
+import { KeyObject, randomBytes, sign, X509Certificate } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type DigestAlgorithm, P12Signer, type Signer } from '@libpdf/core';
-import forge from 'node-forge';
+import { generateSelfSignedP12 } from './self-signed.ts';
 
 /** The key and certificate chain that seals documents. */
 export interface SigningIdentity {
@@ -62,7 +62,7 @@ export async function loadSigningIdentity(opts: LoadSigningIdentityOptions): Pro
   if (p12 === null) {
     await publishOnce(
       p12Path,
-      generateSelfSignedP12(passwordText, opts.commonName ?? 'esign document sealing'),
+      await generateSelfSignedP12(passwordText, opts.commonName ?? 'esign document sealing'),
     );
     p12 = await readFile(p12Path);
   }
@@ -89,36 +89,6 @@ async function publishOnce(target: string, data: Uint8Array): Promise<void> {
   } finally {
     await unlink(tmp).catch(() => {});
   }
-}
-
-function generateSelfSignedP12(password: string, commonName: string): Uint8Array {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  // Positive 16-byte serial (high bit clear).
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
-  cert.serialNumber = serial.toString('hex');
-  const now = Date.now();
-  cert.validity.notBefore = new Date(now - 24 * 3600 * 1000);
-  cert.validity.notAfter = new Date(now + 10 * 365 * 24 * 3600 * 1000);
-  const name = [{ name: 'commonName', value: commonName, valueTagClass: forge.asn1.Type.UTF8 }];
-  cert.setSubject(name as unknown as forge.pki.CertificateField[]);
-  cert.setIssuer(name as unknown as forge.pki.CertificateField[]);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
-  cert.sign(key, forge.md.sha256.create());
-  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], password, {
-    algorithm: 'aes256',
-    count: 10000,
-    friendlyName: commonName,
-    generateLocalKeyId: true,
-  } as Parameters<typeof forge.pkcs12.toPkcs12Asn1>[3]);
-  return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
 }
 
 async function identityFromP12(

@@ -1,4 +1,4 @@
-import { PDF, PdfArray, PdfDict, PdfName, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
 
 // What each incremental update of a signed PDF changed (ISO 32000-2 §7.5.6), classified the way
 // a PAdES validator does: a DSS, document timestamps and further (invisible) signatures are
@@ -8,7 +8,7 @@ import { PDF, PdfArray, PdfDict, PdfName, type PdfObject, PdfRef, PdfStream } fr
 // to its %%EOF) and compared object by object with the previous one, walking every object the
 // newer revision can reach from its catalog.
 
-export type ChangeKind =
+type ChangeKind =
   | 'dss'
   | 'document_timestamp'
   | 'signature'
@@ -86,7 +86,7 @@ function reachable(
 }
 
 /** Structural equality; references compare by number, streams by dictionary and raw data. */
-export function sameObject(a: PdfObject | null | undefined, b: PdfObject | null | undefined): boolean {
+function sameObject(a: PdfObject | null | undefined, b: PdfObject | null | undefined): boolean {
   if (a === b) return true;
   if (!a || !b || a.type !== b.type) return false;
   if (a instanceof PdfRef) return b instanceof PdfRef && key(a) === key(b);
@@ -366,5 +366,3 @@ function safe<T>(fn: () => T): T | null {
 export async function loadRevision(pdf: Uint8Array, end: number): Promise<PDF> {
   return PDF.load(pdf.subarray(0, end));
 }
-
-export { PdfName };

@@ -17,7 +17,7 @@ import { type FaceId, faceForCodePoint, faceWithGlyph, loadFace } from './fonts.
 
 export type TextStyle = 'regular' | 'bold' | 'italic';
 
-export interface ShapedGlyph {
+interface ShapedGlyph {
   glyph: fontkit.Glyph;
   /** em */
   xAdvance: number;
@@ -25,7 +25,7 @@ export interface ShapedGlyph {
   yOffset: number;
 }
 
-export interface ShapedRun {
+interface ShapedRun {
   face: FaceId;
   glyphs: ShapedGlyph[];
 }

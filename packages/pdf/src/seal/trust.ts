@@ -158,7 +158,7 @@ function assertTokenChain(signed: pkijs.SignedData, tsaCert: X509Certificate): v
 }
 
 /** The TSTInfo inside a TimeStampToken's SignedData. */
-export function tstInfo(signed: pkijs.SignedData): pkijs.TSTInfo {
+function tstInfo(signed: pkijs.SignedData): pkijs.TSTInfo {
   const content = encapsulatedContent(signed);
   if (!content) throw new TrustServiceError('The timestamp token holds no TSTInfo');
   return pkijs.TSTInfo.fromBER(ab(content));
@@ -202,7 +202,7 @@ function parseCert(der: Uint8Array): pkijs.Certificate {
 }
 
 /** The http(s) OCSP responder URLs a certificate names (Authority Information Access). */
-export function ocspUrls(cert: pkijs.Certificate): string[] {
+function ocspUrls(cert: pkijs.Certificate): string[] {
   const ext = cert.extensions?.find((e) => e.extnID === OID_AIA)?.parsedValue as pkijs.InfoAccess | undefined;
   return (ext?.accessDescriptions ?? [])
     .filter((d) => d.accessMethod === OID_OCSP && d.accessLocation.type === 6)
@@ -211,7 +211,7 @@ export function ocspUrls(cert: pkijs.Certificate): string[] {
 }
 
 /** The http(s) CRL distribution point URLs a certificate names. */
-export function crlUrls(cert: pkijs.Certificate): string[] {
+function crlUrls(cert: pkijs.Certificate): string[] {
   const ext = cert.extensions?.find((e) => e.extnID === OID_CRL_DP)?.parsedValue as
     | pkijs.CRLDistributionPoints
     | undefined;
@@ -294,6 +294,4 @@ async function fetchOcsp(fetch: TrustFetch, url: string, certDer: Uint8Array, is
 function subjectOf(cert: pkijs.Certificate): string {
   return cert.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
 }
-
 /** SHA-256 of bytes, lowercase hex (the pool's helper). */
-export { sha256Hex };

@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 // The form reuses the procedure's own schemas: a signer's name and email rules come from SignerInput,
 // and the assembled request is checked with CreateSignatureRequestInput before it is sent.
-export const SignerForm = z.object({
+const SignerForm = z.object({
   role: z.string(),
   name: SignerInput.shape.name,
   email: SignerInput.shape.email.unwrap(),
@@ -33,7 +33,7 @@ export interface TemplateField {
   options?: string[] | undefined;
 }
 
-export function prefillValue(field: TemplateField | undefined, raw: string | boolean): unknown {
+function prefillValue(field: TemplateField | undefined, raw: string | boolean): unknown {
   if (field?.type === 'checkbox') return raw === true;
   if (field?.type === 'number') return Number(raw);
   return raw;

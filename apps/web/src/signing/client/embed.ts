@@ -8,7 +8,7 @@ export type HostEvent = 'loaded' | 'completed' | 'declined';
 
 const origins = (document.documentElement.dataset.embedOrigins ?? '').split(' ').filter(Boolean);
 
-export const embedded = origins.length > 0 && window.parent !== window;
+const embedded = origins.length > 0 && window.parent !== window;
 
 export function notifyHost(type: HostEvent, detail: Record<string, unknown> = {}): void {
   if (!embedded) return;

@@ -12,7 +12,7 @@ import { bringToField } from './zoom.ts';
 export type Via = 'pointer' | 'keyboard';
 
 /** A new value for a field: redrawn, progress and error summary updated, autosave scheduled. */
-export function setValue(page: SigningPage, field: SigningField, value: FieldValue): void {
+function setValue(page: SigningPage, field: SigningField, value: FieldValue): void {
   page.values.set(field.id, value);
   page.dirty.add(field.id);
   if (isFilled(value)) page.invalid.delete(field.id);

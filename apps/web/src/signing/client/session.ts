@@ -8,7 +8,7 @@
  * (never in storage or a URL), and sends it with every later call: one code then works in a frame
  * as it does in a tab.
  */
-export const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
+const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
 
 let session: string | undefined;
 

@@ -22,5 +22,3 @@ export interface PageInfo {
   width: number;
   height: number;
 }
-
-export type SignerStatus = OpenResult['status'];

@@ -10,7 +10,7 @@ import { compareAreas } from './geometry.ts';
 import type { FieldType, FieldValue, FileValue, SigningField } from './types.ts';
 
 /** The value rules the procedures enforce (core field-values.ts), from @esign/domain. */
-export { isFilled, isValidDate };
+export { isFilled };
 
 /** How each type is named to people (labels, screen readers). */
 export const TYPE_LABELS: Record<FieldType, string> = {

@@ -6,22 +6,22 @@ import { h } from './dom.ts';
  * scrolls it to the middle; "Fit page" goes back. Pages and fields are sized in percentages and
  * container units, so everything scales together; pinch zoom keeps working as well.
  */
-export const READABLE_PX = 32;
-export const MAX_ZOOM = 2.5;
+const READABLE_PX = 32;
+const MAX_ZOOM = 2.5;
 const PHONE = '(max-width: 600px)';
 
-export function zoomOfDocs(main: HTMLElement): number {
+function zoomOfDocs(main: HTMLElement): number {
   return Number(main.style.getPropertyValue('--zoom')) || 1;
 }
 
-export function setZoom(main: HTMLElement, zoom: number, fit: HTMLButtonElement): void {
+function setZoom(main: HTMLElement, zoom: number, fit: HTMLButtonElement): void {
   main.style.setProperty('--zoom', String(zoom));
   main.classList.toggle('zoomed', zoom > 1);
   fit.hidden = zoom <= 1;
 }
 
 /** The zoom that makes `el` readable on a phone, or 1 on wider screens. */
-export function readableZoom(main: HTMLElement, el: HTMLElement): number {
+function readableZoom(main: HTMLElement, el: HTMLElement): number {
   if (!window.matchMedia(PHONE).matches) return 1;
   const fitted = el.getBoundingClientRect().height / zoomOfDocs(main);
   if (!(fitted > 0)) return 1;

@@ -23,7 +23,7 @@ import { decodeFile, readSpreadsheet } from './spreadsheet.ts';
 // worker (process.ts), so the request that uploads it stays fast.
 
 export const BULK_SEND_JOB = 'bulk.send';
-export const PREVIEW_ROWS = 10;
+const PREVIEW_ROWS = 10;
 
 export interface BulkOptions {
   signing_order: 'sequential' | 'parallel';
@@ -176,7 +176,7 @@ function findBatchByKey(db: Executor, scope: Scope, key: string) {
     .executeTakeFirst();
 }
 
-export async function requireBulkSend(db: Executor, scope: Scope, id: number): Promise<BulkSendRow> {
+async function requireBulkSend(db: Executor, scope: Scope, id: number): Promise<BulkSendRow> {
   const row = await db
     .selectFrom('bulk_sends')
     .selectAll()

@@ -9,7 +9,7 @@ import type { Cell, Spreadsheet } from './spreadsheet.ts';
 // columns prefill which fields. Each row becomes the `signers` of one POST /signature_requests,
 // checked by the same rules.
 
-export interface SignerMapping {
+interface SignerMapping {
   role: string;
   name?: string;
   email?: string;
@@ -22,7 +22,7 @@ export interface BulkMapping {
   signers: SignerMapping[];
 }
 
-export type RowSigner = Record<string, unknown> & { role: string };
+type RowSigner = Record<string, unknown> & { role: string };
 
 export interface CheckedRow {
   row_number: number;

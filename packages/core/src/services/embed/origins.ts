@@ -30,7 +30,7 @@ export function normaliseOrigin(value: string): string {
   return url.origin;
 }
 
-export async function listEmbedOrigins(db: Executor, accountId: number): Promise<string[]> {
+async function listEmbedOrigins(db: Executor, accountId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('embed_origins')
     .select('origin')

@@ -10,6 +10,4 @@ export const LINK_VISITS_PER_TEMPLATE_PER_HOUR = 60;
 /** How long an emailed code works, and how many wrong tries it survives. */
 export const LINK_CODE_TTL_MS = 10 * 60_000;
 export const LINK_CODE_MAX_ATTEMPTS = 5;
-/** The highest cap an owner may set (`max_uses`). */
-export const LINK_MAX_USES_LIMIT = 1_000_000;
 export const HOUR_MS = 3_600_000;

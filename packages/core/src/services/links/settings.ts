@@ -40,7 +40,7 @@ export interface SigningLinkDto {
 }
 
 /** The link's address is derived from a stored nonce with the server secret; only its hash is searchable. */
-export const linkToken = (config: Config, nonce: string) =>
+const linkToken = (config: Config, nonce: string) =>
   hmac(config, 'template-link', nonce).toString('base64url');
 export const linkUrl = (config: Config, nonce: string) =>
   `${config.PUBLIC_URL}/l/${linkToken(config, nonce)}`;
@@ -50,7 +50,7 @@ function newLinkToken(config: Config) {
   return { token_nonce: nonce, token_hash: sha256Hex(linkToken(config, nonce)) };
 }
 
-export function toSigningLinkDto(
+function toSigningLinkDto(
   config: Config,
   templateId: number,
   row: TemplateLinkRow | undefined,
@@ -99,7 +99,7 @@ export function checkLinkRoles(template: TemplateRow, role: string, presets: Pre
   }
 }
 
-export function findTemplateLink(db: Executor, templateId: number) {
+function findTemplateLink(db: Executor, templateId: number) {
   return db.selectFrom('template_links').selectAll().where('template_id', '=', templateId).executeTakeFirst();
 }
 

@@ -55,7 +55,7 @@ export interface SealRun {
   stored: string[];
 }
 
-export async function put(run: SealRun, key: string, bytes: Uint8Array) {
+async function put(run: SealRun, key: string, bytes: Uint8Array) {
   // Noted first: a put that fails half-way is removed too (removing a missing file is no error).
   run.stored.push(key);
   await run.ctx.deps.storage.put(key, bytes, PDF_TYPE);
@@ -90,7 +90,7 @@ async function loadSealable(ctx: JobContext, requestId: number): Promise<Signatu
  * process only to fail in the worker. Past it the request gets no combined file, as when the worker
  * runs out of memory (the spec: `combined_document_url` "when generated").
  */
-export const combineMaxBytes = (ctx: JobContext) => (ctx.config.DOCUMENT_MEMORY_MB * 1024 * 1024) / 4;
+const combineMaxBytes = (ctx: JobContext) => (ctx.config.DOCUMENT_MEMORY_MB * 1024 * 1024) / 4;
 
 /** One original sealed in the pool, handed over as a file (removed here if the pool never took it). */
 async function sealOriginal(run: SealRun, doc: SnapshotDocument, sealedAt: Date): Promise<PooledSealed> {

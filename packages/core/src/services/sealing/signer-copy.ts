@@ -21,7 +21,7 @@ import { sealerFor } from './sealer.ts';
 
 export const SIGNER_COPY_JOB = 'signer.copy';
 /** 5 s doubling: the attempts span about 10 minutes, like the final seal's. */
-export const SIGNER_COPY_MAX_ATTEMPTS = 8;
+const SIGNER_COPY_MAX_ATTEMPTS = 8;
 
 /** Queues the signer's copy; call it in the transaction of their signature. */
 export async function queueSignerCopy(tx: Executor, signerId: number) {
@@ -46,7 +46,7 @@ async function loadCopyable(ctx: JobContext, signerId: number) {
 }
 
 /** Whose values the copy shows: everyone who had signed when this signer signed (this one included). */
-export function signersUpTo(signers: SignerRow[], self: SignerRow): SignerRow[] {
+function signersUpTo(signers: SignerRow[], self: SignerRow): SignerRow[] {
   const at = self.signed_at?.getTime() ?? 0;
   return signers.filter(
     (s) => s.id === self.id || (s.status === 'signed' && s.signed_at && s.signed_at.getTime() <= at),

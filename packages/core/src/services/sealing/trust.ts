@@ -22,7 +22,7 @@ export interface TrustLimits {
 }
 
 /** One TSA / OCSP / CRL exchange through the outbound guard, with its time and size limits. */
-export function trustFetch(
+function trustFetch(
   config: Pick<TrustConfig, 'WEBHOOK_ALLOW_PRIVATE'>,
   deps: Pick<CoreDeps, 'outbound'>,
   limits: TrustLimits = {},

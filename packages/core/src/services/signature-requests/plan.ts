@@ -14,7 +14,7 @@ import { signerFields } from './status.ts';
 type SignerInput = NonNullable<CreateSignatureRequestInput['signers']>[number];
 
 /** A signer ready to be written: their role decided, metadata an object, prefill normalised. */
-export type PlannedSigner = SignerInput & {
+type PlannedSigner = SignerInput & {
   role: string;
   metadata: Record<string, unknown>;
   prefill: Record<string, FieldValue>;

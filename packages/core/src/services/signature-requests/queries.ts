@@ -29,7 +29,7 @@ export function lockSigner(tx: Tx, scope: Scope, id: number): Promise<SignerRow>
 }
 
 /** What the Signature request object needs besides its row: the creator, whether its template is archived. */
-export interface RequestRelations {
+interface RequestRelations {
   created_by: CreatedByDto | null;
   /** The request's template was archived (its signing links stop working). */
   template_archived: boolean;

@@ -102,11 +102,7 @@ export async function resolve(
  * The email-code session a call brings: the explicit `session` input (embedders without cookies),
  * else the signer's session cookie that signing.verifyCode set.
  */
-export function sessionOf(
-  sc: SignerCtx,
-  signer: SignerRow,
-  explicit: string | undefined,
-): string | undefined {
+function sessionOf(sc: SignerCtx, signer: SignerRow, explicit: string | undefined): string | undefined {
   return explicit ?? signingSessionFromCookie(sc.config, signer.id, sc.web?.cookieHeader);
 }
 

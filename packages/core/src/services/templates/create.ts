@@ -29,7 +29,7 @@ export interface CreateTemplateArgs {
   fields?: FieldDefinitionInput[];
 }
 
-export const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
+const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
 
 export interface StoredDocument {
   name: string;

@@ -18,7 +18,7 @@ export function requireTemplate(db: Executor, scope: Scope, id: number): Promise
 }
 
 /** What the Template object shows besides the row: its creator and its folder's name. */
-export interface TemplateRelations {
+interface TemplateRelations {
   created_by: CreatedByDto | null;
   folder_name: string | null;
 }

@@ -9,7 +9,7 @@ import { type WebhookOptions, webhookLeaseMs } from './options.ts';
 // attempt of a delivery is in flight at a time, and an attempt whose worker died is retried with
 // the same event once the lease has run out.
 
-export const ABANDONED_ERROR = 'The worker stopped before the outcome of this attempt was recorded';
+const ABANDONED_ERROR = 'The worker stopped before the outcome of this attempt was recorded';
 
 export interface ClaimedDelivery {
   id: number;

@@ -65,7 +65,7 @@ export interface BuiltData {
   fresh: boolean;
 }
 
-export function internalFailure(errorCode: string, error: string): DeliveryAttemptResult {
+function internalFailure(errorCode: string, error: string): DeliveryAttemptResult {
   return { ok: false, status: null, durationMs: 0, error, errorCode, responseExcerpt: '' };
 }
 

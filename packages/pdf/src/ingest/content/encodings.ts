@@ -105,8 +105,6 @@ function standardTable(): string[] {
   return standard;
 }
 
-export type BaseEncodingName = 'WinAnsiEncoding' | 'MacRomanEncoding' | 'StandardEncoding' | 'PDFDocEncoding';
-
 export function baseEncodingTable(name: string | undefined): string[] {
   switch (name) {
     case 'WinAnsiEncoding':

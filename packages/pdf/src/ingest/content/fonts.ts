@@ -53,7 +53,7 @@ const STD14_VERTICAL: Record<string, [number, number]> = {
 const stripSubset = (n: string) => (/^[A-Z]{6}\+/.test(n) ? n.slice(7) : n);
 
 /** Maps a base font name to the standard-14 font whose metrics stand in when a font has no /Widths. */
-export function standard14For(baseName: string): Standard14FontName | undefined {
+function standard14For(baseName: string): Standard14FontName | undefined {
   const n = stripSubset(baseName).replace(/[\s_]/g, '');
   const lower = n.toLowerCase();
   const bold = /bold|black|heavy|semibold|demi/.test(lower);

@@ -43,7 +43,7 @@ type Tok =
   | { t: 'close'; v: ']' | '>>' }
   | { t: 'eof' };
 
-export class ContentLexer {
+class ContentLexer {
   pos = 0;
   /** Start offset of the last token returned by `next()`. */
   tokStart = 0;

@@ -60,7 +60,7 @@ function cutString(
 }
 
 /** Replacement source text for one operation. */
-export function rewriteOp(r: OpRemoval): string {
+function rewriteOp(r: OpRemoval): string {
   const { op } = r;
   let elements: CsValue[];
   let prefix = '';

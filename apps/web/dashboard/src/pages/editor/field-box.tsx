@@ -6,8 +6,8 @@ import { type EditorArea, type EditorField, TYPE_LABEL } from './model.ts';
 // and resized by pointer (mouse, pen, touch) with snapping to the other fields' edges, or by keys.
 
 /** Arrow keys move (with Alt: resize) by half a percent of the page; with Shift by five. */
-export const KEY_STEP = 0.005;
-export const KEY_STEP_LARGE = 0.05;
+const KEY_STEP = 0.005;
+const KEY_STEP_LARGE = 0.05;
 
 export interface FieldBoxProps {
   field: EditorField;

@@ -92,10 +92,6 @@ export function removeArea(doc: EditorDoc, key: string, index: number): EditorDo
   return { ...doc, fields };
 }
 
-export function removeField(doc: EditorDoc, key: string): EditorDoc {
-  return { ...doc, fields: doc.fields.filter((f) => f.key !== key) };
-}
-
 /** A copy of a field with a new name, its areas a little lower right (or up left at the edge). */
 export function duplicateField(doc: EditorDoc, key: string): { doc: EditorDoc; key: string } {
   const f = doc.fields.find((x) => x.key === key);

@@ -8,7 +8,7 @@ import type { Autosave } from './use-autosave.ts';
 
 // The editor's top bar: template name, undo/redo, zoom, the save state, preview.
 
-export const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
+const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
 
 const SAVE_LABEL: Record<Autosave['status'], string> = {
   saved: 'All changes saved',

@@ -8,9 +8,9 @@ import { type EditorState, toSaveInput } from './operations.ts';
 // (one template.updated), never per keystroke or per pixel of a drag. The save names the version it
 // edits; an answer `conflict` stops saving until the person picks theirs or the other version.
 
-export const SAVE_DELAY_MS = 800;
+const SAVE_DELAY_MS = 800;
 
-export type SaveStatus = 'saved' | 'pending' | 'saving' | 'error' | 'conflict';
+type SaveStatus = 'saved' | 'pending' | 'saving' | 'error' | 'conflict';
 
 export interface Autosave {
   status: SaveStatus;

@@ -38,7 +38,7 @@ function DeliveryDetails({ delivery: d }: { delivery: Delivery }) {
 }
 
 /** The latest deliveries (of one endpoint, or all), refreshed every 5 s, each with Retry now. */
-export function Deliveries({ endpointId }: { endpointId: number | undefined }) {
+function Deliveries({ endpointId }: { endpointId: number | undefined }) {
   const { toast, refresh, onError } = useChangeFeedback(trpc.webhookEndpoints.deliveries.queryKey());
   const input = endpointId ? { endpoint_id: endpointId, limit: 20 } : { limit: 20 };
   const list = useQuery({ ...trpc.webhookEndpoints.deliveries.queryOptions(input), refetchInterval: 5000 });
