@@ -1,7 +1,14 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..');
+
+/**
+ * Node's compile cache for the `esign` processes the tests start (dozens of them): a start then
+ * compiles only what changed since the last one (about half the CPU of a cold start).
+ */
+const COMPILE_CACHE = join(tmpdir(), 'esign-test-compile-cache');
 
 export interface RunResult {
   code: number | null;
@@ -14,7 +21,13 @@ export function esign(args: string[], env: Record<string, string>): Promise<RunR
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'apps/cli/bin/esign.mjs'), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'silent', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        LOG_LEVEL: 'silent',
+        NODE_COMPILE_CACHE: COMPILE_CACHE,
+        ...env,
+      },
     });
     let stdout = '';
     let stderr = '';

@@ -1,18 +1,17 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { requirement } from '../../../test/requirements.ts';
 
 /** Debian's chromium package (CI installs it in .ci/run); never a test tool's browser download. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 
 /**
- * Whether browser tests run here: they need chromium; in CI a missing browser is a failure
- * (the suite runs and its beforeAll throws), elsewhere the suite is skipped with a message.
+ * Whether browser tests run here: they need chromium. Missing under CI, the suite runs and its
+ * beforeAll fails on the launch; elsewhere it is skipped with a message (test/requirements.ts).
  */
 export function browserTestsEnabled(suite: string): boolean {
-  if (hasChromium || process.env.CI) return true;
-  process.stderr.write(`${suite}: skipped, ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
-  return false;
+  return requirement(`chromium (${suite})`, hasChromium, 'apt-get install -y chromium, or set CHROMIUM_PATH');
 }
 
 /**

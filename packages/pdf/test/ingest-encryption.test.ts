@@ -1,5 +1,6 @@
 import { PDF } from '@libpdf/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requirement } from '../../../test/requirements.ts';
 import { DocumentInputError, ingestDocument } from '../src/ingest/index.ts';
 import {
   type EncryptionKind,
@@ -12,7 +13,8 @@ import {
   makeTaggedPdf,
 } from './ingest-fixtures.ts';
 
-const qpdfAvailable = await hasQpdf();
+// Without qpdf its cases are skipped with a message, or fail under CI (test/requirements.ts).
+const qpdfAvailable = requirement('qpdf', await hasQpdf(), 'apt-get install -y qpdf');
 const KINDS: EncryptionKind[] = ['rc4-40', 'rc4-128', 'aes-128', 'aes-256'];
 
 const rejection = (p: Promise<unknown>) =>
