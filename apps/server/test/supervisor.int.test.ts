@@ -52,86 +52,83 @@ async function startSupervised(env: Record<string, string> = {}): Promise<AppPro
   return sup;
 }
 
-describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')(
-  'npm start supervises the service (issue 27.2)',
-  () => {
-    it('kill -9 of the service under the supervisor: it is started again and serves within 10 s; the restart is logged with the signal', {
-      timeout: 180_000,
-    }, async () => {
-      const sup = await startSupervised();
-      await until('supervised service ready', () => isReady(sup.base), 90_000, 250);
-      const first = servicePid(sup)!;
-      expect(first).toBeGreaterThan(0);
-      const killedAt = Date.now();
-      process.kill(first, 'SIGKILL');
-      await until('serving again after kill -9', () => isReady(sup.base), 10_000, 100);
-      const tookMs = Date.now() - killedAt;
-      const second = servicePid(sup);
-      expect(second).not.toBe(first);
-      expect(sup.alive()).toBe(true);
-      const restart = sup
+describe('npm start supervises the service (issue 27.2)', () => {
+  it('kill -9 of the service under the supervisor: it is started again and serves within 10 s; the restart is logged with the signal', {
+    timeout: 180_000,
+  }, async () => {
+    const sup = await startSupervised();
+    await until('supervised service ready', () => isReady(sup.base), 90_000, 250);
+    const first = servicePid(sup)!;
+    expect(first).toBeGreaterThan(0);
+    const killedAt = Date.now();
+    process.kill(first, 'SIGKILL');
+    await until('serving again after kill -9', () => isReady(sup.base), 10_000, 100);
+    const tookMs = Date.now() - killedAt;
+    const second = servicePid(sup);
+    expect(second).not.toBe(first);
+    expect(sup.alive()).toBe(true);
+    const restart = sup
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"name":"supervisor"') && l.includes('restarting'))
+      .map((l) => JSON.parse(l));
+    expect(restart).toHaveLength(1);
+    expect(restart[0]).toMatchObject({ signal: 'SIGKILL', restarts: 1, restartInMs: 1000 });
+    expect(tookMs).toBeLessThan(10_000);
+  });
+
+  it('SIGTERM to the supervisor (twice, as npm passes its copy on) is forwarded once: the service drains and stops, and both exit 0; kill -9 of the supervisor leaves no orphan service', {
+    timeout: 180_000,
+  }, async () => {
+    const sup = await startSupervised();
+    await until('ready', () => isReady(sup.base), 90_000, 250);
+    const service = servicePid(sup)!;
+    // npm passes its own copy of the signal on too: the duplicate must not force the stop.
+    sup.child.kill('SIGTERM');
+    sup.child.kill('SIGTERM');
+    expect(await sup.exited).toEqual({ code: 0, signal: null });
+    expect(alive(service)).toBe(false);
+    expect(sup.output()).toContain('"msg":"stopped"');
+    expect(sup.output()).not.toContain('second signal');
+
+    const orphaned = await startSupervised();
+    await until('ready', () => isReady(orphaned.base), 90_000, 250);
+    const child = servicePid(orphaned)!;
+    orphaned.child.kill('SIGKILL');
+    // Its IPC channel closed: the service stops as on SIGTERM rather than run on unsupervised.
+    await until('the service of a killed supervisor stops', () => !alive(child), 20_000, 100);
+  });
+
+  it('a service that keeps failing at start is restarted with a doubling back-off, never in a tight loop', {
+    timeout: 60_000,
+  }, async () => {
+    // An invalid setting makes the service exit as soon as it starts.
+    const sup = await startSupervised({ SHUTDOWN_TIMEOUT_SECONDS: 'not-a-number' });
+    const restarts = () =>
+      sup
         .output()
         .split('\n')
         .filter((l) => l.includes('"name":"supervisor"') && l.includes('restarting'))
-        .map((l) => JSON.parse(l));
-      expect(restart).toHaveLength(1);
-      expect(restart[0]).toMatchObject({ signal: 'SIGKILL', restarts: 1, restartInMs: 1000 });
-      expect(tookMs).toBeLessThan(10_000);
-    });
-
-    it('SIGTERM to the supervisor (twice, as npm passes its copy on) is forwarded once: the service drains and stops, and both exit 0; kill -9 of the supervisor leaves no orphan service', {
-      timeout: 180_000,
-    }, async () => {
-      const sup = await startSupervised();
-      await until('ready', () => isReady(sup.base), 90_000, 250);
-      const service = servicePid(sup)!;
-      // npm passes its own copy of the signal on too: the duplicate must not force the stop.
-      sup.child.kill('SIGTERM');
-      sup.child.kill('SIGTERM');
-      expect(await sup.exited).toEqual({ code: 0, signal: null });
-      expect(alive(service)).toBe(false);
-      expect(sup.output()).toContain('"msg":"stopped"');
-      expect(sup.output()).not.toContain('second signal');
-
-      const orphaned = await startSupervised();
-      await until('ready', () => isReady(orphaned.base), 90_000, 250);
-      const child = servicePid(orphaned)!;
-      orphaned.child.kill('SIGKILL');
-      // Its IPC channel closed: the service stops as on SIGTERM rather than run on unsupervised.
-      await until('the service of a killed supervisor stops', () => !alive(child), 20_000, 100);
-    });
-
-    it('a service that keeps failing at start is restarted with a doubling back-off, never in a tight loop', {
-      timeout: 60_000,
-    }, async () => {
-      // An invalid setting makes the service exit as soon as it starts.
-      const sup = await startSupervised({ SHUTDOWN_TIMEOUT_SECONDS: 'not-a-number' });
-      const restarts = () =>
-        sup
-          .output()
-          .split('\n')
-          .filter((l) => l.includes('"name":"supervisor"') && l.includes('restarting'))
-          .map(
-            (l) => JSON.parse(l) as { time: number; restartInMs: number; exitCode: number; restarts: number },
-          );
-      await until('three restarts', () => restarts().length >= 3, 45_000, 100);
-      const seen = restarts().slice(0, 3);
-      // Each wait doubles (1 s, 2 s, 4 s), and each next failure comes only after the wait before it
-      // (a bad setting exits 2: loadConfigOrExit).
-      expect(seen.map((r) => [r.restarts, r.restartInMs, r.exitCode])).toEqual([
-        [1, 1000, 2],
-        [2, 2000, 2],
-        [3, 4000, 2],
-      ]);
-      for (let i = 1; i < seen.length; i++)
-        expect(seen[i]!.time - seen[i - 1]!.time).toBeGreaterThanOrEqual(seen[i - 1]!.restartInMs);
-      expect(sup.output()).toContain('SHUTDOWN_TIMEOUT_SECONDS');
-      // Stopped between two runs: it exits at once.
-      sup.child.kill('SIGTERM');
-      expect(await sup.exited).toEqual({ code: 0, signal: null });
-    });
-  },
-);
+        .map(
+          (l) => JSON.parse(l) as { time: number; restartInMs: number; exitCode: number; restarts: number },
+        );
+    await until('three restarts', () => restarts().length >= 3, 45_000, 100);
+    const seen = restarts().slice(0, 3);
+    // Each wait doubles (1 s, 2 s, 4 s), and each next failure comes only after the wait before it
+    // (a bad setting exits 2: loadConfigOrExit).
+    expect(seen.map((r) => [r.restarts, r.restartInMs, r.exitCode])).toEqual([
+      [1, 1000, 2],
+      [2, 2000, 2],
+      [3, 4000, 2],
+    ]);
+    for (let i = 1; i < seen.length; i++)
+      expect(seen[i]!.time - seen[i - 1]!.time).toBeGreaterThanOrEqual(seen[i - 1]!.restartInMs);
+    expect(sup.output()).toContain('SHUTDOWN_TIMEOUT_SECONDS');
+    // Stopped between two runs: it exits at once.
+    sup.child.kill('SIGTERM');
+    expect(await sup.exited).toEqual({ code: 0, signal: null });
+  });
+});
 
 /**
  * A load balancer as an operator puts in front of scaled processes: round robin over the backends
@@ -171,7 +168,7 @@ function balancer(backends: () => string[]) {
   };
 }
 
-describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')('deploys lose nothing (issue 27.5)', () => {
+describe('deploys lose nothing (issue 27.5)', () => {
   it('SIGTERM under load: /readyz turns 503 at once, requests in flight and during the drain succeed, the process exits 0; a rolling restart of two API processes behind a balancer fails no request', {
     timeout: 240_000,
   }, async () => {
@@ -220,7 +217,7 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')('deploys lose nothing (
   });
 });
 
-describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')('a crash leaves nothing behind (issue 27.4)', () => {
+describe('a crash leaves nothing behind (issue 27.4)', () => {
   it('kill -9 of the API mid-request: the next process removes the partial upload at start, and a retry of the claimed Idempotency-Key runs within seconds (its lease lapses) instead of 409 for minutes', {
     timeout: 240_000,
   }, async () => {
