@@ -154,3 +154,16 @@ export function listeningPorts(pid: number): number[] {
   }
   return [...ports].sort((a, b) => a - b);
 }
+
+/** The request an MCP client sends for one `tools/call` over Streamable HTTP, with an API key. */
+export function mcpToolCall(key: string, name: string, args: Record<string, unknown> = {}): RequestInit {
+  return {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  };
+}

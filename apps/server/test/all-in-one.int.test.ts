@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mcpToolCall } from '../../../test/processes.ts';
 import { esign, ROOT } from '../../../test/spawn.ts';
 
 const freePort = () =>
@@ -60,20 +61,7 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')('all-in-one start on th
       expect(me.headers.get('ratelimit-limit')).toBe('300');
       expect((await me.json()).user.email).toBe('boot@example.com');
 
-      const mcp = await fetch(`${base}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key.key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'get_account', arguments: {} },
-        }),
-      });
+      const mcp = await fetch(`${base}/mcp`, mcpToolCall(key.key, 'get_account'));
       expect(mcp.status).toBe(200);
       expect(JSON.stringify(await mcp.json())).toContain('boot@example.com');
     } finally {

@@ -9,6 +9,7 @@ import { createTestAccount } from '../../../test/harness.ts';
 import {
   type AppProcess,
   isReady,
+  mcpToolCall,
   sleep,
   spawnApp,
   terminateBackends,
@@ -103,21 +104,7 @@ describe('connections terminated server-side under load (issue 9.4)', () => {
         }),
       );
     const headers = { authorization: `Bearer ${owner.key}` };
-    const mcpCall = () =>
-      call(`${mcp.base}/mcp`, {
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'get_account', arguments: {} },
-        }),
-      });
+    const mcpCall = () => call(`${mcp.base}/mcp`, mcpToolCall(owner.key, 'get_account'));
     // Everything works before the storm (the worker is up: a webhook arrives).
     expect((await call(`${api.base}/api/v1/me`, { headers })).status).toBe(200);
     await sendEvent();

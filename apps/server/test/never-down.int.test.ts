@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { type AppProcess, isReady, sleep, spawnApp, until } from '../../../test/processes.ts';
+import { type AppProcess, isReady, mcpToolCall, sleep, spawnApp, until } from '../../../test/processes.ts';
 
 // Issue 27, "never down": the termination storm the issue reproduced (every backend of the
 // database ended with pg_terminate_backend every 100 ms for 8 s) under a mixed load that includes
@@ -145,21 +145,7 @@ describe('never down: a database blip costs seconds, never the service (issue 27
     };
     const record = (p: Promise<{ status: Status; code?: string }>) =>
       p.then((r) => others.push({ status: r.status, ...(r.code ? { code: r.code } : {}) }));
-    const mcpCall = () =>
-      status(`${mcp.base}/mcp`, {
-        method: 'POST',
-        headers: {
-          ...auth,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'get_account', arguments: {} },
-        }),
-      });
+    const mcpCall = () => status(`${mcp.base}/mcp`, mcpToolCall(owner.key, 'get_account'));
     const sendsUntil = () => Date.now() + (storming ? 60_000 : 0);
     const loaders = [
       loop(() => sender.send(server.base, sendsUntil())),
