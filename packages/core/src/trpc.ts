@@ -2,7 +2,7 @@ import { type AnyProcedure, type AnyRouter, initTRPC, type ProcedureType, TRPCEr
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
-import { CoreError, type ErrorCode, INTERNAL_ERROR_MESSAGE } from './errors.ts';
+import { CoreError, type ErrorCode, formatPath, INTERNAL_ERROR_MESSAGE } from './errors.ts';
 
 export interface McpMeta {
   /** The MCP tool name, exactly as the specification spells it. */
@@ -104,13 +104,6 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
     cur = (cur as Record<PropertyKey, unknown>)[key];
   }
   return cur;
-}
-
-export function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => {
-    if (typeof key === 'number') return `${acc}[${key}]`;
-    return acc ? `${acc}.${String(key)}` : String(key);
-  }, '');
 }
 
 /** One place that turns schema issues into missing_parameter / invalid_parameter naming the field. */

@@ -1,4 +1,13 @@
 import type { Ctx } from '../context.ts';
+import {
+  AcceptInvitationInput,
+  EmailInput,
+  ResetPasswordInput,
+  SignInInput,
+  SignInLinkInput,
+  SignUpInput,
+  TokenInput,
+} from '../contracts/auth.ts';
 import { CoreError } from '../errors.ts';
 import { sendMailNow } from '../services/mail.ts';
 import { acceptInvitation, describeInvitation } from '../services/sessions/members.ts';
@@ -17,15 +26,6 @@ import {
   signUp,
 } from '../services/sessions/sign-in.ts';
 import { publicProcedure, router } from '../trpc.ts';
-import {
-  AcceptInvitationInput,
-  EmailInput,
-  ResetPasswordInput,
-  SignInInput,
-  SignInLinkInput,
-  SignUpInput,
-  TokenInput,
-} from './auth.schemas.ts';
 
 // Dashboard sign-in (README, "Dashboard"). Only the web adapter can run these: they write the session
 // cookie through ctx.web. No `openapi`/`mcp` meta: they are not part of the REST API or MCP.
