@@ -1,7 +1,7 @@
 import { FIELD_TYPES } from '@esign/domain';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { SigningOpenOutput } from '../../../packages/core/src/routers/signing.schemas.ts';
+import type { SigningOpenOutput } from '../../../packages/core/src/contracts/signing.ts';
 import type { OpenResult } from '../src/signing/client/types.ts';
 import { TYPE_LABELS } from '../src/signing/client/values.ts';
 

@@ -62,3 +62,11 @@ export const INTERNAL_ERROR_MESSAGE =
 export function notFound(what: string, id: number | string): CoreError {
   return new CoreError('not_found', `${what} ${id} was not found`);
 }
+
+/** How error messages name a field of the input: `signers[0].email`. */
+export function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => {
+    if (typeof key === 'number') return `${acc}[${key}]`;
+    return acc ? `${acc}.${String(key)}` : String(key);
+  }, '');
+}

@@ -2,6 +2,7 @@ export { type AppRouter, appRouter, callProcedure, createCaller } from './app-ro
 export * from './authenticate.ts';
 export * from './config.ts';
 export * from './context.ts';
+export { MAX_ID } from './contracts/ids.ts';
 export * from './crypto.ts';
 export * from './errors.ts';
 export { jobHandlers } from './jobs.ts';
@@ -11,7 +12,6 @@ export * from './logger.ts';
 // Prometheus metrics (README, "Monitoring"): created by createRuntime when METRICS_PORT is set.
 export * from './metrics/metrics.ts';
 export { METRICS_PATH, serveMetrics } from './metrics/server.ts';
-export { MAX_ID } from './routers/ids.schemas.ts';
 export * from './runtime.ts';
 export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
@@ -53,7 +53,6 @@ export * from './services/webhooks/index.ts';
 export * from './services/worker.ts';
 export {
   findUnstorableText,
-  formatPath,
   issuesToCoreError,
   type McpMeta,
   type Meta,

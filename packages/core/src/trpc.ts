@@ -2,7 +2,8 @@ import { type AnyProcedure, type AnyRouter, initTRPC, type ProcedureType, TRPCEr
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
-import { CoreError, type ErrorCode, INTERNAL_ERROR_MESSAGE } from './errors.ts';
+import { CoreError, type ErrorCode, formatPath, INTERNAL_ERROR_MESSAGE } from './errors.ts';
+import { isSameOrigin } from './services/sessions/sessions.ts';
 
 export interface McpMeta {
   /** The MCP tool name, exactly as the specification spells it. */
@@ -104,13 +105,6 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
     cur = (cur as Record<PropertyKey, unknown>)[key];
   }
   return cur;
-}
-
-export function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => {
-    if (typeof key === 'number') return `${acc}[${key}]`;
-    return acc ? `${acc}.${String(key)}` : String(key);
-  }, '');
 }
 
 /** One place that turns schema issues into missing_parameter / invalid_parameter naming the field. */
@@ -218,6 +212,19 @@ const validationErrors = t.middleware(async (opts) => {
 
 /** No actor needed (signing page procedures bring their own token). */
 export const publicProcedure = t.procedure.use(validationErrors);
+
+/**
+ * Only the dashboard's own pages (sign-in forms, sign-out): the web adapter's `ctx.web`, through
+ * which these procedures write the session cookie, is there (typed so), and the request came from
+ * our origin (login CSRF). Checked before the input is read, as the actor builders below are.
+ */
+export const webProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.web) throw new CoreError('not_available', 'Signing in works only in the dashboard');
+  if (!isSameOrigin(ctx.config, ctx.web.origin)) {
+    throw new CoreError('forbidden', 'This request came from another site and was refused');
+  }
+  return next({ ctx: { ...ctx, web: ctx.web } });
+});
 
 /** Any authenticated actor: API key, OAuth connection or dashboard session. */
 export const actorProcedure = publicProcedure.use(({ ctx, next }) => {

@@ -130,6 +130,30 @@ describe('password sign-in', () => {
     expect(b.token).toBeNull();
   });
 
+  it('webProcedure (issue 28, item 5): every sign-in form and sign-out runs only in the dashboard (not_available without the web adapter) and only from our own pages (forbidden from another site), checked before the input is read', async () => {
+    const callsOf = (c: ReturnType<Harness['caller']>) => ({
+      signIn: () => c.auth.signIn({} as never),
+      requestSignInLink: () => c.auth.requestSignInLink({} as never),
+      signInWithLink: () => c.auth.signInWithLink({} as never),
+      requestPasswordReset: () => c.auth.requestPasswordReset({} as never),
+      resetPassword: () => c.auth.resetPassword({} as never),
+      signUp: () => c.auth.signUp({} as never),
+      acceptInvitation: () => c.auth.acceptInvitation({} as never),
+      signOut: () => c.auth.signOut(),
+    });
+    const elsewhere = { ...newBrowser(), origin: 'https://evil.example' };
+    for (const [name, call] of Object.entries(callsOf(h.caller(null)))) {
+      expect(await codeOf(call()), name).toBe('not_available');
+    }
+    for (const [name, call] of Object.entries(callsOf(h.caller(elsewhere)))) {
+      expect(await codeOf(call()), name).toBe('forbidden');
+    }
+    // From our own pages the same calls get as far as reading the input.
+    for (const [name, call] of Object.entries(callsOf(h.caller(newBrowser())))) {
+      if (name !== 'signOut') expect(await codeOf(call()), name).toBe('missing_parameter');
+    }
+  });
+
   it('a removed member cannot sign in', async () => {
     const acct = await accountWithPassword(db);
     const member = await acct.addUser('member');

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Actor, Ctx } from '../context.ts';
+import { AccountOutput, CreditsOutput, EmptyInput, MeOutput } from '../contracts/account.ts';
 import { getCredits } from '../services/credits.ts';
 import { actorProcedure, router } from '../trpc.ts';
-import { AccountOutput, CreditsOutput, EmptyInput, MeOutput } from './account.schemas.ts';
 
 async function toMeDto(ctx: Ctx, actor: Actor): Promise<z.infer<typeof MeOutput>> {
   const account = await ctx.db

@@ -1,10 +1,10 @@
+import { ApiKeyIdInput, CreateApiKeyInput } from '../contracts/api-keys.ts';
 import {
   createAccountApiKey,
   listAccountApiKeys,
   revokeAccountApiKey,
 } from '../services/dashboard/api-keys.ts';
 import { adminProcedure, adminReadProcedure, router } from '../trpc.ts';
-import { ApiKeyIdInput, CreateApiKeyInput } from './api-keys.schemas.ts';
 
 /**
  * API keys are created and revoked in the dashboard (spec, Authentication 2), by admins only.

@@ -1,9 +1,16 @@
-import type { Ctx } from '../context.ts';
-import { CoreError } from '../errors.ts';
+import type { Ctx, WebSession } from '../context.ts';
+import {
+  AcceptInvitationInput,
+  EmailInput,
+  ResetPasswordInput,
+  SignInInput,
+  SignInLinkInput,
+  SignUpInput,
+  TokenInput,
+} from '../contracts/auth.ts';
 import { sendMailNow } from '../services/mail.ts';
 import { acceptInvitation, describeInvitation } from '../services/sessions/members.ts';
 import {
-  isSameOrigin,
   type NewSession,
   revokeSession,
   type SessionMeta,
@@ -16,33 +23,16 @@ import {
   signInWithPassword,
   signUp,
 } from '../services/sessions/sign-in.ts';
-import { publicProcedure, router } from '../trpc.ts';
-import {
-  AcceptInvitationInput,
-  EmailInput,
-  ResetPasswordInput,
-  SignInInput,
-  SignInLinkInput,
-  SignUpInput,
-  TokenInput,
-} from './auth.schemas.ts';
+import { publicProcedure, router, webProcedure } from '../trpc.ts';
 
-// Dashboard sign-in (README, "Dashboard"). Only the web adapter can run these: they write the session
-// cookie through ctx.web. No `openapi`/`mcp` meta: they are not part of the REST API or MCP.
-
-/** Sign-in forms may only be posted by our own pages (login CSRF). */
-function webOf(ctx: Ctx) {
-  if (!ctx.web) throw new CoreError('not_available', 'Signing in works only in the dashboard');
-  if (!isSameOrigin(ctx.config, ctx.web.origin)) {
-    throw new CoreError('forbidden', 'This request came from another site and was refused');
-  }
-  return ctx.web;
-}
+// Dashboard sign-in (README, "Dashboard"). Only the web adapter can run the `webProcedure`s: they
+// write the session cookie through ctx.web. No `openapi`/`mcp` meta: they are not part of the REST
+// API or MCP.
 
 const metaOf = (ctx: Ctx): SessionMeta => ({ ip: ctx.ip, userAgent: ctx.userAgent });
 
-function startSession(ctx: Ctx, session: NewSession) {
-  ctx.web?.setCookie(session.token, session.expiresAt);
+function startSession(ctx: { web: WebSession }, session: NewSession) {
+  ctx.web.setCookie(session.token, session.expiresAt);
   return { signed_in: true as const };
 }
 
@@ -75,14 +65,12 @@ export const authRouter = router({
     };
   }),
 
-  signIn: publicProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
-    webOf(ctx);
+  signIn: webProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
     return startSession(ctx, await signInWithPassword(ctx.db, input, metaOf(ctx), ctx.now()));
   }),
 
   /** Emails a one-time sign-in link; the answer is the same whether the address is known or not. */
-  requestSignInLink: publicProcedure.input(SignInLinkInput).mutation(async ({ ctx, input }) => {
-    webOf(ctx);
+  requestSignInLink: webProcedure.input(SignInLinkInput).mutation(async ({ ctx, input }) => {
     await sendNow(
       ctx,
       await requestEmailLink(ctx.db, 'sign_in', input.email, metaOf(ctx), ctx.config, ctx.now(), input.next),
@@ -90,13 +78,11 @@ export const authRouter = router({
     return { sent: true as const };
   }),
 
-  signInWithLink: publicProcedure.input(TokenInput).mutation(async ({ ctx, input }) => {
-    webOf(ctx);
+  signInWithLink: webProcedure.input(TokenInput).mutation(async ({ ctx, input }) => {
     return startSession(ctx, await signInWithLink(ctx.db, input.token, metaOf(ctx), ctx.now()));
   }),
 
-  requestPasswordReset: publicProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
-    webOf(ctx);
+  requestPasswordReset: webProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
     await sendNow(
       ctx,
       await requestEmailLink(ctx.db, 'password_reset', input.email, metaOf(ctx), ctx.config, ctx.now()),
@@ -104,13 +90,11 @@ export const authRouter = router({
     return { sent: true as const };
   }),
 
-  resetPassword: publicProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
-    webOf(ctx);
+  resetPassword: webProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
     return startSession(ctx, await resetPassword(ctx.db, input, metaOf(ctx), ctx.now()));
   }),
 
-  signUp: publicProcedure.input(SignUpInput).mutation(async ({ ctx, input }) => {
-    webOf(ctx);
+  signUp: webProcedure.input(SignUpInput).mutation(async ({ ctx, input }) => {
     const session = await signUp(
       ctx.db,
       ctx.config,
@@ -125,18 +109,16 @@ export const authRouter = router({
     .input(TokenInput)
     .query(({ ctx, input }) => describeInvitation(ctx.db, input.token, ctx.now())),
 
-  acceptInvitation: publicProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
-    webOf(ctx);
+  acceptInvitation: webProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
     return startSession(ctx, await acceptInvitation(ctx.db, input, metaOf(ctx), ctx.now()));
   }),
 
   /** Ends this browser's session (the row is revoked, so the cookie is worthless in every process). */
-  signOut: publicProcedure.mutation(async ({ ctx }) => {
-    const web = webOf(ctx);
+  signOut: webProcedure.mutation(async ({ ctx }) => {
     if (ctx.actor?.kind === 'session' && ctx.actor.sessionId) {
       await revokeSession(ctx.db, ctx.actor.userId, ctx.actor.sessionId, ctx.now());
     }
-    web.clearCookie();
+    ctx.web.clearCookie();
     return { signed_in: false as const };
   }),
 });

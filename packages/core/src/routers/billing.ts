@@ -1,4 +1,16 @@
 import { scopeOf } from '../context.ts';
+import {
+  AnswerCheckoutPageInput,
+  CheckoutIdInput,
+  CheckoutListOutput,
+  CheckoutOutput,
+  CheckoutPageInput,
+  CheckoutPageOutput,
+  CreateCheckoutInput,
+  CreditPackListOutput,
+  ListCreditPacksInput,
+  ListRecentCheckoutsInput,
+} from '../contracts/billing.ts';
 import { CoreError } from '../errors.ts';
 import { answerOnCheckoutPage, checkoutForPage } from '../services/billing/answers.ts';
 import { listRecentCheckouts, requireCheckout, toCheckoutDto } from '../services/billing/checkouts.ts';
@@ -19,18 +31,6 @@ import {
   router,
   writeProcedure,
 } from '../trpc.ts';
-import {
-  AnswerCheckoutPageInput,
-  CheckoutIdInput,
-  CheckoutListOutput,
-  CheckoutOutput,
-  CheckoutPageInput,
-  CheckoutPageOutput,
-  CreateCheckoutInput,
-  CreditPackListOutput,
-  ListCreditPacksInput,
-  ListRecentCheckoutsInput,
-} from './billing.schemas.ts';
 
 const tags = ['Billing'];
 

@@ -1,5 +1,12 @@
 import { scopeOf } from '../context.ts';
 import {
+  BulkPreviewOutput,
+  BulkSendIdInput,
+  BulkSendOutput,
+  BulkSendRowsOutput,
+  BulkUploadInput,
+} from '../contracts/bulk-sends.ts';
+import {
   createBulkSend,
   getBulkSend,
   listBulkSendRows,
@@ -7,13 +14,6 @@ import {
   resumeBulkSend,
 } from '../services/bulk/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
-import {
-  BulkPreviewOutput,
-  BulkSendIdInput,
-  BulkSendOutput,
-  BulkSendRowsOutput,
-  BulkUploadInput,
-} from './bulk-sends.schemas.ts';
 
 const tags = ['Bulk sends'];
 

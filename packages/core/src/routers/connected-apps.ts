@@ -1,6 +1,6 @@
+import { ConnectedAppInput } from '../contracts/connected-apps.ts';
 import { listConnectedApps, revokeConnectedApp } from '../services/oauth/connections.ts';
 import { router, sessionProcedure } from '../trpc.ts';
-import { ConnectedAppInput } from './connected-apps.schemas.ts';
 
 /** The apps the signed-in user connected over OAuth (MCP), and disconnecting one (dashboard only). */
 export const connectedAppsRouter = router({

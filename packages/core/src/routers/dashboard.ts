@@ -1,7 +1,7 @@
 import { scopeOf } from '../context.ts';
+import { IdInput } from '../contracts/signature-requests.ts';
 import { accountOverview, listFolders, requestTimeline } from '../services/dashboard/activity.ts';
 import { actorProcedure, router } from '../trpc.ts';
-import { IdInput } from './signature-requests.schemas.ts';
 
 /** Read-only views the dashboard needs beyond the REST resources (no `openapi`/`mcp` meta). */
 export const dashboardRouter = router({

@@ -1,7 +1,7 @@
 import { scopeOf } from '../context.ts';
+import { VerificationOutput, VerifyDocumentInput } from '../contracts/documents.ts';
 import { decodeVerifyFile, verifyDocument } from '../services/verify.ts';
 import { actorProcedure, router } from '../trpc.ts';
-import { VerificationOutput, VerifyDocumentInput } from './documents.schemas.ts';
 
 export const documentsRouter = router({
   // Read-only keys may verify documents (Authentication rule 5).

@@ -1,6 +1,6 @@
+import { FeedbackOutput, SendFeedbackInput } from '../contracts/feedback.ts';
 import { sendFeedback } from '../services/feedback.ts';
 import { actorProcedure, router } from '../trpc.ts';
-import { FeedbackOutput, SendFeedbackInput } from './feedback.schemas.ts';
 
 export const feedbackRouter = router({
   // Read-only keys may send feedback (Authentication rule 5).

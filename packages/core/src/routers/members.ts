@@ -1,4 +1,10 @@
 import type { Ctx } from '../context.ts';
+import {
+  ChangeRoleInput,
+  InviteMemberInput,
+  MemberIdInput,
+  UpdateAccountInput,
+} from '../contracts/members.ts';
 import { sendMailNow } from '../services/mail.ts';
 import {
   changeMemberRole,
@@ -8,7 +14,6 @@ import {
   revokeInvitation,
 } from '../services/sessions/members.ts';
 import { actorProcedure, adminProcedure, router } from '../trpc.ts';
-import { ChangeRoleInput, InviteMemberInput, MemberIdInput, UpdateAccountInput } from './members.schemas.ts';
 
 const jobCtx = (ctx: Ctx) => ({
   db: ctx.db,

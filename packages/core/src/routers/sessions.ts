@@ -1,3 +1,9 @@
+import {
+  ChangePasswordInput,
+  EnvironmentInput,
+  SessionIdInput,
+  UpdateProfileInput,
+} from '../contracts/sessions.ts';
 import { updateUser } from '../services/accounts.ts';
 import {
   listSessions,
@@ -7,12 +13,6 @@ import {
 } from '../services/sessions/sessions.ts';
 import { changePassword } from '../services/sessions/sign-in.ts';
 import { router, sessionProcedure } from '../trpc.ts';
-import {
-  ChangePasswordInput,
-  EnvironmentInput,
-  SessionIdInput,
-  UpdateProfileInput,
-} from './sessions.schemas.ts';
 
 /** The signed-in user's own sessions, password and profile (any role; dashboard sessions only). */
 export const sessionsRouter = router({

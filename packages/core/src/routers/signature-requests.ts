@@ -1,5 +1,13 @@
 import { scopeOf } from '../context.ts';
 import {
+  CreateSignatureRequestInput,
+  IdInput,
+  ListSignatureRequestsInput,
+  ReminderOutput,
+  SignatureRequestListOutput,
+  SignatureRequestOutput,
+} from '../contracts/signature-requests.ts';
+import {
   cancelSignatureRequest,
   createSignatureRequest,
   getSignatureRequest,
@@ -7,14 +15,6 @@ import {
   remindSigners,
 } from '../services/signature-requests/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
-import {
-  CreateSignatureRequestInput,
-  IdInput,
-  ListSignatureRequestsInput,
-  ReminderOutput,
-  SignatureRequestListOutput,
-  SignatureRequestOutput,
-} from './signature-requests.schemas.ts';
 
 const tags = ['Signature requests'];
 

@@ -1,7 +1,7 @@
 import { scopeOf } from '../context.ts';
+import { IdInput, SignerOutput, UpdateSignerInput } from '../contracts/signature-requests.ts';
 import { getSigner, updateSigner } from '../services/signature-requests/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
-import { IdInput, SignerOutput, UpdateSignerInput } from './signature-requests.schemas.ts';
 
 const tags = ['Signers'];
 

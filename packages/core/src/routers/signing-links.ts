@@ -1,13 +1,5 @@
 import { scopeOf } from '../context.ts';
 import {
-  confirmLinkVisit,
-  getSigningLink,
-  openLink,
-  startLinkVisit,
-  updateSigningLink,
-} from '../services/links/index.ts';
-import { actorProcedure, publicProcedure, router, writeProcedure } from '../trpc.ts';
-import {
   LinkConfirmInput,
   LinkConfirmOutput,
   LinkPageOutput,
@@ -17,7 +9,15 @@ import {
   SigningLinkIdInput,
   SigningLinkOutput,
   UpdateSigningLinkInput,
-} from './signing-links.schemas.ts';
+} from '../contracts/signing-links.ts';
+import {
+  confirmLinkVisit,
+  getSigningLink,
+  openLink,
+  startLinkVisit,
+  updateSigningLink,
+} from '../services/links/index.ts';
+import { actorProcedure, publicProcedure, router, writeProcedure } from '../trpc.ts';
 
 const tags = ['Templates'];
 

@@ -1,15 +1,5 @@
 import type { Ctx } from '../context.ts';
 import {
-  completeSigning,
-  declineSigning,
-  openSigning,
-  requestSigningCode,
-  type SignerCtx,
-  saveSigningValues,
-  verifySigningCode,
-} from '../services/signing/index.ts';
-import { publicProcedure, router } from '../trpc.ts';
-import {
   CompleteInput,
   CompleteOutput,
   DeclineInput,
@@ -21,7 +11,17 @@ import {
   SigningTokenInput,
   VerifyCodeInput,
   VerifyCodeOutput,
-} from './signing.schemas.ts';
+} from '../contracts/signing.ts';
+import {
+  completeSigning,
+  declineSigning,
+  openSigning,
+  requestSigningCode,
+  type SignerCtx,
+  saveSigningValues,
+  verifySigningCode,
+} from '../services/signing/index.ts';
+import { publicProcedure, router } from '../trpc.ts';
 
 const sc = (ctx: Ctx): SignerCtx => ({
   db: ctx.db,

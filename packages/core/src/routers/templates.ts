@@ -1,18 +1,5 @@
 import { scopeOf } from '../context.ts';
 import {
-  addTemplateDocument,
-  archiveTemplate,
-  createTemplate,
-  duplicateTemplate,
-  getTemplate,
-  issueTemplatePreview,
-  listTemplates,
-  openTemplateEditor,
-  saveFromEditor,
-  updateTemplate,
-} from '../services/templates/index.ts';
-import { actorProcedure, router, writeProcedure } from '../trpc.ts';
-import {
   CreateTemplateInput,
   DuplicateTemplateInput,
   EditorAddDocumentInput,
@@ -26,7 +13,20 @@ import {
   TemplatePreviewInput,
   TemplatePreviewOutput,
   UpdateTemplateInput,
-} from './templates.schemas.ts';
+} from '../contracts/templates.ts';
+import {
+  addTemplateDocument,
+  archiveTemplate,
+  createTemplate,
+  duplicateTemplate,
+  getTemplate,
+  issueTemplatePreview,
+  listTemplates,
+  openTemplateEditor,
+  saveFromEditor,
+  updateTemplate,
+} from '../services/templates/index.ts';
+import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 
 const tags = ['Templates'];
 

@@ -2,6 +2,12 @@ import { DEFAULT_SUBSCRIBED_EVENT_TYPES } from '@esign/webhooks';
 import type { Ctx } from '../context.ts';
 import { scopeOf } from '../context.ts';
 import {
+  CreateWebhookEndpointInput,
+  ListWebhookDeliveriesInput,
+  UpdateWebhookEndpointInput,
+  WebhookEndpointIdInput,
+} from '../contracts/webhook-endpoints.ts';
+import {
   retryWebhookDelivery,
   revealWebhookSecret,
   rotateWebhookSecret,
@@ -17,12 +23,6 @@ import {
   type WebhookOptions,
 } from '../services/webhooks/index.ts';
 import { adminProcedure, adminReadProcedure, router } from '../trpc.ts';
-import {
-  CreateWebhookEndpointInput,
-  ListWebhookDeliveriesInput,
-  UpdateWebhookEndpointInput,
-  WebhookEndpointIdInput,
-} from './webhook-endpoints.schemas.ts';
 
 const opts = (ctx: Ctx): WebhookOptions => ({ config: ctx.config, now: ctx.now, logger: ctx.logger });
 

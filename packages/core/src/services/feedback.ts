@@ -1,13 +1,12 @@
 import type { Tx } from '@esign/db';
 import type { Config } from '../config.ts';
 import type { Actor, Source } from '../context.ts';
+import type { FeedbackKind } from '../contracts/feedback.ts';
 import { CoreError } from '../errors.ts';
 import { escapeHtml, queueMail } from './mail.ts';
 import type { ServiceContext } from './service-context.ts';
 
 const FEEDBACK_PER_HOUR = 20;
-export const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
-export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
 export interface FeedbackDto {
   object: 'feedback';

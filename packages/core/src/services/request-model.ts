@@ -1,5 +1,5 @@
 import type { FieldAreaRow } from '@esign/db';
-import type { FieldType } from '../routers/templates.schemas.ts';
+import type { FieldType } from '../contracts/templates.ts';
 
 /**
  * What a signature request keeps of its template when it is sent (signature_requests.snapshot):

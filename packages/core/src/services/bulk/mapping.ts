@@ -1,7 +1,6 @@
 import type { TemplateDocumentRow, TemplateFieldRow, TemplateRow } from '@esign/db';
-import { CoreError } from '../../errors.ts';
-import { SignerInput } from '../../routers/signature-requests.schemas.ts';
-import { formatPath } from '../../trpc.ts';
+import { SignerInput } from '../../contracts/signature-requests.ts';
+import { CoreError, formatPath } from '../../errors.ts';
 import { keepImages, planRequest } from '../signature-requests/plan.ts';
 import type { Cell, Spreadsheet } from './spreadsheet.ts';
 

@@ -1,11 +1,8 @@
 import { json, type SignatureRequestRow, type Tx } from '@esign/db';
 import type { Config } from '../../config.ts';
 import { type Actor, type Scope, type Source, scopeOf } from '../../context.ts';
+import type { CreateSignatureRequestInput, SignatureRequestDto } from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
-import type {
-  CreateSignatureRequestInput,
-  SignatureRequestDto,
-} from '../../routers/signature-requests.schemas.ts';
 import { recordAudit } from '../audit.ts';
 import { readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';

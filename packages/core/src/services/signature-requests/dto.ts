@@ -1,7 +1,7 @@
 import type { Db, Executor, SignatureRequestRow, SignerRow } from '@esign/db';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
-import type { SignatureRequestDto, SignerDto } from '../../routers/signature-requests.schemas.ts';
+import type { SignatureRequestDto, SignerDto } from '../../contracts/signature-requests.ts';
 import { signFileLink } from '../file-links.ts';
 import type { FieldValue, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { signingUrl } from './invitations.ts';

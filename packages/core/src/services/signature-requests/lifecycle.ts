@@ -1,8 +1,8 @@
 import type { Executor, SignatureRequestRow, Tx } from '@esign/db';
 import { OPEN_REQUEST_STATUSES } from '@esign/domain';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
+import type { SignatureRequestDto } from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
-import type { SignatureRequestDto } from '../../routers/signature-requests.schemas.ts';
 import { recordAudit } from '../audit.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';

@@ -1,8 +1,8 @@
 import type { TemplateDocumentRow, TemplateFieldRow, TemplateRow } from '@esign/db';
 import { guardedFetch } from '@esign/webhooks';
 import type { CoreDeps } from '../../context.ts';
+import type { CreateSignatureRequestInput } from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
-import type { CreateSignatureRequestInput } from '../../routers/signature-requests.schemas.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { type FieldValue, pageRuns, type RequestSnapshot, type SnapshotField } from '../request-model.ts';
 import { signerFields } from './status.ts';

@@ -1,8 +1,8 @@
 import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
 import { isEmail } from '@esign/domain';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
+import type { SignerDto } from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
-import type { SignerDto } from '../../routers/signature-requests.schemas.ts';
 import { normaliseValues } from '../field-values.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import type { ServiceContext } from '../service-context.ts';

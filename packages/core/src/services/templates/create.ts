@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { json, type Tx } from '@esign/db';
 import type { Actor, CoreDeps, Scope, Source } from '../../context.ts';
+import type { FieldDefinitionInput, TemplateDto } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
-import type { FieldDefinitionInput, TemplateDto } from '../../routers/templates.schemas.ts';
 import { ingest, MAX_DOCUMENTS, readDocumentFile } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob } from '../jobs.ts';

@@ -1,7 +1,7 @@
 import type { Db, Executor, TemplateFieldRow } from '@esign/db';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
-import { type FieldType, OPTION_TYPES, type TemplateDto } from '../../routers/templates.schemas.ts';
+import { type FieldType, OPTION_TYPES, type TemplateDto } from '../../contracts/templates.ts';
 import { signFileLink } from '../file-links.ts';
 import {
   loadTemplateDocuments,

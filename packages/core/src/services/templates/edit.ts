@@ -1,7 +1,7 @@
 import { json, type TemplateRow, type Tx } from '@esign/db';
 import type { Actor, Source } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
-import type { FieldDefinitionInput, FieldType, TemplateDto } from '../../routers/templates.schemas.ts';
+import type { FieldDefinitionInput, FieldType, TemplateDto } from '../../contracts/templates.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { reorderDocuments } from './documents.ts';

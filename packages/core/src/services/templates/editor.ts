@@ -1,8 +1,8 @@
 import { type Executor, json, type TemplateRow, type Tx } from '@esign/db';
 import type { Actor, Scope } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
+import type { FieldType } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
-import type { FieldType } from '../../routers/templates.schemas.ts';
 import { MAX_DOCUMENTS } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
 import { pageImageLinks } from '../file-links.ts';

@@ -3,8 +3,8 @@ import { type FieldAreaRow, json, type Tx } from '@esign/db';
 import { FIELD_NAME_PREFIX } from '@esign/domain';
 import type { DetectedField } from '@esign/pdf';
 import { sql } from 'kysely';
+import { type FieldDefinitionInput, type FieldType, OPTION_TYPES } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
-import { type FieldDefinitionInput, type FieldType, OPTION_TYPES } from '../../routers/templates.schemas.ts';
 
 // A template's fields and roles: the invalid_field rules, generated names, role assignment.
 

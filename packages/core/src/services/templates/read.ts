@@ -1,7 +1,7 @@
 import { compiledOnce } from '@esign/db';
 import type { z } from 'zod';
 import type { Scope } from '../../context.ts';
-import type { TemplateDto, TemplateListOutput } from '../../routers/templates.schemas.ts';
+import type { TemplateDto, TemplateListOutput } from '../../contracts/templates.ts';
 import { containsPattern, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { toTemplateDto } from './dto.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationInput } from './templates.schemas.ts';
+import { PaginationInput } from './templates.ts';
 
 /** GET /credit_packs takes the list parameters like every list, but always answers with one page. */
 export const ListCreditPacksInput = PaginationInput;

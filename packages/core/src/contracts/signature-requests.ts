@@ -1,7 +1,7 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES } from '@esign/domain';
 import { z } from 'zod';
-import { IdField, IdParam } from './ids.schemas.ts';
-import { PaginationInput } from './templates.schemas.ts';
+import { IdField, IdParam } from './ids.ts';
+import { PaginationInput } from './templates.ts';
 
 /**
  * `metadata` and `prefill` are checked by the services (a non-object is the spec's

@@ -1,6 +1,6 @@
 import { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES, OPTION_FIELD_TYPES } from '@esign/domain';
 import { z } from 'zod';
-import { IdParam } from './ids.schemas.ts';
+import { IdParam } from './ids.ts';
 
 /**
  * The field types of the specification, all of them and those a client may send in a field

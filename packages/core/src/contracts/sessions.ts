@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NewPassword } from './auth.schemas.ts';
+import { NewPassword } from './auth.ts';
 
 export const SessionIdInput = z.object({ id: z.number().int().positive() });
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { FEEDBACK_KINDS } from '../services/feedback.ts';
+
+export const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
+export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
 export const SendFeedbackInput = z.object({
   kind: z.enum(FEEDBACK_KINDS).describe('bug_report, feature_request, feedback or question'),

@@ -1,6 +1,6 @@
 import { FIELD_TYPES, SIGNER_STATUSES } from '@esign/domain';
 import { z } from 'zod';
-import { FieldAreaOutput } from './templates.schemas.ts';
+import { FieldAreaOutput } from './templates.ts';
 
 /** The signer's token: the last path segment of `signing_url`. */
 const token = z.string().min(20).max(200);

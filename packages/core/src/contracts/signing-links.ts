@@ -1,6 +1,6 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@esign/domain';
 import { z } from 'zod';
-import { IdParam } from './ids.schemas.ts';
+import { IdParam } from './ids.ts';
 
 const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
 const token = z.string().min(20).max(200);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdField, IdParam } from './ids.schemas.ts';
+import { IdField, IdParam } from './ids.ts';
 
 const column = z.string().min(1).max(200);
 
