@@ -1,3 +1,4 @@
+import { matchesGlob } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Three tiers (see STYLE.md): unit tests (`*.test.ts`) run once; integration and adapter tests
@@ -5,11 +6,13 @@ import { defineConfig } from 'vitest/config';
 //
 // Which database runs what (the README's test paragraph says the same):
 // - TEST_DATABASE_URL unset (a developer's machine): every integration file on the embedded
-//   PostgreSQL (`db:embedded`), the zero-setup default of `npm start`.
-// - TEST_DATABASE_URL set (CI): every integration file on that server (`db:postgres`), and on the
-//   embedded PostgreSQL the files in EMBEDDED below (`db:embedded`): what differs between the two
-//   paths. A new test file lands in the full suite by default; add it to EMBEDDED when it tests
-//   the embedded path. The migrations run on both (test/global-setup.ts migrates each template).
+//   PostgreSQL (`db:embedded` and `db:embedded:alone`), the zero-setup default of `npm start`.
+// - TEST_DATABASE_URL set (CI): every integration file on that server (`db:postgres` and
+//   `db:postgres:alone`), and on the embedded PostgreSQL the files listed in EMBEDDED below: what
+//   differs between the two paths. A new test file lands in the full suite by default; add it to
+//   EMBEDDED when it tests the embedded path. The migrations run on both (test/global-setup.ts
+//   migrates each project's template database from scratch).
+// A `:alone` project holds the files of ALONE_UNIT / ALONE_DB below, run one at a time at the end.
 const unit = [
   'packages/*/{src,test}/**/*.test.ts',
   'apps/*/{src,test}/**/*.test.ts',
@@ -65,7 +68,9 @@ const ALONE_DB = [
   'packages/core/test/worker-lease.int.test.ts',
   'packages/db/test/connection.int.test.ts',
 ];
+// Three measured best on 2 cores: four was slower, and the 200-page editor test ran out of time.
 const PARALLEL = 3;
+const isAlone = (file: string) => ALONE_DB.some((glob) => matchesGlob(file, glob));
 
 /** The other files first, PARALLEL at a time; then the ALONE ones, one at a time. */
 const shared = { sequence: { groupOrder: 0 }, maxWorkers: PARALLEL };
@@ -104,7 +109,8 @@ function dbProjects() {
   return [
     dbProject('db:postgres', 'external', integration, [...ALONE_DB, ...EMBEDDED_ONLY], shared),
     dbProject('db:postgres:alone', 'external', ALONE_DB, EMBEDDED_ONLY, alone),
-    dbProject('db:embedded', 'embedded', EMBEDDED, [], alone),
+    dbProject('db:embedded', 'embedded', EMBEDDED, ALONE_DB, shared),
+    dbProject('db:embedded:alone', 'embedded', EMBEDDED.filter(isAlone), [], alone),
   ];
 }
 
