@@ -77,7 +77,14 @@ const shared = { sequence: { groupOrder: 0 }, maxWorkers: PARALLEL };
 const alone = { sequence: { groupOrder: 1 }, maxWorkers: 1 };
 
 const unitProject = (name: string, include: string[], exclude: string[], group: object) => ({
-  test: { name, include, exclude: [...integration, ...exclude], testTimeout: 60_000, ...group },
+  test: {
+    name,
+    include,
+    exclude: [...integration, ...exclude],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    ...group,
+  },
 });
 
 const dbProject = (
