@@ -10,7 +10,13 @@ import {
   UploadedFiles,
 } from '@esign/core';
 import type { Db } from '@esign/db';
-import { authenticateHttp, sendError, streamJsonUploads, TEMPLATE_UPLOAD_LIMIT } from '@esign/http';
+import {
+  authenticateHttp,
+  countMoreCalls,
+  sendError,
+  streamJsonUploads,
+  TEMPLATE_UPLOAD_LIMIT,
+} from '@esign/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -28,6 +34,21 @@ export interface McpOptions {
   logger: Logger;
   deps: CoreDeps;
   now?: () => Date;
+}
+
+/**
+ * Most messages one JSON-RPC batch may carry (docs/mcp.md, issue 29 item 2): a larger batch is
+ * refused with -32600 and runs nothing; each request of a smaller one counts against the rate limit.
+ */
+export const MCP_MAX_BATCH = 10;
+
+/** Why a JSON-RPC batch is refused as a whole (empty, or over MCP_MAX_BATCH), or null. */
+function batchRefusal(body: unknown): string | null {
+  if (!Array.isArray(body)) return null;
+  if (body.length === 0) return 'Invalid Request: empty batch';
+  if (body.length > MCP_MAX_BATCH)
+    return `Invalid Request: a batch of ${body.length} messages is too large (at most ${MCP_MAX_BATCH})`;
+  return null;
 }
 
 /** Authentication rule 8: OAuth access tokens (the recommended way) and API keys. */
@@ -127,11 +148,10 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
   app.delete(MCP_PATH, notAllowed);
   protectedResourceMetadata(app, opts.config);
 
+  const limits = { db: opts.db, now: runner.now, perMinute: opts.config.RATE_LIMIT_PER_MINUTE };
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = await authenticateHttp(request, reply, {
-      db: opts.db,
-      now: runner.now,
-      perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
+      ...limits,
       publicUrl: opts.config.PUBLIC_URL,
       allow: MCP_CALLERS,
     });
@@ -168,12 +188,15 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
     async (request, reply) => {
       const actor = request.actor!;
       const body = request.body;
-      if (Array.isArray(body) && body.length === 0)
-        return jsonRpcError(reply, 400, -32600, 'Invalid Request: empty batch');
+      const refused = batchRefusal(body);
+      if (refused) return jsonRpcError(reply, 400, -32600, refused);
       const messages = Array.isArray(body) ? body : [body];
       // Notifications are not executed; a request made only of them gets 202 and no body.
       const requests = messages.filter(isRequest);
       if (requests.length === 0) return reply.code(202).send();
+      // The request was counted once when authenticated; each further request of a batch counts too.
+      const limited = await countMoreCalls(request, reply, limits, requests.length - 1);
+      if (limited) return sendError(reply, limited);
       // The spec's assistant product without purchases: no purchase tools, no purchase links.
       const offered = await purchasesOffered(opts.db, actor, 'mcp');
       // The tools read this request's uploaded documents by their references.

@@ -40,7 +40,8 @@ beforeAll(async () => {
   // Client ID metadata documents are served on loopback: only the outbound guard's test override
   // (as for document downloads) lets the server fetch them.
   t = await startTestApp(
-    {},
+    // The registration limit's test stands for clients at several addresses with X-Forwarded-For.
+    { TRUST_PROXY: '127.0.0.1' },
     { outbound: { allowPrivate: true, ca: cert, lookup: async () => ['127.0.0.1'] } },
   );
   owner = await createTestAccount(t.db, { credits: 3 });

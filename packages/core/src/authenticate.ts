@@ -112,15 +112,17 @@ export type AuthenticatedRequest =
 /**
  * The one authenticate → rate-limit → headers sequence: every authenticated response carries
  * `RateLimit-*` (and `Retry-After` when limited); REST, MCP and /trpc share the fixed window.
- * An API key is looked up and counted in one statement (one round trip per request).
+ * An API key is looked up and counted in one statement (one round trip per request). `calls`:
+ * how many calls the request makes (default 1); each call of a batch counts against the limit.
  * Never throws a CoreError: the adapter renders `error` its own way (REST envelope, MCP 401, tRPC).
  */
 export async function authenticateAndLimit(
   db: Executor,
   credentials: Credentials,
   now: Date,
-  opts: AuthenticateOptions & { perMinute: number },
+  opts: AuthenticateOptions & { perMinute: number; calls?: number },
 ): Promise<AuthenticatedRequest> {
+  const calls = opts.calls ?? 1;
   let actor: Actor;
   let limit: RateLimitResult;
   try {
@@ -130,18 +132,34 @@ export async function authenticateAndLimit(
         credentials.authorization,
         now,
         rateLimitWindowStart(now),
+        calls,
       );
       actor = counted.actor;
       limit = rateLimitResult(counted.count, opts.perMinute, now);
     } else {
       actor = await authenticate(db, credentials, now, opts);
-      limit = await limitActor(db, actor, opts.perMinute, now);
+      limit = await limitActor(db, actor, opts.perMinute, now, calls);
     }
   } catch (err) {
     if (err instanceof CoreError) return { actor: null, error: err, headers: {} };
     throw err;
   }
   return limitedResponse(actor, limit);
+}
+
+/**
+ * For a request already counted once by authenticateAndLimit that turns out to carry `more` calls
+ * (an MCP batch, known only once its body is read): counts them in the same window in one
+ * statement; the RateLimit-* headers after them and, over the limit, the 429 for the request.
+ */
+export async function limitMoreCalls(
+  db: Executor,
+  actor: Actor,
+  more: number,
+  now: Date,
+  perMinute: number,
+): Promise<AuthenticatedRequest> {
+  return limitedResponse(actor, await limitActor(db, actor, perMinute, now, more));
 }
 
 /** The RateLimit-* headers of a counted request and, over the limit, the 429 instead of the actor. */

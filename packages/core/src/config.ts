@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { EMAIL_PATTERN } from '@esign/domain';
 import { z } from 'zod';
 
@@ -5,6 +6,45 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const positiveInt = z.coerce.number().int().positive();
+
+/** The address ranges proxy-addr (Fastify's trustProxy) knows by name. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, an address/prefix-length (CIDR) or a named range, as Fastify's trustProxy takes them. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: which reverse proxies' `X-Forwarded-For` (and `-Proto`, `-Host`) the service
+ * believes, so `request.ip` is the client's address rather than the proxy's. Unset (or `false`):
+ * none, the address is the TCP peer's. A hop count (`1`: the proxy in front of us), or a list of
+ * the proxies' addresses, CIDR ranges or named ranges (`loopback`, `linklocal`, `uniquelocal`).
+ * `true` is refused: it would let any client choose its own address (the per-address limits).
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): number | string[] | false => {
+    if (value === 'false') return false;
+    if (/^\d+$/.test(value) && Number(value) <= 32) return Number(value);
+    const entries = value.split(',').map((e) => e.trim());
+    const bad = entries.filter((e) => !isProxyAddress(e));
+    if (value !== 'true' && bad.length === 0) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        value === 'true'
+          ? "true would trust any client's X-Forwarded-For: give the hop count (such as 1) or the proxies' addresses"
+          : `must be a hop count (0 to 32) or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal; not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    });
+    return z.NEVER;
+  });
 
 /** The configuration (README, Configuration). Parsed once per process by its env.ts; a bad value stops the process naming it. */
 export const ConfigSchema = z
@@ -42,6 +82,8 @@ export const ConfigSchema = z
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     RATE_LIMIT_PER_MINUTE: positiveInt.default(300),
+    /** Which reverse proxies' X-Forwarded-For to believe (README, Configuration); unset: none. */
+    TRUST_PROXY: trustProxy.optional(),
     WEBHOOK_ALLOW_PRIVATE: bool.default(false),
     WEBHOOK_RETRY_BASE_SECONDS: positiveInt.default(60),
     WEBHOOK_TIMEOUT_SECONDS: positiveInt.default(30),

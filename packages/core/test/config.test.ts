@@ -92,4 +92,29 @@ describe('configuration (README, Configuration)', () => {
     for (const bad of ['-1', 'x', '1.5'])
       expect(() => parseConfig({ ESIGN_RESTART_COUNT: bad }), bad).toThrow(/ESIGN_RESTART_COUNT/);
   });
+
+  it('issue 29 item 1: TRUST_PROXY unset trusts no forwarded header; a hop count or a list of addresses/CIDRs is taken; junk and `true` stop the process naming it', () => {
+    expect(parseConfig({}).TRUST_PROXY).toBeUndefined();
+    expect(parseConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(0);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.5' }).TRUST_PROXY).toEqual(['10.0.0.5']);
+    expect(
+      parseConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.1 ,fd00::/8,::1,loopback' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.0/8', '192.168.1.1', 'fd00::/8', '::1', 'loopback']);
+    for (const bad of [
+      'true',
+      'yes',
+      '33',
+      '10.0.0.0/33',
+      '::1/129',
+      '10.0.0.300',
+      'proxy.example',
+      '10.0.0.1,',
+      '10.0.0.0/8/1',
+      '-1',
+    ]) {
+      expect(() => parseConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
 });

@@ -34,7 +34,9 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : crypto.randomUUID();
     },
     requestIdHeader: false,
-    trustProxy: true,
+    // Whose X-Forwarded-For makes request.ip (README, TRUST_PROXY): unset, nobody's, so a client
+    // cannot choose the address the per-address limits and the audit trail see.
+    trustProxy: trustProxyOf(opts.config.TRUST_PROXY),
     bodyLimit: JSON_LIMIT,
     // Signed file links carry their payload in the path.
     routerOptions: { maxParamLength: 2048 },
@@ -92,6 +94,17 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     );
   });
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it: a hop count becomes the function Fastify makes of a number
+ * (trust the nearest `hops` addresses), which its typings do not accept as a number.
+ */
+function trustProxyOf(
+  setting: Config['TRUST_PROXY'],
+): string[] | boolean | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting ?? false;
 }
 
 const drains = new WeakMap<FastifyInstance, { on: boolean }>();

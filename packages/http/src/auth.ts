@@ -3,7 +3,9 @@ import {
   type AuthenticatedRequest,
   type AuthenticateOptions,
   authenticateAndLimit,
+  type CoreError,
   type Credentials,
+  limitMoreCalls,
   presentedKind,
 } from '@esign/core';
 import type { Db } from '@esign/db';
@@ -40,6 +42,8 @@ export interface HttpAuthOptions extends AuthenticateOptions {
   db: Db;
   perMinute: number;
   now: () => Date;
+  /** How many calls the request makes (a tRPC batch: each of its procedures); default 1. */
+  calls?: number;
 }
 
 /**
@@ -56,8 +60,26 @@ export async function authenticateHttp(
     allow: opts.allow,
     publicUrl: opts.publicUrl,
     perMinute: opts.perMinute,
+    calls: opts.calls ?? 1,
   });
   reply.headers(result.headers);
   request.actor = result.actor;
   return result;
+}
+
+/**
+ * A request authenticateHttp counted once turns out to carry `more` calls (an MCP batch, known
+ * once its body is read): they are counted too, the reply's RateLimit-* headers say so, and over
+ * the limit the 429 to send is returned.
+ */
+export async function countMoreCalls(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  opts: Pick<HttpAuthOptions, 'db' | 'perMinute' | 'now'>,
+  more: number,
+): Promise<CoreError | null> {
+  if (more <= 0 || !request.actor) return null;
+  const result = await limitMoreCalls(opts.db, request.actor, more, opts.now(), opts.perMinute);
+  reply.headers(result.headers);
+  return result.error;
 }

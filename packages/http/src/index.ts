@@ -1,5 +1,11 @@
 export { createHttpApp, type HttpAppOptions, httpPart } from './app.ts';
-export { authenticateHttp, carriesCredentials, credentialsOf, type HttpAuthOptions } from './auth.ts';
+export {
+  authenticateHttp,
+  carriesCredentials,
+  countMoreCalls,
+  credentialsOf,
+  type HttpAuthOptions,
+} from './auth.ts';
 export { envelope, fromFastifyError, sendError } from './errors.ts';
 export { jsonBody, MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBody } from './json-body.ts';
 export { MAX_PARSE_THREADS, streamJsonUploads } from './json-stream.ts';

@@ -1,4 +1,5 @@
 import type { AppRouter } from '@esign/core';
+import { TRPC_MAX_BATCH } from '@esign/domain';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
@@ -55,7 +56,10 @@ export const queryClient = new QueryClient({
 });
 
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: '/trpc', headers: csrfHeaders, maxURLLength: 4000 })],
+  // At most TRPC_MAX_BATCH calls a request: the server refuses larger batches.
+  links: [
+    httpBatchLink({ url: '/trpc', headers: csrfHeaders, maxURLLength: 4000, maxItems: TRPC_MAX_BATCH }),
+  ],
 });
 
 /** Query and mutation options for every procedure: `useQuery(trpc.templates.list.queryOptions({}))`. */

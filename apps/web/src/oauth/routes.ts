@@ -49,6 +49,8 @@ export async function oauthServer(app: FastifyInstance, opts: OAuthServerOptions
       // Every URL it builds (metadata, redirects) starts with PUBLIC_URL, as every URL we return.
       request.raw.headers['x-forwarded-host'] = publicUrl.host;
       request.raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+      // Its client address is ours (TRUST_PROXY decided it), never the header a client sent.
+      request.raw.headers['x-forwarded-for'] = request.ip;
       reply.raw.setHeader('X-Request-Id', String(request.id));
       await callback(request.raw, reply.raw);
     };

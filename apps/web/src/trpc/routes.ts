@@ -2,14 +2,15 @@ import {
   type Actor,
   appRouter,
   type CallerKind,
-  type CoreError,
+  CoreError,
   createContext,
   MAX_DOCUMENT_BYTES,
   sessionClearCookie,
   sessionSetCookie,
   toCoreError,
 } from '@esign/core';
-import { authenticateHttp, carriesCredentials } from '@esign/http';
+import { TRPC_MAX_BATCH } from '@esign/domain';
+import { authenticateHttp, carriesCredentials, sendError } from '@esign/http';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebRouteOptions } from '../plugin.ts';
@@ -32,18 +33,29 @@ export const TRPC_BODY_LIMIT = Math.max(
  */
 const TRPC_CALLERS: readonly CallerKind[] = ['api_key', 'session'];
 
+/**
+ * How many procedures one /trpc request runs, read as tRPC reads it: `?batch=1` makes the path a
+ * comma-separated list of procedures, anything else is one call.
+ */
+function callsOf(req: FastifyRequest<{ Params: { path: string } }>): number {
+  const batch = new URL(req.url, 'http://trpc.invalid').searchParams.get('batch') === '1';
+  return batch ? req.params.path.split(',').length : 1;
+}
+
 /** The procedures' context for one /trpc request: who calls (if anyone) and the session cookie's writer. */
 function trpcContext(opts: WebRouteOptions) {
-  return async ({ req, res }: { req: FastifyRequest; res: FastifyReply }) => {
+  return async ({ req, res }: { req: FastifyRequest<{ Params: { path: string } }>; res: FastifyReply }) => {
     let actor: Actor | null = null;
     let authFailure: CoreError | null = null;
     if (carriesCredentials(req)) {
+      // Every call of a batch counts against the caller's limit (issue 29 item 2).
       const auth = await authenticateHttp(req, res, {
         db: opts.db,
         now: opts.now,
         perMinute: opts.config.RATE_LIMIT_PER_MINUTE,
         publicUrl: opts.config.PUBLIC_URL,
         allow: TRPC_CALLERS,
+        calls: callsOf(req),
       });
       actor = auth.actor;
       authFailure = auth.error;
@@ -86,7 +98,20 @@ export async function trpcEndpoint(app: FastifyInstance, opts: WebRouteOptions):
   const createTrpcContext = trpcContext(opts);
   // Mounted on our own route (not fastifyTRPCPlugin, which swaps in its own JSON parser) so /trpc
   // bodies go through the shared parser: its limits, its depth check, invalid_json.
-  app.all<{ Params: { path: string } }>('/trpc/:path', { bodyLimit: TRPC_BODY_LIMIT }, async (req, res) => {
+  // A batch over the cap runs nothing and is not counted: refused before its body is read.
+  const refuseLargeBatch = async (req: FastifyRequest<{ Params: { path: string } }>, res: FastifyReply) => {
+    const calls = callsOf(req);
+    if (calls <= TRPC_MAX_BATCH) return;
+    return sendError(
+      res,
+      new CoreError(
+        'invalid_request',
+        `A batch of ${calls} calls is too large: send at most ${TRPC_MAX_BATCH} calls in one request`,
+      ),
+    );
+  };
+  const route = { bodyLimit: TRPC_BODY_LIMIT, onRequest: refuseLargeBatch };
+  app.all<{ Params: { path: string } }>('/trpc/:path', route, async (req, res) => {
     await fastifyRequestHandler({
       router: appRouter,
       // Queries may come as POST too (the signing page sends every call so: its token stays out of

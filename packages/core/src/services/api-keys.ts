@@ -160,7 +160,8 @@ export async function authenticateApiKey(
  * The key row (as keyRowQuery reads it) and, only when the key is usable, its rate-limit window
  * counted and `last_used_at` refreshed, in one statement. It runs on every API request, so it is
  * written once as SQL text and sent as it is (no query builder work per request).
- * $1 key hash, $2 now, $3 the window's start, $4 `last_used_at` older than this is refreshed.
+ * $1 key hash, $2 now, $3 the window's start, $4 `last_used_at` older than this is refreshed,
+ * $5 how many calls the request makes (each call of a batch counts).
  */
 const KEY_AND_WINDOW_SQL = preparedSql(
   'esign_key_and_window',
@@ -177,8 +178,8 @@ const KEY_AND_WINDOW_SQL = preparedSql(
   where revoked_at is null and archived_at is null and (expires_at is null or expires_at > $2)
 ), hit as (
   insert into rate_limit_windows (bucket, window_start, count)
-  select 'api_key:' || usable.id, $3, 1 from usable
-  on conflict (bucket, window_start) do update set count = rate_limit_windows.count + 1
+  select 'api_key:' || usable.id, $3, $5::integer from usable
+  on conflict (bucket, window_start) do update set count = rate_limit_windows.count + excluded.count
   returning count
 ), touch as (
   update api_keys set last_used_at = $2
@@ -201,11 +202,12 @@ export async function authenticateApiKeyCounted(
   authorization: string | undefined,
   now: Date,
   windowStart: Date,
+  calls = 1,
 ): Promise<{ actor: Actor; count: number }> {
   const hash = sha256Hex(bearerToken(authorization));
   const stale = new Date(now.getTime() - LAST_USED_PRECISION_MS);
   const { rows } = await db.executeQuery<KeyRow & { window_count: number | null }>(
-    CompiledQuery.raw(KEY_AND_WINDOW_SQL, [hash, now, windowStart, stale]),
+    CompiledQuery.raw(KEY_AND_WINDOW_SQL, [hash, now, windowStart, stale, calls]),
   );
   const row = rows[0];
   const actor = keyActor(row, now);

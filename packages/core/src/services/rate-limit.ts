@@ -38,19 +38,23 @@ export function rateLimitResult(count: number, limit: number, now: Date): RateLi
 
 /**
  * Fixed one-minute windows counted in the database, so every API process shares them:
- * one upsert per request, atomic under concurrency.
+ * one upsert per request, atomic under concurrency. `calls` is how many calls the request makes
+ * (a batch counts each of its calls), added in that one upsert.
  */
 export async function hitRateLimit(
   db: Executor,
   bucket: string,
   limit: number,
   now: Date,
+  calls = 1,
 ): Promise<RateLimitResult> {
   const row = await db
     .insertInto('rate_limit_windows')
-    .values({ bucket, window_start: rateLimitWindowStart(now), count: 1 })
+    .values({ bucket, window_start: rateLimitWindowStart(now), count: calls })
     .onConflict((oc) =>
-      oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }),
+      oc
+        .columns(['bucket', 'window_start'])
+        .doUpdateSet({ count: sql`rate_limit_windows.count + excluded.count` }),
     )
     .returning(['count', asyncCommit()])
     .executeTakeFirstOrThrow();
@@ -88,14 +92,16 @@ export function rateLimitError(result: RateLimitResult): CoreError | null {
 
 /**
  * The spec's per-key limit for an authenticated actor (REST and MCP share the window): the result
- * carries the header values and, when over the limit, the 429 error to send.
+ * carries the header values and, when over the limit, the 429 error to send. `calls`: how many
+ * calls the request makes (each call of a batch counts).
  */
 export async function limitActor(
   db: Executor,
   actor: Pick<Actor, 'kind' | 'apiKeyId' | 'oauthClientId' | 'userId'>,
   perMinute: number,
   now: Date,
+  calls = 1,
 ): Promise<RateLimitResult & { error: CoreError | null }> {
-  const result = await hitRateLimit(db, bucketOf(actor), perMinute, now);
+  const result = await hitRateLimit(db, bucketOf(actor), perMinute, now, calls);
   return { ...result, error: rateLimitError(result) };
 }
