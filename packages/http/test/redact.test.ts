@@ -14,6 +14,12 @@ describe('redactUrl: signing credentials never reach the logs', () => {
     expect(redactUrl(`/files/${token}.sig/Contract.pdf`)).toBe('/files/[redacted]/Contract.pdf');
   });
 
+  it('the public link token in /l/<token> (issue 29 item 5), also on its confirm step', () => {
+    expect(redactUrl(`/l/${token}`)).toBe('/l/[redacted]');
+    expect(redactUrl(`/l/${token}?lang=en`)).toBe('/l/[redacted]?lang=en');
+    expect(redactUrl(`/l/${token}/confirm`)).toBe('/l/[redacted]/confirm');
+  });
+
   it('tRPC input (it carries the token), also in batches and percent-encoded names', () => {
     const input = encodeURIComponent(JSON.stringify({ token }));
     expect(redactUrl(`/trpc/signing.open?input=${input}`)).toBe('/trpc/signing.open?input=[redacted]');
