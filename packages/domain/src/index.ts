@@ -5,6 +5,7 @@
  * their historical names.
  */
 export * from './accounts.ts';
+export * from './csv.ts';
 export * from './email.ts';
 export * from './events.ts';
 export * from './field-types.ts';
