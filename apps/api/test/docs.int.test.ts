@@ -21,6 +21,10 @@ describe('/api/docs: a reference renderer served by this process', () => {
     expect(page.text).toContain('"telemetry":false');
     expect(page.text).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(page.text.length).toBeLessThan(4000);
+    // A policy fit for the page: its scripts by origin and hash, no framing (issue 29 item 5).
+    const csp = page.headers.get('content-security-policy');
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(csp).toContain("frame-ancestors 'none'");
 
     const script = await fetch(`${t.baseUrl}/api/docs/scalar.js`);
     expect(script.status).toBe(200);
@@ -47,6 +51,11 @@ describe.runIf(browserTestsEnabled('api docs'))('/api/docs in a real browser', (
     const page = await ctx.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
+    // The page's Content-Security-Policy (issue 29 item 5) refuses nothing the reference needs.
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
     await page.goto(`${t.baseUrl}/api/docs`);
     // The guide (authentication, errors, webhooks, MCP) opens the page; operations are in the sidebar.
     await page.getByText('send_signature_request').first().waitFor({ timeout: 30_000 });
@@ -60,6 +69,7 @@ describe.runIf(browserTestsEnabled('api docs'))('/api/docs in a real browser', (
     const foreign = requests.filter((u) => !u.startsWith(t.baseUrl) && !u.startsWith('data:'));
     expect(foreign).toEqual([]);
     expect(requests).toContain(`${t.baseUrl}/api/v1/openapi.json`);
+    expect(refused).toEqual([]);
     await ctx.close();
   });
 });

@@ -71,6 +71,44 @@ describe('POST /signature_requests', () => {
     expect(loud.body.signers.map((s: any) => s.status)).toEqual(['sent', 'sent']);
   });
 
+  it.each([
+    ['javascript:', 'javascript:alert(document.cookie)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['vbscript:', 'vbscript:msgbox(1)'],
+    ['file:', 'file:///etc/passwd'],
+    ['ftp:', 'ftp://example.com/done'],
+  ])(
+    'redirect_url accepts http(s) only (issue 29 item 5): a %s URL is 422 naming the field',
+    async (_scheme, url) => {
+      const request = await sendRequest(t, owner, { template_id: tpl.id, signers, redirect_url: url });
+      expect(request.status).toBe(422);
+      expect(request.body.error).toEqual({
+        code: 'invalid_parameter',
+        message: 'Invalid value for redirect_url: must be an http or https URL',
+      });
+      const signer = await sendRequest(t, owner, {
+        template_id: tpl.id,
+        signers: [{ ...signers[0], redirect_url: url }, signers[1]],
+      });
+      expect(signer.status).toBe(422);
+      // A signer's bad value is the spec's invalid_signer, as every signers[] input error is.
+      expect(signer.body.error).toEqual({
+        code: 'invalid_signer',
+        message: 'signers[0].redirect_url: must be an http or https URL',
+      });
+    },
+  );
+
+  it('redirect_url: http and https URLs are accepted (request and signer)', async () => {
+    const res = await sendRequest(t, owner, {
+      template_id: tpl.id,
+      signers: [{ ...signers[0], redirect_url: 'http://example.com/signed' }, signers[1]],
+      redirect_url: 'https://example.com/done',
+      send_email: false,
+    });
+    expect(res.status).toBe(201);
+  });
+
   it('signers[].role picks a role; prefill values are returned in values', async () => {
     const res = await sendRequest(t, owner, {
       template_id: tpl.id,

@@ -3,6 +3,7 @@ import type { JobHandler, JobKind } from './services/jobs.ts';
 import { MAIL_SEND_JOB, sendMailJob } from './services/mail.ts';
 import { SEAL_JOB, SIGNER_COPY_JOB, sealRequestJob, signerCopyJob } from './services/sealing/index.ts';
 import { withSealingGiveUpReport } from './services/sealing-failures.ts';
+import { EMAIL_LINK_JOB, emailLinkJob } from './services/sessions/sign-in.ts';
 import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates/index.ts';
 import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks/index.ts';
 
@@ -16,4 +17,6 @@ export const jobHandlers = {
   [WEBHOOK_DELIVER_JOB]: webhookDeliverJob,
   [RENDER_PAGES_JOB]: renderTemplatePagesJob,
   [BULK_SEND_JOB]: bulkSendJob,
+  // A sign-in link or password reset: queued for every address, so the request's timing tells nothing.
+  [EMAIL_LINK_JOB]: emailLinkJob,
 } satisfies Record<JobKind, JobHandler>;

@@ -1,4 +1,9 @@
 import { type AnyProcedure, type AnyRouter, initTRPC, type ProcedureType, TRPCError } from '@trpc/server';
+import {
+  type TRPC_ERROR_CODE_KEY,
+  type TRPC_ERROR_CODE_NUMBER,
+  TRPC_ERROR_CODES_BY_KEY,
+} from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
@@ -70,6 +75,28 @@ export function toCoreError(error: unknown): CoreError {
   return new CoreError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 
+/**
+ * The tRPC error kind of each HTTP status the spec gives an error code, so that a tRPC client tells
+ * a refusal (FORBIDDEN, NOT_FOUND, ...) from a crash (INTERNAL_SERVER_ERROR) by the JSON-RPC code;
+ * the service's own code stays in `data.code`.
+ */
+const TRPC_KIND_OF_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+};
+
+/** The JSON-RPC code (tRPC's numbering) of a service error. */
+function jsonRpcCodeOf(error: CoreError): TRPC_ERROR_CODE_NUMBER {
+  return TRPC_ERROR_CODES_BY_KEY[TRPC_KIND_OF_STATUS[error.status] ?? 'INTERNAL_SERVER_ERROR'];
+}
+
 const t = initTRPC
   .context<Ctx>()
   .meta<Meta>()
@@ -77,7 +104,7 @@ const t = initTRPC
     errorFormatter({ shape, error }) {
       const core = toCoreError(error);
       return {
-        code: shape.code,
+        code: jsonRpcCodeOf(core),
         message: core.message,
         data: {
           code: core.code,

@@ -2,7 +2,15 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import type { Db } from '@esign/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { authenticateWebRequest, SIGN_IN_RATE_LIMITS } from '../src/index.ts';
+import {
+  authenticateWebRequest,
+  createCoreDeps,
+  createLogger,
+  drainJobs,
+  EMAIL_LINK_JOB,
+  jobHandlers,
+  SIGN_IN_RATE_LIMITS,
+} from '../src/index.ts';
 import {
   accountWithPassword,
   codeOf,
@@ -36,7 +44,18 @@ beforeEach(() => {
   clock.now = new Date(clock.now.getTime() + 120_000);
 });
 
+/** The link emailed to an address: the emailing job runs first (the request only queues it). */
 const linkFor = async (email: string, kind: string) => {
+  await drainJobs(
+    {
+      db,
+      logger: createLogger('silent', 'test'),
+      config,
+      deps: createCoreDeps(config),
+      now: () => clock.now,
+    },
+    { [EMAIL_LINK_JOB]: jobHandlers[EMAIL_LINK_JOB] },
+  );
   const mail = await db
     .selectFrom('mail_outbox')
     .select(['links', 'kind'])

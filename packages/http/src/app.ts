@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { authenticateHttp, carriesCredentials } from './auth.ts';
 import { fromFastifyError, sendError } from './errors.ts';
+import { denyFramingByDefault } from './framing.ts';
 import { registerJsonParser } from './json-body.ts';
 import { JSON_LIMIT } from './limits.ts';
 import { countResponses } from './metrics.ts';
@@ -64,6 +65,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     // Stopping: every response closes its connection, so no client sends another request on it.
     if (draining.on) reply.header('Connection', 'close');
   });
+  denyFramingByDefault(app);
   drains.set(app, draining);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {

@@ -15,13 +15,15 @@ const SECRET_QUERY = new Set([
 ]);
 
 /**
- * A URL fit for logs: the signing token of `/s/<token>`, the signed payload of `/files/<token>/…`
+ * A URL fit for logs: the signing token of `/s/<token>`, the embedded signing page's `/e/<token>`, the public link token of `/l/<token>`, the signed payload of `/files/<token>/…`
  * and credential-bearing query parameters are replaced; anyone holding them could sign or read.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = (q === -1 ? url : url.slice(0, q))
     .replace(/^\/s\/(?!assets\/)[^/]+/, `/s/${REDACTED}`)
+    .replace(/^\/e\/[^/]+/, `/e/${REDACTED}`)
+    .replace(/^\/l\/[^/]+/, `/l/${REDACTED}`)
     .replace(/^\/files\/[^/]+/, `/files/${REDACTED}`);
   if (q === -1) return path;
   const query = url

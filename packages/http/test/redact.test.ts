@@ -14,6 +14,17 @@ describe('redactUrl: signing credentials never reach the logs', () => {
     expect(redactUrl(`/files/${token}.sig/Contract.pdf`)).toBe('/files/[redacted]/Contract.pdf');
   });
 
+  it('the signing token of the embeddable page /e/<token> (issue 29 item 5)', () => {
+    expect(redactUrl(`/e/${token}`)).toBe('/e/[redacted]');
+    expect(redactUrl('/embed/esign-form.js')).toBe('/embed/esign-form.js');
+  });
+
+  it('the public link token in /l/<token> (issue 29 item 5), also on its confirm step', () => {
+    expect(redactUrl(`/l/${token}`)).toBe('/l/[redacted]');
+    expect(redactUrl(`/l/${token}?lang=en`)).toBe('/l/[redacted]?lang=en');
+    expect(redactUrl(`/l/${token}/confirm`)).toBe('/l/[redacted]/confirm');
+  });
+
   it('tRPC input (it carries the token), also in batches and percent-encoded names', () => {
     const input = encodeURIComponent(JSON.stringify({ token }));
     expect(redactUrl(`/trpc/signing.open?input=${input}`)).toBe('/trpc/signing.open?input=[redacted]');

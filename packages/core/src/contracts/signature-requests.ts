@@ -28,6 +28,12 @@ const PREFILL_DOC = {
 /** The one email rule (@esign/domain); still `format: email` in the OpenAPI document. */
 const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
 
+/**
+ * Where the signing page sends a signer when done: an http(s) URL only, never `javascript:`,
+ * `data:` or another scheme a browser or an API reader would run (ASVS 5.1.5).
+ */
+const redirectUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+
 export const SignerInput = z.object({
   role: z.string().trim().min(1).max(100).optional(),
   name: z.string().trim().max(200).optional(),
@@ -40,7 +46,7 @@ export const SignerInput = z.object({
   external_id: z.string().max(200).optional(),
   metadata: z.unknown().optional().meta(objectDoc('object: stored with the signer', METADATA_DOC)),
   prefill: z.unknown().optional().meta(objectDoc('object: values keyed by field name', PREFILL_DOC)),
-  redirect_url: z.url().optional(),
+  redirect_url: redirectUrl.optional(),
   require_email_otp: z.boolean().optional(),
 });
 
@@ -53,7 +59,7 @@ export const CreateSignatureRequestInput = z.object({
     .object({ subject: z.string().max(300).optional(), body: z.string().max(10_000).optional() })
     .optional(),
   reply_to: email.optional(),
-  redirect_url: z.url().optional(),
+  redirect_url: redirectUrl.optional(),
   expires_at: z.string().optional().describe('ISO 8601 date-time in the future'),
   require_email_otp: z.boolean().default(false),
   embed: z

@@ -8,7 +8,6 @@ import {
   SignUpInput,
   TokenInput,
 } from '../contracts/auth.ts';
-import { sendMailNow } from '../services/mail.ts';
 import { acceptInvitation, describeInvitation } from '../services/sessions/members.ts';
 import {
   type NewSession,
@@ -34,13 +33,6 @@ const metaOf = (ctx: Ctx): SessionMeta => ({ ip: ctx.ip, userAgent: ctx.userAgen
 function startSession(ctx: { web: WebSession }, session: NewSession) {
   ctx.web.setCookie(session.token, session.expiresAt);
   return { signed_in: true as const };
-}
-
-async function sendNow(ctx: Ctx, mailId: number | null) {
-  if (mailId === null) return;
-  await sendMailNow({ db: ctx.db, logger: ctx.logger, config: ctx.config, deps: ctx.deps, now: ctx.now }, [
-    mailId,
-  ]);
 }
 
 export const authRouter = router({
@@ -71,10 +63,7 @@ export const authRouter = router({
 
   /** Emails a one-time sign-in link; the answer is the same whether the address is known or not. */
   requestSignInLink: webProcedure.input(SignInLinkInput).mutation(async ({ ctx, input }) => {
-    await sendNow(
-      ctx,
-      await requestEmailLink(ctx.db, 'sign_in', input.email, metaOf(ctx), ctx.config, ctx.now(), input.next),
-    );
+    await requestEmailLink(ctx.db, 'sign_in', input.email, metaOf(ctx), ctx.now(), input.next);
     return { sent: true as const };
   }),
 
@@ -83,10 +72,7 @@ export const authRouter = router({
   }),
 
   requestPasswordReset: webProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
-    await sendNow(
-      ctx,
-      await requestEmailLink(ctx.db, 'password_reset', input.email, metaOf(ctx), ctx.config, ctx.now()),
-    );
+    await requestEmailLink(ctx.db, 'password_reset', input.email, metaOf(ctx), ctx.now());
     return { sent: true as const };
   }),
 

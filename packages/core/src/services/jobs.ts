@@ -31,7 +31,8 @@ export type JobKind =
   | 'signer.copy'
   | 'webhook.deliver'
   | 'template.render_pages'
-  | 'bulk.send';
+  | 'bulk.send'
+  | 'auth.email_link';
 
 /**
  * Runs one job. It resolves `'finished'` when it already marked its own job done in its last write

@@ -1,32 +1,25 @@
+import { csvFile } from '@esign/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { trpc, trpcClient } from '../trpc.ts';
 import { Button, ErrorNote, ProgressBar } from '../ui.tsx';
 
 // A bulk send on its way: progress, a stop (credits ran out) with Resume, and the per-row results.
 
-const cell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 async function downloadResults(id: number) {
   const rows = await trpcClient.bulkSends.rows.query({ id });
-  const lines = [
-    ['row', 'status', 'signature_request_id', 'signers', 'error_code', 'error_message'].join(','),
-    ...rows.data.map((r) =>
-      [
-        r.row_number,
-        r.status,
-        r.signature_request_id,
-        (r.signers as { email?: string; phone?: string }[]).map((s) => s.email ?? s.phone).join(' '),
-        r.error_code,
-        r.error_message,
-      ]
-        .map(cell)
-        .join(','),
-    ),
-  ];
-  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
+  // Cells come from the uploaded file (names, addresses, messages): csvFile neutralises formulas.
+  const csv = csvFile([
+    ['row', 'status', 'signature_request_id', 'signers', 'error_code', 'error_message'],
+    ...rows.data.map((r) => [
+      r.row_number,
+      r.status,
+      r.signature_request_id,
+      (r.signers as { email?: string; phone?: string }[]).map((s) => s.email ?? s.phone).join(' '),
+      r.error_code,
+      r.error_message,
+    ]),
+  ]);
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
   const a = Object.assign(document.createElement('a'), {
     href: url,
     download: `bulk-send-${id}-results.csv`,

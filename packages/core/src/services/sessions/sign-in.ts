@@ -3,7 +3,8 @@ import type { Config } from '../../config.ts';
 import { hashPassword, passwordNeedsRehash, randomToken, sha256Hex, verifyPassword } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { createAccount } from '../accounts.ts';
-import { queueMail } from '../mail.ts';
+import { enqueueJob, type JobHandler } from '../jobs.ts';
+import { queueMail, sendMailNow } from '../mail.ts';
 import { hitRateLimit } from '../rate-limit.ts';
 import { passwordResetEmail, signInLinkEmail } from './emails.ts';
 import { createSession, type NewSession, revokeUserSessions, type SessionMeta } from './sessions.ts';
@@ -113,31 +114,51 @@ async function issueToken(
   return token;
 }
 
+/** The background job that emails a one-time link (sign-in or password reset). */
+export const EMAIL_LINK_JOB = 'auth.email_link';
+
 /**
- * Emails a one-time link (sign-in or password reset) when the address belongs to a user who may
- * sign in. The answer never says whether it does. Returns the queued mail's id (null when none).
+ * Asks for a one-time link (sign-in or password reset) to be emailed. The answer never says whether
+ * the address belongs to a user who may sign in, nor does its timing (issue 29): the request only
+ * counts the attempt and queues a job, the same work for every address; the job decides whether
+ * there is anyone to email.
  */
 export async function requestEmailLink(
   db: Db,
   purpose: 'sign_in' | 'password_reset',
   email: string,
   meta: SessionMeta,
-  config: Pick<Config, 'PUBLIC_URL'>,
   now: Date,
   next?: string,
-): Promise<number | null> {
+): Promise<void> {
   const address = normalEmail(email);
   await limitAttempts(db, 'mail', meta.ip, address, now);
-  const user = await findSignInUser(db, address);
-  if (!user || user.disabled_at || user.archived_at) return null;
-  return db.transaction().execute(async (tx) => {
+  const payload: EmailLinkPayload = { purpose, email: address, next: next ?? null };
+  await enqueueJob(db, { kind: EMAIL_LINK_JOB, payload: { ...payload }, maxAttempts: 5 });
+}
+
+interface EmailLinkPayload {
+  purpose: 'sign_in' | 'password_reset';
+  email: string;
+  next: string | null;
+}
+
+/**
+ * The job behind requestEmailLink: when the address belongs to a user who may sign in, a token and
+ * its email (sent at once, or by the mail job); otherwise nothing.
+ */
+export const emailLinkJob: JobHandler = async (ctx, raw) => {
+  const { purpose, email, next } = raw as unknown as EmailLinkPayload;
+  const user = await findSignInUser(ctx.db, email);
+  if (!user || user.disabled_at || user.archived_at) return;
+  const mailId = await ctx.db.transaction().execute(async (tx) => {
     const minutes = purpose === 'sign_in' ? SIGN_IN_LINK_MINUTES : PASSWORD_RESET_MINUTES;
-    const token = await issueToken(tx, user.id, purpose, minutes, now);
+    const token = await issueToken(tx, user.id, purpose, minutes, ctx.now());
     const path = purpose === 'sign_in' ? '/login/link' : '/reset-password';
     // Where the sign-in page was asked to return (the OAuth consent page, say) rides along.
     const query = purpose === 'sign_in' && next && next !== '/' ? `?next=${encodeURIComponent(next)}` : '';
     // The token travels in the fragment: browsers never send it to a server or in a Referer.
-    const url = `${config.PUBLIC_URL}${path}${query}#token=${token}`;
+    const url = `${ctx.config.PUBLIC_URL}${path}${query}#token=${token}`;
     const mail =
       purpose === 'sign_in' ? signInLinkEmail({ url, minutes }) : passwordResetEmail({ url, minutes });
     return queueMail(tx, {
@@ -146,7 +167,9 @@ export async function requestEmailLink(
       ...mail,
     });
   });
-}
+  // Sent now rather than at the mail job's turn: the person is waiting for it.
+  await sendMailNow(ctx, [mailId]);
+};
 
 /** Uses a one-time token: valid once, until it expires. Returns its user. */
 async function consumeToken(
