@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import { type Actor, type Scope, type Source, scopeOf } from '../../context.ts';
 import type { CreateSignatureRequestInput, SignatureRequestDto } from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
+import { readAfterCommit } from '../after-commit.ts';
 import { recordAudit } from '../audit.ts';
 import { readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
@@ -210,7 +211,7 @@ export async function createSignatureRequest(
   opts: CreationOptions,
 ): Promise<SignatureRequestDto> {
   const request = await insertSignatureRequest(sc, actor, input, opts);
-  return getSignatureRequest(sc, scopeOf(actor), request.id);
+  return readAfterCommit(() => getSignatureRequest(sc, scopeOf(actor), request.id));
 }
 
 /** {@link createSignatureRequest} without reading the result back (bulk sends write many). */

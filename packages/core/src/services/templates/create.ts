@@ -3,6 +3,7 @@ import { json, type Tx } from '@esign/db';
 import type { Actor, CoreDeps, Scope, Source } from '../../context.ts';
 import type { FieldDefinitionInput, TemplateDto } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
+import { readAfterCommit } from '../after-commit.ts';
 import { ingest, MAX_DOCUMENTS, readDocumentFile } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob } from '../jobs.ts';
@@ -165,22 +166,33 @@ export async function createTemplate(
   opts: { source: Source },
 ): Promise<TemplateDto> {
   const keys: string[] = [];
-  try {
-    return await createStoredTemplate(sc, actor, input, opts, keys);
-  } catch (err) {
+  const row = await storeAndInsert(sc, actor, input, opts, keys).catch(async (err: unknown) => {
     // A failed create leaves no stored file behind (a later document, a field or the commit failed).
     await removeFiles(sc.deps.storage, keys);
     throw err;
-  }
+  });
+  // Committed: the template and its files stay, whatever the read of the answer meets.
+  const dto = await readAfterCommit(async () =>
+    toTemplateDto(
+      sc.db,
+      await templateViewOf(sc.db, row.template),
+      { config: sc.config, now: sc.now() },
+      {
+        withDetails: true,
+      },
+    ),
+  );
+  return row.warnings.length ? { ...dto, warnings: row.warnings } : dto;
 }
 
-async function createStoredTemplate(
+/** Stores the documents, then writes the template in one transaction. */
+async function storeAndInsert(
   sc: ServiceContext,
   actor: Actor,
   input: CreateTemplateArgs,
   opts: { source: Source },
   keys: string[],
-): Promise<TemplateDto> {
+) {
   const now = sc.now();
   const { stored, detected, warnings } = await storeDocuments(actor.accountId, input, sc.deps, keys);
   const given = fieldSpecsFromDefinitions(input.fields ?? [], stored, 'api');
@@ -188,16 +200,10 @@ async function createStoredTemplate(
   const { roles, fields } = assignRoles([], nameFields([...detected, ...given]));
   const scope = { accountId: actor.accountId, environment: actor.environment };
   const name = input.name ?? baseName(input.documents?.[0]?.name ?? stored[0]!.name);
-  const row = await sc.db
+  const template = await sc.db
     .transaction()
     .execute((tx) =>
       insertTemplate(tx, actor, scope, { name, input, stored, roles, fields }, { source: opts.source, now }),
     );
-  const dto = await toTemplateDto(
-    sc.db,
-    await templateViewOf(sc.db, row),
-    { config: sc.config, now: sc.now() },
-    { withDetails: true },
-  );
-  return warnings.length ? { ...dto, warnings } : dto;
+  return { template, warnings };
 }
