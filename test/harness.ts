@@ -61,27 +61,49 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'esign-test-data-'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const config = parseConfig({
-    DATABASE_URL: database.url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PORT: String(port),
-    PUBLIC_URL: baseUrl,
-    ...env,
-  });
-  const rt: Runtime = {
-    db: database.db,
-    logger: createLogger(config.LOG_LEVEL, 'test'),
-    config,
-    deps: { ...createCoreDeps(config), ...deps },
-    embedded: false,
-    close: async () => {},
-  };
   const clock: { now: Date | null } = { now: null };
-  const app = await buildAllInOneApp(rt, { now: () => clock.now ?? new Date() });
-  await app.listen({ port, host: '127.0.0.1' });
+  // A free port can be taken by another test file between the look and the listen (files run in
+  // parallel): then the app is built again on another one.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const config = parseConfig({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      ...env,
+    });
+    const rt: Runtime = {
+      db: database.db,
+      logger: createLogger(config.LOG_LEVEL, 'test'),
+      config,
+      deps: { ...createCoreDeps(config), ...deps },
+      embedded: false,
+      close: async () => {},
+    };
+    const app = await buildAllInOneApp(rt, { now: () => clock.now ?? new Date() });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (err) {
+      await app.close();
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      throw err;
+    }
+    return testApp({ rt, app, baseUrl, database, config, clock });
+  }
+}
+
+function testApp(o: {
+  rt: Runtime;
+  app: FastifyInstance;
+  baseUrl: string;
+  database: TestDatabase;
+  config: Config;
+  clock: { now: Date | null };
+}): TestApp {
+  const { rt, app, baseUrl, database, config, clock } = o;
   return {
     rt,
     app,
