@@ -1,4 +1,4 @@
-import type { Db, Environment, Permission, UserRole } from '@esign/db';
+import type { Db, Environment, Permission, Scope, UserRole } from '@esign/db';
 import type { Source } from '@esign/domain';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -41,10 +41,7 @@ export interface WebSession {
   addSetCookie?(value: string): void;
 }
 
-export interface Scope {
-  accountId: number;
-  environment: Environment;
-}
+export type { Scope };
 
 export const scopeOf = (actor: Actor): Scope => ({
   accountId: actor.accountId,

@@ -4,3 +4,4 @@ export * from './migrate.ts';
 export * from './open.ts';
 export * from './schema.ts';
 export * from './schema-send-sources.ts';
+export * from './scope.ts';
