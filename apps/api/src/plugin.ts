@@ -17,20 +17,13 @@ import { claimIdempotencyKey } from './idempotency.ts';
 import { registerJsonUploads } from './json-uploads.ts';
 import { readMultipartBody } from './multipart.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import type { RestApiOptions } from './options.ts';
 import { registerProcedureRoutes } from './procedure-routes.ts';
 import { API_BASE } from './request-state.ts';
 import { finishResponse, restErrorHandler } from './responses.ts';
 import { restRoutes } from './routes.ts';
 
 export { API_BASE } from './request-state.ts';
-
-export interface RestApiOptions {
-  db: Db;
-  config: Config;
-  logger: Logger;
-  deps: CoreDeps;
-  now?: () => Date;
-}
 
 /**
  * The `preHandler` hook: a multipart upload becomes the procedure's JSON body, and an idempotent

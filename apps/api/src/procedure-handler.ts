@@ -2,7 +2,7 @@ import { CoreError, callProcedure, createContext, toCoreError } from '@esign/cor
 import { sendError } from '@esign/http';
 import { TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RestApiOptions } from './plugin.ts';
+import type { RestApiOptions } from './options.ts';
 import { restInput } from './rest-input.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { type BodyLimit, JSON_LIMIT, TEMPLATE_UPLOAD_LIMIT, VERIFY_UPLOAD_LIMIT } from '@esign/http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RestApiOptions } from './plugin.ts';
+import type { RestApiOptions } from './options.ts';
 import { procedureHandler } from './procedure-handler.ts';
 import { API_BASE } from './request-state.ts';
 

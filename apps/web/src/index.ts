@@ -1,2 +1,3 @@
 export { loadWebBuildOrExit } from './built.ts';
-export { type WebOptions, webApp } from './plugin.ts';
+export type { WebOptions } from './options.ts';
+export { webApp } from './plugin.ts';

@@ -1,26 +1,13 @@
-import type { Config, CoreDeps } from '@esign/core';
-import type { Db } from '@esign/db';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import { billingPages } from './billing/routes.ts';
 import { stripeWebhook } from './billing/stripe-webhook.ts';
 import { dashboardPages } from './dashboard/routes.ts';
 import { fileLinks } from './files/routes.ts';
 import { oauthServer } from './oauth/routes.ts';
+import type { WebOptions, WebRouteOptions } from './options.ts';
 import { sendSourcePages } from './send-sources.ts';
 import { signingPage } from './signing/routes.ts';
 import { trpcEndpoint } from './trpc/routes.ts';
-
-export interface WebOptions {
-  db: Db;
-  config: Config;
-  logger: Logger;
-  deps: CoreDeps;
-  now?: () => Date;
-}
-
-/** What every route module of the web app is registered with: the options and one clock. */
-export type WebRouteOptions = WebOptions & { now: () => Date };
 
 /**
  * Pages and the tRPC endpoint the dashboard and the signing page call (README, "Two commands").

@@ -7,7 +7,7 @@ import type {
   NullableTimestamp,
   Timestamp,
   UpdatedAt,
-} from './schema.ts';
+} from './schema-columns.ts';
 
 // Tables of migration 2026_11_24_0060: public signing links, embedding origins, bulk sends.
 

@@ -1,6 +1,16 @@
 import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
+  CreatedAt,
+  Environment,
+  Json,
+  JsonDefault,
+  NullableTimestamp,
+  Permission,
+  Timestamp,
+  UpdatedAt,
+} from './schema-columns.ts';
+import type {
   BulkSendRowsTable,
   BulkSendsTable,
   EmbedOriginsTable,
@@ -8,24 +18,18 @@ import type {
   TemplateLinksTable,
 } from './schema-send-sources.ts';
 
+export type {
+  CreatedAt,
+  Environment,
+  Json,
+  JsonDefault,
+  NullableTimestamp,
+  Permission,
+  Timestamp,
+  UpdatedAt,
+} from './schema-columns.ts';
 /** The statuses and roles the tables hold; @esign/domain owns the lists (the migrations check them). */
 export type { RequestStatus, SignerStatus, UserRole };
-
-/** Timestamps come back as Date; accept Date or ISO strings on write. */
-export type Timestamp = ColumnType<Date, Date | string, Date | string>;
-export type NullableTimestamp = ColumnType<
-  Date | null,
-  Date | string | null | undefined,
-  Date | string | null
->;
-export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
-/** jsonb: read as T, written as a JSON string (see `json()`), because pg turns JS arrays into SQL arrays. */
-export type Json<T> = ColumnType<T, string, string>;
-export type JsonDefault<T> = ColumnType<T, string | undefined, string>;
-
-export type Environment = 'live' | 'test';
-export type Permission = 'full' | 'read';
 
 export interface AccountsTable {
   id: Generated<number>;

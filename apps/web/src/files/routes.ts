@@ -1,6 +1,6 @@
 import { readLinkedFile, toCoreError } from '@esign/core';
 import type { FastifyInstance } from 'fastify';
-import type { WebRouteOptions } from '../plugin.ts';
+import type { WebRouteOptions } from '../options.ts';
 
 /** GET /files/{token}/{name}: signed, expiring links to documents and page images (no API key needed, cannot be guessed). */
 export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Promise<void> {

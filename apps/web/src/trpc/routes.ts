@@ -13,7 +13,7 @@ import { TRPC_MAX_BATCH } from '@esign/domain';
 import { authenticateHttp, carriesCredentials, sendError } from '@esign/http';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { WebRouteOptions } from '../plugin.ts';
+import type { WebRouteOptions } from '../options.ts';
 
 /**
  * Largest tRPC request body: signing.complete carries every value of a signer (a `file` field alone
