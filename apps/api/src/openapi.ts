@@ -198,7 +198,41 @@ export function buildOpenApiDocument(
       op.description = `${op.description ?? ''}\n\nPUT is accepted as an alias.`.trim();
   }
   doc.security = [{ bearerAuth: [] }];
+  doc.info.license = { name: 'MIT', identifier: 'MIT' };
   fixMultipart(doc);
   doc.webhooks = webhookOperations(doc, config);
+  withoutSafeIntegerBounds(doc);
+  withoutUnusedSchemas(doc);
   return doc;
+}
+
+/**
+ * zod writes `z.number().int()` with JavaScript's safe-integer bounds, which say nothing to a
+ * client and make every generated example `-9007199254740991`: left out.
+ */
+function withoutSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) withoutSafeIntegerBounds(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Json;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  for (const value of Object.values(schema)) withoutSafeIntegerBounds(value);
+}
+
+/** Component schemas no operation, webhook or other component refers to (the generator's error.* ones). */
+function withoutUnusedSchemas(doc: Json): void {
+  const schemas = (doc.components?.schemas ?? {}) as Json;
+  for (;;) {
+    const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: {} } });
+    const unused = Object.keys(schemas).filter((name) => {
+      const { [name]: _self, ...others } = schemas;
+      const ref = `"#/components/schemas/${name}"`;
+      return !text.includes(ref) && !JSON.stringify(others).includes(ref);
+    });
+    if (unused.length === 0) return;
+    for (const name of unused) delete schemas[name];
+  }
 }

@@ -121,3 +121,32 @@ describe('OpenAPI document: the guide around the operations', () => {
     );
   });
 });
+
+describe('OpenAPI document: real examples, a license, nothing unused (issue 33 item 10)', () => {
+  const text = JSON.stringify(doc);
+
+  it('no schema carries the safe-integer bounds that made every example id -9007199254740991', () => {
+    expect(text).not.toContain(String(Number.MIN_SAFE_INTEGER));
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  });
+
+  it('ids and timestamps in responses have examples, and source lists its values', () => {
+    const template = op('GET', '/templates/{id}').responses['200'].content['application/json'].schema;
+    expect(template.properties.id.examples).toEqual([1042]);
+    expect(template.properties.created_at).toMatchObject({ format: 'date-time' });
+    expect(template.properties.created_at.examples[0]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const request = op('GET', '/signature_requests/{id}').responses['200'].content['application/json'].schema;
+    expect(request.properties.source.enum).toEqual(
+      expect.arrayContaining(['api', 'mcp', 'link', 'bulk', 'embed']),
+    );
+  });
+
+  it('names its license and has no component schema that nothing refers to', () => {
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    for (const name of Object.keys(doc.components.schemas)) {
+      const { [name]: _self, ...others } = doc.components.schemas;
+      const rest = JSON.stringify({ ...doc, components: { ...doc.components, schemas: others } });
+      expect(rest, name).toContain(`"#/components/schemas/${name}"`);
+    }
+  });
+});

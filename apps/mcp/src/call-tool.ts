@@ -2,14 +2,14 @@ import {
   type Actor,
   type Config,
   type CoreDeps,
-  CoreError,
+  type CoreError,
   callProcedure,
   createContext,
   omitPurchaseLinks,
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { McpTool } from './tools.ts';
@@ -38,7 +38,9 @@ export async function callTool(
   call: { actor: Actor; tool: McpTool | undefined; name: string; args: unknown; purchasesOffered: boolean },
 ): Promise<CallToolResult> {
   const { tool } = call;
-  if (!tool) return errorResult(new CoreError('not_found', `Unknown tool ${call.name}`));
+  // A name that is no tool is a protocol error (MCP: "Unknown tool" is -32602, invalid params), not
+  // a tool result: the client asked for something the server never listed.
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.name}`);
   const ctx = createContext({
     ...runner,
     actor: call.actor,

@@ -5,6 +5,7 @@ import {
   type Config,
   type CoreDeps,
   MCP_PATH,
+  OAUTH_SCOPES,
   purchasesOffered,
   resourceMetadataUrl,
   UploadedFiles,
@@ -82,6 +83,7 @@ const isRequest = (m: unknown) =>
 function listed(tool: McpTool, offered: boolean) {
   return {
     name: tool.name,
+    title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
     outputSchema: (offered
@@ -158,7 +160,12 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
     if (!auth.error) return;
     if (auth.error.status === 401) {
       const invalid = request.headers.authorization ? ', error="invalid_token"' : '';
-      reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}"${invalid}`);
+      // MCP 2025-11-25: the challenge names the scopes to ask for (every tool needs `read`,
+      // changes need `write`); the consent screen still lets the user grant view-only access.
+      reply.header(
+        'WWW-Authenticate',
+        `Bearer resource_metadata="${resourceMetadata}", scope="${OAUTH_SCOPES.join(' ')}"${invalid}`,
+      );
     }
     return sendError(reply, auth.error);
   };

@@ -7,6 +7,7 @@ type ObjectSchema = Record<string, unknown> & { type: 'object' };
 
 export interface McpTool {
   name: string;
+  title: string;
   description: string;
   scope: McpMeta['scope'];
   /** A credit purchase tool (hidden from clients whose purchases are hidden). */
@@ -38,6 +39,7 @@ function inputSchemaOf(parser: unknown, mcp: McpMeta): ObjectSchema {
 function annotationsOf(mcp: McpMeta): ToolAnnotations {
   const readOnly = mcp.hints?.readOnly ?? mcp.scope === 'read';
   return {
+    title: mcp.title,
     readOnlyHint: readOnly,
     ...(readOnly ? {} : { destructiveHint: mcp.hints?.destructive ?? false }),
     idempotentHint: mcp.hints?.idempotent ?? readOnly,
@@ -53,6 +55,7 @@ export function mcpTools(): McpTool[] {
     if (!mcp) continue;
     tools.push({
       name: mcp.tool,
+      title: mcp.title,
       description: mcp.description,
       scope: mcp.scope,
       purchase: mcp.purchase === true,

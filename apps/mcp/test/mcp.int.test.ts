@@ -137,7 +137,7 @@ describe('MCP endpoint over Streamable HTTP', () => {
     expect(res.body.error.code).toBe(-32600);
   });
 
-  it('an unauthenticated request is 401 with WWW-Authenticate Bearer resource_metadata', async () => {
+  it('an unauthenticated request is 401 with WWW-Authenticate Bearer resource_metadata and the scopes to ask for (MCP 2025-11-25; issue 33 item 12)', async () => {
     const res = await fetch(`${t.baseUrl}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -145,15 +145,64 @@ describe('MCP endpoint over Streamable HTTP', () => {
     });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+      `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="read write"`,
     );
   });
 
   it('a failed call returns isError with the API error code and message', async () => {
     const client = await connect(owner.key);
-    const result = await client.callTool({ name: 'no_such_tool', arguments: {} });
+    const result = await client.callTool({ name: 'get_template', arguments: { id: 2_000_000_000 } });
     expect(result.isError).toBe(true);
     expect(resultData(result).error.code).toBe('not_found');
+    await client.close();
+  });
+
+  it('an unknown tool is a JSON-RPC -32602 error, not a tool result (MCP tools/call; issue 33 item 9)', async () => {
+    const res = await fetch(`${t.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owner.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'no_such_tool', arguments: {} },
+      }),
+    });
+    const body = (await res.json()) as {
+      id: number;
+      error?: { code: number; message: string };
+      result?: unknown;
+    };
+    expect(body.id).toBe(7);
+    expect(body.result).toBeUndefined();
+    expect(body.error?.code).toBe(-32602);
+    expect(body.error?.message).toContain('no_such_tool');
+  });
+
+  it('every tool has a title and every input property a description, so an assistant need not guess (issue 33 item 9)', async () => {
+    const client = await connect(owner.key);
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(18);
+    const undescribed: string[] = [];
+    const walk = (schema: any, path: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+        if (!property.description) undescribed.push(`${path}.${name}`);
+        walk(property, `${path}.${name}`);
+      }
+      if (schema.items) walk(schema.items, `${path}[]`);
+      for (const key of ['anyOf', 'oneOf', 'allOf']) for (const part of schema[key] ?? []) walk(part, path);
+    };
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/^[A-Z]/);
+      expect(tool.annotations?.title, tool.name).toBe(tool.title);
+      walk(tool.inputSchema, tool.name);
+    }
+    expect(undescribed).toEqual([]);
     await client.close();
   });
 

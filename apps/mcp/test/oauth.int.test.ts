@@ -508,7 +508,7 @@ describe('MCP OAuth without a browser', () => {
     const mcp = await rawList('not-a-svc-key-but-an-oauth-token');
     expect(mcp.status).toBe(401);
     expect(mcp.www).toBe(
-      `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp", error="invalid_token"`,
+      `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="read write", error="invalid_token"`,
     );
   });
 

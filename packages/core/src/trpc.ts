@@ -13,6 +13,8 @@ import { isSameOrigin } from './services/sessions/sessions.ts';
 export interface McpMeta {
   /** The MCP tool name, exactly as the specification spells it. */
   tool: string;
+  /** A short human-readable name for the tool (MCP `title`), shown by clients in place of `tool`. */
+  title: string;
   /** `read` tools are listed for read-only keys and view-only connections. */
   scope: 'read' | 'write';
   description: string;

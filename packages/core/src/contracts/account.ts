@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { DateTime, IdOutput } from './ids.ts';
 
 export const MeOutput = z.object({
   object: z.literal('me'),
-  user: z.object({ id: z.number().int(), email: z.string(), name: z.string().nullable() }),
-  account: z.object({ id: z.number().int(), name: z.string().nullable() }),
+  user: z.object({ id: IdOutput, email: z.string(), name: z.string().nullable() }),
+  account: z.object({ id: IdOutput, name: z.string().nullable() }),
   environment: z.enum(['live', 'test']),
   api_key: z
     .object({
-      id: z.number().int(),
+      id: IdOutput,
       name: z.string(),
       permission: z.enum(['full', 'read']),
-      expires_at: z.string().nullable(),
+      expires_at: DateTime.nullable(),
     })
     .nullable(),
 });

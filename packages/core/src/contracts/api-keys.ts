@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdOutput } from './ids.ts';
 
 export const CreateApiKeyInput = z.object({
   environment: z.enum(['live', 'test']),
@@ -7,4 +8,4 @@ export const CreateApiKeyInput = z.object({
   expires_at: z.iso.datetime({ offset: true, message: 'Use a date and time' }).nullable().optional(),
 });
 
-export const ApiKeyIdInput = z.object({ id: z.number().int().positive() });
+export const ApiKeyIdInput = z.object({ id: IdOutput.positive() });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { DateTime, IdOutput } from './ids.ts';
 import { PaginationInput } from './templates.ts';
 
 /** GET /credit_packs takes the list parameters like every list, but always answers with one page. */
 export const ListCreditPacksInput = PaginationInput;
 
 export const CreateCheckoutInput = z.object({
-  credit_pack_id: z.number().int().positive().describe('id of a credit pack from GET /credit_packs'),
+  credit_pack_id: IdOutput.positive().describe('id of a credit pack from GET /credit_packs'),
   discount_code: z
     .string()
     .max(64)
@@ -18,7 +19,7 @@ export const CheckoutIdInput = z.object({ id: z.string().max(64).describe('check
 
 export const CreditPackOutput = z.object({
   object: z.literal('credit_pack'),
-  id: z.number().int(),
+  id: IdOutput,
   name: z.string(),
   description: z.string().nullable(),
   credits: z.number().int().nullable(),
@@ -44,8 +45,8 @@ export const CheckoutOutput = z.object({
   currency: z.literal('USD'),
   discount_code: z.string().nullable(),
   checkout_url: z.string().nullable().describe('where the user pays; present only while pending'),
-  completed_at: z.string().nullable(),
-  created_at: z.string(),
+  completed_at: DateTime.nullable(),
+  created_at: DateTime,
 });
 
 /** The dashboard's list of the user's latest checkouts, newest first. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdField, IdParam } from './ids.ts';
+import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
 
 const column = z.string().min(1).max(200);
 
@@ -32,7 +32,7 @@ export const BulkUploadInput = z.object({
   message: z
     .object({ subject: z.string().max(300).optional(), body: z.string().max(10_000).optional() })
     .optional(),
-  expires_at: z.string().optional().describe('ISO 8601 date-time in the future, for every request'),
+  expires_at: DateTime.optional().describe('ISO 8601 date-time in the future, for every request'),
   key: z
     .string()
     .min(1)
@@ -52,7 +52,7 @@ const RowView = z.object({
 
 export const BulkPreviewOutput = z.object({
   object: z.literal('bulk_send_preview'),
-  template: z.object({ id: z.number().int(), name: z.string(), roles: z.array(z.string()) }),
+  template: z.object({ id: IdOutput, name: z.string(), roles: z.array(z.string()) }),
   columns: z.array(z.string()),
   mapping: BulkMappingSchema,
   total_rows: z.number().int(),
@@ -64,10 +64,10 @@ export const BulkPreviewOutput = z.object({
 
 export const BulkSendOutput = z.object({
   object: z.literal('bulk_send'),
-  id: z.number().int(),
+  id: IdOutput,
   status: z.enum(['queued', 'running', 'completed', 'stopped']),
   stop_reason: z.string().nullable(),
-  template: z.object({ id: z.number().int(), name: z.string() }),
+  template: z.object({ id: IdOutput, name: z.string() }),
   file_name: z.string(),
   total_rows: z.number().int(),
   counts: z.object({
@@ -76,8 +76,8 @@ export const BulkSendOutput = z.object({
     invalid: z.number().int(),
     failed: z.number().int(),
   }),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
+  created_at: DateTime,
+  finished_at: DateTime.nullable(),
 });
 
 export const BulkSendIdInput = z.object({ id: IdParam });
@@ -92,7 +92,7 @@ export const BulkSendRowsOutput = z.object({
       signers: z.array(z.unknown()),
       error_code: z.string().nullable(),
       error_message: z.string().nullable(),
-      signature_request_id: z.number().int().nullable(),
+      signature_request_id: IdOutput.nullable(),
     }),
   ),
   has_more: z.boolean(),

@@ -1,4 +1,6 @@
+import { SOURCES } from '@esign/domain';
 import { z } from 'zod';
+import { DateTime, IdOutput } from './ids.ts';
 
 export const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
 export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
@@ -10,9 +12,12 @@ export const SendFeedbackInput = z.object({
 
 export const FeedbackOutput = z.object({
   object: z.literal('feedback'),
-  id: z.number().int(),
+  id: IdOutput,
   kind: z.enum(FEEDBACK_KINDS),
   message: z.string(),
-  source: z.string(),
-  created_at: z.string(),
+  source: z
+    .string()
+    .meta({ enum: [...SOURCES], examples: ['api'] })
+    .describe('where the record was created: api, mcp, invite (dashboard), link, bulk, embed'),
+  created_at: DateTime,
 });

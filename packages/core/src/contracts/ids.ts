@@ -11,3 +11,14 @@ export const IdParam = z.coerce.number().int().positive().max(MAX_ID);
 
 /** An id in a JSON body (`template_id` of POST /signature_requests). */
 export const IdField = z.number().int().positive().max(MAX_ID);
+
+/** An id in a response object (documented with an example, not the safe-integer bounds). */
+export const IdOutput = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_ID)
+  .meta({ examples: [1042] });
+
+/** A date-time in a response object: ISO 8601, UTC. */
+export const DateTime = z.string().meta({ format: 'date-time', examples: ['2026-11-27T09:30:00.000Z'] });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdOutput } from './ids.ts';
 
 export const ROLES = ['admin', 'member', 'viewer'] as const;
 
@@ -7,9 +8,9 @@ export const InviteMemberInput = z.object({
   role: z.enum(ROLES),
 });
 
-export const MemberIdInput = z.object({ id: z.number().int().positive() });
+export const MemberIdInput = z.object({ id: IdOutput.positive() });
 
-export const ChangeRoleInput = z.object({ id: z.number().int().positive(), role: z.enum(ROLES) });
+export const ChangeRoleInput = z.object({ id: IdOutput.positive(), role: z.enum(ROLES) });
 
 export const UpdateAccountInput = z.object({
   name: z.string().trim().min(1, 'Enter a name').max(200),

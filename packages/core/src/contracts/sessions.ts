@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { NewPassword } from './auth.ts';
+import { IdOutput } from './ids.ts';
 
-export const SessionIdInput = z.object({ id: z.number().int().positive() });
+export const SessionIdInput = z.object({ id: IdOutput.positive() });
 
 export const EnvironmentInput = z.object({ environment: z.enum(['live', 'test']) });
 

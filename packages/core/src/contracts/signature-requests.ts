@@ -1,6 +1,6 @@
-import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES } from '@esign/domain';
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES, SOURCES } from '@esign/domain';
 import { z } from 'zod';
-import { IdField, IdParam } from './ids.ts';
+import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
 import { PaginationInput } from './templates.ts';
 
 /**
@@ -35,33 +35,55 @@ const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
 const redirectUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
 
 export const SignerInput = z.object({
-  role: z.string().trim().min(1).max(100).optional(),
-  name: z.string().trim().max(200).optional(),
-  email: email.optional(),
+  role: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('the template role this signer fills; if omitted, signers fill roles in the order given'),
+  name: z.string().trim().max(200).optional().describe("the signer's name"),
+  email: email.optional().describe('where the invitation goes; required unless `phone` is given'),
   phone: z
     .string()
     .trim()
     .regex(/^\+?[0-9 ()./-]{5,30}$/, 'must be a phone number in international format')
-    .optional(),
-  external_id: z.string().max(200).optional(),
+    .optional()
+    .describe('international format, e.g. +49 30 1234567'),
+  external_id: z.string().max(200).optional().describe('your own id; returned in responses and webhooks'),
   metadata: z.unknown().optional().meta(objectDoc('object: stored with the signer', METADATA_DOC)),
   prefill: z.unknown().optional().meta(objectDoc('object: values keyed by field name', PREFILL_DOC)),
-  redirect_url: redirectUrl.optional(),
-  require_email_otp: z.boolean().optional(),
+  redirect_url: redirectUrl
+    .optional()
+    .describe("where this signer goes after signing; overrides the request's"),
+  require_email_otp: z
+    .boolean()
+    .optional()
+    .describe("an emailed one-time code before viewing and signing; overrides the request's"),
 });
 
 export const CreateSignatureRequestInput = z.object({
-  template_id: IdField,
+  template_id: IdField.describe('the template to send (active, with at least one field)'),
   signers: z.array(SignerInput).optional().describe('required: at least 1, at most one per template role'),
-  signing_order: z.enum(['sequential', 'parallel']).default('sequential'),
-  send_email: z.boolean().default(true),
+  signing_order: z
+    .enum(['sequential', 'parallel'])
+    .default('sequential')
+    .describe('sequential (default): one signer at a time in role order; parallel: everyone at once'),
+  send_email: z.boolean().default(true).describe('default true; false creates the request without emailing'),
   message: z
-    .object({ subject: z.string().max(300).optional(), body: z.string().max(10_000).optional() })
-    .optional(),
-  reply_to: email.optional(),
-  redirect_url: redirectUrl.optional(),
-  expires_at: z.string().optional().describe('ISO 8601 date-time in the future'),
-  require_email_otp: z.boolean().default(false),
+    .object({
+      subject: z.string().max(300).optional().describe("the invitation email's subject"),
+      body: z.string().max(10_000).optional().describe("the invitation email's text"),
+    })
+    .optional()
+    .describe('a custom invitation email'),
+  reply_to: email.optional().describe('the Reply-To address of the emails signers get'),
+  redirect_url: redirectUrl.optional().describe('where signers go after signing'),
+  expires_at: DateTime.optional().describe('ISO 8601 date-time in the future'),
+  require_email_otp: z
+    .boolean()
+    .default(false)
+    .describe('default false; every signer must enter an emailed one-time code before viewing and signing'),
   embed: z
     .boolean()
     .default(false)
@@ -77,25 +99,39 @@ export type CreateSignatureRequestInput = Omit<z.infer<typeof CreateSignatureReq
 export { REQUEST_STATUSES };
 
 export const ListSignatureRequestsInput = PaginationInput.extend({
-  template_id: IdParam.optional(),
-  q: z.string().max(200).optional(),
+  template_id: IdParam.optional().describe('only requests sent from this template'),
+  q: z.string().max(200).optional().describe('case-insensitive search on signer name, email or phone'),
   status: z.string().optional().describe('open, expired, sent, in_progress, completed, declined, canceled'),
 });
 
-export const IdInput = z.object({ id: IdParam });
+export const IdInput = z.object({ id: IdParam.describe('the signature request id') });
+
+export const SignerIdInput = z.object({ id: IdParam.describe('the signer id') });
 
 export const UpdateSignerInput = z.object({
-  id: IdParam,
-  name: z.string().trim().max(200).nullable().optional(),
-  email: z.string().nullable().optional(),
-  phone: z.string().trim().nullable().optional(),
-  external_id: z.string().max(200).nullable().optional(),
+  id: IdParam.describe('the signer id'),
+  name: z.string().trim().max(200).nullable().optional().describe("the signer's name; null clears it"),
+  email: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('a valid email, or null; the signer must keep an email or a phone'),
+  phone: z
+    .string()
+    .trim()
+    .nullable()
+    .optional()
+    .describe('international format, or null; the signer must keep an email or a phone'),
+  external_id: z.string().max(200).nullable().optional().describe('your own id; null clears it'),
   metadata: z.unknown().optional().meta(objectDoc('object; replaces existing metadata', METADATA_DOC)),
   prefill: z
     .unknown()
     .optional()
     .meta(objectDoc('object; merged with existing prefilled values', PREFILL_DOC)),
-  resend: z.boolean().default(false),
+  resend: z
+    .boolean()
+    .default(false)
+    .describe('email the signing link again (only if already invited; at most once every 10 minutes)'),
 });
 
 const Value = z.union([
@@ -110,8 +146,8 @@ const FileRef = z.object({ name: z.string(), url: z.string() });
 
 export const SignerOutput = z.object({
   object: z.literal('signer'),
-  id: z.number().int(),
-  signature_request_id: z.number().int(),
+  id: IdOutput,
+  signature_request_id: IdOutput,
   role: z.string().nullable(),
   name: z.string().nullable(),
   email: z.string().nullable(),
@@ -120,13 +156,13 @@ export const SignerOutput = z.object({
   metadata: z.record(z.string(), z.unknown()),
   status: z.enum(SIGNER_STATUSES),
   signing_url: z.string().nullable(),
-  sent_at: z.string().nullable(),
-  viewed_at: z.string().nullable(),
-  signed_at: z.string().nullable(),
-  declined_at: z.string().nullable(),
+  sent_at: DateTime.nullable(),
+  viewed_at: DateTime.nullable(),
+  signed_at: DateTime.nullable(),
+  declined_at: DateTime.nullable(),
   decline_reason: z.string().nullable().optional(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: DateTime,
+  updated_at: DateTime,
   values: z.array(z.object({ field: z.string(), value: Value })).optional(),
   documents: z.array(FileRef).optional(),
 });
@@ -134,18 +170,21 @@ export type SignerDto = z.infer<typeof SignerOutput>;
 
 export const SignatureRequestOutput = z.object({
   object: z.literal('signature_request'),
-  id: z.number().int(),
+  id: IdOutput,
   status: z.enum(REQUEST_STATUSES),
-  template: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  template: z.object({ id: IdOutput, name: z.string() }).nullable(),
   signing_order: z.enum(['sequential', 'parallel']),
-  source: z.string(),
-  created_by: z.object({ id: z.number().int(), email: z.string(), name: z.string().nullable() }).nullable(),
+  source: z
+    .string()
+    .meta({ enum: [...SOURCES], examples: ['api'] })
+    .describe('where the record was created: api, mcp, invite (dashboard), link, bulk, embed'),
+  created_by: z.object({ id: IdOutput, email: z.string(), name: z.string().nullable() }).nullable(),
   signers: z.array(SignerOutput),
-  expires_at: z.string().nullable(),
-  completed_at: z.string().nullable(),
-  canceled_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  expires_at: DateTime.nullable(),
+  completed_at: DateTime.nullable(),
+  canceled_at: DateTime.nullable(),
+  created_at: DateTime,
+  updated_at: DateTime,
   documents: z.array(FileRef).nullable().optional(),
   audit_trail_url: z.string().nullable().optional(),
   combined_document_url: z.string().nullable().optional(),
@@ -161,6 +200,6 @@ export const SignatureRequestListOutput = z.object({
 
 export const ReminderOutput = z.object({
   object: z.literal('reminder'),
-  signature_request_id: z.number().int(),
+  signature_request_id: IdOutput,
   reminded_signer_ids: z.array(z.number().int()),
 });

@@ -1,6 +1,6 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@esign/domain';
 import { z } from 'zod';
-import { IdParam } from './ids.ts';
+import { DateTime, IdOutput, IdParam } from './ids.ts';
 
 const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
 const token = z.string().min(20).max(200);
@@ -41,14 +41,14 @@ export const UpdateSigningLinkInput = z.object({
 
 export const SigningLinkOutput = z.object({
   object: z.literal('signing_link'),
-  template_id: z.number().int(),
+  template_id: IdOutput,
   enabled: z.boolean(),
   url: z.string().nullable(),
   role: z.string().nullable(),
   preset_signers: z.array(PresetSignerSchema),
   max_uses: z.number().int().nullable(),
   uses: z.number().int(),
-  updated_at: z.string().nullable(),
+  updated_at: DateTime.nullable(),
 });
 
 export const LinkTokenInput = z.object({ token });
@@ -65,8 +65,8 @@ export const LinkPageOutput = z.object({
   title: z.string(),
   role: z.string(),
 });
-export const LinkStartOutput = z.object({ visit: z.string(), email: z.string(), expires_at: z.string() });
+export const LinkStartOutput = z.object({ visit: z.string(), email: z.string(), expires_at: DateTime });
 export const LinkConfirmOutput = z.object({
-  signature_request_id: z.number().int(),
+  signature_request_id: IdOutput,
   signing_url: z.string(),
 });

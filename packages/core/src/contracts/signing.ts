@@ -1,5 +1,6 @@
 import { FIELD_TYPES, SIGNER_STATUSES } from '@esign/domain';
 import { z } from 'zod';
+import { DateTime, IdOutput } from './ids.ts';
 import { FieldAreaOutput } from './templates.ts';
 
 /** The signer's token: the last path segment of `signing_url`. */
@@ -51,15 +52,15 @@ export const SigningOpenOutput = z.object({
   /** true for the template editor's preview link: nothing entered is saved, nothing can be signed */
   preview: z.boolean(),
   request: z.object({
-    id: z.number().int(),
+    id: IdOutput,
     status: z.string(),
     title: z.string(),
     message: z.object({ subject: z.string().optional(), body: z.string().optional() }).nullable(),
-    expires_at: z.string().nullable(),
+    expires_at: DateTime.nullable(),
     test_mode: z.boolean(),
   }),
   signer: z.object({
-    id: z.number().int(),
+    id: IdOutput,
     name: z.string().nullable(),
     email: z.string().nullable(),
     role: z.string().nullable(),
@@ -96,7 +97,7 @@ export const SigningOpenOutput = z.object({
 export const RequestCodeOutput = z.object({
   sent: z.literal(true),
   email: z.string(),
-  expires_at: z.string(),
+  expires_at: DateTime,
 });
 export const VerifyCodeOutput = z.object({ verified: z.literal(true), session: z.string() });
 export const SaveValuesOutput = z.object({

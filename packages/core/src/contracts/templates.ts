@@ -1,6 +1,6 @@
 import { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES, OPTION_FIELD_TYPES } from '@esign/domain';
 import { z } from 'zod';
-import { IdParam } from './ids.ts';
+import { DateTime, IdOutput, IdParam } from './ids.ts';
 
 /**
  * The field types of the specification, all of them and those a client may send in a field
@@ -10,37 +10,80 @@ export { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES };
 export const OPTION_TYPES: readonly FieldType[] = OPTION_FIELD_TYPES;
 
 export const FieldAreaInput = z.object({
-  page: z.number().int().min(1),
-  x: z.number().min(0).max(1),
-  y: z.number().min(0).max(1),
-  w: z.number().gt(0).max(1),
-  h: z.number().gt(0).max(1),
-  document: z.number().int().min(0).default(0),
+  page: z.number().int().min(1).describe('1-based page number; the page must exist in the document'),
+  x: z.number().min(0).max(1).describe("left edge, as a fraction of the page's width (0..1)"),
+  y: z.number().min(0).max(1).describe("top edge, as a fraction of the page's height (0..1, from the top)"),
+  w: z.number().gt(0).max(1).describe("width, as a fraction of the page's width (>0..1)"),
+  h: z.number().gt(0).max(1).describe("height, as a fraction of the page's height (>0..1)"),
+  document: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('0-based index of the document in the template; default 0'),
 });
 
 export const FieldDefinition = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  type: z.enum(INPUT_FIELD_TYPES as [FieldType, ...FieldType[]]),
-  role: z.string().trim().min(1).max(100).optional(),
-  required: z.boolean().default(true),
-  options: z.array(z.string().min(1).max(500)).min(1).max(200).optional(),
-  areas: z.array(FieldAreaInput).min(1).max(100),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('field name, the key of `prefill` values; default such as `Signature 2`'),
+  type: z.enum(INPUT_FIELD_TYPES as [FieldType, ...FieldType[]]).describe('what the signer fills in'),
+  role: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("the role that fills it; created if new; default the template's first role"),
+  required: z.boolean().default(true).describe('whether the signer must fill it; default true'),
+  options: z
+    .array(z.string().min(1).max(500))
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('the choices; required for select, radio and multiple'),
+  areas: z
+    .array(FieldAreaInput)
+    .min(1)
+    .max(100)
+    .describe('where the field sits: at least one area (the same field on several pages has several)'),
 });
 export type FieldDefinitionInput = z.infer<typeof FieldDefinition>;
 
 const DocumentInput = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('file name without extension; default `Document <n>`'),
   // An empty string is left to readDocumentFile: the spec's 422 invalid_document ("document empty").
   file: z.string().describe('base64 of a PDF or image (a data: URI prefix is allowed), or an https:// URL'),
 });
 
 export const CreateTemplateInput = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  external_id: z.string().max(200).optional(),
-  folder: z.string().trim().min(1).max(200).optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("template name; default the first document's name"),
+  external_id: z.string().max(200).optional().describe('your own id for the template'),
+  folder: z.string().trim().min(1).max(200).optional().describe('folder name; created if missing'),
   password: z.string().optional().describe('for encrypted PDFs'),
   documents: z.array(DocumentInput).optional().describe('1..10 documents, 25 MB each'),
-  fields: z.array(FieldDefinition).optional(),
+  fields: z
+    .array(FieldDefinition)
+    .optional()
+    .describe(
+      'fields to place, added to any fillable PDF form fields and text tags; at most 10 roles in total',
+    ),
 });
 export type CreateTemplateInput = z.infer<typeof CreateTemplateInput>;
 
@@ -55,7 +98,7 @@ const limit = z
   .optional()
   .transform((v) => (v === undefined || v < 1 ? 20 : Math.min(v, 100)))
   .describe('1..100, default 20; below 1 becomes 20, above 100 becomes 100');
-const cursor = IdParam.optional();
+const cursor = IdParam.optional().describe("the previous page's `next_cursor`");
 const boolParam = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .transform((v) => v === true || v === 'true')
@@ -64,30 +107,46 @@ const boolParam = z
 export const ListTemplatesInput = z.object({
   limit,
   cursor,
-  q: z.string().max(200).optional(),
-  archived: boolParam,
-  external_id: z.string().max(200).optional(),
-  folder: z.string().max(200).optional(),
+  q: z.string().max(200).optional().describe('case-insensitive search on the template name'),
+  archived: boolParam.describe('default false; true lists only archived templates'),
+  external_id: z.string().max(200).optional().describe('exact match on your own id'),
+  folder: z.string().max(200).optional().describe('exact folder name'),
 });
 
 export const PaginationInput = z.object({ limit, cursor });
 
-export const TemplateIdInput = z.object({ id: IdParam });
+export const TemplateIdInput = z.object({ id: IdParam.describe('the template id') });
 
 export const UpdateTemplateInput = z.object({
-  id: IdParam,
-  name: z.string().trim().min(1).max(200).optional(),
-  external_id: z.string().max(200).nullable().optional(),
-  folder: z.string().trim().min(1).max(200).optional(),
-  roles: z.array(z.string().trim().min(1).max(100)).min(1).max(10).optional(),
-  fields: z.array(FieldDefinition).optional(),
+  id: IdParam.describe('the template id'),
+  name: z.string().trim().min(1).max(200).optional().describe('new template name'),
+  external_id: z.string().max(200).nullable().optional().describe('your own id; null clears it'),
+  folder: z.string().trim().min(1).max(200).optional().describe('folder name; created if missing'),
+  roles: z
+    .array(z.string().trim().min(1).max(100))
+    .min(1)
+    .max(10)
+    .optional()
+    .describe(
+      'role names matched by position (the first renames the first role); extra names add roles; roles cannot be removed',
+    ),
+  fields: z
+    .array(FieldDefinition)
+    .optional()
+    .describe('replaces all fields; [] removes all; roles named here that do not exist are added'),
 });
 
 export const DuplicateTemplateInput = z.object({
-  id: IdParam,
-  name: z.string().trim().min(1).max(200).optional(),
-  external_id: z.string().max(200).optional(),
-  folder: z.string().trim().min(1).max(200).optional(),
+  id: IdParam.describe('the template to copy'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('default the original name followed by `(Clone)`'),
+  external_id: z.string().max(200).optional().describe('your own id for the copy'),
+  folder: z.string().trim().min(1).max(200).optional().describe('folder name; created if missing'),
 });
 
 /** Where a field stands: its page (from 1), its box as fractions of the page, its document (from 0). */
@@ -111,29 +170,27 @@ export const TemplateFieldOutput = z.object({
 });
 
 export const TemplateDocumentOutput = z.object({
-  id: z.number().int(),
+  id: IdOutput,
   name: z.string(),
   url: z.string(),
   preview_image_url: z.string().nullable(),
   page_count: z.number().int(),
 });
 
-export const UserRef = z
-  .object({ id: z.number().int(), email: z.string(), name: z.string().nullable() })
-  .nullable();
+export const UserRef = z.object({ id: IdOutput, email: z.string(), name: z.string().nullable() }).nullable();
 
 export const TemplateOutput = z.object({
   object: z.literal('template'),
-  id: z.number().int(),
+  id: IdOutput,
   name: z.string(),
   external_id: z.string().nullable(),
   folder: z.string().nullable(),
   roles: z.array(z.string()),
   edit_url: z.string(),
   created_by: UserRef,
-  archived_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  archived_at: DateTime.nullable(),
+  created_at: DateTime,
+  updated_at: DateTime,
   fields: z.array(TemplateFieldOutput).optional(),
   documents: z.array(TemplateDocumentOutput).optional(),
   warnings: z.array(z.string()).optional(),
@@ -182,10 +239,10 @@ export const EditorPageOutput = z.object({
 export const EditorOutput = z.object({
   version: z.number().int(),
   template: TemplateOutput,
-  documents: z.array(z.object({ id: z.number().int(), name: z.string(), pages: z.array(EditorPageOutput) })),
+  documents: z.array(z.object({ id: IdOutput, name: z.string(), pages: z.array(EditorPageOutput) })),
 });
 
 export const EditorSaveOutput = EditorOutput.extend({ status: z.enum(['saved', 'conflict']) });
 
 export const TemplatePreviewInput = z.object({ id: IdParam, role: z.string().trim().min(1).max(100) });
-export const TemplatePreviewOutput = z.object({ url: z.string(), expires_at: z.string() });
+export const TemplatePreviewOutput = z.object({ url: z.string(), expires_at: DateTime });

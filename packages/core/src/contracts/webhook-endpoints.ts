@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdOutput } from './ids.ts';
 
 const Headers = z.record(z.string(), z.string());
 
@@ -10,17 +11,17 @@ export const CreateWebhookEndpointInput = z.object({
 });
 
 export const UpdateWebhookEndpointInput = z.object({
-  id: z.number().int().positive(),
+  id: IdOutput.positive(),
   url: z.string().trim().min(1).max(2048).optional(),
   events: z.array(z.string()).min(1, 'Choose at least one event').optional(),
   headers: Headers.optional(),
   enabled: z.boolean().optional(),
 });
 
-export const WebhookEndpointIdInput = z.object({ id: z.number().int().positive() });
+export const WebhookEndpointIdInput = z.object({ id: IdOutput.positive() });
 
 export const ListWebhookDeliveriesInput = z.object({
-  endpoint_id: z.number().int().positive().optional(),
+  endpoint_id: IdOutput.positive().optional(),
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),
   limit: z.number().int().min(1).max(100).optional(),
   cursor: z.number().int().positive().optional(),

@@ -62,6 +62,7 @@ export const accountRouter = router({
     .meta({
       mcp: {
         tool: 'get_account',
+        title: 'Get account',
         scope: 'read',
         description:
           'Returns the signed-in user, the account, the environment (live or test), the API key details and the credit balance (same fields as GET /me plus `credits` as GET /credits).',

@@ -54,6 +54,7 @@ export const billingRouter = router({
       },
       mcp: {
         tool: 'list_credit_packs',
+        title: 'List credit packs',
         scope: 'read',
         purchase: true,
         description:
@@ -86,6 +87,7 @@ export const billingRouter = router({
       ],
       mcp: {
         tool: 'buy_credits',
+        title: 'Buy credits',
         hints: { openWorld: true },
         scope: 'write',
         purchase: true,
@@ -115,6 +117,7 @@ export const billingRouter = router({
       openapi: { method: 'GET', path: '/checkouts/{id}', tags, summary: 'Get a checkout you started' },
       mcp: {
         tool: 'get_checkout',
+        title: 'Get checkout',
         scope: 'read',
         purchase: true,
         description:

@@ -17,6 +17,7 @@ export const documentsRouter = router({
       errors: ['document_too_large', 'invalid_document', 'invalid_request'],
       mcp: {
         tool: 'verify_document',
+        title: 'Verify a signed document',
         scope: 'read',
         description:
           'Checks a signed PDF (`file`: base64, optionally a data: URI; 25 MB at most): whether these exact bytes are a document, audit trail or combined file this service produced (produced_by_service, match), whether its PDF signatures are valid and cover the whole file (intact, signatures), and an overall verdict: authentic, intact_signature, modified or unsigned.',

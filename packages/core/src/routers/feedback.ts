@@ -15,6 +15,7 @@ export const feedbackRouter = router({
       successStatus: 201,
       mcp: {
         tool: 'send_feedback',
+        title: 'Send feedback',
         hints: { readOnly: false, openWorld: true },
         scope: 'read',
         description:

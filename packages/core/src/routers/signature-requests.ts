@@ -29,6 +29,7 @@ export const signatureRequestsRouter = router({
       },
       mcp: {
         tool: 'list_signature_requests',
+        title: 'List signature requests',
         scope: 'read',
         description:
           'Lists signature requests newest first with their signers (no values). Filters: template_id, q (signer name/email/phone), status (open = sent or in_progress, expired, sent, in_progress, completed, declined, canceled).',
@@ -48,6 +49,7 @@ export const signatureRequestsRouter = router({
       },
       mcp: {
         tool: 'get_signature_request',
+        title: 'Get signature request',
         scope: 'read',
         description:
           'Returns one signature request: status, every signer with progress and values, and once completed the signed documents, audit trail and combined PDF links.',
@@ -73,6 +75,7 @@ export const signatureRequestsRouter = router({
       ],
       mcp: {
         tool: 'send_signature_request',
+        title: 'Send signature request',
         required: ['signers'],
         hints: { openWorld: true },
         scope: 'write',
@@ -96,6 +99,7 @@ export const signatureRequestsRouter = router({
       errors: ['already_completed', 'not_open'],
       mcp: {
         tool: 'cancel_signature_request',
+        title: 'Cancel signature request',
         hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
@@ -118,6 +122,7 @@ export const signatureRequestsRouter = router({
       errors: ['already_completed', 'not_open', 'nothing_to_remind', 'remind_too_soon'],
       mcp: {
         tool: 'remind_signers',
+        title: 'Remind signers',
         hints: { openWorld: true },
         scope: 'write',
         description:

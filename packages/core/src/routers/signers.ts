@@ -1,5 +1,5 @@
 import { scopeOf } from '../context.ts';
-import { IdInput, SignerOutput, UpdateSignerInput } from '../contracts/signature-requests.ts';
+import { SignerIdInput, SignerOutput, UpdateSignerInput } from '../contracts/signature-requests.ts';
 import { getSigner, updateSigner } from '../services/signature-requests/index.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 
@@ -15,7 +15,7 @@ export const signersRouter = router({
         summary: 'Get a signer with values and, once signed, documents',
       },
     })
-    .input(IdInput)
+    .input(SignerIdInput)
     .output(SignerOutput)
     .query(({ ctx, input }) => getSigner(ctx, scopeOf(ctx.actor), input.id)),
 
@@ -30,6 +30,7 @@ export const signersRouter = router({
       errors: ['signer_finished', 'not_open', 'remind_too_soon', 'invalid_request'],
       mcp: {
         tool: 'update_signer',
+        title: 'Update signer',
         hints: { destructive: true, openWorld: true },
         scope: 'write',
         description:

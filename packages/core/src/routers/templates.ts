@@ -36,6 +36,7 @@ export const templatesRouter = router({
       openapi: { method: 'GET', path: '/templates', tags, summary: 'List templates, newest first' },
       mcp: {
         tool: 'list_templates',
+        title: 'List templates',
         scope: 'read',
         description:
           'Lists templates newest first (archived excluded unless archived=true). Filters: q (name search), external_id, folder. Paginate with cursor = next_cursor while has_more.',
@@ -55,6 +56,7 @@ export const templatesRouter = router({
       },
       mcp: {
         tool: 'get_template',
+        title: 'Get template',
         scope: 'read',
         description:
           'Returns one template with its roles, fields (names are the prefill keys) and documents.',
@@ -87,6 +89,7 @@ export const templatesRouter = router({
       ],
       mcp: {
         tool: 'create_template',
+        title: 'Create template',
         required: ['documents'],
         hints: { openWorld: true },
         scope: 'write',
@@ -109,6 +112,7 @@ export const templatesRouter = router({
       inputErrors: { fields: 'invalid_field' },
       mcp: {
         tool: 'update_template',
+        title: 'Update template',
         hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
@@ -134,6 +138,7 @@ export const templatesRouter = router({
       idempotent: true,
       mcp: {
         tool: 'duplicate_template',
+        title: 'Duplicate template',
         scope: 'write',
         description:
           'Copies a template (documents, fields, roles). Default name: the original name followed by (Clone).',
@@ -157,6 +162,7 @@ export const templatesRouter = router({
       idempotent: true,
       mcp: {
         tool: 'archive_template',
+        title: 'Archive template',
         hints: { destructive: true, idempotent: true },
         scope: 'write',
         description:
