@@ -36,12 +36,12 @@ afterAll(async () => {
 
 let n = 0;
 /** A person with a password and a live key, as `esign account create --password` makes them. */
-async function person(opts: { billingCountry?: string } = {}) {
+async function person(opts: { billingCountry?: string; lifetime?: boolean } = {}) {
   n += 1;
   const email = `person${n}-${Date.now()}@example.com`;
   const { account, user } = await createAccount(
     t.db,
-    { email, password: PASSWORD, billingCountry: opts.billingCountry, credits: 1 },
+    { email, password: PASSWORD, billingCountry: opts.billingCountry, credits: 1, lifetime: opts.lifetime },
     new Date(),
   );
   const key = await issueApiKey(t.db, { userId: user.id, environment: 'live', permission: 'full' });
@@ -79,6 +79,48 @@ const checkoutsOf = (userId: number) =>
   t.db.selectFrom('checkouts').select(['id', 'status']).where('user_id', '=', userId).execute();
 
 describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
+  it('a lifetime owner is offered no credit packs, and the page states the spec rule for when a credit is used (issue 33 items 5 and 8)', async () => {
+    const me = await person({ billingCountry: 'DE', lifetime: true });
+    await makePack(t.db, { credits: 5, price: 500, name: `Starter ${n}` });
+    const { context, page, problems } = await newPage();
+    await page.goto(`${t.baseUrl}/billing`);
+    await signIn(page, me.email);
+    await page.getByText('Your account is on the lifetime plan').waitFor(ROUND_TRIP);
+    expect(await page.getByRole('button', { name: /^Buy / }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Buy credits' }).count()).toBe(0);
+    expect(await page.locator('main').textContent()).toContain(
+      'a template uses a credit the first time it is signed',
+    );
+    await shot(page, 'billing-lifetime');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a viewer is not shown Bulk send or Embedding in the menu; an editor is (issue 33 item 5)', async () => {
+    const me = await person();
+    const viewer = await createUser(t.db, {
+      accountId: me.accountId,
+      email: `viewer-${n}-${Date.now()}@example.com`,
+      password: PASSWORD,
+      role: 'viewer',
+    });
+    const { context, page } = await newPage();
+    await page.goto(`${t.baseUrl}/billing`);
+    await signIn(page, viewer.email);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Requests' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Bulk send' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'Embedding' }).count()).toBe(0);
+    await context.close();
+    const owner = await newPage();
+    await owner.page.goto(`${t.baseUrl}/billing`);
+    await signIn(owner.page, me.email);
+    const ownerNav = owner.page.getByRole('navigation', { name: 'Main' });
+    await ownerNav.getByRole('link', { name: 'Bulk send' }).waitFor();
+    expect(await ownerNav.getByRole('link', { name: 'Embedding' }).count()).toBe(1);
+    await owner.context.close();
+  });
+
   it('Billing page: purchase_url signs in through /login, sets a billing country, buys a pack with a code, pays on the checkout page and comes back to the new balance', async () => {
     const me = await person();
     const cheap = await makePack(t.db, { credits: 5, price: 500, name: 'Starter' });

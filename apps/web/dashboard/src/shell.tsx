@@ -10,18 +10,20 @@ interface NavItem {
   to: string;
   label: string;
   adminOnly?: boolean;
+  /** Pages for people who may send or change things: a viewer is not shown them. */
+  writersOnly?: boolean;
 }
 
 const NAV: NavItem[] = [
   { to: '/', label: 'Overview' },
   { to: '/templates', label: 'Templates' },
   { to: '/send', label: 'Send' },
-  { to: '/bulk', label: 'Bulk send' },
+  { to: '/bulk', label: 'Bulk send', writersOnly: true },
   { to: '/requests', label: 'Requests' },
   { to: '/api-keys', label: 'API keys', adminOnly: true },
   { to: '/connected-apps', label: 'Connected apps' },
   { to: '/webhooks', label: 'Webhooks', adminOnly: true },
-  { to: '/embed', label: 'Embedding' },
+  { to: '/embed', label: 'Embedding', writersOnly: true },
   { to: '/team', label: 'Team' },
   { to: '/billing', label: 'Billing' },
   { to: '/account', label: 'Account' },
@@ -31,7 +33,11 @@ function Nav({ session, onNavigate }: { session: Session; onNavigate?: () => voi
   return (
     <nav aria-label="Main">
       <ul className="nav">
-        {NAV.filter((n) => !n.adminOnly || session.user.role === 'admin').map((n) => (
+        {NAV.filter(
+          (n) =>
+            (!n.adminOnly || session.user.role === 'admin') &&
+            (!n.writersOnly || session.user.role !== 'viewer'),
+        ).map((n) => (
           <li key={n.to}>
             <NavLink to={n.to} end={n.to === '/'} onClick={onNavigate}>
               {n.label}

@@ -31,6 +31,9 @@ export function errorMessage(err: unknown): string {
     return 'The server could not be reached. Check your connection and try again.';
   }
   if (err instanceof Error && err.message) return err.message;
+  // A message the page wrote itself ({ message }), not an Error: shown as it is.
+  const own = (err as { message?: unknown } | null)?.message;
+  if (typeof own === 'string' && own) return own;
   return 'Something went wrong. Please try again.';
 }
 

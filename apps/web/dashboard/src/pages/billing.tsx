@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import type { Session } from '../session.tsx';
+import { trpc } from '../trpc.ts';
 import { PageHeader } from '../ui.tsx';
 import { Balance } from './billing/balance.tsx';
 import { BillingCountry } from './billing/billing-country.tsx';
@@ -12,17 +14,26 @@ import { RecentCheckouts } from './billing/recent-checkouts.tsx';
  */
 export function BillingPage({ session }: { session: Session }) {
   const admin = session.user.role === 'admin';
+  // Lifetime owners never need credits: no packs are offered to them (the same procedure as GET /credits).
+  const unlimited = useQuery(trpc.account.credits.queryOptions()).data?.unlimited === true;
   return (
     <>
       <PageHeader title="Billing">
-        Credits are shared by everyone in the account. A request uses one credit when it is first completed;
-        test mode uses none.
+        Credits are shared by everyone in the account. One credit is used per signed document: a template uses
+        a credit the first time it is signed, and sending the same template again uses no further credit. Test
+        mode and the lifetime plan use none.
       </PageHeader>
       <Balance />
       {admin ? (
         <>
           <BillingCountry />
-          <Packs />
+          {unlimited ? (
+            <p className="notice" role="note">
+              Your account is on the lifetime plan: sending never uses credits, so there is nothing to buy.
+            </p>
+          ) : (
+            <Packs />
+          )}
           <RecentCheckouts />
         </>
       ) : (

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { mutateWithProgress } from '../trpc.ts';
 import { Button, ErrorNote, ProgressBar, useToast } from '../ui.tsx';
+import { withFileNames } from '../upload-errors.ts';
 import { ChosenFiles, type Created, Dropzone, UploadDone } from './upload-parts.tsx';
 
 /** One upload from the dashboard is one request body: at most one full-size (25 MB) document. */
@@ -55,7 +56,7 @@ export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded:
       toast(`Template “${t.name}” created`);
       onUploaded();
     } catch (err) {
-      setError(err);
+      setError(withFileNames(err, files));
     } finally {
       setProgress(null);
     }

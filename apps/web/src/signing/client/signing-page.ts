@@ -4,6 +4,7 @@ import { announce, background, h } from './dom.ts';
 import { goNext } from './field-actions.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { finish } from './finish.ts';
+import { introText } from './intro-text.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
 import { createSigningPage, leaveSigningPage, type SigningPage } from './signing-state.ts';
@@ -82,15 +83,6 @@ function senderMessage(open: OpenResult): HTMLElement | null {
     message.subject ? h('h2', null, message.subject) : null,
     h('p', null, message.body),
   );
-}
-
-function introText(page: SigningPage): string {
-  const fillable = page.fields.filter((f) => !f.prefilled);
-  if (!fillable.length) return 'Review the document, then select Finish to review and sign it.';
-  const required = fillable.filter((f) => f.required).length;
-  return `Fill in the highlighted fields on the document${
-    required ? `; the ${required} marked with * are required` : ''
-  }. Next field takes you to each one in turn. Select Finish when you are done: you review what you entered before you sign.`;
 }
 
 function othersNote(open: OpenResult): string {

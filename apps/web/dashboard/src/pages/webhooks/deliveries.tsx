@@ -68,13 +68,15 @@ function Deliveries({ endpointId }: { endpointId: number | undefined }) {
       {list.data.data.map((d) => (
         <li key={d.id} className="delivery">
           <DeliveryDetails delivery={d} />
-          <Button
-            small
-            onClick={() => retry.mutate({ id: d.id })}
-            busy={retry.isPending && retry.variables?.id === d.id}
-          >
-            Retry now
-          </Button>
+          {d.status === 'succeeded' ? null : (
+            <Button
+              small
+              onClick={() => retry.mutate({ id: d.id })}
+              busy={retry.isPending && retry.variables?.id === d.id}
+            >
+              Retry now
+            </Button>
+          )}
         </li>
       ))}
     </ul>
