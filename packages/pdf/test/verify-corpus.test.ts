@@ -49,7 +49,10 @@ describe('issue 30, item 2: a timestamp revision may add its field, widget, /V a
   it('an object freed, then re-created with new text by a document-timestamp revision whose field references it, is page content', () => {
     for (const c of casesOf('item 2: re-created in a timestamp revision')) {
       expect(verdict(c), c.name).toBe('modified');
-      expect(sealOf(c).changesAfter.some((x) => x.kind === 'page_content' && x.page === 1), c.name).toBe(true);
+      expect(
+        sealOf(c).changesAfter.some((x) => x.kind === 'page_content' && x.page === 1),
+        c.name,
+      ).toBe(true);
       // The document timestamp itself is valid: the change is what its revision carried.
       expect(checked.get(c)!.at(-1)).toMatchObject({ kind: 'document_timestamp', valid: true });
     }
@@ -135,7 +138,9 @@ describe('issue 30, item 7: files readers disagree on are never intact [modified
   it('an update appended with a trailer but without an xref of its own', () => {
     for (const c of casesOf('item 7: update without xref')) {
       expect(verdict(c), c.name).toBe('modified');
-      expect(descriptions(c).join('; '), c.name).toContain('appended without a cross-reference section of its own');
+      expect(descriptions(c).join('; '), c.name).toContain(
+        'appended without a cross-reference section of its own',
+      );
     }
   });
 });
@@ -170,7 +175,9 @@ describe('issue 30, the corpus: every published attack class and the seven cases
         const seal = sealOf(c);
         if (verdict(c) !== (c.expect.intact ? 'intact_signature' : 'modified')) return true;
         if (c.expect.level && seal.level !== c.expect.level) return true;
-        return !!c.expect.timestampIssue && !seal.timestampIssues?.some((i) => c.expect.timestampIssue!.test(i));
+        return (
+          !!c.expect.timestampIssue && !seal.timestampIssues?.some((i) => c.expect.timestampIssue!.test(i))
+        );
       })
       .map((c) => `${c.klass}: ${c.name} → ${verdict(c)} ${sealOf(c).level}`);
     expect(wrong).toEqual([]);
@@ -194,14 +201,16 @@ describe('issue 30, the corpus: every published attack class and the seven cases
       return { c, differs: differs(whole, before) };
     });
     const missed = results.filter((r) => r.differs && verdict(r.c) === 'intact_signature');
-    if (process.env.CORPUS_REPORT) for (const r of results) console.log(`${r.differs ?? 'same'} | ${verdict(r.c)} | ${r.c.name}`);
+    if (process.env.CORPUS_REPORT)
+      for (const r of results) console.log(`${r.differs ?? 'same'} | ${verdict(r.c)} | ${r.c.name}`);
     expect(missed.map((r) => `${r.c.name}: ${r.differs}`)).toEqual([]);
     // The oracle has teeth: most attacks show something else in poppler...
     expect(results.filter((r) => r.differs).length).toBeGreaterThanOrEqual(30);
     // ...and the legitimate renewals show exactly what was signed, and stay intact at B-LTA.
     for (const r of results.filter((x) => x.c.klass === 'item 4: archive renewal')) {
       expect(r.differs, r.c.name).toBeNull();
-      if (r.c.base.level === 'B-LTA') expect([verdict(r.c), sealOf(r.c).level]).toEqual(['intact_signature', 'B-LTA']);
+      if (r.c.base.level === 'B-LTA')
+        expect([verdict(r.c), sealOf(r.c).level]).toEqual(['intact_signature', 'B-LTA']);
     }
   }, 120_000);
 });
@@ -239,7 +248,11 @@ function differs(a: Shown | null, b: Shown | null): string | null {
   return null;
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

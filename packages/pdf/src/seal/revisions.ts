@@ -173,7 +173,11 @@ function resolveArray(resolve: Resolve, value: PdfObject | undefined): PdfArray 
 }
 
 /** Signature fields the newer revision adds, invisible (zero-size or hidden widget), by kind. */
-function newSignatureFields(pdf: PDF, resolve: Resolve, older: Resolve): Map<string, { ref: PdfRef; kind: ChangeKind }> {
+function newSignatureFields(
+  pdf: PDF,
+  resolve: Resolve,
+  older: Resolve,
+): Map<string, { ref: PdfRef; kind: ChangeKind }> {
   const found = new Map<string, { ref: PdfRef; kind: ChangeKind }>();
   for (const field of safe(() => pdf.getForm()?.getFields()) ?? []) {
     const dict = field.getDict();
@@ -203,7 +207,9 @@ function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
       set.add(i + 1);
       pagesOf.set(k, set);
     }
-    const drawn = [...page.dict].filter(([n]) => n.value !== 'Annots' && n.value !== 'Parent').map(([, v]) => v);
+    const drawn = [...page.dict]
+      .filter(([n]) => n.value !== 'Annots' && n.value !== 'Parent')
+      .map(([, v]) => v);
     for (const k of reachable(resolve, drawn).keys()) content.add(k);
   });
   const catalog = pdf.getCatalog();
@@ -212,13 +218,24 @@ function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
   // Validation data is what only the DSS reaches: an object the document also uses (a page's
   // content referenced from the DSS, say) is judged as what it is, never waved through as DSS.
   const dssRoot = catalog.get('DSS');
-  const elsewhere = reachable(resolve, entries((n) => n === 'DSS'));
+  const elsewhere = reachable(
+    resolve,
+    entries((n) => n === 'DSS'),
+  );
   const dss = new Set(
     dssRoot ? [...reachable(resolve, [dssRoot]).keys()].filter((k) => !elsewhere.has(k)) : [],
   );
-  const others = reachable(resolve, entries((n) => CATALOG_METADATA.has(n)));
+  const others = reachable(
+    resolve,
+    entries((n) => CATALOG_METADATA.has(n)),
+  );
   const catalogMetadata = new Set(
-    [...reachable(resolve, entries((n) => !CATALOG_METADATA.has(n))).keys()].filter((k) => !others.has(k)),
+    [
+      ...reachable(
+        resolve,
+        entries((n) => !CATALOG_METADATA.has(n)),
+      ).keys(),
+    ].filter((k) => !others.has(k)),
   );
   // What the document shows or uses besides the new fields: every catalog entry but the DSS and
   // the form's field list, the form's other entries, each page (new fields recorded, not entered).
@@ -274,7 +291,8 @@ function markFilledFields(
     for (const w of [dict, ...kids]) {
       const ap = w instanceof PdfDict ? w.get('AP') : undefined;
       if (!ap) continue;
-      for (const [k] of reachable(resolve, [ap])) if (!parts.has(k) && !content.has(k)) parts.set(k, 'form_fill');
+      for (const [k] of reachable(resolve, [ap]))
+        if (!parts.has(k) && !content.has(k)) parts.set(k, 'form_fill');
     }
   }
 }
@@ -316,7 +334,8 @@ function classify(land: Landscape, ref: PdfRef, before: PdfObject | null, after:
   }
   if (!(after instanceof PdfDict)) {
     const verb = before ? 'changed' : 'added';
-    if (page !== null) return { kind: 'page_content', page, description: `content ${what} ${verb}${onPage(page)}` };
+    if (page !== null)
+      return { kind: 'page_content', page, description: `content ${what} ${verb}${onPage(page)}` };
     return { kind: 'object', page, description: `${what} ${verb}` };
   }
   const dictBefore = before instanceof PdfDict ? before : null;
@@ -379,7 +398,12 @@ function pageChange(land: Landscape, before: PdfDict | null, after: PdfDict, pag
 }
 
 /** A page's annotation list: only new invisible signature fields appended are allowed. */
-function annotsChange(land: Landscape, before: PdfArray | undefined, after: PdfArray, page: number): Classified {
+function annotsChange(
+  land: Landscape,
+  before: PdfArray | undefined,
+  after: PdfArray,
+  page: number,
+): Classified {
   const kind = addedSignatureKind(land, before, after);
   if (kind) return { kind, page: null, description: `signature field added to page ${page}` };
   return { kind: 'annotation', page, description: `annotations added to or removed from page ${page}` };
@@ -389,11 +413,17 @@ function annotsChange(land: Landscape, before: PdfArray | undefined, after: PdfA
  * When `after` is `before` with only new invisible signature fields appended: whether any of them
  * is a signature (else they are all document timestamps). Null for any other difference.
  */
-function addedSignatureKind(land: Landscape, before: PdfArray | undefined, after: PdfArray): ChangeKind | null {
+function addedSignatureKind(
+  land: Landscape,
+  before: PdfArray | undefined,
+  after: PdfArray,
+): ChangeKind | null {
   const had = before?.toArray() ?? [];
   const now = after.toArray();
   if (now.length <= had.length || !had.every((v, i) => sameObject(v, now[i]))) return null;
-  const kinds = now.slice(had.length).map((v) => (v instanceof PdfRef ? land.signatureParts.get(key(v)) : undefined));
+  const kinds = now
+    .slice(had.length)
+    .map((v) => (v instanceof PdfRef ? land.signatureParts.get(key(v)) : undefined));
   if (!kinds.every((kind) => kind === 'signature' || kind === 'document_timestamp')) return null;
   return kinds.includes('signature') ? 'signature' : 'document_timestamp';
 }

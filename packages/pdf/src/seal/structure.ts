@@ -139,7 +139,7 @@ function skipString(text: string, at: number): number {
 }
 
 /** Keys a dictionary (its source, `<< … >>`) names more than once at its own level. */
-export function duplicateKeys(dict: string): string[] {
+function duplicateKeys(dict: string): string[] {
   const tokens: string[] = [];
   let depth = 0;
   for (let i = 2; i < dict.length - 2; i++) {
@@ -175,14 +175,19 @@ export function duplicateKeys(dict: string): string[] {
     const k = name.slice(1);
     if (seen.has(k)) twice.add(k);
     seen.add(k);
-    const isRef = /^\d+$/.test(tokens[i + 1] ?? '') && /^\d+$/.test(tokens[i + 2] ?? '') && tokens[i + 3] === 'R';
+    const isRef =
+      /^\d+$/.test(tokens[i + 1] ?? '') && /^\d+$/.test(tokens[i + 2] ?? '') && tokens[i + 3] === 'R';
     i += isRef ? 4 : 2;
   }
   return [...twice];
 }
 
 /** An xref stream object at `at`: its entries into `listed`; `ok` false when it cannot be read. */
-function readXrefStream(text: string, at: number, listed: Map<number, number>): { ok: boolean; dict: string | null } {
+function readXrefStream(
+  text: string,
+  at: number,
+  listed: Map<number, number>,
+): { ok: boolean; dict: string | null } {
   const open = text.indexOf('<<', at);
   if (open < 0 || open > at + 40) return { ok: false, dict: null };
   const dict = dictAt(text, open);

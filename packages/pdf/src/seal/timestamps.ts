@@ -12,7 +12,7 @@ import { rootCertificates } from 'node:tls';
 
 const OID_TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
 /** Clock difference allowed between a signer's claimed signing time and the TSA's time. */
-export const CLOCK_SKEW_MS = 5 * 60 * 1000;
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export interface TimestampJudgement {
   /** Subject of the TSA certificate, null when the token names none. */

@@ -255,7 +255,8 @@ function documentTimestampsAfter(r: RawSignature, all: RawSignature[], timing: T
   const after = timing.counted ? r.timestampTime : r.signingTime;
   const counted: RawSignature[] = [];
   for (const t of all) {
-    if (t.kind !== 'document_timestamp' || !t.valid || signedEnd(t) <= signedEnd(r) || !t.timestampTime) continue;
+    if (t.kind !== 'document_timestamp' || !t.valid || signedEnd(t) <= signedEnd(r) || !t.timestampTime)
+      continue;
     const judgement = judgeTimestamp(
       {
         label: 'document timestamp',

@@ -1,4 +1,4 @@
-import { PdfDict, type PdfObject, PdfRef } from '@libpdf/core';
+import { type PdfDict, type PdfObject, PdfRef } from '@libpdf/core';
 import {
   createRevocationProvider,
   createTimestampAuthority,
@@ -19,7 +19,7 @@ import { appendUpdate, flateStream, stream, trailerOf } from './update.ts';
 // verdict a correct verifier gives; the oracle (verify-corpus.test.ts) checks the rest with what
 // poppler shows.
 
-export type BaseLevel = 'B-B' | 'B-LTA';
+type BaseLevel = 'B-B' | 'B-LTA';
 
 export interface Base {
   level: BaseLevel;
@@ -32,7 +32,7 @@ export interface Base {
   values: number;
 }
 
-export interface Expectation {
+interface Expectation {
   intact: boolean;
   /** The seal's level when intact. */
   level?: PadesLevel;
@@ -66,7 +66,10 @@ async function seal(template: Base['template'], level: BaseLevel, identity: Sign
   const trust =
     level === 'B-LTA'
       ? {
-          timestampAuthority: createTimestampAuthority({ url: 'http://tsa.corpus.invalid/', fetch: tsa.fetch }),
+          timestampAuthority: createTimestampAuthority({
+            url: 'http://tsa.corpus.invalid/',
+            fetch: tsa.fetch,
+          }),
           revocationProvider: createRevocationProvider(async () => ({ status: 404, body: new Uint8Array() })),
         }
       : undefined;
@@ -155,7 +158,13 @@ const ATTACKS: Attack[] = [
         timestamp: { tsa },
         fieldExtra: `/AP << /N ${T.text1} 0 R >>`,
         objects: [
-          { num: T.text1, body: flateStream('', `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`) },
+          {
+            num: T.text1,
+            body: flateStream(
+              '',
+              `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`,
+            ),
+          },
         ],
       });
     },
@@ -170,7 +179,10 @@ const ATTACKS: Attack[] = [
         objects: [
           {
             num: b.values,
-            body: stream('/Type /XObject /Subtype /Form /BBox [0 0 595 842]', 'BT /Helvetica 14 Tf 60 500 Td (Mallory) Tj ET'),
+            body: stream(
+              '/Type /XObject /Subtype /Form /BBox [0 0 595 842]',
+              'BT /Helvetica 14 Tf 60 500 Td (Mallory) Tj ET',
+            ),
           },
         ],
       }),
@@ -183,6 +195,7 @@ const ATTACKS: Attack[] = [
     make: async (b, { tsa }) =>
       appendLtvRevision(b.bytes, {
         timestamp: { tsa },
+        fieldExtra: `/AP << /N ${T.dangling} 0 R >>`,
         objects: [{ num: T.dangling, body: flateStream('', paint('Fee: EUR 40,000')) }],
       }),
   },
@@ -190,7 +203,10 @@ const ATTACKS: Attack[] = [
     klass: 'item 3: dangling reference filled later',
     name: 'object 900 defined by a plain update',
     only: 'dangling',
-    make: (b) => appendUpdate(b.bytes, { objects: [{ num: T.dangling, body: flateStream('', paint('Fee: EUR 40,000')) }] }),
+    make: (b) =>
+      appendUpdate(b.bytes, {
+        objects: [{ num: T.dangling, body: flateStream('', paint('Fee: EUR 40,000')) }],
+      }),
   },
   // ---- item 4: legitimate renewals (intact) ---------------------------------------------------
   {
@@ -199,7 +215,12 @@ const ATTACKS: Attack[] = [
     expect: (b) => ({ intact: true, level: b.level === 'B-LTA' ? 'B-LTA' : 'B-T' }),
     make: async (b, { tsa }) => {
       const dss = await appendLtvRevision(b.bytes, { dssCertificates: [tsa.certDer], extensions: true });
-      return appendLtvRevision(dss, { timestamp: { tsa }, widgetOnPage: true, needAppearances: true, extensions: true });
+      return appendLtvRevision(dss, {
+        timestamp: { tsa },
+        widgetOnPage: true,
+        needAppearances: true,
+        extensions: true,
+      });
     },
   },
   {
@@ -237,7 +258,15 @@ const ATTACKS: Attack[] = [
     make: (b) =>
       appendUpdate(b.bytes, {
         xref: 'none',
-        objects: [{ num: T.text1, body: flateStream('', `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`) }],
+        objects: [
+          {
+            num: T.text1,
+            body: flateStream(
+              '',
+              `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`,
+            ),
+          },
+        ],
       }),
   },
   // ---- USF: universal signature forgery -------------------------------------------------------
@@ -261,7 +290,9 @@ const ATTACKS: Attack[] = [
     name: 'signature dictionary redefined with an empty /Contents and a null /ByteRange',
     make: async (b) => {
       const sig = await dictOf(b.bytes, b.sigDict);
-      return appendUpdate(b.bytes, { objects: [{ num: b.sigDict, body: withEntries(sig, { Contents: '<>', ByteRange: 'null' }) }] });
+      return appendUpdate(b.bytes, {
+        objects: [{ num: b.sigDict, body: withEntries(sig, { Contents: '<>', ByteRange: 'null' }) }],
+      });
     },
   },
   {
@@ -269,7 +300,9 @@ const ATTACKS: Attack[] = [
     name: 'signature dictionary redefined with /ByteRange [0 0 0 0]',
     make: async (b) => {
       const sig = await dictOf(b.bytes, b.sigDict);
-      return appendUpdate(b.bytes, { objects: [{ num: b.sigDict, body: withEntries(sig, { ByteRange: '[0 0 0 0]' }) }] });
+      return appendUpdate(b.bytes, {
+        objects: [{ num: b.sigDict, body: withEntries(sig, { ByteRange: '[0 0 0 0]' }) }],
+      });
     },
   },
   // ---- ISA: incremental saving attack ---------------------------------------------------------
@@ -291,7 +324,15 @@ const ATTACKS: Attack[] = [
     name: "page 1's text object rewritten in place",
     make: (b) =>
       appendUpdate(b.bytes, {
-        objects: [{ num: T.text1, body: flateStream('', `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`) }],
+        objects: [
+          {
+            num: T.text1,
+            body: flateStream(
+              '',
+              `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`,
+            ),
+          },
+        ],
       }),
   },
   {
@@ -329,7 +370,10 @@ const ATTACKS: Attack[] = [
             num: n + 1,
             body: `<< /Type /Page /Parent ${T.pages} 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${T.font} 0 R >> >> /Contents ${n} 0 R >>`,
           },
-          { num: T.pages, body: withEntries(pages, { Kids: `[${T.page1} 0 R ${T.page2} 0 R ${n + 1} 0 R]`, Count: '3' }) },
+          {
+            num: T.pages,
+            body: withEntries(pages, { Kids: `[${T.page1} 0 R ${T.page2} 0 R ${n + 1} 0 R]`, Count: '3' }),
+          },
         ],
       });
     },
@@ -368,7 +412,12 @@ const ATTACKS: Attack[] = [
     name: 'the font replaced (same object number)',
     make: (b) =>
       appendUpdate(b.bytes, {
-        objects: [{ num: T.font, body: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>' }],
+        objects: [
+          {
+            num: T.font,
+            body: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>',
+          },
+        ],
       }),
   },
   {
@@ -392,13 +441,16 @@ const ATTACKS: Attack[] = [
     name: "page 1's /Contents pointed at the unused signed stream",
     only: 'contract',
     make: async (b) =>
-      appendUpdate(b.bytes, { objects: [{ num: T.page1, body: await page1With(b.bytes, { Contents: `${T.shadow} 0 R` }) }] }),
+      appendUpdate(b.bytes, {
+        objects: [{ num: T.page1, body: await page1With(b.bytes, { Contents: `${T.shadow} 0 R` }) }],
+      }),
   },
   // ---- EAA / SSA -----------------------------------------------------------------------------
   {
     klass: 'EAA',
     name: 'FreeText annotation showing "EUR 40,000" on page 1',
-    make: async (b) => annotate(b, '/Subtype /FreeText /Rect [55 690 295 720] /Contents (EUR 40,000) /DA (/Helv 14 Tf 0 g)'),
+    make: async (b) =>
+      annotate(b, '/Subtype /FreeText /Rect [55 690 295 720] /Contents (EUR 40,000) /DA (/Helv 14 Tf 0 g)'),
   },
   {
     klass: 'EAA',
@@ -508,7 +560,9 @@ const ATTACKS: Attack[] = [
       return appendUpdate(b.bytes, {
         xref: 'stream',
         objects: [{ num: n, body: stream('', paint('Fee: EUR 40,000')) }],
-        packed: [{ num: T.page1, body: await page1With(b.bytes, { Contents: await contentsPlus(b.bytes, n) }) }],
+        packed: [
+          { num: T.page1, body: await page1With(b.bytes, { Contents: await contentsPlus(b.bytes, n) }) },
+        ],
       });
     },
   },
@@ -518,7 +572,15 @@ const ATTACKS: Attack[] = [
     make: (b) =>
       appendUpdate(b.bytes, {
         xref: 'hybrid',
-        objects: [{ num: T.text1, body: flateStream('', `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`) }],
+        objects: [
+          {
+            num: T.text1,
+            body: flateStream(
+              '',
+              `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`,
+            ),
+          },
+        ],
       }),
   },
 ];
@@ -580,7 +642,9 @@ function swa(b: Base): Uint8Array {
 export async function buildCorpus(): Promise<Corpus> {
   const identity = await corpusIdentity();
   const tsa = createTestTsa();
-  const oldTsa = createTestTsa('Backdating Time Stamping Unit', { notBefore: new Date('2019-01-01T00:00:00Z') });
+  const oldTsa = createTestTsa('Backdating Time Stamping Unit', {
+    notBefore: new Date('2019-01-01T00:00:00Z'),
+  });
   const bases: Base[] = [];
   for (const template of ['contract', 'dangling'] as const)
     for (const level of ['B-B', 'B-LTA'] as const) bases.push(await seal(template, level, identity, tsa));

@@ -105,7 +105,9 @@ export async function appendLtvRevision(base: Uint8Array, opts: RevisionOptions)
       objects.push({ num, body: stream('', der) });
       certs.push(`${num} 0 R`);
     }
-    const body = dss ? withEntries(dss, { Certs: `[${certs.join(' ')}]` }) : `<< /Type /DSS /Certs [${certs.join(' ')}] >>`;
+    const body = dss
+      ? withEntries(dss, { Certs: `[${certs.join(' ')}]` })
+      : `<< /Type /DSS /Certs [${certs.join(' ')}] >>`;
     if (dssValue instanceof PdfRef) objects.push({ num: dssValue.objectNumber, body });
     else {
       const num = next++;
@@ -135,9 +137,14 @@ export async function appendLtvRevision(base: Uint8Array, opts: RevisionOptions)
     const formValue = p.catalog.get('AcroForm');
     const form = p.resolve(formValue) as PdfDict | undefined;
     const fields = [...(form?.getArray('Fields')?.toArray() ?? []).map(pdfSource), `${fieldNum} 0 R`];
-    const formEntries: Record<string, string | undefined> = { Fields: `[${fields.join(' ')}]`, SigFlags: '3' };
+    const formEntries: Record<string, string | undefined> = {
+      Fields: `[${fields.join(' ')}]`,
+      SigFlags: '3',
+    };
     if (opts.needAppearances) formEntries.NeedAppearances = 'true';
-    const formBody = form ? withEntries(form, formEntries) : `<< /Fields [${fields.join(' ')}] /SigFlags 3 >>`;
+    const formBody = form
+      ? withEntries(form, formEntries)
+      : `<< /Fields [${fields.join(' ')}] /SigFlags 3 >>`;
     if (formValue instanceof PdfRef) objects.push({ num: formValue.objectNumber, body: formBody });
     else {
       catalogEntries.AcroForm = formBody;
@@ -152,7 +159,8 @@ export async function appendLtvRevision(base: Uint8Array, opts: RevisionOptions)
       else objects.push({ num: page.objectNumber, body: withEntries(pageDict, { Annots: list }) });
     }
   }
-  if (catalogChanged) objects.push({ num: p.catalogRef.objectNumber, body: withEntries(p.catalog, catalogEntries) });
+  if (catalogChanged)
+    objects.push({ num: p.catalogRef.objectNumber, body: withEntries(p.catalog, catalogEntries) });
 
   const bytes = appendUpdate(base, { objects });
   return sigNum < 0 ? bytes : fillTimestamp(bytes, base.length, opts.timestamp!);

@@ -11,20 +11,72 @@ import { tempDir } from '../seal-helpers.ts';
 export async function corpusIdentity(): Promise<SigningIdentity> {
   const dir = tempDir('corpus-pki');
   const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  writeFileSync(path.join(dir, 'leaf.ext'), 'keyUsage=critical,digitalSignature,nonRepudiation\nbasicConstraints=critical,CA:FALSE\n');
+  writeFileSync(
+    path.join(dir, 'leaf.ext'),
+    'keyUsage=critical,digitalSignature,nonRepudiation\nbasicConstraints=critical,CA:FALSE\n',
+  );
   run([
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root.key', '-out', 'root.pem', '-days', '3650',
-    '-subj', '/O=corpus/CN=Corpus Root', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'root.key',
+    '-out',
+    'root.pem',
+    '-days',
+    '3650',
+    '-subj',
+    '/O=corpus/CN=Corpus Root',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
-  run(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/O=corpus/CN=Corpus Seal']);
   run([
-    'x509', '-req', '-in', 'leaf.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '2',
-    '-days', '365', '-extfile', 'leaf.ext', '-out', 'leaf.pem',
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'leaf.key',
+    '-out',
+    'leaf.csr',
+    '-subj',
+    '/O=corpus/CN=Corpus Seal',
   ]);
   run([
-    'pkcs12', '-export', '-inkey', 'leaf.key', '-in', 'leaf.pem', '-certfile', 'root.pem',
-    '-passout', 'pass:corpus', '-out', 'leaf.p12',
+    'x509',
+    '-req',
+    '-in',
+    'leaf.csr',
+    '-CA',
+    'root.pem',
+    '-CAkey',
+    'root.key',
+    '-set_serial',
+    '2',
+    '-days',
+    '365',
+    '-extfile',
+    'leaf.ext',
+    '-out',
+    'leaf.pem',
+  ]);
+  run([
+    'pkcs12',
+    '-export',
+    '-inkey',
+    'leaf.key',
+    '-in',
+    'leaf.pem',
+    '-certfile',
+    'root.pem',
+    '-passout',
+    'pass:corpus',
+    '-out',
+    'leaf.p12',
   ]);
   return loadSigningIdentity({
     dataDir: dir,

@@ -5,7 +5,7 @@ import { flateStream, type NewObject, stream } from './update.ts';
 // hide-and-replace), a page content reference to an object that does not exist (item 3).
 
 /** A whole PDF file from its objects (classic xref, trailer with /Root 1 0 R and /Info). */
-export function buildPdf(objects: NewObject[], info?: number): Uint8Array {
+function buildPdf(objects: NewObject[], info?: number): Uint8Array {
   let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
   const offsets = new Map<number, number>();
   for (const o of [...objects].sort((a, b) => a.num - b.num)) {
@@ -63,15 +63,45 @@ export function contractTemplate(opts: { dangling?: boolean } = {}): Uint8Array 
         num: T.page2,
         body: `<< /Type /Page /Parent ${T.pages} 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${T.font} 0 R >> >> /Contents ${T.text2} 0 R >>`,
       },
-      { num: T.font, body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>' },
-      { num: T.text1, body: flateStream('', text([[40, 800, 'Contract page 1'], [60, 700, 'Fee: EUR 4,000']])) },
-      { num: T.text2, body: flateStream('', text([[40, 800, 'Contract page 2'], [60, 700, 'Term: 12 months']])) },
+      {
+        num: T.font,
+        body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      },
+      {
+        num: T.text1,
+        body: flateStream(
+          '',
+          text([
+            [40, 800, 'Contract page 1'],
+            [60, 700, 'Fee: EUR 4,000'],
+          ]),
+        ),
+      },
+      {
+        num: T.text2,
+        body: flateStream(
+          '',
+          text([
+            [40, 800, 'Contract page 2'],
+            [60, 700, 'Term: 12 months'],
+          ]),
+        ),
+      },
       {
         num: T.cover,
         body: stream('/Type /XObject /Subtype /Form /BBox [0 0 595 842]', '1 g 50 640 300 30 re f'),
       },
       { num: T.covered, body: stream('', `${text([[60, 650, 'Fee: EUR 40,000']])}\n/Cover Do`) },
-      { num: T.shadow, body: stream('', text([[40, 800, 'Contract page 1'], [60, 700, 'Fee: EUR 40,000']])) },
+      {
+        num: T.shadow,
+        body: stream(
+          '',
+          text([
+            [40, 800, 'Contract page 1'],
+            [60, 700, 'Fee: EUR 40,000'],
+          ]),
+        ),
+      },
       { num: T.info, body: '<< /Title (Contract) /Producer (corpus) >>' },
     ],
     T.info,

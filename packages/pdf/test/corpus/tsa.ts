@@ -29,8 +29,14 @@ const rsaAlg = () =>
 function name(commonName: string): pkijs.RelativeDistinguishedNames {
   return new pkijs.RelativeDistinguishedNames({
     typesAndValues: [
-      new pkijs.AttributeTypeAndValue({ type: '2.5.4.10', value: new asn1js.Utf8String({ value: 'corpus' }) }),
-      new pkijs.AttributeTypeAndValue({ type: '2.5.4.3', value: new asn1js.Utf8String({ value: commonName }) }),
+      new pkijs.AttributeTypeAndValue({
+        type: '2.5.4.10',
+        value: new asn1js.Utf8String({ value: 'corpus' }),
+      }),
+      new pkijs.AttributeTypeAndValue({
+        type: '2.5.4.3',
+        value: new asn1js.Utf8String({ value: commonName }),
+      }),
     ],
   });
 }
@@ -53,7 +59,12 @@ export function createTestTsa(
   opts: { notBefore?: Date; anonymous?: boolean } = {},
 ): TestTsa {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const cert = certificate(commonName, privateKey, publicKey, opts.notBefore ?? new Date(Date.now() - DAY_MS));
+  const cert = certificate(
+    commonName,
+    privateKey,
+    publicKey,
+    opts.notBefore ?? new Date(Date.now() - DAY_MS),
+  );
   const certDer = new Uint8Array(cert.toSchema(false).toBER(false));
   let serial = 1;
   const token = (digest: Uint8Array, time: Date, nonce?: asn1js.Integer) => {
@@ -67,9 +78,7 @@ export function createTestTsa(
       serialNumber: new asn1js.Integer({ value: serial++ }),
       genTime: new Date(Math.floor(time.getTime() / 1000) * 1000),
       ...(nonce ? { nonce } : {}),
-      ...(opts.anonymous
-        ? {}
-        : { tsa: new pkijs.GeneralName({ type: 4, value: cert.subject }) }),
+      ...(opts.anonymous ? {} : { tsa: new pkijs.GeneralName({ type: 4, value: cert.subject }) }),
     });
     return signToken(new Uint8Array(info.toSchema().toBER(false)), cert, certDer, privateKey);
   };
@@ -78,10 +87,7 @@ export function createTestTsa(
     const digest = new Uint8Array(request.messageImprint.hashedMessage.valueBlock.valueHexView);
     const der = token(digest, new Date(), request.nonce);
     const response = new asn1js.Sequence({
-      value: [
-        new pkijs.PKIStatusInfo({ status: 0 }).toSchema(),
-        asn1js.fromBER(ab(der)).result,
-      ],
+      value: [new pkijs.PKIStatusInfo({ status: 0 }).toSchema(), asn1js.fromBER(ab(der)).result],
     });
     return { status: 200, body: new Uint8Array(response.toBER(false)) };
   };
@@ -142,7 +148,10 @@ function signToken(
   const attrs = new pkijs.SignedAndUnsignedAttributes({
     type: 0,
     attributes: [
-      new pkijs.Attribute({ type: OID_CONTENT_TYPE, values: [new asn1js.ObjectIdentifier({ value: OID_TST_INFO })] }),
+      new pkijs.Attribute({
+        type: OID_CONTENT_TYPE,
+        values: [new asn1js.ObjectIdentifier({ value: OID_TST_INFO })],
+      }),
       new pkijs.Attribute({
         type: OID_MESSAGE_DIGEST,
         values: [new asn1js.OctetString({ valueHex: ab(createHash('sha256').update(tstInfo).digest()) })],

@@ -4,7 +4,8 @@ import { deflateSync } from 'node:zlib';
 // nothing here goes through a PDF library, so an update can hold exactly what an attacker writes
 // (an xref that frees objects, two /Root keys, no xref at all, an object stream, a hybrid xref).
 
-const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+const latin1 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 
 export interface TrailerInfo {
   /** Offset of the last cross-reference section (the last `startxref`). */
