@@ -19,12 +19,19 @@ export function dropDanglingReferences(
   pages: { dict: PdfDict }[],
   warn: (message: string) => void,
 ): number {
-  const missing = (ref: PdfRef) => {
-    try {
-      return pdf.getObject(ref) == null;
-    } catch {
-      return true;
+  const lookedUp = new Map<string, PdfObject | null>();
+  const lookup = (ref: PdfRef): PdfObject | null => {
+    const k = `${ref.objectNumber} ${ref.generation}`;
+    if (!lookedUp.has(k)) {
+      let obj: PdfObject | null = null;
+      try {
+        obj = pdf.getObject(ref) ?? null;
+      } catch {
+        obj = null;
+      }
+      lookedUp.set(k, obj);
     }
+    return lookedUp.get(k)!;
   };
   const seen = new Set<PdfObject>();
   const stack: { obj: PdfObject; key: string | null }[] = pages.map((p) => ({ obj: p.dict, key: null }));
@@ -37,19 +44,21 @@ export function dropDanglingReferences(
       for (const name of [...obj.keys()]) {
         if (name.value === 'Parent') continue;
         const value = obj.get(name)!;
-        if (value instanceof PdfRef && missing(value)) {
+        const target = value instanceof PdfRef ? lookup(value) : value;
+        if (target === null) {
           obj.delete(name);
           dropped++;
-        } else stack.push({ obj: resolved(pdf, value), key: name.value });
+        } else stack.push({ obj: target, key: name.value });
       }
     } else if (obj instanceof PdfArray) {
       for (let i = obj.length - 1; i >= 0; i--) {
         const value = obj.at(i)!;
-        if (value instanceof PdfRef && missing(value)) {
+        const target = value instanceof PdfRef ? lookup(value) : value;
+        if (target === null) {
           if (key && LISTS.has(key)) obj.remove(i);
           else obj.set(i, PdfNull.instance);
           dropped++;
-        } else stack.push({ obj: resolved(pdf, value), key });
+        } else stack.push({ obj: target, key });
       }
     }
   }
@@ -58,8 +67,4 @@ export function dropDanglingReferences(
       `The PDF referred to ${dropped} object${dropped > 1 ? 's' : ''} it does not contain; ${dropped > 1 ? 'those references were' : 'that reference was'} removed`,
     );
   return dropped;
-}
-
-function resolved(pdf: PDF, value: PdfObject): PdfObject {
-  return value instanceof PdfRef ? (pdf.getObject(value) ?? PdfNull.instance) : value;
 }
