@@ -196,8 +196,8 @@ function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
   const pagesOf = new Map<string, Set<number>>();
   const pageIndex = new Map<string, number>();
   const annotsArrays = new Map<string, number>();
-  const content = new Set<string>();
-  pdf.getPages().forEach((page, i) => {
+  const pages = pdf.getPages();
+  pages.forEach((page, i) => {
     const ref = (page as unknown as { ref: PdfRef }).ref;
     pageIndex.set(key(ref), i + 1);
     const annots = page.dict.get('Annots');
@@ -207,47 +207,46 @@ function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
       set.add(i + 1);
       pagesOf.set(k, set);
     }
-    const drawn = [...page.dict]
-      .filter(([n]) => n.value !== 'Annots' && n.value !== 'Parent')
-      .map(([, v]) => v);
-    for (const k of reachable(resolve, drawn).keys()) content.add(k);
   });
+  // What the pages draw themselves (their annotations aside), walked only when a filled field needs it.
+  const content = () => {
+    const drawn = pages.flatMap((page) =>
+      [...page.dict].filter(([n]) => n.value !== 'Annots' && n.value !== 'Parent').map(([, v]) => v),
+    );
+    return new Set(reachable(resolve, drawn).keys());
+  };
   const catalog = pdf.getCatalog();
   const entries = (skip: (name: string) => boolean) =>
     [...catalog].filter(([name]) => !skip(name.value)).map(([, value]) => value);
-  // Validation data is what only the DSS reaches: an object the document also uses (a page's
-  // content referenced from the DSS, say) is judged as what it is, never waved through as DSS.
+  // Validation data is what only the DSS reaches, catalog metadata what only /Extensions,
+  // /Metadata... reach: an object the document also uses (a page's content referenced from the
+  // DSS, say) is judged as what it is, never waved through. One walk of the rest of the catalog.
   const dssRoot = catalog.get('DSS');
-  const elsewhere = reachable(
-    resolve,
-    entries((n) => n === 'DSS'),
-  );
-  const dss = new Set(
-    dssRoot ? [...reachable(resolve, [dssRoot]).keys()].filter((k) => !elsewhere.has(k)) : [],
-  );
-  const others = reachable(
-    resolve,
-    entries((n) => CATALOG_METADATA.has(n)),
-  );
-  const catalogMetadata = new Set(
-    [
-      ...reachable(
-        resolve,
-        entries((n) => !CATALOG_METADATA.has(n)),
-      ).keys(),
-    ].filter((k) => !others.has(k)),
-  );
+  const metadataRoots = entries((n) => !CATALOG_METADATA.has(n));
+  const rest =
+    dssRoot || metadataRoots.length > 0
+      ? reachable(
+          resolve,
+          entries((n) => n === 'DSS' || CATALOG_METADATA.has(n)),
+        )
+      : new Map<string, PdfRef>();
+  const dssReach = dssRoot ? reachable(resolve, [dssRoot]) : new Map<string, PdfRef>();
+  const metadataReach = reachable(resolve, metadataRoots);
+  const dss = new Set([...dssReach.keys()].filter((k) => !rest.has(k) && !metadataReach.has(k)));
+  const catalogMetadata = new Set([...metadataReach.keys()].filter((k) => !rest.has(k) && !dssReach.has(k)));
   // What the document shows or uses besides the new fields: every catalog entry but the DSS and
   // the form's field list, the form's other entries, each page (new fields recorded, not entered).
   const acroForm = resolveDict(resolve, catalog.get('AcroForm'));
-  const shownRoots = entries((n) => n === 'DSS' || n === 'AcroForm');
-  if (acroForm) shownRoots.push(...[...acroForm].filter(([n]) => n.value !== 'Fields').map(([, v]) => v));
-  const shown = reachable(resolve, shownRoots, new Map(), MAX_OBJECTS, stop);
   const signatureParts = new Map<string, ChangeKind>();
-  for (const [k, { ref, kind }] of fields) {
-    signatureParts.set(k, kind);
-    for (const part of reachable(resolve, [ref], new Map(), MAX_OBJECTS).keys()) {
-      if (!shown.has(part) && !signatureParts.has(part)) signatureParts.set(part, kind);
+  if (fields.size > 0) {
+    const shownRoots = entries((n) => n === 'DSS' || n === 'AcroForm');
+    if (acroForm) shownRoots.push(...[...acroForm].filter(([n]) => n.value !== 'Fields').map(([, v]) => v));
+    const shown = reachable(resolve, shownRoots, new Map(), MAX_OBJECTS, stop);
+    for (const [k, { ref, kind }] of fields) {
+      signatureParts.set(k, kind);
+      for (const part of reachable(resolve, [ref], new Map(), MAX_OBJECTS).keys()) {
+        if (!shown.has(part) && !signatureParts.has(part)) signatureParts.set(part, kind);
+      }
     }
   }
   markFilledFields(pdf, resolve, older, signatureParts, content);
@@ -276,8 +275,9 @@ function markFilledFields(
   resolve: Resolve,
   older: Resolve,
   parts: Map<string, ChangeKind>,
-  content: Set<string>,
+  content: () => Set<string>,
 ): void {
+  let drawn: Set<string> | undefined;
   for (const field of safe(() => pdf.getForm()?.getFields()) ?? []) {
     const dict = field.getDict();
     const ref = pdf.context.getRef(dict);
@@ -291,8 +291,9 @@ function markFilledFields(
     for (const w of [dict, ...kids]) {
       const ap = w instanceof PdfDict ? w.get('AP') : undefined;
       if (!ap) continue;
+      drawn ??= content();
       for (const [k] of reachable(resolve, [ap]))
-        if (!parts.has(k) && !content.has(k)) parts.set(k, 'form_fill');
+        if (!parts.has(k) && !drawn.has(k)) parts.set(k, 'form_fill');
     }
   }
 }
