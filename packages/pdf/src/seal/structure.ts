@@ -16,6 +16,7 @@ const latin1 = new TextDecoder('latin1');
  * revision); `ends` are the offsets just after each `%%EOF`, revision 1 first.
  */
 export function ambiguousRevisions(pdf: Uint8Array, ends: number[], from: number): RevisionChange[] {
+  if (!ends.some((end, i) => i > 0 && ends[i - 1]! >= from && end > from)) return [];
   const text = latin1.decode(pdf);
   const changes: RevisionChange[] = [];
   for (let i = 1; i < ends.length; i++) {
