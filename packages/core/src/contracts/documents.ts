@@ -53,6 +53,25 @@ export const VerificationSignatureOutput = z.object({
     .string()
     .nullable()
     .describe('the time a time-stamping authority certified for this signature (trusted time), else null'),
+  timestamp_authority: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'the time-stamping authority whose time counts for this signature (or that signed this document timestamp); absent when no timestamp counts',
+    ),
+  timestamp_trusted: z
+    .boolean()
+    .optional()
+    .describe(
+      "that authority's certificate chains to a trusted root (the Mozilla root store); absent without one",
+    ),
+  timestamp_issues: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'timestamps that do not count for the level (an impossible time order, a certificate that is not a time-stamping one), each named with why; absent when none',
+    ),
   revision: z
     .number()
     .int()

@@ -41,6 +41,11 @@ export interface SignatureDto {
   kind: SignatureCheck['kind'];
   level: Level | null;
   timestamp_time: string | null;
+  /** Issue 30 item 5 (optional extension): the TSA whose time counts, and whether it chains to a trusted root. */
+  timestamp_authority?: string | null;
+  timestamp_trusted?: boolean;
+  /** Timestamps that do not count for the level, each named with why. */
+  timestamp_issues?: string[];
   revision: number;
   changes_after_signing: ChangeDto[];
   signer_subject: string | null;
@@ -96,6 +101,9 @@ function signatureDto(c: SignatureCheck, serviceFingerprint: string): SignatureD
     kind: c.kind,
     level: c.level,
     timestamp_time: c.timestampTime,
+    ...(c.timestampAuthority !== undefined && { timestamp_authority: c.timestampAuthority }),
+    ...(c.timestampTrusted !== undefined && { timestamp_trusted: c.timestampTrusted }),
+    ...(c.timestampIssues && { timestamp_issues: c.timestampIssues }),
     revision: c.revision,
     changes_after_signing: c.changesAfter.map(toChangeDto),
     signer_subject: c.signerSubject,
@@ -143,9 +151,22 @@ function summarize(verdict: Verdict, signatures: SignatureDto[], changes: Change
     return 'The signatures are intact but the file differs from the one the service produced.';
   const seal = signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
   const level = seal?.level ? ` (PAdES ${seal.level})` : '';
-  return verdict === 'authentic'
-    ? `A file this service produced, unchanged since it was sealed${level}.`
-    : `The signatures are intact${level}, but the file is not one this service produced.`;
+  const said =
+    verdict === 'authentic'
+      ? `A file this service produced, unchanged since it was sealed${level}.`
+      : `The signatures are intact${level}, but the file is not one this service produced.`;
+  return `${said}${timestampNote(seal)}`;
+}
+
+/** Issue 30 item 5: who certified the time, whether that TSA is trusted, and any timestamp not counted. */
+function timestampNote(seal: SignatureDto | undefined): string {
+  if (!seal) return '';
+  const trust =
+    seal.timestamp_authority && seal.level !== 'B-B'
+      ? ` Time certified by ${seal.timestamp_authority}, ${seal.timestamp_trusted ? 'whose chain reaches a trusted root' : 'whose chain does not reach a trusted root'}.`
+      : '';
+  const ignored = (seal.timestamp_issues ?? []).map((i) => ` Not counted: ${i}.`).join('');
+  return `${trust}${ignored}`;
 }
 
 /** Produced files with this SHA-256, the caller's own first (jsonb containment on the GIN index). */

@@ -10,6 +10,7 @@ import type { PDF, PdfDict, PdfStream } from '@libpdf/core';
 import { extractFormFields } from './acroform.ts';
 import { applyRemovals } from './content/rewrite.ts';
 import { type ContentTarget, type ScanEnv, TextScanner } from './content/text-scan.ts';
+import { dropDanglingReferences } from './dangling.ts';
 import { DocumentInputError } from './errors.ts';
 import { inherited, type PageGeometry, pageGeometry } from './geometry.ts';
 import { openPdf } from './open-pdf.ts';
@@ -171,6 +172,7 @@ export async function ingestPdf(
   };
   const ctx: ObjCtx = { resolve: (ref) => pdf.getObject(ref) };
   const pages = readPages(pdf);
+  const repaired = dropDanglingReferences(pdf, pages, warn) > 0;
   const env: ScanEnv = { ctx, fonts: new WeakMap(), forms: new Map(), warn };
   const { geometries, occurrences, modified } = scanPages(pdf, pages, env, opts.strictTags);
 
@@ -178,7 +180,7 @@ export async function ingestPdf(
   if (modified && form.hasSignedSignatures)
     warn('The PDF carried digital signatures; removing its text tags invalidated them');
 
-  const out = modified || decrypted || pdf.recoveredViaBruteForce ? await savePdf(pdf) : bytes;
+  const out = modified || repaired || decrypted || pdf.recoveredViaBruteForce ? await savePdf(pdf) : bytes;
   return {
     pdf: out,
     kind: 'pdf',

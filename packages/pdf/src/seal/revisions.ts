@@ -61,12 +61,17 @@ type Resolve = (ref: PdfRef) => PdfObject | null;
 
 const key = (ref: PdfRef) => `${ref.objectNumber} ${ref.generation}`;
 
-/** Every object reachable from `roots`, not following `/Parent` and `/P` back-links. */
+/**
+ * Every object reachable from `roots`, not following `/Parent` and `/P` back-links. A reference
+ * is recorded even when it resolves to nothing (a freed or missing object); references whose key
+ * is in `stop` are recorded but not followed.
+ */
 function reachable(
   resolve: Resolve,
   roots: PdfObject[],
   into = new Map<string, PdfRef>(),
   max = MAX_OBJECTS,
+  stop?: Set<string>,
 ): Map<string, PdfRef> {
   const stack = [...roots];
   while (stack.length > 0 && into.size < max) {
@@ -74,6 +79,7 @@ function reachable(
     if (obj instanceof PdfRef) {
       if (into.has(key(obj))) continue;
       into.set(key(obj), obj);
+      if (stop?.has(key(obj))) continue;
       const target = resolve(obj);
       if (target) stack.push(target);
     } else if (obj instanceof PdfDict) {
@@ -134,58 +140,145 @@ function isZeroArea(dict: PdfDict): boolean {
 /** What the newer revision holds, for classifying its objects. */
 interface Landscape {
   resolve: Resolve;
-  /** object key → 1-based pages that reach it */
+  /** object key → 1-based pages that reach it (new signature fields are reached, not entered) */
   pagesOf: Map<string, Set<number>>;
   pageIndex: Map<string, number>;
+  /** A page's /Annots held as an indirect array: its key → the page. */
+  annotsArrays: Map<string, number>;
+  /** The AcroForm's /Fields when it is an indirect array. */
+  fieldsArray: string | null;
   dss: Set<string>;
-  /** new invisible signature fields and what only they reach (appearances, values) */
+  /** What only the catalog's /Extensions, /Metadata or /MarkInfo reach (no page shows it). */
+  catalogMetadata: Set<string>;
+  /**
+   * New invisible signature fields and what only they reach (their /V dictionary, their zero-size
+   * widget's appearance): never an object a page, the catalog or another field also reaches.
+   */
   signatureParts: Map<string, ChangeKind>;
+  /** Every field of the form is a signature field (no appearance a reader could regenerate). */
+  onlySignatureFields: boolean;
+}
+
+/** Catalog entries PAdES LTA updates may change besides /DSS and /AcroForm (no page shows them). */
+const CATALOG_METADATA = new Set(['Extensions', 'Metadata', 'MarkInfo', 'Version']);
+
+function resolveDict(resolve: Resolve, value: PdfObject | undefined): PdfDict | null {
+  const obj = value instanceof PdfRef ? resolve(value) : value;
+  return obj instanceof PdfDict ? obj : null;
+}
+
+function resolveArray(resolve: Resolve, value: PdfObject | undefined): PdfArray | undefined {
+  const obj = value instanceof PdfRef ? resolve(value) : value;
+  return obj instanceof PdfArray ? obj : undefined;
+}
+
+/** Signature fields the newer revision adds, invisible (zero-size or hidden widget), by kind. */
+function newSignatureFields(
+  pdf: PDF,
+  resolve: Resolve,
+  older: Resolve,
+): Map<string, { ref: PdfRef; kind: ChangeKind }> {
+  const found = new Map<string, { ref: PdfRef; kind: ChangeKind }>();
+  for (const field of safe(() => pdf.getForm()?.getFields()) ?? []) {
+    const dict = field.getDict();
+    const ref = pdf.context.getRef(dict);
+    if (!ref || older(ref) || dict.getName('FT')?.value !== 'Sig' || !isZeroArea(dict)) continue;
+    const sig = resolveDict(resolve, dict.get('V'));
+    const kind: ChangeKind = typeOf(sig) === 'DocTimeStamp' ? 'document_timestamp' : 'signature';
+    found.set(key(ref), { ref, kind });
+  }
+  return found;
 }
 
 function landscape(pdf: PDF, resolve: Resolve, older: Resolve): Landscape {
+  const fields = newSignatureFields(pdf, resolve, older);
+  const stop = new Set(fields.keys());
   const pagesOf = new Map<string, Set<number>>();
   const pageIndex = new Map<string, number>();
-  pdf.getPages().forEach((page, i) => {
+  const annotsArrays = new Map<string, number>();
+  const pages = pdf.getPages();
+  pages.forEach((page, i) => {
     const ref = (page as unknown as { ref: PdfRef }).ref;
     pageIndex.set(key(ref), i + 1);
-    for (const k of reachable(resolve, [ref]).keys()) {
+    const annots = page.dict.get('Annots');
+    if (annots instanceof PdfRef) annotsArrays.set(key(annots), i + 1);
+    for (const k of reachable(resolve, [ref], new Map(), MAX_OBJECTS, stop).keys()) {
       const set = pagesOf.get(k) ?? new Set<number>();
       set.add(i + 1);
       pagesOf.set(k, set);
     }
   });
+  // What the pages draw themselves (their annotations aside), walked only when a filled field needs it.
+  const content = () => {
+    const drawn = pages.flatMap((page) =>
+      [...page.dict].filter(([n]) => n.value !== 'Annots' && n.value !== 'Parent').map(([, v]) => v),
+    );
+    return new Set(reachable(resolve, drawn).keys());
+  };
   const catalog = pdf.getCatalog();
-  // Validation data is what only the DSS reaches: an object the document also uses (a page's
-  // content referenced from the DSS, say) is judged as what it is, never waved through as DSS.
+  const entries = (skip: (name: string) => boolean) =>
+    [...catalog].filter(([name]) => !skip(name.value)).map(([, value]) => value);
+  // Validation data is what only the DSS reaches, catalog metadata what only /Extensions,
+  // /Metadata... reach: an object the document also uses (a page's content referenced from the
+  // DSS, say) is judged as what it is, never waved through. One walk of the rest of the catalog.
   const dssRoot = catalog.get('DSS');
-  const elsewhere = reachable(
-    resolve,
-    [...catalog].filter(([name]) => name.value !== 'DSS').map(([, value]) => value),
-  );
-  const dss = new Set(
-    dssRoot ? [...reachable(resolve, [dssRoot]).keys()].filter((k) => !elsewhere.has(k)) : [],
-  );
+  const metadataRoots = entries((n) => !CATALOG_METADATA.has(n));
+  const rest =
+    dssRoot || metadataRoots.length > 0
+      ? reachable(
+          resolve,
+          entries((n) => n === 'DSS' || CATALOG_METADATA.has(n)),
+        )
+      : new Map<string, PdfRef>();
+  const dssReach = dssRoot ? reachable(resolve, [dssRoot]) : new Map<string, PdfRef>();
+  const metadataReach = reachable(resolve, metadataRoots);
+  const dss = new Set([...dssReach.keys()].filter((k) => !rest.has(k) && !metadataReach.has(k)));
+  const catalogMetadata = new Set([...metadataReach.keys()].filter((k) => !rest.has(k) && !dssReach.has(k)));
+  // What the document shows or uses besides the new fields: every catalog entry but the DSS and
+  // the form's field list, the form's other entries, each page (new fields recorded, not entered).
+  const acroForm = resolveDict(resolve, catalog.get('AcroForm'));
   const signatureParts = new Map<string, ChangeKind>();
-  const fields = pdf.getForm()?.getFields() ?? [];
-  for (const field of fields) {
-    const dict = field.getDict();
-    const ref = pdf.context.getRef(dict);
-    if (!ref || older(ref) || dict.getName('FT')?.value !== 'Sig' || !isZeroArea(dict)) continue;
-    const value = dict.get('V');
-    const sig = value instanceof PdfRef ? resolve(value) : null;
-    const kind: ChangeKind = typeOf(sig as PdfDict) === 'DocTimeStamp' ? 'document_timestamp' : 'signature';
-    for (const k of reachable(resolve, [ref]).keys()) signatureParts.set(k, kind);
+  if (fields.size > 0) {
+    const shownRoots = entries((n) => n === 'DSS' || n === 'AcroForm');
+    if (acroForm) shownRoots.push(...[...acroForm].filter(([n]) => n.value !== 'Fields').map(([, v]) => v));
+    const shown = reachable(resolve, shownRoots, new Map(), MAX_OBJECTS, stop);
+    for (const [k, { ref, kind }] of fields) {
+      signatureParts.set(k, kind);
+      for (const part of reachable(resolve, [ref], new Map(), MAX_OBJECTS).keys()) {
+        if (!shown.has(part) && !signatureParts.has(part)) signatureParts.set(part, kind);
+      }
+    }
   }
-  markFilledFields(pdf, resolve, older, signatureParts);
-  return { resolve, pagesOf, pageIndex, dss, signatureParts };
+  markFilledFields(pdf, resolve, older, signatureParts, content);
+  const fieldsValue = acroForm?.get('Fields');
+  const allFields = safe(() => pdf.getForm()?.getFields()) ?? [];
+  return {
+    resolve,
+    pagesOf,
+    pageIndex,
+    annotsArrays,
+    fieldsArray: fieldsValue instanceof PdfRef ? key(fieldsValue) : null,
+    dss,
+    catalogMetadata,
+    signatureParts,
+    onlySignatureFields: allFields.every((f) => f.getDict().getName('FT')?.value === 'Sig'),
+  };
 }
 
 /**
  * Form fields (and their widgets) whose only changes are the value and its appearance: the new
- * appearance streams they reach are part of the form filling, not new page content.
+ * appearance streams they reach are part of the form filling, not new page content, unless a
+ * page's own content (not its annotations) reaches them too.
  */
-function markFilledFields(pdf: PDF, resolve: Resolve, older: Resolve, parts: Map<string, ChangeKind>): void {
-  for (const field of pdf.getForm()?.getFields() ?? []) {
+function markFilledFields(
+  pdf: PDF,
+  resolve: Resolve,
+  older: Resolve,
+  parts: Map<string, ChangeKind>,
+  content: () => Set<string>,
+): void {
+  let drawn: Set<string> | undefined;
+  for (const field of safe(() => pdf.getForm()?.getFields()) ?? []) {
     const dict = field.getDict();
     const ref = pdf.context.getRef(dict);
     const before = ref ? older(ref) : null;
@@ -198,7 +291,9 @@ function markFilledFields(pdf: PDF, resolve: Resolve, older: Resolve, parts: Map
     for (const w of [dict, ...kids]) {
       const ap = w instanceof PdfDict ? w.get('AP') : undefined;
       if (!ap) continue;
-      for (const [k] of reachable(resolve, [ap])) if (!parts.has(k)) parts.set(k, 'form_fill');
+      drawn ??= content();
+      for (const [k] of reachable(resolve, [ap]))
+        if (!parts.has(k) && !drawn.has(k)) parts.set(k, 'form_fill');
     }
   }
 }
@@ -208,17 +303,17 @@ function firstPage(land: Landscape, k: string): number | null {
   return pages && pages.size > 0 ? Math.min(...pages) : null;
 }
 
+type Classified = { kind: ChangeKind; page: number | null; description: string };
+
 /** Classifies one object that is new or different in the newer revision. */
-function classify(
-  land: Landscape,
-  ref: PdfRef,
-  before: PdfObject | null,
-  after: PdfObject,
-): { kind: ChangeKind; page: number | null; description: string } {
+function classify(land: Landscape, ref: PdfRef, before: PdfObject | null, after: PdfObject): Classified {
   const k = key(ref);
   const page = land.pageIndex.get(k) ?? firstPage(land, k);
   const what = `object ${ref.objectNumber}`;
   if (land.dss.has(k)) return { kind: 'dss', page: null, description: `validation data (DSS) ${what}` };
+  if (land.catalogMetadata.has(k) && !land.pagesOf.has(k)) {
+    return { kind: 'dss', page: null, description: `catalog extensions or metadata ${what}` };
+  }
   const part = land.signatureParts.get(k);
   if (part && !before) {
     const where = part === 'form_fill' ? page : null;
@@ -228,11 +323,26 @@ function classify(
       description: `${part.replace('_', ' ')} ${what} added${onPage(where)}`,
     };
   }
-  if (!(after instanceof PdfDict)) return { kind: 'object', page, description: `${what} changed` };
+  if (after instanceof PdfArray) {
+    const annotsOf = land.annotsArrays.get(k);
+    const older = before instanceof PdfArray ? before : undefined;
+    if (annotsOf !== undefined) return annotsChange(land, older, after, annotsOf);
+    if (land.fieldsArray === k) {
+      const kind = addedSignatureKind(land, older, after);
+      if (kind) return { kind, page: null, description: 'signature field added to the form' };
+      return { kind: 'form', page: null, description: 'form fields added, removed or reordered' };
+    }
+  }
+  if (!(after instanceof PdfDict)) {
+    const verb = before ? 'changed' : 'added';
+    if (page !== null)
+      return { kind: 'page_content', page, description: `content ${what} ${verb}${onPage(page)}` };
+    return { kind: 'object', page, description: `${what} ${verb}` };
+  }
   const dictBefore = before instanceof PdfDict ? before : null;
   const type = typeOf(after);
   if (land.pageIndex.has(k)) return pageChange(land, dictBefore, after, page!);
-  if (type === 'Catalog') return catalogChange(dictBefore, after);
+  if (type === 'Catalog') return catalogChange(land, dictBefore, after);
   if (type === 'Pages')
     return { kind: 'pages', page: null, description: 'pages added, removed or reordered' };
   if (after.has('Fields') && !type) return acroFormChange(land, dictBefore, after);
@@ -258,45 +368,84 @@ function classify(
   };
 }
 
+/** An object the older revision held that the newer one still references but no longer has. */
+function removal(land: Landscape, ref: PdfRef): Classified {
+  const k = key(ref);
+  const page = land.pageIndex.get(k) ?? firstPage(land, k);
+  const what = `object ${ref.objectNumber}`;
+  if (page !== null) {
+    return {
+      kind: 'page_content',
+      page,
+      description: `${what} used by page ${page} removed (freed or no longer readable)`,
+    };
+  }
+  return { kind: 'object', page: null, description: `${what} removed (freed or no longer readable)` };
+}
+
 const onPage = (page: number | null) => (page ? ` on page ${page}` : '');
 
-function pageChange(land: Landscape, before: PdfDict | null, after: PdfDict, page: number) {
+function pageChange(land: Landscape, before: PdfDict | null, after: PdfDict, page: number): Classified {
   const keys = changedKeys(before, after);
   if (keys.some((n) => n === 'Contents' || n === 'Resources')) {
     return { kind: 'page_content' as const, page, description: `content of page ${page} changed` };
   }
   if (keys.length === 1 && keys[0] === 'Annots') {
-    const added = addedItems(
-      before?.getArray('Annots', land.resolve),
-      after.getArray('Annots', land.resolve),
-    );
-    if (added.every((r) => land.signatureParts.has(key(r)))) {
-      return { kind: 'signature' as const, page: null, description: `signature field added to page ${page}` };
-    }
-    return {
-      kind: 'annotation' as const,
-      page,
-      description: `annotations added to or removed from page ${page}`,
-    };
+    const older = resolveArray(land.resolve, before?.get('Annots'));
+    const newer = resolveArray(land.resolve, after.get('Annots'));
+    return annotsChange(land, older, newer ?? new PdfArray(), page);
   }
   return { kind: 'page_content' as const, page, description: `page ${page} changed (${keys.join(', ')})` };
 }
 
-function addedItems(before: PdfArray | undefined, after: PdfArray | undefined): PdfRef[] {
-  const had = new Set(
-    (before?.toArray() ?? []).filter((v) => v instanceof PdfRef).map((v) => key(v as PdfRef)),
-  );
-  const now = after?.toArray() ?? [];
-  if ((before?.length ?? 0) > now.length) return [PdfRef.of(0, 65535)];
-  return now.filter((v): v is PdfRef => !(v instanceof PdfRef) || !had.has(key(v))) as PdfRef[];
+/** A page's annotation list: only new invisible signature fields appended are allowed. */
+function annotsChange(
+  land: Landscape,
+  before: PdfArray | undefined,
+  after: PdfArray,
+  page: number,
+): Classified {
+  const kind = addedSignatureKind(land, before, after);
+  if (kind) return { kind, page: null, description: `signature field added to page ${page}` };
+  return { kind: 'annotation', page, description: `annotations added to or removed from page ${page}` };
 }
 
-function catalogChange(before: PdfDict | null, after: PdfDict) {
-  const keys = changedKeys(before, after).filter((n) => n !== 'DSS');
-  if (keys.length === 0)
-    return { kind: 'dss' as const, page: null, description: 'validation data (DSS) added' };
-  if (keys.length === 1 && keys[0] === 'AcroForm' && !before?.has('AcroForm')) {
-    return { kind: 'signature' as const, page: null, description: 'signature form created' };
+/**
+ * When `after` is `before` with only new invisible signature fields appended: whether any of them
+ * is a signature (else they are all document timestamps). Null for any other difference.
+ */
+function addedSignatureKind(
+  land: Landscape,
+  before: PdfArray | undefined,
+  after: PdfArray,
+): ChangeKind | null {
+  const had = before?.toArray() ?? [];
+  const now = after.toArray();
+  if (now.length <= had.length || !had.every((v, i) => sameObject(v, now[i]))) return null;
+  const kinds = now
+    .slice(had.length)
+    .map((v) => (v instanceof PdfRef ? land.signatureParts.get(key(v)) : undefined));
+  if (!kinds.every((kind) => kind === 'signature' || kind === 'document_timestamp')) return null;
+  return kinds.includes('signature') ? 'signature' : 'document_timestamp';
+}
+
+function catalogChange(land: Landscape, before: PdfDict | null, after: PdfDict): Classified {
+  let keys = changedKeys(before, after).filter((n) => n !== 'DSS' && !CATALOG_METADATA.has(n));
+  let kind: ChangeKind = 'dss';
+  if (keys.includes('AcroForm')) {
+    const form = acroFormChange(
+      land,
+      resolveDict(land.resolve, before?.get('AcroForm')),
+      resolveDict(land.resolve, after.get('AcroForm')) ?? new PdfDict(),
+    );
+    if (form.kind !== 'form') {
+      kind = form.kind;
+      keys = keys.filter((n) => n !== 'AcroForm');
+    }
+  }
+  if (keys.length === 0) {
+    const description = kind === 'dss' ? 'validation data (DSS) added' : 'signature field added to the form';
+    return { kind, page: null, description };
   }
   return {
     kind: 'catalog' as const,
@@ -305,20 +454,35 @@ function catalogChange(before: PdfDict | null, after: PdfDict) {
   };
 }
 
-function acroFormChange(land: Landscape, before: PdfDict | null, after: PdfDict) {
-  const keys = changedKeys(before, after).filter((n) => n !== 'SigFlags');
-  const fieldsOnly = keys.every((n) => n === 'Fields' || (!before && (n === 'DR' || n === 'DA')));
-  const added = addedItems(before?.getArray('Fields', land.resolve), after.getArray('Fields', land.resolve));
-  if (fieldsOnly && added.every((r) => land.signatureParts.has(key(r)))) {
-    const kind = added.some((r) => land.signatureParts.get(key(r)) === 'signature')
-      ? 'signature'
-      : 'document_timestamp';
-    return { kind: kind as ChangeKind, page: null, description: 'signature field added to the form' };
+/**
+ * The form dictionary: new invisible signature fields may be appended to /Fields; /SigFlags may
+ * change; /NeedAppearances, /DR, /DA and /Q only while every field is a signature field (they
+ * could otherwise make readers redraw a field's value).
+ */
+function acroFormChange(land: Landscape, before: PdfDict | null, after: PdfDict): Classified {
+  const free = new Set(['Fields', 'SigFlags']);
+  if (land.onlySignatureFields || !before) for (const n of ['NeedAppearances', 'DR', 'DA', 'Q']) free.add(n);
+  const keys = changedKeys(before, after);
+  const other = keys.filter((n) => !free.has(n));
+  let kind: ChangeKind | null = 'dss';
+  if (keys.includes('Fields')) {
+    kind = addedSignatureKind(
+      land,
+      resolveArray(land.resolve, before?.get('Fields')),
+      resolveArray(land.resolve, after.get('Fields')) ?? new PdfArray(),
+    );
   }
-  return { kind: 'form' as const, page: null, description: `form changed (${keys.join(', ') || 'fields'})` };
+  if (other.length === 0 && kind) {
+    return { kind, page: null, description: 'signature field added to the form' };
+  }
+  return {
+    kind: 'form' as const,
+    page: null,
+    description: `form changed (${[...other, ...(kind ? [] : ['Fields'])].join(', ')})`,
+  };
 }
 
-function fieldChange(before: PdfDict, after: PdfDict, page: number | null) {
+function fieldChange(before: PdfDict, after: PdfDict, page: number | null): Classified {
   const keys = changedKeys(before, after);
   const name = after.getString('T')?.asString() ?? 'unnamed';
   if (keys.every((n) => n === 'V' || n === 'AS' || n === 'AP')) {
@@ -327,7 +491,11 @@ function fieldChange(before: PdfDict, after: PdfDict, page: number | null) {
   return { kind: 'form' as const, page, description: `form field "${name}" changed (${keys.join(', ')})` };
 }
 
-/** The changes `newer` made to `older` (both loaded revisions of the same file). */
+/**
+ * The changes `newer` made to `older` (both loaded revisions of the same file). An object the
+ * newer revision still references but no longer holds (freed by its xref, or unreadable) is a
+ * change, and so is one it defines for the first time where a page reaches it.
+ */
 export function diffRevisions(
   older: PDF,
   newer: PDF,
@@ -348,8 +516,9 @@ export function diffRevisions(
   for (const ref of objects.values()) {
     const after = resolveNew(ref);
     const before = resolveOld(ref);
-    if (!after || sameObject(before, after)) continue;
-    changes.push({ revision, ...classify(land, ref, before, after) });
+    if (!after && !before) continue;
+    if (!after) changes.push({ revision, ...removal(land, ref) });
+    else if (!sameObject(before, after)) changes.push({ revision, ...classify(land, ref, before, after) });
   }
   return changes;
 }

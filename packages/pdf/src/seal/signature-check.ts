@@ -29,6 +29,10 @@ export interface RawSignature {
   signingTime: string | null;
   /** ISO 8601; the time a TSA certified (signature-time-stamp or document timestamp). */
   timestampTime: string | null;
+  /** Subject of the TSA certificate that signed that time (for a document timestamp: its signer). */
+  timestampAuthority: string | null;
+  /** The timestamp token's certificates (DER), the TSA's first. */
+  timestampCertificates: Uint8Array[];
   reason: string | null;
   error?: string;
 }
@@ -119,6 +123,8 @@ function baseCheck(dict: string, range: RawSignature['range']): RawSignature {
     certificates: [],
     signingTime: pdfDate(readString(dict, 'M')),
     timestampTime: null,
+    timestampAuthority: null,
+    timestampCertificates: [],
     reason: readString(dict, 'Reason'),
   };
 }
@@ -140,6 +146,8 @@ function checkOne(pdf: Uint8Array, text: string, range: RawSignature['range'], d
       signerCertificateSha256: parsed.signerCertificateSha256,
       certificates: parsed.certificates,
       timestampTime: parsed.timestampTime,
+      timestampAuthority: parsed.timestampAuthority,
+      timestampCertificates: parsed.timestampCertificates,
     });
     if (parsed.signingTime) check.signingTime = parsed.signingTime;
     if (parsed.error) throw new Error(parsed.error);
@@ -163,6 +171,8 @@ interface ParsedCms {
   certificates: Uint8Array[];
   signingTime: string | null;
   timestampTime: string | null;
+  timestampAuthority: string | null;
+  timestampCertificates: Uint8Array[];
   digestAlg: string;
   /** What the signed byte ranges must hash to. */
   messageDigest: Buffer;
@@ -192,6 +202,8 @@ function parseCms(hex: string, documentTimestamp: boolean): ParsedCms {
     certificates: [],
     signingTime: null,
     timestampTime: null,
+    timestampAuthority: null,
+    timestampCertificates: [],
     digestAlg: 'sha256',
     messageDigest: Buffer.alloc(0),
   };
@@ -232,7 +244,7 @@ function readSignature(signed: pkijs.SignedData, parsed: ParsedCms): void {
   if (!token) return;
   try {
     const tokenSigned = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: token }).content });
-    const { info } = checkTimestampToken(tokenSigned);
+    const { info, signer: tsa } = checkTimestampToken(tokenSigned);
     const alg = imprintAlgorithm(info);
     const value = new Uint8Array(signer.signerInfo.signature.valueBlock.valueHexView);
     const imprint = Buffer.from(info.messageImprint.hashedMessage.valueBlock.valueHexView);
@@ -240,6 +252,8 @@ function readSignature(signed: pkijs.SignedData, parsed: ParsedCms): void {
       throw new Error('it imprints another value than the signature');
     }
     parsed.timestampTime = info.genTime.toISOString();
+    parsed.timestampAuthority = formatName(tsa.x509.subject);
+    parsed.timestampCertificates = [tsa.certDer, ...tokenCertificates(tokenSigned, tsa.certDer)];
   } catch (err) {
     throw new Error(`Signature timestamp does not verify: ${(err as Error).message}`);
   }
@@ -251,8 +265,18 @@ function readDocumentTimestamp(signed: pkijs.SignedData, parsed: ParsedCms): voi
   const { info, signer } = checkTimestampToken(signed);
   describeSigner(parsed, signer.certDer, signer.x509.subject);
   parsed.timestampTime = info.genTime.toISOString();
+  parsed.timestampAuthority = parsed.signerSubject;
+  parsed.timestampCertificates = parsed.certificates;
   parsed.digestAlg = imprintAlgorithm(info);
   parsed.messageDigest = Buffer.from(info.messageImprint.hashedMessage.valueBlock.valueHexView);
+}
+
+/** The certificates a SignedData carries (DER), but `skip`. */
+function tokenCertificates(signed: pkijs.SignedData, skip: Uint8Array): Uint8Array[] {
+  return (signed.certificates ?? [])
+    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    .map((c) => new Uint8Array(c.toSchema().toBER(false)))
+    .filter((c) => !Buffer.from(c).equals(skip));
 }
 
 function imprintAlgorithm(info: pkijs.TSTInfo): string {

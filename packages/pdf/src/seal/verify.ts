@@ -9,6 +9,8 @@ import {
 } from './revisions.ts';
 import type { PadesLevel } from './sign.ts';
 import { findSignatures, type RawSignature, type SignatureKind } from './signature-check.ts';
+import { ambiguousRevisions } from './structure.ts';
+import { judgeTimestamp, type TimestampJudgement } from './timestamps.ts';
 import { namesRevocation } from './trust.ts';
 
 export type { RevisionChange } from './revisions.ts';
@@ -31,8 +33,20 @@ export interface SignatureCheck {
   signerCertificateSha256: string | null;
   /** ISO 8601; the CMS signing-time attribute, else the signature dictionary's /M. */
   signingTime: string | null;
-  /** ISO 8601; the time a time-stamping authority certified, else null. */
+  /**
+   * ISO 8601; the time a time-stamping authority certified, else null. Null as well when the
+   * signature's own timestamp is impossible (see `timestampIssues`).
+   */
   timestampTime: string | null;
+  /**
+   * Subject of the TSA whose time counts for this signature (or that signed this document
+   * timestamp); absent when no timestamp counts.
+   */
+  timestampAuthority?: string | null;
+  /** That TSA's certificate chains to a root of the trust store (Node's Mozilla roots). */
+  timestampTrusted?: boolean;
+  /** Timestamps that do not count for the level, each named with why (an impossible time order, say); absent when none. */
+  timestampIssues?: string[];
   /** PAdES baseline level this signature reaches (null for document timestamps and invalid ones). */
   level: PadesLevel | null;
   /** 1-based revision this signature signed (the file up to its ByteRange end). */
@@ -64,14 +78,20 @@ export async function inspectSignatures(pdf: Uint8Array): Promise<SignatureCheck
     const revision = ends.indexOf(signedEnd(r)) + 1;
     const docMdp = certification && signedEnd(certification) <= signedEnd(r) ? certification.docMdp : null;
     const changesAfter = changes.filter((c) => c.revision > revision && !isAllowedChange(c, docMdp));
-    const { range: _range, certificates: _certs, ...rest } = r;
+    const { range: _range, certificates: _certs, timestampCertificates: _tsCerts, ...rest } = r;
+    const time = timeOf(r, raw);
+    const level = levelOf(r, raw, changes, ends, dss, time);
     return {
       ...rest,
+      timestampTime: time.counted ? r.timestampTime : null,
+      timestampAuthority: time.judgement?.authority,
+      timestampTrusted: time.judgement?.trusted,
+      timestampIssues: time.issues.length > 0 ? time.issues : undefined,
       error: r.error,
       modifiedAfterSigning: changesAfter.length > 0,
       revision,
       changesAfter,
-      level: levelOf(r, raw, changes, ends, dss),
+      level,
     };
   });
 }
@@ -119,6 +139,7 @@ async function changesSince(pdf: Uint8Array, ends: number[], from: number): Prom
       },
     ];
   }
+  changes.push(...ambiguousRevisions(pdf, revisionEnds(pdf), from));
   const last = ends[ends.length - 1] ?? 0;
   // Strict: even whitespace after the last %%EOF and its end-of-line is bytes no revision holds.
   if (pdf.length > last) {
@@ -177,11 +198,93 @@ function decoded(stream: PdfStream): Uint8Array {
   }
 }
 
+/** The timestamps that count for one signature (or the check of one document timestamp). */
+interface Timing {
+  /** The signature's own timestamp (B-T) counts. */
+  counted: boolean;
+  /** The judgement of the timestamp whose time counts (the signature's own, else the first document timestamp). */
+  judgement: TimestampJudgement | null;
+  /** Later document timestamps that count (for signatures). */
+  documentTimestamps: RawSignature[];
+  issues: string[];
+}
+
 /**
- * The PAdES baseline level a signature reaches: B-B when valid; B-T with a verified signature
- * timestamp or a later document timestamp; B-LT when the DSS also holds its certificate chain
- * and revocation data for every certificate that names an OCSP responder or CRL; B-LTA when a
- * valid document timestamp was added after that DSS.
+ * Judges the timestamps of one signature: its own signature timestamp must fall within the
+ * signing certificate's validity and not before the signing time it claims; a later document
+ * timestamp must follow the signature (its timestamp, else its signing time) and the signing
+ * certificate's start. A document timestamp's own entry is judged against the signature or
+ * timestamp before it.
+ */
+function timeOf(r: RawSignature, all: RawSignature[]): Timing {
+  const timing: Timing = { counted: false, judgement: null, documentTimestamps: [], issues: [] };
+  if (!r.valid || !r.timestampTime) return timing;
+  const claim = (t: RawSignature, label: string) => ({
+    label,
+    time: t.timestampTime!,
+    authority: t.timestampAuthority,
+    certificates: t.timestampCertificates,
+  });
+  if (r.kind === 'document_timestamp') {
+    const previous = all.filter((o) => o !== r && o.valid && signedEnd(o) < signedEnd(r)).at(-1);
+    const time = previous?.timestampTime ?? previous?.signingTime;
+    const judgement = judgeTimestamp(claim(r, 'document timestamp'), {
+      signer: null,
+      beforeExpiry: false,
+      notBefore: time ? { time, what: 'the signature before it' } : null,
+    });
+    timing.judgement = judgement;
+    timing.counted = !judgement.problem;
+    if (judgement.problem) timing.issues.push(judgement.problem);
+    return timing;
+  }
+  const signer = r.certificates[0] ?? null;
+  const own = judgeTimestamp(claim(r, 'signature timestamp'), {
+    signer,
+    beforeExpiry: true,
+    notBefore: r.signingTime ? { time: r.signingTime, what: 'the signing time the signature claims' } : null,
+  });
+  timing.counted = !own.problem;
+  if (own.problem) timing.issues.push(own.problem);
+  else timing.judgement = own;
+  return timing;
+}
+
+/** The valid document timestamps after `r` that follow it in time. */
+function documentTimestampsAfter(r: RawSignature, all: RawSignature[], timing: Timing): RawSignature[] {
+  const after = timing.counted ? r.timestampTime : r.signingTime;
+  const counted: RawSignature[] = [];
+  for (const t of all) {
+    if (t.kind !== 'document_timestamp' || !t.valid || signedEnd(t) <= signedEnd(r) || !t.timestampTime)
+      continue;
+    const judgement = judgeTimestamp(
+      {
+        label: 'document timestamp',
+        time: t.timestampTime,
+        authority: t.timestampAuthority,
+        certificates: t.timestampCertificates,
+      },
+      {
+        signer: r.certificates[0] ?? null,
+        beforeExpiry: false,
+        notBefore: after ? { time: after, what: 'the signature it follows' } : null,
+      },
+    );
+    if (judgement.problem) {
+      if (!timing.issues.includes(judgement.problem)) timing.issues.push(judgement.problem);
+      continue;
+    }
+    timing.judgement ??= judgement;
+    counted.push(t);
+  }
+  return counted;
+}
+
+/**
+ * The PAdES baseline level a signature reaches: B-B when valid; B-T with a signature timestamp or
+ * a later document timestamp whose time is possible (see timeOf); B-LT when the DSS also holds its
+ * certificate chain and revocation data for every certificate that names an OCSP responder or
+ * CRL; B-LTA when such a document timestamp was added after that DSS.
  */
 function levelOf(
   r: RawSignature,
@@ -189,12 +292,12 @@ function levelOf(
   changes: RevisionChange[],
   ends: number[],
   dss: Dss | null,
+  timing: Timing,
 ): PadesLevel | null {
   if (!r.valid || r.kind === 'document_timestamp') return null;
-  const docTimestamps = all.filter(
-    (t) => t.kind === 'document_timestamp' && t.valid && signedEnd(t) > signedEnd(r),
-  );
-  if (!r.timestampTime && docTimestamps.length === 0) return 'B-B';
+  const docTimestamps = documentTimestampsAfter(r, all, timing);
+  timing.documentTimestamps = docTimestamps;
+  if (!timing.counted && docTimestamps.length === 0) return 'B-B';
   const certs = r.certificates.map((c) => createHash('sha256').update(c).digest('hex'));
   const needsRevocation = r.certificates.some((c) => safeNames(c));
   const ltv =

@@ -1,0 +1,257 @@
+import { inflateSync } from 'node:zlib';
+import type { RevisionChange } from './revisions.ts';
+
+// Issue 30, item 7: incremental updates that readers read differently. An update is only
+// unambiguous when it ends with its own cross-reference section (ISO 32000-2 §7.5.6: "startxref"
+// gives the offset of the update's xref, whose trailer /Prev leads to the older ones), that xref
+// lists every object the update writes, and its trailer names each key once. Otherwise one reader
+// follows the xref (and shows the signed revision) while another rebuilds the file from its
+// objects, or takes the other /Root (and shows something else). Such a revision is reported as
+// `unreadable_revision`, never read one way and called intact.
+
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * Problems of the revisions that end after `from` (a byte offset: the end of the first signed
+ * revision); `ends` are the offsets just after each `%%EOF`, revision 1 first.
+ */
+export function ambiguousRevisions(pdf: Uint8Array, ends: number[], from: number): RevisionChange[] {
+  if (!ends.some((end, i) => i > 0 && ends[i - 1]! >= from && end > from)) return [];
+  const text = latin1.decode(pdf);
+  const changes: RevisionChange[] = [];
+  for (let i = 1; i < ends.length; i++) {
+    if (ends[i - 1]! < from) continue;
+    const problem = segmentProblem(text, ends[i - 1]!, ends[i]!);
+    if (problem) {
+      changes.push({
+        revision: i + 1,
+        kind: 'unreadable_revision',
+        page: null,
+        description: `revision ${i + 1} ${problem}, so readers disagree on what the file shows`,
+      });
+    }
+  }
+  return changes;
+}
+
+function segmentProblem(text: string, start: number, end: number): string | null {
+  const segment = text.slice(start, end);
+  const startxref = [...segment.matchAll(/startxref\s+(\d+)\s+%%EOF/g)].at(-1);
+  if (!startxref) return 'has no startxref';
+  const at = Number(startxref[1]);
+  if (at < start || at >= end) return 'was appended without a cross-reference section of its own';
+  const listed = new Map<number, number>();
+  let readable = true;
+  const trailers: string[] = [];
+  if (text.startsWith('xref', at)) {
+    readable = readTable(text, at, listed);
+    for (const m of segment.matchAll(/trailer\s*<</g)) {
+      const dict = dictAt(text, start + m.index! + m[0].length - 2);
+      trailers.push(dict);
+      const stm = /\/XRefStm\s+(\d+)/.exec(dict);
+      if (stm) readable = readXrefStream(text, Number(stm[1]), listed).ok && readable;
+    }
+  } else if (/^\d+\s+\d+\s+obj\b/.test(text.slice(at, at + 40))) {
+    const stream = readXrefStream(text, at, listed);
+    if (!stream.dict) return 'ends with a startxref that points to no cross-reference section';
+    trailers.push(stream.dict);
+    readable = stream.ok;
+  } else {
+    return 'ends with a startxref that points to no cross-reference section';
+  }
+  for (const dict of trailers) {
+    const twice = duplicateKeys(dict);
+    if (twice.length > 0) return `has a trailer that names ${twice.map((k) => `/${k}`).join(', ')} twice`;
+  }
+  if (!readable) return null;
+  const unlisted = unlistedObjects(text, start, end, listed);
+  if (unlisted.length > 0) {
+    const names = unlisted.slice(0, 3).join(', ');
+    return `writes object${unlisted.length > 1 ? 's' : ''} ${names} that its cross-reference section does not list`;
+  }
+  return null;
+}
+
+/** Objects `N G obj` written in [start, end) at an offset the xref does not give for N. */
+function unlistedObjects(text: string, start: number, end: number, listed: Map<number, number>): number[] {
+  const found: number[] = [];
+  const re = /(\d+)\s+(\d+)\s+obj\b/g;
+  re.lastIndex = start;
+  for (let m = re.exec(text); m && m.index < end; m = re.exec(text)) {
+    const before = text[m.index - 1];
+    if (m.index > start && before !== undefined && !/[\s>]/.test(before)) continue;
+    const num = Number(m[1]);
+    if (listed.get(num) !== m.index) found.push(num);
+    const close = text.indexOf('endobj', m.index);
+    re.lastIndex = close < 0 ? end : close + 6;
+  }
+  return found;
+}
+
+/** A classic xref section at `at`: in-use entries into `listed`. */
+function readTable(text: string, at: number, listed: Map<number, number>): boolean {
+  const re = /(\d+)\s+(\d+)[ \t]*\r?\n/y;
+  let pos = at + 4;
+  while (/\s/.test(text[pos] ?? '')) pos++;
+  for (;;) {
+    re.lastIndex = pos;
+    const head = re.exec(text);
+    if (!head) return text.startsWith('trailer', pos);
+    const first = Number(head[1]);
+    const count = Number(head[2]);
+    pos = re.lastIndex;
+    for (let i = 0; i < count; i++) {
+      const entry = /^(\d{10}) (\d{5}) ([nf])/.exec(text.slice(pos, pos + 20));
+      if (!entry) return false;
+      if (entry[3] === 'n') listed.set(first + i, Number(entry[1]));
+      else listed.delete(first + i);
+      pos += 20;
+    }
+    while (/\s/.test(text[pos] ?? '')) pos++;
+  }
+}
+
+/** The dictionary source starting at `at` (`<<`), nested dictionaries and strings skipped whole. */
+function dictAt(text: string, at: number): string {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') i = skipString(text, i);
+    else if (c === '<' && text[i + 1] === '<') {
+      depth++;
+      i++;
+    } else if (c === '>' && text[i + 1] === '>') {
+      depth--;
+      i++;
+      if (depth === 0) return text.slice(at, i + 1);
+    }
+  }
+  return text.slice(at);
+}
+
+function skipString(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i;
+  }
+  return text.length;
+}
+
+/** Keys a dictionary (its source, `<< … >>`) names more than once at its own level. */
+function duplicateKeys(dict: string): string[] {
+  const tokens: string[] = [];
+  let depth = 0;
+  for (let i = 2; i < dict.length - 2; i++) {
+    const c = dict[i]!;
+    if (c === '(') {
+      i = skipString(dict, i);
+      if (depth === 0) tokens.push('()');
+    } else if ((c === '<' && dict[i + 1] === '<') || c === '[') {
+      if (depth === 0) tokens.push('{}');
+      depth++;
+      if (c === '<') i++;
+    } else if ((c === '>' && dict[i + 1] === '>') || c === ']') {
+      depth--;
+      if (c === '>') i++;
+    } else if (depth === 0 && c === '<') {
+      const close = dict.indexOf('>', i);
+      tokens.push('<>');
+      i = close < 0 ? dict.length : close;
+    } else if (depth === 0 && !/[\s%]/.test(c)) {
+      const m = /^\/?[^\s/<>[\]()%]*/.exec(dict.slice(i))!;
+      tokens.push(m[0]);
+      i += Math.max(m[0].length, 1) - 1;
+    }
+  }
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (let i = 0; i < tokens.length; ) {
+    const name = tokens[i]!;
+    if (!name.startsWith('/')) {
+      i++;
+      continue;
+    }
+    const k = name.slice(1);
+    if (seen.has(k)) twice.add(k);
+    seen.add(k);
+    const isRef =
+      /^\d+$/.test(tokens[i + 1] ?? '') && /^\d+$/.test(tokens[i + 2] ?? '') && tokens[i + 3] === 'R';
+    i += isRef ? 4 : 2;
+  }
+  return [...twice];
+}
+
+/** An xref stream object at `at`: its entries into `listed`; `ok` false when it cannot be read. */
+function readXrefStream(
+  text: string,
+  at: number,
+  listed: Map<number, number>,
+): { ok: boolean; dict: string | null } {
+  const open = text.indexOf('<<', at);
+  if (open < 0 || open > at + 40) return { ok: false, dict: null };
+  const dict = dictAt(text, open);
+  if (!/\/Type\s*\/XRef\b/.test(dict)) return { ok: false, dict: null };
+  try {
+    const w = (/\/W\s*\[([^\]]*)\]/.exec(dict)?.[1] ?? '').trim().split(/\s+/).map(Number);
+    const size = Number(/\/Size\s+(\d+)/.exec(dict)?.[1] ?? 0);
+    const index = (/\/Index\s*\[([^\]]*)\]/.exec(dict)?.[1] ?? `0 ${size}`).trim().split(/\s+/).map(Number);
+    const dataStart = /^\s*stream\r?\n/.exec(text.slice(open + dict.length, open + dict.length + 20));
+    if (w.length !== 3 || !dataStart) return { ok: false, dict };
+    const from = open + dict.length + dataStart[0].length;
+    const length = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict);
+    const raw = Buffer.from(
+      text.slice(from, length ? from + Number(length[1]) : text.indexOf('endstream', from)),
+      'latin1',
+    );
+    let data: Buffer = /\/Filter\s*\/FlateDecode/.test(dict) ? inflateSync(raw) : raw;
+    const width = w[0]! + w[1]! + w[2]!;
+    const predictor = Number(/\/Predictor\s+(\d+)/.exec(dict)?.[1] ?? 1);
+    if (predictor >= 10) data = unpredict(data, Number(/\/Columns\s+(\d+)/.exec(dict)?.[1] ?? width));
+    const field = (row: number, offset: number, size: number) => {
+      let value = 0;
+      for (let k = 0; k < size; k++) value = value * 256 + data[row * width + offset + k]!;
+      return value;
+    };
+    let row = 0;
+    for (let p = 0; p + 1 < index.length; p += 2) {
+      for (let n = 0; n < index[p + 1]!; n++, row++) {
+        if ((row + 1) * width > data.length) return { ok: false, dict };
+        const type = w[0] === 0 ? 1 : field(row, 0, w[0]!);
+        const num = index[p]! + n;
+        if (type === 1) listed.set(num, field(row, w[0]!, w[1]!));
+        else listed.delete(num);
+      }
+    }
+    return { ok: true, dict };
+  } catch {
+    return { ok: false, dict };
+  }
+}
+
+/** PNG predictors (ISO 32000-2 §7.4.4.4): each row starts with its filter type. */
+function unpredict(data: Buffer, columns: number): Buffer {
+  const rows = Math.floor(data.length / (columns + 1));
+  const out = Buffer.alloc(rows * columns);
+  for (let r = 0; r < rows; r++) {
+    const type = data[r * (columns + 1)]!;
+    for (let c = 0; c < columns; c++) {
+      const x = data[r * (columns + 1) + 1 + c]!;
+      const left = c > 0 ? out[r * columns + c - 1]! : 0;
+      const up = r > 0 ? out[(r - 1) * columns + c]! : 0;
+      const upLeft = r > 0 && c > 0 ? out[(r - 1) * columns + c - 1]! : 0;
+      let value = x;
+      if (type === 1) value = x + left;
+      else if (type === 2) value = x + up;
+      else if (type === 3) value = x + Math.floor((left + up) / 2);
+      else if (type === 4) {
+        const p = left + up - upLeft;
+        const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+        value = x + (pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft);
+      }
+      out[r * columns + c] = value & 0xff;
+    }
+  }
+  return out;
+}
