@@ -42,7 +42,7 @@ describe('issue 29 item 4: decompression bombs are refused at ingest', () => {
     expect(json.status, json.text).toBe(422);
     expect(json.body.error).toMatchObject({
       code: 'invalid_document',
-      message: expect.stringMatching(/decompresses to more than 256 MB \(the limit for one stream\)/),
+      message: expect.stringMatching(/decompresses to more than 128 MB \(the limit for one stream\)/),
     });
     const form = new FormData();
     form.append('name', 'bomb');
@@ -95,7 +95,10 @@ describe('issue 29 item 4: a page that cannot be rendered is remembered', () => 
       const first = await fetch(url);
       expect(first.status).toBe(422);
       expect(await first.json()).toMatchObject({
-        error: { code: 'invalid_document', message: expect.stringMatching(/Page 1 .*cannot be displayed.*too long/) },
+        error: {
+          code: 'invalid_document',
+          message: expect.stringMatching(/Page 1 .*cannot be displayed.*too long/),
+        },
       });
       const [doc] = await t.db
         .selectFrom('template_documents')

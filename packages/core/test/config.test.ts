@@ -65,8 +65,8 @@ describe('configuration (README, Configuration)', () => {
       expect(message).toContain(name);
   });
 
-  it('issue 29 item 4: decompression limits are settings, 256 MB per stream and 2048 MB per document by default; 0 is refused by name', () => {
-    expect(parseConfig({})).toMatchObject({ DOCUMENT_STREAM_INFLATED_MB: 256, DOCUMENT_INFLATED_MB: 2048 });
+  it('issue 29 item 4: decompression limits are settings, 128 MB per stream and 2048 MB per document by default; 0 is refused by name', () => {
+    expect(parseConfig({})).toMatchObject({ DOCUMENT_STREAM_INFLATED_MB: 128, DOCUMENT_INFLATED_MB: 2048 });
     expect(parseConfig({ DOCUMENT_STREAM_INFLATED_MB: '64', DOCUMENT_INFLATED_MB: '512' })).toMatchObject({
       DOCUMENT_STREAM_INFLATED_MB: 64,
       DOCUMENT_INFLATED_MB: 512,

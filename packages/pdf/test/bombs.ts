@@ -78,8 +78,8 @@ export function makeBombPdf(streams: BombStream[], images: BombStream[] = []): U
   );
   obj(4, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   stream(5, { data: text });
-  streams.forEach((s, i) => stream(first + i, s));
-  images.forEach((s, i) => stream(imageFirst + i, s));
+  for (const [i, s] of streams.entries()) stream(first + i, s);
+  for (const [i, s] of images.entries()) stream(imageFirst + i, s);
   const count = imageFirst + images.length;
   const xref = pos;
   push(`xref\n0 ${count}\n0000000000 65535 f \n`);

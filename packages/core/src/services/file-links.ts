@@ -300,14 +300,18 @@ async function drawPages(
       // Pages are drawn in the order given: the failure is the first page not drawn. The pages
       // after it are not known to fail; whoever waits for one asks for it again, alone.
       const failedPage = pages.find((p) => undrawn.has(p))!;
-      await insertPageRenderFailure(ctx.db, {
-        storageKey: pdfKey,
-        page: failedPage,
-        reason: err.message,
-        now: ctx.now(),
-      });
       const failure = unrenderable(failedPage, err.message);
-      for (const [page, s] of settle) s.reject(page === failedPage ? failure : new NotDrawn());
+      try {
+        await insertPageRenderFailure(ctx.db, {
+          storageKey: pdfKey,
+          page: failedPage,
+          reason: err.message,
+          now: ctx.now(),
+        });
+      } finally {
+        // Answered even when it could not be remembered (the database away): never left waiting.
+        for (const [page, s] of settle) s.reject(page === failedPage ? failure : new NotDrawn());
+      }
       throw failure;
     }
     // Every worker busy and the waiting line full: the viewer asks again later (429, Retry-After).

@@ -11,10 +11,11 @@
  *   abbreviations) are decoded and only counted: the output is thrown away as it comes, so
  *   measuring a 1 GiB stream needs no more memory than a chunk, and stops at the limit.
  * - An image codec (DCT, JPX, JBIG2, CCITT) ends the chain: what goes into it counts as is.
- * - An image XObject counts at least its samples (Width × Height × components × bits / 8): what a
- *   renderer holds once it is decoded, whatever the codec (a small JPEG may declare 60,000 ×
- *   60,000 pixels).
  * - Any other stream counts its stored length.
+ * - An image XObject may also not have more samples (Width × Height × components × bits / 8) than
+ *   `streamBytes`: that is what a renderer holds once it is decoded, whatever the codec (a small
+ *   JPEG may declare 60,000 × 60,000 pixels). The document total counts what the filters decode
+ *   to, not the samples of JPEGs (a 200-page scan at 300 dpi has 1.7 GB of them).
  *
  * Over `streamBytes` for one stream or `documentBytes` for all of them together, the document is
  * refused with `invalid_document`. A shared stream (one content stream on 500 pages) counts once.
@@ -46,7 +47,7 @@ export async function checkInflation(
   let total = 0;
   for (const stream of reachableStreams(ctx, roots)) {
     const size = await decodedSize(ctx, stream, limits.streamBytes);
-    if (size > limits.streamBytes)
+    if (Math.max(size, imageSamples(ctx, stream)) > limits.streamBytes)
       throw new DocumentInputError(
         'invalid_document',
         `The PDF has a stream or image that decompresses to more than ${mb(limits.streamBytes)} (the limit for one stream); it is probably a decompression bomb`,
@@ -100,7 +101,7 @@ function filterNames(ctx: ObjCtx, s: PdfStream): { names: string[]; parms: (PdfO
   return { names: list, parms: plist };
 }
 
-/** What `s` decodes to in bytes; a number over `limit` once it is known to be over. */
+/** What the filters of `s` decode it to, in bytes; a number over `limit` once it is known to be over. */
 async function decodedSize(ctx: ObjCtx, s: PdfStream, limit: number): Promise<number> {
   const { names, parms } = filterNames(ctx, s);
   let data = s.data;
@@ -119,7 +120,7 @@ async function decodedSize(ctx: ObjCtx, s: PdfStream, limit: number): Promise<nu
     data = decoded;
     size = data.length;
   }
-  return Math.max(size, imageSamples(ctx, s));
+  return size;
 }
 
 /** The decoded samples of an image XObject, in bytes (0 for any other stream). */
@@ -130,14 +131,22 @@ function imageSamples(ctx: ObjCtx, s: PdfStream): number {
   const height = asNumber(deref(ctx, s.get('Height'))) ?? 0;
   if (!(width > 0 && height > 0)) return 0;
   const mask = deref(ctx, s.get('ImageMask'));
-  const bits = mask?.type === 'bool' && mask.value ? 1 : (asNumber(deref(ctx, s.get('BitsPerComponent'))) ?? 8);
+  const bits =
+    mask?.type === 'bool' && mask.value ? 1 : (asNumber(deref(ctx, s.get('BitsPerComponent'))) ?? 8);
   return Math.ceil((width * height * components(ctx, deref(ctx, s.get('ColorSpace'))) * bits) / 8);
 }
 
 function components(ctx: ObjCtx, cs: PdfObject | undefined): number {
   const name = cs?.type === 'name' ? cs.value : cs?.type === 'array' ? deref(ctx, cs.at(0)) : undefined;
   const n = typeof name === 'string' ? name : name?.type === 'name' ? name.value : undefined;
-  if (n === 'DeviceGray' || n === 'G' || n === 'CalGray' || n === 'Indexed' || n === 'I' || n === 'Separation')
+  if (
+    n === 'DeviceGray' ||
+    n === 'G' ||
+    n === 'CalGray' ||
+    n === 'Indexed' ||
+    n === 'I' ||
+    n === 'Separation'
+  )
     return 1;
   if (n === 'DeviceCMYK' || n === 'CMYK') return 4;
   if (n === 'ICCBased' && cs?.type === 'array') {
@@ -363,7 +372,8 @@ function asciiHex(data: Uint8Array): Uint8Array {
   let high = -1;
   for (const c of data) {
     if (c === 0x3e) break; // '>'
-    const v = c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 87 : -1;
+    const v =
+      c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 87 : -1;
     if (v < 0) continue;
     if (high < 0) high = v;
     else {

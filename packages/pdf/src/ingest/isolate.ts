@@ -63,7 +63,7 @@ export interface DocumentPoolOptions extends IsolationLimits {
   maxQueuedPerKey?: number;
   /**
    * The most one stream of an uploaded PDF, and all of them together, may decompress to, in MB
-   * (default 256 and 2048); beyond it the upload is `invalid_document` (inflation.ts).
+   * (default 128 and 2048); beyond it the upload is `invalid_document` (inflation.ts).
    */
   streamInflatedMb?: number;
   inflatedMb?: number;
@@ -107,7 +107,9 @@ export function configureDocumentPool(opts: DocumentPoolOptions = {}): void {
     maxHeapMb: opts.maxHeapMb ?? defaults.maxHeapMb,
     inflation: {
       streamBytes:
-        opts.streamInflatedMb === undefined ? defaults.inflation.streamBytes : opts.streamInflatedMb * 1024 * 1024,
+        opts.streamInflatedMb === undefined
+          ? defaults.inflation.streamBytes
+          : opts.streamInflatedMb * 1024 * 1024,
       documentBytes:
         opts.inflatedMb === undefined ? defaults.inflation.documentBytes : opts.inflatedMb * 1024 * 1024,
     },

@@ -72,7 +72,7 @@ export interface IngestInput {
   /**
    * The most (bytes) one stream and all streams of a PDF may decompress to; beyond it the document
    * is `invalid_document` (a decompression bomb, inflation.ts). Default: the pool's, see
-   * `configureDocumentPool` (256 MB per stream, 2 GB per document).
+   * `configureDocumentPool` (128 MB per stream, 2 GB per document).
    */
   inflation?: { streamBytes?: number; documentBytes?: number };
   /**
