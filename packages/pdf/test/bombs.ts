@@ -92,3 +92,17 @@ export function makeBombPdf(streams: BombStream[], images: BombStream[] = []): U
 export function makeGibBombPdf(): Uint8Array {
   return makeBombPdf([{ data: zerosDeflate(1024 * MiB) }]);
 }
+
+/**
+ * A 120 kB PDF whose one page draws a 6,400 × 6,400 RGB image of zeros (117 MB of samples, under
+ * the 128 MB per-stream limit): accepted at ingest, but drawing it needs more than a 480 MB
+ * document worker, so its render fails on the memory limit.
+ */
+export function makeUnrenderableImagePdf(side = 6400): Uint8Array {
+  const bytes = Math.ceil((side * side * 3) / MiB) * MiB;
+  const image = {
+    data: zerosDeflate(bytes),
+    dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8`,
+  };
+  return makeBombPdf([{ data: Buffer.from('q 612 0 0 792 0 0 cm /Im0 Do Q'), filter: '' }], [image]);
+}
