@@ -28,6 +28,12 @@
 // rows "send, back to back" and "open, back to back" make the same calls with no pause between
 // them: a client that keeps the server busy, whatever the size of its documents (compare the
 // 1-page control), which on 2 cores costs every other caller about 2×.
+//
+//   pnpm exec tsx bench/large-documents.ts --hostile [--mode all|split]
+//
+// Issue 29, item 4 (see runHostile): account B's template creation (a 2-page document) alone,
+// then while account A posts a 1 GiB decompression bomb and 8 clients at a time GET the preview
+// of A's page that cannot be rendered.
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -47,6 +53,7 @@ import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { makeGibBombPdf, makeUnrenderableImagePdf } from '../packages/pdf/test/bombs.ts';
 import { PNG_DOT } from '../test/signing.ts';
 import type { Call } from './small-caller.ts';
 import { makePdf, NODE_TS, PRODUCTION_ENV } from './util.ts';
@@ -63,6 +70,7 @@ const { values: args } = parseArgs({
     // the verify phase posts the sealed file as multipart too. `mcp`: the template is made by the
     // MCP tool create_template (the same JSON, in a JSON-RPC call to /mcp).
     upload: { type: 'string', default: 'json' },
+    hostile: { type: 'boolean', default: false },
   },
 });
 /** Small calls per idle median (before a document's phases and after them). */
@@ -799,6 +807,169 @@ async function runMode(mode: string, specs: DocSpec[]) {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+// ---------------------------------------------------------------- hostile account (issue 29.4)
+
+/** How long A's clients GET its preview, while B creates its template again and again. */
+const HAMMER_MS = 60_000;
+/** Clients asking for A's preview at once (the report's 8 concurrent GETs), each every 2 s. */
+const HOSTILE_GETS = 8;
+const GET_EVERY_MS = 2_000;
+const CREATIONS = 5;
+
+interface HostileResult {
+  mode: string;
+  /** B's template creation, alone and while A is hostile: each one's time. */
+  alone: number[];
+  during: number[];
+  bomb: { status: number; ms: number; code?: string };
+  /** A's preview GETs while B created its templates: status → count; the first and the others' times. */
+  gets: {
+    statuses: Record<string, number>;
+    firstMs: number;
+    laterMedianMs: number;
+    laterMaxMs: number;
+    count: number;
+  };
+}
+
+/**
+ * POST /templates with one document as a multipart file (streamed to disk as it arrives, as a
+ * browser uploads it): whatever the status, its answer and time.
+ */
+async function postTemplateFile(api: Api, name: string, pdf: Uint8Array) {
+  const form = new FormData();
+  form.append('name', name);
+  form.append('documents[]', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), `${name}.pdf`);
+  const started = performance.now();
+  const res = await fetch(`${api.base}/api/v1/templates`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.key}` },
+    body: form,
+  });
+  const json = (await res.json()) as any;
+  return { status: res.status, ms: performance.now() - started, body: json };
+}
+
+/**
+ * Issue 29, item 4: a 1 MB PDF whose page stream inflates to 1 GiB used to be accepted, every GET
+ * of its preview re-ran a 7–14 s render into the memory limit (500 each time), and 8 concurrent
+ * GETs made another account's template creation 2.5× slower. Here: B creates a 2-page template
+ * CREATIONS times alone; then A posts the bomb (refused: 422 at ingest, or, where it is
+ * still accepted, its page is the one hammered) and a page with a 6,400 × 6,400 image (accepted:
+ * 117 MB of samples; its render fails on the worker's memory limit), and HOSTILE_GETS clients GET
+ * A's preview, each again every GET_EVERY_MS once answered, for HAMMER_MS while B creates its
+ * template again and again.
+ */
+async function runHostile(mode: string): Promise<HostileResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'esign-bench-hostile-'));
+  chmodSync(dataDir, 0o755);
+  const database = await scratchDatabase(dataDir);
+  const db = createDb(database.url, { max: 3 });
+  try {
+    await migrateToLatest(db);
+    const keyOf = async (email: string) => {
+      const { user } = await createAccount(db, { email, credits: 1_000_000 }, new Date());
+      return (await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' })).key;
+    };
+    const urls = await startMode(mode, database.url, dataDir);
+    const a = { base: urls.api, key: await keyOf('hostile@example.com') };
+    const b = { base: urls.api, key: await keyOf('bystander@example.com') };
+    // Small, so that B's own prerender (its share of the pool too) is done before its next upload.
+    const doc = await makePdf(2);
+    const createB = async () => {
+      const res = await postTemplateFile(b, 'b', doc);
+      if (res.status !== 201) throw new Error(`B's template: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.ms;
+    };
+    await createB(); // warm-up
+    const alone: number[] = [];
+    for (let i = 0; i < CREATIONS; i++) alone.push(await createB());
+    process.stderr.write(`${mode} hostile: B alone ${alone.map((ms) => ms.toFixed(0)).join(', ')} ms\n`);
+
+    const bombed = await postTemplateFile(a, 'bomb', makeGibBombPdf());
+    const bomb = { status: bombed.status, ms: bombed.ms, code: bombed.body?.error?.code };
+    process.stderr.write(
+      `${mode} hostile: bomb ${bomb.status} ${bomb.code ?? ''} in ${bomb.ms.toFixed(0)} ms\n`,
+    );
+    const target =
+      bombed.status === 201
+        ? bombed.body
+        : (await postTemplateFile(a, 'image', makeUnrenderableImagePdf())).body;
+    const preview: string = target.documents[0].preview_image_url;
+
+    const gets: { status: number; ms: number }[] = [];
+    let hammering = true;
+    const client = async () => {
+      while (hammering) {
+        const started = performance.now();
+        const res = await fetch(preview);
+        await res.arrayBuffer();
+        const ms = performance.now() - started;
+        gets.push({ status: res.status, ms });
+        // A viewer that reloads: the next GET when the answer came, at most every GET_EVERY_MS.
+        if (hammering) await sleep(Math.max(0, GET_EVERY_MS - ms));
+      }
+    };
+    const clients = Array.from({ length: HOSTILE_GETS }, client);
+    await sleep(500);
+    const during: number[] = [];
+    const until = performance.now() + HAMMER_MS;
+    while (performance.now() < until) during.push(await createB());
+    hammering = false;
+    await Promise.all(clients);
+    process.stderr.write(`${mode} hostile: B during ${during.map((ms) => ms.toFixed(0)).join(', ')} ms\n`);
+    const statuses: Record<string, number> = {};
+    for (const g of gets) statuses[g.status] = (statuses[g.status] ?? 0) + 1;
+    const later = gets.slice(HOSTILE_GETS).map((g) => g.ms);
+    return {
+      mode,
+      alone,
+      during,
+      bomb,
+      gets: {
+        statuses,
+        firstMs: Math.max(...gets.slice(0, HOSTILE_GETS).map((g) => g.ms)),
+        laterMedianMs: median(later),
+        laterMaxMs: Math.max(...later),
+        count: gets.length,
+      },
+    };
+  } finally {
+    for (const p of procs) await stopProc(p);
+    procs = [];
+    await db.destroy();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (args.hostile) {
+  const results: HostileResult[] = [];
+  const loadAtStart = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+  for (const mode of args.mode!.split(',')) results.push(await runHostile(mode));
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(
+    join(OUT, `large-documents-hostile-${args.mode}.json`.replaceAll(',', '+')),
+    JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2),
+  );
+  console.log(
+    "| mode | B creates its template alone (median) | during A (median) | ratio | A posts the 1 GiB bomb | A's preview GETs (8 clients, each every 2 s) |",
+  );
+  console.log('| --- | ---: | ---: | ---: | --- | --- |');
+  for (const r of results)
+    console.log(
+      `| ${r.mode} | ${(median(r.alone) / 1000).toFixed(2)} s | ${(median(r.during) / 1000).toFixed(2)} s | ${(median(r.during) / median(r.alone)).toFixed(2)}× | ${r.bomb.status} ${r.bomb.code ?? ''} in ${(r.bomb.ms / 1000).toFixed(1)} s | ${r.gets.count}: ${JSON.stringify(r.gets.statuses)}; first ${(r.gets.firstMs / 1000).toFixed(1)} s, then median ${r.gets.laterMedianMs.toFixed(0)} ms (max ${r.gets.laterMaxMs.toFixed(0)} ms) |`,
+    );
+  console.log(
+    `\nload average (1, 5, 15 min) at start: ${loadAtStart}, at end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  process.exit(0);
 }
 
 const specs = DOCS.filter((d) => args.docs!.split(',').includes(d.id));

@@ -106,6 +106,12 @@ export const ConfigSchema = z
     DOCUMENT_WORKERS: positiveInt.max(64).optional(),
     DOCUMENT_TIMEOUT_SECONDS: positiveInt.max(600).default(60),
     DOCUMENT_MEMORY_MB: z.coerce.number().int().min(64).max(16384).default(480),
+    /**
+     * Decompression bombs (issue 29.4): the most one stream of an uploaded PDF may decompress to (an
+     * image may have no more samples either) and all its streams together; beyond, 422 invalid_document.
+     */
+    DOCUMENT_STREAM_INFLATED_MB: positiveInt.max(16384).default(128),
+    DOCUMENT_INFLATED_MB: positiveInt.max(65536).default(2048),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
      * On SIGTERM, how long a process keeps serving (with /readyz at 503 and `Connection: close`)

@@ -71,6 +71,8 @@ export async function createRuntime(
     size: config.DOCUMENT_WORKERS,
     timeoutMs: config.DOCUMENT_TIMEOUT_SECONDS * 1000,
     maxHeapMb: config.DOCUMENT_MEMORY_MB,
+    streamInflatedMb: config.DOCUMENT_STREAM_INFLATED_MB,
+    inflatedMb: config.DOCUMENT_INFLATED_MB,
   });
   metrics?.watch({
     dbPool: database.poolStats,

@@ -65,6 +65,16 @@ describe('configuration (README, Configuration)', () => {
       expect(message).toContain(name);
   });
 
+  it('issue 29 item 4: decompression limits are settings, 128 MB per stream and 2048 MB per document by default; 0 is refused by name', () => {
+    expect(parseConfig({})).toMatchObject({ DOCUMENT_STREAM_INFLATED_MB: 128, DOCUMENT_INFLATED_MB: 2048 });
+    expect(parseConfig({ DOCUMENT_STREAM_INFLATED_MB: '64', DOCUMENT_INFLATED_MB: '512' })).toMatchObject({
+      DOCUMENT_STREAM_INFLATED_MB: 64,
+      DOCUMENT_INFLATED_MB: 512,
+    });
+    expect(() => parseConfig({ DOCUMENT_STREAM_INFLATED_MB: '0' })).toThrow(/DOCUMENT_STREAM_INFLATED_MB/);
+    expect(() => parseConfig({ DOCUMENT_INFLATED_MB: 'lots' })).toThrow(/DOCUMENT_INFLATED_MB/);
+  });
+
   it('PAYMENT_PROVIDER=stripe requires STRIPE_SECRET_KEY', () => {
     expect(() => parseConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
   });

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Database } from '@esign/db';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.ts';
 import { pageImageLinks, pageImageUrl, readLinkedFile, signingPages } from '../src/services/file-links.ts';
@@ -31,9 +33,18 @@ function params(url: string): { token: string; name: string } {
   return { token: token!, name: decodeURIComponent(name!) };
 }
 
+// Pages served here are stored already: nothing asks the database whether a page failed to render.
+const db = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 const read = (url: string, at = now) => {
   const { token, name } = params(url);
-  return readLinkedFile({ storage }, config, token, at, name);
+  return readLinkedFile({ db, deps: { storage }, config, now: () => at }, { token, fileName: name });
 };
 
 describe('page-image links', () => {

@@ -502,6 +502,14 @@ export interface FeedbackTable {
   created_at: CreatedAt;
 }
 
+/** A page of a stored file that could not be rendered (issue 29.4), remembered for every process. */
+export interface PageRenderFailuresTable {
+  storage_key: string;
+  page: number;
+  reason: string;
+  failed_at: Date;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -537,6 +545,7 @@ export interface Database {
   embed_origins: EmbedOriginsTable;
   bulk_sends: BulkSendsTable;
   bulk_send_rows: BulkSendRowsTable;
+  page_render_failures: PageRenderFailuresTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

@@ -7,11 +7,8 @@ export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Pr
   app.get<{ Params: { token: string; name: string } }>('/files/:token/:name', async (request, reply) => {
     try {
       const file = await readLinkedFile(
-        opts.deps,
-        opts.config,
-        request.params.token,
-        opts.now(),
-        request.params.name,
+        { db: opts.db, deps: opts.deps, config: opts.config, now: opts.now },
+        { token: request.params.token, fileName: request.params.name },
       );
       // A stored document is streamed from storage at the client's pace (a sealed document may be
       // 25 MB); a page image is a view of its bytes, not a copy.

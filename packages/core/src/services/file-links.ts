@@ -1,8 +1,11 @@
+import type { Executor } from '@esign/db';
+import { findPageRenderFailure, insertPageRenderFailure } from '@esign/db/queries/page-images';
 import type { Config } from '../config.ts';
 import { CoreError } from '../errors.ts';
 import { poolBusy } from './documents-input.ts';
 import type { PageRun } from './request-model.ts';
 import { hmac, safeEqual } from './secret.ts';
+import type { FileStore } from './storage.ts';
 
 /** What a signed link grants: one stored file (or one rendered page of it), until it expires. */
 export interface FileLink {
@@ -137,28 +140,34 @@ export type LinkedFile = { contentType: string; fileName: string } & (
   | { stream: import('./storage.ts').StoredFileStream }
 );
 
+/** What serving and drawing page images needs: the database (failures remembered), storage, config. */
+export interface PageImageContext {
+  db: Executor;
+  deps: { storage: FileStore };
+  config: Config;
+  now: () => Date;
+}
+
 /**
  * Serves a signed link: a page image (rendered on first request and cached), or the stored file
- * opened as a stream, so a 25 MB document goes to the client without being held in memory.
+ * opened as a stream, so a 25 MB document goes to the client without being held in memory. A page
+ * that could not be rendered is `422 invalid_document` at once (see `pageImage`).
  */
 export async function readLinkedFile(
-  deps: { storage: import('./storage.ts').FileStore },
-  config: Config,
-  token: string,
-  now: Date,
-  fileName?: string,
+  ctx: PageImageContext,
+  request: { token: string; fileName?: string },
 ): Promise<LinkedFile> {
-  const link = verifyFileLink(config, token, now);
+  const link = verifyFileLink(ctx.config, request.token, ctx.now());
   if (link.pp) {
-    const page = linkedPage(link, fileName);
-    const png = await pageImage(deps.storage, link.k, page);
+    const page = linkedPage(link, request.fileName);
+    const png = await pageImage(ctx, link.k, page);
     return { bytes: png, contentType: 'image/png', fileName: `${link.n}-page-${page}.png` };
   }
   if (link.p) {
-    const png = await pageImage(deps.storage, link.k, link.p);
+    const png = await pageImage(ctx, link.k, link.p);
     return { bytes: png, contentType: 'image/png', fileName: link.n };
   }
-  return { stream: await deps.storage.open(link.k), contentType: link.t, fileName: link.n };
+  return { stream: await ctx.deps.storage.open(link.k), contentType: link.t, fileName: link.n };
 }
 
 /** Pages drawn after a requested one that is not cached yet, from the same parse (a signer scrolls on). */
@@ -168,36 +177,77 @@ export const PAGE_PREFETCH = 10;
 const drawing = new Map<string, Promise<Uint8Array>>();
 
 /**
+ * A page that a failed drawing did not reach (a later page of the same parse): not known to be
+ * unrenderable, so whoever waits for it asks again, for that page alone.
+ */
+class NotDrawn extends Error {
+  override readonly name = 'NotDrawn';
+}
+
+/** The answer for a page that cannot be rendered: a refusal the viewer shows, never a 5xx. */
+const unrenderable = (page: number, reason: string) =>
+  new CoreError('invalid_document', `Page ${page} of this document cannot be displayed: ${reason}`);
+
+/**
  * Page image of a stored PDF: rendered once (by the worker after upload, or on first request) and
  * cached. An uncached page is drawn with the next `PAGE_PREFETCH` pages from one parse, in page
  * order, and is returned as soon as it is drawn (the following pages keep drawing and are cached).
+ *
+ * A page whose drawing failed in the document pool (over its memory or time limit, or unreadable)
+ * is remembered in the database (issue 29.4): every process then answers it at once with `422
+ * invalid_document`, instead of drawing it again for seconds on each request and answering 500.
  */
-export async function pageImage(
-  storage: import('./storage.ts').FileStore,
-  pdfKey: string,
-  page: number,
-): Promise<Uint8Array> {
+/**
+ * How long a page that failed to render is answered at once before it is tried again: long enough
+ * that hammering its link costs one render an hour, short enough that a page that only failed on a
+ * busy machine's time limit comes back by itself.
+ */
+export const PAGE_RENDER_RETRY_MS = 60 * 60 * 1000;
+
+/** Failures at this time or later still count (PAGE_RENDER_RETRY_MS). */
+export const renderRetryCutoff = (now: Date) => new Date(now.getTime() - PAGE_RENDER_RETRY_MS);
+
+export async function pageImage(ctx: PageImageContext, pdfKey: string, page: number): Promise<Uint8Array> {
   const pending = drawing.get(`${pdfKey}#${page}`);
-  if (pending) return pending;
+  if (pending) return retryNotDrawn(pending, () => pageImage(ctx, pdfKey, page));
   const key = `${pdfKey}.page-${page}.png`;
-  if (await storage.exists(key)) return storage.get(key);
+  if (await ctx.deps.storage.exists(key)) return ctx.deps.storage.get(key);
+  const failed = await findPageRenderFailure(ctx.db, {
+    storageKey: pdfKey,
+    page,
+    since: renderRetryCutoff(ctx.now()),
+  });
+  if (failed) throw unrenderable(page, failed.reason);
   const pages = Array.from({ length: PAGE_PREFETCH + 1 }, (_, i) => page + i);
-  const { drawn } = renderPageImages(storage, pdfKey, pages);
-  return drawn.get(page)!;
+  const { drawn } = renderPageImages(ctx, pdfKey, pages);
+  return retryNotDrawn(drawn.get(page)!, () => pageImage(ctx, pdfKey, page));
+}
+
+async function retryNotDrawn(
+  drawn: Promise<Uint8Array>,
+  again: () => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  try {
+    return await drawn;
+  } catch (err) {
+    if (err instanceof NotDrawn) return again();
+    throw err;
+  }
 }
 
 /**
  * Draws `pages` of a stored PDF (those not being drawn already) in the document pool from one
  * parse, in the order given, and caches each image as soon as it is drawn. `drawn` has a promise
- * per page; `done` settles when every image is stored (or the drawing failed).
+ * per page; `done` settles when every image is stored (or the drawing failed: the page it failed
+ * on is then remembered as unrenderable, and `done` rejects with its `invalid_document`).
  */
 export function renderPageImages(
-  storage: import('./storage.ts').FileStore,
+  ctx: PageImageContext,
   pdfKey: string,
   pages: number[],
 ): { drawn: Map<number, Promise<Uint8Array>>; done: Promise<void> } {
   const drawn = new Map<number, Promise<Uint8Array>>();
-  const settle = new Map<number, { resolve(png: Uint8Array): void; reject(err: unknown): void }>();
+  const settle = new Map<number, Settle>();
   for (const page of pages) {
     const id = `${pdfKey}#${page}`;
     const pending = drawing.get(id);
@@ -211,11 +261,16 @@ export function renderPageImages(
     drawn.set(page, promise);
   }
   const ours = (page: number) => drawn.get(page)!;
-  const done = drawPages(storage, pdfKey, [...settle.keys()], settle, ours).finally(() => {
+  const done = drawPages(ctx, pdfKey, [...settle.keys()], settle, ours).finally(() => {
     for (const page of settle.keys()) forget(pdfKey, page, ours(page));
   });
   done.catch(() => {});
   return { drawn, done };
+}
+
+interface Settle {
+  resolve(png: Uint8Array): void;
+  reject(err: unknown): void;
 }
 
 /** Stops answering `page` from memory (once it is stored), unless a newer drawing took its place. */
@@ -225,20 +280,23 @@ function forget(pdfKey: string, page: number, promise: Promise<Uint8Array>): voi
 }
 
 async function drawPages(
-  storage: import('./storage.ts').FileStore,
+  ctx: PageImageContext,
   pdfKey: string,
   pages: number[],
-  settle: Map<number, { resolve(png: Uint8Array): void; reject(err: unknown): void }>,
+  settle: Map<number, Settle>,
   ours: (page: number) => Promise<Uint8Array>,
 ): Promise<void> {
   if (pages.length === 0) return;
-  const { renderPagesPng, DocumentPoolBusyError } = await import('@esign/pdf/pool');
+  const { storage } = ctx.deps;
+  const { renderPagesPng, DocumentInputError, DocumentPoolBusyError } = await import('@esign/pdf/pool');
   let writes = Promise.resolve();
+  const undrawn = new Set(pages);
   try {
     const count = await renderPagesPng(
       await storage.get(pdfKey),
       pages,
       (page, png) => {
+        undrawn.delete(page);
         settle.get(page)?.resolve(png);
         // Once stored, the image is read from storage: holding every drawn page until the last
         // one is (200 pages of 1240 px images) would keep hundreds of MB in this process.
@@ -252,6 +310,24 @@ async function drawPages(
     for (const page of pages) if (page > count) settle.get(page)?.reject(missing);
     await writes;
   } catch (err) {
+    if (err instanceof DocumentInputError) {
+      // Pages are drawn in the order given: the failure is the first page not drawn. The pages
+      // after it are not known to fail; whoever waits for one asks for it again, alone.
+      const failedPage = pages.find((p) => undrawn.has(p))!;
+      const failure = unrenderable(failedPage, err.message);
+      try {
+        await insertPageRenderFailure(ctx.db, {
+          storageKey: pdfKey,
+          page: failedPage,
+          reason: err.message,
+          now: ctx.now(),
+        });
+      } finally {
+        // Answered even when it could not be remembered (the database away): never left waiting.
+        for (const [page, s] of settle) s.reject(page === failedPage ? failure : new NotDrawn());
+      }
+      throw failure;
+    }
     // Every worker busy and the waiting line full: the viewer asks again later (429, Retry-After).
     const failure = err instanceof DocumentPoolBusyError ? poolBusy(err, `Page ${pages[0]}`) : err;
     for (const s of settle.values()) s.reject(failure);

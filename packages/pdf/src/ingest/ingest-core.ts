@@ -5,6 +5,7 @@
 import { DocumentInputError } from './errors.ts';
 import { sha256Hex } from './hash.ts';
 import { ingestImage } from './image.ts';
+import { DEFAULT_INFLATION_LIMITS } from './inflation-limits.ts';
 import { ingestPdf } from './pdf-ingest.ts';
 import { sniffFileType } from './sniff.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
@@ -22,7 +23,11 @@ export async function ingestInProcess(input: IngestInput): Promise<IngestedDocum
   try {
     const result =
       kind === 'pdf'
-        ? await ingestPdf(bytes, { password: input.password, strictTags: input.tagErrors === 'error' })
+        ? await ingestPdf(bytes, {
+            password: input.password,
+            strictTags: input.tagErrors === 'error',
+            inflation: { ...DEFAULT_INFLATION_LIMITS, ...input.inflation },
+          })
         : await ingestImage(bytes, mimeType);
     const inputSha256 = sha256Hex(bytes);
     const sha256 = result.pdf === bytes ? inputSha256 : sha256Hex(result.pdf);

@@ -39,7 +39,13 @@ export interface PoolTrust {
  * Seal, combine and audit-trail carry `tsa` when sealing uses trust services.
  */
 export type WorkerTask =
-  | { op: 'ingest'; bytes: Uint8Array; password?: string; tagErrors?: 'warn' | 'error' }
+  | {
+      op: 'ingest';
+      bytes: Uint8Array;
+      password?: string;
+      tagErrors?: 'warn' | 'error';
+      inflation: { streamBytes: number; documentBytes: number };
+    }
   | { op: 'render'; bytes: Uint8Array; page: number; width?: number }
   | { op: 'render-pages'; bytes: Uint8Array; pages: number[]; width?: number }
   | { op: 'seal'; bytes: Uint8Array; seal: SealTaskInput; tsa?: TimestampAuthorityConfig }

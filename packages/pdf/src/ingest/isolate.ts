@@ -25,6 +25,7 @@ import type { TrustFetch } from '../seal/trust.ts';
 import { TrustServiceError } from '../seal/trust-error.ts';
 import { type DocumentWorker, documentWorkersMemory, forkDocumentWorker } from './child-worker.ts';
 import { DocumentInputError, SealInputMismatchError } from './errors.ts';
+import { DEFAULT_INFLATION_LIMITS, type InflationLimits } from './inflation-limits.ts';
 import { asTaskBytes, type PoolFile } from './ipc-files.ts';
 import { createFairScheduler, type PoolLimits, type PoolStats } from './isolate-pool.ts';
 import type {
@@ -60,14 +61,22 @@ export interface DocumentPoolOptions extends IsolationLimits {
   /** Documents that may wait, in all (default 200) and per account (default 20). */
   maxQueued?: number;
   maxQueuedPerKey?: number;
+  /**
+   * The most one stream of an uploaded PDF, and all of them together, may decompress to, in MB
+   * (default 128 and 2048); beyond it the upload is `invalid_document` (inflation.ts).
+   */
+  streamInflatedMb?: number;
+  inflatedMb?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_HEAP_MB = 480;
 
-const settings: Required<IsolationLimits> & PoolLimits = defaultSettings();
+type Settings = Required<IsolationLimits> & PoolLimits & { inflation: InflationLimits };
 
-function defaultSettings(): Required<IsolationLimits> & PoolLimits {
+const settings: Settings = defaultSettings();
+
+function defaultSettings(): Settings {
   const size = Math.max(2, Math.min(availableParallelism(), 4));
   return {
     size,
@@ -76,6 +85,7 @@ function defaultSettings(): Required<IsolationLimits> & PoolLimits {
     maxQueuedPerKey: 20,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     maxHeapMb: DEFAULT_MAX_HEAP_MB,
+    inflation: { ...DEFAULT_INFLATION_LIMITS },
   };
 }
 
@@ -95,8 +105,24 @@ export function configureDocumentPool(opts: DocumentPoolOptions = {}): void {
     maxQueuedPerKey: opts.maxQueuedPerKey ?? defaults.maxQueuedPerKey,
     timeoutMs: opts.timeoutMs ?? defaults.timeoutMs,
     maxHeapMb: opts.maxHeapMb ?? defaults.maxHeapMb,
+    inflation: {
+      streamBytes:
+        opts.streamInflatedMb === undefined
+          ? defaults.inflation.streamBytes
+          : opts.streamInflatedMb * 1024 * 1024,
+      documentBytes:
+        opts.inflatedMb === undefined ? defaults.inflation.documentBytes : opts.inflatedMb * 1024 * 1024,
+    },
   });
   scheduler.dispatch();
+}
+
+/** The decompression limits of one ingest: the call's own, else the pool's (`configureDocumentPool`). */
+export function inflationLimits(input: Pick<IngestInput, 'inflation'>): InflationLimits {
+  return {
+    streamBytes: input.inflation?.streamBytes ?? settings.inflation.streamBytes,
+    documentBytes: input.inflation?.documentBytes ?? settings.inflation.documentBytes,
+  };
 }
 
 /** What the pool is doing now, and its worker processes with their resident memory together. */
@@ -397,7 +423,13 @@ export async function ingestIsolated(
   limits: IsolationLimits = {},
 ): Promise<IngestedDocument> {
   const reply = await runInPool(
-    { op: 'ingest', bytes: input.bytes, password: input.password, tagErrors: input.tagErrors },
+    {
+      op: 'ingest',
+      bytes: input.bytes,
+      password: input.password,
+      tagErrors: input.tagErrors,
+      inflation: inflationLimits(input),
+    },
     input.tenant,
     limits,
   );

@@ -13,6 +13,8 @@ import { type ContentTarget, type ScanEnv, TextScanner } from './content/text-sc
 import { dropDanglingReferences } from './dangling.ts';
 import { DocumentInputError } from './errors.ts';
 import { inherited, type PageGeometry, pageGeometry } from './geometry.ts';
+import { checkInflation } from './inflation.ts';
+import type { InflationLimits } from './inflation-limits.ts';
 import { openPdf } from './open-pdf.ts';
 import { asDict, asStream, decodeStream, get, items, type ObjCtx } from './pdf-objects.ts';
 import { findTags, type Removals, type TagOccurrence } from './text-tags.ts';
@@ -21,6 +23,8 @@ import type { DetectedField, IngestedDocument } from './types.ts';
 export interface PdfIngestOptions {
   password?: string;
   strictTags: boolean;
+  /** The most one stream and the whole document may decompress to (inflation.ts). */
+  inflation: InflationLimits;
 }
 
 /** Decoded page contents (streams joined by a newline, as readers do), or null with a reason. */
@@ -172,6 +176,7 @@ export async function ingestPdf(
   };
   const ctx: ObjCtx = { resolve: (ref) => pdf.getObject(ref) };
   const pages = readPages(pdf);
+  await checkInflation(ctx, [pdf.getCatalog()], opts.inflation);
   const repaired = dropDanglingReferences(pdf, pages, warn) > 0;
   const env: ScanEnv = { ctx, fonts: new WeakMap(), forms: new Map(), warn };
   const { geometries, occurrences, modified } = scanPages(pdf, pages, env, opts.strictTags);

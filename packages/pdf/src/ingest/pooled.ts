@@ -14,6 +14,7 @@ import {
   combineIsolated,
   type IsolationLimits,
   IsolationUnavailableError,
+  inflationLimits,
   ingestIsolated,
   type PooledSealed,
   type PooledSigned,
@@ -29,7 +30,8 @@ import { sniffFileType } from './sniff.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
 
 const inProcess = {
-  ingest: async (input: IngestInput) => (await import('./ingest-core.ts')).ingestInProcess(input),
+  ingest: async (input: IngestInput) =>
+    (await import('./ingest-core.ts')).ingestInProcess({ ...input, inflation: inflationLimits(input) }),
   render: async () => await import('./render.ts'),
   verify: async (pdf: Uint8Array, identity: LoadSigningIdentityOptions): Promise<VerifyResult> => {
     const [{ verifyPdf }, { loadSigningIdentity }] = await Promise.all([

@@ -70,6 +70,12 @@ export interface IngestInput {
   /** Limits for the worker thread (default: the pool's, see `configureDocumentPool`). */
   limits?: { timeoutMs?: number; maxHeapMb?: number };
   /**
+   * The most (bytes) one stream and all streams of a PDF may decompress to; beyond it the document
+   * is `invalid_document` (a decompression bomb, inflation.ts). Default: the pool's, see
+   * `configureDocumentPool` (128 MB per stream, 2 GB per document).
+   */
+  inflation?: { streamBytes?: number; documentBytes?: number };
+  /**
    * Whose document this is (an account id): the shared pool runs only a few documents of one
    * tenant at once, so one tenant's slow documents never hold every worker. Unset: a key of its own.
    */

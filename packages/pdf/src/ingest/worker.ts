@@ -164,6 +164,7 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
     bytes: msg.bytes,
     password: msg.password,
     tagErrors: msg.tagErrors,
+    inflation: msg.inflation,
   });
   // Unchanged: the caller keeps its own copy, so the bytes are not sent back.
   const unchanged = result.pdf === msg.bytes;
