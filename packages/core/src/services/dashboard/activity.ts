@@ -1,4 +1,5 @@
 import type { Executor } from '@esign/db';
+import { listFolderNames } from '@esign/db/queries/folders';
 import { sql } from 'kysely';
 import type { Scope } from '../../context.ts';
 import { getCredits } from '../credits.ts';
@@ -94,13 +95,6 @@ export async function accountOverview(db: Executor, scope: Scope, now: Date) {
 }
 
 /** Folder names of the account side, for the templates page's filter. */
-export async function listFolders(db: Executor, scope: Scope): Promise<string[]> {
-  const rows = await db
-    .selectFrom('folders')
-    .select('name')
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .orderBy('name')
-    .execute();
-  return rows.map((r) => r.name);
+export function listFolders(db: Executor, scope: Scope): Promise<string[]> {
+  return listFolderNames(db, scope);
 }
