@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 
-/** The `created_by` of a template or signature request: the dashboard user who made it, if any. */
+/** The `created_by` of a template or signature request (JSON built in SQL): the user who made it. */
 export interface CreatedByRow {
   id: number;
   email: string;

@@ -21,18 +21,6 @@ export async function ensureFolder(db: Executor, scope: Scope, name: string): Pr
   return row.id;
 }
 
-/** The folder names of the account side, in order. */
-export async function listFolderNames(db: Executor, scope: Scope): Promise<string[]> {
-  const rows = await db
-    .selectFrom('folders')
-    .select('name')
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .orderBy('name')
-    .execute();
-  return rows.map((r) => r.name);
-}
-
 /** The name of the folder `folderId` (a column reference or a value), as a column of another query. */
 export function folderNameColumn(folderId: RawBuilder<unknown>): RawBuilder<string | null> {
   return sql<string | null>`(select f.name from folders f where f.id = ${folderId})`;

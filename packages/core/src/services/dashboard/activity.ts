@@ -1,5 +1,4 @@
 import type { Executor } from '@esign/db';
-import { listFolderNames } from '@esign/db/queries/folders';
 import { sql } from 'kysely';
 import type { Scope } from '../../context.ts';
 import { getCredits } from '../credits.ts';
@@ -95,6 +94,13 @@ export async function accountOverview(db: Executor, scope: Scope, now: Date) {
 }
 
 /** Folder names of the account side, for the templates page's filter. */
-export function listFolders(db: Executor, scope: Scope): Promise<string[]> {
-  return listFolderNames(db, scope);
+export async function listFolders(db: Executor, scope: Scope): Promise<string[]> {
+  const rows = await db
+    .selectFrom('folders')
+    .select('name')
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => r.name);
 }

@@ -1,8 +1,9 @@
 import type { Executor, TemplateRow, Tx } from '@esign/db';
 import { templateViewOf, updateTemplateRow } from '@esign/db/queries/templates';
+import type { z } from 'zod';
 import type { Actor, Scope } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
-import type { FieldType } from '../../contracts/templates.ts';
+import type { EditorOutput, FieldType } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
 import { MAX_DOCUMENTS } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
@@ -24,7 +25,9 @@ import { loadTemplateDocuments, loadTemplateFields, lockTemplate, requireTemplat
 /** Page image links live as long as an editing session may reasonably stay open. */
 const EDITOR_LINK_TTL_SECONDS = 12 * 3600;
 
-async function editorState(sc: ServiceContext, row: TemplateRow) {
+export type EditorState = z.infer<typeof EditorOutput>;
+
+async function editorState(sc: ServiceContext, row: TemplateRow): Promise<EditorState> {
   const now = sc.now();
   const docs = await loadTemplateDocuments(sc.db, row.id);
   return {
@@ -42,7 +45,6 @@ async function editorState(sc: ServiceContext, row: TemplateRow) {
     })),
   };
 }
-export type EditorState = Awaited<ReturnType<typeof editorState>>;
 
 /** templates.editor: the template as the editor starts from it. */
 export async function openTemplateEditor(sc: ServiceContext, scope: Scope, id: number): Promise<EditorState> {

@@ -126,7 +126,7 @@ export function assignRoles(
  * MCP or the editor, text tags, form fields, a document added in the editor. Checked where every
  * path stores its fields (insertFields); the contracts reject a longer `fields` list up front.
  */
-export function checkFieldCount(count: number): void {
+function checkFieldCount(count: number): void {
   if (count > MAX_TEMPLATE_FIELDS) {
     throw new CoreError(
       'invalid_field',
