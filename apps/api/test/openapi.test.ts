@@ -1,4 +1,4 @@
-import { appRouter, EVENT_TYPES, MAX_DOCUMENTS, parseConfig } from '@esign/core';
+import { appRouter, EVENT_TYPES, MAX_DOCUMENTS, MAX_TEMPLATE_FIELDS, parseConfig } from '@esign/core';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/openapi.ts';
 import { restRoutes } from '../src/routes.ts';
@@ -147,6 +147,19 @@ describe('OpenAPI document: real examples, a license, nothing unused (issue 33 i
       const { [name]: _self, ...others } = doc.components.schemas;
       const rest = JSON.stringify({ ...doc, components: { ...doc.components, schemas: others } });
       expect(rest, name).toContain(`"#/components/schemas/${name}"`);
+    }
+  });
+});
+
+describe('issue 29 item 3: the maximum of fields is documented', () => {
+  it('POST and PATCH /templates: `fields` has maxItems MAX_TEMPLATE_FIELDS and says so in its description', () => {
+    for (const [method, path] of [
+      ['POST', '/templates'],
+      ['PATCH', '/templates/{id}'],
+    ] as const) {
+      const fields = op(method, path).requestBody.content['application/json'].schema.properties.fields;
+      expect(fields.maxItems).toBe(MAX_TEMPLATE_FIELDS);
+      expect(fields.description).toContain(`at most ${MAX_TEMPLATE_FIELDS.toLocaleString('en')} fields`);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_TEMPLATE_FIELDS } from '@esign/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer } from '../../../packages/webhooks/test/loopback-server.ts';
 import { makeTemplate } from '../../../test/fixtures.ts';
@@ -491,5 +492,79 @@ describe('page images', () => {
     );
     expect(await t.rt.deps.storage.exists(`${row.storage_key}.page-1.png`)).toBe(true);
     expect(await t.rt.deps.storage.exists(`${row.storage_key}.page-2.png`)).toBe(true);
+  });
+});
+
+// After 'page images', whose drain of every queued job should not also render these templates.
+describe('issue 29 item 3: many fields', () => {
+  /** `n` text fields spread over the document's pages, two roles, unnamed (names are generated). */
+  const manyFields = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      type: 'text',
+      role: i % 2 ? 'Agent' : 'Client',
+      required: false,
+      areas: [{ page: (i % 2) + 1, x: (i % 100) / 100, y: Math.floor(i / 100) / 101, w: 0.01, h: 0.009 }],
+    }));
+
+  it(`issue 29 item 3: a template with ${MAX_TEMPLATE_FIELDS.toLocaleString('en')} fields (the documented maximum) is 201 and readable, sending a signature request from it works, and PATCH replaces them`, async () => {
+    const acct = await createTestAccount(t.db, { credits: 1 });
+    const res = await create(
+      { documents: [{ file: pdf2 }], fields: manyFields(MAX_TEMPLATE_FIELDS) },
+      acct.key,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.fields).toHaveLength(MAX_TEMPLATE_FIELDS);
+    const got = await t.api('GET', `templates/${res.body.id}`, { key: acct.key });
+    expect(got.status).toBe(200);
+    expect(got.body.fields).toHaveLength(MAX_TEMPLATE_FIELDS);
+    expect(got.body.fields.at(-1)).toMatchObject({
+      name: `Text Field ${MAX_TEMPLATE_FIELDS}`,
+      role: 'Agent',
+    });
+    const sent = await t.api('POST', 'signature_requests', {
+      key: acct.key,
+      body: {
+        template_id: res.body.id,
+        signers: [
+          { role: 'Client', email: 'client@example.com' },
+          { role: 'Agent', email: 'agent@example.com' },
+        ],
+        send_email: false,
+      },
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body.signers).toHaveLength(2);
+    // PATCH carries as many (its body limit leaves room for them) and replaces them all.
+    const patched = await t.api('PATCH', `templates/${res.body.id}`, {
+      key: acct.key,
+      body: { fields: manyFields(MAX_TEMPLATE_FIELDS).reverse() },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.fields).toHaveLength(MAX_TEMPLATE_FIELDS);
+    expect(patched.body.fields[0].role).toBe('Agent');
+  }, 120_000);
+
+  it('issue 29 item 3: one field past the maximum is 422 invalid_field naming `fields`, through POST and PATCH', async () => {
+    const over = manyFields(MAX_TEMPLATE_FIELDS + 1);
+    const res = await create({ documents: [{ file: pdf2 }], fields: over });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('invalid_field');
+    expect(res.body.error.message).toContain('fields');
+    expect(res.body.error.message).toContain(MAX_TEMPLATE_FIELDS.toLocaleString('en'));
+    const tpl = await create({ documents: [{ file: pdf2 }], fields: [signatureField()] });
+    const patched = await t.api('PATCH', `templates/${tpl.body.id}`, {
+      key: owner.key,
+      body: { fields: over },
+    });
+    expect(patched.status).toBe(422);
+    expect(patched.body.error.code).toBe('invalid_field');
+  });
+
+  it('issue 29 item 3: the maximum counts the fields text tags bring: the maximum in `fields` plus one tag is 422 invalid_field', async () => {
+    const tagged = b64(await plainPdf(2, '{{Sign here;type=signature}}'));
+    const res = await create({ documents: [{ file: tagged }], fields: manyFields(MAX_TEMPLATE_FIELDS) });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('invalid_field');
+    expect(res.body.error.message).toMatch(/^fields: .*would have 10,00[12]/);
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { appRouter, type Meta } from '@esign/core';
+import { appRouter, MAX_TEMPLATE_FIELDS, type Meta } from '@esign/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -231,6 +231,35 @@ describe('MCP endpoint over Streamable HTTP', () => {
     expect(resultData(got).fields).toHaveLength(1);
     await client.close();
   });
+
+  it(`issue 29 item 3: create_template takes ${MAX_TEMPLATE_FIELDS.toLocaleString('en')} fields (the maximum); one more is invalid_field naming \`fields\`, for update_template too`, async () => {
+    const client = await connect(owner.key);
+    const fields = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        type: 'text',
+        areas: [{ page: 1, x: (i % 100) / 100, y: Math.floor(i / 100) / 101, w: 0.01, h: 0.009 }],
+      }));
+    const document = { file: b64(await plainPdf(1)) };
+    const created = await client.callTool({
+      name: 'create_template',
+      arguments: { documents: [document], fields: fields(MAX_TEMPLATE_FIELDS) },
+    });
+    expect(created.isError).toBeFalsy();
+    expect(resultData(created).fields).toHaveLength(MAX_TEMPLATE_FIELDS);
+    const over = await client.callTool({
+      name: 'create_template',
+      arguments: { documents: [document], fields: fields(MAX_TEMPLATE_FIELDS + 1) },
+    });
+    expect(over.isError).toBe(true);
+    expect(resultData(over).error.code).toBe('invalid_field');
+    expect(resultData(over).error.message).toMatch(/^fields: .*10,000 fields/);
+    const update = await client.callTool({
+      name: 'update_template',
+      arguments: { id: resultData(created).id, fields: fields(MAX_TEMPLATE_FIELDS + 1) },
+    });
+    expect(resultData(update).error.code).toBe('invalid_field');
+    await client.close();
+  }, 120_000);
 
   it('documents over 1 MB pass through create_template (MCP bodies take the same 25 MB documents as REST)', async () => {
     const client = await connect(owner.key);

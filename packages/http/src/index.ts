@@ -13,6 +13,7 @@ export {
   type BodyLimit,
   bodyLimitOf,
   JSON_LIMIT,
+  TEMPLATE_FIELDS_LIMIT,
   TEMPLATE_UPLOAD_LIMIT,
   tooLarge,
   VERIFY_UPLOAD_LIMIT,

@@ -1,10 +1,16 @@
-import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
+import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, MAX_TEMPLATE_FIELDS } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
 
 /** Every JSON body unless its route says otherwise. */
 export const JSON_LIMIT = 1024 * 1024;
-/** POST /templates (and MCP create_template) carries up to 10 base64 documents of 25 MB each. */
-export const TEMPLATE_UPLOAD_LIMIT = MAX_DOCUMENTS * Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + JSON_LIMIT;
+/**
+ * A template's `fields` at their maximum (MAX_TEMPLATE_FIELDS, about 1 kB each at most for a usual
+ * field), with the 1 MB of any JSON body: PATCH /templates/{id} (issue 29 item 3).
+ */
+export const TEMPLATE_FIELDS_LIMIT = MAX_TEMPLATE_FIELDS * 1024 + JSON_LIMIT;
+/** POST /templates (and MCP create_template) carries up to 10 base64 documents of 25 MB each, and fields. */
+export const TEMPLATE_UPLOAD_LIMIT =
+  MAX_DOCUMENTS * Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + TEMPLATE_FIELDS_LIMIT;
 /** POST /documents/verify carries one base64 PDF of 25 MB at most. */
 export const VERIFY_UPLOAD_LIMIT = Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 64 * 1024;
 

@@ -46,13 +46,16 @@ export const FilledByOthersOutput = z.object({
   value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
 });
 
+/** The request's or signer's id; 0 in a template preview, which has neither. */
+const SessionId = z.union([IdOutput, z.literal(0)]);
+
 export const SigningOpenOutput = z.object({
   object: z.literal('signing_session'),
   status: z.enum(SIGNER_STATUSES),
   /** true for the template editor's preview link: nothing entered is saved, nothing can be signed */
   preview: z.boolean(),
   request: z.object({
-    id: IdOutput,
+    id: SessionId,
     status: z.string(),
     title: z.string(),
     message: z.object({ subject: z.string().optional(), body: z.string().optional() }).nullable(),
@@ -60,7 +63,7 @@ export const SigningOpenOutput = z.object({
     test_mode: z.boolean(),
   }),
   signer: z.object({
-    id: IdOutput,
+    id: SessionId,
     name: z.string().nullable(),
     email: z.string().nullable(),
     role: z.string().nullable(),

@@ -9,6 +9,12 @@ import { DateTime, IdOutput, IdParam } from './ids.ts';
 export { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES };
 export const OPTION_TYPES: readonly FieldType[] = OPTION_FIELD_TYPES;
 
+/**
+ * The most fields one template may have, whatever brings them (`fields`, text tags, form fields, a
+ * document added in the editor). Generous: the largest real forms have a few thousand.
+ */
+export const MAX_TEMPLATE_FIELDS = 10_000;
+
 export const FieldAreaInput = z.object({
   page: z.number().int().min(1).describe('1-based page number; the page must exist in the document'),
   x: z.number().min(0).max(1).describe("left edge, as a fraction of the page's width (0..1)"),
@@ -54,6 +60,19 @@ export const FieldDefinition = z.object({
 });
 export type FieldDefinitionInput = z.infer<typeof FieldDefinition>;
 
+const MAX_FIELDS_TEXT = MAX_TEMPLATE_FIELDS.toLocaleString('en');
+
+/** A list of field definitions, at most MAX_TEMPLATE_FIELDS (insertFields bounds the template's total). */
+function fieldList<T extends z.ZodType>(definition: T) {
+  return z
+    .array(definition)
+    .max(MAX_TEMPLATE_FIELDS, { message: `a template has at most ${MAX_FIELDS_TEXT} fields` });
+}
+
+/** A `fields` description with the maximum (issue 29 item 3) stated. */
+const withFieldMaximum = (description: string) =>
+  `${description}. A template has at most ${MAX_FIELDS_TEXT} fields in all, those from text tags and form fields included (more: 422 invalid_field)`;
+
 const DocumentInput = z.object({
   name: z
     .string()
@@ -78,11 +97,12 @@ export const CreateTemplateInput = z.object({
   folder: z.string().trim().min(1).max(200).optional().describe('folder name; created if missing'),
   password: z.string().optional().describe('for encrypted PDFs'),
   documents: z.array(DocumentInput).optional().describe('1..10 documents, 25 MB each'),
-  fields: z
-    .array(FieldDefinition)
+  fields: fieldList(FieldDefinition)
     .optional()
     .describe(
-      'fields to place, added to any fillable PDF form fields and text tags; at most 10 roles in total',
+      withFieldMaximum(
+        'fields to place, added to any fillable PDF form fields and text tags; at most 10 roles in total',
+      ),
     ),
 });
 export type CreateTemplateInput = z.infer<typeof CreateTemplateInput>;
@@ -130,10 +150,11 @@ export const UpdateTemplateInput = z.object({
     .describe(
       'role names matched by position (the first renames the first role); extra names add roles; roles cannot be removed',
     ),
-  fields: z
-    .array(FieldDefinition)
+  fields: fieldList(FieldDefinition)
     .optional()
-    .describe('replaces all fields; [] removes all; roles named here that do not exist are added'),
+    .describe(
+      withFieldMaximum('replaces all fields; [] removes all; roles named here that do not exist are added'),
+    ),
 });
 
 export const DuplicateTemplateInput = z.object({
@@ -217,7 +238,7 @@ export const EditorFieldDefinition = FieldDefinition.extend({
 
 export const EditorSaveInput = UpdateTemplateInput.omit({ external_id: true, folder: true }).extend({
   version: z.number().int().min(1),
-  fields: z.array(EditorFieldDefinition).optional(),
+  fields: fieldList(EditorFieldDefinition).optional(),
   documents: z.array(IdParam).min(1).max(10).optional(),
 });
 

@@ -121,10 +121,7 @@ export const templatesRouter = router({
     })
     .input(UpdateTemplateInput)
     .output(TemplateOutput)
-    .mutation(({ ctx, input }) => {
-      const { id, ...patch } = input;
-      return updateTemplate(ctx, ctx.actor, id, patch);
-    }),
+    .mutation(({ ctx, input }) => updateTemplate(ctx, ctx.actor, input)),
 
   duplicate: writeProcedure
     .meta({
@@ -146,10 +143,7 @@ export const templatesRouter = router({
     })
     .input(DuplicateTemplateInput)
     .output(TemplateOutput)
-    .mutation(({ ctx, input }) => {
-      const { id, ...rest } = input;
-      return duplicateTemplate(ctx, ctx.actor, id, rest, { source: ctx.source });
-    }),
+    .mutation(({ ctx, input }) => duplicateTemplate(ctx, ctx.actor, input, { source: ctx.source })),
 
   archive: writeProcedure
     .meta({
@@ -184,21 +178,15 @@ export const templatesRouter = router({
     .meta({ inputErrors: { fields: 'invalid_field' } })
     .input(EditorSaveInput)
     .output(EditorSaveOutput)
-    .mutation(({ ctx, input }) => {
-      const { id, version, ...patch } = input;
-      return saveFromEditor(ctx, ctx.actor, id, version, patch);
-    }),
+    .mutation(({ ctx, input }) => saveFromEditor(ctx, ctx.actor, input)),
 
   addDocument: writeProcedure
     .input(EditorAddDocumentInput)
     .output(EditorSaveOutput)
-    .mutation(({ ctx, input }) => {
-      const { id, version, ...doc } = input;
-      return addTemplateDocument(ctx, ctx.actor, id, version, doc);
-    }),
+    .mutation(({ ctx, input }) => addTemplateDocument(ctx, ctx.actor, input)),
 
   preview: writeProcedure
     .input(TemplatePreviewInput)
     .output(TemplatePreviewOutput)
-    .mutation(({ ctx, input }) => issueTemplatePreview(ctx, scopeOf(ctx.actor), input.id, input.role)),
+    .mutation(({ ctx, input }) => issueTemplatePreview(ctx, scopeOf(ctx.actor), input)),
 });

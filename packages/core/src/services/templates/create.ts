@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { json, type Tx } from '@esign/db';
-import type { Actor, CoreDeps, Scope, Source } from '../../context.ts';
+import type { Tx } from '@esign/db';
+import { insertTemplateDocuments } from '@esign/db/queries/template-documents';
+import { insertTemplate as insertTemplateRow, templateViewOf } from '@esign/db/queries/templates';
+import { type Actor, type CoreDeps, type Source, scopeOf } from '../../context.ts';
 import type { FieldDefinitionInput, TemplateDto } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
 import { readAfterCommit } from '../after-commit.ts';
@@ -18,7 +20,7 @@ import {
   insertFields,
   nameFields,
 } from './fields.ts';
-import { folderId, templateViewOf } from './queries.ts';
+import { folderId } from './queries.ts';
 import { RENDER_PAGES_JOB } from './render-pages.ts';
 
 export interface CreateTemplateArgs {
@@ -45,12 +47,15 @@ export interface StoredDocument {
 
 /** The slow part, before any transaction: download, parse, remove tags, store each document. */
 export async function storeDocuments(
-  accountId: number,
-  input: CreateTemplateArgs,
   deps: CoreDeps,
-  /** Every key stored, as soon as it is: the caller removes them if the create fails later. */
-  keys: string[],
+  opts: {
+    accountId: number;
+    input: Pick<CreateTemplateArgs, 'documents' | 'password'>;
+    /** Every key stored, as soon as it is: the caller removes them if the create fails later. */
+    keys: string[];
+  },
 ): Promise<{ stored: StoredDocument[]; detected: FieldSpec[]; warnings: string[] }> {
+  const { accountId, input, keys } = opts;
   const docs = input.documents ?? [];
   if (docs.length === 0)
     throw new CoreError('missing_documents', 'A template needs at least one document in `documents`');
@@ -90,32 +95,29 @@ export async function storeDocuments(
 export async function insertDocuments(
   tx: Tx,
   templateId: number,
-  stored: StoredDocument[],
-  firstPosition = 0,
-) {
-  await tx
-    .insertInto('template_documents')
-    .values(
-      stored.map((d, i) => ({
-        template_id: templateId,
-        position: firstPosition + i,
-        name: d.name,
-        storage_key: d.key,
-        mime_type: d.mime,
-        byte_size: d.size,
-        sha256: d.sha,
-        uploaded_sha256: d.uploadedSha,
-        pages: json(d.pages),
-      })),
-    )
-    .execute();
+  opts: { stored: StoredDocument[]; firstPosition?: number },
+): Promise<void> {
+  const first = opts.firstPosition ?? 0;
+  await insertTemplateDocuments(
+    tx,
+    templateId,
+    opts.stored.map((d, i) => ({
+      position: first + i,
+      name: d.name,
+      storage_key: d.key,
+      mime_type: d.mime,
+      byte_size: d.size,
+      sha256: d.sha,
+      uploaded_sha256: d.uploadedSha,
+      pages: d.pages,
+    })),
+  );
 }
 
 /** The template, its documents and fields, its page-rendering job and template.created, together. */
 async function insertTemplate(
   tx: Tx,
   actor: Actor,
-  scope: Scope,
   t: {
     name: string;
     input: CreateTemplateArgs;
@@ -125,25 +127,20 @@ async function insertTemplate(
   },
   opts: { source: Source; now: Date },
 ) {
-  const template = await tx
-    .insertInto('templates')
-    .values({
-      account_id: actor.accountId,
-      environment: actor.environment,
-      name: t.name,
-      external_id: t.input.external_id ?? null,
-      folder_id: (await folderId(tx, scope, t.input.folder)) ?? null,
-      roles: json(t.roles),
-      source: opts.source,
-      created_by_user_id: actor.userId,
-      api_key_id: actor.apiKeyId,
-      created_at: opts.now,
-      updated_at: opts.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await insertDocuments(tx, template.id, t.stored);
-  await insertFields(tx, template.id, t.fields);
+  const scope = scopeOf(actor);
+  const template = await insertTemplateRow(tx, scope, {
+    name: t.name,
+    external_id: t.input.external_id ?? null,
+    folder_id: (await folderId(tx, scope, t.input.folder)) ?? null,
+    roles: t.roles,
+    source: opts.source,
+    created_by_user_id: actor.userId,
+    api_key_id: actor.apiKeyId,
+    created_at: opts.now,
+    updated_at: opts.now,
+  });
+  await insertDocuments(tx, template.id, { stored: t.stored });
+  await insertFields(tx, template.id, { fields: t.fields });
   await enqueueJob(tx, { kind: RENDER_PAGES_JOB, payload: { templateId: template.id }, maxAttempts: 3 });
   await recordEvent(tx, scope, {
     type: 'template.created',
@@ -194,16 +191,19 @@ async function storeAndInsert(
   keys: string[],
 ) {
   const now = sc.now();
-  const { stored, detected, warnings } = await storeDocuments(actor.accountId, input, sc.deps, keys);
+  const { stored, detected, warnings } = await storeDocuments(sc.deps, {
+    accountId: actor.accountId,
+    input,
+    keys,
+  });
   const given = fieldSpecsFromDefinitions(input.fields ?? [], stored, 'api');
   // When every text tag names a role, the template gets exactly those roles (plus any in `fields`).
   const { roles, fields } = assignRoles([], nameFields([...detected, ...given]));
-  const scope = { accountId: actor.accountId, environment: actor.environment };
   const name = input.name ?? baseName(input.documents?.[0]?.name ?? stored[0]!.name);
   const template = await sc.db
     .transaction()
     .execute((tx) =>
-      insertTemplate(tx, actor, scope, { name, input, stored, roles, fields }, { source: opts.source, now }),
+      insertTemplate(tx, actor, { name, input, stored, roles, fields }, { source: opts.source, now }),
     );
   return { template, warnings };
 }

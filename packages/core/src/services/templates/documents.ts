@@ -1,4 +1,6 @@
-import { json, type TemplateDocumentRow, type Tx } from '@esign/db';
+import type { TemplateDocumentRow, TemplateFieldRow, Tx } from '@esign/db';
+import { deleteTemplateDocuments, setTemplateDocumentPositions } from '@esign/db/queries/template-documents';
+import { deleteTemplateFieldsById, setTemplateFieldAreas } from '@esign/db/queries/template-fields';
 import { CoreError } from '../../errors.ts';
 import { loadTemplateDocuments, loadTemplateFields } from './queries.ts';
 
@@ -26,37 +28,35 @@ function checkOrder(docs: TemplateDocumentRow[], order: number[], templateId: nu
 export async function reorderDocuments(
   tx: Tx,
   templateId: number,
-  order: number[],
-  remapFields: boolean,
+  opts: { order: number[]; remapFields: boolean },
 ): Promise<TemplateDocumentRow[]> {
+  const { order } = opts;
   const docs = await loadTemplateDocuments(tx, templateId);
   checkOrder(docs, order, templateId);
   const removed = docs.filter((d) => !order.includes(d.id)).map((d) => d.id);
-  if (removed.length) await tx.deleteFrom('template_documents').where('id', 'in', removed).execute();
-  for (const [position, docId] of order.entries())
-    await tx.updateTable('template_documents').set({ position }).where('id', '=', docId).execute();
-  if (remapFields) await remapFieldAreas(tx, templateId, docs, order);
+  await deleteTemplateDocuments(tx, templateId, removed);
+  await setTemplateDocumentPositions(tx, templateId, order);
+  if (opts.remapFields) await remapFieldAreas(tx, templateId, { before: docs, order });
   const byId = new Map(docs.map((d) => [d.id, d]));
   return order.map((docId, position) => ({ ...byId.get(docId)!, position }));
 }
 
+/** The fields' areas follow their documents' new positions: two statements, whatever the fields' number. */
 async function remapFieldAreas(
   tx: Tx,
   templateId: number,
-  before: TemplateDocumentRow[],
-  order: number[],
+  docs: { before: TemplateDocumentRow[]; order: number[] },
 ): Promise<void> {
-  const newIndex = new Map(before.map((d, i) => [i, order.indexOf(d.id)]));
+  const newIndex = new Map(docs.before.map((d, i) => [i, docs.order.indexOf(d.id)]));
+  const emptied: string[] = [];
+  const moved: { id: string; areas: TemplateFieldRow['areas'] }[] = [];
   for (const f of await loadTemplateFields(tx, templateId)) {
     const areas = f.areas
       .map((a) => ({ ...a, document: newIndex.get(a.document) ?? -1 }))
       .filter((a) => a.document >= 0);
-    if (areas.length === 0) await tx.deleteFrom('template_fields').where('id', '=', f.id).execute();
-    else
-      await tx
-        .updateTable('template_fields')
-        .set({ areas: json(areas) })
-        .where('id', '=', f.id)
-        .execute();
+    if (areas.length === 0) emptied.push(f.id);
+    else moved.push({ id: f.id, areas });
   }
+  await deleteTemplateFieldsById(tx, templateId, emptied);
+  await setTemplateFieldAreas(tx, templateId, moved);
 }

@@ -1,4 +1,7 @@
-import { json, type TemplateRow, type Tx } from '@esign/db';
+import type { TemplateRow, Tx } from '@esign/db';
+import { insertTemplateDocuments } from '@esign/db/queries/template-documents';
+import { deleteTemplateFields } from '@esign/db/queries/template-fields';
+import { insertTemplate, templateViewOf, updateTemplateRow } from '@esign/db/queries/templates';
 import type { Actor, Source } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
 import type { FieldDefinitionInput, FieldType, TemplateDto } from '../../contracts/templates.ts';
@@ -7,13 +10,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { reorderDocuments } from './documents.ts';
 import { toTemplateDto } from './dto.ts';
 import { assignRoles, fieldSpecsFromDefinitions, insertFields, nameFields, renameRoles } from './fields.ts';
-import {
-  folderId,
-  loadTemplateDocuments,
-  loadTemplateFields,
-  lockTemplate,
-  templateViewOf,
-} from './queries.ts';
+import { folderId, loadTemplateDocuments, loadTemplateFields, lockTemplate } from './queries.ts';
 
 // Changes to a template: each runs in one transaction that locks the template (scoped to the
 // actor's account side) and records its event, then returns the Template object.
@@ -51,44 +48,35 @@ async function templateResult(sc: ServiceContext, row: TemplateRow): Promise<Tem
 export async function applyUpdate(
   tx: Tx,
   actor: Actor,
-  id: number,
-  input: UpdateTemplateArgs,
-  opts: { now: Date } & UpdatePrecondition,
+  change: { id: number; input: UpdateTemplateArgs; now: Date } & UpdatePrecondition,
 ): Promise<{ row: TemplateRow; conflict: boolean }> {
+  const { id, input, now } = change;
   const scope = scopeOf(actor);
   const row = await lockTemplate(tx, scope, id);
-  if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version)
+  if (change.expectedVersion !== undefined && change.expectedVersion !== row.version)
     return { row, conflict: true };
-  let roles = input.roles ? await renameRoles(tx, id, row.roles, input.roles) : [...row.roles];
+  let roles = input.roles
+    ? await renameRoles(tx, id, { current: row.roles, input: input.roles })
+    : [...row.roles];
   const docs = input.documents
-    ? await reorderDocuments(tx, id, input.documents, input.fields === undefined)
+    ? await reorderDocuments(tx, id, { order: input.documents, remapFields: input.fields === undefined })
     : await loadTemplateDocuments(tx, id);
   if (input.fields) {
     const specs = nameFields(fieldSpecsFromDefinitions(input.fields, docs, 'api'));
     const assigned = assignRoles(roles, specs);
     roles = assigned.roles;
-    await tx.deleteFrom('template_fields').where('template_id', '=', id).execute();
-    await insertFields(tx, id, assigned.fields);
+    await deleteTemplateFields(tx, id);
+    await insertFields(tx, id, { fields: assigned.fields });
   }
-  const updated = await tx
-    .updateTable('templates')
-    .set({
-      updated_at: opts.now,
-      version: row.version + 1,
-      roles: json(roles),
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
-      ...(input.folder !== undefined ? { folder_id: (await folderId(tx, scope, input.folder)) ?? null } : {}),
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await recordEvent(tx, scope, {
-    type: 'template.updated',
-    objectType: 'template',
-    objectId: id,
-    now: opts.now,
+  const updated = await updateTemplateRow(tx, id, {
+    updated_at: now,
+    version: row.version + 1,
+    roles,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
+    ...(input.folder !== undefined ? { folder_id: (await folderId(tx, scope, input.folder)) ?? null } : {}),
   });
+  await recordEvent(tx, scope, { type: 'template.updated', objectType: 'template', objectId: id, now });
   return { row: updated, conflict: false };
 }
 
@@ -96,68 +84,49 @@ export async function applyUpdate(
 export async function updateTemplate(
   sc: ServiceContext,
   actor: Actor,
-  id: number,
-  input: UpdateTemplateArgs,
+  input: UpdateTemplateArgs & { id: number },
 ): Promise<TemplateDto> {
+  const { id, ...patch } = input;
   const now = sc.now();
-  const { row } = await sc.db.transaction().execute((tx) => applyUpdate(tx, actor, id, input, { now }));
+  const { row } = await sc.db
+    .transaction()
+    .execute((tx) => applyUpdate(tx, actor, { id, input: patch, now }));
   return templateResult(sc, row);
+}
+
+export interface DuplicateTemplateArgs {
+  id: number;
+  name?: string;
+  external_id?: string;
+  folder?: string;
 }
 
 async function copyTemplate(
   tx: Tx,
   actor: Actor,
-  id: number,
-  input: { name?: string; external_id?: string; folder?: string },
+  input: DuplicateTemplateArgs,
   opts: { source: Source; now: Date },
 ) {
   const scope = scopeOf(actor);
   // Locked so the copy is of one version of the template, never half of a concurrent update.
-  const original = await lockTemplate(tx, scope, id);
-  const copy = await tx
-    .insertInto('templates')
-    .values({
-      account_id: actor.accountId,
-      environment: actor.environment,
-      name: input.name ?? `${original.name} (Clone)`,
-      external_id: input.external_id ?? null,
-      folder_id:
-        input.folder !== undefined ? ((await folderId(tx, scope, input.folder)) ?? null) : original.folder_id,
-      roles: json(original.roles),
-      source: opts.source,
-      created_by_user_id: actor.userId,
-      api_key_id: actor.apiKeyId,
-      created_at: opts.now,
-      updated_at: opts.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const docs = await loadTemplateDocuments(tx, id);
-  if (docs.length) {
-    await tx
-      .insertInto('template_documents')
-      .values(
-        docs.map((d) => ({
-          template_id: copy.id,
-          position: d.position,
-          name: d.name,
-          storage_key: d.storage_key,
-          original_storage_key: d.original_storage_key,
-          mime_type: d.mime_type,
-          byte_size: d.byte_size,
-          sha256: d.sha256,
-          uploaded_sha256: d.uploaded_sha256,
-          pages: json(d.pages),
-          preview_storage_key: d.preview_storage_key,
-        })),
-      )
-      .execute();
-  }
-  const fields = await loadTemplateFields(tx, id);
-  await insertFields(
-    tx,
-    copy.id,
-    fields.map((f) => ({
+  const original = await lockTemplate(tx, scope, input.id);
+  const copy = await insertTemplate(tx, scope, {
+    name: input.name ?? `${original.name} (Clone)`,
+    external_id: input.external_id ?? null,
+    folder_id:
+      input.folder !== undefined ? ((await folderId(tx, scope, input.folder)) ?? null) : original.folder_id,
+    roles: original.roles,
+    source: opts.source,
+    created_by_user_id: actor.userId,
+    api_key_id: actor.apiKeyId,
+    created_at: opts.now,
+    updated_at: opts.now,
+  });
+  // The documents' files are immutable: the copy shares them.
+  await insertTemplateDocuments(tx, copy.id, await loadTemplateDocuments(tx, input.id));
+  const fields = await loadTemplateFields(tx, input.id);
+  await insertFields(tx, copy.id, {
+    fields: fields.map((f) => ({
       name: f.name ?? '',
       type: f.type as FieldType,
       role: f.role,
@@ -166,7 +135,7 @@ async function copyTemplate(
       areas: f.areas,
       source: f.source,
     })),
-  );
+  });
   await recordEvent(tx, scope, {
     type: 'template.created',
     objectType: 'template',
@@ -180,14 +149,13 @@ async function copyTemplate(
 export async function duplicateTemplate(
   sc: ServiceContext,
   actor: Actor,
-  id: number,
-  input: { name?: string; external_id?: string; folder?: string },
+  input: DuplicateTemplateArgs,
   opts: { source: Source },
 ): Promise<TemplateDto> {
   const now = sc.now();
   const row = await sc.db
     .transaction()
-    .execute((tx) => copyTemplate(tx, actor, id, input, { source: opts.source, now }));
+    .execute((tx) => copyTemplate(tx, actor, input, { source: opts.source, now }));
   return templateResult(sc, row);
 }
 
@@ -198,12 +166,7 @@ export async function archiveTemplate(sc: ServiceContext, actor: Actor, id: numb
     const scope = scopeOf(actor);
     const current = await lockTemplate(tx, scope, id);
     if (current.archived_at) return current;
-    const archived = await tx
-      .updateTable('templates')
-      .set({ archived_at: now, updated_at: now })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const archived = await updateTemplateRow(tx, id, { archived_at: now, updated_at: now });
     await recordEvent(tx, scope, { type: 'template.archived', objectType: 'template', objectId: id, now });
     return archived;
   });

@@ -1,7 +1,9 @@
-import { type Executor, json, type TemplateRow, type Tx } from '@esign/db';
+import type { Executor, TemplateRow, Tx } from '@esign/db';
+import { templateViewOf, updateTemplateRow } from '@esign/db/queries/templates';
+import type { z } from 'zod';
 import type { Actor, Scope } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
-import type { FieldType } from '../../contracts/templates.ts';
+import type { EditorOutput, FieldType } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
 import { MAX_DOCUMENTS } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
@@ -12,13 +14,7 @@ import { insertDocuments, type StoredDocument, storeDocuments } from './create.t
 import { toTemplateDto } from './dto.ts';
 import { applyUpdate, type UpdateTemplateArgs } from './edit.ts';
 import { assignRoles, type FieldSpec, insertFields, nameFields } from './fields.ts';
-import {
-  loadTemplateDocuments,
-  loadTemplateFields,
-  lockTemplate,
-  requireTemplate,
-  templateViewOf,
-} from './queries.ts';
+import { loadTemplateDocuments, loadTemplateFields, lockTemplate, requireTemplate } from './queries.ts';
 
 // The template editor at edit_url (issue 12). It reads the template with every page image and the
 // template's `version`, and saves through the same applyUpdate as PATCH /templates/{id} (same
@@ -29,7 +25,9 @@ import {
 /** Page image links live as long as an editing session may reasonably stay open. */
 const EDITOR_LINK_TTL_SECONDS = 12 * 3600;
 
-async function editorState(sc: ServiceContext, row: TemplateRow) {
+export type EditorState = z.infer<typeof EditorOutput>;
+
+async function editorState(sc: ServiceContext, row: TemplateRow): Promise<EditorState> {
   const now = sc.now();
   const docs = await loadTemplateDocuments(sc.db, row.id);
   return {
@@ -47,7 +45,6 @@ async function editorState(sc: ServiceContext, row: TemplateRow) {
     })),
   };
 }
-export type EditorState = Awaited<ReturnType<typeof editorState>>;
 
 /** templates.editor: the template as the editor starts from it. */
 export async function openTemplateEditor(sc: ServiceContext, scope: Scope, id: number): Promise<EditorState> {
@@ -62,14 +59,13 @@ export interface EditorSaveResult extends EditorState {
 export async function saveFromEditor(
   sc: ServiceContext,
   actor: Actor,
-  id: number,
-  version: number,
-  input: UpdateTemplateArgs,
+  input: UpdateTemplateArgs & { id: number; version: number },
 ): Promise<EditorSaveResult> {
+  const { id, version, ...patch } = input;
   const now = sc.now();
   const { row, conflict } = await sc.db
     .transaction()
-    .execute((tx) => applyUpdate(tx, actor, id, input, { now, expectedVersion: version }));
+    .execute((tx) => applyUpdate(tx, actor, { id, input: patch, now, expectedVersion: version }));
   return { status: conflict ? 'conflict' : 'saved', ...(await editorState(sc, row)) };
 }
 
@@ -80,10 +76,9 @@ export async function saveFromEditor(
 export async function addTemplateDocument(
   sc: ServiceContext,
   actor: Actor,
-  id: number,
-  version: number,
-  input: { name?: string; file: string; password?: string },
+  input: { id: number; version: number; name?: string; file: string; password?: string },
 ): Promise<EditorSaveResult> {
+  const { id, version } = input;
   const scope = scopeOf(actor);
   // Cheap checks first, so a full template or a stale editor does not download and parse for nothing.
   const current = await requireTemplate(sc.db, scope, id);
@@ -91,16 +86,15 @@ export async function addTemplateDocument(
   await checkRoom(sc.db, id);
   const keys: string[] = [];
   try {
-    const stored = await storeDocuments(
-      actor.accountId,
-      { documents: [input], password: input.password },
-      sc.deps,
+    const stored = await storeDocuments(sc.deps, {
+      accountId: actor.accountId,
+      input: { documents: [{ name: input.name, file: input.file }], password: input.password },
       keys,
-    );
+    });
     const now = sc.now();
     const result = await sc.db
       .transaction()
-      .execute((tx) => appendDocument(tx, actor, id, version, stored, now));
+      .execute((tx) => appendDocument(tx, actor, { id, version, stored, now }));
     if (result.conflict) await removeFiles(sc.deps.storage, keys);
     return { status: result.conflict ? 'conflict' : 'saved', ...(await editorState(sc, result.row)) };
   } catch (err) {
@@ -122,35 +116,33 @@ async function checkRoom(db: Executor, id: number): Promise<number> {
 async function appendDocument(
   tx: Tx,
   actor: Actor,
-  id: number,
-  version: number,
-  stored: { stored: StoredDocument[]; detected: FieldSpec[] },
-  now: Date,
+  add: {
+    id: number;
+    version: number;
+    stored: { stored: StoredDocument[]; detected: FieldSpec[] };
+    now: Date;
+  },
 ): Promise<{ row: TemplateRow; conflict: boolean }> {
+  const { id, now } = add;
   const scope = scopeOf(actor);
   const row = await lockTemplate(tx, scope, id);
-  if (row.version !== version) return { row, conflict: true };
+  if (row.version !== add.version) return { row, conflict: true };
   const position = await checkRoom(tx, id);
-  await insertDocuments(tx, id, stored.stored, position);
+  await insertDocuments(tx, id, { stored: add.stored.stored, firstPosition: position });
   const existing: FieldSpec[] = (await loadTemplateFields(tx, id)).map((f) => ({
     ...f,
     name: f.name ?? '',
     type: f.type as FieldType,
   }));
-  const detected = stored.detected.map((f) => ({
+  const detected = add.stored.detected.map((f) => ({
     ...f,
     areas: f.areas.map((a) => ({ ...a, document: position })),
   }));
   // The new document's tags and form fields get names not yet taken and go after the fields there.
   const added = nameFields([...existing, ...detected]).slice(existing.length);
   const { roles, fields } = assignRoles(row.roles, added);
-  await insertFields(tx, id, fields, existing.length);
-  const updated = await tx
-    .updateTable('templates')
-    .set({ updated_at: now, version: row.version + 1, roles: json(roles) })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  await insertFields(tx, id, { fields, firstPosition: existing.length });
+  const updated = await updateTemplateRow(tx, id, { updated_at: now, version: row.version + 1, roles });
   await recordEvent(tx, scope, { type: 'template.updated', objectType: 'template', objectId: id, now });
   return { row: updated, conflict: false };
 }

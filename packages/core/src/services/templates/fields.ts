@@ -1,13 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { type FieldAreaRow, json, type Tx } from '@esign/db';
+import type { FieldAreaRow, Tx } from '@esign/db';
+import { insertTemplateFields, renameTemplateFieldRoles } from '@esign/db/queries/template-fields';
 import { FIELD_NAME_PREFIX } from '@esign/domain';
 import type { DetectedField } from '@esign/pdf';
-import { sql } from 'kysely';
-import { type FieldDefinitionInput, type FieldType, OPTION_TYPES } from '../../contracts/templates.ts';
+import {
+  type FieldDefinitionInput,
+  type FieldType,
+  MAX_TEMPLATE_FIELDS,
+  OPTION_TYPES,
+} from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
 
 // A template's fields and roles: the invalid_field rules, generated names, role assignment.
 
+export { MAX_TEMPLATE_FIELDS };
 export const MAX_ROLES = 10;
 export const DEFAULT_ROLE = 'Signer';
 
@@ -116,30 +121,45 @@ export function assignRoles(
   return { roles, fields: fields.map((f) => ({ ...f, role: f.role ?? roles[0] })) };
 }
 
+/**
+ * The one bound on a template's fields (issue 29 item 3), whatever brings them: `fields` of the API,
+ * MCP or the editor, text tags, form fields, a document added in the editor. Checked where every
+ * path stores its fields (insertFields); the contracts reject a longer `fields` list up front.
+ */
+function checkFieldCount(count: number): void {
+  if (count > MAX_TEMPLATE_FIELDS) {
+    throw new CoreError(
+      'invalid_field',
+      `fields: a template has at most ${MAX_TEMPLATE_FIELDS.toLocaleString('en')} fields; this one would have ${count.toLocaleString('en')}`,
+    );
+  }
+}
+
+/**
+ * Stores `fields` as the template's, numbered from `firstPosition` (the count of fields it keeps),
+ * in as many statements as PostgreSQL's parameter limit needs.
+ */
 export async function insertFields(
   tx: Tx,
   templateId: number,
-  fields: FieldSpec[],
-  firstPosition = 0,
+  opts: { fields: FieldSpec[]; firstPosition?: number },
 ): Promise<void> {
-  if (fields.length === 0) return;
-  await tx
-    .insertInto('template_fields')
-    .values(
-      fields.map((f, position) => ({
-        id: randomUUID(),
-        template_id: templateId,
-        position: firstPosition + position,
-        name: f.name || null,
-        type: f.type,
-        role: f.role!,
-        required: f.required,
-        options: f.options ? json(f.options) : null,
-        areas: json(f.areas),
-        source: f.source,
-      })),
-    )
-    .execute();
+  const first = opts.firstPosition ?? 0;
+  checkFieldCount(first + opts.fields.length);
+  await insertTemplateFields(
+    tx,
+    templateId,
+    opts.fields.map((f, i) => ({
+      position: first + i,
+      name: f.name || null,
+      type: f.type,
+      role: f.role!,
+      required: f.required,
+      options: f.options,
+      areas: f.areas,
+      source: f.source,
+    })),
+  );
 }
 
 /**
@@ -149,29 +169,22 @@ export async function insertFields(
 export async function renameRoles(
   tx: Tx,
   templateId: number,
-  current: string[],
-  input: string[],
+  roles: { current: string[]; input: string[] },
 ): Promise<string[]> {
+  const { input } = roles;
   if (new Set(input).size !== input.length) throw new CoreError('invalid_parameter', 'roles must be unique');
-  const roles = [...current];
+  const next = [...roles.current];
   const renames = new Map<string, string>();
   input.forEach((name, i) => {
-    if (i < roles.length) {
-      if (roles[i] !== name) renames.set(roles[i]!, name);
-      roles[i] = name;
-    } else roles.push(name);
+    if (i < next.length) {
+      if (next[i] !== name) renames.set(next[i]!, name);
+      next[i] = name;
+    } else next.push(name);
   });
-  if (new Set(roles).size !== roles.length)
+  if (new Set(next).size !== next.length)
     throw new CoreError('invalid_parameter', 'roles would not be unique after renaming');
-  if (roles.length > MAX_ROLES)
+  if (next.length > MAX_ROLES)
     throw new CoreError('invalid_parameter', `A template has at most ${MAX_ROLES} roles`);
-  if (renames.size === 0) return roles;
-  const cases = [...renames].map(([from, to]) => sql`when ${from} then ${to}`);
-  await tx
-    .updateTable('template_fields')
-    .set({ role: sql<string>`case role ${sql.join(cases, sql` `)} else role end` })
-    .where('template_id', '=', templateId)
-    .where('role', 'in', [...renames.keys()])
-    .execute();
-  return roles;
+  await renameTemplateFieldRoles(tx, templateId, renames);
+  return next;
 }

@@ -8,7 +8,7 @@ export {
   openTemplateEditor,
   saveFromEditor,
 } from './editor.ts';
-export { DEFAULT_ROLE, MAX_ROLES } from './fields.ts';
+export { DEFAULT_ROLE, MAX_ROLES, MAX_TEMPLATE_FIELDS } from './fields.ts';
 export { isPreviewToken, issueTemplatePreview, openTemplatePreview, PREVIEW_TTL_SECONDS } from './preview.ts';
 export {
   findTemplate,

@@ -54,7 +54,12 @@ function readClaims(config: Config, token: string, now: Date): PreviewClaims {
 }
 
 /** templates.preview: a link to the signing page as `role` sees this template; valid 15 minutes. */
-export async function issueTemplatePreview(sc: ServiceContext, scope: Scope, id: number, role: string) {
+export async function issueTemplatePreview(
+  sc: ServiceContext,
+  scope: Scope,
+  input: { id: number; role: string },
+) {
+  const { id, role } = input;
   const template = await requireTemplate(sc.db, scope, id);
   if (!template.roles.includes(role))
     throw new CoreError('invalid_parameter', `role "${role}" is not a role of template ${id}`);

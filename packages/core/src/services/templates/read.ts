@@ -1,11 +1,11 @@
-import { compiledOnce } from '@esign/db';
+import { listTemplateViews } from '@esign/db/queries/templates';
 import type { z } from 'zod';
 import type { Scope } from '../../context.ts';
 import type { TemplateDto, TemplateListOutput } from '../../contracts/templates.ts';
 import { containsPattern, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { toTemplateDto } from './dto.ts';
-import { requireTemplateView, templateViews } from './queries.ts';
+import { requireTemplateView } from './queries.ts';
 
 type TemplateListDto = z.infer<typeof TemplateListOutput>;
 
@@ -18,56 +18,6 @@ export async function getTemplate(
   const row = await requireTemplateView(sc.db, scope, id);
   return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
 }
-
-/** Which filters a list has: its statement's structure (the values are filled in). */
-interface ListShape {
-  archived: boolean;
-  cursor: boolean;
-  q: boolean;
-  externalId: boolean;
-  folder: boolean;
-}
-
-interface ListValues extends Record<string, unknown> {
-  accountId: number;
-  environment: string;
-  limit: number;
-  cursor: number | undefined;
-  pattern: string | undefined;
-  externalId: string | undefined;
-  folder: string | undefined;
-}
-
-/**
- * The list statement, built and compiled once per filter combination and run prepared: every list
- * request runs it, and building it cost more than running it (bench/README.md, issue 16).
- */
-const templatePage = compiledOnce(
-  'esign_templates_list',
-  (s: ListShape) => `${+s.archived}${+s.cursor}${+s.q}${+s.externalId}${+s.folder}`,
-  (db, v: ListValues, s: ListShape) => {
-    let query = templateViews(db)
-      .where('templates.account_id', '=', v.accountId)
-      .where('templates.environment', '=', v.environment as Scope['environment'])
-      .where('templates.archived_at', s.archived ? 'is not' : 'is', null)
-      .orderBy('templates.id', 'desc')
-      .limit(v.limit);
-    if (s.cursor) query = query.where('templates.id', '<', v.cursor!);
-    if (s.q) query = query.where('templates.name', 'ilike', v.pattern!);
-    if (s.externalId) query = query.where('templates.external_id', '=', v.externalId!);
-    if (s.folder) {
-      query = query.where('templates.folder_id', '=', (eb) =>
-        eb
-          .selectFrom('folders')
-          .select('folders.id')
-          .where('folders.account_id', '=', v.accountId)
-          .where('folders.environment', '=', v.environment as Scope['environment'])
-          .where('folders.name', '=', v.folder!),
-      );
-    }
-    return query;
-  },
-);
 
 /** GET /templates: the list envelope, newest first, without fields and documents. */
 export async function listTemplates(
@@ -82,21 +32,13 @@ export async function listTemplates(
     folder?: string;
   },
 ): Promise<TemplateListDto> {
-  const shape: ListShape = {
+  const rows = await listTemplateViews(sc.db, scope, {
     archived: Boolean(q.archived),
-    cursor: Boolean(q.cursor),
-    q: Boolean(q.q),
-    externalId: q.external_id !== undefined,
-    folder: q.folder !== undefined,
-  };
-  const rows = await templatePage(sc.db, shape, {
-    accountId: scope.accountId,
-    environment: scope.environment,
-    limit: q.limit + 1,
-    cursor: q.cursor,
+    cursor: q.cursor || undefined,
     pattern: q.q ? containsPattern(q.q) : undefined,
     externalId: q.external_id,
     folder: q.folder,
+    limit: q.limit + 1,
   });
   const dc = { config: sc.config, now: sc.now() };
   return listPage(rows, q.limit, (page) =>

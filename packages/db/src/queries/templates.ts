@@ -1,0 +1,182 @@
+import { type Insertable, sql, type Updateable } from 'kysely';
+import { compiledOnce, type Executor, json, type Tx } from '../connection.ts';
+import type { Environment, TemplateRow, TemplatesTable } from '../schema.ts';
+import type { Scope } from '../scope.ts';
+import { type CreatedByRow, createdByColumn } from './created-by.ts';
+import { folderNameColumn } from './folders.ts';
+
+// Templates (the rows; their documents and fields: template-documents.ts, template-fields.ts). One
+// template by id within an account side is scoped.ts's `findScoped`/`lockScopedRow`.
+
+/** The template's columns the Template object shows, with its creator and its folder's name. */
+export type TemplateView = Pick<
+  TemplateRow,
+  'id' | 'name' | 'external_id' | 'roles' | 'archived_at' | 'created_at' | 'updated_at'
+> & {
+  created_by: CreatedByRow | null;
+  folder_name: string | null;
+};
+
+/** Templates with what their Template object shows, read in the same statement (no query per row). */
+function templateViews(db: Executor) {
+  return (
+    db
+      .selectFrom('templates')
+      // Only what the object shows: a list page reads (and the driver parses) no other column.
+      .select([
+        'templates.id',
+        'templates.name',
+        'templates.external_id',
+        'templates.roles',
+        'templates.archived_at',
+        'templates.created_at',
+        'templates.updated_at',
+        createdByColumn(sql.ref('templates.created_by_user_id')).as('created_by'),
+        folderNameColumn(sql.ref('templates.folder_id')).as('folder_name'),
+      ])
+  );
+}
+
+/** The template `id` of this account side with its creator and folder, or undefined. */
+export function findTemplateView(db: Executor, scope: Scope, id: number): Promise<TemplateView | undefined> {
+  return templateViews(db)
+    .where('templates.id', '=', id)
+    .where('templates.account_id', '=', scope.accountId)
+    .where('templates.environment', '=', scope.environment)
+    .executeTakeFirst();
+}
+
+/** A row already at hand (just written) with its creator and folder: one statement. */
+export async function templateViewOf(db: Executor, row: TemplateRow): Promise<TemplateView> {
+  const relations = await db
+    .selectNoFrom([
+      createdByColumn(sql.val(row.created_by_user_id)).as('created_by'),
+      folderNameColumn(sql.val(row.folder_id)).as('folder_name'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { ...row, ...relations };
+}
+
+/** GET /templates' filters; `pattern` is an ILIKE pattern on the name. */
+export interface TemplateListFilters {
+  /** Archived templates only (else active ones only). */
+  archived: boolean;
+  /** Ids below this one (the previous page's last). */
+  cursor?: number;
+  pattern?: string;
+  externalId?: string;
+  /** The folder's name. */
+  folder?: string;
+  limit: number;
+}
+
+/** Which filters a list has: its statement's structure (the values are filled in). */
+interface ListShape {
+  archived: boolean;
+  cursor: boolean;
+  q: boolean;
+  externalId: boolean;
+  folder: boolean;
+}
+
+interface ListValues extends Record<string, unknown> {
+  accountId: number;
+  environment: Environment;
+  limit: number;
+  cursor: number | undefined;
+  pattern: string | undefined;
+  externalId: string | undefined;
+  folder: string | undefined;
+}
+
+/**
+ * The list statement, built and compiled once per filter combination and run prepared: every list
+ * request runs it, and building it cost more than running it (bench/README.md, issue 16).
+ */
+const templatePage = compiledOnce(
+  'esign_templates_list',
+  (s: ListShape) => `${+s.archived}${+s.cursor}${+s.q}${+s.externalId}${+s.folder}`,
+  (db, v: ListValues, s: ListShape) => {
+    let query = templateViews(db)
+      .where('templates.account_id', '=', v.accountId)
+      .where('templates.environment', '=', v.environment)
+      .where('templates.archived_at', s.archived ? 'is not' : 'is', null)
+      .orderBy('templates.id', 'desc')
+      .limit(v.limit);
+    if (s.cursor) query = query.where('templates.id', '<', v.cursor!);
+    if (s.q) query = query.where('templates.name', 'ilike', v.pattern!);
+    if (s.externalId) query = query.where('templates.external_id', '=', v.externalId!);
+    if (s.folder) {
+      query = query.where('templates.folder_id', '=', (eb) =>
+        eb
+          .selectFrom('folders')
+          .select('folders.id')
+          .where('folders.account_id', '=', v.accountId)
+          .where('folders.environment', '=', v.environment)
+          .where('folders.name', '=', v.folder!),
+      );
+    }
+    return query;
+  },
+);
+
+/** Up to `limit` templates of the account side, newest first, that pass the filters. */
+export function listTemplateViews(
+  db: Executor,
+  scope: Scope,
+  filters: TemplateListFilters,
+): Promise<TemplateView[]> {
+  const shape: ListShape = {
+    archived: filters.archived,
+    cursor: Boolean(filters.cursor),
+    q: Boolean(filters.pattern),
+    externalId: filters.externalId !== undefined,
+    folder: filters.folder !== undefined,
+  };
+  return templatePage(db, shape, {
+    accountId: scope.accountId,
+    environment: scope.environment,
+    limit: filters.limit,
+    cursor: filters.cursor,
+    pattern: filters.pattern,
+    externalId: filters.externalId,
+    folder: filters.folder,
+  });
+}
+
+/** What a new template row is given (the account side comes from `scope`). */
+export type NewTemplate = Omit<Insertable<TemplatesTable>, 'account_id' | 'environment' | 'roles'> & {
+  roles: string[];
+};
+
+export function insertTemplate(tx: Tx, scope: Scope, values: NewTemplate): Promise<TemplateRow> {
+  return tx
+    .insertInto('templates')
+    .values({
+      ...values,
+      account_id: scope.accountId,
+      environment: scope.environment,
+      roles: json(values.roles),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The changes a template row takes; `roles` as a list. */
+export type TemplateChanges = Omit<
+  Updateable<TemplatesTable>,
+  'id' | 'account_id' | 'environment' | 'roles'
+> & {
+  roles?: string[];
+};
+
+/** Changes the template `id` (already found or locked within its account side); returns the row. */
+export function updateTemplateRow(tx: Tx, id: number, changes: TemplateChanges): Promise<TemplateRow> {
+  const { roles, ...rest } = changes;
+  return tx
+    .updateTable('templates')
+    .set({ ...rest, ...(roles !== undefined ? { roles: json(roles) } : {}) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
