@@ -26,6 +26,7 @@ export const documentsRouter = router({
     .output(VerificationOutput)
     .mutation(async ({ ctx, input }) => {
       const bytes = await decodeVerifyFile(input.file, ctx.deps);
-      return verifyDocument(ctx.db, scopeOf(ctx.actor), bytes, ctx.config);
+      const scope = scopeOf(ctx.actor);
+      return verifyDocument(ctx, bytes, { scope, tenant: String(scope.accountId) });
     }),
 });
