@@ -28,6 +28,8 @@ const DASHBOARD_PATHS = [
   '/templates/:id/link',
   '/bulk',
   '/embed',
+  // The public verify page (issue 30): no session needed.
+  '/verify',
 ] as const;
 
 /**

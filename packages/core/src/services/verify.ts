@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { MAX_DOCUMENT_BYTES, poolBusy, readDocumentFile } from './documents-input.ts';
+import { hitRateLimit } from './rate-limit.ts';
 import { type ProducedFile, producedFiles } from './request-model.ts';
 import { signingIdentityOptions } from './sealing/identity.ts';
 
@@ -273,4 +274,31 @@ export async function verifyDocument(
     changes,
     signatures,
   };
+}
+
+/** Files one address may check a minute on the public /verify page (which needs no API key). */
+export const PUBLIC_VERIFY_PER_MINUTE = 10;
+
+/**
+ * The public /verify page (no key): the same verification, for anyone who holds a PDF. Counted
+ * per client address (a fixed one-minute window shared by every process, before the file is even
+ * decoded); the file is checked in memory and in the document pool as that address's work, never
+ * stored; no request id is shown (nobody's account side is the caller's).
+ */
+export async function verifyForPublic(
+  ctx: { db: Executor; config: VerifyConfig; deps: CoreDeps; now: () => Date },
+  file: string,
+  caller: { ip: string | null },
+): Promise<VerificationDto> {
+  const address = caller.ip ?? 'unknown';
+  const hit = await hitRateLimit(ctx.db, `verify_page:ip:${address}`, PUBLIC_VERIFY_PER_MINUTE, ctx.now());
+  if (hit.limited) {
+    throw new CoreError(
+      'rate_limited',
+      `Too many files checked from your address: at most ${PUBLIC_VERIFY_PER_MINUTE} a minute. Wait ${hit.resetSeconds} seconds, then try again.`,
+      { retryAfterSeconds: hit.resetSeconds },
+    );
+  }
+  const bytes = await decodeVerifyFile(file, ctx.deps);
+  return verifyDocument(ctx, bytes, { scope: null, tenant: `verify_page:${address}` });
 }

@@ -38,6 +38,9 @@ import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.t
 
 const PDF_TYPE = 'application/pdf';
 
+/** The web app's public verify page, which every sealed file names (issue 30). */
+export const verifyPageUrl = (config: Pick<JobContext['config'], 'PUBLIC_URL'>) => `${config.PUBLIC_URL}/verify`;
+
 const slug = (name: string) =>
   name
     .normalize('NFKD')
@@ -109,6 +112,7 @@ async function sealOriginal(run: SealRun, doc: SnapshotDocument, sealedAt: Date)
         testMark: run.testMode,
         signedAt: sealedAt,
         expectedSha256: doc.sha256 || undefined,
+        verifyUrl: verifyPageUrl(run.ctx.config),
       },
     );
   } catch (err) {
@@ -219,6 +223,7 @@ async function buildTrail(
     events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
     sealing,
     testMode: run.testMode,
+    verifyUrl: verifyPageUrl(run.ctx.config),
   };
   return run.sealer.auditTrail(input);
 }
