@@ -37,8 +37,8 @@ const LEVEL_WORDS: Record<string, string> = {
   'B-LTA': 'PAdES B-LTA: timestamped, certificate checks kept in the file, and an archive timestamp',
 };
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : null;
+/** As the audit trail writes times: 2026-11-27 20:25 UTC (the same in every reader's locale). */
+const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : null);
 
 /** A certificate subject's common name ("CN=esign document sealing, O=..." → "esign document sealing"). */
 const commonName = (subject: string | null) => subject?.match(/CN=([^,]+)/)?.[1]?.trim() ?? subject;
@@ -108,7 +108,7 @@ function Result({ v }: { v: Verification }) {
           <ul data-testid="verify-changes">
             {v.changes.map((c) => (
               <li key={`${c.revision}-${c.kind}-${c.page}-${c.description}`}>
-                {c.page ? `Page ${c.page}: ` : ''}
+                {c.page && !c.description.includes(`page ${c.page}`) ? `Page ${c.page}: ` : ''}
                 {c.description} (revision {c.revision})
               </li>
             ))}
