@@ -177,7 +177,10 @@ describe("signer.copy: a signer's own signed copy right after they sign", () => 
       .where('type', '=', 'signer.copy_sealed')
       .where('signer_id', '=', req.signers[0]!.id)
       .executeTakeFirstOrThrow();
-    expect(audit.data).toMatchObject({ signer_number: 1, documents: [{ name: 'Lease', sha256: copy!.sha256 }] });
+    expect(audit.data).toMatchObject({
+      signer_number: 1,
+      documents: [{ name: 'Lease', sha256: copy!.sha256 }],
+    });
     const verify = () => t.api('POST', 'documents/verify', { key: owner.key, body: { file: b64(bytes) } });
     const before = await verify();
     expect(before.status, before.text).toBe(200);
@@ -226,7 +229,12 @@ describe("signer.copy: a signer's own signed copy right after they sign", () => 
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({
         verdict: 'authentic',
-        match: { kind: 'signer_copy', signature_request_id: req.id, signer_number: 1, final_document_exists: true },
+        match: {
+          kind: 'signer_copy',
+          signature_request_id: req.id,
+          signer_number: 1,
+          final_document_exists: true,
+        },
       });
     } finally {
       await client.close();

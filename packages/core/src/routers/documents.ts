@@ -37,7 +37,8 @@ export const documentsRouter = router({
     .input(VerifyDocumentInput)
     .output(VerificationOutput)
     .mutation(async ({ ctx, input }) => {
-      if (!ctx.web) throw new CoreError('not_available', 'The public verify page is part of the web app only');
+      if (!ctx.web)
+        throw new CoreError('not_available', 'The public verify page is part of the web app only');
       return verifyForPublic(ctx, input.file, { ip: ctx.ip });
     }),
 });

@@ -47,14 +47,14 @@ function whoColumns(by: AuditBy) {
  */
 export async function recordAudit(tx: Executor, scope: Scope, entry: AuditEntry): Promise<void> {
   await insertAuditEvent(tx, {
-      account_id: scope.accountId,
-      environment: scope.environment,
-      signature_request_id: entry.signatureRequestId ?? null,
-      template_id: entry.templateId ?? null,
-      signer_id: entry.signerId ?? null,
-      type: entry.type,
-      ...whoColumns(entry.by),
-      ...(entry.data === undefined ? {} : { data: json(entry.data) }),
+    account_id: scope.accountId,
+    environment: scope.environment,
+    signature_request_id: entry.signatureRequestId ?? null,
+    template_id: entry.templateId ?? null,
+    signer_id: entry.signerId ?? null,
+    type: entry.type,
+    ...whoColumns(entry.by),
+    ...(entry.data === undefined ? {} : { data: json(entry.data) }),
     created_at: entry.now,
   });
 }

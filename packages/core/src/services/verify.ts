@@ -242,11 +242,12 @@ export async function verifyDocument(
   bytes: Uint8Array,
   caller: VerifyCaller,
 ): Promise<VerificationDto> {
-  const { checks, intact, sha256: hash, serviceCertificateSha256 } = await checkInPool(
-    bytes,
-    caller.tenant,
-    ctx.config,
-  );
+  const {
+    checks,
+    intact,
+    sha256: hash,
+    serviceCertificateSha256,
+  } = await checkInPool(bytes, caller.tenant, ctx.config);
   const match = await findProduced(ctx.db, caller.scope, hash);
   const signatures = checks.map((c) => signatureDto(c, serviceCertificateSha256));
   const last = signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);

@@ -9,7 +9,10 @@ import type { Environment, SignatureRequestRow, SignerRow } from '../schema.ts';
 export type SealingStatus = SignatureRequestRow['sealing_status'];
 
 /** The whole request row (the seal job and the signer's copy work from its snapshot). */
-export function findRequestForSealing(db: Executor, requestId: number): Promise<SignatureRequestRow | undefined> {
+export function findRequestForSealing(
+  db: Executor,
+  requestId: number,
+): Promise<SignatureRequestRow | undefined> {
   return db.selectFrom('signature_requests').selectAll().where('id', '=', requestId).executeTakeFirst();
 }
 

@@ -198,12 +198,25 @@ class Flow {
         path.push(`${x.toFixed(3)} ${y.toFixed(3)} ${cell.toFixed(3)} ${cell.toFixed(3)} re`);
       }
     }
-    this.canvas.save().fillColor([1, 1, 1]).rect(MARGIN_X, top - size, size, size).raw('f');
-    this.canvas.fillColor(BLACK).raw(`${path.join('\n')}\nf`).restore();
+    this.canvas
+      .save()
+      .fillColor([1, 1, 1])
+      .rect(MARGIN_X, top - size, size, size)
+      .raw('f');
+    this.canvas
+      .fillColor(BLACK)
+      .raw(`${path.join('\n')}\nf`)
+      .restore();
     let baseline = top - 14;
     for (const [i, line] of lines.entries()) {
       for (const wrapped of wrapText(line, 9, CONTENT_W - size - 14, i === 0 ? 'bold' : 'regular')) {
-        this.canvas.text(shapeLine(wrapped, i === 0 ? 'bold' : 'regular'), MARGIN_X + size + 12, baseline, 9, i === 0 ? BLACK : GREY);
+        this.canvas.text(
+          shapeLine(wrapped, i === 0 ? 'bold' : 'regular'),
+          MARGIN_X + size + 12,
+          baseline,
+          9,
+          i === 0 ? BLACK : GREY,
+        );
         baseline -= 9 * LINE_HEIGHT;
       }
     }

@@ -158,7 +158,13 @@ function rawGlyphCopy(subset: fontkit.Subset): void {
         view.setUint16(pos + 2, this.includeGlyph(view.getUint16(pos + 2)));
         pos += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
         pos +=
-          flags & WE_HAVE_A_SCALE ? 2 : flags & WE_HAVE_AN_X_AND_Y_SCALE ? 4 : flags & WE_HAVE_A_TWO_BY_TWO ? 8 : 0;
+          flags & WE_HAVE_A_SCALE
+            ? 2
+            : flags & WE_HAVE_AN_X_AND_Y_SCALE
+              ? 4
+              : flags & WE_HAVE_A_TWO_BY_TWO
+                ? 8
+                : 0;
         if (!(flags & MORE_COMPONENTS)) break;
       }
     }
@@ -169,7 +175,10 @@ function rawGlyphCopy(subset: fontkit.Subset): void {
     this.hmtx.metrics.push(
       own
         ? { advance: own.advance, bearing: own.bearing }
-        : { advance: metrics.get(metrics.length - 1)?.advance ?? 0, bearing: bearings.get(gid - metrics.length) ?? 0 },
+        : {
+            advance: metrics.get(metrics.length - 1)?.advance ?? 0,
+            bearing: bearings.get(gid - metrics.length) ?? 0,
+          },
     );
     this.offset += bytes.length;
     return this.glyf.length - 1;

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
+import { background } from '../background.ts';
 import type { Outputs } from '../router-types.ts';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, ErrorNote } from '../ui.tsx';
@@ -122,26 +123,35 @@ function Result({ v }: { v: Verification }) {
 export function VerifyPage() {
   const inputId = useId();
   const [over, setOver] = useState(false);
-  const [tooBig, setTooBig] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const verify = useMutation(trpc.documents.verifyPublic.mutationOptions());
 
   const choose = async (list: FileList | null) => {
     const file = list?.[0];
     if (!file) return;
     verify.reset();
-    setTooBig(null);
+    setProblem(null);
     if (file.size > MAX_BYTES) {
-      setTooBig(`${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; files up to 25 MB can be checked.`);
+      setProblem(
+        `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; files up to 25 MB can be checked.`,
+      );
       return;
     }
-    verify.mutate({ file: await readAsDataUrl(file) });
+    let data: string;
+    try {
+      data = await readAsDataUrl(file);
+    } catch (err) {
+      setProblem(err instanceof Error ? err.message : `Could not read ${file.name}`);
+      return;
+    }
+    verify.mutate({ file: data });
   };
 
   return (
     <AuthLayout title="Verify a signed document">
       <p className="lead">
-        Drop a PDF you received: we check whether this service sealed it and whether anything changed
-        since. The file is checked and forgotten: it is not stored.
+        Drop a PDF you received: we check whether this service sealed it and whether anything changed since.
+        The file is checked and forgotten: it is not stored.
       </p>
       <label
         htmlFor={inputId}
@@ -154,7 +164,7 @@ export function VerifyPage() {
         onDrop={(e) => {
           e.preventDefault();
           setOver(false);
-          void choose(e.dataTransfer.files);
+          background(choose(e.dataTransfer.files));
         }}
       >
         <strong>Drop a PDF here</strong>
@@ -164,13 +174,13 @@ export function VerifyPage() {
           className="sr-only"
           type="file"
           accept="application/pdf,.pdf"
-          onChange={(e) => void choose(e.target.files)}
+          onChange={(e) => background(choose(e.target.files))}
           data-testid="verify-file"
         />
       </label>
-      {tooBig ? (
+      {problem ? (
         <div className="notice notice-error" role="alert">
-          {tooBig}
+          {problem}
         </div>
       ) : null}
       <ErrorNote error={verify.error} title="This file could not be checked." />

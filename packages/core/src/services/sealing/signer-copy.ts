@@ -39,7 +39,8 @@ async function loadCopyable(ctx: JobContext, signerId: number) {
   const signer = await findSignerForCopy(ctx.db, signerId);
   if (signer?.status !== 'signed' || !signer.signed_at || signer.documents) return null;
   const request = await findRequestForSealing(ctx.db, signer.signature_request_id);
-  if (!request) throw new Error(`signer ${signerId}: signature request ${signer.signature_request_id} not found`);
+  if (!request)
+    throw new Error(`signer ${signerId}: signature request ${signer.signature_request_id} not found`);
   return { signer, request };
 }
 
