@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PDF } from '@libpdf/core';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import jsQR from 'jsqr';
+import jsQRImport from 'jsqr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuditTrailInput,
@@ -24,6 +24,10 @@ import {
   tempDir,
   writeTemp,
 } from './seal-helpers.ts';
+
+// jsqr is CommonJS typed as `export default`: under NodeNext its default import is the module.
+const jsQR = ((jsQRImport as unknown as { default?: unknown }).default ??
+  jsQRImport) as (typeof jsQRImport)['default'];
 
 let identity: SigningIdentity;
 let dir: string;
