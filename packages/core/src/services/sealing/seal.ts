@@ -39,8 +39,7 @@ import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.t
 const PDF_TYPE = 'application/pdf';
 
 /** The web app's public verify page, which every sealed file names (issue 30). */
-const verifyPageUrl = (config: Pick<JobContext['config'], 'PUBLIC_URL'>) =>
-  `${config.PUBLIC_URL}/verify`;
+const verifyPageUrl = (config: Pick<JobContext['config'], 'PUBLIC_URL'>) => `${config.PUBLIC_URL}/verify`;
 
 const slug = (name: string) =>
   name
