@@ -79,9 +79,12 @@ function tableRows(): string[] {
   const wh = out('webhooks');
   const perSec = wh.results[0].throughput.per_second;
   const seal = out('sealing').results.filter((r: { pages: number }) => r.pages === 10);
-  // B-B (no TSA): the row compares the service's own work; B-LTA adds network exchanges.
-  const sealMs = seal.find((r: { op: string }) => r.op === 'sealDocument B-B').medianMs;
-  const libMs = seal.find((r: { op: string }) => r.op === 'pdf-lib load+save').medianMs;
+  // B-B (no TSA): the row compares the service's own work; B-LTA adds network exchanges. One
+  // method (bench/README.md, Sealing): CPU time, the seal and the floor alternating in one process.
+  const sealBB = seal.find((r: { op: string }) => r.op === 'sealDocument B-B');
+  const sealMs = sealBB.cpuMs;
+  const libMs = sealBB.floorCpuMs;
+  const sealRatio = sealBB.cpuRatio as number;
   const start = out('start').modes;
   const node = start['node (type stripping)'];
   const tsx = start['node --import tsx'];
@@ -95,7 +98,7 @@ function tableRows(): string[] {
     `| \`status=declined\` (rare), p50, ${k(large)} vs ${k(small)} | ${l['status=declined']} ms vs ${s['status=declined']} ms | — | ${ratio(l['status=declined'], s['status=declined'])} | < 2× | ${met(scale('status=declined') < 2)} |`,
     `| first page / deep cursor / \`status=completed\`, p50, ${k(large)} vs ${k(small)} | ${l['first page']} / ${l['deep cursor']} / ${l['status=completed']} ms vs ${s['first page']} / ${s['deep cursor']} / ${s['status=completed']} ms | — | ≤ ${Math.max(scale('first page'), scale('deep cursor'), scale('status=completed')).toFixed(2)}× | < 2× | ${met(Math.max(scale('first page'), scale('deep cursor'), scale('status=completed')) < 2)} |`,
     `| webhook deliveries per second, one worker (bench/webhooks.ts) | ${perSec} | — | — | ≥ 500 | ${met(perSec >= 500)} |`,
-    `| sealing 10 pages (B-B) vs pdf-lib load+save (bench/sealing.ts), median of 3 alternating rounds | ${sealMs} ms | ${libMs} ms | ${ratio(sealMs, libMs)} | ≤ 3× | ${met(sealMs / libMs <= 3)} |`,
+    `| sealing 10 pages (B-B) vs pdf-lib load+save of the same bytes in the same process (bench/sealing.ts), CPU time, median of 30 warm runs each, median of 3 rounds | ${sealMs} ms | ${libMs} ms | ${sealRatio.toFixed(2)}× | ≤ 3× | ${met(sealRatio <= 3)} |`,
     `| production start to \`/readyz\` / idle RSS (bench/start.ts), median | ${node.readyMsMedian} ms / ${node.idleRssMbMedian} MB | ${tsx.readyMsMedian} ms / ${tsx.idleRssMbMedian} MB with tsx | ${ratio(node.readyMsMedian, tsx.readyMsMedian)} / ${ratio(node.idleRssMbMedian, tsx.idleRssMbMedian)} | no run-time compiler | met |`,
     ...bigInputRows(),
   ];

@@ -1,15 +1,20 @@
-// Sealing benchmark: time and peak memory of sealDocument (20 values drawn + the certification
+// Sealing benchmark: CPU time and peak memory of sealDocument (20 values drawn + the certification
 // seal) on 1, 10 and 100-page documents, against a plain pdf-lib load + save of the same file;
 // once at PAdES B-B (no TSA) and once at B-LTA against loopback trust services (an `openssl ts`
 // TSA, an `openssl ocsp` responder and a CRL, test/trust-services.ts), whose network wait (the
 // time spent waiting for TSA/OCSP/CRL answers) is reported separately.
 //
-//   node bench/sealing.ts [--runs N] [--rounds R]
+//   node bench/sealing.ts [--runs N] [--rounds R] [--pages 10] [--ops B-B]
 //
-// Every measurement runs in its own child process, so its peak RSS (process.resourceUsage().maxRSS)
-// belongs to that operation alone; the inputs and the signing identity are prepared once by the
-// parent. Time is the median of N runs after WARM_UP runs (a worker process seals many documents:
-// its steady state is what counts); "cold" is the first run.
+// The method (issue 31, one ratio for one thing): the same input bytes, in the same process, the
+// operation and the floor (pdf-lib load + save) alternating run by run, WARM_UP runs of both before
+// N measured ones, and for each the median of the N measured runs' CPU time (process.cpuUsage:
+// user + system, every thread of the process). The ratio is median operation CPU / median floor
+// CPU of the same child. CPU time, not wall time: on a shared machine other processes' load moves
+// wall time by 2-5x between runs, and a B-LTA seal's wait for its TSA is not CPU. Wall-clock
+// medians are printed beside it. Every operation runs in its own child process, so its peak RSS
+// (process.resourceUsage().maxRSS) belongs to that operation alone; the inputs and the signing
+// identity are prepared once by the parent; "cold" is the first run.
 
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,14 +43,21 @@ interface Result {
   bytes: number;
   outBytes: number;
   coldMs: number;
+  /** Median wall-clock time of the measured runs. */
   medianMs: number;
+  /** Median CPU time (user + system) of the measured runs. */
+  cpuMs: number;
+  /** Median CPU time of the floor (pdf-lib load + save of the same bytes), alternating with the runs. */
+  floorCpuMs: number;
+  /** cpuMs / floorCpuMs: the ratio the goal is about. */
+  cpuRatio: number;
   baselineRssMb: number;
   peakRssMb: number;
   /** Median time per run spent waiting for TSA / OCSP / CRL answers (B-LTA only). */
   networkMs: number;
   /** Median pdf-lib load + save of the same file, interleaved with this operation's runs. */
   interleavedBaselineMs: number;
-  /** With `--rounds`: each round's median (medianMs is their median). */
+  /** With `--rounds`: each round's CPU ratio (cpuRatio is their median). */
   roundMedians?: number[];
 }
 
@@ -202,34 +214,62 @@ async function child(
   };
   const baselineRss = process.memoryUsage().rss;
   const times: number[] = [];
+  const opCpus: number[] = [];
   const waits: number[] = [];
   const baselines: number[] = [];
+  const floorCpus: number[] = [];
   let out = new Uint8Array();
-  for (let i = 0; i < WARM_UP + runs; i++) {
+  const cpuMs = (since: NodeJS.CpuUsage) => {
+    const d = process.cpuUsage(since);
+    return (d.user + d.system) / 1000;
+  };
+  const measureOp = async (i: number) => {
     waited = 0;
     const values = valuesFor(i);
+    const cpu = process.cpuUsage();
     const start = performance.now();
     out = await once(values);
     times.push(performance.now() - start);
+    opCpus.push(cpuMs(cpu));
     waits.push(waited);
-    // The machine is shared: a plain load + save right after each run, so ratios compare like with like.
+  };
+  // The floor on the same bytes in the same process, alternating with the operation.
+  const measureFloor = async () => {
+    const cpu = process.cpuUsage();
     const base = performance.now();
     await (await PDFDocument.load(bytes)).save();
     baselines.push(performance.now() - base);
+    floorCpus.push(cpuMs(cpu));
+  };
+  for (let i = 0; i < WARM_UP + runs; i++) {
+    // Which goes first alternates, so neither always runs after the other's garbage.
+    if (i % 2 === 0) {
+      await measureOp(i);
+      await measureFloor();
+    } else {
+      await measureFloor();
+      await measureOp(i);
+    }
   }
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const round1 = (x: number) => Math.round(x * 10) / 10;
+  const opCpu = median(opCpus.slice(WARM_UP));
+  const floorCpu = median(floorCpus.slice(WARM_UP));
   const result: Result = {
     op,
     pages,
     bytes: bytes.length,
     outBytes: out.length,
     coldMs: Math.round(times[0]!),
-    // One decimal: a 10-page load + save takes 3 to 5 ms, and whole milliseconds moved the ratio by a third.
-    medianMs: Math.round(median(times.slice(WARM_UP)) * 10) / 10,
+    // One decimal: a 10-page load + save takes 2 to 5 ms, and whole milliseconds moved the ratio by a third.
+    medianMs: round1(median(times.slice(WARM_UP))),
+    cpuMs: round1(opCpu),
+    floorCpuMs: round1(floorCpu),
+    cpuRatio: Math.round((opCpu / floorCpu) * 100) / 100,
     baselineRssMb: mb(baselineRss),
     peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
     networkMs: Math.round(median(waits.slice(WARM_UP))),
-    interleavedBaselineMs: Math.round(median(baselines.slice(WARM_UP)) * 10) / 10,
+    interleavedBaselineMs: round1(median(baselines.slice(WARM_UP))),
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -249,6 +289,11 @@ async function main(): Promise<void> {
   const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 3;
   const roundsAt = args.indexOf('--rounds');
   const rounds = roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1])) : 1;
+  const pagesAt = args.indexOf('--pages');
+  const pageCounts = pagesAt >= 0 ? args[pagesAt + 1]!.split(',').map(Number) : PAGES;
+  // `--ops B-B`: only the operations whose name contains it (the floor runs inside each child anyway).
+  const opsAt = args.indexOf('--ops');
+  const ops = opsAt >= 0 ? OPS.filter((op) => op.includes(args[opsAt + 1]!)) : OPS;
   const dir = mkdtempSync(path.join(tmpdir(), 'esign-bench-sealing-'));
   const { loadSigningIdentity } = await import('../packages/pdf/src/seal/index.ts');
   await loadSigningIdentity({ dataDir: dir }); // generate the self-signed identity once
@@ -260,14 +305,14 @@ async function main(): Promise<void> {
   const trustArgs: TrustArgs = { tsaUrl: services.tsaUrl, p12File, password: services.leafP12Password };
   const results: Result[] = [];
   try {
-    for (const pages of PAGES) {
+    for (const pages of pageCounts) {
       const file = path.join(dir, `${pages}-pages.pdf`);
       writeFileSync(file, await sourcePdf(pages));
       // Rounds alternate the operations, so a change of the machine's load during the run moves
       // them alike; each operation's median is the median of its rounds' medians.
       const byOp = new Map<Op, Result[]>();
       for (let round = 0; round < rounds; round++) {
-        for (const op of OPS) {
+        for (const op of ops) {
           const childArgs = ['--child', op, file, dir, String(runs), JSON.stringify(trustArgs)];
           const out = await run(process.execPath, [...process.execArgv, import.meta.filename, ...childArgs], {
             encoding: 'utf8',
@@ -299,25 +344,28 @@ function mergeRounds(rs: Result[]): Result {
   return {
     ...rs[0]!,
     medianMs: middle(rs.map((r) => r.medianMs)),
+    cpuMs: middle(rs.map((r) => r.cpuMs)),
+    floorCpuMs: middle(rs.map((r) => r.floorCpuMs)),
+    cpuRatio: middle(rs.map((r) => r.cpuRatio)),
     networkMs: middle(rs.map((r) => r.networkMs)),
     interleavedBaselineMs: middle(rs.map((r) => r.interleavedBaselineMs)),
     peakRssMb: Math.max(...rs.map((r) => r.peakRssMb)),
-    roundMedians: rs.map((r) => r.medianMs),
+    roundMedians: rs.map((r) => r.cpuRatio),
   };
 }
 
 function printResults(results: Result[], runs: number, rounds: number): void {
   console.log(
-    `Sealing benchmark: ${FIELDS} values per document, median of ${runs} runs after ${WARM_UP} warm-up runs${rounds > 1 ? `, median of ${rounds} alternating rounds (each round's median in brackets)` : ''}; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`,
+    `Sealing benchmark: ${FIELDS} values per document; per operation, in one process, the operation and a pdf-lib load + save of the same bytes alternate: ${WARM_UP} warm-up runs of both, then the median of ${runs} runs' CPU time (user + system) each; ratio = operation CPU / load+save CPU${rounds > 1 ? `, median of ${rounds} alternating rounds (each round's ratio in brackets)` : ''}; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`,
   );
   console.log(
-    '| pages | input | operation | output | cold ms | median ms | network wait ms | load+save ms (interleaved) | × load+save, without wait | RSS before | peak RSS | peak - before |',
+    '| pages | input | operation | output | cold ms | CPU ms | load+save CPU ms | × load+save (CPU) | wall ms | network wait ms | RSS before | peak RSS | peak - before |',
   );
-  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
-    const ratio = (r.medianMs - r.networkMs) / Math.max(0.1, r.interleavedBaselineMs);
+    const rounds = r.roundMedians && r.roundMedians.length > 1 ? ` [${r.roundMedians.join(', ')}]` : '';
     console.log(
-      `| ${r.pages} | ${kb(r.bytes)} | ${r.op} | ${kb(r.outBytes)} | ${r.coldMs} | ${r.medianMs}${r.roundMedians && r.roundMedians.length > 1 ? ` [${r.roundMedians.join(', ')}]` : ''} | ${r.networkMs} | ${r.interleavedBaselineMs} | ${ratio.toFixed(1)} | ${r.baselineRssMb} MB | ${r.peakRssMb} MB | ${Math.round((r.peakRssMb - r.baselineRssMb) * 10) / 10} MB |`,
+      `| ${r.pages} | ${kb(r.bytes)} | ${r.op} | ${kb(r.outBytes)} | ${r.coldMs} | ${r.cpuMs} | ${r.floorCpuMs} | ${r.cpuRatio.toFixed(2)}${rounds} | ${r.medianMs} | ${r.networkMs} | ${r.baselineRssMb} MB | ${r.peakRssMb} MB | ${Math.round((r.peakRssMb - r.baselineRssMb) * 10) / 10} MB |`,
     );
   }
 }

@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
@@ -161,6 +163,82 @@ describe("signer.copy: a signer's own signed copy right after they sign", () => 
     );
     expect(text).toContain('Lara L. Landlord');
     expect(text).toContain('Tom T. Tenant');
+  });
+
+  it("issue 30 item 6: a signer's copy verifies as authentic, signer N's copy, via REST and MCP verify_document, before and after the final seal", async () => {
+    const req = await sequentialRequest();
+    await signLandlord(req);
+    await drainJobs(jctx(), jobHandlers);
+    const [copy] = (await signerFiles(req.signers[0]!.id))!;
+    const bytes = await t.rt.deps.storage.get(copy!.storage_key);
+    const audit = await t.db
+      .selectFrom('audit_events')
+      .select('data')
+      .where('type', '=', 'signer.copy_sealed')
+      .where('signer_id', '=', req.signers[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(audit.data).toMatchObject({
+      signer_number: 1,
+      documents: [{ name: 'Lease', sha256: copy!.sha256 }],
+    });
+    const verify = () => t.api('POST', 'documents/verify', { key: owner.key, body: { file: b64(bytes) } });
+    const before = await verify();
+    expect(before.status, before.text).toBe(200);
+    expect(before.body).toMatchObject({
+      verdict: 'authentic',
+      sha256: copy!.sha256,
+      produced_by_service: true,
+      match: {
+        kind: 'signer_copy',
+        name: 'Lease',
+        signature_request_id: req.id,
+        test_mode: false,
+        signer_number: 1,
+        final_document_exists: false,
+      },
+    });
+    expect(before.body.summary).toContain("Signer 1's own signed copy");
+
+    // The final seal replaces the signer's documents; the copy is still one the service produced.
+    await caller().signing.complete({
+      token: tokenOf(req.signers[1]!.signing_url),
+      values: { 'Tenant name': 'Tom T. Tenant', 'Tenant signature': png },
+    });
+    await drainJobs(jctx(), jobHandlers);
+    expect((await signerFiles(req.signers[0]!.id))![0]!.sha256).not.toBe(copy!.sha256);
+    const after = await verify();
+    expect(after.body).toMatchObject({
+      verdict: 'authentic',
+      match: { kind: 'signer_copy', signer_number: 1, final_document_exists: true },
+    });
+    expect(after.body.summary).toContain('final documents');
+    // Another account learns it is a copy the service produced, not which request.
+    const other = await createTestAccount(t.db);
+    const theirs = await t.api('POST', 'documents/verify', { key: other.key, body: { file: b64(bytes) } });
+    expect(theirs.body.match).toMatchObject({ kind: 'signer_copy', signature_request_id: null });
+
+    const ro = await owner.newKey({ permission: 'read' });
+    const client = new Client({ name: 'signer-copy-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ro.key}` } },
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: 'verify_document', arguments: { file: b64(bytes) } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({
+        verdict: 'authentic',
+        match: {
+          kind: 'signer_copy',
+          signature_request_id: req.id,
+          signer_number: 1,
+          final_document_exists: true,
+        },
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it('a failed attempt commits nothing and leaves no file; the retry produces the copy', async () => {

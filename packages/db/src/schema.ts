@@ -249,6 +249,8 @@ export interface SignersTable {
   ip: string | null;
   user_agent: string | null;
   documents: Json<unknown> | null;
+  /** The signer's own sealed copy ({ files }), kept after the final seal replaces `documents`. */
+  copy_files: Json<unknown> | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

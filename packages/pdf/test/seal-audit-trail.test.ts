@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { PDF } from '@libpdf/core';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import jsQRImport from 'jsqr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuditTrailInput,
@@ -20,6 +24,10 @@ import {
   tempDir,
   writeTemp,
 } from './seal-helpers.ts';
+
+// jsqr is CommonJS typed as `export default`: under NodeNext its default import is the module.
+const jsQR = ((jsQRImport as unknown as { default?: unknown }).default ??
+  jsQRImport) as (typeof jsQRImport)['default'];
 
 let identity: SigningIdentity;
 let dir: string;
@@ -121,6 +129,31 @@ describe('buildAuditTrail and combineDocuments (Signature request `audit_trail_u
       coversWholeDocument: true,
       signerCertificateSha256: identity.fingerprintSha256,
     });
+  });
+
+  it('issue 30 (public verify page): the audit trail prints the verify link with a QR code that scans to it, on page 1 and in every footer; a sealed document names it in its seal', async () => {
+    const verifyUrl = 'https://sign.example.com/verify';
+    const original = await sourcePdf(1);
+    const sealed = await sealDocument({ pdf: original, values: [], identity, name: 'nda', verifyUrl });
+    const trail = await buildAuditTrail({ ...trailInput(original, sealed, 60), verifyUrl }, identity);
+    const file = writeTemp(dir, 'audit-trail-verify.pdf', trail);
+    expectValidSignedPdf(file);
+    const pages = (await PDF.load(trail)).getPageCount();
+    expect(pdfText(file, 1).replace(/\s+/g, ' ')).toContain(`Verify at ${verifyUrl}`);
+    for (let p = 1; p <= pages; p++) expect(pdfText(file, p)).toContain(`verify at ${verifyUrl}`);
+    // The QR code, rendered as a reader shows page 1, decodes to the link.
+    execFileSync('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', '-singlefile', file, `${file}-p1`]);
+    const image = await loadImage(readFileSync(`${file}-p1.png`));
+    const canvas = createCanvas(image.width, image.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(image, 0, 0);
+    const { data } = ctx.getImageData(0, 0, image.width, image.height);
+    expect(jsQR(new Uint8ClampedArray(data), image.width, image.height)?.data).toBe(verifyUrl);
+    // The sealed document: the seal's /ContactInfo and the document's subject name the page.
+    const latin1 = Buffer.from(sealed).toString('latin1');
+    expect(latin1).toContain(`/ContactInfo (${verifyUrl})`);
+    expect((await PDF.load(sealed)).getSubject()).toContain(verifyUrl);
+    expect((await inspectSignatures(sealed))[0]).toMatchObject({ valid: true, coversWholeDocument: true });
   });
 
   it('a test-mode audit trail carries the test mark on every page', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createFaceSubset, type FaceId, loadFace } from '../src/seal/fonts.ts';
 import { fitText, measure, shapeLine } from '../src/seal/text.ts';
 
 // Sealed values are drawn from shaped lines (issue 16: Latin-only texts skip fontkit's layout, the
@@ -37,5 +38,24 @@ describe('seal text: Latin lines without shaping', () => {
       expect(measure(text)).toBeCloseTo(shapeLine(text).width, 6);
     }
     expect(shapeLine('مرحبا').rtl).toBe(true);
+  });
+});
+
+describe('seal fonts: the subset copies glyphs without decoding them (issue 31, sealing CPU)', () => {
+  it("every face's subset is byte for byte the one fontkit writes, composite glyphs (renumbered components) included", () => {
+    const text = 'Value 13, run 137: J.Q.C. APPROVED 2026-03-04 Jürgen Weiß-Łukasiewicz ǻ Ǻ ḗ ậ Ặ ễ Ộ ợ € fi';
+    for (const id of ['sans', 'sansBold', 'sansItalic'] as FaceId[]) {
+      const face = loadFace(id);
+      const glyphs = face.layout(text).glyphs;
+      const composites = glyphs.filter((g) => {
+        const decoded = (g as unknown as { _decode(): { numberOfContours: number } | null })._decode();
+        return decoded !== null && decoded.numberOfContours < 0;
+      });
+      expect(composites.length, id).toBeGreaterThan(0);
+      const stock = face.createSubset();
+      const fast = createFaceSubset(face);
+      for (const g of glyphs) expect(fast.includeGlyph(g)).toBe(stock.includeGlyph(g));
+      expect(Buffer.from(fast.encode()).equals(Buffer.from(stock.encode())), id).toBe(true);
+    }
   });
 });

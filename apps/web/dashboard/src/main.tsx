@@ -22,6 +22,7 @@ import { SendPage } from './pages/send.tsx';
 import { SigningLinkPage } from './pages/signing-link.tsx';
 import { TeamPage } from './pages/team.tsx';
 import { TemplatesPage } from './pages/templates.tsx';
+import { VerifyPage } from './pages/verify.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { RequireSession, type Session, sessionQuery } from './session.tsx';
 import { Shell } from './shell.tsx';
@@ -46,6 +47,7 @@ function App() {
       <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route path="/invite" element={<AcceptInvitePage />} />
       <Route path="/signup" element={<SignUpPage />} />
+      <Route path="/verify" element={<VerifyPage />} />
       <Route path="/" element={signedIn((s) => <OverviewPage session={s} />)} />
       <Route path="/templates" element={signedIn((s) => <TemplatesPage session={s} />)} />
       <Route

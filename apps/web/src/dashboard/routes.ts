@@ -28,6 +28,8 @@ const DASHBOARD_PATHS = [
   '/templates/:id/link',
   '/bulk',
   '/embed',
+  // The public verify page (issue 30): no session needed.
+  '/verify',
 ] as const;
 
 /** Prefixes whose every answer is JSON (or a file), whoever asks: the API, MCP, tRPC, OAuth, files. */

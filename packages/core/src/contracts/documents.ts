@@ -98,10 +98,16 @@ export const VerificationOutput = z.object({
   byte_size: z.number().int(),
   produced_by_service: z
     .boolean()
-    .describe('these exact bytes are a document, audit trail or combined file this service produced'),
+    .describe(
+      "these exact bytes are a document, audit trail, combined file or signer's copy this service produced",
+    ),
   match: z
     .object({
-      kind: z.enum(['document', 'audit_trail', 'combined']),
+      kind: z
+        .enum(['document', 'audit_trail', 'combined', 'signer_copy'])
+        .describe(
+          "signer_copy: a signer's own sealed copy, made when they signed (before the request completed)",
+        ),
       name: z.string(),
       signature_request_id: z
         .number()
@@ -109,6 +115,17 @@ export const VerificationOutput = z.object({
         .nullable()
         .describe("null unless the request belongs to the caller's account and environment"),
       test_mode: z.boolean(),
+      signer_number: z
+        .number()
+        .int()
+        .optional()
+        .describe("signer_copy only: whose copy it is, the signer's place in the request (1 = first)"),
+      final_document_exists: z
+        .boolean()
+        .optional()
+        .describe(
+          'signer_copy only: the final documents, sealed once everyone signed, exist and supersede this copy',
+        ),
     })
     .nullable(),
   intact: z

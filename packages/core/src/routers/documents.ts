@@ -1,7 +1,8 @@
 import { scopeOf } from '../context.ts';
 import { VerificationOutput, VerifyDocumentInput } from '../contracts/documents.ts';
-import { decodeVerifyFile, verifyDocument } from '../services/verify.ts';
-import { actorProcedure, router } from '../trpc.ts';
+import { CoreError } from '../errors.ts';
+import { decodeVerifyFile, verifyDocument, verifyForPublic } from '../services/verify.ts';
+import { actorProcedure, publicProcedure, router } from '../trpc.ts';
 
 export const documentsRouter = router({
   // Read-only keys may verify documents (Authentication rule 5).
@@ -27,6 +28,18 @@ export const documentsRouter = router({
     .output(VerificationOutput)
     .mutation(async ({ ctx, input }) => {
       const bytes = await decodeVerifyFile(input.file, ctx.deps);
-      return verifyDocument(ctx.db, scopeOf(ctx.actor), bytes, ctx.config);
+      const scope = scopeOf(ctx.actor);
+      return verifyDocument(ctx, bytes, { scope, tenant: String(scope.accountId) });
+    }),
+
+  // The public /verify page of the web app (issue 30): anyone holding a PDF, no key. Web only (no
+  // REST route or MCP tool: those have verify above); limited per client address.
+  verifyPublic: publicProcedure
+    .input(VerifyDocumentInput)
+    .output(VerificationOutput)
+    .mutation(async ({ ctx, input }) => {
+      if (!ctx.web)
+        throw new CoreError('not_available', 'The public verify page is part of the web app only');
+      return verifyForPublic(ctx, input.file, { ip: ctx.ip });
     }),
 });

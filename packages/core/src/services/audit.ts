@@ -1,4 +1,5 @@
-import { json, type Tx } from '@esign/db';
+import { type Executor, json } from '@esign/db';
+import { insertAuditEvent } from '@esign/db/queries/audit';
 import type { Actor, Scope } from '../context.ts';
 
 // The audit trail's rows (`audit_events`): written in the transaction of the change they record,
@@ -40,20 +41,20 @@ function whoColumns(by: AuditBy) {
   }
 }
 
-/** Records one audit entry for an account side; call it with the transaction of the change. */
-export async function recordAudit(tx: Tx, scope: Scope, entry: AuditEntry): Promise<void> {
-  await tx
-    .insertInto('audit_events')
-    .values({
-      account_id: scope.accountId,
-      environment: scope.environment,
-      signature_request_id: entry.signatureRequestId ?? null,
-      template_id: entry.templateId ?? null,
-      signer_id: entry.signerId ?? null,
-      type: entry.type,
-      ...whoColumns(entry.by),
-      ...(entry.data === undefined ? {} : { data: json(entry.data) }),
-      created_at: entry.now,
-    })
-    .execute();
+/**
+ * Records one audit entry for an account side; call it with the transaction of the change (the
+ * pool only for an entry that records no change of its own, such as sealing giving up).
+ */
+export async function recordAudit(tx: Executor, scope: Scope, entry: AuditEntry): Promise<void> {
+  await insertAuditEvent(tx, {
+    account_id: scope.accountId,
+    environment: scope.environment,
+    signature_request_id: entry.signatureRequestId ?? null,
+    template_id: entry.templateId ?? null,
+    signer_id: entry.signerId ?? null,
+    type: entry.type,
+    ...whoColumns(entry.by),
+    ...(entry.data === undefined ? {} : { data: json(entry.data) }),
+    created_at: entry.now,
+  });
 }

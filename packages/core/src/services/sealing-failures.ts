@@ -1,5 +1,7 @@
-import { type Db, json } from '@esign/db';
+import type { Db } from '@esign/db';
+import { findSealingState, listFailedSealingRows } from '@esign/db/queries/sealing';
 import { CoreError, notFound } from '../errors.ts';
+import { recordAudit } from './audit.ts';
 import type { JobHandler } from './jobs.ts';
 
 /**
@@ -29,24 +31,19 @@ export function withSealingGiveUpReport(handler: JobHandler): JobHandler {
 }
 
 async function reportGiveUp(ctx: Parameters<JobHandler>[0], requestId: number, attempts: number) {
-  const request = await ctx.db
-    .selectFrom('signature_requests')
-    .select(['id', 'account_id', 'environment', 'sealing_status', 'sealing_error'])
-    .where('id', '=', requestId)
-    .executeTakeFirst();
+  const request = await findSealingState(ctx.db, requestId);
   if (request?.sealing_status !== 'failed') return;
-  await ctx.db
-    .insertInto('audit_events')
-    .values({
-      account_id: request.account_id,
-      environment: request.environment,
-      signature_request_id: request.id,
+  await recordAudit(
+    ctx.db,
+    { accountId: request.account_id, environment: request.environment },
+    {
       type: SEALING_FAILED_AUDIT,
-      actor_type: 'system',
-      data: json({ attempts, error: request.sealing_error }),
-      created_at: ctx.now(),
-    })
-    .execute();
+      by: { kind: 'system' },
+      signatureRequestId: request.id,
+      data: { attempts, error: request.sealing_error },
+      now: ctx.now(),
+    },
+  );
   ctx.logger.error(
     { requestId, accountId: request.account_id, attempts, sealingError: request.sealing_error },
     `sealing gave up after ${attempts} attempts: signature request ${requestId} has no signed documents; fix the cause, then run \`esign sealing retry --id ${requestId}\``,
@@ -59,15 +56,7 @@ export async function listFailedSealing(db: Db, opts: { limit?: number } = {}) {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
     throw new CoreError('invalid_parameter', 'limit must be an integer from 1 to 1000');
   }
-  const rows = await db
-    .selectFrom('signature_requests')
-    .select(['id', 'account_id', 'environment', 'template_name', 'completed_at', 'sealing_error'])
-    .where('status', '=', 'completed')
-    .where('sealing_status', '=', 'failed')
-    .orderBy('completed_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const rows = await listFailedSealingRows(db, limit);
   return {
     data: rows.map((r) => ({
       id: r.id,
@@ -82,11 +71,7 @@ export async function listFailedSealing(db: Db, opts: { limit?: number } = {}) {
 
 /** Why `esign sealing retry --id N` cannot queue sealing: unknown (not_found), not completed, or already sealed. */
 export async function assertSealingRetryable(db: Db, requestId: number): Promise<void> {
-  const row = await db
-    .selectFrom('signature_requests')
-    .select(['status', 'sealing_status'])
-    .where('id', '=', requestId)
-    .executeTakeFirst();
+  const row = await findSealingState(db, requestId);
   if (!row) throw notFound('Signature request', requestId);
   if (row.status !== 'completed')
     throw new CoreError('invalid_request', `Signature request ${requestId} is ${row.status}, not completed`);

@@ -1,5 +1,5 @@
 import type { Executor } from '@esign/db';
-import { json } from '@esign/db';
+import { findRequestsByFileHash, findSignerCopiesByFileHash } from '@esign/db/queries/sealing';
 import {
   DocumentInputError,
   DocumentPoolBusyError,
@@ -8,11 +8,11 @@ import {
   type VerifyResult,
   verifyInPool,
 } from '@esign/pdf/pool';
-import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { MAX_DOCUMENT_BYTES, poolBusy, readDocumentFile } from './documents-input.ts';
+import { hitRateLimit } from './rate-limit.ts';
 import { type ProducedFile, producedFiles } from './request-model.ts';
 import { signingIdentityOptions } from './sealing/identity.ts';
 
@@ -56,18 +56,24 @@ export interface SignatureDto {
   error: string | null;
 }
 
+export interface MatchDto {
+  kind: ProducedFile['kind'] | 'signer_copy';
+  name: string;
+  signature_request_id: number | null;
+  test_mode: boolean;
+  /** signer_copy only: the signer's place in the request, 1 for the first. */
+  signer_number?: number;
+  /** signer_copy only: the final documents exist (the request was sealed after this copy). */
+  final_document_exists?: boolean;
+}
+
 export interface VerificationDto {
   object: 'verification';
   verdict: Verdict;
   sha256: string;
   byte_size: number;
   produced_by_service: boolean;
-  match: {
-    kind: ProducedFile['kind'];
-    name: string;
-    signature_request_id: number | null;
-    test_mode: boolean;
-  } | null;
+  match: MatchDto | null;
   intact: boolean;
   certificate_is_service: boolean;
   level: Level | null;
@@ -133,7 +139,12 @@ function allChanges(signatures: SignatureDto[]): ChangeDto[] {
 }
 
 /** The verdict in one sentence, naming what changed, where, and after whose signature. */
-function summarize(verdict: Verdict, signatures: SignatureDto[], changes: ChangeDto[]): string {
+function summarize(
+  verdict: Verdict,
+  signatures: SignatureDto[],
+  changes: ChangeDto[],
+  match: MatchDto | null,
+): string {
   if (verdict === 'unsigned') return 'The file carries no signature.';
   const broken = signatures.find((s) => !s.valid);
   if (broken)
@@ -151,10 +162,18 @@ function summarize(verdict: Verdict, signatures: SignatureDto[], changes: Change
     return 'The signatures are intact but the file differs from the one the service produced.';
   const seal = signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
   const level = seal?.level ? ` (PAdES ${seal.level})` : '';
-  const said =
-    verdict === 'authentic'
-      ? `A file this service produced, unchanged since it was sealed${level}.`
-      : `The signatures are intact${level}, but the file is not one this service produced.`;
+  let said: string;
+  if (verdict === 'authentic' && match?.kind === 'signer_copy') {
+    const final = match.final_document_exists
+      ? ' The final documents, sealed once everyone signed, exist and supersede it.'
+      : ' The request was not sealed yet when this copy was made; its final documents do not exist yet.';
+    said = `Signer ${match.signer_number}'s own signed copy, produced by this service and unchanged since it was sealed${level}.${final}`;
+  } else {
+    said =
+      verdict === 'authentic'
+        ? `A file this service produced, unchanged since it was sealed${level}.`
+        : `The signatures are intact${level}, but the file is not one this service produced.`;
+  }
   return `${said}${timestampNote(seal)}`;
 }
 
@@ -169,27 +188,47 @@ function timestampNote(seal: SignatureDto | undefined): string {
   return `${trust}${ignored}`;
 }
 
-/** Produced files with this SHA-256, the caller's own first (jsonb containment on the GIN index). */
-async function findProduced(db: Executor, scope: Scope, hash: string) {
-  const rows = await db
-    .selectFrom('signature_requests')
-    .select(['id', 'account_id', 'environment', 'documents'])
-    .where(sql<boolean>`documents @> ${json({ files: [{ sha256: hash }] })}::jsonb`)
-    .orderBy('id')
-    .limit(20)
-    .execute();
-  const mine = (r: (typeof rows)[number]) =>
-    r.account_id === scope.accountId && r.environment === scope.environment;
-  const row = rows.find(mine) ?? rows[0];
-  if (!row) return null;
-  const file = producedFiles(row.documents).find((f) => f.sha256 === hash);
-  if (!file) return null;
+/** Whose match it is: the caller's own (account and environment), or anyone's (`scope` null: nobody's). */
+const ownedBy = (scope: Scope | null) => (r: { account_id: number; environment: string }) =>
+  scope !== null && r.account_id === scope.accountId && r.environment === scope.environment;
+
+/**
+ * The produced file with this SHA-256, the caller's own first (jsonb containment on GIN indexes):
+ * a request's sealed document, audit trail or combined file, else a signer's own copy.
+ */
+async function findProduced(db: Executor, scope: Scope | null, hash: string): Promise<MatchDto | null> {
+  const mine = ownedBy(scope);
+  const requests = await findRequestsByFileHash(db, hash);
+  const row = requests.find(mine) ?? requests[0];
+  const file = row ? producedFiles(row.documents).find((f) => f.sha256 === hash) : undefined;
+  if (row && file) {
+    return {
+      kind: file.kind,
+      name: file.name,
+      signature_request_id: mine(row) ? row.id : null,
+      test_mode: row.environment === 'test',
+    };
+  }
+  const copies = await findSignerCopiesByFileHash(db, hash);
+  const copy = copies.find(mine) ?? copies[0];
+  const copyFile = copy ? copyFiles(copy.copy_files).find((f) => f.sha256 === hash) : undefined;
+  if (!copy || !copyFile) return null;
   return {
-    kind: file.kind,
-    name: file.name,
-    signature_request_id: mine(row) ? row.id : null,
-    test_mode: row.environment === 'test',
+    kind: 'signer_copy',
+    name: copyFile.name,
+    signature_request_id: mine(copy) ? copy.signature_request_id : null,
+    test_mode: copy.environment === 'test',
+    signer_number: copy.position + 1,
+    final_document_exists: copy.sealing_status === 'done',
   };
+}
+
+/** A signer's copy files: `{ files: [{ name, sha256, ... }] }` (copies from before 2026-11-27 have only those two). */
+function copyFiles(value: unknown): { name: string; sha256: string }[] {
+  const files = (value as { files?: unknown } | null)?.files;
+  return Array.isArray(files)
+    ? files.filter((f) => f && typeof f.name === 'string' && typeof f.sha256 === 'string')
+    : [];
 }
 
 /**
@@ -197,14 +236,10 @@ async function findProduced(db: Executor, scope: Scope, hash: string) {
  * parse of a 25 MB file with many revisions takes seconds and much memory: never on the event loop
  * of a process answering HTTP). The pool's errors become the spec's codes.
  */
-async function checkInPool(
-  bytes: Uint8Array,
-  scope: Scope,
-  config: Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>,
-): Promise<VerifyResult> {
+async function checkInPool(bytes: Uint8Array, tenant: string, config: VerifyConfig): Promise<VerifyResult> {
   const identity = await signingIdentityOptions(config);
   try {
-    return await verifyInPool(bytes, identity, { tenant: String(scope.accountId) });
+    return await verifyInPool(bytes, identity, { tenant });
   } catch (err) {
     if (err instanceof DocumentInputError) throw new CoreError(err.code, `file: ${err.message}`);
     if (err instanceof DocumentPoolBusyError) throw poolBusy(err, 'file');
@@ -212,15 +247,31 @@ async function checkInPool(
   }
 }
 
-/** Verifies one PDF for the caller: see docs/verify.md for every field. */
+type VerifyConfig = Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>;
+
+export interface VerifyCaller {
+  /** The caller's account side (its requests' ids are shown), or null for the public page. */
+  scope: Scope | null;
+  /** Whose work it is in the document pool (served fairly per key): the account, or the address. */
+  tenant: string;
+}
+
+/**
+ * Verifies one PDF: see docs/verify.md for every field. The API (per account) and the public
+ * verify page (per address, no account) both answer through here.
+ */
 export async function verifyDocument(
-  db: Executor,
-  scope: Scope,
+  ctx: { db: Executor; config: VerifyConfig },
   bytes: Uint8Array,
-  config: Pick<Config, 'SIGNING_CERT_P12' | 'SIGNING_CERT_PASSWORD' | 'DATA_DIR'>,
+  caller: VerifyCaller,
 ): Promise<VerificationDto> {
-  const { checks, intact, sha256: hash, serviceCertificateSha256 } = await checkInPool(bytes, scope, config);
-  const match = await findProduced(db, scope, hash);
+  const {
+    checks,
+    intact,
+    sha256: hash,
+    serviceCertificateSha256,
+  } = await checkInPool(bytes, caller.tenant, ctx.config);
+  const match = await findProduced(ctx.db, caller.scope, hash);
   const signatures = checks.map((c) => signatureDto(c, serviceCertificateSha256));
   const last = signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
   const produced = match !== null;
@@ -243,8 +294,35 @@ export async function verifyDocument(
     intact,
     certificate_is_service: !!last?.certificate_is_service,
     level: last?.level ?? null,
-    summary: summarize(verdict, signatures, changes),
+    summary: summarize(verdict, signatures, changes, match),
     changes,
     signatures,
   };
+}
+
+/** Files one address may check a minute on the public /verify page (which needs no API key). */
+export const PUBLIC_VERIFY_PER_MINUTE = 10;
+
+/**
+ * The public /verify page (no key): the same verification, for anyone who holds a PDF. Counted
+ * per client address (a fixed one-minute window shared by every process, before the file is even
+ * decoded); the file is checked in memory and in the document pool as that address's work, never
+ * stored; no request id is shown (nobody's account side is the caller's).
+ */
+export async function verifyForPublic(
+  ctx: { db: Executor; config: VerifyConfig; deps: CoreDeps; now: () => Date },
+  file: string,
+  caller: { ip: string | null },
+): Promise<VerificationDto> {
+  const address = caller.ip ?? 'unknown';
+  const hit = await hitRateLimit(ctx.db, `verify_page:ip:${address}`, PUBLIC_VERIFY_PER_MINUTE, ctx.now());
+  if (hit.limited) {
+    throw new CoreError(
+      'rate_limited',
+      `Too many files checked from your address: at most ${PUBLIC_VERIFY_PER_MINUTE} a minute. Wait ${hit.resetSeconds} seconds, then try again.`,
+      { retryAfterSeconds: hit.resetSeconds },
+    );
+  }
+  const bytes = await decodeVerifyFile(file, ctx.deps);
+  return verifyDocument(ctx, bytes, { scope: null, tenant: `verify_page:${address}` });
 }

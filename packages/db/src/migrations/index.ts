@@ -11,6 +11,7 @@ import * as uploadedSha256 from './2026_11_24_0040_uploaded_sha256.ts';
 import * as listFilterIndexes from './2026_11_24_0050_list_filter_indexes.ts';
 import * as sendSources from './2026_11_24_0060_send_sources.ts';
 import * as trigramPendingLists from './2026_11_24_0140_trigram_pending_lists.ts';
+import * as signerCopyFiles from './2026_11_27_0501_signer_copy_files.ts';
 import * as pageRenderFailures from './2026_11_27_0601_page_render_failures.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0050_list_filter_indexes': listFilterIndexes,
   '2026_11_24_0060_send_sources': sendSources,
   '2026_11_24_0140_trigram_pending_lists': trigramPendingLists,
+  '2026_11_27_0501_signer_copy_files': signerCopyFiles,
   '2026_11_27_0601_page_render_failures': pageRenderFailures,
 };

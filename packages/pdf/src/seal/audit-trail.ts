@@ -1,4 +1,5 @@
 import { PDF, type PDFPage, type PdfRef } from '@libpdf/core';
+import QRCode from 'qrcode';
 import { Canvas, type Rgb } from './canvas.ts';
 import { decodeImageDataUri, ImageCache } from './draw-values.ts';
 import { DocumentFonts } from './fonts.ts';
@@ -51,6 +52,11 @@ export interface AuditTrailInput {
     timestampTime: Date | null;
   };
   testMode?: boolean;
+  /**
+   * The public verify page (`{web base}/verify`): printed with a QR code under the header and in
+   * every page's footer, so whoever holds a sealed file can check it without an account.
+   */
+  verifyUrl?: string;
 }
 
 type Signer = AuditTrailInput['signers'][number];
@@ -171,6 +177,52 @@ class Flow {
     }
   }
 
+  /**
+   * A QR code (drawn as vector squares, with its quiet zone) at the left margin, and `lines`
+   * beside it.
+   */
+  qr(text: string, lines: string[], size = 84): void {
+    const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+    const quiet = 4;
+    const cell = size / (modules.size + 2 * quiet);
+    this.ensure(size + 6);
+    const top = this.y;
+    const x0 = MARGIN_X + quiet * cell;
+    const y0 = top - quiet * cell;
+    const path: string[] = [];
+    for (let r = 0; r < modules.size; r++) {
+      for (let c = 0; c < modules.size; c++) {
+        if (!modules.get(r, c)) continue;
+        const x = x0 + c * cell;
+        const y = y0 - (r + 1) * cell;
+        path.push(`${x.toFixed(3)} ${y.toFixed(3)} ${cell.toFixed(3)} ${cell.toFixed(3)} re`);
+      }
+    }
+    this.canvas
+      .save()
+      .fillColor([1, 1, 1])
+      .rect(MARGIN_X, top - size, size, size)
+      .raw('f');
+    this.canvas
+      .fillColor(BLACK)
+      .raw(`${path.join('\n')}\nf`)
+      .restore();
+    let baseline = top - 14;
+    for (const [i, line] of lines.entries()) {
+      for (const wrapped of wrapText(line, 9, CONTENT_W - size - 14, i === 0 ? 'bold' : 'regular')) {
+        this.canvas.text(
+          shapeLine(wrapped, i === 0 ? 'bold' : 'regular'),
+          MARGIN_X + size + 12,
+          baseline,
+          9,
+          i === 0 ? BLACK : GREY,
+        );
+        baseline -= 9 * LINE_HEIGHT;
+      }
+    }
+    this.y = Math.min(top - size, baseline) - 6;
+  }
+
   picture(label: string, img: { ref: PdfRef; width: number; height: number }): void {
     const maxW = 180;
     const maxH = 50;
@@ -217,6 +269,7 @@ export async function buildAuditTrail(
   const images = new ImageCache(pdf);
   const flow = new Flow(pdf, fonts);
   writeHeader(flow, input, identity);
+  if (input.verifyUrl) writeVerify(flow, input.verifyUrl);
   writeDocuments(flow, input.documents);
   flow.heading('Signers');
   for (const [i, signer] of input.signers.entries()) writeSigner(flow, images, signer, i);
@@ -228,6 +281,7 @@ export async function buildAuditTrail(
   const bytes = await pdf.save();
   const signed = await signPdf(await PDF.load(bytes), identity, {
     reason: `Audit trail of signature request #${input.requestId}`,
+    contactInfo: input.verifyUrl,
     trust,
   });
   return signed.bytes;
@@ -256,6 +310,14 @@ function sealingRows(sealing: AuditTrailInput['sealing']): [string, string][] {
     ['Timestamp authority', sealing.timestampAuthority ?? 'none configured (time claimed by the server)'],
     ['Trusted time', sealing.timestampTime ? formatTimestamp(sealing.timestampTime) : '—'],
   ];
+}
+
+function writeVerify(flow: Flow, url: string): void {
+  flow.space(6);
+  flow.qr(url, [
+    `Verify at ${url}`,
+    'Scan the code or open the address, then drop this audit trail or any document of this request: the page tells whether this service sealed it and whether anything changed since, without an account.',
+  ]);
 }
 
 function writeDocuments(flow: Flow, documents: AuditTrailInput['documents']): void {
@@ -332,8 +394,9 @@ function writeEvents(flow: Flow, events: AuditTrailInput['events']): void {
 function finishPages(pdf: PDF, flow: Flow, input: AuditTrailInput): void {
   const total = flow.pages.length;
   flow.pages.forEach(({ page, canvas }, i) => {
+    const verify = input.verifyUrl ? ` · verify at ${input.verifyUrl}` : '';
     const footer = shapeLine(
-      `Audit trail · signature request #${input.requestId} · page ${i + 1} of ${total}`,
+      `Audit trail · signature request #${input.requestId} · page ${i + 1} of ${total}${verify}`,
     );
     canvas.text(footer, MARGIN_X, 30, 8, GREY);
     if (input.testMode) drawTestMark(canvas, PAGE_W, PAGE_H);

@@ -39,6 +39,8 @@ export interface CertifyOptions {
   signingTime: Date;
   reason?: string;
   location?: string;
+  /** /ContactInfo: how a recipient can check the signature (the service's verify page). */
+  contactInfo?: string;
   fieldName?: string;
   /** Bytes reserved for the CMS (the hex string is twice as long). */
   reservedBytes: number;
@@ -105,6 +107,7 @@ function addSignatureDictionary(pdf: PDF, opts: CertifyOptions): void {
     };
   if (opts.reason) entries.Reason = PdfString.fromString(opts.reason);
   if (opts.location) entries.Location = PdfString.fromString(opts.location);
+  if (opts.contactInfo) entries.ContactInfo = PdfString.fromString(opts.contactInfo);
   const sigRef = pdf.context.register(PdfDict.of(entries));
 
   const form = pdf.getOrCreateForm();

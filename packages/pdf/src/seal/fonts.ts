@@ -103,6 +103,95 @@ interface UsedGlyph {
   text: string;
 }
 
+/** What fontkit 2's TrueType subset (TTFSubset) holds while it encodes; see rawGlyphCopy. */
+interface TtfSubsetState {
+  font: {
+    loca: { offsets: number[] };
+    hmtx: {
+      metrics: { length: number; get(i: number): { advance: number; bearing: number } | undefined };
+      bearings: { get(i: number): number | undefined };
+    };
+    _getTableStream(tag: string): { pos: number; readBuffer(n: number): Uint8Array } | null;
+    _variationProcessor?: unknown;
+    directory: { tables: Record<string, unknown> };
+  };
+  glyf: Uint8Array[];
+  loca: { offsets: number[] };
+  hmtx: { metrics: { advance: number; bearing: number }[] };
+  offset: number;
+  includeGlyph(gid: number): number;
+  _addGlyph(gid: number): number;
+}
+
+/** TrueType composite glyph flags (ISO/IEC 14496-22, 'glyf'). */
+const ARG_1_AND_2_ARE_WORDS = 0x0001;
+const WE_HAVE_A_SCALE = 0x0008;
+const MORE_COMPONENTS = 0x0020;
+const WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
+const WE_HAVE_A_TWO_BY_TWO = 0x0080;
+
+/**
+ * fontkit's TrueType subset decodes every glyph it copies (its outline, and its bounding box for
+ * the metrics) only to learn whether it is a composite, then copies the glyph's bytes as they are:
+ * for the 60 or so glyphs of a seal that was two thirds of `encode()`, about 2 ms per face and a
+ * quarter of a 10-page seal's CPU (bench/README.md, Sealing). This copies the same bytes reading
+ * only numberOfContours and, for a composite, its component records (whose glyph ids it renumbers,
+ * as fontkit does), with the metrics straight from 'hmtx': the subset is byte for byte the one
+ * fontkit writes (packages/pdf/test/seal-text.test.ts compares them). Variable fonts keep
+ * fontkit's own path (it re-encodes their outlines).
+ */
+function rawGlyphCopy(subset: fontkit.Subset): void {
+  const s = subset as unknown as TtfSubsetState;
+  const font = s.font;
+  if (typeof s._addGlyph !== 'function' || font._variationProcessor || !font.directory.tables.glyf) return;
+  s._addGlyph = function addGlyph(this: TtfSubsetState, gid: number): number {
+    const start = font.loca.offsets[gid]!;
+    const end = font.loca.offsets[gid + 1]!;
+    const stream = font._getTableStream('glyf')!;
+    stream.pos += start;
+    let bytes = stream.readBuffer(end - start);
+    if (bytes.length >= 10 && ((bytes[0]! << 24) >> 16) + bytes[1]! < 0) {
+      bytes = new Uint8Array(bytes);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+      for (let pos = 10; ; ) {
+        const flags = view.getUint16(pos);
+        view.setUint16(pos + 2, this.includeGlyph(view.getUint16(pos + 2)));
+        pos += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
+        pos +=
+          flags & WE_HAVE_A_SCALE
+            ? 2
+            : flags & WE_HAVE_AN_X_AND_Y_SCALE
+              ? 4
+              : flags & WE_HAVE_A_TWO_BY_TWO
+                ? 8
+                : 0;
+        if (!(flags & MORE_COMPONENTS)) break;
+      }
+    }
+    this.glyf.push(bytes);
+    this.loca.offsets.push(this.offset);
+    const { metrics, bearings } = font.hmtx;
+    const own = gid < metrics.length ? metrics.get(gid) : undefined;
+    this.hmtx.metrics.push(
+      own
+        ? { advance: own.advance, bearing: own.bearing }
+        : {
+            advance: metrics.get(metrics.length - 1)?.advance ?? 0,
+            bearing: bearings.get(gid - metrics.length) ?? 0,
+          },
+    );
+    this.offset += bytes.length;
+    return this.glyf.length - 1;
+  };
+}
+
+/** A subset of `face` written with rawGlyphCopy (exported for the test that compares it with fontkit's). */
+export function createFaceSubset(face: fontkit.Font): fontkit.Subset {
+  const subset = face.createSubset();
+  rawGlyphCopy(subset);
+  return subset;
+}
+
 /** One face embedded into one document: collects the glyphs drawn, written as a subset on finish(). */
 class EmbeddedFace {
   readonly ref: PdfRef;
@@ -115,7 +204,7 @@ class EmbeddedFace {
   constructor(pdf: PDF, face: fontkit.Font) {
     this.pdf = pdf;
     this.face = face;
-    this.subset = face.createSubset();
+    this.subset = createFaceSubset(face);
     this.ref = pdf.register(new PdfDict([['Type', PdfName.of('Font')]]));
   }
 

@@ -19,6 +19,12 @@ export interface SealDocumentInput {
   signedAt?: Date;
   /** Timestamp authority and revocation data for B-T and above; without them the seal is B-B. */
   trust?: SealTrust;
+  /**
+   * The public verify page (`{web base}/verify`): the seal's /ContactInfo and the document's
+   * subject name it, so the sealed file itself says where to check it (without a visible mark on
+   * the document's own pages).
+   */
+  verifyUrl?: string;
 }
 
 /**
@@ -77,6 +83,7 @@ export async function sealDocument(input: SealDocumentInput): Promise<Uint8Array
   fonts.finish();
 
   if (input.name) pdf.setTitle(input.name);
+  if (input.verifyUrl) pdf.setSubject(`Sealed electronically; verify it at ${input.verifyUrl}`);
   pdf.setModificationDate(input.signedAt ?? new Date());
 
   const target = pdf.canSaveIncrementally() === null ? pdf : await PDF.load(await pdf.save());
@@ -85,6 +92,7 @@ export async function sealDocument(input: SealDocumentInput): Promise<Uint8Array
       input.reason ??
       (input.testMark ? 'Signed in test mode - not legally binding' : 'Signed electronically'),
     location: input.location,
+    contactInfo: input.verifyUrl,
     signingTime: input.signedAt,
     trust: input.trust,
   }).then((r) => r.bytes);

@@ -46,6 +46,8 @@ export interface SealTrust {
 export interface SignPdfOptions {
   reason?: string;
   location?: string;
+  /** The signature's /ContactInfo: where a recipient checks it (the public verify page). */
+  contactInfo?: string;
   signingTime?: Date;
   fieldName?: string;
   trust?: SealTrust;
@@ -80,6 +82,7 @@ export async function signPdf(
     signingTime: opts.signingTime ?? new Date(),
     reason: opts.reason === undefined ? undefined : dictText(opts.reason),
     location: opts.location === undefined ? undefined : dictText(opts.location),
+    contactInfo: opts.contactInfo === undefined ? undefined : dictText(opts.contactInfo),
     fieldName: opts.fieldName,
     reservedBytes: 6144 + certBytes + (tsa ? 8192 : 0),
     timestampAuthority: tsa,

@@ -1,14 +1,18 @@
-import type { AuditEventsTable, SignerRow } from '@esign/db';
-import type { Selectable } from 'kysely';
+import type { SignerRow } from '@esign/db';
+import type { AuditEventRow } from '@esign/db/queries/audit';
 
 // How the audit trail describes each recorded event.
-
-type AuditEventRow = Selectable<AuditEventsTable>;
 
 function signerLabel(s: SignerRow | undefined): string {
   if (!s) return 'signer';
   return s.name ?? s.email ?? s.phone ?? `signer #${s.id}`;
 }
+
+const isHashedFile = (x: unknown): x is { name: string; sha256: string } =>
+  !!x &&
+  typeof x === 'object' &&
+  typeof (x as { name?: unknown }).name === 'string' &&
+  typeof (x as { sha256?: unknown }).sha256 === 'string';
 
 function dataSummary(data: Record<string, unknown>): string {
   const parts: string[] = [];
@@ -18,7 +22,12 @@ function dataSummary(data: Record<string, unknown>): string {
     if (typeof v === 'string') text = v.startsWith('data:') ? '[image]' : v;
     else if (typeof v === 'number' || typeof v === 'boolean') text = String(v);
     else if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) text = v.join(', ');
-    else continue;
+    else if (Array.isArray(v) && v.every(isHashedFile)) {
+      // The files an entry produced (signer.copy_sealed, signature_request.sealed), each with its
+      // SHA-256 in full: what POST /documents/verify and the /verify page match a file by.
+      parts.push(`${k}: ${v.map((f) => `${f.name} (SHA-256 ${f.sha256})`).join(', ')}`);
+      continue;
+    } else continue;
     parts.push(`${k}: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`);
   }
   return parts.join('; ');

@@ -1,4 +1,5 @@
 import type { Executor, SignatureRequestRow, SignerRow } from '@esign/db';
+import { findUserContact } from '@esign/db/queries/sealing';
 import type { Config } from '../../config.ts';
 import { signFileLink } from '../file-links.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
@@ -67,11 +68,7 @@ export async function queueCompletionMails(
     }
   }
   if (request.created_by_user_id) {
-    const user = await tx
-      .selectFrom('users')
-      .select(['email', 'name'])
-      .where('id', '=', request.created_by_user_id)
-      .executeTakeFirst();
+    const user = await findUserContact(tx, request.created_by_user_id);
     if (user && !sent.has(user.email.toLowerCase())) {
       await queueMail(tx, {
         kind: 'request.completed',

@@ -1,5 +1,10 @@
 import type { Db, Executor } from '@esign/db';
-import { sql } from 'kysely';
+import {
+  listStuckSealing,
+  markSealingPending,
+  markUnqueuedSealingPending,
+  resetUnsealedToPending,
+} from '@esign/db/queries/sealing';
 import { enqueueJob, type JobKind } from '../jobs.ts';
 
 export const SEAL_JOB = 'request.seal' satisfies JobKind;
@@ -11,11 +16,7 @@ export const SEAL_MAX_ATTEMPTS = 8;
  * in the transaction of the last signature. Queueing twice while a job is live is a no-op.
  */
 export async function queueSealing(tx: Executor, requestId: number, opts: { runAt?: Date } = {}) {
-  await tx
-    .updateTable('signature_requests')
-    .set({ sealing_status: 'pending', sealing_error: null })
-    .where('id', '=', requestId)
-    .execute();
+  await markSealingPending(tx, requestId);
   await enqueueSealJob(tx, requestId, opts.runAt);
 }
 
@@ -39,52 +40,21 @@ export async function requeueStuckSealing(
   opts: { olderThanMinutes?: number; limit?: number } = {},
 ): Promise<number[]> {
   const cutoff = new Date(now.getTime() - (opts.olderThanMinutes ?? 15) * 60_000);
-  const rows = await db
-    .selectFrom('signature_requests as r')
-    .select('r.id')
-    .where('r.status', '=', 'completed')
-    .where((eb) => eb.or([eb('r.sealing_status', 'is', null), eb('r.sealing_status', '=', 'pending')]))
-    .where('r.completed_at', '<', cutoff)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('jobs as j')
-            .select(sql`1`.as('one'))
-            .where('j.kind', '=', SEAL_JOB)
-            .where('j.status', 'in', ['queued', 'running'])
-            .whereRef(sql`(j.payload->>'requestId')::int`, '=', 'r.id'),
-        ),
-      ),
-    )
-    .orderBy('r.completed_at')
-    .limit(opts.limit ?? 100)
-    .execute();
-  for (const { id } of rows) {
+  const ids = await listStuckSealing(db, { cutoff, jobKind: SEAL_JOB, limit: opts.limit ?? 100 });
+  for (const id of ids) {
     await db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('signature_requests')
-        .set({ sealing_status: 'pending' })
-        .where('id', '=', id)
-        .where('sealing_status', 'is', null)
-        .execute();
+      await markUnqueuedSealingPending(tx, id);
       await enqueueSealJob(tx, id);
     });
   }
-  return rows.map((r) => r.id);
+  return ids;
 }
 
 /** Operator action: a request whose sealing `failed` for good is put back to `pending` and queued. */
 export async function retrySealing(db: Db, requestId: number): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
-    const row = await tx
-      .updateTable('signature_requests')
-      .set({ sealing_status: 'pending', sealing_error: null })
-      .where('id', '=', requestId)
-      .where('status', '=', 'completed')
-      .where((eb) => eb.or([eb('sealing_status', 'is', null), eb('sealing_status', '!=', 'done')]))
-      .returning('id')
-      .executeTakeFirst();
-    if (row) await enqueueSealJob(tx, requestId);
-    return !!row;
+    const reset = await resetUnsealedToPending(tx, requestId);
+    if (reset !== undefined) await enqueueSealJob(tx, requestId);
+    return reset !== undefined;
   });
 }

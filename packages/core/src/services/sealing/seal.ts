@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
-import { json, type SignatureRequestRow, type SignerRow } from '@esign/db';
+import type { SignatureRequestRow, SignerRow } from '@esign/db';
+import { listRequestAuditEvents } from '@esign/db/queries/audit';
+import {
+  findRequestForSealing,
+  lockSealingState,
+  markRequestSealed,
+  recordSealingError,
+  setSignedSignersDocuments,
+} from '@esign/db/queries/sealing';
 import {
   type AuditTrailInput,
   DocumentInputError,
@@ -29,6 +37,9 @@ import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.t
 // reason in signature_requests.sealing_error; the last attempt marks sealing_status = 'failed'.
 
 const PDF_TYPE = 'application/pdf';
+
+/** The web app's public verify page, which every sealed file names (issue 30). */
+const verifyPageUrl = (config: Pick<JobContext['config'], 'PUBLIC_URL'>) => `${config.PUBLIC_URL}/verify`;
 
 const slug = (name: string) =>
   name
@@ -67,11 +78,7 @@ export async function removeStored(run: SealRun) {
 
 /** The request if there is sealing to do: it exists, is completed and is not sealed yet. */
 async function loadSealable(ctx: JobContext, requestId: number): Promise<SignatureRequestRow | null> {
-  const request = await ctx.db
-    .selectFrom('signature_requests')
-    .selectAll()
-    .where('id', '=', requestId)
-    .executeTakeFirst();
+  const request = await findRequestForSealing(ctx.db, requestId);
   if (!request) {
     ctx.logger.warn({ requestId }, 'sealing skipped: signature request not found');
     return null;
@@ -105,6 +112,7 @@ async function sealOriginal(run: SealRun, doc: SnapshotDocument, sealedAt: Date)
         testMark: run.testMode,
         signedAt: sealedAt,
         expectedSha256: doc.sha256 || undefined,
+        verifyUrl: verifyPageUrl(run.ctx.config),
       },
     );
   } catch (err) {
@@ -203,12 +211,7 @@ async function buildTrail(
   sealing: SealingInfo,
 ): Promise<PooledSigned> {
   const { request, signers } = run;
-  const events = await run.ctx.db
-    .selectFrom('audit_events')
-    .selectAll()
-    .where('signature_request_id', '=', request.id)
-    .orderBy('id')
-    .execute();
+  const events = await listRequestAuditEvents(run.ctx.db, request.id);
   const byId = new Map(signers.map((s) => [s.id, s]));
   const input: AuditTrailInput = {
     requestId: request.id,
@@ -220,6 +223,7 @@ async function buildTrail(
     events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
     sealing,
     testMode: run.testMode,
+    verifyUrl: verifyPageUrl(run.ctx.config),
   };
   return run.sealer.auditTrail(input);
 }
@@ -267,32 +271,21 @@ async function commitSeal(
   const { ctx, request } = run;
   const documentFiles = files.filter((f) => f.kind === 'document');
   return ctx.db.transaction().execute(async (tx) => {
-    const locked = await tx
-      .selectFrom('signature_requests')
-      .select(['sealing_status', 'status'])
-      .where('id', '=', request.id)
-      .forUpdate()
-      .executeTakeFirst();
+    const locked = await lockSealingState(tx, request.id);
     if (!locked || locked.sealing_status === 'done' || locked.status !== 'completed') return false;
     const now = ctx.now();
-    await tx
-      .updateTable('signature_requests')
-      .set({
-        documents: json({ files } satisfies ProducedFiles),
-        audit_trail_storage_key: keys.trail,
-        combined_storage_key: keys.combined,
-        sealing_status: 'done',
-        sealing_error: null,
-        updated_at: now,
-      })
-      .where('id', '=', request.id)
-      .execute();
-    await tx
-      .updateTable('signers')
-      .set({ documents: json({ files: documentFiles } satisfies ProducedFiles), updated_at: now })
-      .where('signature_request_id', '=', request.id)
-      .where('status', '=', 'signed')
-      .execute();
+    await markRequestSealed(tx, {
+      requestId: request.id,
+      documents: { files } satisfies ProducedFiles,
+      trailKey: keys.trail,
+      combinedKey: keys.combined,
+      now,
+    });
+    await setSignedSignersDocuments(tx, {
+      requestId: request.id,
+      documents: { files: documentFiles } satisfies ProducedFiles,
+      now,
+    });
     await recordAudit(
       tx,
       { accountId: request.account_id, environment: request.environment },
@@ -401,15 +394,11 @@ export const sealRequestJob: JobHandler = async (ctx, payload, job) => {
     const last = job.attempts >= job.max_attempts;
     ctx.deps.metrics?.sealingFailure(SEAL_JOB, last);
     const message = err instanceof Error ? err.message : String(err);
-    await ctx.db
-      .updateTable('signature_requests')
-      .set({
-        sealing_error: `attempt ${job.attempts} of ${job.max_attempts}: ${message}`.slice(0, 2000),
-        ...(last ? { sealing_status: 'failed' as const } : {}),
-      })
-      .where('id', '=', requestId)
-      .where((eb) => eb.or([eb('sealing_status', 'is', null), eb('sealing_status', '!=', 'done')]))
-      .execute();
+    await recordSealingError(ctx.db, {
+      requestId,
+      error: `attempt ${job.attempts} of ${job.max_attempts}: ${message}`.slice(0, 2000),
+      failed: last,
+    });
     ctx.logger[last ? 'error' : 'warn'](
       { err, requestId },
       last ? 'sealing failed for good' : 'sealing failed; will be retried',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Executor, json, type SignerRow } from '@esign/db';
+import type { Executor, SignerRow } from '@esign/db';
+import { findRequestForSealing, findSignerForCopy, storeSignerCopy } from '@esign/db/queries/sealing';
 import { recordAudit } from '../audit.ts';
 import { signFileLink } from '../file-links.ts';
 import { enqueueJob, type JobContext, type JobHandler } from '../jobs.ts';
@@ -35,13 +36,11 @@ export async function queueSignerCopy(tx: Executor, signerId: number) {
 
 /** The signer and request if a copy is still due: signed, and no documents yet. */
 async function loadCopyable(ctx: JobContext, signerId: number) {
-  const signer = await ctx.db.selectFrom('signers').selectAll().where('id', '=', signerId).executeTakeFirst();
+  const signer = await findSignerForCopy(ctx.db, signerId);
   if (signer?.status !== 'signed' || !signer.signed_at || signer.documents) return null;
-  const request = await ctx.db
-    .selectFrom('signature_requests')
-    .selectAll()
-    .where('id', '=', signer.signature_request_id)
-    .executeTakeFirstOrThrow();
+  const request = await findRequestForSealing(ctx.db, signer.signature_request_id);
+  if (!request)
+    throw new Error(`signer ${signerId}: signature request ${signer.signature_request_id} not found`);
   return { signer, request };
 }
 
@@ -92,14 +91,13 @@ async function commitCopy(run: SealRun, signer: SignerRow, files: ProducedFile[]
   const { ctx, request } = run;
   return ctx.db.transaction().execute(async (tx) => {
     const now = ctx.now();
-    const updated = await tx
-      .updateTable('signers')
-      .set({ documents: json({ files } satisfies ProducedFiles), updated_at: now })
-      .where('id', '=', signer.id)
-      .where('documents', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (!updated) return false;
+    // Kept as copy_files too: verify finds the copy by its SHA-256 after the final seal.
+    const stored = await storeSignerCopy(tx, {
+      signerId: signer.id,
+      documents: { files } satisfies ProducedFiles,
+      now,
+    });
+    if (stored === undefined) return false;
     await recordAudit(
       tx,
       { accountId: request.account_id, environment: request.environment },
@@ -108,7 +106,10 @@ async function commitCopy(run: SealRun, signer: SignerRow, files: ProducedFile[]
         by: { kind: 'system' },
         signatureRequestId: request.id,
         signerId: signer.id,
-        data: { documents: files.map((f) => ({ name: f.name, sha256: f.sha256 })) },
+        data: {
+          signer_number: signer.position + 1,
+          documents: files.map((f) => ({ name: f.name, sha256: f.sha256 })),
+        },
         now,
       },
     );

@@ -1,6 +1,6 @@
-import type { AuditEventsTable, SignerRow } from '@esign/db';
+import type { SignerRow } from '@esign/db';
+import type { AuditEventRow } from '@esign/db/queries/audit';
 import type { AuditTrailInput } from '@esign/pdf';
-import type { Selectable } from 'kysely';
 
 // What the audit trail says about how each signer signed, read from the recorded audit events:
 // - consent: the `signer.signed` entry records the sentence the signer agreed to in data.consent
@@ -8,7 +8,6 @@ import type { Selectable } from 'kysely';
 // - signature method: data.signature_methods ({ field name: drawn|typed|uploaded }) on the same
 //   entry, the latest winning.
 
-type AuditEventRow = Selectable<AuditEventsTable>;
 type TrailSigner = AuditTrailInput['signers'][number];
 
 const METHOD_WORDS: Record<string, string> = {

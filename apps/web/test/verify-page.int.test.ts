@@ -1,0 +1,151 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createCaller,
+  createContext,
+  createLogger,
+  drainJobs,
+  jobHandlers,
+  PUBLIC_VERIFY_PER_MINUTE,
+} from '@esign/core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forge } from '../../../packages/pdf/test/forgery.ts';
+import { signaturePng } from '../../../packages/pdf/test/seal-helpers.ts';
+import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { browserTestsEnabled, launchChromium } from './browser.ts';
+
+// Issue 30, "A public verify page": /verify on the web app, where anyone holding a PDF (no account,
+// no key) drops it and reads the verdict in plain words. Screenshots go to a temporary folder.
+
+const SHOTS = join(tmpdir(), 'esign-verify-page');
+const logger = createLogger('silent', 'test');
+
+describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a real browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let sealed: Uint8Array;
+  let requestId: number;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
+    const owner = await createTestAccount(t.db, { lifetime: true });
+    const area = { page: 1, x: 0.1, y: 0.3, w: 0.4, h: 0.06, document: 0 };
+    const tpl = await t.api('POST', 'templates', {
+      key: owner.key,
+      body: {
+        name: 'Service agreement',
+        documents: [{ name: 'Service agreement', file: b64(await plainPdf(1, 'Fee: EUR 4,000')) }],
+        fields: [{ name: 'Signature', type: 'signature', role: 'Client', areas: [area] }],
+      },
+    });
+    expect(tpl.status, tpl.text).toBe(201);
+    const sent = await t.api('POST', 'signature_requests', {
+      key: owner.key,
+      body: {
+        template_id: tpl.body.id,
+        send_email: false,
+        signers: [{ role: 'Client', name: 'Carla Client', email: 'carla@example.com' }],
+      },
+    });
+    expect(sent.status, sent.text).toBe(201);
+    requestId = sent.body.id;
+    const token = new URL(sent.body.signers[0].signing_url).pathname.split('/').pop()!;
+    const caller = createCaller(
+      createContext({ db: t.db, logger, config: t.config, deps: t.rt.deps, source: 'link' }),
+    );
+    await caller.signing.complete({ token, values: { Signature: signaturePng() } });
+    const jctx = { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() };
+    await drainJobs(jctx, jobHandlers);
+    const request = await t.api('GET', `signature_requests/${requestId}`, { key: owner.key });
+    const url = request.body.documents[0].url as string;
+    sealed = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function drop(page: Page, name: string, bytes: Uint8Array) {
+    const file = join(SHOTS, name);
+    writeFileSync(file, bytes);
+    await page.getByTestId('verify-file').setInputFiles(file);
+    await page.getByTestId('verify-result').waitFor({ timeout: 30_000 });
+  }
+
+  it('anyone drops a sealed PDF and reads who sealed it, when, the level and what it is; a changed file says what changed on which page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    try {
+      const res = await page.goto(`${t.baseUrl}/verify`);
+      expect(res?.status()).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'Verify a signed document',
+      );
+      // The file input has its label (the drop zone) for screen readers and keyboards.
+      await expect(page.getByLabel(/Drop a PDF here/).count()).resolves.toBe(1);
+
+      await drop(page, 'sealed.pdf', sealed);
+      const result = page.getByTestId('verify-result');
+      const text = (await result.textContent()) ?? '';
+      expect(text).toContain('Authentic: sealed by this service and unchanged');
+      expect(text).toContain('The sealed document “Service agreement”');
+      expect(text).toContain('esign document sealing');
+      expect(text).toContain("(this service's sealing certificate)");
+      expect(text).toContain('PAdES B-B');
+      expect(text).toMatch(/When\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, as the file states it/);
+      // Nobody's request id on the public page.
+      expect(text).not.toContain(`#${requestId}`);
+      await page.screenshot({ path: join(SHOTS, 'verify-authentic.png'), fullPage: true });
+
+      // The same file with "EUR 40,000" painted over page 1 in an update appended after the seal.
+      await page.getByRole('button', { name: 'Check another file' }).click();
+      await drop(page, 'changed.pdf', await forge(sealed));
+      const changed = (await page.getByTestId('verify-result').textContent()) ?? '';
+      expect(changed).toContain('Changed after it was signed');
+      expect(await page.getByTestId('verify-changes').textContent()).toContain('content of page 1 changed');
+      await page.screenshot({ path: join(SHOTS, 'verify-modified.png'), fullPage: true });
+
+      await page.getByRole('button', { name: 'Check another file' }).click();
+      await drop(page, 'unsigned.pdf', await plainPdf(1, 'Nothing signed'));
+      expect(await page.getByTestId('verify-result').textContent()).toContain('Not signed');
+
+      // Not a PDF: the spec's error, in words, and nothing else on the page.
+      await page.getByRole('button', { name: 'Check another file' }).click();
+      writeFileSync(join(SHOTS, 'notes.pdf'), 'just some text');
+      await page.getByTestId('verify-file').setInputFiles(join(SHOTS, 'notes.pdf'));
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('file is not a PDF');
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('the public procedure needs no key, stores nothing, and is limited per address (429 rate_limited with Retry-After seconds)', async () => {
+    const call = (file: string) =>
+      fetch(`${t.baseUrl}/trpc/documents.verifyPublic`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ file }),
+      });
+    const stored = await t.db.selectFrom('signature_requests').select('id').execute();
+    const first = await call(b64(sealed));
+    expect(first.status).toBe(200);
+    const body = (await first.json()) as { result: { data: { verdict: string; match: unknown } } };
+    expect(body.result.data.verdict).toBe('authentic');
+    expect(body.result.data.match).toMatchObject({ kind: 'document', signature_request_id: null });
+    expect(await t.db.selectFrom('signature_requests').select('id').execute()).toEqual(stored);
+    // The browser test above counted from the same address: at most the limit, then 429.
+    let limited: Response | null = null;
+    for (let i = 0; i <= PUBLIC_VERIFY_PER_MINUTE && !limited; i++) {
+      const res = await call('JVBERi0=');
+      if (res.status === 429) limited = res;
+    }
+    expect(limited?.status).toBe(429);
+    const err = (await limited!.json()) as { error: { data: { code: string; retryAfterSeconds: number } } };
+    expect(err.error.data.code).toBe('rate_limited');
+    expect(err.error.data.retryAfterSeconds).toBeGreaterThan(0);
+  });
+});
