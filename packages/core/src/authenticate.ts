@@ -138,7 +138,7 @@ export async function authenticateAndLimit(
       limit = rateLimitResult(counted.count, opts.perMinute, now);
     } else {
       actor = await authenticate(db, credentials, now, opts);
-      limit = await limitActor(db, actor, opts.perMinute, now, calls);
+      limit = await limitActor(db, actor, { limit: opts.perMinute, now, calls });
     }
   } catch (err) {
     if (err instanceof CoreError) return { actor: null, error: err, headers: {} };
@@ -159,7 +159,7 @@ export async function limitMoreCalls(
   now: Date,
   perMinute: number,
 ): Promise<AuthenticatedRequest> {
-  return limitedResponse(actor, await limitActor(db, actor, perMinute, now, more));
+  return limitedResponse(actor, await limitActor(db, actor, { limit: perMinute, now, calls: more }));
 }
 
 /** The RateLimit-* headers of a counted request and, over the limit, the 429 instead of the actor. */

@@ -32,13 +32,10 @@ export async function stripeWebhook(app: FastifyInstance, opts: StripeWebhookOpt
       const provider = await providerFor(opts.deps, opts.config, 'live');
       const header = request.headers['stripe-signature'];
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const outcome = await receivePaymentWebhook(
-        opts.db,
-        provider,
-        body,
-        Array.isArray(header) ? header[0] : header,
-        { logger: opts.logger, now: opts.now() },
-      );
+      const outcome = await receivePaymentWebhook(opts, provider, {
+        rawBody: body,
+        signature: Array.isArray(header) ? header[0] : header,
+      });
       switch (outcome.kind) {
         case 'not_configured':
           return reply.code(404).send({

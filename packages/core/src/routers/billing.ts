@@ -97,19 +97,7 @@ export const billingRouter = router({
     })
     .input(CreateCheckoutInput)
     .output(CheckoutOutput)
-    .mutation(async ({ ctx, input }) =>
-      toCheckoutDto(
-        await startCheckout(ctx.db, ctx.actor, input, {
-          config: ctx.config,
-          deps: ctx.deps,
-          source: ctx.source,
-          logger: ctx.logger,
-          ip: ctx.ip,
-          userAgent: ctx.userAgent,
-          now: ctx.now(),
-        }),
-      ),
-    ),
+    .mutation(async ({ ctx, input }) => toCheckoutDto(await startCheckout(ctx, ctx.actor, input))),
 
   getCheckout: actorProcedure
     .use(offeredOnly)
@@ -142,7 +130,7 @@ export const billingRouter = router({
     .input(CheckoutPageInput)
     .output(CheckoutPageOutput)
     .query(async ({ ctx, input }) => {
-      const row = await checkoutForPage(ctx.db, ctx.config, input.id, input.token);
+      const row = await checkoutForPage(ctx, input);
       return {
         checkout: toCheckoutDto(row),
         provider: row.provider as 'simulated' | 'stripe',
@@ -156,11 +144,7 @@ export const billingRouter = router({
     .input(AnswerCheckoutPageInput)
     .output(CheckoutOutput)
     .mutation(async ({ ctx, input }) => {
-      const { checkout } = await answerOnCheckoutPage(ctx.db, ctx.config, input, {
-        ip: ctx.ip,
-        userAgent: ctx.userAgent,
-        now: ctx.now(),
-      });
+      const { checkout } = await answerOnCheckoutPage(ctx, input);
       return toCheckoutDto(checkout);
     }),
 });

@@ -54,17 +54,15 @@ export const signingRouter = router({
   saveValues: publicProcedure
     .input(SaveValuesInput)
     .output(SaveValuesOutput)
-    .mutation(({ ctx, input }) => saveSigningValues(sc(ctx), input.token, input.session, input.values)),
+    .mutation(({ ctx, input }) => saveSigningValues(sc(ctx), input)),
 
   complete: publicProcedure
     .input(CompleteInput)
     .output(CompleteOutput)
-    .mutation(({ ctx, input }) =>
-      completeSigning(sc(ctx), input.token, input.session, input.values, input.signature_methods),
-    ),
+    .mutation(({ ctx, input }) => completeSigning(sc(ctx), input)),
 
   decline: publicProcedure
     .input(DeclineInput)
     .output(DeclineOutput)
-    .mutation(({ ctx, input }) => declineSigning(sc(ctx), input.token, input.session, input.reason)),
+    .mutation(({ ctx, input }) => declineSigning(sc(ctx), input)),
 });

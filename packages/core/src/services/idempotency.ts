@@ -1,5 +1,13 @@
 import type { Db } from '@esign/db';
-import { sql } from 'kysely';
+import {
+  deleteExpiredIdempotencyRecords,
+  deleteIdempotencyRecordAsRead,
+  deleteRunningIdempotencyClaim,
+  findIdempotencyRecord,
+  insertIdempotencyClaim,
+  renewIdempotencyLeases,
+  storeIdempotentResponse,
+} from '@esign/db/queries/idempotency';
 import type { Logger } from 'pino';
 import { CoreError } from '../errors.ts';
 
@@ -37,44 +45,22 @@ export function checkIdempotencyKey(key: string): void {
 export async function beginIdempotent(db: Db, req: IdempotencyRequest, now: Date): Promise<IdempotencyStart> {
   checkIdempotencyKey(req.key);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        api_key_id: req.apiKeyId,
-        path: req.path,
-        key: req.key,
-        request_hash: req.requestHash,
-        status: 'running',
-        locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-        expires_at: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
-      })
-      .onConflict((oc) => oc.columns(['api_key_id', 'path', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
+    const inserted = await insertIdempotencyClaim(db, req, {
+      requestHash: req.requestHash,
+      lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+    });
     if (inserted) {
       leasesOf(db).hold(req);
       return { kind: 'new' };
     }
 
-    const existing = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('api_key_id', '=', req.apiKeyId)
-      .where('path', '=', req.path)
-      .where('key', '=', req.key)
-      .executeTakeFirst();
+    const existing = await findIdempotencyRecord(db, req);
     if (!existing) continue; // released between our insert and select: try again
     const stale =
       existing.expires_at <= now || (existing.status === 'running' && existing.locked_until <= now);
     if (stale) {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('api_key_id', '=', req.apiKeyId)
-        .where('path', '=', req.path)
-        .where('key', '=', req.key)
-        .where('request_hash', '=', existing.request_hash)
-        .where('status', '=', existing.status)
-        .execute();
+      await deleteIdempotencyRecordAsRead(db, req, existing);
       continue;
     }
     if (existing.request_hash !== req.requestHash) {
@@ -102,7 +88,8 @@ export async function beginIdempotent(db: Db, req: IdempotencyRequest, now: Date
  * retry must replay it, never run it again: if the database refuses the statement (a dropped
  * connection, a restart), the claim stays held (its lease renewed) and storing is retried in the
  * background with back-off for up to STORE_RETRY_FOR_MS, while retries of the key get 409. The
- * caller answers its client at once either way.
+ * caller answers its client at once either way. (Its positional signature is the one the
+ * black-box idempotency tests call.)
  */
 export async function completeIdempotent(
   db: Db,
@@ -111,15 +98,7 @@ export async function completeIdempotent(
   body: string,
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>,
 ): Promise<void> {
-  const store = () =>
-    db
-      .updateTable('idempotency_keys')
-      .set({ status: 'done', response_status: status, response_body: body })
-      .where('api_key_id', '=', req.apiKeyId)
-      .where('path', '=', req.path)
-      .where('key', '=', req.key)
-      .where('status', '=', 'running')
-      .execute();
+  const store = () => storeIdempotentResponse(db, req, { status, body });
   try {
     await store();
     leasesOf(db).drop(req);
@@ -159,17 +138,11 @@ async function retryStore(attempt: () => Promise<unknown>, forMs: number): Promi
 /** Rule 3: failed responses are not stored; the key can be retried. */
 export async function releaseIdempotent(db: Db, req: IdempotencyRequest): Promise<void> {
   leasesOf(db).drop(req);
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('api_key_id', '=', req.apiKeyId)
-    .where('path', '=', req.path)
-    .where('key', '=', req.key)
-    .where('status', '=', 'running')
-    .execute();
+  await deleteRunningIdempotencyClaim(db, req);
 }
 
 export async function pruneIdempotencyKeys(db: Db, now: Date): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).execute();
+  await deleteExpiredIdempotencyRecords(db, now);
 }
 
 /**
@@ -227,18 +200,7 @@ class ClaimLeases {
     const claims = [...this.held.values()];
     if (claims.length === 0) return;
     const until = new Date(Date.now() + IDEMPOTENCY_LEASE_MS);
-    await this.db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: sql<Date>`greatest(locked_until, ${until})` })
-      .where('status', '=', 'running')
-      .where((eb) =>
-        eb.or(
-          claims.map((c) =>
-            eb.and([eb('api_key_id', '=', c.apiKeyId), eb('path', '=', c.path), eb('key', '=', c.key)]),
-          ),
-        ),
-      )
-      .execute();
+    await renewIdempotencyLeases(this.db, claims, until);
   }
 }
 

@@ -1,5 +1,11 @@
-import { type Database, type Executor, json } from '@esign/db';
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { Executor } from '@esign/db';
+import {
+  type MailPurge,
+  purgeMailBody,
+  purgeSentMailBodies,
+  purgeSignerMailBodies,
+  purgeSpentSecretMailBodies,
+} from '@esign/db/queries/mail';
 import { CODE_MAX_ATTEMPTS } from './signing/code-policy.ts';
 
 /**
@@ -27,47 +33,33 @@ export const SENT_MARKER =
 export const SPENT_MARKER = '[Removed: the signing link or code in this email no longer works.]';
 const CODE_SUBJECT = 'Your signing code (removed)';
 
-function purgedBody(marker: string, now: Date) {
-  return (eb: ExpressionBuilder<Database, 'mail_outbox'>) => ({
-    subject: eb.case().when('kind', '=', CODE_KIND).then(CODE_SUBJECT).else(eb.ref('subject')).end(),
-    text_body: marker,
-    html_body: `<p>${marker}</p>`,
-    links: json([]),
-    redacted_at: now,
-  });
-}
+const purgeWith = (marker: string, now: Date): MailPurge => ({
+  marker,
+  codeKind: CODE_KIND,
+  codeSubject: CODE_SUBJECT,
+  now,
+});
 
 /** Purges a sent email right after SMTP accepted it (in the sending transaction). */
 export async function purgeSentMail(db: Executor, mailId: number, now: Date): Promise<void> {
-  await db
-    .updateTable('mail_outbox')
-    .set(purgedBody(SENT_MARKER, now))
-    .where('id', '=', mailId)
-    .where('redacted_at', 'is', null)
-    .execute();
+  await purgeMailBody(db, mailId, purgeWith(SENT_MARKER, now));
 }
 
 /** Purges the code emails, signing-link emails, or both, of these signers (their secret was spent). */
 export async function purgeSignerMail(
   db: Executor,
   signerIds: number[],
-  what: 'codes' | 'links' | 'all',
-  now: Date,
+  spent: { what: 'codes' | 'links' | 'all'; now: Date },
 ): Promise<void> {
   if (signerIds.length === 0) return;
+  const { what } = spent;
   const kinds: string[] =
     what === 'codes'
       ? [CODE_KIND]
       : what === 'links'
         ? [...SIGNING_LINK_KINDS]
         : [CODE_KIND, ...SIGNING_LINK_KINDS];
-  await db
-    .updateTable('mail_outbox')
-    .set(purgedBody(SPENT_MARKER, now))
-    .where('signer_id', 'in', signerIds)
-    .where('kind', 'in', kinds)
-    .where('redacted_at', 'is', null)
-    .execute();
+  await purgeSignerMailBodies(db, { signerIds, kinds }, purgeWith(SPENT_MARKER, spent.now));
 }
 
 /**
@@ -75,49 +67,11 @@ export async function purgeSignerMail(
  * Reads only rows that still hold a body (partial index mail_outbox_unredacted_idx).
  */
 export async function purgeMailSecrets(db: Executor, now: Date): Promise<number> {
-  const sent = await db
-    .updateTable('mail_outbox')
-    .set(purgedBody(SENT_MARKER, now))
-    .where('redacted_at', 'is', null)
-    .where('status', '=', 'sent')
-    .executeTakeFirst();
-  const spent = await db
-    .updateTable('mail_outbox as m')
-    .set(purgedBody(SPENT_MARKER, now) as never)
-    .where('m.redacted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('m.kind', '=', CODE_KIND),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('signers as s')
-                .select(sql`1`.as('one'))
-                .whereRef('s.id', '=', 'm.signer_id')
-                .where('s.otp_hash', 'is not', null)
-                .where('s.otp_expires_at', '>', now)
-                .where('s.otp_attempts', '<', CODE_MAX_ATTEMPTS),
-            ),
-          ),
-        ]),
-        eb.and([
-          eb('m.kind', 'in', [...SIGNING_LINK_KINDS]),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('signers as s')
-                .innerJoin('signature_requests as r', 'r.id', 's.signature_request_id')
-                .select(sql`1`.as('one'))
-                .whereRef('s.id', '=', 'm.signer_id')
-                .where('s.status', 'not in', ['signed', 'declined'])
-                .where('r.status', 'in', ['sent', 'in_progress'])
-                .where((w) => w.or([w('r.expires_at', 'is', null), w('r.expires_at', '>', now)])),
-            ),
-          ),
-        ]),
-      ]),
-    )
-    .executeTakeFirst();
-  return Number(sent.numUpdatedRows) + Number(spent.numUpdatedRows);
+  const sent = await purgeSentMailBodies(db, purgeWith(SENT_MARKER, now));
+  const spent = await purgeSpentSecretMailBodies(
+    db,
+    { linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
+    purgeWith(SPENT_MARKER, now),
+  );
+  return sent + spent;
 }

@@ -1,5 +1,15 @@
 import type { Environment, Executor } from '@esign/db';
 import { json } from '@esign/db';
+import {
+  findMailStatus,
+  insertMail,
+  listMailRows,
+  lockMailToSend,
+  markInvitedSignerSent,
+  markMailDelivered,
+  markMailNotSent,
+  recordMailAttemptFailed,
+} from '@esign/db/queries/mail';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
 import { enqueueJob, type JobHandler, type JobKind, RetryLater } from './jobs.ts';
@@ -24,24 +34,20 @@ const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g;
 /** Puts an email in the outbox and its delivery job in the same transaction as its cause. */
 export async function queueMail(tx: Executor, mail: MailMessage): Promise<number> {
   const links = [...new Set(mail.text.match(URL_PATTERN) ?? [])];
-  const row = await tx
-    .insertInto('mail_outbox')
-    .values({
-      kind: mail.kind,
-      to_address: mail.to,
-      reply_to: mail.replyTo ?? null,
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html,
-      links: json(links),
-      account_id: mail.accountId ?? null,
-      environment: mail.environment ?? null,
-      signer_id: mail.signerId ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await enqueueJob(tx, { kind: MAIL_SEND_JOB, payload: { mailId: row.id }, maxAttempts: 8 });
-  return row.id;
+  const mailId = await insertMail(tx, {
+    kind: mail.kind,
+    to_address: mail.to,
+    reply_to: mail.replyTo ?? null,
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html,
+    links: json(links),
+    account_id: mail.accountId ?? null,
+    environment: mail.environment ?? null,
+    signer_id: mail.signerId ?? null,
+  });
+  await enqueueJob(tx, { kind: MAIL_SEND_JOB, payload: { mailId }, maxAttempts: 8 });
+  return mailId;
 }
 
 let transportCache: { url: string; transport: Transporter } | null = null;
@@ -61,32 +67,17 @@ const INVITING_KINDS = new Set<string>(SIGNING_LINK_KINDS);
 export const sendMailJob: JobHandler = async (ctx, payload) => {
   const id = Number(payload.mailId);
   const failure = await ctx.db.transaction().execute(async (tx): Promise<unknown> => {
-    const mail = await tx
-      .selectFrom('mail_outbox')
-      .selectAll()
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', 'failed'])
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
+    const mail = await lockMailToSend(tx, id);
     if (!mail) {
-      const current = await tx
-        .selectFrom('mail_outbox')
-        .select('status')
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const current = await findMailStatus(tx, id);
       // Another process holds it right now: try again later rather than count it as done.
-      if (current && (current.status === 'queued' || current.status === 'failed'))
+      if (current === 'queued' || current === 'failed')
         return new RetryLater(`mail ${id} is being sent by another process`);
       return null;
     }
     if (mail.redacted_at) {
       // Its link or code stopped working before it could go out (mail-secrets.ts): never send it.
-      await tx
-        .updateTable('mail_outbox')
-        .set({ status: 'failed', last_error: 'not sent: its signing link or code no longer works' })
-        .where('id', '=', id)
-        .execute();
+      await markMailNotSent(tx, id, 'not sent: its signing link or code no longer works');
       return null;
     }
     let status: 'sent' | 'kept' = 'kept';
@@ -103,30 +94,15 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
         status = 'sent';
       } catch (err) {
         // Recorded in this transaction (it holds the row), which then commits; the job retries.
-        await tx
-          .updateTable('mail_outbox')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: String(err).slice(0, 1000) }))
-          .where('id', '=', id)
-          .execute();
+        await recordMailAttemptFailed(tx, id, String(err).slice(0, 1000));
         return err;
       }
     }
     const now = ctx.now();
-    await tx
-      .updateTable('mail_outbox')
-      .set((eb) => ({ status, sent_at: now, attempts: eb('attempts', '+', 1), last_error: null }))
-      .where('id', '=', id)
-      .execute();
+    await markMailDelivered(tx, id, { status, now });
     // Delivered by SMTP: the outbox no longer needs the link or code (mail-secrets.ts).
     if (status === 'sent') await purgeSentMail(tx, id, now);
-    if (mail.signer_id && INVITING_KINDS.has(mail.kind)) {
-      await tx
-        .updateTable('signers')
-        .set((eb) => ({ status: 'sent', sent_at: eb.fn.coalesce('sent_at', eb.val(now)), updated_at: now }))
-        .where('id', '=', mail.signer_id)
-        .where('status', '=', 'ready')
-        .execute();
-    }
+    if (mail.signer_id && INVITING_KINDS.has(mail.kind)) await markInvitedSignerSent(tx, mail.signer_id, now);
     return null;
   });
   if (failure) throw failure;
@@ -149,9 +125,7 @@ export async function listMail(db: Executor, opts: { to?: string; limit?: number
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
     throw new CoreError('invalid_parameter', 'limit must be an integer from 1 to 1000');
   }
-  let q = db.selectFrom('mail_outbox').selectAll().orderBy('id', 'desc').limit(limit);
-  if (opts.to) q = q.where((eb) => eb(eb.fn('lower', ['to_address']), '=', opts.to!.toLowerCase()));
-  const rows = await q.execute();
+  const rows = await listMailRows(db, { to: opts.to, limit });
   return {
     data: rows.map((m) => ({
       id: m.id,

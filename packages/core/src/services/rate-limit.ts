@@ -1,5 +1,5 @@
 import type { Executor } from '@esign/db';
-import { sql } from 'kysely';
+import { countRateLimitHit, deleteRateLimitWindowsBefore } from '@esign/db/queries/rate-limits';
 import type { Actor } from '../context.ts';
 import { CoreError } from '../errors.ts';
 
@@ -13,17 +13,6 @@ export interface RateLimitResult {
 
 const WINDOW_MS = 60_000;
 
-/**
- * Every request of one key upserts the same window row, so they queue on its row lock until each
- * commits; waiting for the commit's WAL flush there would cap a key at one request per flush. The
- * statement that counts therefore commits without waiting for the flush (`synchronous_commit = off`
- * for its own transaction only): a crash can forget the last few milliseconds of counts, never
- * double one, and the window stays exact and shared between processes.
- */
-export function asyncCommit() {
-  return sql<string>`set_config('synchronous_commit', 'off', true)`.as('async_commit');
-}
-
 /** The start of the fixed one-minute window `now` falls in. */
 export function rateLimitWindowStart(now: Date): Date {
   return new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
@@ -36,36 +25,34 @@ export function rateLimitResult(count: number, limit: number, now: Date): RateLi
   return { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit };
 }
 
+/** One request against a window's limit. */
+export interface RateLimitHit {
+  limit: number;
+  now: Date;
+  /** How many calls the request makes (a batch counts each of its calls); 1 when unset. */
+  calls?: number;
+}
+
 /**
  * Fixed one-minute windows counted in the database, so every API process shares them:
- * one upsert per request, atomic under concurrency. `calls` is how many calls the request makes
- * (a batch counts each of its calls), added in that one upsert.
+ * one upsert per request, atomic under concurrency (its commit does not wait for the WAL flush:
+ * see packages/db/src/queries/rate-limits.ts). `calls` is added in that one upsert.
  */
 export async function hitRateLimit(
   db: Executor,
   bucket: string,
-  limit: number,
-  now: Date,
-  calls = 1,
+  hit: RateLimitHit,
 ): Promise<RateLimitResult> {
-  const row = await db
-    .insertInto('rate_limit_windows')
-    .values({ bucket, window_start: rateLimitWindowStart(now), count: calls })
-    .onConflict((oc) =>
-      oc
-        .columns(['bucket', 'window_start'])
-        .doUpdateSet({ count: sql`rate_limit_windows.count + excluded.count` }),
-    )
-    .returning(['count', asyncCommit()])
-    .executeTakeFirstOrThrow();
-  return rateLimitResult(row.count, limit, now);
+  const { limit, now } = hit;
+  const count = await countRateLimitHit(db, bucket, {
+    windowStart: rateLimitWindowStart(now),
+    calls: hit.calls ?? 1,
+  });
+  return rateLimitResult(count, limit, now);
 }
 
 export async function pruneRateLimitWindows(db: Executor, now: Date): Promise<void> {
-  await db
-    .deleteFrom('rate_limit_windows')
-    .where('window_start', '<', new Date(now.getTime() - 2 * WINDOW_MS))
-    .execute();
+  await deleteRateLimitWindowsBefore(db, new Date(now.getTime() - 2 * WINDOW_MS));
 }
 
 /** One window per API key, per OAuth connection (client and user), per dashboard user. */
@@ -98,10 +85,8 @@ export function rateLimitError(result: RateLimitResult): CoreError | null {
 export async function limitActor(
   db: Executor,
   actor: Pick<Actor, 'kind' | 'apiKeyId' | 'oauthClientId' | 'userId'>,
-  perMinute: number,
-  now: Date,
-  calls = 1,
+  hit: RateLimitHit,
 ): Promise<RateLimitResult & { error: CoreError | null }> {
-  const result = await hitRateLimit(db, bucketOf(actor), perMinute, now, calls);
+  const result = await hitRateLimit(db, bucketOf(actor), hit);
   return { ...result, error: rateLimitError(result) };
 }

@@ -1,7 +1,6 @@
 import type { Db } from '@esign/db';
-import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
 import { CoreError, notFound } from '../../errors.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { findCheckoutById } from './checkouts.ts';
 import { checkoutPageTokenValid } from './hosted.ts';
 import { type PaymentProvider, PaymentSignatureError } from './providers.ts';
@@ -11,6 +10,7 @@ import { type SettleResult, settleCheckout } from './settle-checkout.ts';
  * `esign checkout confirm|fail --id`: the operator plays the `simulated` provider's answer. Asking
  * again for what already happened returns the checkout unchanged; the opposite answer for a
  * checkout that already ended is refused (a failed checkout stays failed: start a new one).
+ * Its positional signature is the one the black-box billing tests call (apps/api/test).
  */
 export async function answerAsOperator(db: Db, id: string, outcome: 'paid' | 'failed', now: Date) {
   const row = await findCheckoutById(db, id);
@@ -39,29 +39,40 @@ export async function answerAsOperator(db: Db, id: string, outcome: 'paid' | 'fa
 }
 
 /** The checkout behind a checkout page address; a wrong token reads as an unknown checkout. */
-export async function checkoutForPage(db: Db, config: Config, id: string, token: unknown) {
-  const row = checkoutPageTokenValid(config, id, token) ? await findCheckoutById(db, id) : undefined;
+export async function checkoutForPage(
+  ctx: Pick<ServiceContext, 'db' | 'config'>,
+  page: { id: string; token: unknown },
+) {
+  const { id } = page;
+  const row = checkoutPageTokenValid(ctx.config, id, page.token)
+    ? await findCheckoutById(ctx.db, id)
+    : undefined;
   if (!row) throw notFound('Checkout', id);
   return row;
 }
 
+/** What the checkout page's answer needs: a service context and who pressed the button. */
+export interface CheckoutPageContext extends Pick<ServiceContext, 'db' | 'config' | 'now'> {
+  ip: string | null;
+  userAgent: string | null;
+}
+
 /** The Pay and Cancel buttons of the `simulated` payment page. */
 export async function answerOnCheckoutPage(
-  db: Db,
-  config: Config,
+  ctx: CheckoutPageContext,
   input: { id: string; token: unknown; action: 'pay' | 'cancel' },
-  meta: { ip: string | null; userAgent: string | null; now: Date },
 ): Promise<SettleResult> {
-  const row = await checkoutForPage(db, config, input.id, input.token);
+  const now = ctx.now();
+  const row = await checkoutForPage(ctx, input);
   if (row.provider !== 'simulated') {
     throw new CoreError('invalid_request', `Checkout ${input.id} is paid on the ${row.provider} page`);
   }
   return settleCheckout(
-    db,
+    ctx.db,
     input.id,
     input.action === 'pay' ? 'paid' : 'failed',
-    { actorType: 'payment_provider', actorId: 'simulated', ip: meta.ip, userAgent: meta.userAgent },
-    meta.now,
+    { actorType: 'payment_provider', actorId: 'simulated', ip: ctx.ip, userAgent: ctx.userAgent },
+    now,
     { reason: 'canceled_by_buyer' },
   );
 }
@@ -79,16 +90,16 @@ export type WebhookOutcome =
  * ended change nothing. Events this service does not use are acknowledged.
  */
 export async function receivePaymentWebhook(
-  db: Db,
+  ctx: Pick<ServiceContext, 'db' | 'logger' | 'now'>,
   provider: PaymentProvider,
-  rawBody: Buffer | string,
-  signature: string | undefined,
-  opts: { logger: Logger; now: Date },
+  delivery: { rawBody: Buffer | string; signature: string | undefined },
 ): Promise<WebhookOutcome> {
+  const { db, logger } = ctx;
+  const now = ctx.now();
   if (!provider.readWebhook || !provider.webhookConfigured) return { kind: 'not_configured' };
   let notice: ReturnType<NonNullable<PaymentProvider['readWebhook']>>;
   try {
-    notice = provider.readWebhook(rawBody, signature);
+    notice = provider.readWebhook(delivery.rawBody, delivery.signature);
   } catch (err) {
     if (err instanceof PaymentSignatureError) return { kind: 'bad_signature', message: err.message };
     throw err;
@@ -98,7 +109,7 @@ export async function receivePaymentWebhook(
   }
   const row = await findCheckoutById(db, notice.checkoutId);
   if (!row || row.provider !== provider.name) {
-    opts.logger.warn(
+    logger.warn(
       { eventId: notice.eventId, checkoutId: notice.checkoutId },
       'payment webhook for an unknown checkout',
     );
@@ -109,7 +120,7 @@ export async function receivePaymentWebhook(
     row.id,
     notice.kind,
     { actorType: 'payment_provider', actorId: provider.name },
-    opts.now,
+    now,
     {
       reason: notice.eventType,
       ref: notice.ref,

@@ -1,5 +1,11 @@
-import { type CheckoutRow, type Executor, json } from '@esign/db';
-import type { Actor } from '../../context.ts';
+import type { CheckoutRow, Executor } from '@esign/db';
+import {
+  findCheckout,
+  findUserCheckout,
+  insertCheckoutAuditEvent,
+  listUserCheckouts,
+} from '@esign/db/queries/billing';
+import { type Actor, scopeOf } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { CURRENCY, formatCents } from './money.ts';
 import { type CreditPackDto, type PackSnapshot, toCreditPackDto } from './packs.ts';
@@ -46,31 +52,32 @@ export interface CheckoutChangeBy {
   userAgent?: string | null;
 }
 
+/** What an audit entry of a checkout's change says. */
+export interface CheckoutChange {
+  type: string;
+  by: CheckoutChangeBy;
+  data: Record<string, unknown>;
+  now: Date;
+}
+
 /** Every change of a checkout is recorded in the audit trail, in the change's transaction. */
 export async function auditCheckout(
   tx: Executor,
   checkout: Pick<CheckoutRow, 'id' | 'account_id' | 'environment'>,
-  type: string,
-  by: CheckoutChangeBy,
-  data: Record<string, unknown>,
-  now: Date,
+  change: CheckoutChange,
 ): Promise<void> {
-  await tx
-    .insertInto('audit_events')
-    .values({
-      account_id: checkout.account_id,
-      environment: checkout.environment,
-      checkout_id: checkout.id,
-      type,
-      actor_type: by.actorType,
-      actor_id: by.actorId,
-      api_key_id: by.apiKeyId ?? null,
-      ip: by.ip ?? null,
-      user_agent: by.userAgent ?? null,
-      data: json(data),
-      created_at: now,
-    })
-    .execute();
+  const { by } = change;
+  await insertCheckoutAuditEvent(tx, {
+    checkout,
+    type: change.type,
+    actorType: by.actorType,
+    actorId: by.actorId,
+    apiKeyId: by.apiKeyId ?? null,
+    ip: by.ip ?? null,
+    userAgent: by.userAgent ?? null,
+    data: change.data,
+    now: change.now,
+  });
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -78,14 +85,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** GET /checkouts/{id}: only the user who started the checkout can read it (anyone else: 404). */
 export async function requireCheckout(db: Executor, actor: Actor, id: string): Promise<CheckoutRow> {
   const row = UUID.test(id)
-    ? await db
-        .selectFrom('checkouts')
-        .selectAll()
-        .where('id', '=', id)
-        .where('account_id', '=', actor.accountId)
-        .where('environment', '=', actor.environment)
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirst()
+    ? await findUserCheckout(db, scopeOf(actor), { userId: actor.userId, id })
     : undefined;
   if (!row) throw notFound('Checkout', id);
   return row;
@@ -93,19 +93,11 @@ export async function requireCheckout(db: Executor, actor: Actor, id: string): P
 
 /** The user's latest checkouts on this side of the account (the billing page lists them). */
 export async function listRecentCheckouts(db: Executor, actor: Actor, limit = 5): Promise<CheckoutRow[]> {
-  return db
-    .selectFrom('checkouts')
-    .selectAll()
-    .where('account_id', '=', actor.accountId)
-    .where('environment', '=', actor.environment)
-    .where('user_id', '=', actor.userId)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+  return listUserCheckouts(db, scopeOf(actor), { userId: actor.userId, limit });
 }
 
 /** A checkout by id alone: for the payment provider's answer and the checkout page (never for users). */
 export async function findCheckoutById(db: Executor, id: string): Promise<CheckoutRow | undefined> {
   if (!UUID.test(id)) return undefined;
-  return db.selectFrom('checkouts').selectAll().where('id', '=', id).executeTakeFirst();
+  return findCheckout(db, id);
 }

@@ -1,5 +1,12 @@
 import type { DiscountCodeRow, Executor, Tx } from '@esign/db';
-import { sql } from 'kysely';
+import {
+  creditPackExists,
+  discountCodeTaken,
+  findDiscountCodeAnyCase,
+  insertDiscountCode,
+  releaseDiscountCodeUse,
+  takeDiscountCodeUse,
+} from '@esign/db/queries/billing';
 import { CoreError } from '../../errors.ts';
 import { type Discount, formatCents, MAX_PRICE_CENTS } from './money.ts';
 
@@ -77,33 +84,21 @@ export async function createDiscountCode(
   if (input.expiresAt && input.expiresAt <= now) {
     throw new CoreError('invalid_parameter', 'expires-at must be in the future');
   }
-  if (input.creditPackId != null) {
-    const pack = await db
-      .selectFrom('credit_packs')
-      .select('id')
-      .where('id', '=', input.creditPackId)
-      .executeTakeFirst();
-    if (!pack) throw new CoreError('not_found', `Credit pack ${input.creditPackId} was not found`);
+  if (input.creditPackId != null && !(await creditPackExists(db, input.creditPackId))) {
+    throw new CoreError('not_found', `Credit pack ${input.creditPackId} was not found`);
   }
-  const taken = await db
-    .selectFrom('discount_codes')
-    .select('id')
-    .where(sql<string>`lower(code)`, '=', code.toLowerCase())
-    .executeTakeFirst();
-  if (taken) throw new CoreError('invalid_parameter', `A discount code ${code} already exists`);
-  return db
-    .insertInto('discount_codes')
-    .values({
-      code,
-      percent_off: hasPercent ? input.percentOff! : null,
-      amount_off_cents: hasPercent ? null : input.amountOffCents!,
-      credit_pack_id: input.creditPackId ?? null,
-      max_uses: input.maxUses ?? null,
-      expires_at: input.expiresAt ?? null,
-      created_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  if (await discountCodeTaken(db, code)) {
+    throw new CoreError('invalid_parameter', `A discount code ${code} already exists`);
+  }
+  return insertDiscountCode(db, {
+    code,
+    percent_off: hasPercent ? input.percentOff! : null,
+    amount_off_cents: hasPercent ? null : input.amountOffCents!,
+    credit_pack_id: input.creditPackId ?? null,
+    max_uses: input.maxUses ?? null,
+    expires_at: input.expiresAt ?? null,
+    created_at: now,
+  });
 }
 
 const invalid = (code: string, why: string) =>
@@ -120,35 +115,18 @@ export async function takeDiscountUse(
   input: { code: string; packId: number; now: Date },
 ): Promise<DiscountCodeRow> {
   const code = input.code.trim();
-  const row = await tx
-    .selectFrom('discount_codes')
-    .selectAll()
-    .where(sql<string>`lower(code)`, '=', code.toLowerCase())
-    .executeTakeFirst();
+  const row = await findDiscountCodeAnyCase(tx, code);
   if (!row || !row.active) throw invalid(code, 'does not exist');
   if (row.expires_at && row.expires_at <= input.now) throw invalid(code, 'has expired');
   if (row.credit_pack_id !== null && row.credit_pack_id !== input.packId) {
     throw invalid(code, `is not valid for credit pack ${input.packId}`);
   }
-  const taken = await tx
-    .updateTable('discount_codes')
-    .set((eb) => ({ uses: eb('uses', '+', 1) }))
-    .where('id', '=', row.id)
-    .where('active', '=', true)
-    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', input.now)]))
-    .returningAll()
-    .executeTakeFirst();
+  const taken = await takeDiscountCodeUse(tx, row.id, input.now);
   if (!taken) throw invalid(code, 'has been used up');
   return taken;
 }
 
 /** A checkout that failed gives its use back (called once, on the pending -> failed change). */
 export async function releaseDiscountUse(tx: Tx, discountId: number): Promise<void> {
-  await tx
-    .updateTable('discount_codes')
-    .set((eb) => ({ uses: eb('uses', '-', 1) }))
-    .where('id', '=', discountId)
-    .where('uses', '>', 0)
-    .execute();
+  await releaseDiscountCodeUse(tx, discountId);
 }

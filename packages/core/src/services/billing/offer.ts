@@ -1,4 +1,10 @@
 import type { Executor } from '@esign/db';
+import {
+  findApiKeyPurchasesHidden,
+  findOAuthClientPurchasesHidden,
+  setApiKeyPurchasesHidden,
+  setOAuthClientPurchasesHidden,
+} from '@esign/db/queries/billing';
 import type { Actor, Source } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 
@@ -10,22 +16,8 @@ import { CoreError } from '../../errors.ts';
  */
 export async function purchasesOffered(db: Executor, actor: Actor, source: Source): Promise<boolean> {
   if (source !== 'mcp') return true;
-  if (actor.apiKeyId !== null) {
-    const key = await db
-      .selectFrom('api_keys')
-      .select('purchases_hidden')
-      .where('id', '=', actor.apiKeyId)
-      .executeTakeFirst();
-    return !key?.purchases_hidden;
-  }
-  if (actor.oauthClientId !== null) {
-    const client = await db
-      .selectFrom('oauth_clients')
-      .select('purchases_hidden')
-      .where('id', '=', actor.oauthClientId)
-      .executeTakeFirst();
-    return !client?.purchases_hidden;
-  }
+  if (actor.apiKeyId !== null) return !(await findApiKeyPurchasesHidden(db, actor.apiKeyId));
+  if (actor.oauthClientId !== null) return !(await findOAuthClientPurchasesHidden(db, actor.oauthClientId));
   return true;
 }
 
@@ -59,21 +51,11 @@ export async function setPurchasesOffered(
     throw new CoreError('invalid_parameter', 'Give exactly one of --key-id or --client-id');
   }
   if (client.apiKeyId !== undefined) {
-    const row = await db
-      .updateTable('api_keys')
-      .set({ purchases_hidden: !offered })
-      .where('id', '=', client.apiKeyId)
-      .returning(['id', 'purchases_hidden'])
-      .executeTakeFirst();
+    const row = await setApiKeyPurchasesHidden(db, client.apiKeyId, !offered);
     if (!row) throw new CoreError('not_found', `API key ${client.apiKeyId} was not found`);
     return { client: { type: 'api_key', id: row.id }, purchases_offered: !row.purchases_hidden };
   }
-  const row = await db
-    .updateTable('oauth_clients')
-    .set({ purchases_hidden: !offered })
-    .where('id', '=', client.oauthClientId!)
-    .returning(['id', 'purchases_hidden'])
-    .executeTakeFirst();
+  const row = await setOAuthClientPurchasesHidden(db, client.oauthClientId!, !offered);
   if (!row) throw new CoreError('not_found', `OAuth client ${client.oauthClientId} was not found`);
   return { client: { type: 'oauth_client', id: row.id }, purchases_offered: !row.purchases_hidden };
 }

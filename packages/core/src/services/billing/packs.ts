@@ -1,4 +1,10 @@
 import type { CreditPackRow, Executor } from '@esign/db';
+import {
+  findAccountPlan,
+  findActiveCreditPack,
+  insertCreditPack,
+  listActiveCreditPacks,
+} from '@esign/db/queries/billing';
 import { CoreError, notFound } from '../../errors.ts';
 import { CURRENCY, formatCents, MAX_PRICE_CENTS, pricePerCredit } from './money.ts';
 
@@ -81,27 +87,18 @@ export async function createCreditPack(
   if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > MAX_PRICE_CENTS) {
     throw new CoreError('invalid_parameter', 'price must be between 0.00 and 1000000.00');
   }
-  return db
-    .insertInto('credit_packs')
-    .values({
-      name,
-      description: input.description?.trim() || null,
-      credits: lifetime ? null : input.credits!,
-      unlimited: lifetime,
-      price_cents: input.priceCents,
-      created_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertCreditPack(db, {
+    name,
+    description: input.description?.trim() || null,
+    credits: lifetime ? null : input.credits!,
+    unlimited: lifetime,
+    price_cents: input.priceCents,
+    created_at: now,
+  });
 }
 
 async function hasLifetime(db: Executor, accountId: number): Promise<boolean> {
-  const account = await db
-    .selectFrom('accounts')
-    .select('plan')
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return account.plan === 'lifetime';
+  return (await findAccountPlan(db, accountId)) === 'lifetime';
 }
 
 /**
@@ -109,14 +106,7 @@ async function hasLifetime(db: Executor, accountId: number): Promise<boolean> {
  * for an account that already has it.
  */
 export async function listCreditPacks(db: Executor, accountId: number): Promise<CreditPackRow[]> {
-  let query = db
-    .selectFrom('credit_packs')
-    .selectAll()
-    .where('active', '=', true)
-    .orderBy('price_cents', 'asc')
-    .orderBy('id', 'asc');
-  if (await hasLifetime(db, accountId)) query = query.where('unlimited', '=', false);
-  return query.execute();
+  return listActiveCreditPacks(db, { withLifetime: !(await hasLifetime(db, accountId)) });
 }
 
 /** The pack a checkout buys: active, and not the lifetime deal for an account that has it. */
@@ -125,12 +115,7 @@ export async function requirePurchasablePack(
   accountId: number,
   packId: number,
 ): Promise<CreditPackRow> {
-  const pack = await db
-    .selectFrom('credit_packs')
-    .selectAll()
-    .where('id', '=', packId)
-    .where('active', '=', true)
-    .executeTakeFirst();
+  const pack = await findActiveCreditPack(db, packId);
   if (!pack) throw notFound('Credit pack', packId);
   if (pack.unlimited && (await hasLifetime(db, accountId))) {
     throw new CoreError(

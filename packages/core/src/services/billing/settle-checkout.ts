@@ -1,4 +1,11 @@
 import type { CheckoutRow, Db, Tx } from '@esign/db';
+import {
+  insertPurchaseLedgerEntry,
+  lockCheckout,
+  markCheckoutCompleted,
+  markCheckoutFailed,
+  setLifetimePlan,
+} from '@esign/db/queries/billing';
 import { notFound } from '../../errors.ts';
 import { auditCheckout, type CheckoutChangeBy, UUID } from './checkouts.ts';
 import { releaseDiscountUse } from './discounts.ts';
@@ -10,25 +17,15 @@ async function addPurchase(tx: Tx, checkout: CheckoutRow, now: Date): Promise<nu
   // The test side of an account does not use credits: its checkouts are simulated and add nothing.
   if (checkout.environment !== 'live') return 0;
   const pack = checkout.pack_snapshot as PackSnapshot;
-  if (pack.unlimited) {
-    await tx
-      .updateTable('accounts')
-      .set({ plan: 'lifetime', updated_at: now })
-      .where('id', '=', checkout.account_id)
-      .execute();
-  }
+  if (pack.unlimited) await setLifetimePlan(tx, checkout.account_id, now);
   // One ledger row per checkout (unique index): the mark that this purchase was added.
-  await tx
-    .insertInto('credit_ledger')
-    .values({
-      account_id: checkout.account_id,
-      delta: pack.unlimited ? 0 : pack.credits!,
-      reason: 'purchase',
-      checkout_id: checkout.id,
-      note: pack.unlimited ? `${pack.name}: lifetime deal` : pack.name,
-      created_at: now,
-    })
-    .execute();
+  await insertPurchaseLedgerEntry(tx, {
+    accountId: checkout.account_id,
+    checkoutId: checkout.id,
+    delta: pack.unlimited ? 0 : pack.credits!,
+    note: pack.unlimited ? `${pack.name}: lifetime deal` : pack.name,
+    now,
+  });
   return pack.unlimited ? 'unlimited' : pack.credits!;
 }
 
@@ -46,35 +43,35 @@ export interface SettleDetail {
   eventId?: string;
 }
 
+/** One answer of the payment provider (or the operator) about a checkout. */
+interface CheckoutAnswer {
+  outcome: 'paid' | 'failed';
+  by: CheckoutChangeBy;
+  now: Date;
+  detail: SettleDetail;
+}
+
 /**
  * An answer naming another provider reference, or a payment of another amount, is refused: it is
  * audited and changes nothing. Returns whether it was refused.
  */
-async function refusedMismatch(
-  tx: Tx,
-  row: CheckoutRow,
-  outcome: 'paid' | 'failed',
-  by: CheckoutChangeBy,
-  now: Date,
-  detail: SettleDetail,
-): Promise<boolean> {
+async function refusedMismatch(tx: Tx, row: CheckoutRow, answer: CheckoutAnswer): Promise<boolean> {
+  const { outcome, detail } = answer;
   const refMismatch =
     detail.ref !== undefined && row.provider_ref !== null && row.provider_ref !== detail.ref;
   const amountMismatch =
     outcome === 'paid' && detail.amountCents != null && detail.amountCents !== row.amount_cents;
   if (!refMismatch && !amountMismatch) return false;
-  await auditCheckout(
-    tx,
-    row,
-    'checkout.answer_rejected',
-    by,
-    {
+  await auditCheckout(tx, row, {
+    type: 'checkout.answer_rejected',
+    by: answer.by,
+    data: {
       outcome,
       event_id: detail.eventId ?? null,
       reason: refMismatch ? 'provider reference mismatch' : 'amount mismatch',
     },
-    now,
-  );
+    now: answer.now,
+  });
   return true;
 }
 
@@ -82,34 +79,19 @@ async function refusedMismatch(
  * Closes a pending checkout: `paid` completes it and adds its credits, `failed` marks it failed and
  * gives its discount use back; either way audited.
  */
-async function closeCheckout(
-  tx: Tx,
-  id: string,
-  outcome: 'paid' | 'failed',
-  by: CheckoutChangeBy,
-  now: Date,
-  detail: SettleDetail,
-): Promise<CheckoutRow> {
-  const paid = outcome === 'paid';
-  const updated = await tx
-    .updateTable('checkouts')
-    .set(
-      paid
-        ? { status: 'completed', completed_at: now, updated_at: now }
-        : { status: 'failed', failed_at: now, updated_at: now },
-    )
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+async function closeCheckout(tx: Tx, id: string, answer: CheckoutAnswer): Promise<CheckoutRow> {
+  const { by, now, detail } = answer;
+  const paid = answer.outcome === 'paid';
+  const updated = paid ? await markCheckoutCompleted(tx, id, now) : await markCheckoutFailed(tx, id, now);
   const event_id = detail.eventId ?? null;
   if (paid) {
     const added = await addPurchase(tx, updated, now);
     const data = { credits_added: added, amount: formatCents(updated.amount_cents), event_id };
-    await auditCheckout(tx, updated, 'checkout.completed', by, data, now);
+    await auditCheckout(tx, updated, { type: 'checkout.completed', by, data, now });
   } else {
     if (updated.discount_code_id !== null) await releaseDiscountUse(tx, updated.discount_code_id);
     const data = { reason: detail.reason ?? 'payment_failed', event_id };
-    await auditCheckout(tx, updated, 'checkout.failed', by, data, now);
+    await auditCheckout(tx, updated, { type: 'checkout.failed', by, data, now });
   }
   return updated;
 }
@@ -119,6 +101,8 @@ async function closeCheckout(
  * (payment failed, canceled, expired) marks it failed and gives its discount use back. The row is
  * locked, so however many confirmations arrive, at the same time or later, only the first changes
  * anything; an answer for a checkout that already left `pending` changes nothing.
+ *
+ * Its positional signature is the one the black-box billing tests call (apps/api/test).
  */
 export async function settleCheckout(
   db: Db,
@@ -128,19 +112,19 @@ export async function settleCheckout(
   now: Date,
   detail: SettleDetail = {},
 ): Promise<SettleResult> {
+  const answer: CheckoutAnswer = { outcome, by, now, detail };
   return db.transaction().execute(async (tx) => {
-    const row = UUID.test(id)
-      ? await tx.selectFrom('checkouts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
-      : undefined;
+    const row = UUID.test(id) ? await lockCheckout(tx, id) : undefined;
     if (!row) throw notFound('Checkout', id);
-    if (await refusedMismatch(tx, row, outcome, by, now, detail)) return { checkout: row, changed: false };
+    if (await refusedMismatch(tx, row, answer)) return { checkout: row, changed: false };
     if (row.status !== 'pending') {
       // A payment confirmed after its checkout failed is money the operator must look at.
       if (outcome === 'paid' && row.status === 'failed') {
-        await auditCheckout(tx, row, 'checkout.late_payment', by, { event_id: detail.eventId ?? null }, now);
+        const data = { event_id: detail.eventId ?? null };
+        await auditCheckout(tx, row, { type: 'checkout.late_payment', by, data, now });
       }
       return { checkout: row, changed: false };
     }
-    return { checkout: await closeCheckout(tx, id, outcome, by, now, detail), changed: true };
+    return { checkout: await closeCheckout(tx, id, answer), changed: true };
   });
 }

@@ -1,8 +1,12 @@
-import { type CheckoutRow, type Db, type Executor, json, type Tx } from '@esign/db';
-import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import { type CheckoutRow, type Executor, json, type Tx } from '@esign/db';
+import {
+  findBuyerDetails,
+  insertCheckout as insertCheckoutRow,
+  setCheckoutPayment,
+} from '@esign/db/queries/billing';
 import type { Actor, Source } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { auditCheckout, type CheckoutChangeBy } from './checkouts.ts';
 import { discountOf, takeDiscountUse } from './discounts.ts';
 import { checkoutPageUrl } from './hosted.ts';
@@ -11,22 +15,26 @@ import { type PackSnapshot, requirePurchasablePack, snapshotOf } from './packs.t
 import { type PaymentProvider, providerFor } from './providers.ts';
 import { settleCheckout } from './settle-checkout.ts';
 
-export interface StartCheckoutOptions {
-  config: Config;
-  deps: { payments?: PaymentProvider };
+/** What starting a checkout needs: a service context plus where the request came from. */
+export interface CheckoutContext extends ServiceContext {
   source: Source;
-  logger: Logger;
   ip?: string | null;
   userAgent?: string | null;
+}
+
+/** One checkout being started: by whom, in which context, at one fixed time. */
+interface Purchase {
+  ctx: CheckoutContext;
+  actor: Actor;
   now: Date;
 }
 
-const byActor = (actor: Actor, o: StartCheckoutOptions): CheckoutChangeBy => ({
+const byActor = ({ ctx, actor }: Purchase): CheckoutChangeBy => ({
   actorType: actor.kind,
   actorId: String(actor.userId),
   apiKeyId: actor.apiKeyId,
-  ip: o.ip,
-  userAgent: o.userAgent,
+  ip: ctx.ip,
+  userAgent: ctx.userAgent,
 });
 
 async function requireBuyer(db: Executor, actor: Actor) {
@@ -37,11 +45,7 @@ async function requireBuyer(db: Executor, actor: Actor) {
       `Your role (${actor.userRole}) cannot buy credits; ask an admin of the account`,
     );
   }
-  const user = await db
-    .selectFrom('users')
-    .select(['email', 'billing_country'])
-    .where('id', '=', actor.userId)
-    .executeTakeFirstOrThrow();
+  const user = await findBuyerDetails(db, actor.userId);
   if (!user.billing_country) {
     throw new CoreError(
       'billing_details_required',
@@ -54,48 +58,41 @@ async function requireBuyer(db: Executor, actor: Actor) {
 /** The pending checkout and its discount use, audited; in one transaction so a code's last use goes to one checkout. */
 async function insertCheckout(
   tx: Tx,
-  actor: Actor,
+  p: Purchase,
   input: { id: string; packId: number; code: string | null; provider: string },
-  o: StartCheckoutOptions,
 ): Promise<CheckoutRow> {
+  const { actor, now } = p;
+  const { source } = p.ctx;
   const pack = await requirePurchasablePack(tx, actor.accountId, input.packId);
-  const discount = input.code
-    ? await takeDiscountUse(tx, { code: input.code, packId: pack.id, now: o.now })
-    : null;
-  const row = await tx
-    .insertInto('checkouts')
-    .values({
-      id: input.id,
-      account_id: actor.accountId,
-      environment: actor.environment,
-      user_id: actor.userId,
-      credit_pack_id: pack.id,
-      pack_snapshot: json(snapshotOf(pack)),
-      amount_cents: applyDiscount(pack.price_cents, discount ? discountOf(discount) : null),
-      discount_code_id: discount?.id ?? null,
-      discount_code: discount?.code ?? null,
-      status: 'pending',
-      provider: input.provider,
-      source: o.source,
-      created_at: o.now,
-      updated_at: o.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await auditCheckout(
-    tx,
-    row,
-    'checkout.created',
-    byActor(actor, o),
-    {
+  const discount = input.code ? await takeDiscountUse(tx, { code: input.code, packId: pack.id, now }) : null;
+  const row = await insertCheckoutRow(tx, {
+    id: input.id,
+    account_id: actor.accountId,
+    environment: actor.environment,
+    user_id: actor.userId,
+    credit_pack_id: pack.id,
+    pack_snapshot: json(snapshotOf(pack)),
+    amount_cents: applyDiscount(pack.price_cents, discount ? discountOf(discount) : null),
+    discount_code_id: discount?.id ?? null,
+    discount_code: discount?.code ?? null,
+    status: 'pending',
+    provider: input.provider,
+    source,
+    created_at: now,
+    updated_at: now,
+  });
+  await auditCheckout(tx, row, {
+    type: 'checkout.created',
+    by: byActor(p),
+    data: {
       credit_pack_id: pack.id,
       amount: formatCents(row.amount_cents),
       discount_code: row.discount_code,
       provider: input.provider,
-      source: o.source,
+      source,
     },
-    o.now,
-  );
+    now,
+  });
   return row;
 }
 
@@ -104,12 +101,11 @@ async function insertCheckout(
  * discount use given back), nothing is charged, and the caller gets `502 payment_provider_error`.
  */
 async function startPayment(
-  db: Db,
-  provider: PaymentProvider,
-  created: CheckoutRow,
-  customerEmail: string,
-  o: StartCheckoutOptions,
+  p: Purchase,
+  payment: { provider: PaymentProvider; created: CheckoutRow; customerEmail: string },
 ): Promise<{ ref: string | null; url: string }> {
+  const { provider, created, customerEmail } = payment;
+  const { ctx } = p;
   const id = created.id;
   const pack = created.pack_snapshot as PackSnapshot;
   try {
@@ -121,16 +117,15 @@ async function startPayment(
         : `${pack.credits} credits: one credit per signed document`,
       amountCents: created.amount_cents,
       customerEmail,
-      pageUrl: checkoutPageUrl(o.config, id),
+      pageUrl: checkoutPageUrl(ctx.config, id),
     });
   } catch (err) {
-    o.logger.error(
+    ctx.logger.error(
       { err, checkoutId: id, provider: provider.name },
       'payment provider could not start a checkout',
     );
-    await settleCheckout(db, id, 'failed', { actorType: 'payment_provider', actorId: provider.name }, o.now, {
-      reason: 'provider_error',
-    });
+    const by = { actorType: 'payment_provider', actorId: provider.name };
+    await settleCheckout(ctx.db, id, 'failed', by, p.now, { reason: 'provider_error' });
     throw new CoreError(
       'payment_provider_error',
       'The payment provider could not start the checkout; nothing was charged. Retry later.',
@@ -145,25 +140,21 @@ async function startPayment(
  * `502 payment_provider_error`.
  */
 export async function startCheckout(
-  db: Db,
+  ctx: CheckoutContext,
   actor: Actor,
   input: { credit_pack_id: number; discount_code?: string | null },
-  o: StartCheckoutOptions,
 ): Promise<CheckoutRow> {
+  const { db } = ctx;
+  const p: Purchase = { ctx, actor, now: ctx.now() };
   const user = await requireBuyer(db, actor);
-  const provider = await providerFor(o.deps, o.config, actor.environment);
+  const provider = await providerFor(ctx.deps, ctx.config, actor.environment);
   const id = crypto.randomUUID();
   const code = input.discount_code?.trim() || null;
   const created = await db
     .transaction()
     .execute((tx) =>
-      insertCheckout(tx, actor, { id, packId: input.credit_pack_id, code, provider: provider.name }, o),
+      insertCheckout(tx, p, { id, packId: input.credit_pack_id, code, provider: provider.name }),
     );
-  const started = await startPayment(db, provider, created, user.email, o);
-  return db
-    .updateTable('checkouts')
-    .set({ provider_ref: started.ref, checkout_url: started.url, updated_at: o.now })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const started = await startPayment(p, { provider, created, customerEmail: user.email });
+  return setCheckoutPayment(db, id, { ref: started.ref, url: started.url, now: p.now });
 }

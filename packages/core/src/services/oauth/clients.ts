@@ -85,6 +85,9 @@ export const CLIENT_REGISTRATIONS_PER_MINUTE = 30;
  * process (rate_limit_windows). Null when the registration may go ahead, else the seconds to wait.
  */
 export async function limitClientRegistration(db: Executor, ip: string, now: Date): Promise<number | null> {
-  const result = await hitRateLimit(db, `oauth_register:${ip}`, CLIENT_REGISTRATIONS_PER_MINUTE, now);
+  const result = await hitRateLimit(db, `oauth_register:${ip}`, {
+    limit: CLIENT_REGISTRATIONS_PER_MINUTE,
+    now,
+  });
   return result.limited ? result.resetSeconds : null;
 }

@@ -29,8 +29,10 @@ async function limitAttempts(
 ): Promise<void> {
   const limits = SIGN_IN_RATE_LIMITS[kind];
   const hits = [
-    ip ? await hitRateLimit(db, `sign_in:${kind}:ip:${ip}`, limits.perAddress, now) : null,
-    email ? await hitRateLimit(db, `sign_in:${kind}:email:${email}`, limits.perAccount, now) : null,
+    ip ? await hitRateLimit(db, `sign_in:${kind}:ip:${ip}`, { limit: limits.perAddress, now }) : null,
+    email
+      ? await hitRateLimit(db, `sign_in:${kind}:email:${email}`, { limit: limits.perAccount, now })
+      : null,
   ];
   const over = hits.find((h) => h?.limited);
   if (over) {

@@ -1,5 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { Tx } from '@esign/db';
+import {
+  clearSignerCode,
+  countSignerAuditEventsSince,
+  insertSigningSession,
+  markSignerCodeVerified,
+  setSignerCode,
+  setSignerCodeAttempts,
+} from '@esign/db/queries/signing';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
@@ -14,7 +22,7 @@ import {
   CODE_TTL_MS,
   SIGNING_SESSION_TTL_MS,
 } from './code-policy.ts';
-import { audit, mailCtx, type Resolved, resolve, type SignerCtx } from './context.ts';
+import { audit, mailCtx, type Resolved, resolveLocked, type SignerCtx } from './context.ts';
 import { signingSetCookie } from './cookie.ts';
 
 const HOUR_MS = 3600_000;
@@ -30,25 +38,20 @@ const NO_CODE = 'No code is waiting to be entered; ask for a new one';
 /** signing.requestCode: emails a one-time code (when require_email_otp), at most 5 an hour. */
 export async function requestSigningCode(sc: SignerCtx, token: string) {
   const { result, mailId } = await sc.db.transaction().execute(async (tx) => {
-    const r = await resolve(tx, token, sc.now, { lock: true });
+    const r = await resolveLocked(tx, token, sc.now);
     if (!r.signer.require_email_otp)
       throw new CoreError('invalid_request', 'This signing link does not need a code');
     if (!r.signer.email) throw new CoreError('invalid_request', 'No email address to send a code to');
     await checkCodeRequestLimits(tx, r, sc.now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expires = new Date(sc.now.getTime() + CODE_TTL_MS);
-    await tx
-      .updateTable('signers')
-      .set({
-        otp_hash: codeHash(sc, r.signer.id, code),
-        otp_expires_at: expires,
-        otp_attempts: 0,
-        updated_at: sc.now,
-      })
-      .where('id', '=', r.signer.id)
-      .execute();
+    await setSignerCode(tx, r.signer.id, {
+      hash: codeHash(sc, r.signer.id, code),
+      expiresAt: expires,
+      now: sc.now,
+    });
     // The previous code no longer works: its email keeps no copy of it.
-    await purgeSignerMail(tx, [r.signer.id], 'codes', sc.now);
+    await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
     const mail = oneTimeCodeEmail({
       title: (r.request.snapshot as RequestSnapshot).template.name,
       code,
@@ -64,7 +67,7 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
       environment: r.request.environment,
       signerId: r.signer.id,
     });
-    await audit(tx, r, sc, 'otp.sent');
+    await audit(tx, sc, { r, type: 'otp.sent' });
     return {
       result: { sent: true as const, email: r.signer.email, expires_at: expires.toISOString() },
       mailId: queued,
@@ -83,16 +86,13 @@ async function checkCodeRequestLimits(tx: Tx, r: Resolved, now: Date) {
       retryAfterSeconds: retry,
     });
   }
-  const recent = await tx
-    .selectFrom('audit_events')
-    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('first')])
-    .where('signature_request_id', '=', r.request.id)
-    .where('signer_id', '=', r.signer.id)
-    .where('type', '=', 'otp.sent')
-    .where('created_at', '>', new Date(now.getTime() - HOUR_MS))
-    .executeTakeFirstOrThrow();
-  if (Number(recent.n) >= CODE_REQUESTS_PER_HOUR && recent.first) {
-    const retry = Math.max(1, Math.ceil((new Date(recent.first).getTime() + HOUR_MS - now.getTime()) / 1000));
+  const recent = await countSignerAuditEventsSince(
+    tx,
+    { requestId: r.request.id, signerId: r.signer.id },
+    { type: 'otp.sent', since: new Date(now.getTime() - HOUR_MS) },
+  );
+  if (recent.n >= CODE_REQUESTS_PER_HOUR && recent.first) {
+    const retry = Math.max(1, Math.ceil((recent.first.getTime() + HOUR_MS - now.getTime()) / 1000));
     throw new CoreError(
       'rate_limited',
       `You asked for ${CODE_REQUESTS_PER_HOUR} codes in the last hour, the most allowed; you can ask for a new one in ${Math.ceil(retry / 60)} min`,
@@ -111,14 +111,19 @@ type CodeOutcome =
  * code commits its count, audit entry and email purge first, then fails.
  */
 export async function verifySigningCode(sc: SignerCtx, token: string, code: string) {
-  const outcome = await sc.db.transaction().execute((tx) => checkCode(tx, sc, token, code));
+  const outcome = await sc.db.transaction().execute((tx) => checkCode(tx, sc, { token, code }));
   if (!outcome.ok) throw outcome.error;
-  sc.web?.addSetCookie?.(signingSetCookie(sc.config, outcome.signerId, outcome.session, outcome.expiresAt));
+  sc.web?.addSetCookie?.(signingSetCookie(sc.config, outcome));
   return { verified: true as const, session: outcome.session };
 }
 
-async function checkCode(tx: Tx, sc: SignerCtx, token: string, code: string): Promise<CodeOutcome> {
-  const r = await resolve(tx, token, sc.now, { lock: true });
+async function checkCode(
+  tx: Tx,
+  sc: SignerCtx,
+  entered: { token: string; code: string },
+): Promise<CodeOutcome> {
+  const { code } = entered;
+  const r = await resolveLocked(tx, entered.token, sc.now);
   const s = r.signer;
   const fail = (message: string): CodeOutcome => ({
     ok: false,
@@ -129,41 +134,26 @@ async function checkCode(tx: Tx, sc: SignerCtx, token: string, code: string): Pr
     return fail(s.otp_expires_at && s.otp_expires_at <= sc.now ? EXPIRED : NO_CODE);
   if (s.otp_attempts >= CODE_MAX_ATTEMPTS) return fail(LOCKED);
   if (s.otp_expires_at <= sc.now) {
-    await tx
-      .updateTable('signers')
-      .set({ otp_hash: null, updated_at: sc.now })
-      .where('id', '=', s.id)
-      .execute();
-    await purgeSignerMail(tx, [s.id], 'codes', sc.now);
-    await audit(tx, r, sc, 'otp.expired');
+    await clearSignerCode(tx, s.id, sc.now);
+    await purgeSignerMail(tx, [s.id], { what: 'codes', now: sc.now });
+    await audit(tx, sc, { r, type: 'otp.expired' });
     return fail(EXPIRED);
   }
   if (!safeEqual(Buffer.from(codeHash(sc, s.id, code), 'hex'), Buffer.from(s.otp_hash, 'hex')))
     return wrongCode(tx, sc, r);
   const session = randomToken(32);
   const expiresAt = new Date(sc.now.getTime() + SIGNING_SESSION_TTL_MS);
-  await tx
-    .insertInto('signing_sessions')
-    .values({ id_hash: sha256Hex(session), signer_id: s.id, expires_at: expiresAt })
-    .execute();
-  await tx
-    .updateTable('signers')
-    .set({ otp_hash: null, otp_verified_at: sc.now, updated_at: sc.now })
-    .where('id', '=', s.id)
-    .execute();
-  await purgeSignerMail(tx, [s.id], 'codes', sc.now);
-  await audit(tx, r, sc, 'otp.verified');
+  await insertSigningSession(tx, { idHash: sha256Hex(session), signerId: s.id, expiresAt });
+  await markSignerCodeVerified(tx, s.id, sc.now);
+  await purgeSignerMail(tx, [s.id], { what: 'codes', now: sc.now });
+  await audit(tx, sc, { r, type: 'otp.verified' });
   return { ok: true, session, signerId: s.id, expiresAt };
 }
 
 async function wrongCode(tx: Tx, sc: SignerCtx, r: Resolved): Promise<CodeOutcome> {
   const attempts = r.signer.otp_attempts + 1;
-  await tx
-    .updateTable('signers')
-    .set({ otp_attempts: attempts, updated_at: sc.now })
-    .where('id', '=', r.signer.id)
-    .execute();
-  await audit(tx, r, sc, 'otp.failed', { attempt: attempts });
+  await setSignerCodeAttempts(tx, r.signer.id, { attempts, now: sc.now });
+  await audit(tx, sc, { r, type: 'otp.failed', data: { attempt: attempts } });
   const left = CODE_MAX_ATTEMPTS - attempts;
   if (left > 0) {
     return {
@@ -174,7 +164,7 @@ async function wrongCode(tx: Tx, sc: SignerCtx, r: Resolved): Promise<CodeOutcom
       ),
     };
   }
-  await audit(tx, r, sc, 'otp.locked', { attempts });
-  await purgeSignerMail(tx, [r.signer.id], 'codes', sc.now);
+  await audit(tx, sc, { r, type: 'otp.locked', data: { attempts } });
+  await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
   return { ok: false, error: new CoreError('invalid_request', LOCKED) };
 }

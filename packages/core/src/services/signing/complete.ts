@@ -1,4 +1,13 @@
-import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
+import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
+import { findAccountPlan } from '@esign/db/queries/billing';
+import {
+  insertCreditConsumption,
+  listRequestSigners,
+  markSignerReady,
+  markSignerSigned,
+  markSigningRequestCompleted,
+  markSigningRequestInProgress,
+} from '@esign/db/queries/signing';
 import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
 import { sendMailNow } from '../mail.ts';
@@ -12,11 +21,11 @@ import {
   mailCtx,
   type Resolved,
   requireSession,
-  resolve,
+  resolveLocked,
   type SignerCtx,
   scopeOfRequest,
 } from './context.ts';
-import { assertTurn, markStarted, mergeValues } from './values.ts';
+import { assertTurn, markStarted, mergeValues, type SigningInput } from './values.ts';
 
 /**
  * signing.complete: validates required fields, signs (recording the consent sentence); a signer
@@ -27,35 +36,23 @@ import { assertTurn, markStarted, mergeValues } from './values.ts';
  */
 export async function completeSigning(
   sc: SignerCtx,
-  token: string,
-  session: string | undefined,
-  valuesIn: Record<string, unknown>,
-  methods: Record<string, string> = {},
+  input: SigningInput & { values: Record<string, unknown>; signature_methods?: Record<string, string> },
 ) {
+  const methods = input.signature_methods ?? {};
   const { result, mailIds } = await sc.db.transaction().execute(async (tx) => {
-    const r = await resolve(tx, token, sc.now, { lock: true });
-    await requireSession(sc, tx, r.signer, session);
+    const r = await resolveLocked(tx, input.token, sc.now);
+    await requireSession(tx, sc, { signer: r.signer, session: input.session });
     assertTurn(r);
-    const { fields, values } = mergeValues(r, valuesIn);
+    const { fields, values } = mergeValues(r, input.values);
     assertRequired(fields, { ...(r.signer.prefill as Record<string, FieldValue>), ...values });
-    await markStarted(tx, r, sc);
-    await tx
-      .updateTable('signers')
-      .set({
-        values: json(values),
-        status: 'signed',
-        signed_at: sc.now,
-        ip: sc.ip,
-        user_agent: sc.userAgent,
-        updated_at: sc.now,
-      })
-      .where('id', '=', r.signer.id)
-      .execute();
+    await markStarted(tx, sc, r);
+    await markSignerSigned(tx, r.signer.id, { values, ip: sc.ip, userAgent: sc.userAgent, now: sc.now });
     // The consent the signer gave (the sentence next to the Sign button), at this entry's time, and
     // how each signature was made.
-    await audit(tx, r, sc, 'signer.signed', {
-      consent: SIGNING_CONSENT_TEXT,
-      ...signatureMethods(fields, methods),
+    await audit(tx, sc, {
+      r,
+      type: 'signer.signed',
+      data: { consent: SIGNING_CONSENT_TEXT, ...signatureMethods(fields, methods) },
     });
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.signed',
@@ -63,7 +60,7 @@ export async function completeSigning(
       objectId: r.signer.id,
       now: sc.now,
     });
-    await purgeSignerMail(tx, [r.signer.id], 'all', sc.now);
+    await purgeSignerMail(tx, [r.signer.id], { what: 'all', now: sc.now });
     const { completed, mailIds } = await advanceRequest(tx, sc, r);
     // The signer's own copy right away; the last signer's comes with the final seal.
     if (!completed) await queueSignerCopy(tx, r.signer.id);
@@ -103,18 +100,9 @@ async function advanceRequest(
   sc: SignerCtx,
   r: Resolved,
 ): Promise<{ completed: boolean; mailIds: number[] }> {
-  const all = await tx
-    .selectFrom('signers')
-    .selectAll()
-    .where('signature_request_id', '=', r.request.id)
-    .orderBy('position')
-    .execute();
+  const all = await listRequestSigners(tx, r.request.id);
   if (all.every((s) => s.status === 'signed')) {
-    await tx
-      .updateTable('signature_requests')
-      .set({ status: 'completed', completed_at: sc.now, updated_at: sc.now })
-      .where('id', '=', r.request.id)
-      .execute();
+    await markSigningRequestCompleted(tx, r.request.id, sc.now);
     await consumeCredit(tx, r.request, sc.now);
     await queueSealing(tx, r.request.id);
     await recordEvent(tx, scopeOfRequest(r.request), {
@@ -125,23 +113,15 @@ async function advanceRequest(
     });
     return { completed: true, mailIds: [] };
   }
-  await tx
-    .updateTable('signature_requests')
-    .set({ status: 'in_progress', updated_at: sc.now })
-    .where('id', '=', r.request.id)
-    .execute();
+  await markSigningRequestInProgress(tx, r.request.id, sc.now);
   if (r.request.signing_order !== 'sequential') return { completed: false, mailIds: [] };
   const next = all.find((s) => s.status === 'waiting');
-  return { completed: false, mailIds: next ? await inviteNext(tx, sc, r.request, next) : [] };
+  return { completed: false, mailIds: next ? await inviteNext(tx, sc, { request: r.request, next }) : [] };
 }
 
-async function inviteNext(tx: Tx, sc: SignerCtx, request: SignatureRequestRow, next: SignerRow) {
-  const ready = await tx
-    .updateTable('signers')
-    .set({ status: 'ready', invited_at: sc.now, updated_at: sc.now })
-    .where('id', '=', next.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+async function inviteNext(tx: Tx, sc: SignerCtx, turn: { request: SignatureRequestRow; next: SignerRow }) {
+  const { request } = turn;
+  const ready = await markSignerReady(tx, turn.next.id, sc.now);
   if (!request.send_email || !ready.email) return [];
   const sender = await senderNameOf(tx, request);
   return [await queueInvitation(tx, sc.config, request, ready, 'next_signer', sender, sc.now)];
@@ -150,22 +130,11 @@ async function inviteNext(tx: Tx, sc: SignerCtx, request: SignatureRequestRow, n
 /** One credit the first time a request made from a template completes (live, credit plans). */
 async function consumeCredit(tx: Tx, request: SignatureRequestRow, now: Date) {
   if (request.environment !== 'live' || !request.template_id) return;
-  const account = await tx
-    .selectFrom('accounts')
-    .select('plan')
-    .where('id', '=', request.account_id)
-    .executeTakeFirstOrThrow();
-  if (account.plan === 'lifetime') return;
-  await tx
-    .insertInto('credit_ledger')
-    .values({
-      account_id: request.account_id,
-      delta: -1,
-      reason: 'consume',
-      template_id: request.template_id,
-      signature_request_id: request.id,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.columns(['account_id', 'template_id']).where('reason', '=', 'consume').doNothing())
-    .execute();
+  if ((await findAccountPlan(tx, request.account_id)) === 'lifetime') return;
+  await insertCreditConsumption(tx, {
+    accountId: request.account_id,
+    templateId: request.template_id,
+    requestId: request.id,
+    now,
+  });
 }

@@ -1,4 +1,13 @@
-import { type Db, json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
+import type { Db, Executor, SignatureRequestRow, SignerRow, Tx } from '@esign/db';
+import {
+  findSignerByTokenHash,
+  findSigningSessionExpiry,
+  findTemplateArchivedAt,
+  getSigningRequest,
+  insertSignerAuditEvent,
+  lockSigningRequest,
+  lockSigningSigner,
+} from '@esign/db/queries/signing';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { CoreDeps, WebSession } from '../../context.ts';
@@ -45,33 +54,32 @@ export const scopeOfRequest = (r: SignatureRequestRow) => ({
  * finished signer → signer_finished; a canceled, declined or expired request → not_open; an
  * archived template → template_archived.
  */
-export async function resolve(
-  db: Db | Tx,
-  token: string,
-  now: Date,
-  opts: { lock?: boolean; allowFinished?: boolean } = {},
-): Promise<Resolved> {
-  const found = await db
-    .selectFrom('signers')
-    .selectAll()
-    .where('token_hash', '=', sha256Hex(token))
-    .executeTakeFirst();
+export async function resolve(db: Executor, token: string, now: Date): Promise<Resolved> {
+  const signer = await findToken(db, token);
+  const request = await getSigningRequest(db, signer.signature_request_id);
+  return checkOpen(db, { signer, request }, now);
+}
+
+/**
+ * `resolve`, with the request and then the signer locked (`FOR UPDATE`) until the transaction
+ * ends: what every signing procedure that changes something reads first.
+ */
+export async function resolveLocked(tx: Tx, token: string, now: Date): Promise<Resolved> {
+  const found = await findToken(tx, token);
+  const request = await lockSigningRequest(tx, found.signature_request_id);
+  const signer = await lockSigningSigner(tx, found.id);
+  return checkOpen(tx, { signer, request }, now);
+}
+
+async function findToken(db: Executor, token: string): Promise<SignerRow> {
+  const found = await findSignerByTokenHash(db, sha256Hex(token));
   if (!found) throw new CoreError('not_found', 'This signing link is not valid');
-  let requestQuery = db
-    .selectFrom('signature_requests')
-    .selectAll()
-    .where('id', '=', found.signature_request_id);
-  if (opts.lock) requestQuery = requestQuery.forUpdate();
-  const request = await requestQuery.executeTakeFirstOrThrow();
-  const signer = opts.lock
-    ? await db
-        .selectFrom('signers')
-        .selectAll()
-        .where('id', '=', found.id)
-        .forUpdate()
-        .executeTakeFirstOrThrow()
-    : found;
-  if (!opts.allowFinished && (signer.status === 'signed' || signer.status === 'declined')) {
+  return found;
+}
+
+async function checkOpen(db: Executor, r: Resolved, now: Date): Promise<Resolved> {
+  const { signer, request } = r;
+  if (signer.status === 'signed' || signer.status === 'declined') {
     throw new CoreError(
       'signer_finished',
       `You have already ${signer.status === 'signed' ? 'signed' : 'declined'} this document`,
@@ -81,21 +89,15 @@ export async function resolve(
   if (status === 'canceled' || status === 'declined' || status === 'expired') {
     throw new CoreError('not_open', `This signature request is ${status}; the link no longer works`);
   }
-  if (status === 'completed' && !opts.allowFinished)
+  if (status === 'completed')
     throw new CoreError('signer_finished', 'This document is already signed by everyone');
-  if (request.template_id) {
-    const t = await db
-      .selectFrom('templates')
-      .select('archived_at')
-      .where('id', '=', request.template_id)
-      .executeTakeFirst();
-    if (t?.archived_at)
-      throw new CoreError(
-        'template_archived',
-        'The template of this document was archived; the link no longer works',
-      );
+  if (request.template_id && (await findTemplateArchivedAt(db, request.template_id))) {
+    throw new CoreError(
+      'template_archived',
+      'The template of this document was archived; the link no longer works',
+    );
   }
-  return { signer, request };
+  return r;
 }
 
 /**
@@ -106,52 +108,42 @@ function sessionOf(sc: SignerCtx, signer: SignerRow, explicit: string | undefine
   return explicit ?? signingSessionFromCookie(sc.config, signer.id, sc.web?.cookieHeader);
 }
 
-/** Whether the document is unlocked for this call: no code needed, or a live email-code session. */
-export async function sessionValid(
-  sc: SignerCtx,
-  db: Db | Tx,
-  signer: SignerRow,
-  explicit: string | undefined,
-): Promise<boolean> {
-  if (!signer.require_email_otp) return true;
-  const session = sessionOf(sc, signer, explicit);
-  if (!session) return false;
-  const row = await db
-    .selectFrom('signing_sessions')
-    .select('expires_at')
-    .where('id_hash', '=', sha256Hex(session))
-    .where('signer_id', '=', signer.id)
-    .executeTakeFirst();
-  return !!row && row.expires_at > sc.now;
+/** The signer a call is about and the email-code session it brings (explicit, else the cookie). */
+export interface SessionCheck {
+  signer: SignerRow;
+  session: string | undefined;
 }
 
-export async function requireSession(
-  sc: SignerCtx,
-  db: Db | Tx,
-  signer: SignerRow,
-  session: string | undefined,
-) {
-  if (!(await sessionValid(sc, db, signer, session))) {
+/** Whether the document is unlocked for this call: no code needed, or a live email-code session. */
+export async function sessionValid(db: Executor, sc: SignerCtx, check: SessionCheck): Promise<boolean> {
+  const { signer } = check;
+  if (!signer.require_email_otp) return true;
+  const session = sessionOf(sc, signer, check.session);
+  if (!session) return false;
+  const expiresAt = await findSigningSessionExpiry(db, { idHash: sha256Hex(session), signerId: signer.id });
+  return !!expiresAt && expiresAt > sc.now;
+}
+
+export async function requireSession(db: Executor, sc: SignerCtx, check: SessionCheck): Promise<void> {
+  if (!(await sessionValid(db, sc, check))) {
     throw new CoreError('forbidden', 'Enter the one-time code emailed to you first');
   }
 }
 
 /** An audit entry by the signer (with their IP and user agent), in the caller's transaction. */
-export function audit(tx: Tx, r: Resolved, sc: SignerCtx, type: string, data: Record<string, unknown> = {}) {
-  return tx
-    .insertInto('audit_events')
-    .values({
-      account_id: r.request.account_id,
-      environment: r.request.environment,
-      signature_request_id: r.request.id,
-      signer_id: r.signer.id,
-      type,
-      actor_type: 'signer',
-      actor_id: String(r.signer.id),
-      ip: sc.ip,
-      user_agent: sc.userAgent,
-      data: json(data),
-      created_at: sc.now,
-    })
-    .execute();
+export function audit(
+  tx: Tx,
+  sc: SignerCtx,
+  entry: { r: Resolved; type: string; data?: Record<string, unknown> },
+): Promise<void> {
+  const { r } = entry;
+  return insertSignerAuditEvent(tx, {
+    request: r.request,
+    signerId: r.signer.id,
+    type: entry.type,
+    ip: sc.ip,
+    userAgent: sc.userAgent,
+    data: entry.data ?? {},
+    now: sc.now,
+  });
 }

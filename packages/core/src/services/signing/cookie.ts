@@ -18,18 +18,16 @@ export function signingCookieName(config: Pick<Config, 'PUBLIC_URL'>, signerId: 
 
 export function signingSetCookie(
   config: Pick<Config, 'PUBLIC_URL'>,
-  signerId: number,
-  session: string,
-  expiresAt: Date,
+  cookie: { signerId: number; session: string; expiresAt: Date },
 ): string {
   return stringifySetCookie({
-    name: signingCookieName(config, signerId),
-    value: session,
+    name: signingCookieName(config, cookie.signerId),
+    value: cookie.session,
     path: SIGNING_COOKIE_PATH,
     httpOnly: true,
     sameSite: 'lax',
     secure: isHttps(config),
-    expires: expiresAt,
+    expires: cookie.expiresAt,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { SignerRow } from '@esign/db';
+import { markSignerViewed } from '@esign/db/queries/signing';
 import { recordEvent } from '../events.ts';
 import { signingPages } from '../file-links.ts';
 import {
@@ -11,7 +12,15 @@ import { effectiveStatus, effectiveValues, signerFields } from '../signature-req
 import { loadSigners } from '../signature-requests/queries.ts';
 import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
 import { SIGNING_CONSENT_TEXT } from './consent.ts';
-import { audit, type Resolved, resolve, type SignerCtx, scopeOfRequest, sessionValid } from './context.ts';
+import {
+  audit,
+  type Resolved,
+  resolve,
+  resolveLocked,
+  type SignerCtx,
+  scopeOfRequest,
+  sessionValid,
+} from './context.ts';
 import { filledByOthers } from './others.ts';
 
 /**
@@ -21,24 +30,16 @@ import { filledByOthers } from './others.ts';
 async function recordViewed(sc: SignerCtx, token: string, first: Resolved): Promise<Resolved> {
   if (first.signer.viewed_at || first.signer.status === 'waiting') return first;
   return sc.db.transaction().execute(async (tx) => {
-    const locked = await resolve(tx, token, sc.now, { lock: true });
+    const locked = await resolveLocked(tx, token, sc.now);
     if (locked.signer.viewed_at) return locked;
-    const signer = await tx
-      .updateTable('signers')
-      .set({
-        viewed_at: sc.now,
-        status:
-          locked.signer.status === 'sent' || locked.signer.status === 'ready'
-            ? 'viewed'
-            : locked.signer.status,
-        ip: sc.ip,
-        user_agent: sc.userAgent,
-        updated_at: sc.now,
-      })
-      .where('id', '=', locked.signer.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(tx, locked, sc, 'signer.viewed');
+    const signer = await markSignerViewed(tx, locked.signer.id, {
+      status:
+        locked.signer.status === 'sent' || locked.signer.status === 'ready' ? 'viewed' : locked.signer.status,
+      ip: sc.ip,
+      userAgent: sc.userAgent,
+      now: sc.now,
+    });
+    await audit(tx, sc, { r: locked, type: 'signer.viewed' });
     await recordEvent(tx, scopeOfRequest(locked.request), {
       type: 'signer.viewed',
       objectType: 'signer',
@@ -73,8 +74,8 @@ function ownFields(snapshot: RequestSnapshot, signer: SignerRow) {
 export async function openSigning(sc: SignerCtx, token: string, session: string | undefined) {
   // The template editor's preview: the signing page as a role would see the template (nothing saved).
   if (isPreviewToken(token)) return openTemplatePreview(sc, token);
-  let r = await resolve(sc.db, token, sc.now, { allowFinished: false });
-  const unlocked = await sessionValid(sc, sc.db, r.signer, session);
+  let r = await resolve(sc.db, token, sc.now);
+  const unlocked = await sessionValid(sc.db, sc, { signer: r.signer, session });
   const visible = unlocked && r.signer.status !== 'waiting';
   if (visible) r = await recordViewed(sc, token, r);
   const snapshot = r.request.snapshot as RequestSnapshot;

@@ -1,11 +1,25 @@
-import { json, type Tx } from '@esign/db';
+import type { Tx } from '@esign/db';
+import {
+  listRequestSignerIds,
+  markSignerDeclined,
+  markSignerStarted,
+  markSigningRequestDeclined,
+  saveSignerValues,
+} from '@esign/db/queries/signing';
 import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
 import { signerFields } from '../signature-requests/index.ts';
-import { audit, type Resolved, requireSession, resolve, type SignerCtx, scopeOfRequest } from './context.ts';
+import {
+  audit,
+  type Resolved,
+  requireSession,
+  resolveLocked,
+  type SignerCtx,
+  scopeOfRequest,
+} from './context.ts';
 
 /**
  * The signer's values merged over what they saved before. Every new value goes through the one
@@ -33,6 +47,12 @@ export function mergeValues(r: Resolved, valuesIn: Record<string, unknown>) {
   return { fields, values: { ...saved, ...normalised } };
 }
 
+/** What every signing call that changes something brings: the link's token and the code session. */
+export interface SigningInput {
+  token: string;
+  session?: string | undefined;
+}
+
 export function assertTurn(r: Resolved) {
   if (r.signer.status === 'waiting')
     throw new CoreError(
@@ -41,10 +61,10 @@ export function assertTurn(r: Resolved) {
     );
 }
 
-export async function markStarted(tx: Tx, r: Resolved, sc: SignerCtx) {
+export async function markStarted(tx: Tx, sc: SignerCtx, r: Resolved) {
   if (r.signer.started_at) return;
-  await tx.updateTable('signers').set({ started_at: sc.now }).where('id', '=', r.signer.id).execute();
-  await audit(tx, r, sc, 'signer.started');
+  await markSignerStarted(tx, r.signer.id, sc.now);
+  await audit(tx, sc, { r, type: 'signer.started' });
   await recordEvent(tx, scopeOfRequest(r.request), {
     type: 'signer.started',
     objectType: 'signer',
@@ -56,21 +76,15 @@ export async function markStarted(tx: Tx, r: Resolved, sc: SignerCtx) {
 /** signing.saveValues: stores progress; the first call emits signer.started. */
 export async function saveSigningValues(
   sc: SignerCtx,
-  token: string,
-  session: string | undefined,
-  valuesIn: Record<string, unknown>,
+  input: SigningInput & { values: Record<string, unknown> },
 ) {
   return sc.db.transaction().execute(async (tx) => {
-    const r = await resolve(tx, token, sc.now, { lock: true });
-    await requireSession(sc, tx, r.signer, session);
+    const r = await resolveLocked(tx, input.token, sc.now);
+    await requireSession(tx, sc, { signer: r.signer, session: input.session });
     assertTurn(r);
-    const { values } = mergeValues(r, valuesIn);
-    await tx
-      .updateTable('signers')
-      .set({ values: json(values), updated_at: sc.now })
-      .where('id', '=', r.signer.id)
-      .execute();
-    await markStarted(tx, r, sc);
+    const { values } = mergeValues(r, input.values);
+    await saveSignerValues(tx, r.signer.id, { values, now: sc.now });
+    await markStarted(tx, sc, r);
     return { saved: true as const, values: { ...(r.signer.prefill as object), ...values } };
   });
 }
@@ -79,50 +93,21 @@ export async function saveSigningValues(
  * signing.decline: the signer declines with a reason; the request becomes declined, and every
  * signing link and code of it stops working (their emails are purged).
  */
-export async function declineSigning(
-  sc: SignerCtx,
-  token: string,
-  session: string | undefined,
-  reason: string,
-) {
+export async function declineSigning(sc: SignerCtx, input: SigningInput & { reason: string }) {
+  const { reason } = input;
   return sc.db.transaction().execute(async (tx) => {
-    const r = await resolve(tx, token, sc.now, { lock: true });
-    await requireSession(sc, tx, r.signer, session);
-    await tx
-      .updateTable('signers')
-      .set({
-        status: 'declined',
-        declined_at: sc.now,
-        decline_reason: reason,
-        ip: sc.ip,
-        user_agent: sc.userAgent,
-        updated_at: sc.now,
-      })
-      .where('id', '=', r.signer.id)
-      .execute();
-    await tx
-      .updateTable('signature_requests')
-      .set({ status: 'declined', declined_at: sc.now, updated_at: sc.now })
-      .where('id', '=', r.request.id)
-      .execute();
-    await audit(tx, r, sc, 'signer.declined', { reason });
+    const r = await resolveLocked(tx, input.token, sc.now);
+    await requireSession(tx, sc, { signer: r.signer, session: input.session });
+    await markSignerDeclined(tx, r.signer.id, { reason, ip: sc.ip, userAgent: sc.userAgent, now: sc.now });
+    await markSigningRequestDeclined(tx, r.request.id, sc.now);
+    await audit(tx, sc, { r, type: 'signer.declined', data: { reason } });
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.declined',
       objectType: 'signer',
       objectId: r.signer.id,
       now: sc.now,
     });
-    const all = await tx
-      .selectFrom('signers')
-      .select('id')
-      .where('signature_request_id', '=', r.request.id)
-      .execute();
-    await purgeSignerMail(
-      tx,
-      all.map((s) => s.id),
-      'all',
-      sc.now,
-    );
+    await purgeSignerMail(tx, await listRequestSignerIds(tx, r.request.id), { what: 'all', now: sc.now });
     return { declined: true as const };
   });
 }
