@@ -97,9 +97,9 @@ export async function authenticate(
     case 'api_key':
       return authenticateApiKey(db, credentials.authorization, now);
     case 'oauth':
-      return authenticateOAuthToken(db, credentials.authorization, now, opts.publicUrl);
+      return authenticateOAuthToken(db, credentials.authorization, { now, publicUrl: opts.publicUrl });
     case 'session':
-      return authenticateSessionCookie(db, credentials, now, opts.publicUrl);
+      return authenticateSessionCookie(db, credentials, { now, publicUrl: opts.publicUrl });
     default:
       return kind satisfies never;
   }
@@ -127,13 +127,11 @@ export async function authenticateAndLimit(
   let limit: RateLimitResult;
   try {
     if (presentedKind(credentials) === 'api_key' && opts.allow.includes('api_key')) {
-      const counted = await authenticateApiKeyCounted(
-        db,
-        credentials.authorization,
+      const counted = await authenticateApiKeyCounted(db, credentials.authorization, {
         now,
-        rateLimitWindowStart(now),
+        windowStart: rateLimitWindowStart(now),
         calls,
-      );
+      });
       actor = counted.actor;
       limit = rateLimitResult(counted.count, opts.perMinute, now);
     } else {
@@ -155,11 +153,12 @@ export async function authenticateAndLimit(
 export async function limitMoreCalls(
   db: Executor,
   actor: Actor,
-  more: number,
-  now: Date,
-  perMinute: number,
+  opts: { more: number; now: Date; perMinute: number },
 ): Promise<AuthenticatedRequest> {
-  return limitedResponse(actor, await limitActor(db, actor, { limit: perMinute, now, calls: more }));
+  return limitedResponse(
+    actor,
+    await limitActor(db, actor, { limit: opts.perMinute, now: opts.now, calls: opts.more }),
+  );
 }
 
 /** The RateLimit-* headers of a counted request and, over the limit, the 429 instead of the actor. */
@@ -181,12 +180,12 @@ function limitedResponse(actor: Actor, limit: RateLimitResult): AuthenticatedReq
 async function authenticateSessionCookie(
   db: Executor,
   credentials: Credentials,
-  now: Date,
-  publicUrl: string,
+  opts: { now: Date; publicUrl: string },
 ): Promise<Actor> {
+  const { now } = opts;
   const { actor, failure } = await authenticateWebRequest(
     db,
-    { PUBLIC_URL: publicUrl },
+    { PUBLIC_URL: opts.publicUrl },
     {
       method: credentials.method ?? 'GET',
       cookie: credentials.cookie,

@@ -1,7 +1,7 @@
 import { CALLER_KINDS, type Config, CoreError, type Metrics, type StoppablePart } from '@esign/core';
 import { type Db, migrationsApplied } from '@esign/db';
+import { pingDatabase } from '@esign/db/queries/health';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { authenticateHttp, carriesCredentials } from './auth.ts';
 import { fromFastifyError, sendError } from './errors.ts';
@@ -71,7 +71,7 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   app.get('/readyz', async (_req, reply) => {
     if (draining.on) return reply.code(503).send({ status: 'shutting down' });
     try {
-      await sql`select 1`.execute(opts.db);
+      await pingDatabase(opts.db);
       if (!(await migrationsApplied(opts.db))) return reply.code(503).send({ status: 'migrations pending' });
       return { status: 'ready' };
     } catch {

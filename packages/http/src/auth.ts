@@ -79,7 +79,11 @@ export async function countMoreCalls(
   more: number,
 ): Promise<CoreError | null> {
   if (more <= 0 || !request.actor) return null;
-  const result = await limitMoreCalls(opts.db, request.actor, more, opts.now(), opts.perMinute);
+  const result = await limitMoreCalls(opts.db, request.actor, {
+    more,
+    now: opts.now(),
+    perMinute: opts.perMinute,
+  });
   reply.headers(result.headers);
   return result.error;
 }

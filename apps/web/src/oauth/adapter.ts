@@ -40,11 +40,15 @@ export function postgresAdapter(db: Db, now: () => Date) {
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return (await findRecordBy(db, this.model, 'user_code', userCode, now())) as AdapterPayload | undefined;
+      return (await findRecordBy(db, this.model, { column: 'user_code', value: userCode, now: now() })) as
+        | AdapterPayload
+        | undefined;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return (await findRecordBy(db, this.model, 'uid', uid, now())) as AdapterPayload | undefined;
+      return (await findRecordBy(db, this.model, { column: 'uid', value: uid, now: now() })) as
+        | AdapterPayload
+        | undefined;
     }
 
     /**

@@ -1,15 +1,12 @@
 import type { z } from 'zod';
 import type { Actor, Ctx } from '../context.ts';
 import { AccountOutput, CreditsOutput, EmptyInput, MeOutput } from '../contracts/account.ts';
+import { getAccount } from '../services/accounts.ts';
 import { getCredits } from '../services/credits.ts';
 import { actorProcedure, router } from '../trpc.ts';
 
 async function toMeDto(ctx: Ctx, actor: Actor): Promise<z.infer<typeof MeOutput>> {
-  const account = await ctx.db
-    .selectFrom('accounts')
-    .select(['id', 'name'])
-    .where('id', '=', actor.accountId)
-    .executeTakeFirstOrThrow();
+  const account = await getAccount(ctx.db, actor.accountId);
   return {
     object: 'me',
     user: { id: actor.userId, email: actor.userEmail, name: actor.userName },

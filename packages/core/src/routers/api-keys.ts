@@ -16,9 +16,9 @@ export const apiKeysRouter = router({
   /** The secret is in this response and never again. */
   create: adminProcedure
     .input(CreateApiKeyInput)
-    .mutation(({ ctx, input }) => createAccountApiKey(ctx.db, ctx.actor, input, ctx.now())),
+    .mutation(({ ctx, input }) => createAccountApiKey(ctx, ctx.actor, input)),
 
   revoke: adminProcedure
     .input(ApiKeyIdInput)
-    .mutation(({ ctx, input }) => revokeAccountApiKey(ctx.db, ctx.actor.accountId, input.id, ctx.now())),
+    .mutation(({ ctx, input }) => revokeAccountApiKey(ctx, ctx.actor, input.id)),
 });

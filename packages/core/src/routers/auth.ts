@@ -8,6 +8,7 @@ import {
   SignUpInput,
   TokenInput,
 } from '../contracts/auth.ts';
+import { getAccount } from '../services/accounts.ts';
 import { acceptInvitation, describeInvitation } from '../services/sessions/members.ts';
 import {
   type NewSession,
@@ -40,11 +41,7 @@ export const authRouter = router({
   session: publicProcedure.query(async ({ ctx }) => {
     const actor = ctx.actor?.kind === 'session' && ctx.actor.sessionId ? ctx.actor : null;
     if (!actor?.sessionId) return { session: null, signup_enabled: ctx.config.SIGNUP_ENABLED };
-    const account = await ctx.db
-      .selectFrom('accounts')
-      .select(['id', 'name'])
-      .where('id', '=', actor.accountId)
-      .executeTakeFirstOrThrow();
+    const account = await getAccount(ctx.db, actor.accountId);
     return {
       signup_enabled: ctx.config.SIGNUP_ENABLED,
       session: {
@@ -58,35 +55,33 @@ export const authRouter = router({
   }),
 
   signIn: webProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
-    return startSession(ctx, await signInWithPassword(ctx.db, input, metaOf(ctx), ctx.now()));
+    return startSession(ctx, await signInWithPassword(ctx, input, metaOf(ctx)));
   }),
 
   /** Emails a one-time sign-in link; the answer is the same whether the address is known or not. */
   requestSignInLink: webProcedure.input(SignInLinkInput).mutation(async ({ ctx, input }) => {
-    await requestEmailLink(ctx.db, 'sign_in', input.email, metaOf(ctx), ctx.now(), input.next);
+    await requestEmailLink(ctx, { purpose: 'sign_in', email: input.email, next: input.next }, metaOf(ctx));
     return { sent: true as const };
   }),
 
   signInWithLink: webProcedure.input(TokenInput).mutation(async ({ ctx, input }) => {
-    return startSession(ctx, await signInWithLink(ctx.db, input.token, metaOf(ctx), ctx.now()));
+    return startSession(ctx, await signInWithLink(ctx, input.token, metaOf(ctx)));
   }),
 
   requestPasswordReset: webProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
-    await requestEmailLink(ctx.db, 'password_reset', input.email, metaOf(ctx), ctx.now());
+    await requestEmailLink(ctx, { purpose: 'password_reset', email: input.email }, metaOf(ctx));
     return { sent: true as const };
   }),
 
   resetPassword: webProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
-    return startSession(ctx, await resetPassword(ctx.db, input, metaOf(ctx), ctx.now()));
+    return startSession(ctx, await resetPassword(ctx, input, metaOf(ctx)));
   }),
 
   signUp: webProcedure.input(SignUpInput).mutation(async ({ ctx, input }) => {
     const session = await signUp(
-      ctx.db,
-      ctx.config,
+      ctx,
       { email: input.email, password: input.password, name: input.name, accountName: input.account_name },
       metaOf(ctx),
-      ctx.now(),
     );
     return startSession(ctx, session);
   }),
@@ -96,13 +91,17 @@ export const authRouter = router({
     .query(({ ctx, input }) => describeInvitation(ctx.db, input.token, ctx.now())),
 
   acceptInvitation: webProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
-    return startSession(ctx, await acceptInvitation(ctx.db, input, metaOf(ctx), ctx.now()));
+    return startSession(ctx, await acceptInvitation(ctx, input, metaOf(ctx)));
   }),
 
   /** Ends this browser's session (the row is revoked, so the cookie is worthless in every process). */
   signOut: webProcedure.mutation(async ({ ctx }) => {
     if (ctx.actor?.kind === 'session' && ctx.actor.sessionId) {
-      await revokeSession(ctx.db, ctx.actor.userId, ctx.actor.sessionId, ctx.now());
+      await revokeSession(
+        ctx,
+        { userId: ctx.actor.userId, sessionId: ctx.actor.sessionId },
+        ctx.actor.sessionId,
+      );
     }
     ctx.web.clearCookie();
     return { signed_in: false as const };

@@ -4,7 +4,7 @@ import {
   SessionIdInput,
   UpdateProfileInput,
 } from '../contracts/sessions.ts';
-import { updateUser } from '../services/accounts.ts';
+import { getProfile, updateUser } from '../services/accounts.ts';
 import {
   listSessions,
   revokeSession,
@@ -16,18 +16,19 @@ import { router, sessionProcedure } from '../trpc.ts';
 
 /** The signed-in user's own sessions, password and profile (any role; dashboard sessions only). */
 export const sessionsRouter = router({
-  list: sessionProcedure.query(({ ctx }) =>
-    listSessions(ctx.db, ctx.actor.userId, ctx.actor.sessionId, ctx.now()),
-  ),
+  list: sessionProcedure.query(({ ctx }) => listSessions(ctx, ctx.actor)),
 
   revoke: sessionProcedure.input(SessionIdInput).mutation(async ({ ctx, input }) => {
-    await revokeSession(ctx.db, ctx.actor.userId, input.id, ctx.now());
+    await revokeSession(ctx, ctx.actor, input.id);
     return { id: input.id, revoked: true as const };
   }),
 
   /** "Sign out other sessions": every session of this user but the current one. */
   revokeOthers: sessionProcedure.mutation(async ({ ctx }) => ({
-    signed_out_sessions: await revokeUserSessions(ctx.db, ctx.actor.userId, ctx.actor.sessionId, ctx.now()),
+    signed_out_sessions: await revokeUserSessions(ctx.db, ctx.actor.userId, {
+      keepId: ctx.actor.sessionId,
+      now: ctx.now(),
+    }),
   })),
 
   /** The live/test switch of this session. */
@@ -37,27 +38,15 @@ export const sessionsRouter = router({
   }),
 
   changePassword: sessionProcedure.input(ChangePasswordInput).mutation(({ ctx, input }) =>
-    changePassword(
-      ctx.db,
-      {
-        userId: ctx.actor.userId,
-        sessionId: ctx.actor.sessionId,
-        current: input.current_password,
-        password: input.password,
-      },
-      ctx.now(),
-    ),
+    changePassword(ctx, {
+      userId: ctx.actor.userId,
+      sessionId: ctx.actor.sessionId,
+      current: input.current_password,
+      password: input.password,
+    }),
   ),
 
-  profile: sessionProcedure.query(async ({ ctx }) => {
-    const user = await ctx.db
-      .selectFrom('users')
-      .select(['id', 'email', 'name', 'role', 'billing_country'])
-      .select((eb) => eb('password_hash', 'is not', null).as('has_password'))
-      .where('id', '=', ctx.actor.userId)
-      .executeTakeFirstOrThrow();
-    return user;
-  }),
+  profile: sessionProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.actor.userId)),
 
   updateProfile: sessionProcedure.input(UpdateProfileInput).mutation(async ({ ctx, input }) => {
     const user = await updateUser(

@@ -1,7 +1,25 @@
 import type { Executor, UserRole } from '@esign/db';
+import {
+  type AccountNameRow,
+  archiveAccountRow,
+  findAccountName,
+  insertAccount,
+  insertInitialGrant,
+  renameAccount as renameAccountRow,
+} from '@esign/db/queries/accounts';
+import {
+  findUserProfile,
+  findUserByEmail as findUserRowByEmail,
+  insertUser,
+  type UserProfileRow,
+  type UserRow,
+  updateUserById,
+} from '@esign/db/queries/users';
 import { isEmail } from '@esign/domain';
+import type { Actor } from '../context.ts';
 import { hashPassword } from '../crypto.ts';
 import { CoreError } from '../errors.ts';
+import type { ServiceContext } from './service-context.ts';
 
 export interface NewAccountInput {
   email: string;
@@ -34,12 +52,8 @@ function checkEmail(email: string): string {
 }
 
 async function assertEmailFree(db: Executor, email: string): Promise<void> {
-  const taken = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .executeTakeFirst();
-  if (taken) throw new CoreError('invalid_parameter', `A user with email ${email} already exists`);
+  if (await findUserRowByEmail(db, email))
+    throw new CoreError('invalid_parameter', `A user with email ${email} already exists`);
 }
 
 /** Creates an account (it has a live and a test side) with its first user, an admin. */
@@ -52,54 +66,28 @@ export async function createAccount(db: Executor, input: NewAccountInput, now: D
   if (input.credits !== undefined && (!Number.isInteger(input.credits) || input.credits < 0)) {
     throw new CoreError('invalid_parameter', 'credits must be a non-negative integer');
   }
-  const account = await db
-    .insertInto('accounts')
-    .values({
-      name: input.accountName ?? input.name ?? null,
-      plan: input.lifetime ? 'lifetime' : 'credits',
-      overdraft_limit: input.overdraft ?? 0,
-    })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow();
-  const user = await db
-    .insertInto('users')
-    .values({
-      account_id: account.id,
-      email,
-      name: input.name ?? null,
-      role: 'admin',
-      password_hash: input.password ? await hashPassword(input.password) : null,
-      billing_country: checkCountry(input.billingCountry),
-    })
-    .returning(['id', 'email', 'name'])
-    .executeTakeFirstOrThrow();
-  if (input.credits) {
-    await db
-      .insertInto('credit_ledger')
-      .values({
-        account_id: account.id,
-        delta: input.credits,
-        reason: 'grant',
-        note: 'initial grant',
-        created_at: now,
-      })
-      .execute();
-  }
-  return { account, user };
+  const account = await insertAccount(db, {
+    name: input.accountName ?? input.name ?? null,
+    plan: input.lifetime ? 'lifetime' : 'credits',
+    overdraftLimit: input.overdraft ?? 0,
+  });
+  const user = await insertUser(db, {
+    account_id: account.id,
+    email,
+    name: input.name ?? null,
+    role: 'admin',
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    billing_country: checkCountry(input.billingCountry),
+  });
+  if (input.credits) await insertInitialGrant(db, account.id, { credits: input.credits, now });
+  return { account, user: { id: user.id, email: user.email, name: user.name } };
 }
 
 export async function archiveAccount(db: Executor, id: number, now: Date) {
-  const row = await db
-    .updateTable('accounts')
-    .set((eb) => ({ archived_at: eb.fn.coalesce('archived_at', eb.val(now)), updated_at: now }))
-    .where('id', '=', id)
-    .returning(['id', 'archived_at'])
-    .executeTakeFirst();
+  const row = await archiveAccountRow(db, id, now);
   if (!row) throw new CoreError('not_found', `Account ${id} was not found`);
   return { id: row.id, archived_at: row.archived_at?.toISOString() ?? null };
 }
-
-const userColumns = ['id', 'account_id', 'email', 'name', 'role', 'billing_country', 'created_at'] as const;
 
 export async function createUser(
   db: Executor,
@@ -110,37 +98,25 @@ export async function createUser(
     password?: string | null;
     role?: UserRole;
   },
-) {
+): Promise<UserRow> {
   const email = checkEmail(input.email);
-  const account = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('id', '=', input.accountId)
-    .executeTakeFirst();
+  const account = await findAccountName(db, input.accountId);
   if (!account) throw new CoreError('not_found', `Account ${input.accountId} was not found`);
   await assertEmailFree(db, email);
-  return db
-    .insertInto('users')
-    .values({
-      account_id: input.accountId,
-      email,
-      name: input.name ?? null,
-      role: input.role ?? 'member',
-      password_hash: input.password ? await hashPassword(input.password) : null,
-    })
-    .returning(userColumns)
-    .executeTakeFirstOrThrow();
+  return insertUser(db, {
+    account_id: input.accountId,
+    email,
+    name: input.name ?? null,
+    role: input.role ?? 'member',
+    password_hash: input.password ? await hashPassword(input.password) : null,
+  });
 }
 
-export async function findUserByEmail(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .select(userColumns)
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-    .executeTakeFirst();
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return findUserRowByEmail(db, email.trim());
 }
 
-export async function requireUserByEmail(db: Executor, email: string) {
+export async function requireUserByEmail(db: Executor, email: string): Promise<UserRow> {
   const user = await findUserByEmail(db, email);
   if (!user) throw new CoreError('not_found', `No user with email ${email}`);
   return user;
@@ -151,17 +127,35 @@ export async function updateUser(
   email: string,
   patch: { name?: string | null; password?: string; billingCountry?: string | null },
   now: Date,
-) {
+): Promise<UserRow> {
   const user = await requireUserByEmail(db, email);
-  return db
-    .updateTable('users')
-    .set({
-      updated_at: now,
-      ...(patch.name !== undefined ? { name: patch.name } : {}),
-      ...(patch.password !== undefined ? { password_hash: await hashPassword(patch.password) } : {}),
-      ...(patch.billingCountry !== undefined ? { billing_country: checkCountry(patch.billingCountry) } : {}),
-    })
-    .where('id', '=', user.id)
-    .returning(userColumns)
-    .executeTakeFirstOrThrow();
+  const row = await updateUserById(db, user.id, {
+    updated_at: now,
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.password !== undefined ? { password_hash: await hashPassword(patch.password) } : {}),
+    ...(patch.billingCountry !== undefined ? { billing_country: checkCountry(patch.billingCountry) } : {}),
+  });
+  if (!row) throw new CoreError('not_found', `No user with email ${email}`);
+  return row;
+}
+
+/** The account's id and name (what the dashboard and GET /me show). */
+export async function getAccount(db: Executor, accountId: number): Promise<AccountNameRow> {
+  const account = await findAccountName(db, accountId);
+  if (!account) throw new CoreError('not_found', `Account ${accountId} was not found`);
+  return account;
+}
+
+/** Renames the actor's account (its name is the sender shown in invitation emails). */
+export async function renameAccount(sc: ServiceContext, actor: Actor, name: string): Promise<AccountNameRow> {
+  const row = await renameAccountRow(sc.db, actor.accountId, { name, now: sc.now() });
+  if (!row) throw new CoreError('not_found', `Account ${actor.accountId} was not found`);
+  return row;
+}
+
+/** The signed-in user's own profile, and whether they have a password (else they sign in by link). */
+export async function getProfile(db: Executor, userId: number): Promise<UserProfileRow> {
+  const user = await findUserProfile(db, userId);
+  if (!user) throw new CoreError('not_found', `User ${userId} was not found`);
+  return user;
 }

@@ -1,4 +1,5 @@
-import type { Environment, Executor } from '@esign/db';
+import type { Executor, Scope } from '@esign/db';
+import { findUserById } from '@esign/db/queries/users';
 import type { Actor } from '../context.ts';
 
 /**
@@ -8,11 +9,12 @@ import type { Actor } from '../context.ts';
  */
 export async function actingUser(
   db: Executor,
-  scope: { accountId: number; environment: Environment },
-  userId: number,
-  apiKeyId: number | null = null,
+  scope: Scope,
+  by: { userId: number; apiKeyId?: number | null },
 ): Promise<Actor> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  const apiKeyId = by.apiKeyId ?? null;
+  const user = await findUserById(db, by.userId);
+  if (!user) throw new Error(`User ${by.userId} was not found`);
   return {
     kind: apiKeyId ? 'api_key' : 'session',
     accountId: scope.accountId,

@@ -1,17 +1,3 @@
-import { type RawBuilder, sql } from 'kysely';
-
-/** The `created_by` of a template or signature request: the dashboard user who made it, if any. */
-export interface CreatedByDto {
-  id: number;
-  email: string;
-  name: string | null;
-}
-
-/**
- * `created_by` as a column of the query that reads the resource (`users` read in the same
- * statement, so a page of rows costs no query per row): the user behind `userId` (a column
- * reference such as `templates.created_by_user_id`, or a value), null when an API key made it.
- */
-export function createdByColumn(userId: RawBuilder<unknown>): RawBuilder<CreatedByDto | null> {
-  return sql<CreatedByDto | null>`(select json_build_object('id', u.id, 'email', u.email, 'name', u.name) from users u where u.id = ${userId})`;
-}
+// `created_by` of templates and signature requests: the SQL lives in @esign/db; the DTO is the
+// row the statement builds (id, email, name), unchanged.
+export { type CreatedByRow as CreatedByDto, createdByColumn } from '@esign/db/queries/created-by';

@@ -28,7 +28,7 @@ const MB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
  * while downloading, never after buffering an unbounded body.
  */
 export async function readDocumentFile(file: string, label: string, deps: CoreDeps): Promise<Uint8Array> {
-  const uploaded = await readUploaded(file, label, deps, MAX_DOCUMENT_BYTES);
+  const uploaded = await readUploaded(deps.uploads, { file, label, maxBytes: MAX_DOCUMENT_BYTES });
   if (uploaded) return uploaded;
   const trimmed = file.trim();
   if (/^https?:\/\//i.test(trimmed)) {

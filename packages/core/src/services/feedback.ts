@@ -1,4 +1,6 @@
 import type { Tx } from '@esign/db';
+import { countUserFeedbackSince, insertFeedback } from '@esign/db/queries/feedback';
+import { lockUser } from '@esign/db/queries/users';
 import type { Config } from '../config.ts';
 import type { Actor, Source } from '../context.ts';
 import type { FeedbackKind } from '../contracts/feedback.ts';
@@ -54,20 +56,10 @@ async function storeFeedback(
   opts: { now: Date; source: Source; operatorEmail: string },
 ) {
   // Serialise one user's submissions so concurrent requests cannot pass the limit together.
-  await tx
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', actor.userId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+  if (!(await lockUser(tx, actor.userId)))
+    throw new CoreError('not_found', `User ${actor.userId} was not found`);
   const hourStart = new Date(Math.floor(opts.now.getTime() / 3_600_000) * 3_600_000);
-  const { n } = await tx
-    .selectFrom('feedback')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('user_id', '=', actor.userId)
-    .where('created_at', '>=', hourStart)
-    .executeTakeFirstOrThrow();
-  if (Number(n) >= FEEDBACK_PER_HOUR) {
+  if ((await countUserFeedbackSince(tx, actor.userId, hourStart)) >= FEEDBACK_PER_HOUR) {
     const retry = Math.max(1, Math.ceil((hourStart.getTime() + 3_600_000 - opts.now.getTime()) / 1000));
     throw new CoreError(
       'rate_limited',
@@ -77,20 +69,16 @@ async function storeFeedback(
       },
     );
   }
-  const row = await tx
-    .insertInto('feedback')
-    .values({
-      account_id: actor.accountId,
-      environment: actor.environment,
-      user_id: actor.userId,
-      api_key_id: actor.apiKeyId,
-      kind: input.kind,
-      message: input.message,
-      source: opts.source,
-      created_at: opts.now,
-    })
-    .returning(['id', 'kind', 'message', 'source', 'created_at'])
-    .executeTakeFirstOrThrow();
+  const row = await insertFeedback(tx, {
+    accountId: actor.accountId,
+    environment: actor.environment,
+    userId: actor.userId,
+    apiKeyId: actor.apiKeyId,
+    kind: input.kind,
+    message: input.message,
+    source: opts.source,
+    now: opts.now,
+  });
   const label = input.kind.replace('_', ' ');
   await queueMail(tx, {
     kind: 'feedback',

@@ -4,7 +4,6 @@ import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { CoreDeps } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { type UploadedFile, uploadRef } from './base64-upload.ts';
 import { bytesOf } from './storage.ts';
@@ -88,14 +87,16 @@ export class UploadedFiles {
 
 const MB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
-/** The uploaded file `file` names for this request, read from disk; null when it names none. */
+/**
+ * The uploaded file `file` names among this request's uploads (`CoreDeps.uploads`), read from disk;
+ * null when it names none.
+ */
 export async function readUploaded(
-  file: string,
-  label: string,
-  deps: CoreDeps,
-  maxBytes: number,
+  uploads: ReadonlyMap<string, UploadedFile> | undefined,
+  opts: { file: string; label: string; maxBytes: number },
 ): Promise<Uint8Array | null> {
-  const upload = deps.uploads?.get(file);
+  const { file, label, maxBytes } = opts;
+  const upload = uploads?.get(file);
   if (upload === undefined) return null;
   if ('problem' in upload) {
     // The words readDocumentFile uses for the same value held whole.

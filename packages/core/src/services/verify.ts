@@ -315,7 +315,10 @@ export async function verifyForPublic(
   caller: { ip: string | null },
 ): Promise<VerificationDto> {
   const address = caller.ip ?? 'unknown';
-  const hit = await hitRateLimit(ctx.db, `verify_page:ip:${address}`, PUBLIC_VERIFY_PER_MINUTE, ctx.now());
+  const hit = await hitRateLimit(ctx.db, `verify_page:ip:${address}`, {
+    limit: PUBLIC_VERIFY_PER_MINUTE,
+    now: ctx.now(),
+  });
   if (hit.limited) {
     throw new CoreError(
       'rate_limited',

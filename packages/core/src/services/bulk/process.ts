@@ -119,7 +119,10 @@ export async function processBulkSend(sc: ServiceContext, batchId: number, opts:
     .where('id', '=', batchId)
     .execute();
   const scope = { accountId: batch.account_id, environment: batch.environment };
-  const actor = await actingUser(sc.db, scope, batch.created_by_user_id!, batch.api_key_id);
+  const actor = await actingUser(sc.db, scope, {
+    userId: batch.created_by_user_id!,
+    apiKeyId: batch.api_key_id,
+  });
   let budget = opts.maxRows ?? Number.POSITIVE_INFINITY;
   while (budget > 0) {
     const rows = await sc.db

@@ -1,7 +1,9 @@
 import type { Environment, Executor, Permission } from '@esign/db';
+import { type ApiKeyListRow, accountHasApiKey, listApiKeysOfAccount } from '@esign/db/queries/api-keys';
 import type { Actor } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import { type IssuedKey, issueApiKey, revokeApiKey } from '../api-keys.ts';
+import type { ServiceContext } from '../service-context.ts';
 
 export interface ApiKeyDto {
   id: number;
@@ -19,43 +21,26 @@ export interface ApiKeyDto {
 
 /** Every key of the account (both sides), newest first; secrets are never readable again. */
 export async function listAccountApiKeys(db: Executor, accountId: number): Promise<ApiKeyDto[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select([
-      'api_keys.id',
-      'api_keys.name',
-      'api_keys.key_prefix',
-      'api_keys.environment',
-      'api_keys.permission',
-      'api_keys.expires_at',
-      'api_keys.last_used_at',
-      'api_keys.revoked_at',
-      'api_keys.created_at',
-      'users.id as user_id',
-      'users.email',
-    ])
-    .where('api_keys.account_id', '=', accountId)
-    .orderBy('api_keys.id', 'desc')
-    .limit(500)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    prefix: r.key_prefix,
-    environment: r.environment,
-    permission: r.permission,
-    user: { id: r.user_id, email: r.email },
-    expires_at: r.expires_at?.toISOString() ?? null,
-    last_used_at: r.last_used_at?.toISOString() ?? null,
-    revoked_at: r.revoked_at?.toISOString() ?? null,
-    created_at: r.created_at.toISOString(),
-  }));
+  const rows = await listApiKeysOfAccount(db, accountId, { limit: 500 });
+  return rows.map(toApiKeyDto);
 }
+
+const toApiKeyDto = (r: ApiKeyListRow): ApiKeyDto => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.key_prefix,
+  environment: r.environment,
+  permission: r.permission,
+  user: { id: r.user_id, email: r.email },
+  expires_at: r.expires_at?.toISOString() ?? null,
+  last_used_at: r.last_used_at?.toISOString() ?? null,
+  revoked_at: r.revoked_at?.toISOString() ?? null,
+  created_at: r.created_at.toISOString(),
+});
 
 /** A key for the signed-in user; it acts with that user's role (a viewer's key changes nothing). */
 export async function createAccountApiKey(
-  db: Executor,
+  sc: ServiceContext,
   actor: Actor,
   input: {
     environment: Environment;
@@ -63,8 +48,8 @@ export async function createAccountApiKey(
     name?: string | undefined;
     expires_at?: string | null | undefined;
   },
-  now: Date,
 ): Promise<IssuedKey> {
+  const now = sc.now();
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt <= now) {
     throw new CoreError(
@@ -72,7 +57,7 @@ export async function createAccountApiKey(
       'Invalid value for expires_at: the expiry must be in the future',
     );
   }
-  return issueApiKey(db, {
+  return issueApiKey(sc.db, {
     userId: actor.userId,
     environment: input.environment,
     permission: input.permission,
@@ -83,17 +68,12 @@ export async function createAccountApiKey(
 
 /** Revokes a key of the account; another account's key is not found. */
 export async function revokeAccountApiKey(
-  db: Executor,
-  accountId: number,
+  sc: ServiceContext,
+  actor: Actor,
   id: number,
-  now: Date,
 ): Promise<{ id: number; revoked_at: string }> {
-  const owned = await db
-    .selectFrom('api_keys')
-    .select('id')
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  if (!owned) throw new CoreError('not_found', `API key ${id} was not found`);
-  return revokeApiKey(db, id, now);
+  if (!(await accountHasApiKey(sc.db, actor.accountId, id))) {
+    throw new CoreError('not_found', `API key ${id} was not found`);
+  }
+  return revokeApiKey(sc.db, id, sc.now());
 }

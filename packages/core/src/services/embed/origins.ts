@@ -1,4 +1,9 @@
 import type { Executor } from '@esign/db';
+import {
+  findRequestSourceBySignerToken,
+  listEmbedOrigins,
+  replaceEmbedOrigins,
+} from '@esign/db/queries/embed-origins';
 import type { Config } from '../../config.ts';
 import { type Actor, scopeOf } from '../../context.ts';
 import { sha256Hex } from '../../crypto.ts';
@@ -30,16 +35,6 @@ export function normaliseOrigin(value: string): string {
   return url.origin;
 }
 
-async function listEmbedOrigins(db: Executor, accountId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('embed_origins')
-    .select('origin')
-    .where('account_id', '=', accountId)
-    .orderBy('origin')
-    .execute();
-  return rows.map((r) => r.origin);
-}
-
 /** Replaces the account's list (admins, in the dashboard). */
 export async function setEmbedOrigins(sc: ServiceContext, actor: Actor, origins: string[]) {
   const list = [...new Set(origins.map(normaliseOrigin))];
@@ -47,12 +42,7 @@ export async function setEmbedOrigins(sc: ServiceContext, actor: Actor, origins:
     throw new CoreError('invalid_parameter', `At most ${MAX_EMBED_ORIGINS} origins may embed signing pages`);
   const now = sc.now();
   await sc.db.transaction().execute(async (tx) => {
-    await tx.deleteFrom('embed_origins').where('account_id', '=', actor.accountId).execute();
-    if (list.length)
-      await tx
-        .insertInto('embed_origins')
-        .values(list.map((origin) => ({ account_id: actor.accountId, origin, created_at: now })))
-        .execute();
+    await replaceEmbedOrigins(tx, actor.accountId, { origins: list, now });
     await recordAudit(tx, scopeOf(actor), {
       type: 'account.embed_origins_updated',
       by: { kind: 'actor', actor },
@@ -78,12 +68,7 @@ export async function getEmbedSettings(sc: ServiceContext, actor: Actor) {
  * a request sent with `embed: true`, nobody otherwise (and for an unknown token).
  */
 export async function embedFrameOrigins(db: Executor, token: string): Promise<string[]> {
-  const row = await db
-    .selectFrom('signers')
-    .innerJoin('signature_requests', 'signature_requests.id', 'signers.signature_request_id')
-    .select(['signature_requests.account_id', 'signature_requests.source'])
-    .where('signers.token_hash', '=', sha256Hex(token))
-    .executeTakeFirst();
+  const row = await findRequestSourceBySignerToken(db, sha256Hex(token));
   if (!row || row.source !== 'embed') return [];
   return listEmbedOrigins(db, row.account_id);
 }

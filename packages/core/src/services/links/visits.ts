@@ -246,7 +246,7 @@ export async function confirmLinkVisit(sc: ServiceContext, token: string, handle
   const actor = await actingUser(
     sc.db,
     { accountId: r.link.account_id, environment: r.link.environment },
-    r.link.user_id,
+    { userId: r.link.user_id },
   );
   const firstRole = r.template.roles[0] === r.link.role;
   const request = await insertSignatureRequest(

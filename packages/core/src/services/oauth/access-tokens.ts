@@ -1,4 +1,5 @@
 import type { Executor } from '@esign/db';
+import { findUserStanding } from '@esign/db/queries/users';
 import type { Actor } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import { mcpResource, parseOAuthSubject } from './rules.ts';
@@ -28,9 +29,9 @@ function audiences(payload: Record<string, unknown>): string[] {
 export async function authenticateOAuthToken(
   db: Executor,
   authorization: string | undefined,
-  now: Date,
-  publicUrl: string,
+  opts: { now: Date; publicUrl: string },
 ): Promise<Actor> {
+  const { now, publicUrl } = opts;
   const token = bearer(authorization);
   const payload = token ? await findRecord(db, 'AccessToken', token, now) : undefined;
   if (!payload || typeof payload.grantId !== 'string') throw new CoreError('unauthenticated', INVALID);
@@ -42,13 +43,7 @@ export async function authenticateOAuthToken(
   if (!grant || !subject || grant.accountId !== payload.accountId) {
     throw new CoreError('unauthenticated', INVALID);
   }
-  const user = await db
-    .selectFrom('users')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id', 'users.account_id', 'users.email', 'users.name', 'users.role', 'users.disabled_at'])
-    .select('accounts.archived_at')
-    .where('users.id', '=', subject.userId)
-    .executeTakeFirst();
+  const user = await findUserStanding(db, subject.userId);
   if (!user || user.disabled_at) throw new CoreError('unauthenticated', INVALID);
   if (user.archived_at) throw new CoreError('unauthenticated', 'The account of this connection is archived');
   const scopes = String(payload.scope ?? '').split(' ');

@@ -1,4 +1,10 @@
 import type { Executor } from '@esign/db';
+import {
+  deleteRegisteredClient,
+  deleteUnusedRegisteredClients,
+  findRegisteredClientMetadata,
+  upsertOAuthClient,
+} from '@esign/db/queries/oauth';
 import { hitRateLimit } from '../rate-limit.ts';
 
 /**
@@ -23,29 +29,20 @@ export async function saveClient(
   metadata: ClientMetadata,
   opts: { metadataUrl: string | null; now: Date },
 ): Promise<void> {
-  const row = {
-    name: nameOf(metadata, id),
-    redirect_uris: JSON.stringify(redirectUrisOf(metadata)),
-    metadata: JSON.stringify(metadata),
-    metadata_url: opts.metadataUrl,
-    updated_at: opts.now,
-  };
-  await db
-    .insertInto('oauth_clients')
-    .values({ id, ...row, created_at: opts.now })
-    .onConflict((oc) => oc.column('id').doUpdateSet(row))
-    .execute();
+  await upsertOAuthClient(db, id, {
+    values: {
+      name: nameOf(metadata, id),
+      redirectUris: redirectUrisOf(metadata),
+      metadata,
+      metadataUrl: opts.metadataUrl,
+    },
+    now: opts.now,
+  });
 }
 
 /** A registered client's metadata (clients known by a metadata document are not answered here). */
 export async function findRegisteredClient(db: Executor, id: string): Promise<ClientMetadata | undefined> {
-  const row = await db
-    .selectFrom('oauth_clients')
-    .select('metadata')
-    .where('id', '=', id)
-    .where('metadata_url', 'is', null)
-    .executeTakeFirst();
-  return row?.metadata;
+  return findRegisteredClientMetadata(db, id);
 }
 
 /** How long a registered client may go without any connection, code or token before it is removed. */
@@ -61,20 +58,11 @@ export const UNUSED_CLIENT_HOURS = 24;
  */
 export async function pruneUnusedOAuthClients(db: Executor, now: Date): Promise<number> {
   const before = new Date(now.getTime() - UNUSED_CLIENT_HOURS * 3_600_000);
-  const result = await db
-    .deleteFrom('oauth_clients as c')
-    .where('c.metadata_url', 'is', null)
-    .where('c.purchases_hidden', '=', false)
-    .where('c.updated_at', '<', before)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('oauth_records as r').select('r.model').whereRef('r.client_id', '=', 'c.id'))),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteUnusedRegisteredClients(db, before);
 }
 
 export async function deleteClient(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('oauth_clients').where('id', '=', id).where('metadata_url', 'is', null).execute();
+  await deleteRegisteredClient(db, id);
 }
 
 /** Dynamic registration is open (MCP clients register themselves); this many per address per minute. */

@@ -1,9 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Environment, Executor } from '@esign/db';
+import {
+  findSessionByHash,
+  findSessionCsrfToken,
+  insertSession,
+  listLiveSessions,
+  revokeUserSession,
+  revokeUserSessionsExcept,
+  type SessionListRow,
+  setSessionEnvironment as setSessionEnvironmentRow,
+  touchSession,
+} from '@esign/db/queries/sessions';
 import type { Config } from '../../config.ts';
 import type { Actor } from '../../context.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { sessionTokenFromCookie } from './cookies.ts';
 
 /** How long a dashboard session lasts without signing in again. */
@@ -35,22 +47,23 @@ export async function createSession(
   const token = randomToken(32);
   const csrfToken = randomToken(32);
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  const row = await db
-    .insertInto('sessions')
-    .values({
-      id_hash: sha256Hex(token),
-      user_id: userId,
-      csrf_token: csrfToken,
-      created_at: now,
-      expires_at: expiresAt,
-      environment: meta.environment ?? 'live',
-      ip: meta.ip,
-      user_agent: meta.userAgent?.slice(0, 500) ?? null,
-      last_seen_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await insertSession(db, {
+    idHash: sha256Hex(token),
+    userId,
+    csrfToken,
+    environment: meta.environment ?? 'live',
+    ip: meta.ip,
+    userAgent: meta.userAgent?.slice(0, 500) ?? null,
+    now,
+    expiresAt,
+  });
   return { token, id: row.id, csrfToken, expiresAt };
+}
+
+/** The signed-in user of a dashboard session, as the session procedures know them. */
+export interface SessionActor {
+  userId: number;
+  sessionId: number;
 }
 
 export interface SessionAuth {
@@ -71,31 +84,10 @@ export async function authenticateSession(
 ): Promise<SessionAuth | null> {
   const token = sessionTokenFromCookie(config, cookieHeader);
   if (!token) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select([
-      'sessions.id',
-      'sessions.id_hash',
-      'sessions.csrf_token',
-      'sessions.environment',
-      'sessions.expires_at',
-      'sessions.revoked_at',
-      'sessions.last_seen_at',
-      'users.id as user_id',
-      'users.account_id',
-      'users.email',
-      'users.name',
-      'users.role',
-      'users.disabled_at',
-      'accounts.archived_at',
-    ])
-    .where('sessions.id_hash', '=', sha256Hex(token))
-    .executeTakeFirst();
+  const row = await findSessionByHash(db, sha256Hex(token));
   if (!row || row.revoked_at || row.expires_at <= now || row.disabled_at || row.archived_at) return null;
   if (!row.last_seen_at || now.getTime() - row.last_seen_at.getTime() > SEEN_EVERY_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', row.id_hash).execute();
+    await touchSession(db, row.id_hash, now);
   }
   return {
     csrfToken: row.csrf_token,
@@ -173,12 +165,9 @@ function csrfFailure(
 
 /** The session's CSRF token, for the page to send back on changes. */
 export async function sessionCsrfToken(db: Executor, sessionId: number): Promise<string> {
-  const row = await db
-    .selectFrom('sessions')
-    .select('csrf_token')
-    .where('id', '=', sessionId)
-    .executeTakeFirstOrThrow();
-  return row.csrf_token;
+  const token = await findSessionCsrfToken(db, sessionId);
+  if (token === undefined) throw new CoreError('not_found', `Session ${sessionId} was not found`);
+  return token;
 }
 
 export interface SessionDto {
@@ -193,60 +182,36 @@ export interface SessionDto {
 }
 
 /** The user's live sessions, most recently used first. */
-export async function listSessions(
-  db: Executor,
-  userId: number,
-  currentId: number,
-  now: Date,
-): Promise<SessionDto[]> {
-  const rows = await db
-    .selectFrom('sessions')
-    .select(['id', 'environment', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('last_seen_at', (ob) => ob.desc().nullsLast())
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    current: r.id === currentId,
-    environment: r.environment,
-    ip: r.ip,
-    user_agent: r.user_agent,
-    created_at: r.created_at.toISOString(),
-    last_seen_at: r.last_seen_at?.toISOString() ?? null,
-    expires_at: r.expires_at.toISOString(),
-  }));
+export async function listSessions(sc: ServiceContext, actor: SessionActor): Promise<SessionDto[]> {
+  const rows = await listLiveSessions(sc.db, actor.userId, sc.now());
+  return rows.map((r) => toSessionDto(r, actor.sessionId));
 }
 
+const toSessionDto = (r: SessionListRow, currentId: number): SessionDto => ({
+  id: r.id,
+  current: r.id === currentId,
+  environment: r.environment,
+  ip: r.ip,
+  user_agent: r.user_agent,
+  created_at: r.created_at.toISOString(),
+  last_seen_at: r.last_seen_at?.toISOString() ?? null,
+  expires_at: r.expires_at.toISOString(),
+});
+
 /** Signs one of the user's sessions out; another user's session id is not found. */
-export async function revokeSession(db: Executor, userId: number, id: number, now: Date): Promise<void> {
-  const row = await db
-    .updateTable('sessions')
-    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw new CoreError('not_found', `Session ${id} was not found`);
+export async function revokeSession(sc: ServiceContext, actor: SessionActor, id: number): Promise<void> {
+  if (!(await revokeUserSession(sc.db, actor.userId, { id, now: sc.now() }))) {
+    throw new CoreError('not_found', `Session ${id} was not found`);
+  }
 }
 
 /** "Sign out other sessions": every live session of the user but `keepId` (null: all of them). */
 export async function revokeUserSessions(
   db: Executor,
   userId: number,
-  keepId: number | null,
-  now: Date,
+  opts: { keepId: number | null; now: Date },
 ): Promise<number> {
-  let q = db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null);
-  if (keepId !== null) q = q.where('id', '!=', keepId);
-  const result = await q.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return revokeUserSessionsExcept(db, userId, opts);
 }
 
 /** The live/test switch: the session looks at the other side of the account from now on. */
@@ -255,5 +220,5 @@ export async function setSessionEnvironment(
   sessionId: number,
   environment: Environment,
 ): Promise<void> {
-  await db.updateTable('sessions').set({ environment }).where('id', '=', sessionId).execute();
+  await setSessionEnvironmentRow(db, sessionId, environment);
 }

@@ -1,11 +1,18 @@
-import type { Db, Executor } from '@esign/db';
-import type { Config } from '../../config.ts';
+import type { Executor } from '@esign/db';
+import { insertSignInToken, type SignInTokenPurpose, useSignInToken } from '@esign/db/queries/sessions';
+import {
+  findSignInUser,
+  findUserPasswordHash,
+  findUserStanding,
+  setUserPasswordHash,
+} from '@esign/db/queries/users';
 import { hashPassword, passwordNeedsRehash, randomToken, sha256Hex, verifyPassword } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { createAccount } from '../accounts.ts';
 import { enqueueJob, type JobHandler } from '../jobs.ts';
 import { queueMail, sendMailNow } from '../mail.ts';
 import { hitRateLimit } from '../rate-limit.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { passwordResetEmail, signInLinkEmail } from './emails.ts';
 import { createSession, type NewSession, revokeUserSessions, type SessionMeta } from './sessions.ts';
 
@@ -23,10 +30,9 @@ export const PASSWORD_RESET_MINUTES = 60;
 async function limitAttempts(
   db: Executor,
   kind: keyof typeof SIGN_IN_RATE_LIMITS,
-  ip: string | null,
-  email: string | null,
-  now: Date,
+  opts: { ip: string | null; email: string | null; now: Date },
 ): Promise<void> {
+  const { ip, email, now } = opts;
   const limits = SIGN_IN_RATE_LIMITS[kind];
   const hits = [
     ip ? await hitRateLimit(db, `sign_in:${kind}:ip:${ip}`, { limit: limits.perAddress, now }) : null,
@@ -46,16 +52,6 @@ async function limitAttempts(
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-/** The user an email signs in as, with what decides whether they may. */
-function findSignInUser(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id', 'users.email', 'users.password_hash', 'users.disabled_at', 'accounts.archived_at'])
-    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email))
-    .executeTakeFirst();
-}
-
 let dummyHash: Promise<string> | null = null;
 /** Verifying against this when the email is unknown keeps both answers equally slow. */
 const dummy = () => {
@@ -67,13 +63,14 @@ const WRONG = 'The email address or the password is wrong';
 
 /** Email + password (README, "Dashboard"). Wrong either way gets the same answer; attempts are rate-limited. */
 export async function signInWithPassword(
-  db: Db,
+  sc: ServiceContext,
   input: { email: string; password: string },
   meta: SessionMeta,
-  now: Date,
 ): Promise<NewSession> {
+  const { db } = sc;
+  const now = sc.now();
   const email = normalEmail(input.email);
-  await limitAttempts(db, 'password', meta.ip, email, now);
+  await limitAttempts(db, 'password', { ip: meta.ip, email, now });
   const user = await findSignInUser(db, email);
   if (!user?.password_hash) {
     await verifyPassword(input.password, await dummy());
@@ -86,11 +83,10 @@ export async function signInWithPassword(
     throw new CoreError('unauthenticated', 'This user can no longer sign in; ask an admin of the account');
   }
   if (passwordNeedsRehash(user.password_hash)) {
-    await db
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(input.password) })
-      .where('id', '=', user.id)
-      .execute();
+    await setUserPasswordHash(db, user.id, {
+      passwordHash: await hashPassword(input.password),
+      updatedAt: null,
+    });
   }
   return createSession(db, user.id, meta, now);
 }
@@ -98,21 +94,16 @@ export async function signInWithPassword(
 async function issueToken(
   db: Executor,
   userId: number,
-  purpose: 'sign_in' | 'password_reset',
-  minutes: number,
-  now: Date,
+  opts: { purpose: SignInTokenPurpose; minutes: number; now: Date },
 ): Promise<string> {
   const token = randomToken(32);
-  await db
-    .insertInto('sign_in_tokens')
-    .values({
-      token_hash: sha256Hex(token),
-      user_id: userId,
-      purpose,
-      created_at: now,
-      expires_at: new Date(now.getTime() + minutes * 60_000),
-    })
-    .execute();
+  await insertSignInToken(db, {
+    tokenHash: sha256Hex(token),
+    userId,
+    purpose: opts.purpose,
+    now: opts.now,
+    expiresAt: new Date(opts.now.getTime() + opts.minutes * 60_000),
+  });
   return token;
 }
 
@@ -126,21 +117,18 @@ export const EMAIL_LINK_JOB = 'auth.email_link';
  * there is anyone to email.
  */
 export async function requestEmailLink(
-  db: Db,
-  purpose: 'sign_in' | 'password_reset',
-  email: string,
+  sc: ServiceContext,
+  input: { purpose: SignInTokenPurpose; email: string; next?: string | undefined },
   meta: SessionMeta,
-  now: Date,
-  next?: string,
 ): Promise<void> {
-  const address = normalEmail(email);
-  await limitAttempts(db, 'mail', meta.ip, address, now);
-  const payload: EmailLinkPayload = { purpose, email: address, next: next ?? null };
-  await enqueueJob(db, { kind: EMAIL_LINK_JOB, payload: { ...payload }, maxAttempts: 5 });
+  const address = normalEmail(input.email);
+  await limitAttempts(sc.db, 'mail', { ip: meta.ip, email: address, now: sc.now() });
+  const payload: EmailLinkPayload = { purpose: input.purpose, email: address, next: input.next ?? null };
+  await enqueueJob(sc.db, { kind: EMAIL_LINK_JOB, payload: { ...payload }, maxAttempts: 5 });
 }
 
 interface EmailLinkPayload {
-  purpose: 'sign_in' | 'password_reset';
+  purpose: SignInTokenPurpose;
   email: string;
   next: string | null;
 }
@@ -155,7 +143,7 @@ export const emailLinkJob: JobHandler = async (ctx, raw) => {
   if (!user || user.disabled_at || user.archived_at) return;
   const mailId = await ctx.db.transaction().execute(async (tx) => {
     const minutes = purpose === 'sign_in' ? SIGN_IN_LINK_MINUTES : PASSWORD_RESET_MINUTES;
-    const token = await issueToken(tx, user.id, purpose, minutes, ctx.now());
+    const token = await issueToken(tx, user.id, { purpose, minutes, now: ctx.now() });
     const path = purpose === 'sign_in' ? '/login/link' : '/reset-password';
     // Where the sign-in page was asked to return (the OAuth consent page, say) rides along.
     const query = purpose === 'sign_in' && next && next !== '/' ? `?next=${encodeURIComponent(next)}` : '';
@@ -177,18 +165,10 @@ export const emailLinkJob: JobHandler = async (ctx, raw) => {
 async function consumeToken(
   db: Executor,
   token: string,
-  purpose: 'sign_in' | 'password_reset',
-  now: Date,
+  opts: { purpose: SignInTokenPurpose; now: Date },
 ): Promise<number> {
-  const row = await db
-    .updateTable('sign_in_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', sha256Hex(token))
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('user_id')
-    .executeTakeFirst();
+  const { purpose } = opts;
+  const row = await useSignInToken(db, sha256Hex(token), opts);
   if (!row) {
     throw new CoreError(
       'invalid_request',
@@ -197,91 +177,75 @@ async function consumeToken(
         : 'This password reset link has expired or was already used. Ask for a new one.',
     );
   }
-  const user = await db
-    .selectFrom('users')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.disabled_at', 'accounts.archived_at'])
-    .where('users.id', '=', row.user_id)
-    .executeTakeFirstOrThrow();
-  if (user.disabled_at || user.archived_at) {
+  const user = await findUserStanding(db, row.user_id);
+  if (!user || user.disabled_at || user.archived_at) {
     throw new CoreError('unauthenticated', 'This user can no longer sign in; ask an admin of the account');
   }
   return row.user_id;
 }
 
 export async function signInWithLink(
-  db: Db,
+  sc: ServiceContext,
   token: string,
   meta: SessionMeta,
-  now: Date,
 ): Promise<NewSession> {
-  return db.transaction().execute(async (tx) => {
-    const userId = await consumeToken(tx, token, 'sign_in', now);
+  const now = sc.now();
+  return sc.db.transaction().execute(async (tx) => {
+    const userId = await consumeToken(tx, token, { purpose: 'sign_in', now });
     return createSession(tx, userId, meta, now);
   });
 }
 
 /** Sets a new password from a reset link: every other session of the user ends. */
 export async function resetPassword(
-  db: Db,
+  sc: ServiceContext,
   input: { token: string; password: string },
   meta: SessionMeta,
-  now: Date,
 ): Promise<NewSession> {
+  const now = sc.now();
   const hash = await hashPassword(input.password);
-  return db.transaction().execute(async (tx) => {
-    const userId = await consumeToken(tx, input.token, 'password_reset', now);
-    await tx
-      .updateTable('users')
-      .set({ password_hash: hash, updated_at: now })
-      .where('id', '=', userId)
-      .execute();
-    await revokeUserSessions(tx, userId, null, now);
+  return sc.db.transaction().execute(async (tx) => {
+    const userId = await consumeToken(tx, input.token, { purpose: 'password_reset', now });
+    await setUserPasswordHash(tx, userId, { passwordHash: hash, updatedAt: now });
+    await revokeUserSessions(tx, userId, { keepId: null, now });
     return createSession(tx, userId, meta, now);
   });
 }
 
 /** Changes the signed-in user's password (the current one is asked when there is one); other sessions end. */
 export async function changePassword(
-  db: Db,
+  sc: ServiceContext,
   input: { userId: number; sessionId: number; current: string | undefined; password: string },
-  now: Date,
 ): Promise<{ signed_out_sessions: number }> {
-  const user = await db
-    .selectFrom('users')
-    .select(['password_hash'])
-    .where('id', '=', input.userId)
-    .executeTakeFirstOrThrow();
-  if (user.password_hash && !(await verifyPassword(input.current ?? '', user.password_hash))) {
+  const now = sc.now();
+  const passwordHash = await findUserPasswordHash(sc.db, input.userId);
+  if (passwordHash === undefined) throw new CoreError('not_found', `User ${input.userId} was not found`);
+  if (passwordHash && !(await verifyPassword(input.current ?? '', passwordHash))) {
     throw new CoreError('invalid_parameter', 'The current password is wrong');
   }
   const hash = await hashPassword(input.password);
-  return db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('users')
-      .set({ password_hash: hash, updated_at: now })
-      .where('id', '=', input.userId)
-      .execute();
-    return { signed_out_sessions: await revokeUserSessions(tx, input.userId, input.sessionId, now) };
+  return sc.db.transaction().execute(async (tx) => {
+    await setUserPasswordHash(tx, input.userId, { passwordHash: hash, updatedAt: now });
+    const keepId = input.sessionId;
+    return { signed_out_sessions: await revokeUserSessions(tx, input.userId, { keepId, now }) };
   });
 }
 
 /** Self-service sign-up: only when the operator turned it on (SIGNUP_ENABLED). */
 export async function signUp(
-  db: Db,
-  config: Pick<Config, 'SIGNUP_ENABLED'>,
+  sc: ServiceContext,
   input: { email: string; password: string; name?: string | undefined; accountName?: string | undefined },
   meta: SessionMeta,
-  now: Date,
 ): Promise<NewSession> {
-  if (!config.SIGNUP_ENABLED) {
+  const now = sc.now();
+  if (!sc.config.SIGNUP_ENABLED) {
     throw new CoreError(
       'not_available',
       'Sign-up is turned off on this server; ask its operator for an account',
     );
   }
-  await limitAttempts(db, 'password', meta.ip, null, now);
-  return db.transaction().execute(async (tx) => {
+  await limitAttempts(sc.db, 'password', { ip: meta.ip, email: null, now });
+  return sc.db.transaction().execute(async (tx) => {
     const { user } = await createAccount(
       tx,
       {
