@@ -89,10 +89,11 @@ async function sendAttempt(
 export async function sendBuilt(
   d: ClaimedDelivery,
   built: BuiltData | Error,
-  opts: WebhookOptions,
-  openSecret: (d: ClaimedDelivery) => string = (x) => openEndpointSecret(opts.config, x.scope, x.secret),
+  opts: WebhookOptions & { openSecret?: (d: ClaimedDelivery) => string },
 ): Promise<{ result: DeliveryAttemptResult; dataJson?: string }> {
   const { config } = opts;
+  const openSecret =
+    opts.openSecret ?? ((x: ClaimedDelivery) => openEndpointSecret(config, x.scope, x.secret));
   if (built instanceof Error) {
     opts.logger?.error(
       { err: built, deliveryId: d.id, eventId: d.eventId },

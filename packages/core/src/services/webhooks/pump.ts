@@ -75,7 +75,11 @@ function secretCache(opts: WebhookOptions) {
  * The rest of one claimed batch's attempts: their data in one go, each object's data serialised
  * once for every request that carries it and for its record.
  */
-function batchContext(ctx: JobContext, items: BatchItem[], opts: WebhookOptions) {
+function batchContext(
+  ctx: JobContext,
+  items: BatchItem[],
+  opts: WebhookOptions & { openSecret: (d: ClaimedDelivery) => string },
+) {
   const deliveries = items.flatMap((i) => (i.delivery ? [i.delivery] : []));
   const data = buildEventDataMany(ctx.db, deliveries, { config: ctx.config, now: ctx.now() });
   // Without a rejection handler here a failed build would be unhandled until the first send awaits it.
@@ -117,10 +121,9 @@ async function attemptClaimed(
   job: JobRow,
   d: ClaimedDelivery,
   batch: ReturnType<typeof batchContext>,
-  openSecret: (d: ClaimedDelivery) => string,
 ): Promise<OutcomeRow> {
   const opts = batch.opts;
-  const outcome = await sendBuilt(d, await batch.dataOf(d), opts, openSecret).catch((err: unknown) => {
+  const outcome = await sendBuilt(d, await batch.dataOf(d), opts).catch((err: unknown) => {
     opts.logger?.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook attempt could not be made');
     return {
       result: {
@@ -206,7 +209,8 @@ export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions):
     metrics: ctx.deps.metrics,
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
   };
-  const openSecret = secretCache(webhookOpts);
+  // Every batch's attempts sign with secrets opened once (secretCache).
+  const sendOpts = { ...webhookOpts, openSecret: secretCache(webhookOpts) };
   const handlers = { [WEBHOOK_DELIVER_JOB]: opts.handler };
   // Every claimed item until its outcome is recorded (the heartbeat renews their leases).
   const inFlight = new Map<BatchItem, Promise<void>>();
@@ -248,11 +252,11 @@ export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions):
 
   const start = (items: BatchItem[]) => {
     if (items.length === 0) return;
-    const batch = batchContext(ctx, items, webhookOpts);
+    const batch = batchContext(ctx, items, sendOpts);
     for (const item of items) {
       busy++;
       const run = item.delivery
-        ? attemptClaimed(item.job, item.delivery, batch, openSecret).then(
+        ? attemptClaimed(item.job, item.delivery, batch).then(
             (outcome) => {
               const recorded = finished(item, outcome);
               slotFreed();
