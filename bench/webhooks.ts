@@ -1,8 +1,10 @@
 // Webhook delivery benchmark (issue #5): commit-to-receipt latency (p50/p99) and sustained
-// deliveries per second, for one and for two worker processes, against a loopback receiver.
+// deliveries per second, for one and for two worker processes, against a loopback receiver; and
+// (issue 31) the same drain by a bare sender (bench/webhooks-floor.ts) in alternating rounds, with
+// the CPU time each process spent per delivery.
 //
 //   pnpm exec tsx bench/webhooks.ts [--latency-events 200] [--rate 20] [--backlog 2000]
-//                                   [--workers 1,2] [--concurrency 4]
+//                                   [--workers 1,2] [--concurrency 4] [--rounds 3]
 //
 // Workers are real `apps/worker` processes (the production loop: batch claims with SKIP LOCKED and
 // batch records, WEBHOOK_CONCURRENCY delivery slots, LISTEN/NOTIFY wake-ups, 500 ms idle poll). Events are committed by this process through the production
@@ -10,14 +12,15 @@
 // too, so commit and receipt times come from one clock. The database is DATABASE_URL's server (a
 // scratch database is created and dropped) or a throwaway embedded PostgreSQL.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, createWebhookEndpoint, parseConfig, recordEvent } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
+import pg from 'pg';
 import { verifyWebhook } from '../packages/webhooks/src/index.ts';
 import { NODE_TS, PRODUCTION_ENV, scratchDatabase } from './util.ts';
 
@@ -29,8 +32,14 @@ const { values: args } = parseArgs({
     backlog: { type: 'string', default: '2000' },
     workers: { type: 'string', default: '1,2' },
     concurrency: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '3' },
+    'warmup-share': { type: 'string', default: '0.25' },
+    'webhook-concurrency': { type: 'string', default: '64' },
   },
 });
+const rounds = Number(args.rounds);
+const warmupShare = Number(args['warmup-share']);
+const webhookConcurrency = Number(args['webhook-concurrency']);
 const latencyEvents = Number(args['latency-events']);
 const rate = Number(args.rate);
 const backlog = Number(args.backlog);
@@ -99,6 +108,8 @@ function startWorkers(n: number, dbUrl: string): ChildProcess[] {
         WEBHOOK_ALLOW_PRIVATE: 'true',
         LOG_LEVEL: 'warn',
         WORKER_CONCURRENCY: String(concurrency),
+        // As many attempts in flight as the floor claims at once (64), unless told otherwise.
+        WEBHOOK_CONCURRENCY: String(webhookConcurrency),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
@@ -110,6 +121,7 @@ async function stopWorkers(workers: ChildProcess[]): Promise<void> {
     workers.map(
       (w) =>
         new Promise<void>((resolve) => {
+          if (w.exitCode !== null || w.signalCode !== null) return resolve();
           w.once('exit', () => resolve());
           w.kill('SIGTERM');
         }),
@@ -139,14 +151,117 @@ function emitter(db: Db, scope: { accountId: number; environment: 'live' }, endp
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
-interface Result {
-  workers: number;
-  latency: { events: number; rate_per_s: number; p50_ms: number; p99_ms: number; max_ms: number };
-  throughput: { deliveries: number; seconds: number; per_second: number };
+interface Drain {
+  deliveries: number;
+  seconds: number;
+  per_second: number;
+  /** CPU time (user + system) of the sending process(es) from the first receipt to the last, per delivery. */
+  cpu_ms_per_delivery: number;
+  /** Transactions (each statement outside a transaction is one) the database committed, per delivery. */
+  statements_per_delivery: number;
 }
 
-async function run(workerCount: number, db: Db, dbUrl: string, emit: Emit): Promise<Result> {
+/**
+ * Transactions committed or rolled back in the scratch database so far (pg_stat_database). Read on
+ * a connection of its own, after the connections whose statements are counted have closed (a
+ * backend reports its statistics when it exits, and otherwise at most once a second).
+ */
+async function transactions(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ n: string }>(
+      'select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()',
+    );
+    return Number(rows[0]!.n);
+  } finally {
+    await c.end();
+  }
+}
+
+/** CPU time (ms, user + system) a process has used so far, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command; in clock ticks (100/s).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+function startFloor(n: number, dbUrl: string): ChildProcess[] {
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, [...NODE_TS, join(ROOT, 'bench/webhooks-floor.ts')], {
+      cwd: ROOT,
+      env: {
+        ...PRODUCTION_ENV,
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: dbUrl,
+        WEBHOOK_SECRET: secret,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+}
+
+/** Commits `backlog` events with no sender running, starts the senders and times the drain. */
+async function drain(dbUrl: string, start: () => ChildProcess[]): Promise<Drain> {
+  const backlogIds: string[] = [];
+  // Its own connection, closed before the count starts.
+  const db = createDb(dbUrl, { max: 1 });
+  for (let i = 0; i < backlog; i += 100) {
+    const batch = Math.min(100, backlog - i);
+    await db.transaction().execute(async (tx) => {
+      for (let j = 0; j < batch; j++) {
+        const event = await recordEvent(tx, scopeFor, {
+          type: 'signer.signed',
+          objectType: 'webhook_endpoint',
+          objectId: endpointIdFor,
+          now: new Date(),
+        });
+        backlogIds.push(event.id);
+      }
+    });
+  }
+  await db.destroy();
+  await sleep(500);
+  const xactStart = await transactions(dbUrl);
+  const senders = start();
+  let result: Omit<Drain, 'statements_per_delivery'>;
+  try {
+    // Start-up and warm-up are not counted: CPU and time from the `skip`-th receipt to the last
+    // (a process just started compiles its code paths during its first few hundred deliveries).
+    const skip = Math.floor(backlog * warmupShare);
+    const deadline = Date.now() + 600_000;
+    const count = () => backlogIds.filter((id) => receipts.has(id)).length;
+    let got = count();
+    while (got < Math.max(1, skip)) {
+      if (Date.now() > deadline) throw new Error(`timed out: ${got} of ${skip} warm-up deliveries`);
+      await sleep(2);
+      got = count();
+    }
+    const cpuStart = senders.reduce((sum, p) => sum + cpuMs(p.pid!), 0);
+    await waitForReceipts(backlogIds, 600_000);
+    const cpuEnd = senders.reduce((sum, p) => sum + cpuMs(p.pid!), 0);
+    const times = backlogIds.map((id) => receipts.get(id)!.at).sort((a, b) => a - b);
+    const measured = backlog - Math.max(1, got) + 1;
+    const seconds = (times.at(-1)! - times[backlog - measured]!) / 1000;
+    result = {
+      deliveries: measured,
+      seconds: Number(seconds.toFixed(2)),
+      per_second: Math.round(measured / seconds),
+      cpu_ms_per_delivery: Number(((cpuEnd - cpuStart) / measured).toFixed(3)),
+    };
+  } finally {
+    await stopWorkers(senders);
+  }
+  await sleep(500);
+  // Start-up and shutdown statements included (a few per process; the first count's own read: 1).
+  const statements = (await transactions(dbUrl)) - xactStart - 1;
+  return { ...result, statements_per_delivery: Number((statements / backlog).toFixed(3)) };
+}
+
+async function run(workerCount: number, dbUrl: string, emit: Emit): Promise<Result> {
   const workers = startWorkers(workerCount, dbUrl);
+  const latencies: number[] = [];
   try {
     // Warm-up: every worker process is up and polling once one event round-trips per worker.
     const warm = [];
@@ -164,47 +279,34 @@ async function run(workerCount: number, db: Db, dbUrl: string, emit: Emit): Prom
       ids.push(await emit());
     }
     await waitForReceipts(ids, 120_000);
-    const latencies = ids.map((id) => receipts.get(id)!.at - committed.get(id)!).sort((a, b) => a - b);
-
-    // Throughput: a backlog committed while the workers are stopped, then drained.
-    await stopWorkers(workers.splice(0));
-    const backlogIds: string[] = [];
-    for (let i = 0; i < backlog; i += 100) {
-      const batch = Math.min(100, backlog - i);
-      await db.transaction().execute(async (tx) => {
-        for (let j = 0; j < batch; j++) {
-          const event = await recordEvent(tx, scopeFor, {
-            type: 'signer.signed',
-            objectType: 'webhook_endpoint',
-            objectId: endpointIdFor,
-            now: new Date(),
-          });
-          backlogIds.push(event.id);
-        }
-      });
-    }
-    workers.push(...startWorkers(workerCount, dbUrl));
-    await waitForReceipts(backlogIds, 600_000);
-    const times = backlogIds.map((id) => receipts.get(id)!.at).sort((a, b) => a - b);
-    const seconds = (times.at(-1)! - times[0]!) / 1000;
-    return {
-      workers: workerCount,
-      latency: {
-        events: latencies.length,
-        rate_per_s: rate,
-        p50_ms: Math.round(percentile(latencies, 50)),
-        p99_ms: Math.round(percentile(latencies, 99)),
-        max_ms: Math.round(latencies.at(-1)!),
-      },
-      throughput: {
-        deliveries: backlog,
-        seconds: Number(seconds.toFixed(2)),
-        per_second: Math.round(backlog / seconds),
-      },
-    };
+    latencies.push(...ids.map((id) => receipts.get(id)!.at - committed.get(id)!).sort((a, b) => a - b));
   } finally {
     await stopWorkers(workers);
   }
+
+  // Throughput: a backlog committed while no sender runs, then drained; the service's workers and
+  // the floor (as many processes) alternate, so a change of the machine's load moves both alike.
+  const pairs: { service: Drain; floor: Drain }[] = [];
+  for (let r = 0; r < Math.max(1, rounds); r++) {
+    process.stderr.write(`  round ${r + 1}: service ...`);
+    const service = await drain(dbUrl, () => startWorkers(workerCount, dbUrl));
+    process.stderr.write(` ${service.per_second}/s; floor ...`);
+    const floor = await drain(dbUrl, () => startFloor(workerCount, dbUrl));
+    process.stderr.write(` ${floor.per_second}/s\n`);
+    pairs.push({ service, floor });
+  }
+  return {
+    workers: workerCount,
+    latency: {
+      events: latencies.length,
+      rate_per_s: rate,
+      p50_ms: Math.round(percentile(latencies, 50)),
+      p99_ms: Math.round(percentile(latencies, 99)),
+      max_ms: Math.round(latencies.at(-1) ?? 0),
+    },
+    throughput: pairs[0]!.service,
+    rounds: pairs,
+  };
 }
 
 // ---------------------------------------------------------------- main
@@ -231,17 +333,21 @@ try {
   endpointIdFor = created.endpoint.id;
   const emit = emitter(db, scopeFor, endpointIdFor);
 
+  const loadStart = loadavg();
   const results: Result[] = [];
   for (const n of workerCounts) {
     process.stderr.write(`workers=${n} ...\n`);
-    results.push(await run(n, db, database.url, emit));
+    results.push(await run(n, database.url, emit));
   }
   const unverified = [...receipts.values()].filter((r) => !r.verified).length;
   const report = {
+    load_average_start: loadStart,
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
     database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL',
     worker_concurrency: concurrency,
+    webhook_concurrency: webhookConcurrency,
+    load_average: loadavg(),
     received: receipts.size,
     duplicates,
     unverified,
@@ -257,7 +363,24 @@ try {
     );
   }
   console.log(
-    `\n${report.received} events received, ${duplicates} duplicates, ${unverified} failed signature checks; ${report.machine.cpus} CPU(s), ${report.database}, WORKER_CONCURRENCY=${concurrency}`,
+    '\n| workers | round | service deliveries/s | floor deliveries/s | ratio | service CPU/delivery | floor CPU/delivery | service statements/delivery | floor statements/delivery |',
+  );
+  console.log(
+    '| ------- | ----- | -------------------: | -----------------: | ----: | -------------------: | -----------------: | --: | --: |',
+  );
+  for (const r of results) {
+    for (const [i, { service, floor }] of r.rounds.entries()) {
+      console.log(
+        `| ${r.workers} | ${i + 1} | ${service.per_second} | ${floor.per_second} | ${(service.per_second / floor.per_second).toFixed(2)}× | ${service.cpu_ms_per_delivery} ms | ${floor.cpu_ms_per_delivery} ms | ${service.statements_per_delivery} | ${floor.statements_per_delivery} |`,
+      );
+    }
+    const sum = (k: 'service' | 'floor') => r.rounds.reduce((s, x) => s + x[k].per_second, 0);
+    console.log(
+      `| ${r.workers} | all | ${sum('service')} | ${sum('floor')} | ${(sum('service') / sum('floor')).toFixed(2)}× | | | | |`,
+    );
+  }
+  console.log(
+    `\n${report.received} events received, ${duplicates} duplicates, ${unverified} failed signature checks; ${report.machine.cpus} CPU(s), ${report.database}, WORKER_CONCURRENCY=${concurrency}, WEBHOOK_CONCURRENCY=${webhookConcurrency}`,
   );
   if (duplicates > 0 || unverified > 0) process.exitCode = 1;
 } finally {

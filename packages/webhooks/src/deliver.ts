@@ -84,6 +84,18 @@ export async function deliverWebhook(input: DeliverWebhookInput): Promise<Delive
 }
 
 function excerpt(body: Uint8Array): string {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(body, { stream: true });
-  return Array.from(text).slice(0, RESPONSE_EXCERPT_CHARS).join('');
+  if (body.length === 0) return '';
+  // ASCII (most answers): the same characters as the UTF-8 decoding, without a decoder.
+  const text = isAscii(body)
+    ? Buffer.from(body.buffer, body.byteOffset, body.length).toString('latin1')
+    : new TextDecoder('utf-8', { fatal: false }).decode(body, { stream: true });
+  // No more UTF-16 units than the limit: no more characters either.
+  return text.length <= RESPONSE_EXCERPT_CHARS
+    ? text
+    : Array.from(text).slice(0, RESPONSE_EXCERPT_CHARS).join('');
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b > 0x7f) return false;
+  return true;
 }

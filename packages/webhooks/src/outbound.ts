@@ -83,6 +83,37 @@ export function cachingResolver(
 
 const systemResolve: ResolveHost = cachingResolver(lookupAll);
 
+const EMPTY_ALLOW_LIST = new BlockList();
+/** Each policy's allow list, built once per list of entries (a policy's list does not change). */
+const allowLists = new WeakMap<readonly string[], BlockList>();
+
+function allowListOf(entries: readonly string[] | undefined): BlockList {
+  if (entries === undefined || entries.length === 0) return EMPTY_ALLOW_LIST;
+  let list = allowLists.get(entries);
+  if (!list) {
+    list = buildAllowList(entries);
+    allowLists.set(entries, list);
+  }
+  return list;
+}
+
+/**
+ * An address's canonical form and class. Both depend on the address text alone, so they are kept
+ * (bounded): the policy is still applied to every address of every request.
+ */
+const classified = new Map<string, { canonical: string | null; cls: AddressClass }>();
+const CLASSIFIED_ENTRIES = 4096;
+
+function classifyCached(address: string): { canonical: string | null; cls: AddressClass } {
+  let hit = classified.get(address);
+  if (!hit) {
+    hit = { canonical: parseHostToIp(address), cls: classifyAddress(address) };
+    if (classified.size >= CLASSIFIED_ENTRIES) classified.clear();
+    classified.set(address, hit);
+  }
+  return hit;
+}
+
 function buildAllowList(entries: readonly string[]): BlockList {
   const list = new BlockList();
   for (const entry of entries) {
@@ -155,9 +186,9 @@ async function checkUrl(
   if (url.username !== '' || url.password !== '') {
     throw new OutboundBlockedError('credentials', 'URLs with embedded credentials are not allowed');
   }
-  const allow = buildAllowList(policy.allowedAddresses ?? []);
+  const allow = allowListOf(policy.allowedAddresses);
   // The WHATWG parser has already turned 0x7f.1, 2130706433 and friends into dotted IPv4.
-  const literal = parseHostToIp(url.hostname);
+  const literal = classifyCached(url.hostname).canonical;
   let addresses: string[];
   if (literal !== null) {
     addresses = [literal];
@@ -177,7 +208,7 @@ async function checkUrl(
     if (addresses.length === 0) throw new OutboundHttpError('dns_error', `${url.hostname} has no address`);
   }
   for (const address of addresses) {
-    const cls = classifyAddress(address);
+    const { cls } = classifyCached(address);
     if (!isAllowedAddress(address, cls, policy, allow)) {
       const what = literal === null ? `${url.hostname} resolves to ${address}, a` : `${address} is a`;
       throw new OutboundBlockedError(
@@ -187,7 +218,7 @@ async function checkUrl(
       );
     }
   }
-  return { url, addresses: addresses.map((a) => parseHostToIp(a) ?? a) };
+  return { url, addresses: addresses.map((a) => classifyCached(a).canonical ?? a) };
 }
 
 /**
@@ -493,9 +524,14 @@ async function finalResult(
   opts: GuardedFetchOptions,
 ): Promise<GuardedFetchResult> {
   const { body, truncated } = await readBody(response, method, opts);
+  let headers: Headers | undefined;
   const result: GuardedFetchResult = {
     status: response.statusCode,
-    headers: toHeaders(response.headers),
+    // Built when read (a webhook delivery never reads them).
+    get headers() {
+      headers ??= toHeaders(response.headers);
+      return headers;
+    },
     body,
     url: target.href,
     truncated,

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** The reference verifier's tolerance (spec, Events, Signature verification, step 4). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -9,12 +9,29 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 // A signature header carrying more than this is not ours; refuse before doing any work.
 const MAX_SIGNATURE_HEADER_LENGTH = 4096;
 
-const textEncoder = new TextEncoder();
+// A sender signs with few secrets many times: each one's key is prepared once (bounded).
+const signingKeys = new Map<string, KeyObject>();
+const SIGNING_KEY_ENTRIES = 1_000;
 
-function hmacDigest(secret: string, timestampSeconds: number, rawBody: string | Uint8Array): Buffer {
+function signingKey(secret: string): KeyObject {
+  let key = signingKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    if (signingKeys.size >= SIGNING_KEY_ENTRIES) signingKeys.clear();
+    signingKeys.set(secret, key);
+  }
+  return key;
+}
+
+function hmacDigest(
+  secret: string | KeyObject,
+  timestampSeconds: number,
+  rawBody: string | Uint8Array,
+): Buffer {
   const hmac = createHmac('sha256', secret);
   hmac.update(`${timestampSeconds}.`, 'utf8');
-  hmac.update(typeof rawBody === 'string' ? textEncoder.encode(rawBody) : rawBody);
+  if (typeof rawBody === 'string') hmac.update(rawBody, 'utf8');
+  else hmac.update(rawBody);
   return hmac.digest();
 }
 
@@ -32,7 +49,7 @@ function assertTimestamp(timestampSeconds: number): void {
 export function signWebhook(secret: string, rawBody: string, timestampSeconds: number): string {
   if (secret === '') throw new TypeError('secret must not be empty');
   assertTimestamp(timestampSeconds);
-  return `t=${timestampSeconds},v1=${hmacDigest(secret, timestampSeconds, rawBody).toString('hex')}`;
+  return `t=${timestampSeconds},v1=${hmacDigest(signingKey(secret), timestampSeconds, rawBody).toString('hex')}`;
 }
 
 export interface ParsedSignatureHeader {

@@ -24,6 +24,16 @@ describe('Events, Delivery: POST with a JSON body {id, type, created_at, data}',
     );
   });
 
+  it('issue 31: data serialised once by the caller (dataJson) gives the same bytes and signature', () => {
+    const odd = { ...event, id: 'evt_"quoted"\u2028', data: { s: 'é \n "x"', n: [1, null, { a: true }] } };
+    const plain = buildDeliveryRequest({ ...base, event: odd });
+    const given = buildDeliveryRequest({ ...base, event: odd, dataJson: JSON.stringify(odd.data) });
+    expect(given.body).toBe(plain.body);
+    expect(given.headers).toEqual(plain.headers);
+    const none = buildDeliveryRequest({ ...base, event: { ...event, data: null }, dataJson: 'null' });
+    expect(none.body).toBe(buildDeliveryRequest({ ...base, event: { ...event, data: undefined } }).body);
+  });
+
   it('keeps data present as null when missing', () => {
     const { body } = buildDeliveryRequest({ ...base, event: { ...event, data: undefined } });
     expect(JSON.parse(body)).toHaveProperty('data', null);

@@ -1,4 +1,6 @@
 import type { Db } from '@esign/db';
+import { findEventSigners } from '@esign/db/queries/events';
+import { findEndpointsByIds } from '@esign/db/queries/webhooks';
 import type { Config } from '../config.ts';
 import type { Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';
@@ -54,13 +56,7 @@ type EventDataBatchBuilder = (
 
 const eventDataBatchBuilders: Partial<Record<EventObjectType, EventDataBatchBuilder>> = {
   webhook_endpoint: async (db, scope, ids) => {
-    const rows = await db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('account_id', '=', scope.accountId)
-      .where('environment', '=', scope.environment)
-      .execute();
+    const rows = await findEndpointsByIds(db, scope, ids);
     return new Map(rows.map((row) => [row.id, toWebhookTestData(row)]));
   },
   signature_request: async (db, scope, ids, ctx) => {
@@ -73,13 +69,7 @@ const eventDataBatchBuilders: Partial<Record<EventObjectType, EventDataBatchBuil
     return new Map(dtos.map((dto) => [dto.id, dto]));
   },
   signer: async (db, scope, ids, ctx) => {
-    const signers = await db
-      .selectFrom('signers')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('account_id', '=', scope.accountId)
-      .where('environment', '=', scope.environment)
-      .execute();
+    const signers = await findEventSigners(db, scope, ids);
     if (signers.length === 0) return new Map();
     const requests = await requestViews(db)
       .where('id', 'in', [...new Set(signers.map((s) => s.signature_request_id))])

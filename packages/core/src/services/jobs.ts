@@ -1,6 +1,12 @@
-import type { Database, Db, Executor, JobRow } from '@esign/db';
-import { json } from '@esign/db';
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { Db, Executor, JobRow } from '@esign/db';
+import {
+  claimOneJob,
+  countDueJobs,
+  insertJobs,
+  markJobDone,
+  markJobFailed,
+  renewJobLease as renewLease,
+} from '@esign/db/queries/jobs';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { CoreDeps } from '../context.ts';
@@ -75,24 +81,15 @@ export function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<void> {
 export async function enqueueJobs(db: Executor, jobs: readonly EnqueueOptions[]): Promise<void> {
   if (jobs.length === 0) return;
   const now = new Date();
-  const runAts = jobs.map((o) => o.runAt ?? now);
-  const insert = sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
-    values ${sql.join(
-      jobs.map(
-        (o, i) =>
-          sql`(${o.kind}, ${json(o.payload ?? {})}::jsonb, ${runAts[i]}, ${o.maxAttempts ?? 10}, ${o.uniqueKey ?? null})`,
-      ),
-    )}
-    on conflict (unique_key) where status in ('queued', 'running') do nothing
-    returning kind, run_at`;
-  if (runAts.every((at) => at > now)) {
-    await insert.execute(db);
-    return;
-  }
-  await sql`with written as (${insert})
-    select pg_notify(${JOBS_CHANNEL}, kind) from (select distinct kind from written where run_at <= ${now}) k`.execute(
-    db,
-  );
+  const rows = jobs.map((o) => ({
+    kind: o.kind,
+    payload: o.payload ?? {},
+    runAt: o.runAt ?? now,
+    maxAttempts: o.maxAttempts ?? 10,
+    uniqueKey: o.uniqueKey ?? null,
+  }));
+  // Only jobs due now wake anyone; a batch of jobs for later needs no NOTIFY.
+  await insertJobs(db, rows, { now, notify: rows.every((r) => r.runAt > now) ? null : JOBS_CHANNEL });
 }
 
 /** Back-off between attempts of a failed job: 5 s doubling, capped at one hour. */
@@ -118,23 +115,14 @@ export async function claimJob(
   kinds?: string[],
   leaseMs = JOB_LEASE_MS,
 ): Promise<JobRow | null> {
-  const kindFilter = kinds?.length ? sql`and kind in (${sql.join(kinds)})` : sql``;
-  const result = await sql<JobRow>`
-    update jobs set status = 'running', attempts = attempts + 1, locked_by = ${workerId},
-      locked_until = ${new Date(now.getTime() + leaseMs)}
-    where id = (
-      select id from jobs
-      where ((status = 'queued' and run_at <= ${now}) or (status = 'running' and locked_until < ${now})) ${kindFilter}
-      order by run_at, id
-      limit 1
-      for update skip locked
-    )
-    returning *`.execute(db);
-  return result.rows[0] ?? null;
+  const job = await claimOneJob(db, {
+    workerId,
+    now,
+    kinds: kinds?.length ? kinds : null,
+    leaseUntil: new Date(now.getTime() + leaseMs),
+  });
+  return job ?? null;
 }
-
-/** Only the claim that still holds the job (same worker, same attempt) may touch it. */
-const holder = (job: JobRow) => jobHolder(job);
 
 /** Extends a running job's lease; false when the job is no longer this claim's (it was taken over). */
 export async function renewJobLease(
@@ -143,43 +131,21 @@ export async function renewJobLease(
   now: Date,
   leaseMs = JOB_LEASE_MS,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({ locked_until: new Date(now.getTime() + leaseMs) })
-    .where(holder(job))
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-/** What finishing a job writes; a handler may write it in its own last statement (JobHandler). */
-export function finishedJobColumns(now: Date) {
-  return { status: 'done' as const, finished_at: now, locked_until: null, last_error: null };
-}
-
-/** The claim of a job that is still its holder's (finishing it in another statement). */
-export function jobHolder(job: Pick<JobRow, 'id' | 'locked_by' | 'attempts'>) {
-  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
-    eb.and([eb('id', '=', job.id), eb('locked_by', '=', job.locked_by), eb('attempts', '=', job.attempts)]);
+  return renewLease(db, job, new Date(now.getTime() + leaseMs));
 }
 
 export async function finishJob(db: Db, job: JobRow, now: Date): Promise<void> {
-  await db.updateTable('jobs').set(finishedJobColumns(now)).where(holder(job)).execute();
+  await markJobDone(db, job, now);
 }
 
 export async function failJob(db: Db, job: JobRow, error: string, now: Date): Promise<'retry' | 'failed'> {
   const exhausted = job.attempts >= job.max_attempts;
-  await db
-    .updateTable('jobs')
-    .set({
-      status: exhausted ? 'failed' : 'queued',
-      last_error: error.slice(0, 2000),
-      run_at: new Date(now.getTime() + jobRetryDelayMs(job.attempts)),
-      locked_until: null,
-      finished_at: exhausted ? now : null,
-    })
-    .where(holder(job))
-    .execute();
+  await markJobFailed(db, job, {
+    status: exhausted ? 'failed' : 'queued',
+    error: error.slice(0, 2000),
+    runAt: new Date(now.getTime() + jobRetryDelayMs(job.attempts)),
+    finishedAt: exhausted ? now : null,
+  });
   return exhausted ? 'failed' : 'retry';
 }
 
@@ -231,24 +197,11 @@ export interface JobQueueRow {
  * Jobs due later (retries on their back-off) are not counted.
  */
 export async function readJobQueue(db: Db, now: Date, timeoutMs = 2_000): Promise<JobQueueRow[]> {
-  return db.transaction().execute(async (tx) => {
-    await sql`set local statement_timeout = ${sql.lit(Math.max(1, Math.round(timeoutMs)))}`.execute(tx);
-    const { rows } = await sql<{ kind: string; pending: number; running: number; oldest: Date | null }>`
-      select kind,
-        count(*) filter (where pending)::int as pending,
-        count(*) filter (where not pending)::int as running,
-        min(run_at) filter (where pending) as oldest
-      from (
-        select kind, run_at, (status = 'queued' or locked_until < ${now}) as pending
-        from jobs
-        where status in ('queued', 'running') and run_at <= ${now}
-      ) due
-      group by kind`.execute(tx);
-    return rows.map((r) => ({
-      kind: r.kind,
-      pending: r.pending,
-      running: r.running,
-      oldestPendingAt: r.oldest,
-    }));
-  });
+  const rows = await db.transaction().execute((tx) => countDueJobs(tx, now, timeoutMs));
+  return rows.map((r) => ({
+    kind: r.kind,
+    pending: r.pending,
+    running: r.running,
+    oldestPendingAt: r.oldest,
+  }));
 }

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '@esign/db';
+import { findEndpointSealedSecret, reopenDelivery, updateEndpoint } from '@esign/db/queries/webhooks';
 import { generateWebhookSecret } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
 import { notFound } from '../../errors.ts';
@@ -15,15 +16,9 @@ import {
 } from '../webhooks/index.ts';
 
 async function storedSecret(db: Executor, scope: Scope, id: number): Promise<string> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select('secret')
-    .where('id', '=', id)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .executeTakeFirst();
-  if (!row) throw notFound('Webhook endpoint', id);
-  return row.secret;
+  const secret = await findEndpointSealedSecret(db, scope, id);
+  if (secret === undefined) throw notFound('Webhook endpoint', id);
+  return secret;
 }
 
 /** The endpoint's signing secret, for an admin who needs to configure the receiver again. */
@@ -45,13 +40,10 @@ export async function rotateWebhookSecret(
 ): Promise<{ secret: string }> {
   await storedSecret(db, scope, id);
   const secret = generateWebhookSecret();
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ secret: sealEndpointSecret(opts.config, scope, secret), updated_at: opts.now() })
-    .where('id', '=', id)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .execute();
+  await updateEndpoint(db, scope, id, {
+    sealedSecret: sealEndpointSecret(opts.config, scope, secret),
+    now: opts.now(),
+  });
   return { secret };
 }
 
@@ -69,12 +61,7 @@ export async function retryWebhookDelivery(
   await getWebhookDelivery(db, scope, id);
   const now = opts.now();
   await db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: now, completed_at: null, updated_at: now })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      .execute();
+    await reopenDelivery(tx, id, now);
     // If this process stops before the attempt, a worker makes it once the lease would have ended.
     await enqueueJob(tx, {
       kind: WEBHOOK_DELIVER_JOB,

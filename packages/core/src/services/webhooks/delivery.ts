@@ -1,5 +1,10 @@
 import type { Db, Executor } from '@esign/db';
-import { json } from '@esign/db';
+import {
+  findLastSentEventData,
+  insertDelivery,
+  recordDeliveryOutcome,
+  renewDeliveryLease,
+} from '@esign/db/queries/webhooks';
 import {
   buildDeliveryRequest,
   type DeliveryAttemptResult,
@@ -7,13 +12,12 @@ import {
   nextRetryDelayForEvent,
   type ResolveHost,
 } from '@esign/webhooks';
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
 import { eventDataBuilder } from '../event-data.ts';
 import { recordEvent } from '../events.ts';
-import { enqueueJob, finishedJobColumns, holdLease, type JobHandler, jobHolder } from '../jobs.ts';
+import { enqueueJob, holdLease, type JobHandler } from '../jobs.ts';
 import { type ClaimedDelivery, claimDelivery } from './claim.ts';
 import type { WebhookDeliveryDto } from './dto.ts';
 import { findEndpoint } from './endpoints.ts';
@@ -44,18 +48,11 @@ async function eventData(db: Db, d: ClaimedDelivery, config: Config, now: Date):
 
 /** The event's `data` when its object is gone: the last data sent for that object, or a reference. */
 export async function lastSentData(db: Db, d: ClaimedDelivery): Promise<BuiltData> {
-  const last = await db
-    .selectFrom('webhook_events')
-    .select('data')
-    .where('account_id', '=', d.scope.accountId)
-    .where('environment', '=', d.scope.environment)
-    .where('object_type', '=', d.objectType)
-    .where('object_id', '=', d.objectId)
-    .where('data', 'is not', null)
-    .orderBy(sql`id = ${d.eventId}`, 'desc')
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const last = await findLastSentEventData(db, d.scope, {
+    objectType: d.objectType,
+    objectId: d.objectId,
+    eventId: d.eventId,
+  });
   return { data: last?.data ?? { object: d.objectType, id: d.objectId }, fresh: false };
 }
 
@@ -63,6 +60,8 @@ export async function lastSentData(db: Db, d: ClaimedDelivery): Promise<BuiltDat
 export interface BuiltData {
   data: unknown;
   fresh: boolean;
+  /** `data` serialised, when the caller has it already (a batch serialises each object once). */
+  json?: string;
 }
 
 function internalFailure(errorCode: string, error: string): DeliveryAttemptResult {
@@ -73,7 +72,7 @@ async function sendAttempt(
   db: Db,
   d: ClaimedDelivery,
   opts: WebhookOptions,
-): Promise<{ result: DeliveryAttemptResult; data?: unknown }> {
+): Promise<{ result: DeliveryAttemptResult; dataJson?: string }> {
   let built: BuiltData;
   try {
     built = await eventData(db, d, opts.config, opts.now());
@@ -90,10 +89,11 @@ async function sendAttempt(
 export async function sendBuilt(
   d: ClaimedDelivery,
   built: BuiltData | Error,
-  opts: WebhookOptions,
-  openSecret: (d: ClaimedDelivery) => string = (x) => openEndpointSecret(opts.config, x.scope, x.secret),
-): Promise<{ result: DeliveryAttemptResult; data?: unknown }> {
+  opts: WebhookOptions & { openSecret?: (d: ClaimedDelivery) => string },
+): Promise<{ result: DeliveryAttemptResult; dataJson?: string }> {
   const { config } = opts;
+  const openSecret =
+    opts.openSecret ?? ((x: ClaimedDelivery) => openEndpointSecret(config, x.scope, x.secret));
   if (built instanceof Error) {
     opts.logger?.error(
       { err: built, deliveryId: d.id, eventId: d.eventId },
@@ -113,10 +113,13 @@ export async function sendBuilt(
       ),
     };
   }
+  // The data is serialised once: into the body, and (when fresh) as the event's last known data.
+  const dataJson = built.json ?? JSON.stringify(built.data === undefined ? null : built.data);
   const request = buildDeliveryRequest({
     serviceName: config.WEBHOOK_SERVICE_NAME,
     secret,
     event: { id: d.eventId, type: d.type, created_at: d.eventCreatedAt.toISOString(), data: built.data },
+    dataJson,
     deliveryId: d.deliveryUuid,
     customHeaders: d.headers,
     nowSeconds: Math.floor(opts.now().getTime() / 1000),
@@ -129,7 +132,7 @@ export async function sendBuilt(
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
   });
-  return built.fresh ? { result, data: built.data } : { result };
+  return built.fresh ? { result, dataJson } : { result };
 }
 
 /** What an attempt's result makes of its delivery: done, failed for good, or pending until `nextAt`. */
@@ -153,66 +156,30 @@ export function nextState(
 async function recordOutcome(
   db: Db,
   d: ClaimedDelivery,
-  outcome: { result: DeliveryAttemptResult; data?: unknown },
+  outcome: { result: DeliveryAttemptResult; dataJson?: string },
   opts: WebhookOptions,
 ): Promise<'succeeded' | 'retrying' | 'failed' | 'superseded'> {
   const { result } = outcome;
   const now = opts.now();
   const { status, nextAt } = nextState(d, result, opts.config, now);
-  const data = 'data' in outcome ? json(outcome.data) : null;
-  // One statement: the attempt's outcome, the event's last known data, the delivery's new state.
+  // One statement: the attempt's outcome, the event's last known data, the job that woke this
+  // attempt done (one statement fewer per delivery), the delivery's new state fenced by the lease.
   const write = (ex: Executor) =>
-    ex
-      .with('attempt', (qb) =>
-        qb
-          .updateTable('webhook_attempts')
-          .set({
-            duration_ms: result.durationMs,
-            status_code: result.status,
-            error: result.error,
-            error_code: result.errorCode,
-            response_excerpt: result.responseExcerpt === '' ? null : result.responseExcerpt,
-          })
-          .where('delivery_uuid', '=', d.deliveryUuid)
-          .returning('id'),
-      )
-      .with('event', (qb) =>
-        qb
-          .updateTable('webhook_events')
-          .set({ data: data ?? sql`data` })
-          .where('id', '=', d.eventId)
-          .where(data === null ? sql<boolean>`false` : sql<boolean>`data is distinct from ${data}::jsonb`)
-          .returning('id'),
-      )
-      // The job that woke this attempt is done with it (one statement fewer per delivery).
-      .with('job', (qb) =>
-        qb
-          .updateTable('jobs')
-          .set(finishedJobColumns(now))
-          .where(opts.job ? jobHolder(opts.job) : sql<boolean>`false`)
-          .returning('id'),
-      )
-      .with('delivery', (qb) =>
-        qb
-          .updateTable('webhook_deliveries')
-          .set({
-            status,
-            last_status_code: result.status,
-            last_error: result.error,
-            next_attempt_at: nextAt,
-            completed_at: status === 'pending' ? null : now,
-            locked_by: null,
-            locked_until: null,
-            updated_at: now,
-          })
-          .where('id', '=', d.id)
-          // Fencing: only the attempt that still holds the lease decides what happens next.
-          .where('locked_by', '=', d.deliveryUuid)
-          .returning('id'),
-      )
-      .selectFrom('delivery')
-      .select('id')
-      .executeTakeFirst();
+    recordDeliveryOutcome(ex, {
+      deliveryId: d.id,
+      deliveryUuid: d.deliveryUuid,
+      eventId: d.eventId,
+      status,
+      nextAt,
+      statusCode: result.status,
+      error: result.error,
+      errorCode: result.errorCode,
+      durationMs: result.durationMs,
+      responseExcerpt: result.responseExcerpt === '' ? null : result.responseExcerpt,
+      dataJson: outcome.dataJson ?? null,
+      job: opts.job ?? null,
+      now,
+    });
   if (!nextAt) return (await write(db)) ? (result.ok ? 'succeeded' : 'failed') : 'superseded';
   // A retry is due later: its wake-up job commits together with next_attempt_at.
   return db.transaction().execute(async (tx) => {
@@ -223,14 +190,12 @@ async function recordOutcome(
 }
 
 /** The attempt's heartbeat: extends its lease while it still holds the delivery. */
-async function renewDeliveryLease(db: Db, d: ClaimedDelivery, opts: WebhookOptions): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ locked_until: new Date(opts.now().getTime() + webhookLeaseMs(opts.config)) })
-    .where('id', '=', d.id)
-    .where('locked_by', '=', d.deliveryUuid)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+function renewAttemptLease(db: Db, d: ClaimedDelivery, opts: WebhookOptions): Promise<boolean> {
+  return renewDeliveryLease(db, {
+    deliveryId: d.id,
+    deliveryUuid: d.deliveryUuid,
+    until: new Date(opts.now().getTime() + webhookLeaseMs(opts.config)),
+  });
 }
 
 export type WebhookAttemptOutcome =
@@ -254,7 +219,7 @@ export async function attemptWebhookDelivery(
   if (claim.kind === 'skip') return { kind: 'skipped' };
   if (claim.kind === 'leased') return claim;
   const d = claim.delivery;
-  const lease = holdLease(() => renewDeliveryLease(db, d, opts), {
+  const lease = holdLease(() => renewAttemptLease(db, d, opts), {
     leaseMs: webhookLeaseMs(opts.config),
     logger: opts.logger,
     what: `webhook delivery ${d.id}`,
@@ -351,20 +316,9 @@ export async function sendTestWebhook(
       objectId: endpointId,
       now,
     });
-    const row = await tx
-      .insertInto('webhook_deliveries')
-      .values({
-        event_id: event.id,
-        endpoint_id: endpointId,
-        status: 'pending',
-        next_attempt_at: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await enqueueJob(tx, deliverJob(row.id, 1, new Date(now.getTime() + webhookLeaseMs(opts.config) + 1000)));
-    return row.id;
+    const id = await insertDelivery(tx, { eventId: event.id, endpointId, now });
+    await enqueueJob(tx, deliverJob(id, 1, new Date(now.getTime() + webhookLeaseMs(opts.config) + 1000)));
+    return id;
   });
   await attemptWebhookDelivery(db, deliveryId, opts);
   return getWebhookDelivery(db, scope, deliveryId);

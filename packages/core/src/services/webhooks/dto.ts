@@ -1,4 +1,5 @@
 import type { Environment } from '@esign/db';
+import type { WebhookEndpointPublicRow } from '@esign/db/queries/webhooks';
 import type { ListPage } from '../list-page.ts';
 
 // The response objects of webhook endpoints and delivery records, and their one mapper each.
@@ -46,17 +47,8 @@ export interface WebhookDeliveryDto {
 
 export type WebhookDeliveryList = ListPage<WebhookDeliveryDto>;
 
-export interface EndpointRow {
-  id: number;
-  account_id: number;
-  environment: Environment;
-  url: string;
-  events: string[];
-  headers: Record<string, string>;
-  enabled: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+/** An endpoint's columns without its signing secret. */
+export type EndpointRow = WebhookEndpointPublicRow;
 
 export function toWebhookEndpointDto(row: EndpointRow): WebhookEndpointDto {
   return {
@@ -71,19 +63,6 @@ export function toWebhookEndpointDto(row: EndpointRow): WebhookEndpointDto {
     updated_at: row.updated_at.toISOString(),
   };
 }
-
-/** An endpoint's columns without its signing secret. */
-export const ENDPOINT_COLUMNS = [
-  'id',
-  'account_id',
-  'environment',
-  'url',
-  'events',
-  'headers',
-  'enabled',
-  'created_at',
-  'updated_at',
-] as const;
 
 /** `data` of `webhook.test`: the endpoint, without its secret or custom headers. */
 export interface WebhookTestData {

@@ -1,12 +1,17 @@
-import type { Executor, WebhookEndpointsTable } from '@esign/db';
-import { json } from '@esign/db';
+import type { Executor } from '@esign/db';
+import {
+  type EndpointChanges,
+  findEndpointAccount,
+  findEndpointScope,
+  insertEndpoint,
+  listEndpoints,
+  updateEndpoint,
+} from '@esign/db/queries/webhooks';
 import { generateWebhookSecret } from '@esign/webhooks';
-import type { Updateable } from 'kysely';
 import type { Scope } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';
 import { requireScoped } from '../scoped.ts';
 import {
-  ENDPOINT_COLUMNS,
   type EndpointRow,
   toWebhookEndpointDto,
   toWebhookTestData,
@@ -42,31 +47,20 @@ export async function createWebhookEndpoint(
     throw new CoreError('invalid_parameter', 'enabled must be true or false');
   }
   const url = await checkWebhookUrl(input.url, opts);
-  const account = await db
-    .selectFrom('accounts')
-    .select(['id', 'archived_at'])
-    .where('id', '=', scope.accountId)
-    .executeTakeFirst();
+  const account = await findEndpointAccount(db, scope.accountId);
   if (!account) throw notFound('Account', scope.accountId);
   if (account.archived_at) throw new CoreError('invalid_request', 'The account is archived');
   const secret = generateWebhookSecret();
   const now = opts.now();
-  const row = await db
-    .insertInto('webhook_endpoints')
-    .values({
-      account_id: scope.accountId,
-      environment: scope.environment,
-      url,
-      events: json(events),
-      headers: json(headers),
-      secret: sealEndpointSecret(opts.config, scope, secret),
-      enabled: input.enabled ?? true,
-      created_by_user_id: input.createdByUserId ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(ENDPOINT_COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await insertEndpoint(db, scope, {
+    url,
+    events,
+    headers,
+    sealedSecret: sealEndpointSecret(opts.config, scope, secret),
+    enabled: input.enabled ?? true,
+    createdByUserId: input.createdByUserId ?? null,
+    now,
+  });
   return { endpoint: toWebhookEndpointDto(row), secret };
 }
 
@@ -84,14 +78,7 @@ export async function getWebhookEndpoint(
 }
 
 export async function listWebhookEndpoints(db: Executor, scope: Scope): Promise<WebhookEndpointDto[]> {
-  const rows = await db
-    .selectFrom('webhook_endpoints')
-    .select(ENDPOINT_COLUMNS)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map(toWebhookEndpointDto);
+  return (await listEndpoints(db, scope)).map(toWebhookEndpointDto);
 }
 
 /**
@@ -99,13 +86,9 @@ export async function listWebhookEndpoints(db: Executor, scope: Scope): Promise<
  * id). Everything else is scoped by the caller's account and environment.
  */
 export async function webhookEndpointScope(db: Executor, id: number): Promise<Scope> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select(['account_id', 'environment'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('Webhook endpoint', id);
-  return { accountId: row.account_id, environment: row.environment };
+  const scope = await findEndpointScope(db, id);
+  if (!scope) throw notFound('Webhook endpoint', id);
+  return scope;
 }
 
 export interface UpdateWebhookEndpointInput {
@@ -141,10 +124,10 @@ export async function updateWebhookEndpoint(
       : undefined;
   return setEndpoint(db, scope, id, {
     ...(url === undefined ? {} : { url }),
-    ...(events === undefined ? {} : { events: json(events) }),
-    ...(headers === undefined ? {} : { headers: json(headers) }),
+    ...(events === undefined ? {} : { events }),
+    ...(headers === undefined ? {} : { headers }),
     ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
-    updated_at: opts.now(),
+    now: opts.now(),
   });
 }
 
@@ -153,16 +136,9 @@ async function setEndpoint(
   db: Executor,
   scope: Scope,
   id: number,
-  changes: Updateable<WebhookEndpointsTable>,
+  changes: EndpointChanges,
 ): Promise<WebhookEndpointDto> {
-  const row = await db
-    .updateTable('webhook_endpoints')
-    .set(changes)
-    .where('id', '=', id)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .returning(ENDPOINT_COLUMNS)
-    .executeTakeFirst();
+  const row = await updateEndpoint(db, scope, id, changes);
   if (!row) throw notFound('Webhook endpoint', id);
   return toWebhookEndpointDto(row);
 }
@@ -174,7 +150,7 @@ export async function disableWebhookEndpoint(
   id: number,
   now: Date,
 ): Promise<WebhookEndpointDto> {
-  return setEndpoint(db, scope, id, { enabled: false, updated_at: now });
+  return setEndpoint(db, scope, id, { enabled: false, now });
 }
 
 /** Event data of a `webhook_endpoint` (the `webhook.test` event): the endpoint now. */

@@ -1,29 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Db, JobRow } from '@esign/db';
+import type { JobRow } from '@esign/db';
+import { renewDeliveryBatchLeases } from '@esign/db/queries/webhooks';
 import { buildEventDataMany } from '../event-data.ts';
 import { JOB_LEASE_MS, type JobContext, type JobHandler } from '../jobs.ts';
 import { listenForJobs, runClaimedJob, type WorkerHandle } from '../worker.ts';
-import {
-  type BatchItem,
-  claimDeliveryBatch,
-  type OutcomeRow,
-  recordOutcomeBatch,
-  renewBatchLeases,
-} from './batch.ts';
+import { type BatchItem, type OutcomeRow, recordAndClaim } from './batch.ts';
 import type { ClaimedDelivery } from './claim.ts';
 import { type BuiltData, lastSentData, nextState, reportAttempt, sendBuilt } from './delivery.ts';
 import { WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
 import { openEndpointSecret } from './secret-box.ts';
 
-// The worker's webhook loop (issue 16): up to `concurrency` attempts in flight, claimed in batches
-// and recorded in batches. A claim asks for as many jobs as there are free slots, so a backlog is
-// taken a slot-full at a time while a single event costs one claim; outcomes are written by one
-// statement at a time, and whatever finished while it ran goes in the next one (group commit), so
-// a lone delivery is recorded at once and a busy worker writes many per statement.
+// The worker's webhook loop (issue 16, issue 31): up to `concurrency` attempts in flight. The loop
+// talks to the database in turns, one statement at a time: each turn records the outcomes of the
+// attempts that finished since the last one and claims as many due jobs as there are free slots
+// (batch.ts, recordAndClaim), so a busy worker makes one statement (plus one read of the events'
+// data) per slot-full of deliveries, while a lone event costs one turn to claim it and one to
+// record it. A turn waits for at most GATHER_MS (or for half of the slots) so that it carries
+// several outcomes and claims; it never waits when nothing else is in flight.
 
-/** How long a full worker waits for more slots to free before it claims for the ones that did. */
-const GATHER_MS = 5;
+/**
+ * How long a turn waits for more attempts to finish before it records and claims for those that
+ * did. Waiting delays no receipt (a lone event's turns never wait; with half of the slots free a
+ * turn claims at once), and each statement costs more CPU than a dozen requests (issue 31: 5 ms
+ * made turns of two or three outcomes on a loaded machine).
+ */
+const GATHER_MS = 20;
+/** After a turn that failed (database unreachable), the next one waits this long. */
+const FAILED_TURN_PAUSE_MS = 1_000;
+/** Opened endpoint secrets kept between batches (keyed by their sealed value: a rotation is a new key). */
+const SECRET_CACHE_ENTRIES = 1_000;
 
 export interface WebhookWorkerOptions {
   /** Attempts in flight at once (`WEBHOOK_CONCURRENCY`). */
@@ -43,52 +49,50 @@ export interface WebhookWorkerOptions {
   lookup?: WebhookOptions['lookup'];
 }
 
-/** Outcomes waiting for the statement that records them; one statement runs at a time. */
-function outcomeRecorder(db: Db, now: () => Date) {
-  let queue: { row: OutcomeRow; resolve: (written: boolean) => void; reject: (err: unknown) => void }[] = [];
-  let flushing = false;
-  // Never rejects: a statement's failure is handed to the callers whose outcomes it carried.
-  const flush = async () => {
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
-      await recordOutcomeBatch(
-        db,
-        batch.map((b) => b.row),
-        now(),
-      ).then(
-        (written) => {
-          for (const b of batch) b.resolve(written.has(b.row.deliveryId));
-        },
-        (err: unknown) => {
-          for (const b of batch) b.reject(err);
-        },
-      );
+/** A finished attempt waiting for the turn that records it. */
+interface PendingOutcome {
+  row: OutcomeRow;
+  resolve: (written: boolean) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Endpoint secrets opened once, and kept for the next batches (bounded). */
+function secretCache(opts: WebhookOptions) {
+  const secrets = new Map<string, string>();
+  return (d: ClaimedDelivery): string => {
+    const key = `${d.scope.accountId}|${d.scope.environment}|${d.secret}`;
+    let secret = secrets.get(key);
+    if (secret === undefined) {
+      secret = openEndpointSecret(opts.config, d.scope, d.secret);
+      if (secrets.size >= SECRET_CACHE_ENTRIES) secrets.clear();
+      secrets.set(key, secret);
     }
-    flushing = false;
-  };
-  return {
-    record(row: OutcomeRow): Promise<boolean> {
-      return new Promise((resolve, reject) => {
-        queue.push({ row, resolve, reject });
-        if (!flushing) {
-          flushing = true;
-          flush().catch(reject); // flush settles its callers itself; should it throw, this one hears it
-        }
-      });
-    },
+    return secret;
   };
 }
 
-type Recorder = ReturnType<typeof outcomeRecorder>;
-
-/** The rest of one claimed batch's attempts: their data in one go, each secret opened once. */
-function batchContext(ctx: JobContext, items: BatchItem[], opts: WebhookOptions) {
+/**
+ * The rest of one claimed batch's attempts: their data in one go, each object's data serialised
+ * once for every request that carries it and for its record.
+ */
+function batchContext(
+  ctx: JobContext,
+  items: BatchItem[],
+  opts: WebhookOptions & { openSecret: (d: ClaimedDelivery) => string },
+) {
   const deliveries = items.flatMap((i) => (i.delivery ? [i.delivery] : []));
   const data = buildEventDataMany(ctx.db, deliveries, { config: ctx.config, now: ctx.now() });
   // Without a rejection handler here a failed build would be unhandled until the first send awaits it.
   data.catch(() => {});
-  const secrets = new Map<string, string>();
+  const serialised = new Map<unknown, string>();
+  const json = (value: unknown): string => {
+    let text = serialised.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      serialised.set(value, text);
+    }
+    return text;
+  };
   return {
     async dataOf(d: ClaimedDelivery): Promise<BuiltData | Error> {
       let got: { data: unknown } | Error | undefined;
@@ -98,34 +102,28 @@ function batchContext(ctx: JobContext, items: BatchItem[], opts: WebhookOptions)
         return err instanceof Error ? err : new Error(String(err));
       }
       if (got instanceof Error) return got;
-      if (got) return { data: got.data === undefined ? null : got.data, fresh: true };
+      if (got) {
+        const value = got.data === undefined ? null : got.data;
+        return { data: value, fresh: true, json: json(value) };
+      }
       try {
         return await lastSentData(ctx.db, d);
       } catch (err) {
         return err instanceof Error ? err : new Error(String(err));
       }
     },
-    openSecret(d: ClaimedDelivery): string {
-      const key = `${d.scope.accountId}|${d.scope.environment}|${d.secret}`;
-      let secret = secrets.get(key);
-      if (secret === undefined) {
-        secret = openEndpointSecret(opts.config, d.scope, d.secret);
-        secrets.set(key, secret);
-      }
-      return secret;
-    },
+    opts,
   };
 }
 
-/** One attempt of a batch: data, sign, POST through the guard, then its outcome into the next record. */
+/** One attempt of a batch: data, sign, POST through the guard; resolves with its outcome to record. */
 async function attemptClaimed(
   job: JobRow,
   d: ClaimedDelivery,
   batch: ReturnType<typeof batchContext>,
-  recorder: Recorder,
-  opts: WebhookOptions,
-): Promise<void> {
-  const outcome = await sendBuilt(d, await batch.dataOf(d), opts, batch.openSecret).catch((err: unknown) => {
+): Promise<OutcomeRow> {
+  const opts = batch.opts;
+  const outcome = await sendBuilt(d, await batch.dataOf(d), opts).catch((err: unknown) => {
     opts.logger?.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook attempt could not be made');
     return {
       result: {
@@ -140,7 +138,7 @@ async function attemptClaimed(
   });
   const { result } = outcome;
   const { status, nextAt } = nextState(d, result, opts.config, opts.now());
-  const written = await recorder.record({
+  return {
     deliveryId: d.id,
     deliveryUuid: d.deliveryUuid,
     eventId: d.eventId,
@@ -152,48 +150,8 @@ async function attemptClaimed(
     errorCode: result.errorCode,
     durationMs: result.durationMs,
     responseExcerpt: result.responseExcerpt === '' ? null : result.responseExcerpt,
-    ...('data' in outcome ? { data: outcome.data } : {}),
+    ...('dataJson' in outcome && outcome.dataJson !== undefined ? { dataJson: outcome.dataJson } : {}),
     job,
-  });
-  const kind = !written ? 'superseded' : status === 'pending' ? 'retrying' : status;
-  reportAttempt(opts, d, result, kind);
-}
-
-/** Starts the attempts (and the handler's jobs) of a claimed batch, each in `inFlight` until it ends. */
-function attemptStarter(
-  ctx: JobContext,
-  opts: WebhookWorkerOptions,
-  jobLeaseMs: number,
-  inFlight: Map<BatchItem, Promise<void>>,
-  onEnd: () => void,
-) {
-  const webhookOpts: WebhookOptions = {
-    config: ctx.config,
-    now: ctx.now,
-    logger: ctx.logger,
-    metrics: ctx.deps.metrics,
-    ...(opts.lookup ? { lookup: opts.lookup } : {}),
-  };
-  const recorder = outcomeRecorder(ctx.db, ctx.now);
-  const handlers = { [WEBHOOK_DELIVER_JOB]: opts.handler };
-  return (items: BatchItem[]) => {
-    const batch = batchContext(ctx, items, webhookOpts);
-    for (const item of items) {
-      const run = item.delivery
-        ? attemptClaimed(item.job, item.delivery, batch, recorder, webhookOpts).catch((err: unknown) =>
-            // The outcome could not be written (database lost): the leases run out and the attempt
-            // is made again as an abandoned one (at least once).
-            ctx.logger.error({ err, deliveryId: item.delivery!.id }, 'webhook attempt outcome not recorded'),
-          )
-        : runClaimedJob(ctx, handlers, item.job, jobLeaseMs);
-      inFlight.set(
-        item,
-        run.finally(() => {
-          inFlight.delete(item);
-          onEnd();
-        }),
-      );
-    }
   };
 }
 
@@ -210,7 +168,11 @@ function renewInFlight(
     () => {
       const held = [...inFlight.keys()].filter((i) => i.delivery);
       const items = held.map((i) => ({ job: i.job, deliveryUuid: i.delivery!.deliveryUuid }));
-      renewBatchLeases(ctx.db, items, ctx.now(), leases).then(
+      const now = ctx.now().getTime();
+      renewDeliveryBatchLeases(ctx.db, items, {
+        jobUntil: new Date(now + leases.jobMs),
+        deliveryUntil: new Date(now + leases.deliveryMs),
+      }).then(
         (n) => {
           // Fewer: being recorded this instant, or taken over (the outcome then says superseded).
           if (n.deliveries < items.length || n.jobs < items.length)
@@ -226,10 +188,11 @@ function renewInFlight(
 }
 
 /**
- * Runs `webhook.deliver` jobs: batch claims (claimDeliveryBatch), attempts in flight up to
- * `concurrency`, batch records; jobs the claim leaves to the handler run as ordinary jobs. Woken by
- * the jobs channel on commit, polling as the fallback; the leases of the attempts in flight are
- * renewed together every third of the lease. `stop()` lets the attempts in flight finish.
+ * Runs `webhook.deliver` jobs: turns that record finished attempts and claim for the free slots in
+ * one statement, attempts in flight up to `concurrency`; jobs the claim leaves to the handler run
+ * as ordinary jobs. Woken by the jobs channel on commit, polling as the fallback; the leases of the
+ * attempts in flight are renewed together every third of the lease. `stop()` lets the attempts in
+ * flight finish and records them.
  */
 export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions): WorkerHandle {
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:webhooks`;
@@ -239,95 +202,187 @@ export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions):
   };
   const pollMs = opts.pollMs ?? 500;
   const log = ctx.logger;
+  const webhookOpts: WebhookOptions = {
+    config: ctx.config,
+    now: ctx.now,
+    logger: ctx.logger,
+    metrics: ctx.deps.metrics,
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+  };
+  // Every batch's attempts sign with secrets opened once (secretCache).
+  const sendOpts = { ...webhookOpts, openSecret: secretCache(webhookOpts) };
+  const handlers = { [WEBHOOK_DELIVER_JOB]: opts.handler };
+  // Every claimed item until its outcome is recorded (the heartbeat renews their leases).
   const inFlight = new Map<BatchItem, Promise<void>>();
-  const wait = waiter();
+  // Attempts still sending and handler jobs still running: each holds a slot.
+  let busy = 0;
+  const outcomes: PendingOutcome[] = [];
+  let firstOutcomeAt = 0;
+  // When a slot freed while fewer than half were free (the turn then waits up to GATHER_MS).
+  let slotFreedAt: number | null = null;
+  // Whether a claim may find work: cleared by a claim that came back short, set by a notification
+  // or the poll.
+  let workMaybe = true;
+  let notified = 0;
   let stopping = false;
-  const start = attemptStarter(ctx, opts, leases.jobMs, inFlight, () => wait.wake('slot'));
-
-  // A full worker claims again once half of its slots are free, or GATHER_MS after the first
-  // one freed: one claim (and one data read) for several attempts rather than one per attempt.
+  let wake: (() => void) | null = null;
+  const poke = () => wake?.();
   const minBatch = Math.max(1, Math.floor(opts.concurrency / 2));
-  const gather = async () => {
-    const until = performance.now() + GATHER_MS;
-    while (!stopping && opts.concurrency - inFlight.size < minBatch) {
-      const left = until - performance.now();
-      if (left <= 0) return;
-      await wait.sleep('slot', left);
+
+  const finished = (item: BatchItem, outcome: OutcomeRow) =>
+    new Promise<boolean>((resolve, reject) => {
+      if (outcomes.length === 0) firstOutcomeAt = performance.now();
+      outcomes.push({ row: outcome, resolve, reject });
+    }).then((written) => {
+      const d = item.delivery!;
+      const { status } = outcome;
+      reportAttempt(
+        webhookOpts,
+        d,
+        resultOf(outcome),
+        !written ? 'superseded' : status === 'pending' ? 'retrying' : status,
+      );
+    });
+
+  const slotFreed = () => {
+    busy--;
+    if (slotFreedAt === null) slotFreedAt = performance.now();
+    poke();
+  };
+
+  const start = (items: BatchItem[]) => {
+    if (items.length === 0) return;
+    const batch = batchContext(ctx, items, sendOpts);
+    for (const item of items) {
+      busy++;
+      const run = item.delivery
+        ? attemptClaimed(item.job, item.delivery, batch).then(
+            (outcome) => {
+              const recorded = finished(item, outcome);
+              slotFreed();
+              return recorded;
+            },
+            (err: unknown) => {
+              slotFreed();
+              throw err;
+            },
+          )
+        : runClaimedJob(ctx, handlers, item.job, leases.jobMs).finally(slotFreed);
+      inFlight.set(
+        item,
+        run
+          .catch((err: unknown) =>
+            // The outcome could not be written (database lost): the leases run out and the attempt
+            // is made again as an abandoned one (at least once).
+            log.error({ err, deliveryId: item.delivery?.id }, 'webhook attempt outcome not recorded'),
+          )
+          .finally(() => inFlight.delete(item)),
+      );
     }
   };
 
+  /** What the next turn does now (records, claims), or when to look again if nothing yet. */
+  const decide = (): { record: boolean; claim: number } | { wait: number | null } => {
+    const now = performance.now();
+    const free = stopping ? 0 : opts.concurrency - busy;
+    const gathered = slotFreedAt !== null && now - slotFreedAt >= GATHER_MS;
+    const claim = workMaybe && free > 0 && (free >= minBatch || busy === 0 || gathered) ? free : 0;
+    const age = now - firstOutcomeAt;
+    const record =
+      outcomes.length > 0 && (claim > 0 || busy === 0 || outcomes.length >= minBatch || age >= GATHER_MS);
+    if (record || claim > 0) return { record, claim };
+    // Nothing yet: wake at the nearest gathering deadline, or when an attempt ends or work arrives.
+    const deadlines: number[] = [];
+    if (outcomes.length > 0) deadlines.push(GATHER_MS - age);
+    if (workMaybe && free > 0 && slotFreedAt !== null) deadlines.push(GATHER_MS - (now - slotFreedAt));
+    return { wait: deadlines.length ? Math.max(0, Math.min(...deadlines)) : null };
+  };
+
+  const sleep = (ms: number | null) =>
+    new Promise<void>((resolve) => {
+      const timer = ms === null ? null : setTimeout(() => done(), ms);
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+      wake = done;
+    });
+
+  // The idle poll: a claim may find work again (jobs due later, lost notifications).
+  const poll = setInterval(() => {
+    if (!workMaybe) {
+      workMaybe = true;
+      poke();
+    }
+  }, pollMs);
+  poll.unref();
+
   const loop = async () => {
-    while (!stopping) {
-      const free = opts.concurrency - inFlight.size;
-      if (free <= 0) {
-        await wait.sleep('slot', null);
-        await gather();
+    while (!(stopping && busy === 0 && outcomes.length === 0)) {
+      const next = decide();
+      if ('wait' in next) {
+        await sleep(next.wait);
         continue;
       }
-      const seen = wait.notified;
-      let items: BatchItem[] = [];
+      const batch = next.record ? outcomes.splice(0) : [];
+      const seen = notified;
+      let turn: Awaited<ReturnType<typeof recordAndClaim>>;
       try {
-        items = await claimDeliveryBatch(ctx.db, workerId, free, ctx.now(), leases);
+        turn = await recordAndClaim(
+          ctx.db,
+          batch.map((b) => b.row),
+          { workerId, limit: next.claim, now: ctx.now(), leases },
+        );
       } catch (err) {
-        log.error({ err }, 'webhook worker claim failed');
+        log.error({ err }, 'webhook worker: recording outcomes and claiming failed');
+        for (const b of batch) b.reject(err);
+        if (!stopping) await sleep(FAILED_TURN_PAUSE_MS);
+        continue;
       }
-      start(items);
-      if (items.length < free && !stopping && seen === wait.notified) await wait.sleep('work', pollMs);
+      for (const b of batch) b.resolve(turn.recorded.has(b.row.deliveryId));
+      if (next.claim > 0) {
+        slotFreedAt = null;
+        if (turn.items.length < next.claim && seen === notified) workMaybe = false;
+        start(turn.items);
+      }
     }
   };
 
   const heartbeat = renewInFlight(ctx, inFlight, leases);
   const listener = opts.listenUrl
     ? listenForJobs(opts.listenUrl, log, (kind) => {
-        if (kind === undefined || kind === WEBHOOK_DELIVER_JOB) wait.wake('work', true);
+        if (kind === undefined || kind === WEBHOOK_DELIVER_JOB) {
+          notified++;
+          workMaybe = true;
+          poke();
+        }
       })
     : null;
   const looping = loop();
   return {
     async stop() {
       stopping = true;
-      wait.wakeAll();
+      poke();
       await looping;
       await Promise.all([
         listener?.close().catch((err) => log.warn({ err }, 'closing the job listener failed')),
         ...inFlight.values(),
       ]);
+      clearInterval(poll);
       clearInterval(heartbeat);
     },
   };
 }
 
-/**
- * The loop's one sleep: waiting for a free slot (woken when an attempt ends) or for work (woken by
- * a notification; the poll as the fallback). A slot freed while waiting for work does not wake it:
- * the queue was found empty, and a finished attempt adds nothing due now.
- */
-function waiter() {
-  let sleeper: { reason: 'slot' | 'work'; done: () => void } | null = null;
-  let notified = 0;
+/** The attempt's result as reportAttempt logs it, from its recorded outcome. */
+function resultOf(o: OutcomeRow) {
   return {
-    get notified() {
-      return notified;
-    },
-    wake(reason: 'slot' | 'work', fromNotification = false) {
-      if (fromNotification) notified++;
-      if (sleeper?.reason === reason) sleeper.done();
-    },
-    wakeAll() {
-      notified++;
-      sleeper?.done();
-    },
-    sleep(reason: 'slot' | 'work', ms: number | null) {
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          if (timer) clearTimeout(timer);
-          sleeper = null;
-          resolve();
-        };
-        const timer = ms === null ? null : setTimeout(done, ms);
-        timer?.unref();
-        sleeper = { reason, done };
-      });
-    },
+    ok: o.status === 'succeeded',
+    status: o.statusCode,
+    durationMs: o.durationMs,
+    error: o.error,
+    errorCode: o.errorCode,
+    responseExcerpt: o.responseExcerpt ?? '',
   };
 }

@@ -1,4 +1,5 @@
-import type { Executor, WebhookAttemptRow } from '@esign/db';
+import type { Executor } from '@esign/db';
+import { type DeliveryListRow, findAttemptsOfDeliveries, findDeliveries } from '@esign/db/queries/webhooks';
 import type { Scope } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';
 import { listPage } from '../list-page.ts';
@@ -7,45 +8,11 @@ import { findEndpoint } from './endpoints.ts';
 
 // Delivery records: every attempt of every delivery, newest first, for the operator and the API.
 
-function deliveriesQuery(db: Executor, scope: Scope) {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-    .select([
-      'd.id',
-      'd.endpoint_id',
-      'd.status',
-      'd.attempts',
-      'd.next_attempt_at',
-      'd.last_status_code',
-      'd.last_error',
-      'd.created_at',
-      'd.completed_at',
-      'e.id as event_id',
-      'e.type as event_type',
-      'e.created_at as event_created_at',
-    ])
-    .where('w.account_id', '=', scope.accountId)
-    .where('w.environment', '=', scope.environment);
-}
-
-type DeliveryListRow = Awaited<ReturnType<ReturnType<typeof deliveriesQuery>['execute']>>[number];
-
 async function withAttempts(db: Executor, rows: DeliveryListRow[]): Promise<WebhookDeliveryDto[]> {
-  const attempts: WebhookAttemptRow[] = rows.length
-    ? await db
-        .selectFrom('webhook_attempts')
-        .selectAll()
-        .where(
-          'delivery_id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .orderBy('delivery_id')
-        .orderBy('attempt')
-        .execute()
-    : [];
+  const attempts = await findAttemptsOfDeliveries(
+    db,
+    rows.map((r) => r.id),
+  );
   const byDelivery = new Map<number, WebhookAttemptDto[]>();
   for (const a of attempts) {
     const list = byDelivery.get(a.delivery_id) ?? [];
@@ -83,7 +50,7 @@ export async function getWebhookDelivery(
   scope: Scope,
   id: number,
 ): Promise<WebhookDeliveryDto> {
-  const row = await deliveriesQuery(db, scope).where('d.id', '=', id).executeTakeFirst();
+  const [row] = await findDeliveries(db, scope, { id });
   if (!row) throw notFound('Webhook delivery', id);
   const [dto] = await withAttempts(db, [row]);
   return dto!;
@@ -118,12 +85,12 @@ export async function listWebhookDeliveries(
     throw new CoreError('invalid_parameter', 'event id must be a UUID');
   }
   if (input.endpointId !== undefined) await findEndpoint(db, scope, input.endpointId);
-  let q = deliveriesQuery(db, scope)
-    .orderBy('d.id', 'desc')
-    .limit(limit + 1);
-  if (input.endpointId !== undefined) q = q.where('d.endpoint_id', '=', input.endpointId);
-  if (input.eventId !== undefined) q = q.where('d.event_id', '=', input.eventId);
-  if (input.status !== undefined) q = q.where('d.status', '=', input.status);
-  if (input.cursor !== undefined) q = q.where('d.id', '<', input.cursor);
-  return listPage(await q.execute(), limit, (page) => withAttempts(db, page));
+  const rows = await findDeliveries(db, scope, {
+    ...(input.endpointId === undefined ? {} : { endpointId: input.endpointId }),
+    ...(input.eventId === undefined ? {} : { eventId: input.eventId }),
+    ...(input.status === undefined ? {} : { status: input.status }),
+    ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
+    limit: limit + 1,
+  });
+  return listPage(rows, limit, (page) => withAttempts(db, page));
 }

@@ -1,0 +1,151 @@
+import { CompiledQuery, sql } from 'kysely';
+import { type Executor, json, preparedSql, type Tx } from '../connection.ts';
+import type { JobRow } from '../schema.ts';
+
+// The durable job queue (`jobs`): enqueue (with the NOTIFY that wakes idle workers on commit),
+// claim with FOR UPDATE SKIP LOCKED, leases, finish, fail, and the per-kind view for metrics.
+
+/** One job to write. */
+export interface JobInsert {
+  kind: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+  maxAttempts: number;
+  uniqueKey: string | null;
+}
+
+/** The claim of a job that is still its holder's (same worker, same attempt). */
+export type JobHold = Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
+
+/**
+ * Writes jobs in one statement; a job whose `uniqueKey` a queued or running job already has is not
+ * written. With `notify`, the same statement sends a NOTIFY on that channel (payload: the kind) for
+ * each kind written due by `now`; PostgreSQL delivers it on commit, never on rollback.
+ */
+export async function insertJobs(
+  db: Executor,
+  jobs: readonly JobInsert[],
+  opts: { now: Date; notify: string | null },
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const insert = sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+    values ${sql.join(
+      jobs.map(
+        (o) => sql`(${o.kind}, ${json(o.payload)}::jsonb, ${o.runAt}, ${o.maxAttempts}, ${o.uniqueKey})`,
+      ),
+    )}
+    on conflict (unique_key) where status in ('queued', 'running') do nothing
+    returning kind, run_at`;
+  if (opts.notify === null) {
+    await insert.execute(db);
+    return;
+  }
+  await sql`with written as (${insert})
+    select pg_notify(${opts.notify}, kind) from (select distinct kind from written where run_at <= ${opts.now}) k`.execute(
+    db,
+  );
+}
+
+const JOB_COLUMNS = `id, kind, payload, status, run_at, attempts, max_attempts, locked_by, locked_until,
+  last_error, unique_key, created_at, finished_at`;
+
+const CLAIM_ONE_SQL = preparedSql(
+  'jobs_claim_one',
+  `update jobs set status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2
+  where id = (
+    select id from jobs
+    where ((status = 'queued' and run_at <= $3) or (status = 'running' and locked_until < $3))
+      and ($4::text[] is null or kind = any($4::text[]))
+    order by run_at, id
+    limit 1
+    for update skip locked
+  )
+  returning ${JOB_COLUMNS}`,
+);
+
+/**
+ * Claims the oldest due job (of `kinds` when given), or one whose lease ran out, with FOR UPDATE
+ * SKIP LOCKED: any number of workers can poll the same table.
+ */
+export async function claimOneJob(
+  db: Executor,
+  claim: { workerId: string; now: Date; kinds: readonly string[] | null; leaseUntil: Date },
+): Promise<JobRow | undefined> {
+  const result = await db.executeQuery<JobRow>(
+    CompiledQuery.raw(CLAIM_ONE_SQL, [claim.workerId, claim.leaseUntil, claim.now, claim.kinds]),
+  );
+  return result.rows[0];
+}
+
+/** Extends a running job's lease; false when the job is no longer this claim's. */
+export async function renewJobLease(db: Executor, job: JobHold, until: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ locked_until: until })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .where('attempts', '=', job.attempts)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Marks a job done, if it is still this claim's. */
+export async function markJobDone(db: Executor, job: JobHold, now: Date): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ status: 'done', finished_at: now, locked_until: null, last_error: null })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .where('attempts', '=', job.attempts)
+    .execute();
+}
+
+/** Puts a failed job back in the queue for `runAt`, or ends it (`failed`), if it is still this claim's. */
+export async function markJobFailed(
+  db: Executor,
+  job: JobHold,
+  outcome: { status: 'queued' | 'failed'; error: string; runAt: Date; finishedAt: Date | null },
+): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({
+      status: outcome.status,
+      last_error: outcome.error,
+      run_at: outcome.runAt,
+      locked_until: null,
+      finished_at: outcome.finishedAt,
+    })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .where('attempts', '=', job.attempts)
+    .execute();
+}
+
+/** One kind's due jobs: waiting (or with an expired lease), running, and the oldest waiting. */
+export interface JobQueueCountRow {
+  kind: string;
+  pending: number;
+  running: number;
+  oldest: Date | null;
+}
+
+/**
+ * The due jobs per kind as of `now`, over the queue's own index (queued and running only), the
+ * statement stopped by the server after `timeoutMs` (set for this transaction only).
+ */
+export async function countDueJobs(tx: Tx, now: Date, timeoutMs: number): Promise<JobQueueCountRow[]> {
+  await sql`set local statement_timeout = ${sql.lit(Math.max(1, Math.round(timeoutMs)))}`.execute(tx);
+  const { rows } = await sql<JobQueueCountRow>`
+    select kind,
+      count(*) filter (where pending)::int as pending,
+      count(*) filter (where not pending)::int as running,
+      min(run_at) filter (where pending) as oldest
+    from (
+      select kind, run_at, (status = 'queued' or locked_until < ${now}) as pending
+      from jobs
+      where status in ('queued', 'running') and run_at <= ${now}
+    ) due
+    group by kind`.execute(tx);
+  return rows;
+}
