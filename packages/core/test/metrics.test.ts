@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseExposition, sampleValue } from '../../../test/metrics.ts';
 import { cachedRead } from '../src/metrics/cached-read.ts';
-import { createMetrics } from '../src/metrics/metrics.ts';
-import type { JobQueueRow } from '../src/services/jobs.ts';
+import { createMetrics, type JobQueueRow } from '../src/metrics/metrics.ts';
 
 // Issue 27, item 6: the metrics registry on its own, without a process around it.
 

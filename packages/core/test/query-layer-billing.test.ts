@@ -6,7 +6,8 @@ const SERVICES = join(import.meta.dirname, '../src/services');
 const QUERIES = join(import.meta.dirname, '../../db/src/queries');
 
 /** What builds SQL: Kysely's builders, raw `sql` fragments, CTEs, and Kysely's (non-type) imports. */
-const BUILDS_SQL = /selectFrom|insertInto|updateTable|deleteFrom|selectNoFrom|\bsql`|\bsql<|\.with\(|^import \{[^}]*\} from 'kysely'/m;
+const BUILDS_SQL =
+  /selectFrom|insertInto|updateTable|deleteFrom|selectNoFrom|\bsql`|\bsql<|\.with\(|^import \{[^}]*\} from 'kysely'/m;
 
 const inDir = (dir: string) =>
   readdirSync(join(SERVICES, dir))

@@ -1,13 +1,23 @@
 import type { PoolStats } from '@esign/db';
 import type { DocumentPoolStats } from '@esign/pdf/pool';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobQueueRow } from '../services/jobs.ts';
 import { cachedRead } from './cached-read.ts';
 
 // The process's Prometheus metrics (README, "Monitoring"): one registry per process, created by
 // createRuntime when METRICS_PORT is set and handed to whoever counts (the HTTP shell, the worker,
 // the database pool) through the runtime and CoreDeps; nothing registers itself on import. Our
 // own metrics are named esign_*; prom-client's default metrics (process_*, nodejs_*) are kept.
+
+/** One kind's share of the job queue (metrics): due jobs waiting, running ones, the oldest due. */
+export interface JobQueueRow {
+  kind: string;
+  /** Due and unclaimed, or claimed by a worker whose lease ran out (it is taken again). */
+  pending: number;
+  /** Claimed, under a live lease. */
+  running: number;
+  /** `run_at` of the oldest pending job (null when none is pending). */
+  oldestPendingAt: Date | null;
+}
 
 export type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'retry' | 'superseded';
 export type JobRunOutcome = 'done' | 'retry' | 'failed';

@@ -10,6 +10,7 @@ import {
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { CoreDeps } from '../context.ts';
+import type { JobQueueRow } from '../metrics/metrics.ts';
 
 /** What a job handler gets: no actor; the job's own payload says what to do. */
 export interface JobContext {
@@ -178,17 +179,6 @@ export function holdLease(
       clearInterval(timer);
     },
   };
-}
-
-/** One kind's share of the job queue (metrics): due jobs waiting, running ones, the oldest due. */
-export interface JobQueueRow {
-  kind: string;
-  /** Due and unclaimed, or claimed by a worker whose lease ran out (it is taken again). */
-  pending: number;
-  /** Claimed, under a live lease. */
-  running: number;
-  /** `run_at` of the oldest pending job (null when none is pending). */
-  oldestPendingAt: Date | null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { type PaymentNotice, type PaymentProvider, PaymentSignatureError } from './providers.ts';
+import { type PaymentNotice, type PaymentProvider, PaymentSignatureError } from './payment-provider.ts';
 
 /** Where the client sends its API calls; tests point it at a loopback server (never at Stripe). */
 export type StripeEndpoint = Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'>;
