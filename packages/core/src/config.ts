@@ -93,6 +93,8 @@ export const ConfigSchema = z
       .default('Esign'),
     /** Lets anyone create an account at /signup (README, "Dashboard"); off by default. */
     SIGNUP_ENABLED: bool.default(false),
+    /** Credits a new account made at /signup starts with (README, "Dashboard"); the operator decides. */
+    SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(0),
     /** Jobs one worker process runs at once (apps/worker). */
     WORKER_CONCURRENCY: positiveInt.default(4),
     /**

@@ -393,4 +393,21 @@ describe('self-service sign-up (SIGNUP_ENABLED, off by default)', () => {
     await on.caller(b).auth.signUp({ email, password: 'long enough pw', account_name: 'New Co' });
     expect(await on.actorOf(b)).toMatchObject({ userEmail: email, userRole: 'admin' });
   });
+
+  it('a new account starts with SIGNUP_CREDITS credits (default 0: sending is blocked until credits are bought or given; issue 33 item 8)', async () => {
+    const none = harness(db, dashboardConfig({ SIGNUP_ENABLED: 'true' }), clock);
+    const first = newBrowser();
+    await none.caller(first).auth.signUp({ email: uniqueEmail('zero'), password: 'long enough pw' });
+    expect(await none.caller(first, await none.actorOf(first)).account.credits()).toMatchObject({
+      available: 0,
+      can_send: false,
+    });
+    const some = harness(db, dashboardConfig({ SIGNUP_ENABLED: 'true', SIGNUP_CREDITS: '5' }), clock);
+    const second = newBrowser();
+    await some.caller(second).auth.signUp({ email: uniqueEmail('five'), password: 'long enough pw' });
+    expect(await some.caller(second, await some.actorOf(second)).account.credits()).toMatchObject({
+      available: 5,
+      can_send: true,
+    });
+  });
 });

@@ -253,6 +253,7 @@ export async function signUp(
         name: input.name ?? null,
         password: input.password,
         accountName: input.accountName ?? null,
+        credits: sc.config.SIGNUP_CREDITS,
       },
       now,
     );
