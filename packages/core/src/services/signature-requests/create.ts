@@ -4,6 +4,7 @@ import {
   type CreatedByRow,
   findSendSource,
   insertSignatureRequests,
+  type SignatureRequestInsert,
   type SendSourceRow,
   shareSendSource,
 } from '@esign/db/queries/signature-requests';
@@ -37,21 +38,33 @@ type SignerInput = NonNullable<CreateSignatureRequestInput['signers']>[number];
 // credit_ledger_consume_once; a send only checks that the balance is above the overdraft limit
 // unless the template's credit is already used, and a lifetime plan never counts.
 
-interface Creation {
+/** What every request written in one transaction shares: who sends, from where, when. */
+export interface SendBatch {
   actor: Actor;
   scope: Scope;
-  input: CreateSignatureRequestInput;
-  expiresAt: Date | null;
   source: Source;
   config: Config;
   now: Date;
-  within?: CreationHook;
+}
+
+/** One request checked against its template, ready to be written. */
+export interface PlannedRequest {
+  input: CreateSignatureRequestInput;
+  expiresAt: Date | null;
+  plan: RequestPlan;
+}
+
+/** A request as written: its row, its signers in signing order, the invitations queued. */
+export interface WrittenRequest {
+  request: SignatureRequestRow;
+  signers: SignerRow[];
+  mailIds: number[];
 }
 
 /**
  * Runs inside the creation's transaction, after the request and its signers are written and
- * before the commit: how the link and bulk sources tie their own rows (a visit, a batch row) to
- * the request, so both commit together or not at all. Throwing rolls everything back.
+ * before the commit: how the link source ties its own rows (a visit) to the request, so both
+ * commit together or not at all. Throwing rolls everything back.
  */
 export type CreationHook = (tx: Tx, request: SignatureRequestRow) => Promise<void>;
 
@@ -85,56 +98,46 @@ function assertCredit(consumed: boolean, credits: ReturnType<typeof creditsDecis
   }
 }
 
-async function insertRequest(tx: Tx, c: Creation, plan: RequestPlan): Promise<SignatureRequestRow> {
-  const { actor, input, now } = c;
-  const [row] = await insertSignatureRequests(tx, [
-    {
-      account_id: actor.accountId,
-      environment: actor.environment,
-      template_id: plan.snapshot.template.id,
-      template_name: plan.snapshot.template.name,
-      status: 'sent',
-      signing_order: input.signing_order,
-      source: c.source,
-      created_by_user_id: actor.userId,
-      api_key_id: actor.apiKeyId,
-      oauth_client_id: actor.oauthClientId,
-      send_email: input.send_email,
-      message: input.message ? json(input.message) : null,
-      reply_to: input.reply_to ?? null,
-      redirect_url: input.redirect_url ?? null,
-      require_email_otp: input.require_email_otp,
-      snapshot: json(plan.snapshot),
-      expires_at: c.expiresAt,
-      created_at: now,
-      updated_at: now,
-    },
-  ]);
-  // The snapshot just written, not read back: a 5,000-page document's page sizes are 150 kB.
-  return { ...row!, snapshot: plan.snapshot };
+function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInsert {
+  const { actor } = b;
+  const { input, plan } = item;
+  return {
+    account_id: actor.accountId,
+    environment: actor.environment,
+    template_id: plan.snapshot.template.id,
+    template_name: plan.snapshot.template.name,
+    status: 'sent',
+    signing_order: input.signing_order,
+    source: b.source,
+    created_by_user_id: actor.userId,
+    api_key_id: actor.apiKeyId,
+    oauth_client_id: actor.oauthClientId,
+    send_email: input.send_email,
+    message: input.message ? json(input.message) : null,
+    reply_to: input.reply_to ?? null,
+    redirect_url: input.redirect_url ?? null,
+    require_email_otp: input.require_email_otp,
+    snapshot: json(plan.snapshot),
+    expires_at: item.expiresAt,
+    created_at: b.now,
+    updated_at: b.now,
+  };
 }
 
 /** Whether the signer at `position` is invited by email as the request is sent. */
-function invitedNow(c: Creation, position: number, email: string | null | undefined): boolean {
-  const theirTurn = c.input.signing_order === 'parallel' || position === 0;
-  return theirTurn && c.input.send_email && !!email;
+function invitedNow(input: CreateSignatureRequestInput, position: number, email: string | null): boolean {
+  const theirTurn = input.signing_order === 'parallel' || position === 0;
+  return theirTurn && input.send_email && !!email;
 }
 
-/**
- * The signers in role order, in one statement; those whose turn it is are `ready` and, with
- * send_email, invited (their `last_emailed_at` written with them).
- */
-async function insertSigners(
-  tx: Tx,
-  c: Creation,
-  request: SignatureRequestRow,
-  plan: RequestPlan,
-): Promise<{ signers: SignerRow[]; mailIds: number[] }> {
-  const { actor, input, now } = c;
-  const rows: SignerInsert[] = plan.signers.map((s, position) => {
+/** A request's signers in role order; those whose turn it is are `ready` (and, with send_email, emailed now). */
+function signerValues(b: SendBatch, item: PlannedRequest, requestId: number): SignerInsert[] {
+  const { actor, now } = b;
+  const { input } = item;
+  return item.plan.signers.map((s, position) => {
     const theirTurn = input.signing_order === 'parallel' || position === 0;
     return {
-      signature_request_id: request.id,
+      signature_request_id: requestId,
       account_id: actor.accountId,
       environment: actor.environment,
       position,
@@ -146,25 +149,72 @@ async function insertSigners(
       metadata: json(s.metadata),
       prefill: json(s.prefill),
       status: theirTurn ? 'ready' : 'waiting',
-      ...newSignerToken(c.config),
+      ...newSignerToken(b.config),
       redirect_url: s.redirect_url ?? null,
       require_email_otp: s.require_email_otp ?? input.require_email_otp,
       invited_at: theirTurn ? now : null,
-      last_emailed_at: invitedNow(c, position, s.email) ? now : null,
+      last_emailed_at: invitedNow(input, position, s.email ?? null) ? now : null,
       created_at: now,
       updated_at: now,
     };
   });
-  const signers = (await insertSignerRows(tx, rows)).sort((a, b) => a.position - b.position);
-  const senderName = actor.userName ?? actor.userEmail;
-  const mailIds: number[] = [];
-  for (const signer of signers) {
-    if (!invitedNow(c, signer.position, signer.email)) continue;
-    mailIds.push(
-      await queueInvitationMail(tx, { config: c.config, request, signer, kind: 'invitation', senderName }),
-    );
+}
+
+/**
+ * Writes checked requests in the caller's transaction: every request in one statement, every
+ * signer in one (per 65,535 parameters), the invitation emails of the signers whose turn it is,
+ * then each request's audit entry and event. In the order given.
+ */
+export async function writePlannedRequests(
+  tx: Tx,
+  b: SendBatch,
+  items: PlannedRequest[],
+): Promise<WrittenRequest[]> {
+  const rows = await insertSignatureRequests(
+    tx,
+    items.map((item) => requestValues(b, item)),
+  );
+  // The snapshot just written, not read back: a 5,000-page document's page sizes are 150 kB.
+  const requests = rows.map((row, i) => ({ ...row, snapshot: items[i]!.plan.snapshot }));
+  const signerRows = await insertSignerRows(
+    tx,
+    items.flatMap((item, i) => signerValues(b, item, requests[i]!.id)),
+  );
+  const byRequest = new Map<number, SignerRow[]>(requests.map((r) => [r.id, []]));
+  for (const s of signerRows) byRequest.get(s.signature_request_id)!.push(s);
+  const senderName = b.actor.userName ?? b.actor.userEmail;
+  const written: WrittenRequest[] = [];
+  for (const [i, request] of requests.entries()) {
+    const signers = byRequest.get(request.id)!.sort((x, y) => x.position - y.position);
+    const mailIds: number[] = [];
+    for (const signer of signers) {
+      if (!invitedNow(items[i]!.input, signer.position, signer.email)) continue;
+      mailIds.push(
+        await queueInvitationMail(tx, { config: b.config, request, signer, kind: 'invitation', senderName }),
+      );
+    }
+    written.push({ request, signers, mailIds });
   }
-  return { signers, mailIds };
+  for (const [i, { request }] of written.entries()) {
+    await recordAudit(tx, b.scope, {
+      type: 'request.sent',
+      by: { kind: 'actor', actor: b.actor },
+      signatureRequestId: request.id,
+      data: {
+        source: b.source,
+        signers: items[i]!.plan.signers.length,
+        signing_order: items[i]!.input.signing_order,
+      },
+      now: b.now,
+    });
+    await recordEvent(tx, b.scope, {
+      type: 'signature_request.created',
+      objectType: 'signature_request',
+      objectId: request.id,
+      now: b.now,
+    });
+  }
+  return written;
 }
 
 /**
@@ -172,44 +222,32 @@ async function insertSigners(
  * lock waited for an edit that committed meanwhile, the statement's snapshot predates the edit:
  * read again (the lock is held now, nothing can change it any more).
  */
-async function shareTemplate(tx: Tx, c: Creation): Promise<SendSourceRow> {
-  const o = { templateId: c.input.template_id, userId: c.actor.userId, withCredits: c.actor.environment === 'live' };
-  let source = await shareSendSource(tx, c.scope, o);
-  if (source?.changed) source = await shareSendSource(tx, c.scope, o);
-  if (!source) throw notFound('Template', c.input.template_id);
+export async function shareTemplate(tx: Tx, actor: Actor, templateId: number): Promise<SendSourceRow> {
+  const scope = scopeOf(actor);
+  const o = { templateId, userId: actor.userId, withCredits: actor.environment === 'live' };
+  let source = await shareSendSource(tx, scope, o);
+  if (source?.changed) source = await shareSendSource(tx, scope, o);
+  if (!source) throw notFound('Template', templateId);
   return source;
 }
 
-interface Written {
-  request: SignatureRequestRow;
-  signers: SignerRow[];
-  mailIds: number[];
+interface Written extends WrittenRequest {
   createdBy: CreatedByRow | null;
 }
 
-/** The transaction: share-lock and check the template, check credits, write everything. */
-async function writeRequest(tx: Tx, c: Creation, signersIn: SignerInput[]): Promise<Written> {
-  const source = await shareTemplate(tx, c);
+/** The transaction of one send: share-lock and check the template, check credits, write everything. */
+async function writeRequest(
+  tx: Tx,
+  b: SendBatch,
+  o: { input: CreateSignatureRequestInput; expiresAt: Date | null; signers: SignerInput[]; within?: CreationHook },
+): Promise<Written> {
+  const source = await shareTemplate(tx, b.actor, o.input.template_id);
   // Decided on the template as locked: archived or edited since the slow part, this is what counts.
-  const plan = await planRequest(source, signersIn, keepImages);
-  assertCreditsRow(c.actor, source.credits);
-  const request = await insertRequest(tx, c, plan);
-  const { signers, mailIds } = await insertSigners(tx, c, request, plan);
-  if (c.within) await c.within(tx, request);
-  await recordAudit(tx, c.scope, {
-    type: 'request.sent',
-    by: { kind: 'actor', actor: c.actor },
-    signatureRequestId: request.id,
-    data: { source: c.source, signers: plan.signers.length, signing_order: c.input.signing_order },
-    now: c.now,
-  });
-  await recordEvent(tx, c.scope, {
-    type: 'signature_request.created',
-    objectType: 'signature_request',
-    objectId: request.id,
-    now: c.now,
-  });
-  return { request, signers, mailIds, createdBy: source.created_by };
+  const plan = await planRequest(source, o.signers, keepImages);
+  assertCreditsRow(b.actor, source.credits);
+  const [written] = await writePlannedRequests(tx, b, [{ input: o.input, expiresAt: o.expiresAt, plan }]);
+  if (o.within) await o.within(tx, written!.request);
+  return { ...written!, createdBy: source.created_by };
 }
 
 /**
@@ -278,9 +316,11 @@ async function create(
   const scope = scopeOf(actor);
   const expiresAt = parseExpiry(input.expires_at, now);
   const source = input.embed ? 'embed' : opts.source;
-  const c: Creation = { actor, scope, input, expiresAt, source, config: sc.config, now, within: opts.within };
+  const b: SendBatch = { actor, scope, source, config: sc.config, now };
   const signers = await withImagesFetched(sc, scope, input);
-  const written = await sc.db.transaction().execute((tx) => writeRequest(tx, c, signers));
+  const written = await sc.db
+    .transaction()
+    .execute((tx) => writeRequest(tx, b, { input, expiresAt, signers, within: opts.within }));
   await sendQueuedMail(sc, written.mailIds);
   return written;
 }
