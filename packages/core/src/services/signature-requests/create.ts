@@ -66,7 +66,7 @@ export interface WrittenRequest {
  * before the commit: how the link source ties its own rows (a visit) to the request, so both
  * commit together or not at all. Throwing rolls everything back.
  */
-export type CreationHook = (tx: Tx, request: SignatureRequestRow) => Promise<void>;
+export type CreationHook = (tx: Tx, request: SignatureRequestRow, signers: SignerRow[]) => Promise<void>;
 
 export interface CreationOptions {
   source: Source;
@@ -246,7 +246,7 @@ async function writeRequest(
   const plan = await planRequest(source, o.signers, keepImages);
   assertCreditsRow(b.actor, source.credits);
   const [written] = await writePlannedRequests(tx, b, [{ input: o.input, expiresAt: o.expiresAt, plan }]);
-  if (o.within) await o.within(tx, written!.request);
+  if (o.within) await o.within(tx, written!.request, written!.signers);
   return { ...written!, createdBy: source.created_by };
 }
 
@@ -296,14 +296,15 @@ export async function createSignatureRequest(
   return toSignatureRequestDto(view, signers, { config: sc.config, now: sc.now(), withValues: true });
 }
 
-/** {@link createSignatureRequest} without building its answer (bulk sends and links). */
+/** {@link createSignatureRequest} without building its answer: the rows written (public links). */
 export async function insertSignatureRequest(
   sc: ServiceContext,
   actor: Actor,
   input: CreateSignatureRequestInput,
   opts: CreationOptions,
-): Promise<SignatureRequestRow> {
-  return (await create(sc, actor, input, opts)).request;
+): Promise<WrittenRequest> {
+  const { request, signers, mailIds } = await create(sc, actor, input, opts);
+  return { request, signers, mailIds };
 }
 
 async function create(
