@@ -53,7 +53,8 @@ async function listTemplates(key: Key, res: ServerResponse) {
 
 async function sendRequest(key: Key, req: IncomingMessage, res: ServerResponse) {
   const input = await readBody(req);
-  const template = (await pool.query(TEMPLATE_SQL, [input.template_id, key.account_id, key.environment])).rows[0];
+  const template = (await pool.query(TEMPLATE_SQL, [input.template_id, key.account_id, key.environment]))
+    .rows[0];
   if (!template || template.fields.length === 0) {
     res.writeHead(404).end();
     return;
@@ -70,7 +71,13 @@ async function sendRequest(key: Key, req: IncomingMessage, res: ServerResponse) 
       storage_key: d.storage_key,
       sha256: d.sha256,
     })),
-    fields: template.fields.map((f: any) => ({ id: f.id, name: f.name, type: f.type, role: f.role, areas: f.areas })),
+    fields: template.fields.map((f: any) => ({
+      id: f.id,
+      name: f.name,
+      type: f.type,
+      role: f.role,
+      areas: f.areas,
+    })),
   };
   const nonce = randomBytes(24).toString('base64url');
   const hash = createHash('sha256').update(nonce).digest('hex');
@@ -78,7 +85,14 @@ async function sendRequest(key: Key, req: IncomingMessage, res: ServerResponse) 
   try {
     await client.query('begin');
     const request = (
-      await client.query(REQUEST_SQL, [key.account_id, key.environment, template.id, template.name, key.id, snapshot])
+      await client.query(REQUEST_SQL, [
+        key.account_id,
+        key.environment,
+        template.id,
+        template.name,
+        key.id,
+        snapshot,
+      ])
     ).rows[0];
     const row = (
       await client.query(SIGNER_SQL, [
@@ -92,7 +106,14 @@ async function sendRequest(key: Key, req: IncomingMessage, res: ServerResponse) 
         hash,
       ])
     ).rows[0];
-    await client.query(AUDIT_SQL, [key.account_id, key.environment, request.id, String(key.user_id), key.id, { signers: 1 }]);
+    await client.query(AUDIT_SQL, [
+      key.account_id,
+      key.environment,
+      request.id,
+      String(key.user_id),
+      key.id,
+      { signers: 1 },
+    ]);
     await client.query('commit');
     const body = JSON.stringify({
       object: 'signature_request',
@@ -122,8 +143,10 @@ const server = createServer(async (req, res) => {
       res.writeHead(token ? 401 : 404).end();
       return;
     }
-    if (req.method === 'GET' && req.url?.startsWith('/api/v1/templates')) return await listTemplates(key, res);
-    if (req.method === 'POST' && req.url === '/api/v1/signature_requests') return await sendRequest(key, req, res);
+    if (req.method === 'GET' && req.url?.startsWith('/api/v1/templates'))
+      return await listTemplates(key, res);
+    if (req.method === 'POST' && req.url === '/api/v1/signature_requests')
+      return await sendRequest(key, req, res);
     res.writeHead(404).end();
   } catch (err) {
     res.writeHead(500).end(String(err));

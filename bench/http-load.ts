@@ -106,10 +106,12 @@ export async function load(spec: LoadSpec): Promise<Load> {
     const body = spec.body ? JSON.stringify(spec.body(i)) : undefined;
     while (performance.now() < end) {
       const t0 = performance.now();
-      const res = await send(agent, url, { method: spec.method, key: spec.key, body }).catch((err: Error) => ({
-        status: 0,
-        text: err.message,
-      }));
+      const res = await send(agent, url, { method: spec.method, key: spec.key, body }).catch(
+        (err: Error) => ({
+          status: 0,
+          text: err.message,
+        }),
+      );
       if (res.status === spec.expect) latencies.push(performance.now() - t0);
       else {
         errors++;

@@ -101,7 +101,12 @@ try {
     '/readyz',
   );
   children.push(service.child);
-  const floor = await startProcess([...NODE_TS, 'bench/floor-server.ts'], { DATABASE_URL: database.url }, 39422, '/');
+  const floor = await startProcess(
+    [...NODE_TS, 'bench/floor-server.ts'],
+    { DATABASE_URL: database.url },
+    39422,
+    '/',
+  );
   children.push(floor.child);
   const { key, templates } = await setUp(db, service.base, CONNECTIONS);
   const body = (templateId: (i: number) => number) => (i: number) => ({

@@ -67,7 +67,11 @@ describe('issue 31: concurrent sends of one template and credits', () => {
     // At the limit: the template already signed still sends (its credit is used), a new one cannot.
     const again = await sendMany(owner, tpl.id, 5);
     expect(again.map((r) => r.status)).toEqual(Array(5).fill(201));
-    const refused = await sendRequest(t, owner, { template_id: other.id, signers: signer(0), send_email: false });
+    const refused = await sendRequest(t, owner, {
+      template_id: other.id,
+      signers: signer(0),
+      send_email: false,
+    });
     expect(refused.status).toBe(402);
     expect(refused.body.error.code).toBe('insufficient_credits');
   }, 120_000);
@@ -108,7 +112,9 @@ describe('issue 31: a template edit racing sends still excludes them', () => {
     await t.db.transaction().execute(async (tx) => {
       // What PATCH /templates/{id} does: lock the row, replace the fields, bump the version.
       await sql`select id from templates where id = ${tpl.id} for update`.execute(tx);
-      await sql`update template_fields set name = 'Renamed signature' where template_id = ${tpl.id}`.execute(tx);
+      await sql`update template_fields set name = 'Renamed signature' where template_id = ${tpl.id}`.execute(
+        tx,
+      );
       await sql`update templates set name = 'After', version = version + 1 where id = ${tpl.id}`.execute(tx);
       sent = sendRequest(t, owner, { template_id: tpl.id, signers: signer(1), send_email: false });
       // The send is waiting on the template row while this transaction holds it.

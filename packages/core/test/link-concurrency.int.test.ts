@@ -57,9 +57,7 @@ async function visitAtOnce(token: string, n: number, run: string) {
   const codes = await Promise.all(emails.map(codeFor));
   const confirmed = await Promise.all(
     started.map((s, i) =>
-      visitor(i)
-        .links.confirm({ token, visit: s.visit, code: codes[i]! })
-        .catch(toCoreError),
+      visitor(i).links.confirm({ token, visit: s.visit, code: codes[i]! }).catch(toCoreError),
     ),
   );
   return { emails, confirmed };
@@ -81,7 +79,12 @@ describe('issue 31: 50 visitors of one public link at once', () => {
     const signers = await h.db
       .selectFrom('signers')
       .innerJoin('signature_requests', 'signature_requests.id', 'signers.signature_request_id')
-      .select(['signers.signature_request_id', 'signers.email', 'signers.status', 'signature_requests.source'])
+      .select([
+        'signers.signature_request_id',
+        'signers.email',
+        'signers.status',
+        'signature_requests.source',
+      ])
       .where('signature_requests.template_id', '=', tpl.id)
       .where('signers.role', '=', 'Client')
       .execute();

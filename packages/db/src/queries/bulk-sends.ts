@@ -42,7 +42,11 @@ export async function insertBulkSend(tx: Tx, row: BulkSendInsert): Promise<numbe
 }
 
 /** The id of this account side's batch with that key. */
-export async function findBulkSendIdByKey(db: Executor, scope: Scope, key: string): Promise<number | undefined> {
+export async function findBulkSendIdByKey(
+  db: Executor,
+  scope: Scope,
+  key: string,
+): Promise<number | undefined> {
   const row = await db
     .selectFrom('bulk_sends')
     .select('id')
@@ -71,7 +75,10 @@ export async function updateBulkSend(
 }
 
 /** The batch's rows counted by status. */
-export async function countBulkSendRows(db: Executor, id: number): Promise<{ status: BulkRowStatus; n: number }[]> {
+export async function countBulkSendRows(
+  db: Executor,
+  id: number,
+): Promise<{ status: BulkRowStatus; n: number }[]> {
   return db
     .selectFrom('bulk_send_rows')
     .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
@@ -81,8 +88,15 @@ export async function countBulkSendRows(db: Executor, id: number): Promise<{ sta
 }
 
 /** The batch's template's id and name. */
-export async function findBulkSendTemplate(db: Executor, templateId: number): Promise<{ id: number; name: string }> {
-  return db.selectFrom('templates').select(['id', 'name']).where('id', '=', templateId).executeTakeFirstOrThrow();
+export async function findBulkSendTemplate(
+  db: Executor,
+  templateId: number,
+): Promise<{ id: number; name: string }> {
+  return db
+    .selectFrom('templates')
+    .select(['id', 'name'])
+    .where('id', '=', templateId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Every row's outcome, in file order. */
@@ -104,7 +118,11 @@ export interface PendingBulkRow {
  * Up to `limit` pending rows in file order, locked until the transaction ends; rows another
  * worker holds are skipped, so two workers on one batch never claim the same row.
  */
-export async function claimPendingBulkRows(tx: Tx, batchId: number, limit: number): Promise<PendingBulkRow[]> {
+export async function claimPendingBulkRows(
+  tx: Tx,
+  batchId: number,
+  limit: number,
+): Promise<PendingBulkRow[]> {
   return tx
     .selectFrom('bulk_send_rows')
     .select(['row_number', 'signers'])

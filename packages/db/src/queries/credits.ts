@@ -18,7 +18,10 @@ export interface CreditsRow {
  * The credits row of `accountId` as one JSON column of a larger statement (the send reads it with
  * its template): null when the account does not exist.
  */
-export function creditsColumn(accountId: number, templateId: RawBuilder<unknown> | null): RawBuilder<CreditsRow | null> {
+export function creditsColumn(
+  accountId: number,
+  templateId: RawBuilder<unknown> | null,
+): RawBuilder<CreditsRow | null> {
   const consumed = templateId
     ? sql`exists (select 1 from credit_ledger l where l.account_id = a.id and l.template_id = ${templateId} and l.reason = 'consume')`
     : sql`false`;

@@ -22,7 +22,10 @@ export async function findLinkTemplate(db: Executor, templateId: number): Promis
 }
 
 /** The template's link, if it was ever set up. */
-export async function findTemplateLink(db: Executor, templateId: number): Promise<TemplateLinkRow | undefined> {
+export async function findTemplateLink(
+  db: Executor,
+  templateId: number,
+): Promise<TemplateLinkRow | undefined> {
   return db.selectFrom('template_links').selectAll().where('template_id', '=', templateId).executeTakeFirst();
 }
 

@@ -1,4 +1,11 @@
-import { type Insertable, type RawBuilder, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { Executor, Tx } from '../connection.ts';
 import type {
   Database,
@@ -88,7 +95,9 @@ function sendSourceQuery(db: Executor, scope: Scope, o: SendSourceOptions) {
     .select([
       sendFields.as('fields'),
       sendDocuments.as('documents'),
-      (o.withCredits ? creditsColumn(scope.accountId, sql.ref('templates.id')) : sql<null>`null`).as('credits'),
+      (o.withCredits ? creditsColumn(scope.accountId, sql.ref('templates.id')) : sql<null>`null`).as(
+        'credits',
+      ),
       createdByColumn(sql.val(o.userId)).as('created_by'),
       // The locked row's version against the one this statement's snapshot sees (see `changed`).
       sql<boolean>`templates.xmin::text <> (select t.xmin::text from templates t where t.id = templates.id)`.as(
@@ -219,7 +228,11 @@ export function requestViews(db: Executor) {
 }
 
 /** The request with its creator and template state, or undefined outside this account side. */
-export async function findRequestView(db: Executor, scope: Scope, id: number): Promise<RequestViewRow | undefined> {
+export async function findRequestView(
+  db: Executor,
+  scope: Scope,
+  id: number,
+): Promise<RequestViewRow | undefined> {
   return requestViews(db)
     .where('id', '=', id)
     .where('account_id', '=', scope.accountId)
@@ -251,4 +264,142 @@ export async function findUserName(
   userId: number,
 ): Promise<{ name: string | null; email: string } | undefined> {
   return db.selectFrom('users').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** Cancels the request; returns it as it is now. */
+export async function markRequestCanceled(tx: Tx, id: number, now: Date): Promise<SignatureRequestRow> {
+  return tx
+    .updateTable('signature_requests')
+    .set({ status: 'canceled', canceled_at: now, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Notes that the request's signers were just reminded. */
+export async function markRequestReminded(tx: Tx, id: number, now: Date): Promise<void> {
+  await tx
+    .updateTable('signature_requests')
+    .set({ last_reminded_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Requests in one of `statuses` whose expiry has passed become `expired`; returns how many. */
+export async function expireRequestsDue(
+  db: Executor,
+  o: { statuses: readonly SignatureRequestRow['status'][]; now: Date },
+): Promise<number> {
+  const rows = await db
+    .updateTable('signature_requests')
+    .set({ status: 'expired', expired_at: o.now, updated_at: o.now })
+    .where('status', 'in', [...o.statuses])
+    .where('expires_at', '<=', o.now)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** A signer search: the full term (checked on every candidate) and the pattern the trigram indexes look up. */
+export interface SignerSearch {
+  term: string;
+  /** An ILIKE pattern of a part of the term (the indexes find candidates with it). */
+  pattern: string;
+}
+
+/**
+ * Which requests a list shows by status: `stored` a stored status; `current` a stored open status
+ * whose expiry has not passed; `open` any open status not past its expiry; `expired` stored
+ * expired or open past its expiry.
+ */
+export type RequestStatusFilter =
+  | { kind: 'stored'; status: SignatureRequestRow['status'] }
+  | { kind: 'current'; status: SignatureRequestRow['status'] }
+  | { kind: 'open'; statuses: readonly SignatureRequestRow['status'][] }
+  | { kind: 'expired'; openStatuses: readonly SignatureRequestRow['status'][] };
+
+export interface RequestListOptions {
+  limit: number;
+  cursor?: number;
+  templateId?: number;
+  status?: RequestStatusFilter;
+  search?: SignerSearch;
+  now: Date;
+}
+
+const SIGNER_COLUMNS = ['signers.name', 'signers.email', 'signers.phone'] as const;
+
+/** The request has a signer whose name, email or phone contains the term, case-insensitively. */
+function hasSignerMatching(eb: ExpressionBuilder<Database, 'signature_requests'>, search: SignerSearch) {
+  // strpos on lower() is what ILIKE '%term%' tests (PostgreSQL lowers both sides, then matches);
+  // written this way the planner keeps it out of the index scan, which uses the pattern alone.
+  return eb.exists(
+    eb
+      .selectFrom('signers')
+      .select(sql`1`.as('one'))
+      .whereRef('signers.signature_request_id', '=', 'signature_requests.id')
+      .where((s) => s.or(SIGNER_COLUMNS.map((c) => s(c, 'ilike', search.pattern))))
+      .where((s) =>
+        s.or(SIGNER_COLUMNS.map((c) => sql<boolean>`strpos(lower(${s.ref(c)}), lower(${search.term})) > 0`)),
+      ),
+  );
+}
+
+/**
+ * `expired` is computed: stored `expired`, or open past `expires_at`. As one OR the planner can
+ * only walk the account newest first until it has a page, reading more the rarer expired requests
+ * are. Instead, the stored ones give their newest page from signature_requests_status_idx, and the
+ * open ones past their date come from signature_requests_open_expiry_scope_idx by date (few: the
+ * worker stores them as expired within 30 s), both with every other filter applied; the page is
+ * the newest of those ids.
+ */
+function expiredIds(db: Executor, scope: Scope, o: RequestListOptions, openStatuses: readonly string[]) {
+  const half = (where: (eb: ExpressionBuilder<Database, 'signature_requests'>) => Expression<SqlBool>) => {
+    let s = db
+      .selectFrom('signature_requests')
+      .select('id')
+      .where('account_id', '=', scope.accountId)
+      .where('environment', '=', scope.environment)
+      .where(where);
+    if (o.cursor) s = s.where('id', '<', o.cursor);
+    if (o.templateId) s = s.where('template_id', '=', o.templateId);
+    const search = o.search;
+    if (search) s = s.where((eb) => hasSignerMatching(eb, search));
+    return s;
+  };
+  const stored = half((eb) => eb('status', '=', 'expired'))
+    .orderBy('id', 'desc')
+    .limit(o.limit + 1);
+  const overdue = half((eb) =>
+    eb.and([
+      eb('status', 'in', [...openStatuses] as SignatureRequestRow['status'][]),
+      eb('expires_at', '<=', o.now),
+    ]),
+  );
+  return sql<number>`any(array(${stored}) || array(${overdue}))`;
+}
+
+/** A page of the account side's requests (one more than `limit`), newest first, with their views. */
+export async function listRequestViews(
+  db: Executor,
+  scope: Scope,
+  o: RequestListOptions,
+): Promise<RequestViewRow[]> {
+  let query = requestViews(db)
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .orderBy('id', 'desc')
+    .limit(o.limit + 1);
+  if (o.cursor) query = query.where('id', '<', o.cursor);
+  if (o.templateId) query = query.where('template_id', '=', o.templateId);
+  const notExpired = (eb: ExpressionBuilder<Database, 'signature_requests'>) =>
+    eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', o.now)]);
+  const f = o.status;
+  if (f?.kind === 'open') query = query.where('status', 'in', [...f.statuses]).where(notExpired);
+  else if (f?.kind === 'current') query = query.where('status', '=', f.status).where(notExpired);
+  else if (f?.kind === 'expired') query = query.where('id', '=', expiredIds(db, scope, o, f.openStatuses));
+  else if (f?.kind === 'stored') query = query.where('status', '=', f.status);
+  const search = o.search;
+  if (search) query = query.where((eb) => hasSignerMatching(eb, search));
+  return query.execute();
 }

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Executor, Tx } from '../connection.ts';
 import type { Database, SignerRow } from '../schema.ts';
 import { insertInChunks } from './chunks.ts';
@@ -33,4 +33,27 @@ export async function findSignersOf(db: Executor, requestIds: number[]): Promise
 /** Notes that an email was just queued for the signer. */
 export async function markSignerEmailed(db: Executor, signerId: number, now: Date): Promise<void> {
   await db.updateTable('signers').set({ last_emailed_at: now }).where('id', '=', signerId).execute();
+}
+
+/** A request's signers in one of `statuses` with an email, in signing order. */
+export async function findSignersWithEmail(
+  db: Executor,
+  requestId: number,
+  statuses: readonly SignerRow['status'][],
+): Promise<SignerRow[]> {
+  return db
+    .selectFrom('signers')
+    .selectAll()
+    .where('signature_request_id', '=', requestId)
+    .where('status', 'in', [...statuses])
+    .where('email', 'is not', null)
+    .orderBy('position')
+    .execute();
+}
+
+export type SignerUpdate = Updateable<Database['signers']>;
+
+/** Changes the signer; returns it as it is now. */
+export async function updateSigner(tx: Tx, id: number, set: SignerUpdate): Promise<SignerRow> {
+  return tx.updateTable('signers').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

@@ -47,7 +47,11 @@ export interface BulkUpload extends BulkOptions {
 
 /** The template with its fields, documents and the account's credits (one statement), the file read and checked. */
 async function readUpload(sc: ServiceContext, scope: Scope, input: BulkUpload) {
-  const source = await findSendSource(sc.db, scope, { templateId: input.template_id, userId: null, withCredits: true });
+  const source = await findSendSource(sc.db, scope, {
+    templateId: input.template_id,
+    userId: null,
+    withCredits: true,
+  });
   if (!source) throw notFound('Template', input.template_id);
   const { template, fields } = source;
   const sheet = await readSpreadsheet(decodeFile(input.file), input.file_name);

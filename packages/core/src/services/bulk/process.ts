@@ -88,7 +88,12 @@ async function sendChunk(tx: Tx, b: SendBatch, batch: BulkSendRow, limit: number
   return { kind: 'sent', rows: rows.length };
 }
 
-async function runChunk(sc: ServiceContext, actor: Actor, batch: BulkSendRow, limit: number): Promise<Outcome> {
+async function runChunk(
+  sc: ServiceContext,
+  actor: Actor,
+  batch: BulkSendRow,
+  limit: number,
+): Promise<Outcome> {
   const b: SendBatch = {
     actor,
     scope: { accountId: batch.account_id, environment: batch.environment },

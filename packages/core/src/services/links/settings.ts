@@ -142,7 +142,12 @@ export async function updateSigningLink(
         : { token_nonce: current.token_nonce, token_hash: current.token_hash }),
     };
     const saved = await upsertTemplateLink(tx, {
-      insert: { template_id: templateId, account_id: scope.accountId, environment: scope.environment, ...values },
+      insert: {
+        template_id: templateId,
+        account_id: scope.accountId,
+        environment: scope.environment,
+        ...values,
+      },
       update: values,
     });
     await recordAudit(tx, scope, {

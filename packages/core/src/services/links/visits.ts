@@ -1,5 +1,13 @@
 import { randomInt } from 'node:crypto';
-import type { Executor, LinkVisitRow, SignatureRequestRow, SignerRow, TemplateLinkRow, TemplateRow, Tx } from '@esign/db';
+import type {
+  Executor,
+  LinkVisitRow,
+  SignatureRequestRow,
+  SignerRow,
+  TemplateLinkRow,
+  TemplateRow,
+  Tx,
+} from '@esign/db';
 import {
   findLinkByTokenHash,
   findLinkTemplate,

@@ -4,8 +4,8 @@ import {
   type CreatedByRow,
   findSendSource,
   insertSignatureRequests,
-  type SignatureRequestInsert,
   type SendSourceRow,
+  type SignatureRequestInsert,
   shareSendSource,
 } from '@esign/db/queries/signature-requests';
 import { insertSigners as insertSignerRows, type SignerInsert } from '@esign/db/queries/signers';
@@ -239,7 +239,12 @@ interface Written extends WrittenRequest {
 async function writeRequest(
   tx: Tx,
   b: SendBatch,
-  o: { input: CreateSignatureRequestInput; expiresAt: Date | null; signers: SignerInput[]; within?: CreationHook },
+  o: {
+    input: CreateSignatureRequestInput;
+    expiresAt: Date | null;
+    signers: SignerInput[];
+    within?: CreationHook;
+  },
 ): Promise<Written> {
   const source = await shareTemplate(tx, b.actor, o.input.template_id);
   // Decided on the template as locked: archived or edited since the slow part, this is what counts.

@@ -47,7 +47,13 @@ type InvitationKind = 'invitation' | 'next_signer' | 'reminder' | 'resend';
  */
 export async function queueInvitationMail(
   tx: Tx,
-  o: { config: Config; request: SignatureRequestRow; signer: SignerRow; kind: InvitationKind; senderName: string },
+  o: {
+    config: Config;
+    request: SignatureRequestRow;
+    signer: SignerRow;
+    kind: InvitationKind;
+    senderName: string;
+  },
 ): Promise<number> {
   const { request, signer } = o;
   const snapshot = request.snapshot as RequestSnapshot;
