@@ -1,6 +1,5 @@
 import type { Executor, SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import {
-  COLUMNS_BUT_SNAPSHOT,
   findRequestRelations,
   findRequestView,
   findUserName,
@@ -36,7 +35,7 @@ export function lockSigner(tx: Tx, scope: Scope, id: number): Promise<SignerRow>
 }
 
 export type { ViewColumnsComplete } from '@esign/db/queries/signature-requests';
-export { COLUMNS_BUT_SNAPSHOT, requestViews };
+export { requestViews };
 
 /** A request with what its DTO shows besides the row: its creator and whether its template is archived. */
 export type RequestView = RequestViewRow;
