@@ -15,6 +15,8 @@ const BENCHES = {
   api: ['bench/api.ts'],
   'large-documents': ['bench/large-documents.ts'],
   sealing: ['bench/sealing.ts'],
+  sends: ['bench/sends.ts'],
+  bulk: ['bench/bulk.ts'],
   start: ['bench/start.ts'],
   templates: ['--expose-gc', 'bench/templates.ts'],
   webhooks: ['bench/webhooks.ts'],

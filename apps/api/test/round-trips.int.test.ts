@@ -89,7 +89,7 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     expect(signer.statements).toHaveLength(3);
   });
 
-  it('POST /signature_requests without image URLs to fetch reads the template and its documents once, locked in the transaction', async () => {
+  it('POST /signature_requests (issue 31): the template with its fields, documents and the credits in one statement locked FOR SHARE, the 201 built from the rows written: 8 statements in all', async () => {
     const { result, statements } = await recordStatements(() =>
       t.api('POST', 'signature_requests', {
         key: owner.key,
@@ -101,14 +101,24 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
       }),
     );
     expect(result.status, result.text).toBe(201);
-    const reads = (table: string) => statements.filter((s) => s.startsWith(`select * from "${table}"`));
-    expect(reads('templates')).toHaveLength(1);
-    expect(reads('templates')[0]).toMatch(/for update$/);
-    expect(reads('template_documents')).toHaveLength(1);
-    expect(reads('template_fields')).toHaveLength(1);
+    expect(result.body).toMatchObject({
+      template: { id: templateId },
+      created_by: { id: owner.userId },
+      signers: [{ email: 'round.trip@example.com', status: 'ready', signing_url: expect.any(String) }],
+    });
+    const templateReads = statements.filter((s) => /from "templates"/.test(s) && !/^insert/.test(s));
+    expect(templateReads).toHaveLength(1);
+    expect(templateReads[0]).toMatch(/for share$/);
+    expect(templateReads[0]).toContain('template_fields');
+    expect(templateReads[0]).toContain('template_documents');
+    expect(templateReads[0]).toContain('credit_ledger');
+    expect(statements.filter((s) => / for update/.test(s))).toEqual([]);
+    // Auth 1; begin, template (+ fields, documents, credits, creator), request, signers, audit,
+    // event + endpoints, commit; no read of the answer (issue 31: was 13).
+    expect(statements).toHaveLength(8);
   });
 
-  it('POST /signature_requests with an invitation: 21 statements in all; credits, the event and its endpoints, a job and its wake-up each one statement', async () => {
+  it('POST /signature_requests with an invitation: 16 statements in all; credits, the event and its endpoints, a job and its wake-up each one statement', async () => {
     const { result, statements } = await recordStatements(() =>
       t.api('POST', 'signature_requests', {
         key: owner.key,
@@ -116,10 +126,12 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
       }),
     );
     expect(result.status, result.text).toBe(201);
-    // Auth 1; the transaction 12 (begin, template, fields, documents, credits, request, signer,
-    // last_emailed_at, mail, job + notify, audit, event + endpoints, commit); the invitation sent
-    // after the commit 5; the answer 2 (issue 16: was 25).
-    expect(statements).toHaveLength(21);
+    expect(result.body.signers[0]).toMatchObject({ email: 'counted@example.com', status: 'sent' });
+    // Auth 1; the transaction 8 (begin, template with fields, documents and credits, request,
+    // signers with last_emailed_at, mail, job + notify, audit, event + endpoints, commit); the
+    // invitation sent after the commit 5; the signers read again for the answer, 1 (they are
+    // `sent` now) (issue 16: was 25, issue 31: was 21).
+    expect(statements).toHaveLength(16);
     expect(statements.filter((s) => s.includes('credit_ledger'))).toHaveLength(1);
     expect(statements.filter((s) => s.includes('pg_notify'))).toEqual([
       expect.stringMatching(/^with written as \(insert into jobs/),

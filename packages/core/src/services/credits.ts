@@ -1,4 +1,5 @@
 import type { Executor } from '@esign/db';
+import { type CreditsRow, findCredits, insertCreditGrant } from '@esign/db/queries/credits';
 import { CoreError } from '../errors.ts';
 
 export interface CreditsState {
@@ -15,31 +16,13 @@ export interface CreditsState {
  * consumed its credit: one statement.
  */
 export async function readCredits(db: Executor, accountId: number, templateId: number | null = null) {
-  const row = await db
-    .selectFrom('accounts')
-    .select(['plan', 'overdraft_limit'])
-    .select((eb) =>
-      eb
-        .selectFrom('credit_ledger')
-        .select((l) => l.fn.coalesce(l.fn.sum<number>('delta'), l.lit(0)).as('total'))
-        .where('account_id', '=', accountId)
-        .as('total'),
-    )
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('credit_ledger')
-            .select('id')
-            .where('account_id', '=', accountId)
-            .where('template_id', '=', templateId)
-            .where('reason', '=', 'consume'),
-        )
-        .as('consumed'),
-    )
-    .where('id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findCredits(db, accountId, templateId);
   if (!row) throw new CoreError('not_found', `Account ${accountId} was not found`);
+  return creditsDecision(row);
+}
+
+/** What a credits row means: the Credits object, and whether the template's credit is already used. */
+export function creditsDecision(row: CreditsRow): { state: CreditsState; consumed: boolean } {
   return { state: creditsState(row), consumed: row.consumed };
 }
 
@@ -86,15 +69,6 @@ export async function grantCredits(
   if (!Number.isInteger(credits) || credits === 0) {
     throw new CoreError('invalid_parameter', 'credits must be a non-zero integer');
   }
-  await db
-    .insertInto('credit_ledger')
-    .values({
-      account_id: accountId,
-      delta: credits,
-      reason: credits > 0 ? 'grant' : 'adjust',
-      note,
-      created_at: now,
-    })
-    .execute();
+  await insertCreditGrant(db, { accountId, credits, note, now });
   return getCredits(db, accountId);
 }

@@ -1,19 +1,24 @@
 import { createHash } from 'node:crypto';
 import { type BulkSendRow, type Executor, json, type Tx } from '@esign/db';
+import {
+  countBulkSendRows,
+  findBulkSend,
+  findBulkSendIdByKey,
+  findBulkSendTemplate,
+  insertBulkSend,
+  insertBulkSendRows,
+  listBulkSendRows as listRows,
+  updateBulkSend,
+} from '@esign/db/queries/bulk-sends';
+import { findSendSource } from '@esign/db/queries/signature-requests';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
-import { CoreError } from '../../errors.ts';
+import { CoreError, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
-import { getCredits } from '../credits.ts';
+import { creditsDecision } from '../credits.ts';
 import { enqueueJob } from '../jobs.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { assertCanSend } from '../signature-requests/create.ts';
+import { assertCanSend, assertCreditsRow, shareTemplate } from '../signature-requests/create.ts';
 import { parseExpiry } from '../signature-requests/plan.ts';
-import {
-  loadTemplateDocuments,
-  loadTemplateFields,
-  lockTemplate,
-  requireTemplate,
-} from '../templates/queries.ts';
 import { type BulkSendDto, toBulkSendDto } from './dto.ts';
 import { type BulkMapping, type CheckedRow, checkMapping, checkRows, suggestMapping } from './mapping.ts';
 import { decodeFile, readSpreadsheet } from './spreadsheet.ts';
@@ -40,15 +45,20 @@ export interface BulkUpload extends BulkOptions {
   key?: string;
 }
 
+/** The template with its fields, documents and the account's credits (one statement), the file read and checked. */
 async function readUpload(sc: ServiceContext, scope: Scope, input: BulkUpload) {
-  const template = await requireTemplate(sc.db, scope, input.template_id);
-  const fields = await loadTemplateFields(sc.db, template.id);
-  const documents = await loadTemplateDocuments(sc.db, template.id);
+  const source = await findSendSource(sc.db, scope, {
+    templateId: input.template_id,
+    userId: null,
+    withCredits: true,
+  });
+  if (!source) throw notFound('Template', input.template_id);
+  const { template, fields } = source;
   const sheet = await readSpreadsheet(decodeFile(input.file), input.file_name);
   const mapping = input.mapping ?? suggestMapping(sheet.columns, template, fields);
   checkMapping(mapping, sheet.columns, template);
-  const rows = await checkRows(sheet, mapping, { template, fields, documents });
-  return { template, sheet, mapping, rows };
+  const rows = await checkRows(sheet, mapping, source);
+  return { template, sheet, mapping, rows, credits: source.credits };
 }
 
 const rowView = (sheet: { columns: string[]; rows: unknown[][] }, r: CheckedRow) => ({
@@ -61,8 +71,9 @@ const rowView = (sheet: { columns: string[]; rows: unknown[][] }, r: CheckedRow)
 /** The dashboard's preview: columns, a suggested mapping, the first rows with their errors. */
 export async function previewBulkSend(sc: ServiceContext, actor: Actor, input: BulkUpload) {
   const scope = scopeOf(actor);
-  const { template, sheet, mapping, rows } = await readUpload(sc, scope, input);
-  const credits = await getCredits(sc.db, actor.accountId);
+  const { template, sheet, mapping, rows, credits: row } = await readUpload(sc, scope, input);
+  if (!row) throw new CoreError('not_found', `Account ${actor.accountId} was not found`);
+  const credits = creditsDecision(row).state;
   return {
     object: 'bulk_send_preview' as const,
     template: { id: template.id, name: template.name, roles: template.roles },
@@ -88,22 +99,18 @@ function batchKey(input: BulkUpload, mapping: BulkMapping): string {
 }
 
 async function insertRows(tx: Tx, batchId: number, rows: CheckedRow[], now: Date) {
-  for (let i = 0; i < rows.length; i += 500) {
-    await tx
-      .insertInto('bulk_send_rows')
-      .values(
-        rows.slice(i, i + 500).map((r) => ({
-          bulk_send_id: batchId,
-          row_number: r.row_number,
-          status: r.errors.length ? ('invalid' as const) : ('pending' as const),
-          signers: json(r.signers),
-          error_code: r.errors.length ? 'invalid_signer' : null,
-          error_message: r.errors.length ? r.errors.join('; ') : null,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  }
+  await insertBulkSendRows(
+    tx,
+    rows.map((r) => ({
+      bulk_send_id: batchId,
+      row_number: r.row_number,
+      status: r.errors.length ? ('invalid' as const) : ('pending' as const),
+      signers: json(r.signers),
+      error_code: r.errors.length ? 'invalid_signer' : null,
+      error_message: r.errors.length ? r.errors.join('; ') : null,
+      updated_at: now,
+    })),
+  );
 }
 
 /**
@@ -128,91 +135,60 @@ export async function createBulkSend(
     );
   const key = batchKey(input, mapping);
   const id = await sc.db.transaction().execute(async (tx) => {
-    await lockTemplate(tx, scope, template.id);
-    const existing = await findBatchByKey(tx, scope, key);
-    if (existing) return existing.id;
-    await assertCanSend(tx, actor, template.id);
+    // Shared with sends, exclusive of edits: the template checked is the one the batch is made of.
+    const locked = await shareTemplate(tx, actor, template.id);
+    const existing = await findBulkSendIdByKey(tx, scope, key);
+    if (existing !== undefined) return existing;
+    assertCreditsRow(actor, locked.credits);
     const { template_id, file_name, signing_order, send_email, message, expires_at } = input;
-    const batch = await tx
-      .insertInto('bulk_sends')
-      .values({
-        account_id: scope.accountId,
-        environment: scope.environment,
-        template_id,
-        key,
-        file_name,
-        status: 'queued',
-        options: json({ signing_order, send_email, message, expires_at, mapping }),
-        total_rows: rows.length,
-        created_by_user_id: actor.userId,
-        api_key_id: actor.apiKeyId,
-        source,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await insertRows(tx, batch.id, rows, now);
+    const batchId = await insertBulkSend(tx, {
+      account_id: scope.accountId,
+      environment: scope.environment,
+      template_id,
+      key,
+      file_name,
+      status: 'queued',
+      options: json({ signing_order, send_email, message, expires_at, mapping }),
+      total_rows: rows.length,
+      created_by_user_id: actor.userId,
+      api_key_id: actor.apiKeyId,
+      source,
+      created_at: now,
+      updated_at: now,
+    });
+    // The same key uploaded at the same moment: the other upload's batch is this one.
+    if (batchId === undefined) return (await findBulkSendIdByKey(sc.db, scope, key))!;
+    await insertRows(tx, batchId, rows, now);
     await recordAudit(tx, scope, {
       type: 'bulk_send.created',
       by: { kind: 'actor', actor },
       templateId: template_id,
-      data: { bulk_send_id: batch.id, rows: rows.length, file_name },
+      data: { bulk_send_id: batchId, rows: rows.length, file_name },
       now,
     });
-    await enqueueJob(tx, { kind: BULK_SEND_JOB, payload: { id: batch.id }, uniqueKey: `bulk:${batch.id}` });
-    return batch.id;
+    await enqueueJob(tx, { kind: BULK_SEND_JOB, payload: { id: batchId }, uniqueKey: `bulk:${batchId}` });
+    return batchId;
   });
   return getBulkSend(sc, scope, id);
 }
 
-function findBatchByKey(db: Executor, scope: Scope, key: string) {
-  return db
-    .selectFrom('bulk_sends')
-    .select('id')
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .where('key', '=', key)
-    .executeTakeFirst();
-}
-
 async function requireBulkSend(db: Executor, scope: Scope, id: number): Promise<BulkSendRow> {
-  const row = await db
-    .selectFrom('bulk_sends')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .executeTakeFirst();
+  const row = await findBulkSend(db, scope, id);
   if (!row) throw new CoreError('not_found', `Bulk send ${id} was not found`);
   return row;
 }
 
 export async function getBulkSend(sc: ServiceContext, scope: Scope, id: number): Promise<BulkSendDto> {
   const batch = await requireBulkSend(sc.db, scope, id);
-  const counts = await sc.db
-    .selectFrom('bulk_send_rows')
-    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
-    .where('bulk_send_id', '=', id)
-    .groupBy('status')
-    .execute();
-  const template = await sc.db
-    .selectFrom('templates')
-    .select(['id', 'name'])
-    .where('id', '=', batch.template_id)
-    .executeTakeFirstOrThrow();
+  const counts = await countBulkSendRows(sc.db, id);
+  const template = await findBulkSendTemplate(sc.db, batch.template_id);
   return toBulkSendDto(batch, template, counts);
 }
 
 /** Every row's outcome, in file order (the dashboard offers it as a CSV download). */
 export async function listBulkSendRows(sc: ServiceContext, scope: Scope, id: number) {
   await requireBulkSend(sc.db, scope, id);
-  const rows = await sc.db
-    .selectFrom('bulk_send_rows')
-    .select(['row_number', 'status', 'signers', 'error_code', 'error_message', 'signature_request_id'])
-    .where('bulk_send_id', '=', id)
-    .orderBy('row_number')
-    .execute();
+  const rows = await listRows(sc.db, id);
   return {
     object: 'list' as const,
     data: rows.map((r) => ({ object: 'bulk_send_row' as const, ...r })),
@@ -228,11 +204,7 @@ export async function resumeBulkSend(sc: ServiceContext, actor: Actor, id: numbe
     const batch = await requireBulkSend(tx, scope, id);
     if (batch.status !== 'stopped') return;
     await assertCanSend(tx, actor, batch.template_id);
-    await tx
-      .updateTable('bulk_sends')
-      .set({ status: 'queued', stop_reason: null, updated_at: sc.now() })
-      .where('id', '=', id)
-      .execute();
+    await updateBulkSend(tx, id, { status: 'queued', stop_reason: null, updated_at: sc.now() });
     await enqueueJob(tx, { kind: BULK_SEND_JOB, payload: { id }, uniqueKey: `bulk:${id}` });
   });
   return getBulkSend(sc, scope, id);

@@ -1,7 +1,8 @@
-import type { TemplateDocumentRow, TemplateFieldRow, TemplateRow } from '@esign/db';
+import type { TemplateRow } from '@esign/db';
+import type { SendFieldRow } from '@esign/db/queries/signature-requests';
 import { SignerInput } from '../../contracts/signature-requests.ts';
 import { CoreError, formatPath } from '../../errors.ts';
-import { keepImages, planRequest } from '../signature-requests/plan.ts';
+import { keepImages, planRequest, type TemplateSource } from '../signature-requests/plan.ts';
 import type { Cell, Spreadsheet } from './spreadsheet.ts';
 
 // A bulk send's column mapping: which column holds each role's name, email and phone, and which
@@ -91,11 +92,7 @@ function rowSigners(mapping: BulkMapping, columns: string[], row: Cell[]): RowSi
   });
 }
 
-export interface MappingSource {
-  template: TemplateRow;
-  fields: TemplateFieldRow[];
-  documents: TemplateDocumentRow[];
-}
+export type MappingSource = TemplateSource;
 
 /** Each row's signers and what is wrong with it, by the send rules (nothing is fetched here). */
 export async function checkRows(
@@ -134,7 +131,7 @@ export async function checkRows(
 export function suggestMapping(
   columns: string[],
   template: TemplateRow,
-  fields: TemplateFieldRow[],
+  fields: SendFieldRow[],
 ): BulkMapping {
   const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
   const find = (...names: string[]) => columns.find((c) => names.some((n) => norm(c) === norm(n)));

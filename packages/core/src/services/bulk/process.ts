@@ -1,17 +1,39 @@
 import type { BulkSendRow, Tx } from '@esign/db';
+import {
+  claimPendingBulkRows,
+  findBulkSendById,
+  hasPendingBulkRows,
+  markBulkRowsFailed,
+  markBulkRowsSent,
+  type PendingBulkRow,
+  updateBulkSend,
+} from '@esign/db/queries/bulk-sends';
 import type { Actor } from '../../context.ts';
+import type { CreateSignatureRequestInput } from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
 import { actingUser } from '../acting-user.ts';
 import type { JobHandler } from '../jobs.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { insertSignatureRequest } from '../signature-requests/create.ts';
+import {
+  assertCreditsRow,
+  type PlannedRequest,
+  type SendBatch,
+  shareTemplate,
+  writePlannedRequests,
+} from '../signature-requests/create.ts';
+import { keepImages, parseExpiry, planRequest } from '../signature-requests/plan.ts';
 import type { BulkOptions } from './batches.ts';
 import type { BulkMapping } from './mapping.ts';
 
-// The worker's side of a bulk send: every pending row becomes one request (source `bulk`) in its
-// own transaction, and the row is marked sent in that same transaction, under a row lock. A row
-// is therefore sent exactly once, however often the job runs or how many workers run it.
+// The worker's side of a bulk send: pending rows are claimed in chunks, in file order, each chunk
+// in one transaction that reads the template once (shared lock, as a single send does), checks
+// the credits once, writes all the chunk's requests and signers in a statement each, and marks
+// every row sent (or failed, with its error) in that same transaction. A row is therefore sent
+// exactly once, however often the job runs or how many workers run it (a claimed row is locked,
+// another worker skips it), and the progress shown (rows sent) is never ahead of the requests
+// that exist: both commit together.
 
+/** Rows per transaction: the progress moves in steps of this many; a chunk is ~100 ms of work. */
 const CHUNK = 100;
 
 /** Errors that would refuse every later row too: the batch stops, the rest stay pending. */
@@ -22,102 +44,92 @@ const STOPPING = new Set([
   'not_found',
 ]);
 
-class AlreadySent extends Error {}
+type Outcome = { kind: 'empty' } | { kind: 'stop'; error: CoreError } | { kind: 'sent'; rows: number };
 
-function markSent(batchId: number, rowNumber: number, now: Date) {
-  return async (tx: Tx, request: { id: number }) => {
-    const row = await tx
-      .selectFrom('bulk_send_rows')
-      .select('status')
-      .where('bulk_send_id', '=', batchId)
-      .where('row_number', '=', rowNumber)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (row.status !== 'pending') throw new AlreadySent();
-    await tx
-      .updateTable('bulk_send_rows')
-      .set({
-        status: 'sent',
-        signature_request_id: request.id,
-        error_code: null,
-        error_message: null,
-        updated_at: now,
-      })
-      .where('bulk_send_id', '=', batchId)
-      .where('row_number', '=', rowNumber)
-      .execute();
+function requestInput(batch: BulkSendRow, row: PendingBulkRow): CreateSignatureRequestInput {
+  const options = batch.options as unknown as BulkOptions & { mapping: BulkMapping };
+  return {
+    template_id: batch.template_id,
+    signers: row.signers as never,
+    signing_order: options.signing_order,
+    send_email: options.send_email,
+    ...(options.message ? { message: options.message } : {}),
+    ...(options.expires_at ? { expires_at: options.expires_at } : {}),
+    require_email_otp: false,
+    embed: false,
   };
 }
 
-async function setRow(sc: ServiceContext, batchId: number, rowNumber: number, err: CoreError) {
-  await sc.db
-    .updateTable('bulk_send_rows')
-    .set({ status: 'failed', error_code: err.code, error_message: err.message, updated_at: sc.now() })
-    .where('bulk_send_id', '=', batchId)
-    .where('row_number', '=', rowNumber)
-    .where('status', '=', 'pending')
-    .execute();
+/** One chunk in one transaction; a stopping error rolls it back whole (its rows stay pending). */
+async function sendChunk(tx: Tx, b: SendBatch, batch: BulkSendRow, limit: number): Promise<Outcome> {
+  const rows = await claimPendingBulkRows(tx, batch.id, limit);
+  if (!rows.length) return { kind: 'empty' };
+  const source = await shareTemplate(tx, b.actor, batch.template_id);
+  assertCreditsRow(b.actor, source.credits);
+  const planned: (PlannedRequest & { rowNumber: number })[] = [];
+  const failed: { rowNumber: number; code: string; message: string }[] = [];
+  for (const row of rows) {
+    const input = requestInput(batch, row);
+    try {
+      const expiresAt = parseExpiry(input.expires_at, b.now);
+      const plan = await planRequest(source, input.signers ?? [], keepImages);
+      planned.push({ input, expiresAt, plan, rowNumber: row.row_number });
+    } catch (err) {
+      if (!(err instanceof CoreError) || err.code === 'internal_error' || STOPPING.has(err.code)) throw err;
+      failed.push({ rowNumber: row.row_number, code: err.code, message: err.message });
+    }
+  }
+  const written = await writePlannedRequests(tx, b, planned);
+  await markBulkRowsSent(tx, batch.id, {
+    sent: written.map((w, i) => ({ rowNumber: planned[i]!.rowNumber, requestId: w.request.id })),
+    now: b.now,
+  });
+  await markBulkRowsFailed(tx, batch.id, { failed, now: b.now });
+  return { kind: 'sent', rows: rows.length };
+}
+
+async function runChunk(
+  sc: ServiceContext,
+  actor: Actor,
+  batch: BulkSendRow,
+  limit: number,
+): Promise<Outcome> {
+  const b: SendBatch = {
+    actor,
+    scope: { accountId: batch.account_id, environment: batch.environment },
+    source: 'bulk',
+    config: sc.config,
+    now: sc.now(),
+  };
+  try {
+    // The chunk's invitations are queued jobs (with their wake-up): the worker's mail jobs send
+    // them while the next chunk is written, instead of this job waiting up to 3 s per chunk.
+    return await sc.db.transaction().execute((tx) => sendChunk(tx, b, batch, limit));
+  } catch (err) {
+    if (err instanceof CoreError && STOPPING.has(err.code)) return { kind: 'stop', error: err };
+    throw err;
+  }
 }
 
 async function finish(sc: ServiceContext, batchId: number, stop: CoreError | null) {
   const now = sc.now();
-  await sc.db
-    .updateTable('bulk_sends')
-    .set(
-      stop
-        ? { status: 'stopped', stop_reason: `${stop.code}: ${stop.message}`, updated_at: now }
-        : { status: 'completed', finished_at: now, updated_at: now },
-    )
-    .where('id', '=', batchId)
-    .execute();
-}
-
-/** Sends one row; returns the error that stops the batch, if this row met one. */
-async function sendRow(
-  sc: ServiceContext,
-  actor: Actor,
-  batch: BulkSendRow,
-  row: { row_number: number; signers: unknown[] },
-) {
-  const options = batch.options as unknown as BulkOptions & { mapping: BulkMapping };
-  try {
-    await insertSignatureRequest(
-      sc,
-      actor,
-      {
-        template_id: batch.template_id,
-        signers: row.signers as never,
-        signing_order: options.signing_order,
-        send_email: options.send_email,
-        ...(options.message ? { message: options.message } : {}),
-        ...(options.expires_at ? { expires_at: options.expires_at } : {}),
-        require_email_otp: false,
-        embed: false,
-      },
-      { source: 'bulk', within: markSent(batch.id, row.row_number, sc.now()) },
-    );
-    return null;
-  } catch (err) {
-    if (err instanceof AlreadySent) return null;
-    if (!(err instanceof CoreError) || err.code === 'internal_error') throw err;
-    if (STOPPING.has(err.code)) return err;
-    await setRow(sc, batch.id, row.row_number, err);
-    return null;
-  }
+  await updateBulkSend(
+    sc.db,
+    batchId,
+    stop
+      ? { status: 'stopped', stop_reason: `${stop.code}: ${stop.message}`, updated_at: now }
+      : { status: 'completed', finished_at: now, updated_at: now },
+  );
 }
 
 /**
  * Sends a batch's pending rows in file order (at most `maxRows` of them when given: tests and
- * benchmarks step through a batch). Stops cleanly at the first row refused for want of credits.
+ * benchmarks step through a batch). Stops cleanly at the first chunk refused for want of credits.
  */
 export async function processBulkSend(sc: ServiceContext, batchId: number, opts: { maxRows?: number } = {}) {
-  const batch = await sc.db.selectFrom('bulk_sends').selectAll().where('id', '=', batchId).executeTakeFirst();
+  const batch = await findBulkSendById(sc.db, batchId);
   if (!batch || batch.status === 'completed' || batch.status === 'stopped') return;
-  await sc.db
-    .updateTable('bulk_sends')
-    .set({ status: 'running', updated_at: sc.now() })
-    .where('id', '=', batchId)
-    .execute();
+  await updateBulkSend(sc.db, batchId, { status: 'running', updated_at: sc.now() });
   const scope = { accountId: batch.account_id, environment: batch.environment };
   const actor = await actingUser(sc.db, scope, {
     userId: batch.created_by_user_id!,
@@ -125,20 +137,14 @@ export async function processBulkSend(sc: ServiceContext, batchId: number, opts:
   });
   let budget = opts.maxRows ?? Number.POSITIVE_INFINITY;
   while (budget > 0) {
-    const rows = await sc.db
-      .selectFrom('bulk_send_rows')
-      .select(['row_number', 'signers'])
-      .where('bulk_send_id', '=', batchId)
-      .where('status', '=', 'pending')
-      .orderBy('row_number')
-      .limit(Math.min(CHUNK, budget))
-      .execute();
-    if (!rows.length) return finish(sc, batchId, null);
-    for (const row of rows) {
-      const stop = await sendRow(sc, actor, batch, row);
-      if (stop) return finish(sc, batchId, stop);
-      budget -= 1;
+    const outcome = await runChunk(sc, actor, batch, Math.min(CHUNK, budget));
+    if (outcome.kind === 'empty') {
+      // Rows still pending here are another worker's chunk in flight: that worker finishes.
+      if (await hasPendingBulkRows(sc.db, batchId)) return;
+      return finish(sc, batchId, null);
     }
+    if (outcome.kind === 'stop') return finish(sc, batchId, outcome.error);
+    budget -= outcome.rows;
   }
 }
 

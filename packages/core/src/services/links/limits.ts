@@ -1,5 +1,5 @@
 import type { Tx } from '@esign/db';
-import { sql } from 'kysely';
+import { countLinkVisitsSince, type VisitWindow } from '@esign/db/queries/links';
 import { CoreError } from '../../errors.ts';
 import {
   HOUR_MS,
@@ -8,7 +8,7 @@ import {
   LINK_VISITS_PER_TEMPLATE_PER_HOUR,
 } from './policy.ts';
 
-type Kind = 'email' | 'ip' | 'template';
+type Kind = VisitWindow;
 
 /**
  * The per-address and per-template rates of public links: codes asked for in the last hour, by
@@ -22,16 +22,8 @@ export async function checkVisitLimits(
   now: Date,
 ): Promise<void> {
   const since = new Date(now.getTime() - HOUR_MS);
-  const window = (q: Kind) => {
-    let base = tx
-      .selectFrom('link_visits')
-      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('first')])
-      .where('created_at', '>', since);
-    if (q === 'email') base = base.where(sql`lower(email)`, '=', visitor.email.toLowerCase());
-    if (q === 'ip') base = base.where('ip', '=', visitor.ip);
-    if (q === 'template') base = base.where('template_id', '=', templateId);
-    return base.executeTakeFirstOrThrow();
-  };
+  const window = (kind: Kind) =>
+    countLinkVisitsSince(tx, { window: kind, since, email: visitor.email, ip: visitor.ip, templateId });
   const checks: [Kind, number, string][] = [
     ['template', LINK_VISITS_PER_TEMPLATE_PER_HOUR, 'This signing link is busy'],
     ['email', LINK_VISITS_PER_EMAIL_PER_HOUR, 'Too many codes were sent to this email address'],
@@ -40,8 +32,8 @@ export async function checkVisitLimits(
   for (const [kind, limit, what] of checks) {
     if (kind === 'ip' && !visitor.ip) continue;
     const { n, first } = await window(kind);
-    if (Number(n) >= limit && first) {
-      const retry = Math.max(1, Math.ceil((new Date(first).getTime() + HOUR_MS - now.getTime()) / 1000));
+    if (n >= limit && first) {
+      const retry = Math.max(1, Math.ceil((first.getTime() + HOUR_MS - now.getTime()) / 1000));
       throw new CoreError(
         'rate_limited',
         `${what} (at most ${limit} an hour); try again in ${Math.ceil(retry / 60)} min`,

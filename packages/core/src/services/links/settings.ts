@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Executor, json, type TemplateLinkRow, type TemplateRow } from '@esign/db';
+import { json, type TemplateLinkRow, type TemplateRow } from '@esign/db';
+import { findTemplateLink, upsertTemplateLink } from '@esign/db/queries/links';
 import type { Config } from '../../config.ts';
 import type { Actor, Scope } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
@@ -99,10 +100,6 @@ export function checkLinkRoles(template: TemplateRow, role: string, presets: Pre
   }
 }
 
-function findTemplateLink(db: Executor, templateId: number) {
-  return db.selectFrom('template_links').selectAll().where('template_id', '=', templateId).executeTakeFirst();
-}
-
 export async function getSigningLink(
   sc: ServiceContext,
   scope: Scope,
@@ -144,17 +141,15 @@ export async function updateSigningLink(
         ? newLinkToken(sc.config)
         : { token_nonce: current.token_nonce, token_hash: current.token_hash }),
     };
-    const saved = await tx
-      .insertInto('template_links')
-      .values({
+    const saved = await upsertTemplateLink(tx, {
+      insert: {
         template_id: templateId,
         account_id: scope.accountId,
         environment: scope.environment,
         ...values,
-      })
-      .onConflict((oc) => oc.column('template_id').doUpdateSet(values))
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      },
+      update: values,
+    });
     await recordAudit(tx, scope, {
       type: 'template.link_updated',
       by: { kind: 'actor', actor },

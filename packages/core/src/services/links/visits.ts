@@ -3,10 +3,22 @@ import type {
   Executor,
   LinkVisitRow,
   SignatureRequestRow,
+  SignerRow,
   TemplateLinkRow,
   TemplateRow,
   Tx,
 } from '@esign/db';
+import {
+  findLinkByTokenHash,
+  findLinkTemplate,
+  findTemplateLink,
+  insertLinkVisit,
+  lockLinkVisit,
+  setLinkVisitAttempts,
+  setLinkVisitCode,
+  takeLinkUse,
+  useLinkVisit,
+} from '@esign/db/queries/links';
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { actingUser } from '../acting-user.ts';
@@ -39,17 +51,10 @@ interface Resolved {
 
 /** The link a token names, or 404 (an unknown token, or one replaced by a new address). */
 async function resolveLink(db: Executor, token: string, lock = false): Promise<Resolved> {
-  let q = db.selectFrom('template_links').selectAll().where('token_hash', '=', sha256Hex(token));
-  if (lock) q = q.forUpdate();
-  const link = await q.executeTakeFirst();
+  const link = await findLinkByTokenHash(db, sha256Hex(token), { lock });
   if (!link)
     throw new CoreError('not_found', 'This signing link does not exist or was replaced by a new one');
-  const template = await db
-    .selectFrom('templates')
-    .selectAll()
-    .where('id', '=', link.template_id)
-    .executeTakeFirstOrThrow();
-  return { link, template };
+  return { link, template: await findLinkTemplate(db, link.template_id) };
 }
 
 /** The template's roles still match the link's (a role added since needs a pre-assigned signer). */
@@ -121,24 +126,16 @@ export async function startLinkVisit(sc: ServiceContext, token: string, visitor:
     await checkVisitLimits(tx, r.link.template_id, visitor, now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expires = new Date(now.getTime() + LINK_CODE_TTL_MS);
-    const row = await tx
-      .insertInto('link_visits')
-      .values({
-        template_id: r.link.template_id,
-        name: visitor.name,
-        email: visitor.email,
-        ip: visitor.ip,
-        code_hash: 'pending',
-        created_at: now,
-        expires_at: expires,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await tx
-      .updateTable('link_visits')
-      .set({ code_hash: codeHash(sc, row.id, code) })
-      .where('id', '=', row.id)
-      .execute();
+    const visitId = await insertLinkVisit(tx, {
+      template_id: r.link.template_id,
+      name: visitor.name,
+      email: visitor.email,
+      ip: visitor.ip,
+      code_hash: 'pending',
+      created_at: now,
+      expires_at: expires,
+    });
+    await setLinkVisitCode(tx, visitId, codeHash(sc, visitId, code));
     const mail = oneTimeCodeEmail({ title: r.template.name, code, minutes: LINK_CODE_TTL_MS / 60_000 });
     const mailId = await queueMail(tx, {
       kind: 'otp',
@@ -149,7 +146,7 @@ export async function startLinkVisit(sc: ServiceContext, token: string, visitor:
       accountId: r.link.account_id,
       environment: r.link.environment,
     });
-    return { visit: row.id, mailId, expires };
+    return { visit: visitId, mailId, expires };
   });
   await sendMailNow(sc, [mailId]);
   return { visit: visitHandle(sc, visit), email: visitor.email, expires_at: expires.toISOString() };
@@ -159,21 +156,13 @@ export async function startLinkVisit(sc: ServiceContext, token: string, visitor:
 async function checkCode(sc: ServiceContext, visitId: number, code: string) {
   const now = sc.now();
   const outcome = await sc.db.transaction().execute(async (tx) => {
-    const v = await tx
-      .selectFrom('link_visits')
-      .selectAll()
-      .where('id', '=', visitId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const v = await lockLinkVisit(tx, visitId);
+    if (!v) return { error: 'This code request is unknown; ask for a new code' };
     if (v.used_at) return { error: 'This code was already used; open the link again to sign another copy' };
     if (v.expires_at <= now) return { error: 'This code has expired; ask for a new one' };
     if (v.attempts >= LINK_CODE_MAX_ATTEMPTS) return { error: 'Too many wrong codes: ask for a new code' };
     if (!safeEqual(Buffer.from(codeHash(sc, v.id, code)), Buffer.from(v.code_hash))) {
-      await tx
-        .updateTable('link_visits')
-        .set({ attempts: v.attempts + 1 })
-        .where('id', '=', v.id)
-        .execute();
+      await setLinkVisitAttempts(tx, v.id, v.attempts + 1);
       return { error: 'That code is not right; check the email and try again' };
     }
     return { visit: v };
@@ -182,34 +171,23 @@ async function checkCode(sc: ServiceContext, visitId: number, code: string) {
   return outcome.visit;
 }
 
-/** Inside the request's transaction: the visit is used once, the cap still has room, audit written. */
+/**
+ * Inside the request's transaction: one use of the link taken (one statement: never past its cap,
+ * never on a link turned off), the visit used once, the audit entry written.
+ */
 function claimVisit(visit: LinkVisitRow, r: Resolved, now: Date) {
-  return async (tx: Tx, request: SignatureRequestRow) => {
-    const link = await tx
-      .selectFrom('template_links')
-      .selectAll()
-      .where('template_id', '=', r.link.template_id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    const used = await tx
-      .selectFrom('link_visits')
-      .select('used_at')
-      .where('id', '=', visit.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (used.used_at) throw new CoreError('invalid_request', 'This code was already used');
-    assertOpen({ link, template: r.template });
-    await tx
-      .updateTable('template_links')
-      .set({ uses: link.uses + 1 })
-      .where('template_id', '=', link.template_id)
-      .execute();
-    await tx
-      .updateTable('link_visits')
-      .set({ used_at: now, signature_request_id: request.id })
-      .where('id', '=', visit.id)
-      .execute();
-    const signer = await visitorSigner(tx, request.id, link.role);
+  return async (tx: Tx, request: SignatureRequestRow, signers: SignerRow[]) => {
+    const link = await takeLinkUse(tx, r.link.template_id);
+    if (!link) {
+      // No use left: say why, as the link stands now (turned off or full).
+      assertOpen({ link: (await findTemplateLink(tx, r.link.template_id)) ?? r.link, template: r.template });
+      throw new CoreError('not_open', 'This signing link is not available');
+    }
+    // Roles and archive state checked on the link as it was before this use.
+    assertOpen({ link: { ...link, uses: link.uses - 1 }, template: r.template });
+    if (!(await useLinkVisit(tx, visit.id, { requestId: request.id, now })))
+      throw new CoreError('invalid_request', 'This code was already used');
+    const signer = visitorSigner(signers, link.role);
     await recordAudit(
       tx,
       { accountId: link.account_id, environment: link.environment },
@@ -226,13 +204,12 @@ function claimVisit(visit: LinkVisitRow, r: Resolved, now: Date) {
   };
 }
 
-const visitorSigner = (db: Executor, requestId: number, role: string) =>
-  db
-    .selectFrom('signers')
-    .select(['id', 'token_nonce'])
-    .where('signature_request_id', '=', requestId)
-    .where('role', '=', role)
-    .executeTakeFirstOrThrow();
+/** The visitor among a link request's signers: the one in the link's role. */
+const visitorSigner = (signers: SignerRow[], role: string): SignerRow => {
+  const signer = signers.find((s) => s.role === role);
+  if (!signer) throw new Error(`The link's request has no signer in role ${role}`);
+  return signer;
+};
 
 /** links.confirm: the right code makes the visitor's request and returns where to sign it. */
 export async function confirmLinkVisit(sc: ServiceContext, token: string, handle: string, code: string) {
@@ -249,7 +226,7 @@ export async function confirmLinkVisit(sc: ServiceContext, token: string, handle
     { userId: r.link.user_id },
   );
   const firstRole = r.template.roles[0] === r.link.role;
-  const request = await insertSignatureRequest(
+  const { request, signers } = await insertSignatureRequest(
     sc,
     actor,
     {
@@ -272,6 +249,6 @@ export async function confirmLinkVisit(sc: ServiceContext, token: string, handle
     },
     { source: 'link', within: claimVisit(visit, r, sc.now()) },
   );
-  const signer = await visitorSigner(sc.db, request.id, r.link.role);
+  const signer = visitorSigner(signers, r.link.role);
   return { signature_request_id: request.id, signing_url: signingUrl(sc.config, signer.token_nonce!) };
 }

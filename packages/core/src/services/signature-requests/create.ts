@@ -1,48 +1,72 @@
-import { json, type SignatureRequestRow, type Tx } from '@esign/db';
+import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
+import type { CreditsRow } from '@esign/db/queries/credits';
+import {
+  type CreatedByRow,
+  findSendSource,
+  insertSignatureRequests,
+  type SendSourceRow,
+  type SignatureRequestInsert,
+  shareSendSource,
+} from '@esign/db/queries/signature-requests';
+import { insertSigners as insertSignerRows, type SignerInsert } from '@esign/db/queries/signers';
 import type { Config } from '../../config.ts';
 import { type Actor, type Scope, type Source, scopeOf } from '../../context.ts';
 import type { CreateSignatureRequestInput, SignatureRequestDto } from '../../contracts/signature-requests.ts';
-import { CoreError } from '../../errors.ts';
+import { CoreError, notFound } from '../../errors.ts';
 import { readAfterCommit } from '../after-commit.ts';
 import { recordAudit } from '../audit.ts';
-import { readCredits } from '../credits.ts';
+import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
-import {
-  loadTemplateDocuments,
-  loadTemplateFields,
-  lockTemplate,
-  requireTemplate,
-} from '../templates/queries.ts';
-import { newSignerToken, queueInvitation, sendQueuedMail } from './invitations.ts';
-import { getSignatureRequest } from './lifecycle.ts';
+import { toSignatureRequestDto } from './dto.ts';
+import { newSignerToken, queueInvitationMail, sendQueuedMail } from './invitations.ts';
 import { downloadImages, keepImages, parseExpiry, planRequest, type RequestPlan } from './plan.ts';
-import { COLUMNS_BUT_SNAPSHOT } from './queries.ts';
+import { loadSigners } from './queries.ts';
 
 type SignerInput = NonNullable<CreateSignatureRequestInput['signers']>[number];
 
-// POST /signature_requests, as a composition of named steps: the slow work first (reading the
-// template, checking every rule, downloading image prefills), then ONE transaction that locks the
-// template, re-checks it and the credits, and writes the request, its signers, their invitation
-// emails, the audit entry and the event; the invitations go out right after the commit.
+// POST /signature_requests, as a composition of named steps: the slow work first (downloading image
+// prefills, when there are any), then ONE transaction that reads the template with its fields,
+// documents and the account's credits in one statement, locked FOR SHARE (any number of sends of
+// one template run at once; an edit, which locks it FOR UPDATE, waits for them and they for it),
+// checks every rule on it, and writes the request, its signers (one statement), their invitation
+// emails, the audit entry and the event; the invitations go out right after the commit, and the
+// answer is built from the rows written.
+//
+// Credits need no lock at send time: a send consumes nothing. A template's credit is consumed when
+// its first request completes (signing/complete.ts), once, by the unique index
+// credit_ledger_consume_once; a send only checks that the balance is above the overdraft limit
+// unless the template's credit is already used, and a lifetime plan never counts.
 
-interface Creation {
+/** What every request written in one transaction shares: who sends, from where, when. */
+export interface SendBatch {
   actor: Actor;
   scope: Scope;
-  input: CreateSignatureRequestInput;
-  expiresAt: Date | null;
   source: Source;
   config: Config;
   now: Date;
-  within?: CreationHook;
+}
+
+/** One request checked against its template, ready to be written. */
+export interface PlannedRequest {
+  input: CreateSignatureRequestInput;
+  expiresAt: Date | null;
+  plan: RequestPlan;
+}
+
+/** A request as written: its row, its signers in signing order, the invitations queued. */
+export interface WrittenRequest {
+  request: SignatureRequestRow;
+  signers: SignerRow[];
+  mailIds: number[];
 }
 
 /**
  * Runs inside the creation's transaction, after the request and its signers are written and
- * before the commit: how the link and bulk sources tie their own rows (a visit, a batch row) to
- * the request, so both commit together or not at all. Throwing rolls everything back.
+ * before the commit: how the link source ties its own rows (a visit) to the request, so both
+ * commit together or not at all. Throwing rolls everything back.
  */
-export type CreationHook = (tx: Tx, request: SignatureRequestRow) => Promise<void>;
+export type CreationHook = (tx: Tx, request: SignatureRequestRow, signers: SignerRow[]) => Promise<void>;
 
 export interface CreationOptions {
   source: Source;
@@ -52,7 +76,19 @@ export interface CreationOptions {
 /** Credits: a template uses one credit the first time a request made from it is completed. */
 export async function assertCanSend(tx: Tx, actor: Actor, templateId: number): Promise<void> {
   if (actor.environment !== 'live') return;
-  const { consumed, state: credits } = await readCredits(tx, actor.accountId, templateId);
+  const { consumed, state } = await readCredits(tx, actor.accountId, templateId);
+  assertCredit(consumed, state);
+}
+
+/** The same rule on a credits row already read (with the template, in one statement). */
+export function assertCreditsRow(actor: Actor, row: CreditsRow | null): void {
+  if (actor.environment !== 'live') return;
+  if (!row) throw new CoreError('not_found', `Account ${actor.accountId} was not found`);
+  const { consumed, state } = creditsDecision(row);
+  assertCredit(consumed, state);
+}
+
+function assertCredit(consumed: boolean, credits: ReturnType<typeof creditsDecision>['state']): void {
   if (consumed) return;
   if (!credits.can_send) {
     throw new CoreError(
@@ -62,123 +98,167 @@ export async function assertCanSend(tx: Tx, actor: Actor, templateId: number): P
   }
 }
 
-async function insertRequest(tx: Tx, c: Creation, plan: RequestPlan): Promise<SignatureRequestRow> {
-  const { actor, input, now } = c;
-  const row = await tx
-    .insertInto('signature_requests')
-    .values({
+function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInsert {
+  const { actor } = b;
+  const { input, plan } = item;
+  return {
+    account_id: actor.accountId,
+    environment: actor.environment,
+    template_id: plan.snapshot.template.id,
+    template_name: plan.snapshot.template.name,
+    status: 'sent',
+    signing_order: input.signing_order,
+    source: b.source,
+    created_by_user_id: actor.userId,
+    api_key_id: actor.apiKeyId,
+    oauth_client_id: actor.oauthClientId,
+    send_email: input.send_email,
+    message: input.message ? json(input.message) : null,
+    reply_to: input.reply_to ?? null,
+    redirect_url: input.redirect_url ?? null,
+    require_email_otp: input.require_email_otp,
+    snapshot: json(plan.snapshot),
+    expires_at: item.expiresAt,
+    created_at: b.now,
+    updated_at: b.now,
+  };
+}
+
+/** Whether the signer at `position` is invited by email as the request is sent. */
+function invitedNow(input: CreateSignatureRequestInput, position: number, email: string | null): boolean {
+  const theirTurn = input.signing_order === 'parallel' || position === 0;
+  return theirTurn && input.send_email && !!email;
+}
+
+/** A request's signers in role order; those whose turn it is are `ready` (and, with send_email, emailed now). */
+function signerValues(b: SendBatch, item: PlannedRequest, requestId: number): SignerInsert[] {
+  const { actor, now } = b;
+  const { input } = item;
+  return item.plan.signers.map((s, position) => {
+    const theirTurn = input.signing_order === 'parallel' || position === 0;
+    return {
+      signature_request_id: requestId,
       account_id: actor.accountId,
       environment: actor.environment,
-      template_id: plan.snapshot.template.id,
-      template_name: plan.snapshot.template.name,
-      status: 'sent',
-      signing_order: input.signing_order,
-      source: c.source,
-      created_by_user_id: actor.userId,
-      api_key_id: actor.apiKeyId,
-      oauth_client_id: actor.oauthClientId,
-      send_email: input.send_email,
-      message: input.message ? json(input.message) : null,
-      reply_to: input.reply_to ?? null,
-      redirect_url: input.redirect_url ?? null,
-      require_email_otp: input.require_email_otp,
-      snapshot: json(plan.snapshot),
-      expires_at: c.expiresAt,
+      position,
+      role: s.role,
+      name: s.name ?? null,
+      email: s.email ?? null,
+      phone: s.phone ?? null,
+      external_id: s.external_id ?? null,
+      metadata: json(s.metadata),
+      prefill: json(s.prefill),
+      status: theirTurn ? 'ready' : 'waiting',
+      ...newSignerToken(b.config),
+      redirect_url: s.redirect_url ?? null,
+      require_email_otp: s.require_email_otp ?? input.require_email_otp,
+      invited_at: theirTurn ? now : null,
+      last_emailed_at: invitedNow(input, position, s.email ?? null) ? now : null,
       created_at: now,
       updated_at: now,
-    })
-    .returning(COLUMNS_BUT_SNAPSHOT)
-    .executeTakeFirstOrThrow();
-  // The snapshot just written, not read back: a 5,000-page document's page sizes are 150 kB.
-  return { ...row, snapshot: plan.snapshot };
+    };
+  });
 }
 
-/** The signers in role order; those whose turn it is are `ready` and, with send_email, invited. */
-async function insertSigners(
+/**
+ * Writes checked requests in the caller's transaction: every request in one statement, every
+ * signer in one (per 65,535 parameters), the invitation emails of the signers whose turn it is,
+ * then each request's audit entry and event. In the order given.
+ */
+export async function writePlannedRequests(
   tx: Tx,
-  c: Creation,
-  request: SignatureRequestRow,
-  plan: RequestPlan,
-): Promise<number[]> {
-  const { actor, input, now } = c;
-  const sender = actor.userName ?? actor.userEmail;
-  const mailIds: number[] = [];
-  for (const [position, s] of plan.signers.entries()) {
-    const theirTurn = input.signing_order === 'parallel' || position === 0;
-    const signer = await tx
-      .insertInto('signers')
-      .values({
-        signature_request_id: request.id,
-        account_id: actor.accountId,
-        environment: actor.environment,
-        position,
-        role: s.role,
-        name: s.name ?? null,
-        email: s.email ?? null,
-        phone: s.phone ?? null,
-        external_id: s.external_id ?? null,
-        metadata: json(s.metadata),
-        prefill: json(s.prefill),
-        status: theirTurn ? 'ready' : 'waiting',
-        ...newSignerToken(c.config),
-        redirect_url: s.redirect_url ?? null,
-        require_email_otp: s.require_email_otp ?? input.require_email_otp,
-        invited_at: theirTurn ? now : null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (theirTurn && input.send_email && signer.email) {
-      mailIds.push(await queueInvitation(tx, c.config, request, signer, 'invitation', sender, now));
+  b: SendBatch,
+  items: PlannedRequest[],
+): Promise<WrittenRequest[]> {
+  const rows = await insertSignatureRequests(
+    tx,
+    items.map((item) => requestValues(b, item)),
+  );
+  // The snapshot just written, not read back: a 5,000-page document's page sizes are 150 kB.
+  const requests = rows.map((row, i) => ({ ...row, snapshot: items[i]!.plan.snapshot }));
+  const signerRows = await insertSignerRows(
+    tx,
+    items.flatMap((item, i) => signerValues(b, item, requests[i]!.id)),
+  );
+  const byRequest = new Map<number, SignerRow[]>(requests.map((r) => [r.id, []]));
+  for (const s of signerRows) byRequest.get(s.signature_request_id)!.push(s);
+  const senderName = b.actor.userName ?? b.actor.userEmail;
+  const written: WrittenRequest[] = [];
+  for (const [i, request] of requests.entries()) {
+    const signers = byRequest.get(request.id)!.sort((x, y) => x.position - y.position);
+    const mailIds: number[] = [];
+    for (const signer of signers) {
+      if (!invitedNow(items[i]!.input, signer.position, signer.email)) continue;
+      mailIds.push(
+        await queueInvitationMail(tx, { config: b.config, request, signer, kind: 'invitation', senderName }),
+      );
     }
+    written.push({ request, signers, mailIds });
   }
-  return mailIds;
+  for (const [i, { request }] of written.entries()) {
+    await recordAudit(tx, b.scope, {
+      type: 'request.sent',
+      by: { kind: 'actor', actor: b.actor },
+      signatureRequestId: request.id,
+      data: {
+        source: b.source,
+        signers: items[i]!.plan.signers.length,
+        signing_order: items[i]!.input.signing_order,
+      },
+      now: b.now,
+    });
+    await recordEvent(tx, b.scope, {
+      type: 'signature_request.created',
+      objectType: 'signature_request',
+      objectId: request.id,
+      now: b.now,
+    });
+  }
+  return written;
 }
 
-/** The transaction: lock and (re-)check the template, check credits, write everything. */
+/**
+ * The template with its fields, documents and the account's credits, locked FOR SHARE. When the
+ * lock waited for an edit that committed meanwhile, the statement's snapshot predates the edit:
+ * read again (the lock is held now, nothing can change it any more).
+ */
+export async function shareTemplate(tx: Tx, actor: Actor, templateId: number): Promise<SendSourceRow> {
+  const scope = scopeOf(actor);
+  const o = { templateId, userId: actor.userId, withCredits: actor.environment === 'live' };
+  let source = await shareSendSource(tx, scope, o);
+  if (source?.changed) source = await shareSendSource(tx, scope, o);
+  if (!source) throw notFound('Template', templateId);
+  return source;
+}
+
+interface Written extends WrittenRequest {
+  createdBy: CreatedByRow | null;
+}
+
+/** The transaction of one send: share-lock and check the template, check credits, write everything. */
 async function writeRequest(
   tx: Tx,
-  c: Creation,
-  signersIn: SignerInput[],
-): Promise<{ request: SignatureRequestRow; mailIds: number[] }> {
-  const templateId = c.input.template_id;
-  const template = await lockTemplate(tx, c.scope, templateId);
+  b: SendBatch,
+  o: {
+    input: CreateSignatureRequestInput;
+    expiresAt: Date | null;
+    signers: SignerInput[];
+    within?: CreationHook;
+  },
+): Promise<Written> {
+  const source = await shareTemplate(tx, b.actor, o.input.template_id);
   // Decided on the template as locked: archived or edited since the slow part, this is what counts.
-  const plan = await planRequest(
-    {
-      template,
-      fields: await loadTemplateFields(tx, templateId),
-      documents: await loadTemplateDocuments(tx, templateId),
-    },
-    signersIn,
-    keepImages,
-  );
-  await assertCanSend(tx, c.actor, templateId);
-  const request = await insertRequest(tx, c, plan);
-  const mailIds = await insertSigners(tx, c, request, plan);
-  if (c.within) await c.within(tx, request);
-  await recordAudit(tx, c.scope, {
-    type: 'request.sent',
-    by: { kind: 'actor', actor: c.actor },
-    signatureRequestId: request.id,
-    data: { source: c.source, signers: plan.signers.length, signing_order: c.input.signing_order },
-    now: c.now,
-  });
-  await recordEvent(tx, c.scope, {
-    type: 'signature_request.created',
-    objectType: 'signature_request',
-    objectId: request.id,
-    now: c.now,
-  });
-  return { request, mailIds };
+  const plan = await planRequest(source, o.signers, keepImages);
+  assertCreditsRow(b.actor, source.credits);
+  const [written] = await writePlannedRequests(tx, b, [{ input: o.input, expiresAt: o.expiresAt, plan }]);
+  if (o.within) await o.within(tx, written!.request, written!.signers);
+  return { ...written!, createdBy: source.created_by };
 }
 
 /**
  * The signers with their image prefills given as https URLs fetched (through the outbound guard),
  * before the transaction opens: the template is read and every rule checked once for that. Without
- * such a URL nothing needs fetching and the transaction does it all (three statements fewer, and a
- * 5,000-page template's documents read once).
+ * such a URL nothing needs fetching and the transaction does it all.
  */
 async function withImagesFetched(
   sc: ServiceContext,
@@ -191,18 +271,20 @@ async function withImagesFetched(
       (v) => typeof v === 'string' && v.startsWith('https://'),
     );
   if (!signers.some(hasUrl)) return signers;
-  const template = await requireTemplate(sc.db, scope, input.template_id);
-  const from = {
-    template,
-    fields: await loadTemplateFields(sc.db, template.id),
-    documents: await loadTemplateDocuments(sc.db, template.id),
-  };
-  return (await planRequest(from, signers, downloadImages(sc.deps))).signers;
+  const source = await findSendSource(sc.db, scope, {
+    templateId: input.template_id,
+    userId: null,
+    withCredits: false,
+  });
+  if (!source) throw notFound('Template', input.template_id);
+  return (await planRequest(source, signers, downloadImages(sc.deps))).signers;
 }
 
 /**
  * POST /signature_requests: every rule of the spec; one transaction for the request, signers,
- * mail, audit and event; invitations sent right after the commit. Returns the Signature request.
+ * mail, audit and event; invitations sent right after the commit. Returns the Signature request,
+ * built from the rows written (after invitations went out, its signers are read again: a signer
+ * whose email was sent is `sent` now).
  */
 export async function createSignatureRequest(
   sc: ServiceContext,
@@ -210,24 +292,41 @@ export async function createSignatureRequest(
   input: CreateSignatureRequestInput,
   opts: CreationOptions,
 ): Promise<SignatureRequestDto> {
-  const request = await insertSignatureRequest(sc, actor, input, opts);
-  return readAfterCommit(() => getSignatureRequest(sc, scopeOf(actor), request.id));
+  const written = await create(sc, actor, input, opts);
+  const signers = written.mailIds.length
+    ? await readAfterCommit(() => loadSigners(sc.db, written.request.id))
+    : written.signers;
+  // The template was active under the lock this request was written with.
+  const view = { ...written.request, created_by: written.createdBy, template_archived: false };
+  return toSignatureRequestDto(view, signers, { config: sc.config, now: sc.now(), withValues: true });
 }
 
-/** {@link createSignatureRequest} without reading the result back (bulk sends write many). */
+/** {@link createSignatureRequest} without building its answer: the rows written (public links). */
 export async function insertSignatureRequest(
   sc: ServiceContext,
   actor: Actor,
   input: CreateSignatureRequestInput,
   opts: CreationOptions,
-): Promise<SignatureRequestRow> {
+): Promise<WrittenRequest> {
+  const { request, signers, mailIds } = await create(sc, actor, input, opts);
+  return { request, signers, mailIds };
+}
+
+async function create(
+  sc: ServiceContext,
+  actor: Actor,
+  input: CreateSignatureRequestInput,
+  opts: CreationOptions,
+): Promise<Written> {
   const now = sc.now();
   const scope = scopeOf(actor);
   const expiresAt = parseExpiry(input.expires_at, now);
   const source = input.embed ? 'embed' : opts.source;
-  const c: Creation = { actor, scope, input, expiresAt, source, config: sc.config, now, within: opts.within };
+  const b: SendBatch = { actor, scope, source, config: sc.config, now };
   const signers = await withImagesFetched(sc, scope, input);
-  const { request, mailIds } = await sc.db.transaction().execute((tx) => writeRequest(tx, c, signers));
-  await sendQueuedMail(sc, mailIds);
-  return request;
+  const written = await sc.db
+    .transaction()
+    .execute((tx) => writeRequest(tx, b, { input, expiresAt, signers, within: opts.within }));
+  await sendQueuedMail(sc, written.mailIds);
+  return written;
 }

@@ -1,17 +1,12 @@
 import type { Db, Executor, SignatureRequestRow, SignerRow } from '@esign/db';
+import { findRequestViewById } from '@esign/db/queries/signature-requests';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import type { SignatureRequestDto, SignerDto } from '../../contracts/signature-requests.ts';
 import { signFileLink } from '../file-links.ts';
 import type { FieldValue, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { signingUrl } from './invitations.ts';
-import {
-  loadSignersOf,
-  type RequestView,
-  requestViews,
-  requireRequestView,
-  requireSigner,
-} from './queries.ts';
+import { loadSignersOf, type RequestView, requireRequestView, requireSigner } from './queries.ts';
 import { effectiveStatus, effectiveValues, signerFields } from './status.ts';
 
 // The one mapper per resource from rows to the specification's Signature request and Signer.
@@ -155,9 +150,8 @@ export async function signerDto(
   config: Config,
   now: Date,
 ): Promise<SignerDto> {
-  const request = await requestViews(db)
-    .where('id', '=', signer.signature_request_id)
-    .executeTakeFirstOrThrow();
+  const request = await findRequestViewById(db, signer.signature_request_id);
+  if (!request) throw new Error(`Signer ${signer.id}'s request ${signer.signature_request_id} was not found`);
   return toSignerDto(signer, request, { config, now, withValues: true, archived: request.template_archived });
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
+import { markSignerEmailed } from '@esign/db/queries/signers';
 import type { Config } from '../../config.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { invitationEmail } from '../emails.ts';
@@ -30,23 +31,43 @@ export async function queueInvitation(
   config: Config,
   request: SignatureRequestRow,
   signer: SignerRow,
-  kind: 'invitation' | 'next_signer' | 'reminder' | 'resend',
+  kind: InvitationKind,
   senderName: string,
   now: Date,
 ): Promise<number> {
+  await markSignerEmailed(tx, signer.id, now);
+  return queueInvitationMail(tx, { config, request, signer, kind, senderName });
+}
+
+type InvitationKind = 'invitation' | 'next_signer' | 'reminder' | 'resend';
+
+/**
+ * The email of {@link queueInvitation} alone, for a signer written with `last_emailed_at` already
+ * set (a new request's signers): one statement fewer per invitation.
+ */
+export async function queueInvitationMail(
+  tx: Tx,
+  o: {
+    config: Config;
+    request: SignatureRequestRow;
+    signer: SignerRow;
+    kind: InvitationKind;
+    senderName: string;
+  },
+): Promise<number> {
+  const { request, signer } = o;
   const snapshot = request.snapshot as RequestSnapshot;
   const mail = invitationEmail({
-    kind,
+    kind: o.kind,
     title: snapshot.template.name,
     signerName: signer.name,
-    senderName,
-    signingUrl: signingUrl(config, signer.token_nonce!),
+    senderName: o.senderName,
+    signingUrl: signingUrl(o.config, signer.token_nonce!),
     message: request.message,
     expiresAt: request.expires_at,
   });
-  await tx.updateTable('signers').set({ last_emailed_at: now }).where('id', '=', signer.id).execute();
   return queueMail(tx, {
-    kind,
+    kind: o.kind,
     to: signer.email!,
     replyTo: request.reply_to,
     subject: mail.subject,

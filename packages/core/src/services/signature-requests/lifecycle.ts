@@ -1,4 +1,10 @@
 import type { Executor, SignatureRequestRow, Tx } from '@esign/db';
+import {
+  expireRequestsDue,
+  markRequestCanceled,
+  markRequestReminded,
+} from '@esign/db/queries/signature-requests';
+import { findSignersWithEmail } from '@esign/db/queries/signers';
 import { OPEN_REQUEST_STATUSES } from '@esign/domain';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
 import type { SignatureRequestDto } from '../../contracts/signature-requests.ts';
@@ -38,12 +44,7 @@ async function cancelLocked(tx: Tx, actor: Actor, id: number, now: Date): Promis
   const row = await lockRequest(tx, scope, id);
   if (row.status === 'canceled') return row;
   assertOpenForChange(row, now, 'it cannot be canceled');
-  const canceled = await tx
-    .updateTable('signature_requests')
-    .set({ status: 'canceled', canceled_at: now, updated_at: now })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const canceled = await markRequestCanceled(tx, id, now);
   await recordAudit(tx, scope, {
     type: 'request.canceled',
     by: { kind: 'actor', actor },
@@ -91,16 +92,7 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
     );
   }
   // Invited, not finished, with an email; signers waiting for their turn are not reminded.
-  const signers = (
-    await tx
-      .selectFrom('signers')
-      .selectAll()
-      .where('signature_request_id', '=', id)
-      .where('status', 'in', ['ready', 'sent', 'viewed'])
-      .where('email', 'is not', null)
-      .orderBy('position')
-      .execute()
-  ).filter(wasInvitedByEmail);
+  const signers = (await findSignersWithEmail(tx, id, ['ready', 'sent', 'viewed'])).filter(wasInvitedByEmail);
   if (signers.length === 0) {
     throw new CoreError(
       'nothing_to_remind',
@@ -111,11 +103,7 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
   const mailIds: number[] = [];
   for (const s of signers)
     mailIds.push(await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
-  await tx
-    .updateTable('signature_requests')
-    .set({ last_reminded_at: now, updated_at: now })
-    .where('id', '=', id)
-    .execute();
+  await markRequestReminded(tx, id, now);
   await recordAudit(tx, scopeOf(actor), {
     type: 'request.reminded',
     by: { kind: 'actor', actor },
@@ -142,12 +130,5 @@ export async function remindSigners(sc: ServiceContext, actor: Actor, id: number
 
 /** The worker's sweep: unfinished requests past expires_at become `expired`. */
 export async function expireOverdueRequests(db: Executor, now: Date): Promise<number> {
-  const rows = await db
-    .updateTable('signature_requests')
-    .set({ status: 'expired', expired_at: now, updated_at: now })
-    .where('status', 'in', [...OPEN_REQUEST_STATUSES])
-    .where('expires_at', '<=', now)
-    .returning('id')
-    .execute();
-  return rows.length;
+  return expireRequestsDue(db, { statuses: OPEN_REQUEST_STATUSES, now });
 }

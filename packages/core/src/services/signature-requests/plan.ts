@@ -1,4 +1,5 @@
-import type { TemplateDocumentRow, TemplateFieldRow, TemplateRow } from '@esign/db';
+import type { TemplateRow } from '@esign/db';
+import type { SendDocumentRow, SendFieldRow } from '@esign/db/queries/signature-requests';
 import { guardedFetch } from '@esign/webhooks';
 import type { CoreDeps } from '../../context.ts';
 import type { CreateSignatureRequestInput } from '../../contracts/signature-requests.ts';
@@ -23,8 +24,8 @@ type PlannedSigner = SignerInput & {
 /** What the request is made from: the template as read (in the transaction: as locked). */
 export interface TemplateSource {
   template: TemplateRow;
-  fields: TemplateFieldRow[];
-  documents: TemplateDocumentRow[];
+  fields: SendFieldRow[];
+  documents: SendDocumentRow[];
 }
 
 export interface RequestPlan {
@@ -60,7 +61,7 @@ export function objectParam(value: unknown, name: string): Record<string, unknow
 }
 
 /** The template must be active (`template_archived`) and have a field (`template_has_no_fields`). */
-function assertSendable(template: TemplateRow, fields: TemplateFieldRow[]): void {
+function assertSendable(template: TemplateRow, fields: SendFieldRow[]): void {
   if (template.archived_at)
     throw new CoreError('template_archived', `Template ${template.id} is archived and cannot be sent`);
   if (fields.length === 0) {

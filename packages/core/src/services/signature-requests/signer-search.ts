@@ -1,7 +1,3 @@
-import type { Database } from '@esign/db';
-import { type ExpressionBuilder, sql } from 'kysely';
-import { containsPattern } from '../list-page.ts';
-
 // `GET /signature_requests?q=`: a request matches when one of its signers' name, email or phone
 // contains the term, case-insensitively (the API's rule for `q`).
 //
@@ -27,21 +23,4 @@ export function indexedFragment(term: string): string {
   if (at <= 0 || at === term.length - 1) return term;
   const local = term.slice(0, at + 1);
   return TRIGRAM.test(local) ? local : term;
-}
-
-const COLUMNS = ['signers.name', 'signers.email', 'signers.phone'] as const;
-
-/** The request has a signer whose name, email or phone contains `term`, case-insensitively. */
-export function hasSignerMatching(eb: ExpressionBuilder<Database, 'signature_requests'>, term: string) {
-  const fragment = containsPattern(indexedFragment(term));
-  // strpos on lower() is what ILIKE '%term%' tests (PostgreSQL lowers both sides, then matches);
-  // written this way the planner keeps it out of the index scan.
-  return eb.exists(
-    eb
-      .selectFrom('signers')
-      .select(sql`1`.as('one'))
-      .whereRef('signers.signature_request_id', '=', 'signature_requests.id')
-      .where((s) => s.or(COLUMNS.map((c) => s(c, 'ilike', fragment))))
-      .where((s) => s.or(COLUMNS.map((c) => sql<boolean>`strpos(lower(${s.ref(c)}), lower(${term})) > 0`))),
-  );
 }

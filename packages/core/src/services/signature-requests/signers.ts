@@ -1,4 +1,5 @@
 import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
+import { updateSigner as updateSignerRow } from '@esign/db/queries/signers';
 import { isEmail } from '@esign/domain';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
 import type { SignerDto } from '../../contracts/signature-requests.ts';
@@ -101,21 +102,16 @@ async function updateLocked(
   const request = await lockRequest(tx, scope, found.signature_request_id);
   const signer = await lockSigner(tx, scope, id);
   const { metadata, prefill } = checkSignerPatch(request, signer, input, now);
-  const updated = await tx
-    .updateTable('signers')
-    .set({
-      updated_at: now,
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.email !== undefined ? { email: input.email } : {}),
-      ...(input.phone !== undefined ? { phone: input.phone } : {}),
-      ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
-      ...(metadata !== undefined ? { metadata: json(metadata) } : {}),
-      ...(prefill !== undefined ? { prefill: json(prefill) } : {}),
-      ...(input.resend ? { last_emailed_at: now } : {}),
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const updated = await updateSignerRow(tx, id, {
+    updated_at: now,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.email !== undefined ? { email: input.email } : {}),
+    ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
+    ...(metadata !== undefined ? { metadata: json(metadata) } : {}),
+    ...(prefill !== undefined ? { prefill: json(prefill) } : {}),
+    ...(input.resend ? { last_emailed_at: now } : {}),
+  });
   const mailIds = input.resend
     ? [await queueInvitation(tx, sc.config, request, updated, 'resend', await senderNameOf(tx, request), now)]
     : [];

@@ -1,0 +1,59 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Executor, Tx } from '../connection.ts';
+import type { Database, SignerRow } from '../schema.ts';
+import { insertInChunks } from './chunks.ts';
+
+// Signers: written with their request, read in signing order.
+
+export type SignerInsert = Insertable<Database['signers']>;
+
+/** Bind parameters of one signer row (every column a send writes), for `insertInChunks`. */
+const SIGNER_PARAMETERS = 22;
+
+/** Writes the signers (of one or many requests) in as few statements as the parameter limit allows; rows in input order. */
+export async function insertSigners(tx: Tx, rows: SignerInsert[]): Promise<SignerRow[]> {
+  return insertInChunks(rows, SIGNER_PARAMETERS, (chunk) =>
+    tx.insertInto('signers').values(chunk).returningAll().execute(),
+  );
+}
+
+/** The signers of several requests in one statement, each request's in signing order. */
+export async function findSignersOf(db: Executor, requestIds: number[]): Promise<SignerRow[]> {
+  if (requestIds.length === 0) return [];
+  return db
+    .selectFrom('signers')
+    .selectAll()
+    .where('signature_request_id', 'in', requestIds)
+    .orderBy('signature_request_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** Notes that an email was just queued for the signer. */
+export async function markSignerEmailed(db: Executor, signerId: number, now: Date): Promise<void> {
+  await db.updateTable('signers').set({ last_emailed_at: now }).where('id', '=', signerId).execute();
+}
+
+/** A request's signers in one of `statuses` with an email, in signing order. */
+export async function findSignersWithEmail(
+  db: Executor,
+  requestId: number,
+  statuses: readonly SignerRow['status'][],
+): Promise<SignerRow[]> {
+  return db
+    .selectFrom('signers')
+    .selectAll()
+    .where('signature_request_id', '=', requestId)
+    .where('status', 'in', [...statuses])
+    .where('email', 'is not', null)
+    .orderBy('position')
+    .execute();
+}
+
+export type SignerUpdate = Updateable<Database['signers']>;
+
+/** Changes the signer; returns it as it is now. */
+export async function updateSigner(tx: Tx, id: number, set: SignerUpdate): Promise<SignerRow> {
+  return tx.updateTable('signers').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
