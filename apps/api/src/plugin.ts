@@ -1,16 +1,8 @@
 import { join } from 'node:path';
-import {
-  appRouter,
-  type Config,
-  type CoreDeps,
-  MAX_DOCUMENT_BYTES,
-  MAX_DOCUMENTS,
-  UploadedFiles,
-} from '@esign/core';
+import { appRouter, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, UploadedFiles } from '@esign/core';
 import type { Db } from '@esign/db';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
 import { authenticateRoute } from './authenticate-route.ts';
 import { apiDocs } from './docs.ts';
 import { claimIdempotencyKey } from './idempotency.ts';

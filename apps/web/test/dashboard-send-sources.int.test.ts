@@ -18,7 +18,7 @@ describe.runIf(browserTestsEnabled('dashboard send sources'))(
     let browser: Browser;
     let worker: WorkerHandle;
     let page: Page;
-    const problems: string[] = [];
+    const _problems: string[] = [];
     let templateId: number;
 
     beforeAll(async () => {

@@ -1,20 +1,8 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { Link } from 'react-router';
-import { formatDate } from '../format.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
-import {
-  Badge,
-  Button,
-  Confirm,
-  EmptyState,
-  ErrorNote,
-  Loading,
-  PageHeader,
-  ShowMore,
-  useToast,
-} from '../ui.tsx';
+import { EmptyState, ErrorNote, Loading, PageHeader, ShowMore, useToast } from '../ui.tsx';
 import { TemplateFilters } from './template-filters.tsx';
 import { TemplateRow } from './template-row.tsx';
 import { Upload } from './upload.tsx';
