@@ -136,6 +136,16 @@ async function answer(server: Server, request: FastifyRequest, reply: FastifyRep
   await transport.handleRequest(request.raw, reply.raw, body);
 }
 
+/**
+ * The 401's challenge: where the resource's metadata is and, as MCP 2025-11-25 asks, the scopes to
+ * ask for (every tool needs `read`, changes need `write`; the consent screen still lets the user
+ * grant view-only access); a token that was sent and refused is `invalid_token`.
+ */
+function bearerChallenge(resourceMetadata: string, tokenSent: boolean): string {
+  const invalid = tokenSent ? ', error="invalid_token"' : '';
+  return `Bearer resource_metadata="${resourceMetadata}", scope="${OAUTH_SCOPES.join(' ')}"${invalid}`;
+}
+
 /** The MCP adapter: stateless Streamable HTTP, a fresh server per request, tools mapped onto procedures. */
 export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promise<void> {
   const tools = mcpTools();
@@ -158,15 +168,11 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
       allow: MCP_CALLERS,
     });
     if (!auth.error) return;
-    if (auth.error.status === 401) {
-      const invalid = request.headers.authorization ? ', error="invalid_token"' : '';
-      // MCP 2025-11-25: the challenge names the scopes to ask for (every tool needs `read`,
-      // changes need `write`); the consent screen still lets the user grant view-only access.
+    if (auth.error.status === 401)
       reply.header(
         'WWW-Authenticate',
-        `Bearer resource_metadata="${resourceMetadata}", scope="${OAUTH_SCOPES.join(' ')}"${invalid}`,
+        bearerChallenge(resourceMetadata, Boolean(request.headers.authorization)),
       );
-    }
     return sendError(reply, auth.error);
   };
 
