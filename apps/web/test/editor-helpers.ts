@@ -123,13 +123,13 @@ export async function updatedEvents(t: TestApp, templateId: number): Promise<num
 }
 
 /** Waits until every page image the editor shows has loaded (for screenshots). */
-export async function imagesLoaded(page: Page): Promise<void> {
+export async function imagesLoaded(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(
     () =>
       [...document.querySelectorAll<HTMLImageElement>('.ed-page img')].every(
         (i) => i.complete && i.naturalWidth > 0,
       ),
     undefined,
-    { timeout: 60_000 },
+    { timeout },
   );
 }

@@ -541,11 +541,13 @@ describe.runIf(browserTestsEnabled('template editor'))('template editor in a rea
     await page
       .locator('.ed-page[data-page$=":200"]')
       .evaluate((el) => el.scrollIntoView({ block: 'start', inline: 'start' }));
-    await imagesLoaded(page);
+    // The last pages may be waiting on the worker's prerender of all 200 pages (one parse, in page
+    // order), which takes minutes on a loaded machine: generous.
+    await imagesLoaded(page, 180_000);
     await page.screenshot({ path: join(SHOTS, 'desktop-editor-200-pages.png') });
     expect(tab.problems).toEqual([]);
     await tab.ctx.close();
-  }, 180_000);
+  }, 300_000);
 
   it('preview: the signing page as the chosen role sees the template, with no request made and no credit used', async () => {
     const { tpl, tab, page } = await oneFieldEditor(DESKTOP, false, [
