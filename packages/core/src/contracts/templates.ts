@@ -7,6 +7,11 @@ import { DateTime, IdOutput, IdParam } from './ids.ts';
  * definition (`cells` only comes from forms/tags); @esign/domain owns the lists.
  */
 export { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES };
+
+/** A template's or document's name: 1..200 characters after trimming, optional, with what it means here. */
+const nameOf = (description: string) => z.string().trim().min(1).max(200).optional().describe(description);
+const folderName = z.string().trim().min(1).max(200).optional().describe('folder name; created if missing');
+
 export const OPTION_TYPES: readonly FieldType[] = OPTION_FIELD_TYPES;
 
 /**
@@ -30,13 +35,7 @@ export const FieldAreaInput = z.object({
 });
 
 export const FieldDefinition = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('field name, the key of `prefill` values; default such as `Signature 2`'),
+  name: nameOf('field name, the key of `prefill` values; default such as `Signature 2`'),
   type: z.enum(INPUT_FIELD_TYPES as [FieldType, ...FieldType[]]).describe('what the signer fills in'),
   role: z
     .string()
@@ -74,27 +73,15 @@ const withFieldMaximum = (description: string) =>
   `${description}. A template has at most ${MAX_FIELDS_TEXT} fields in all, those from text tags and form fields included (more: 422 invalid_field)`;
 
 const DocumentInput = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('file name without extension; default `Document <n>`'),
+  name: nameOf('file name without extension; default `Document <n>`'),
   // An empty string is left to readDocumentFile: the spec's 422 invalid_document ("document empty").
   file: z.string().describe('base64 of a PDF or image (a data: URI prefix is allowed), or an https:// URL'),
 });
 
 export const CreateTemplateInput = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("template name; default the first document's name"),
+  name: nameOf("template name; default the first document's name"),
   external_id: z.string().max(200).optional().describe('your own id for the template'),
-  folder: z.string().trim().min(1).max(200).optional().describe('folder name; created if missing'),
+  folder: folderName,
   password: z.string().optional().describe('for encrypted PDFs'),
   documents: z.array(DocumentInput).optional().describe('1..10 documents, 25 MB each'),
   fields: fieldList(FieldDefinition)
@@ -139,9 +126,9 @@ export const TemplateIdInput = z.object({ id: IdParam.describe('the template id'
 
 export const UpdateTemplateInput = z.object({
   id: IdParam.describe('the template id'),
-  name: z.string().trim().min(1).max(200).optional().describe('new template name'),
+  name: nameOf('new template name'),
   external_id: z.string().max(200).nullable().optional().describe('your own id; null clears it'),
-  folder: z.string().trim().min(1).max(200).optional().describe('folder name; created if missing'),
+  folder: folderName,
   roles: z
     .array(z.string().trim().min(1).max(100))
     .min(1)
@@ -159,15 +146,9 @@ export const UpdateTemplateInput = z.object({
 
 export const DuplicateTemplateInput = z.object({
   id: IdParam.describe('the template to copy'),
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('default the original name followed by `(Clone)`'),
+  name: nameOf('default the original name followed by `(Clone)`'),
   external_id: z.string().max(200).optional().describe('your own id for the copy'),
-  folder: z.string().trim().min(1).max(200).optional().describe('folder name; created if missing'),
+  folder: folderName,
 });
 
 /** Where a field stands: its page (from 1), its box as fractions of the page, its document (from 0). */
