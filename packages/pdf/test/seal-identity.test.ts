@@ -7,6 +7,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { describe, expect, it } from 'vitest';
 import { loadSigningIdentity, sealDocument } from '../src/seal/index.ts';
+import { generateSelfSignedP12 } from '../src/seal/self-signed.ts';
 import { expectValidSignedPdf, sourcePdf, tempDir, writeTemp } from './seal-helpers.ts';
 
 const identityModule = fileURLToPath(new URL('../src/seal/identity.ts', import.meta.url));
@@ -124,6 +125,18 @@ describe('loadSigningIdentity: the sealing certificate', () => {
     }
     const again = await loadSigningIdentity({ dataDir });
     expect(again.fingerprintSha256).toBe(first.fingerprintSha256);
+  });
+
+  it('every random serial makes a loadable certificate: random bytes that start 00 00 (a non-minimal DER INTEGER OpenSSL refuses, one identity in 256 before) or ff ff give a positive, minimal 16-byte serial', async () => {
+    for (const first of [0x00, 0x80, 0xff]) {
+      const random = new Uint8Array(16).fill(first);
+      const p12 = await generateSelfSignedP12('pw', 'serial test', Date.now(), random);
+      const identity = await loadSigningIdentity({ p12, password: 'pw', dataDir: tempDir('serial') });
+      const serial = new X509Certificate(identity.certificatePem).serialNumber;
+      expect(serial).toHaveLength(32);
+      expect(Number.parseInt(serial.slice(0, 2), 16)).toBeGreaterThanOrEqual(0x40);
+      expect(Number.parseInt(serial.slice(0, 2), 16)).toBeLessThan(0x80);
+    }
   });
 
   it('loads an operator-provided PKCS#12 and rejects a wrong password', async () => {

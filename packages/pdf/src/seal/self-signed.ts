@@ -50,15 +50,26 @@ function extension(extnID: string, value: { toBER(sizeOnly?: boolean): ArrayBuff
   return new pkijs.Extension({ extnID, critical, extnValue: value.toBER(false) });
 }
 
+/**
+ * A positive 16-byte serial whose DER INTEGER is minimal: the top byte has its high bit clear
+ * (positive) and a bit below it set (never a leading zero, which OpenSSL refuses as padding; with
+ * a plain `& 0x7f`, one identity in 256 could not be loaded).
+ */
+export function certificateSerial(random: Uint8Array = randomBytes(16)): Uint8Array<ArrayBuffer> {
+  const serial = new Uint8Array(random);
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
+  return serial;
+}
+
 /** A self-signed certificate for the key pair, signed with node:crypto. */
 function selfSignedCertificate(
   keys: { publicKeyDer: Uint8Array<ArrayBuffer>; privateKey: Parameters<typeof sign>[2] },
   commonName: string,
   now: number,
+  serialRandom?: Uint8Array,
 ): pkijs.Certificate {
   const spki = pkijs.PublicKeyInfo.fromBER(keys.publicKeyDer);
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // positive
+  const serial = certificateSerial(serialRandom);
   const sha256WithRsa = () =>
     new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256_WITH_RSA, algorithmParams: new asn1js.Null() });
   // Whole seconds: UTCTime has no fraction.
@@ -97,12 +108,14 @@ export async function generateSelfSignedP12(
   password: string,
   commonName: string,
   now = Date.now(),
+  serialRandom?: Uint8Array,
 ): Promise<Uint8Array> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const cert = selfSignedCertificate(
     { publicKeyDer: new Uint8Array(publicKey.export({ type: 'spki', format: 'der' })), privateKey },
     commonName,
     now,
+    serialRandom,
   );
   const certDer = new Uint8Array(cert.toSchema(false).toBER(false));
   const passwordBytes = new TextEncoder().encode(password).buffer;
