@@ -89,7 +89,7 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     expect(signer.statements).toHaveLength(3);
   });
 
-  it('POST /signature_requests (issue 31): the template with its fields, documents and the credits in one statement locked FOR SHARE, the 201 built from the rows written: 8 statements in all', async () => {
+  it('POST /signature_requests (issue 31): the template with its fields, documents and the credits in one statement locked FOR SHARE, the audit entry written by the statement of the event, the 201 built from the rows written: 7 statements in all, as the floor', async () => {
     const { result, statements } = await recordStatements(() =>
       t.api('POST', 'signature_requests', {
         key: owner.key,
@@ -113,12 +113,17 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     expect(templateReads[0]).toContain('template_documents');
     expect(templateReads[0]).toContain('credit_ledger');
     expect(statements.filter((s) => / for update/.test(s))).toEqual([]);
-    // Auth 1; begin, template (+ fields, documents, credits, creator), request, signers, audit,
-    // event + endpoints, commit; no read of the answer (issue 31: was 13).
-    expect(statements).toHaveLength(8);
+    // Auth 1; begin, template (+ fields, documents, credits, creator), request, signers, event +
+    // audit + endpoints, commit; no read of the answer (issue 31: was 13, then 8).
+    expect(statements).toHaveLength(7);
+    expect(statements.filter((s) => s.includes('"audit_events"'))).toEqual([
+      expect.stringMatching(
+        /^with "recorded" as \(insert into "webhook_events".*"audited" as \(insert into "audit_events"/s,
+      ),
+    ]);
   });
 
-  it('POST /signature_requests with an invitation: 16 statements in all; credits, the event and its endpoints, a job and its wake-up each one statement', async () => {
+  it('POST /signature_requests with an invitation: 15 statements in all; credits, the event and its endpoints, a job and its wake-up each one statement', async () => {
     const { result, statements } = await recordStatements(() =>
       t.api('POST', 'signature_requests', {
         key: owner.key,
@@ -127,11 +132,11 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     );
     expect(result.status, result.text).toBe(201);
     expect(result.body.signers[0]).toMatchObject({ email: 'counted@example.com', status: 'sent' });
-    // Auth 1; the transaction 8 (begin, template with fields, documents and credits, request,
-    // signers with last_emailed_at, mail, job + notify, audit, event + endpoints, commit); the
+    // Auth 1; the transaction 7 (begin, template with fields, documents and credits, request,
+    // signers with last_emailed_at, mail, job + notify, event + audit + endpoints, commit); the
     // invitation sent after the commit 5; the signers read again for the answer, 1 (they are
-    // `sent` now) (issue 16: was 25, issue 31: was 21).
-    expect(statements).toHaveLength(16);
+    // `sent` now) (issue 16: was 25, issue 31: was 21, then 16).
+    expect(statements).toHaveLength(15);
     expect(statements.filter((s) => s.includes('credit_ledger'))).toHaveLength(1);
     expect(statements.filter((s) => s.includes('pg_notify'))).toEqual([
       expect.stringMatching(/^with written as \(insert into jobs/),

@@ -1,5 +1,5 @@
 import { type Executor, json } from '@esign/db';
-import { insertAuditEvent } from '@esign/db/queries/audit';
+import { insertAuditEvent, type NewAuditEvent } from '@esign/db/queries/audit';
 import type { Actor, Scope } from '../context.ts';
 
 // The audit trail's rows (`audit_events`): written in the transaction of the change they record,
@@ -46,7 +46,12 @@ function whoColumns(by: AuditBy) {
  * pool only for an entry that records no change of its own, such as sealing giving up).
  */
 export async function recordAudit(tx: Executor, scope: Scope, entry: AuditEntry): Promise<void> {
-  await insertAuditEvent(tx, {
+  await insertAuditEvent(tx, auditRow(scope, entry));
+}
+
+/** The row an entry is stored as (for a statement that writes it beside something else). */
+export function auditRow(scope: Scope, entry: AuditEntry): NewAuditEvent {
+  return {
     account_id: scope.accountId,
     environment: scope.environment,
     signature_request_id: entry.signatureRequestId ?? null,
@@ -56,5 +61,5 @@ export async function recordAudit(tx: Executor, scope: Scope, entry: AuditEntry)
     ...whoColumns(entry.by),
     ...(entry.data === undefined ? {} : { data: json(entry.data) }),
     created_at: entry.now,
-  });
+  };
 }

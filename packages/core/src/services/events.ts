@@ -1,6 +1,7 @@
 import type { Tx } from '@esign/db';
 import { EVENT_TYPES, type EventType } from '@esign/domain';
 import type { Scope } from '../context.ts';
+import { type AuditEntry, auditRow } from './audit.ts';
 import { recordAndFanOut } from './webhooks/fan-out.ts';
 
 /** The specification's event types; @esign/domain owns the list. */
@@ -21,9 +22,22 @@ export interface RecordedEvent {
 export async function recordEvent(
   tx: Tx,
   scope: Scope,
-  input: { type: EventType; objectType: EventObjectType; objectId: number; now: Date },
+  input: {
+    type: EventType;
+    objectType: EventObjectType;
+    objectId: number;
+    now: Date;
+    /** The audit entry of the same change, written by the event's statement (one round trip less). */
+    audit?: AuditEntry;
+  },
 ): Promise<RecordedEvent> {
   const event: RecordedEvent = { id: crypto.randomUUID(), type: input.type, created_at: input.now };
-  await recordAndFanOut(tx, { ...event, ...scope, objectType: input.objectType, objectId: input.objectId });
+  await recordAndFanOut(tx, {
+    ...event,
+    ...scope,
+    objectType: input.objectType,
+    objectId: input.objectId,
+    ...(input.audit ? { audit: auditRow(scope, input.audit) } : {}),
+  });
   return event;
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { type Executor, json, preparedSql, type Tx } from '../connection.ts';
 import type { Environment, JobRow, WebhookAttemptRow } from '../schema.ts';
 import type { Scope } from '../scope.ts';
+import type { NewAuditEvent } from './audit.ts';
 
 // The webhook worker's batched statements (issue 16, issue 31; docs/webhooks.md, How deliveries
 // are made): one statement records the outcomes of the attempts that finished and claims the next
@@ -834,10 +835,12 @@ export interface EventInsert {
   objectType: string;
   objectId: number;
   createdAt: Date;
+  /** The audit row of the same change, written by the same statement. */
+  audit?: NewAuditEvent;
 }
 
 /**
- * Writes the event and, in the same statement, finds the enabled endpoints of its account side
+ * Writes the event (and the audit row given with it) and, in the same statement, finds the enabled endpoints of its account side
  * subscribed to its type (none for `webhook.test`, which goes to the one endpoint it was sent to),
  * by id.
  */
@@ -846,18 +849,25 @@ export async function insertEventFindSubscribers(
   scope: Scope,
   event: EventInsert,
 ): Promise<number[]> {
-  const rows = await tx
-    .with('recorded', (db) =>
-      db.insertInto('webhook_events').values({
-        id: event.id,
-        account_id: scope.accountId,
-        environment: scope.environment,
-        type: event.type,
-        object_type: event.objectType,
-        object_id: event.objectId,
-        created_at: event.createdAt,
-      }),
-    )
+  const recorded = tx.with('recorded', (db) =>
+    db.insertInto('webhook_events').values({
+      id: event.id,
+      account_id: scope.accountId,
+      environment: scope.environment,
+      type: event.type,
+      object_type: event.objectType,
+      object_id: event.objectId,
+      created_at: event.createdAt,
+    }),
+  );
+  const audit = event.audit;
+  // The audit row's CTE adds a name the select does not use: seen as `recorded` alone.
+  const writes = audit
+    ? (recorded.with('audited', (db) =>
+        db.insertInto('audit_events').values(audit),
+      ) as unknown as typeof recorded)
+    : recorded;
+  const rows = await writes
     .selectFrom('webhook_endpoints')
     .select('id')
     .where('account_id', '=', scope.accountId)

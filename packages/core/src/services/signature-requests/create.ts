@@ -14,7 +14,6 @@ import { type Actor, type Scope, type Source, scopeOf } from '../../context.ts';
 import type { CreateSignatureRequestInput, SignatureRequestDto } from '../../contracts/signature-requests.ts';
 import { CoreError, notFound } from '../../errors.ts';
 import { readAfterCommit } from '../after-commit.ts';
-import { recordAudit } from '../audit.ts';
 import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -196,22 +195,22 @@ export async function writePlannedRequests(
     written.push({ request, signers, mailIds });
   }
   for (const [i, { request }] of written.entries()) {
-    await recordAudit(tx, b.scope, {
-      type: 'request.sent',
-      by: { kind: 'actor', actor: b.actor },
-      signatureRequestId: request.id,
-      data: {
-        source: b.source,
-        signers: items[i]!.plan.signers.length,
-        signing_order: items[i]!.input.signing_order,
-      },
-      now: b.now,
-    });
     await recordEvent(tx, b.scope, {
       type: 'signature_request.created',
       objectType: 'signature_request',
       objectId: request.id,
       now: b.now,
+      audit: {
+        type: 'request.sent',
+        by: { kind: 'actor', actor: b.actor },
+        signatureRequestId: request.id,
+        data: {
+          source: b.source,
+          signers: items[i]!.plan.signers.length,
+          signing_order: items[i]!.input.signing_order,
+        },
+        now: b.now,
+      },
     });
   }
   return written;

@@ -1,4 +1,5 @@
 import type { Executor } from '@esign/db';
+import type { NewAuditEvent } from '@esign/db/queries/audit';
 import { insertEventDeliveries, insertEventFindSubscribers } from '@esign/db/queries/webhooks';
 import type { Scope } from '../../context.ts';
 import { enqueueJobs } from '../jobs.ts';
@@ -11,6 +12,8 @@ export interface FanOutEvent extends Scope {
   objectType: string;
   objectId: number;
   created_at: Date;
+  /** An audit row the same statement writes. */
+  audit?: NewAuditEvent;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function recordAndFanOut(tx: Executor, event: FanOutEvent): Promise
     objectType: event.objectType,
     objectId: event.objectId,
     createdAt: event.created_at,
+    ...(event.audit ? { audit: event.audit } : {}),
   });
   if (endpointIds.length === 0) return;
   const deliveries = await insertEventDeliveries(tx, {
