@@ -195,184 +195,219 @@ function renewInFlight(
  * flight finish and records them.
  */
 export function startWebhookWorker(ctx: JobContext, opts: WebhookWorkerOptions): WorkerHandle {
-  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:webhooks`;
-  const leases = {
-    jobMs: opts.leaseMs ?? JOB_LEASE_MS,
-    deliveryMs: opts.leaseMs ?? webhookLeaseMs(ctx.config),
-  };
-  const pollMs = opts.pollMs ?? 500;
-  const log = ctx.logger;
-  const webhookOpts: WebhookOptions = {
-    config: ctx.config,
-    now: ctx.now,
-    logger: ctx.logger,
-    metrics: ctx.deps.metrics,
-    ...(opts.lookup ? { lookup: opts.lookup } : {}),
-  };
-  // Every batch's attempts sign with secrets opened once (secretCache).
-  const sendOpts = { ...webhookOpts, openSecret: secretCache(webhookOpts) };
-  const handlers = { [WEBHOOK_DELIVER_JOB]: opts.handler };
-  // Every claimed item until its outcome is recorded (the heartbeat renews their leases).
-  const inFlight = new Map<BatchItem, Promise<void>>();
-  // Attempts still sending and handler jobs still running: each holds a slot.
-  let busy = 0;
-  const outcomes: PendingOutcome[] = [];
-  let firstOutcomeAt = 0;
-  // When a slot freed while fewer than half were free (the turn then waits up to GATHER_MS).
-  let slotFreedAt: number | null = null;
-  // Whether a claim may find work: cleared by a claim that came back short, set by a notification
-  // or the poll.
-  let workMaybe = true;
-  let notified = 0;
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const poke = () => wake?.();
-  const minBatch = Math.max(1, Math.floor(opts.concurrency / 2));
-
-  const finished = (item: BatchItem, outcome: OutcomeRow) =>
-    new Promise<boolean>((resolve, reject) => {
-      if (outcomes.length === 0) firstOutcomeAt = performance.now();
-      outcomes.push({ row: outcome, resolve, reject });
-    }).then((written) => {
-      const d = item.delivery!;
-      const { status } = outcome;
-      reportAttempt(
-        webhookOpts,
-        d,
-        resultOf(outcome),
-        !written ? 'superseded' : status === 'pending' ? 'retrying' : status,
-      );
-    });
-
-  const slotFreed = () => {
-    busy--;
-    if (slotFreedAt === null) slotFreedAt = performance.now();
-    poke();
-  };
-
-  const start = (items: BatchItem[]) => {
-    if (items.length === 0) return;
-    const batch = batchContext(ctx, items, sendOpts);
-    for (const item of items) {
-      busy++;
-      const run = item.delivery
-        ? attemptClaimed(item.job, item.delivery, batch).then(
-            (outcome) => {
-              const recorded = finished(item, outcome);
-              slotFreed();
-              return recorded;
-            },
-            (err: unknown) => {
-              slotFreed();
-              throw err;
-            },
-          )
-        : runClaimedJob(ctx, handlers, item.job, leases.jobMs).finally(slotFreed);
-      inFlight.set(
-        item,
-        run
-          .catch((err: unknown) =>
-            // The outcome could not be written (database lost): the leases run out and the attempt
-            // is made again as an abandoned one (at least once).
-            log.error({ err, deliveryId: item.delivery?.id }, 'webhook attempt outcome not recorded'),
-          )
-          .finally(() => inFlight.delete(item)),
-      );
-    }
-  };
-
-  /** What the next turn does now (records, claims), or when to look again if nothing yet. */
-  const decide = (): { record: boolean; claim: number } | { wait: number | null } => {
-    const now = performance.now();
-    const free = stopping ? 0 : opts.concurrency - busy;
-    const gathered = slotFreedAt !== null && now - slotFreedAt >= GATHER_MS;
-    const claim = workMaybe && free > 0 && (free >= minBatch || busy === 0 || gathered) ? free : 0;
-    const age = now - firstOutcomeAt;
-    const record =
-      outcomes.length > 0 && (claim > 0 || busy === 0 || outcomes.length >= minBatch || age >= GATHER_MS);
-    if (record || claim > 0) return { record, claim };
-    // Nothing yet: wake at the nearest gathering deadline, or when an attempt ends or work arrives.
-    const deadlines: number[] = [];
-    if (outcomes.length > 0) deadlines.push(GATHER_MS - age);
-    if (workMaybe && free > 0 && slotFreedAt !== null) deadlines.push(GATHER_MS - (now - slotFreedAt));
-    return { wait: deadlines.length ? Math.max(0, Math.min(...deadlines)) : null };
-  };
-
-  const sleep = (ms: number | null) =>
-    new Promise<void>((resolve) => {
-      const timer = ms === null ? null : setTimeout(() => done(), ms);
-      const done = () => {
-        if (timer) clearTimeout(timer);
-        wake = null;
-        resolve();
-      };
-      wake = done;
-    });
-
-  // The idle poll: a claim may find work again (jobs due later, lost notifications).
-  const poll = setInterval(() => {
-    if (!workMaybe) {
-      workMaybe = true;
-      poke();
-    }
-  }, pollMs);
+  const pump = new WebhookPump(ctx, opts);
+  const heartbeat = renewInFlight(ctx, pump.inFlight, pump.leases);
+  const poll = setInterval(() => pump.polled(), opts.pollMs ?? 500);
   poll.unref();
-
-  const loop = async () => {
-    while (!(stopping && busy === 0 && outcomes.length === 0)) {
-      const next = decide();
-      if ('wait' in next) {
-        await sleep(next.wait);
-        continue;
-      }
-      const batch = next.record ? outcomes.splice(0) : [];
-      const seen = notified;
-      let turn: Awaited<ReturnType<typeof recordAndClaim>>;
-      try {
-        turn = await recordAndClaim(
-          ctx.db,
-          batch.map((b) => b.row),
-          { workerId, limit: next.claim, now: ctx.now(), leases },
-        );
-      } catch (err) {
-        log.error({ err }, 'webhook worker: recording outcomes and claiming failed');
-        for (const b of batch) b.reject(err);
-        if (!stopping) await sleep(FAILED_TURN_PAUSE_MS);
-        continue;
-      }
-      for (const b of batch) b.resolve(turn.recorded.has(b.row.deliveryId));
-      if (next.claim > 0) {
-        slotFreedAt = null;
-        if (turn.items.length < next.claim && seen === notified) workMaybe = false;
-        start(turn.items);
-      }
-    }
-  };
-
-  const heartbeat = renewInFlight(ctx, inFlight, leases);
   const listener = opts.listenUrl
-    ? listenForJobs(opts.listenUrl, log, (kind) => {
-        if (kind === undefined || kind === WEBHOOK_DELIVER_JOB) {
-          notified++;
-          workMaybe = true;
-          poke();
-        }
+    ? listenForJobs(opts.listenUrl, ctx.logger, (kind) => {
+        if (kind === undefined || kind === WEBHOOK_DELIVER_JOB) pump.notified();
       })
     : null;
-  const looping = loop();
+  const looping = pump.loop();
   return {
     async stop() {
-      stopping = true;
-      poke();
+      pump.stop();
       await looping;
       await Promise.all([
-        listener?.close().catch((err) => log.warn({ err }, 'closing the job listener failed')),
-        ...inFlight.values(),
+        listener?.close().catch((err) => ctx.logger.warn({ err }, 'closing the job listener failed')),
+        ...pump.inFlight.values(),
       ]);
       clearInterval(poll);
       clearInterval(heartbeat);
     },
   };
+}
+
+/** The state of one webhook worker's loop: its slots, the outcomes waiting for a turn, its wake-ups. */
+class WebhookPump {
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:webhooks`;
+  readonly leases: { jobMs: number; deliveryMs: number };
+  /** Every claimed item until its outcome is recorded (the heartbeat renews their leases). */
+  readonly inFlight = new Map<BatchItem, Promise<void>>();
+  private readonly webhookOpts: WebhookOptions;
+  /** Every batch's attempts sign with secrets opened once (secretCache). */
+  private readonly sendOpts: WebhookOptions & { openSecret: ReturnType<typeof secretCache> };
+  private readonly handlers: Record<string, JobHandler>;
+  private readonly minBatch: number;
+  /** Attempts still sending and handler jobs still running: each holds a slot. */
+  private busy = 0;
+  private readonly outcomes: PendingOutcome[] = [];
+  private firstOutcomeAt = 0;
+  /** When a slot freed while fewer than half were free (the turn then waits up to GATHER_MS). */
+  private slotFreedAt: number | null = null;
+  /** Whether a claim may find work: cleared by a claim that came back short, set by a notification or the poll. */
+  private workMaybe = true;
+  private notifications = 0;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+
+  private readonly ctx: JobContext;
+  private readonly opts: WebhookWorkerOptions;
+
+  constructor(ctx: JobContext, opts: WebhookWorkerOptions) {
+    this.ctx = ctx;
+    this.opts = opts;
+    this.leases = {
+      jobMs: opts.leaseMs ?? JOB_LEASE_MS,
+      deliveryMs: opts.leaseMs ?? webhookLeaseMs(ctx.config),
+    };
+    this.webhookOpts = {
+      config: ctx.config,
+      now: ctx.now,
+      logger: ctx.logger,
+      metrics: ctx.deps.metrics,
+      ...(opts.lookup ? { lookup: opts.lookup } : {}),
+    };
+    this.sendOpts = { ...this.webhookOpts, openSecret: secretCache(this.webhookOpts) };
+    this.handlers = { [WEBHOOK_DELIVER_JOB]: opts.handler };
+    this.minBatch = Math.max(1, Math.floor(opts.concurrency / 2));
+  }
+
+  /** A notification on the jobs channel: work may be due. */
+  notified(): void {
+    this.notifications++;
+    this.workMaybe = true;
+    this.poke();
+  }
+
+  /** The idle poll: a claim may find work again (jobs due later, lost notifications). */
+  polled(): void {
+    if (this.workMaybe) return;
+    this.workMaybe = true;
+    this.poke();
+  }
+
+  stop(): void {
+    this.stopping = true;
+    this.poke();
+  }
+
+  async loop(): Promise<void> {
+    while (!(this.stopping && this.busy === 0 && this.outcomes.length === 0)) {
+      const next = this.decide();
+      if ('wait' in next) await this.sleep(next.wait);
+      else await this.turn(next);
+    }
+  }
+
+  /** One statement: records the outcomes gathered so far and claims for the free slots. */
+  private async turn(next: { record: boolean; claim: number }): Promise<void> {
+    const batch = next.record ? this.outcomes.splice(0) : [];
+    const seen = this.notifications;
+    let turn: Awaited<ReturnType<typeof recordAndClaim>>;
+    try {
+      turn = await recordAndClaim(
+        this.ctx.db,
+        batch.map((b) => b.row),
+        { workerId: this.workerId, limit: next.claim, now: this.ctx.now(), leases: this.leases },
+      );
+    } catch (err) {
+      this.ctx.logger.error({ err }, 'webhook worker: recording outcomes and claiming failed');
+      for (const b of batch) b.reject(err);
+      if (!this.stopping) await this.sleep(FAILED_TURN_PAUSE_MS);
+      return;
+    }
+    for (const b of batch) b.resolve(turn.recorded.has(b.row.deliveryId));
+    if (next.claim > 0) {
+      this.slotFreedAt = null;
+      if (turn.items.length < next.claim && seen === this.notifications) this.workMaybe = false;
+      this.start(turn.items);
+    }
+  }
+
+  /** What the next turn does now (records, claims), or when to look again if nothing yet. */
+  private decide(): { record: boolean; claim: number } | { wait: number | null } {
+    const now = performance.now();
+    const free = this.stopping ? 0 : this.opts.concurrency - this.busy;
+    const gathered = this.slotFreedAt !== null && now - this.slotFreedAt >= GATHER_MS;
+    const claim =
+      this.workMaybe && free > 0 && (free >= this.minBatch || this.busy === 0 || gathered) ? free : 0;
+    const age = now - this.firstOutcomeAt;
+    const pending = this.outcomes.length;
+    const record =
+      pending > 0 && (claim > 0 || this.busy === 0 || pending >= this.minBatch || age >= GATHER_MS);
+    if (record || claim > 0) return { record, claim };
+    // Nothing yet: wake at the nearest gathering deadline, or when an attempt ends or work arrives.
+    const deadlines: number[] = [];
+    if (pending > 0) deadlines.push(GATHER_MS - age);
+    if (this.workMaybe && free > 0 && this.slotFreedAt !== null)
+      deadlines.push(GATHER_MS - (now - this.slotFreedAt));
+    return { wait: deadlines.length ? Math.max(0, Math.min(...deadlines)) : null };
+  }
+
+  private poke(): void {
+    this.wake?.();
+  }
+
+  private sleep(ms: number | null): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === null ? null : setTimeout(() => done(), ms);
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      this.wake = done;
+    });
+  }
+
+  /** Starts the claimed items, each in a slot, until its outcome is recorded. */
+  private start(items: BatchItem[]): void {
+    if (items.length === 0) return;
+    const batch = batchContext(this.ctx, items, this.sendOpts);
+    for (const item of items) {
+      this.busy++;
+      const run = item.delivery
+        ? attemptClaimed(item.job, item.delivery, batch).then(
+            (outcome) => {
+              const recorded = this.finished(item, outcome);
+              this.slotFreed();
+              return recorded;
+            },
+            (err: unknown) => {
+              this.slotFreed();
+              throw err;
+            },
+          )
+        : runClaimedJob(this.ctx, this.handlers, item.job, this.leases.jobMs).finally(() => this.slotFreed());
+      this.inFlight.set(
+        item,
+        run
+          .catch((err: unknown) =>
+            // The outcome could not be written (database lost): the leases run out and the attempt
+            // is made again as an abandoned one (at least once).
+            this.ctx.logger.error(
+              { err, deliveryId: item.delivery?.id },
+              'webhook attempt outcome not recorded',
+            ),
+          )
+          .finally(() => this.inFlight.delete(item)),
+      );
+    }
+  }
+
+  /** Queues the attempt's outcome for the next turn; reports it once that turn wrote it. */
+  private finished(item: BatchItem, outcome: OutcomeRow): Promise<void> {
+    return new Promise<boolean>((resolve, reject) => {
+      if (this.outcomes.length === 0) this.firstOutcomeAt = performance.now();
+      this.outcomes.push({ row: outcome, resolve, reject });
+    }).then((written) => {
+      const { status } = outcome;
+      reportAttempt(
+        this.webhookOpts,
+        item.delivery!,
+        resultOf(outcome),
+        !written ? 'superseded' : status === 'pending' ? 'retrying' : status,
+      );
+    });
+  }
+
+  private slotFreed(): void {
+    this.busy--;
+    if (this.slotFreedAt === null) this.slotFreedAt = performance.now();
+    this.poke();
+  }
 }
 
 /** The attempt's result as reportAttempt logs it, from its recorded outcome. */
