@@ -9,9 +9,8 @@
 //
 // The database is DATABASE_URL's server (a scratch database, dropped at the end) or an embedded
 // PostgreSQL. Results go to bench/out/api.json (bench/run.ts turns them into the README table).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +19,8 @@ import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { seededEmail, seedRequests } from '../test/seed-scale.ts';
 import { buildWeb } from '../test/web-build.ts';
-import { makePdf, NODE_TS, PRODUCTION_ENV, scratchDatabase } from './util.ts';
+import { type Load, load, percentile, startFloor, startService, stop } from './http-load.ts';
+import { makePdf, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -41,99 +41,10 @@ const SAMPLES = Number(args.samples);
 const SECRET_KEY = 'bench-api-server-secret-0123456789abcdef-0123';
 const dataDir = mkdtempSync(join(tmpdir(), 'esign-bench-api-'));
 chmodSync(dataDir, 0o755);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
-// ---------------------------------------------------------------- processes
-
-/** Starts a child and resolves with its base URL once `readyPath` answers 200 (or it prints `ready <port>`). */
-async function startProcess(
-  argv: string[],
-  env: Record<string, string>,
-  port: number,
-  readyPath: string,
-): Promise<{ child: ChildProcess; base: string; startMs: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, argv, {
-    cwd: ROOT,
-    env: {
-      ...PRODUCTION_ENV,
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      ...env,
-      PORT: String(port),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) throw new Error(`${argv.join(' ')} exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}${readyPath}`)
-      .then((r) => r.status < 500)
-      .catch(() => false);
-    if (ok) return { child, base, startMs: performance.now() - started };
-    await sleep(100);
-  }
-  throw new Error(`${argv.join(' ')} did not become ready`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-// ---------------------------------------------------------------- load
-
-interface Load {
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-/** One GET on a keep-alive agent: its status once the whole body arrived. */
-function get(agent: Agent, base: string, path: string, key: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** `CONNECTIONS` keep-alive connections, each sending the next request when the last one answers. */
-async function load(base: string, path: string, key: string, seconds: number): Promise<Load> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let errors = 0;
-  const end = performance.now() + seconds * 1000;
-  const loop = async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      const status = await get(agent, base, path, key).catch(() => 0);
-      if (status === 200) latencies.push(performance.now() - t0);
-      else errors++;
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
-  const elapsed = (performance.now() - t0) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    reqPerSec: Math.round(latencies.length / elapsed),
-    p50: Math.round(percentile(latencies, 50)),
-    p99: Math.round(percentile(latencies, 99)),
-    errors,
-  };
-}
+/** `CONNECTIONS` keep-alive connections on one GET path, each sending the next when the last answered. */
+const getLoad = (base: string, path: string, key: string, seconds: number): Promise<Load> =>
+  load({ base, path, method: 'GET', key, connections: CONNECTIONS, seconds, expect: 200 });
 
 /**
  * p50 of `SAMPLES` requests to each of two accounts' paths, alternating one after the other (after
@@ -245,26 +156,14 @@ const children: ChildProcess[] = [];
 try {
   await migrateToLatest(db);
   await buildWeb(); // `turbo run build`: the service reads the built pages; not during a measurement
-  const env = {
-    DATABASE_URL: database.url,
-    DATA_DIR: dataDir,
-    SECRET_KEY,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  };
-  const service = await startProcess(
-    [...NODE_TS, 'apps/server/src/main.ts'],
-    { ...env, PUBLIC_URL: 'http://127.0.0.1:39411' },
-    39411,
-    '/readyz',
-  );
+  const service = await startService({
+    databaseUrl: database.url,
+    dataDir,
+    secretKey: SECRET_KEY,
+    port: 39411,
+  });
   children.push(service.child);
-  const floor = await startProcess(
-    [...NODE_TS, 'bench/floor-server.ts'],
-    { DATABASE_URL: database.url },
-    39412,
-    '/',
-  );
+  const floor = await startFloor(database.url, 39412);
   children.push(floor.child);
   const largeAccount = await setUp(db, service.base, 'bench@example.com');
   const smallAccount = await setUp(db, service.base, 'bench-small@example.com');
@@ -272,12 +171,12 @@ try {
 
   process.stderr.write('GET /templates: service vs floor ...\n');
   const rounds: { service: Load; floor: Load }[] = [];
-  await load(service.base, '/api/v1/templates', key, 2); // warm-up
-  await load(floor.base, '/api/v1/templates', key, 2);
+  await getLoad(service.base, '/api/v1/templates', key, 2); // warm-up
+  await getLoad(floor.base, '/api/v1/templates', key, 2);
   for (let r = 0; r < ROUNDS; r++) {
     rounds.push({
-      service: await load(service.base, '/api/v1/templates', key, SECONDS),
-      floor: await load(floor.base, '/api/v1/templates', key, SECONDS),
+      service: await getLoad(service.base, '/api/v1/templates', key, SECONDS),
+      floor: await getLoad(floor.base, '/api/v1/templates', key, SECONDS),
     });
   }
 

@@ -18,8 +18,8 @@ import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { buildWeb } from '../test/web-build.ts';
-import { sleep, startProcess, stop } from './http-load.ts';
-import { makePdf, NODE_TS, scratchDatabase } from './util.ts';
+import { sleep, startService, stop } from './http-load.ts';
+import { makePdf, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -40,19 +40,12 @@ const children: ChildProcess[] = [];
 try {
   await migrateToLatest(db);
   await buildWeb();
-  const service = await startProcess(
-    [...NODE_TS, 'apps/server/src/main.ts'],
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      SECRET_KEY: 'bench-bulk-server-secret-0123456789abcdef-0123',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      PUBLIC_URL: 'http://127.0.0.1:39431',
-    },
-    39431,
-    '/readyz',
-  );
+  const service = await startService({
+    databaseUrl: database.url,
+    dataDir,
+    secretKey: 'bench-bulk-server-secret-0123456789abcdef-0123',
+    port: 39431,
+  });
   children.push(service.child);
   const { user } = await createAccount(db, { email: 'bulk@example.com', credits: 1000 }, new Date());
   const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { PRODUCTION_ENV } from './util.ts';
+import { NODE_TS, PRODUCTION_ENV } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,6 +39,31 @@ export async function startProcess(
     await sleep(100);
   }
   throw new Error(`${argv.join(' ')} did not become ready`);
+}
+
+/**
+ * The service's production start (`apps/server`: API, MCP, web and worker in one process) on a
+ * bench's scratch database, with the rate limit out of the way and PUBLIC_URL its own address.
+ */
+export function startService(o: { databaseUrl: string; dataDir: string; secretKey: string; port: number }) {
+  return startProcess(
+    [...NODE_TS, 'apps/server/src/main.ts'],
+    {
+      DATABASE_URL: o.databaseUrl,
+      DATA_DIR: o.dataDir,
+      SECRET_KEY: o.secretKey,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      PUBLIC_URL: `http://127.0.0.1:${o.port}`,
+    },
+    o.port,
+    '/readyz',
+  );
+}
+
+/** The floor (bench/floor-server.ts: bare `node:http` + `pg`) on the same database. */
+export function startFloor(databaseUrl: string, port: number) {
+  return startProcess([...NODE_TS, 'bench/floor-server.ts'], { DATABASE_URL: databaseUrl }, port, '/');
 }
 
 export function stop(child: ChildProcess): Promise<void> {

@@ -22,8 +22,8 @@ import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { buildWeb } from '../test/web-build.ts';
-import { type Load, load, startProcess, stop } from './http-load.ts';
-import { makePdf, NODE_TS, scratchDatabase } from './util.ts';
+import { type Load, load, startFloor, startService, stop } from './http-load.ts';
+import { makePdf, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -87,26 +87,14 @@ const children: ChildProcess[] = [];
 try {
   await migrateToLatest(db);
   await buildWeb();
-  const service = await startProcess(
-    [...NODE_TS, 'apps/server/src/main.ts'],
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      SECRET_KEY,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      PUBLIC_URL: 'http://127.0.0.1:39421',
-    },
-    39421,
-    '/readyz',
-  );
+  const service = await startService({
+    databaseUrl: database.url,
+    dataDir,
+    secretKey: SECRET_KEY,
+    port: 39421,
+  });
   children.push(service.child);
-  const floor = await startProcess(
-    [...NODE_TS, 'bench/floor-server.ts'],
-    { DATABASE_URL: database.url },
-    39422,
-    '/',
-  );
+  const floor = await startFloor(database.url, 39422);
   children.push(floor.child);
   const { key, templates } = await setUp(db, service.base, CONNECTIONS);
   const body = (templateId: (i: number) => number) => (i: number) => ({
