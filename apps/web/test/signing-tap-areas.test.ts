@@ -28,6 +28,8 @@ describe('tap areas of the signing page (issue 33 item 1)', () => {
   it('issue 33.1: a field after the counted ones (another signer’s) caps too; the CSS gets percentages of the field', () => {
     const [only] = tapRooms([rect(0, 0, 100, 10), rect(0, 20, 100, 30)], 1);
     expect(only!.bottom).toBeCloseTo(0.5);
-    expect(tapRoomStyle(only!)).toEqual({ '--tap-bottom': '50.000%' });
+    expect(tapRoomStyle(only!)).toEqual({
+      '--tap-bottom': 'calc(50.000% + 2.000 * var(--field-border, 0px))',
+    });
   });
 });

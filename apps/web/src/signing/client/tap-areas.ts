@@ -70,11 +70,17 @@ export function tapRooms(rects: readonly Rect[], count: number): TapRoom[] {
   return out;
 }
 
-/** The CSS custom properties the tap area reads (percentages of the button); none for no cap. */
+/**
+ * The CSS custom properties the tap area reads; none for no cap. `::after` is placed from the
+ * button's padding edge and its percentages are of the padding box, which is the field less its
+ * border (--field-border each side): a reach of `r` times the field's size from its outer edge is
+ * `r` of the padding box plus (1 + 2r) borders.
+ */
 export function tapRoomStyle(room: TapRoom): Record<string, string> {
   const style: Record<string, string> = {};
   const set = (name: string, v: number) => {
-    if (Number.isFinite(v)) style[name] = `${(v * 100).toFixed(3)}%`;
+    if (Number.isFinite(v))
+      style[name] = `calc(${(v * 100).toFixed(3)}% + ${(1 + 2 * v).toFixed(3)} * var(--field-border, 0px))`;
   };
   set('--tap-left', room.left);
   set('--tap-right', room.right);
