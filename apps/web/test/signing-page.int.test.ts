@@ -253,12 +253,14 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
     const pageBox = await page.locator('.page').first().boundingBox();
     expect(pageBox?.width).toBeGreaterThan(330);
     expect(pageBox?.width).toBeLessThanOrEqual(375);
-    // The small checkbox still has a finger-sized target.
+    // The small checkbox still has a finger-sized target: 32 px wide (nothing beside it); in height
+    // it reaches halfway to the fields above and below and no further (issue 33.1): ~28 px here.
     const hit = await page.getByRole('checkbox', { name: 'Agree to terms, required' }).evaluate((el) => {
       const after = getComputedStyle(el, '::after');
       return [Number.parseFloat(after.width), Number.parseFloat(after.height)];
     });
-    expect(Math.min(...hit)).toBeGreaterThanOrEqual(32);
+    expect(hit[0]).toBeGreaterThan(31.9); // 32 px, to layout rounding (1/64 px)
+    expect(hit[1]).toBeGreaterThan(24);
     await page.screenshot({ path: join(SHOTS, 'phone-open.png') });
 
     await fieldButton(page, 'Full name').tap();

@@ -213,4 +213,46 @@ describe('prefill (POST /signature_requests, PATCH /signers)', () => {
     expect(patch.status).toBe(200);
     expect(await storedValue(cleo.id, 'Client signature')).toMatch(/^data:image\/jpeg;base64,\/9j\//);
   });
+
+  it.each(['png', 'jpeg'] as const)(
+    'issue 33.3: the prefilled %s signature sent back as the client gave it is accepted (the stored one is re-encoded); a different image is still 422',
+    async (format) => {
+      const type = `image/${format}`;
+      // A PNG carrying a text chunk, so the stored clean copy has other bytes than the one given.
+      const given =
+        format === 'png' ? dataUri(withTextChunk(drawn('png')), type) : dataUri(drawn('jpeg'), type);
+      const res = await sent({ 'Client signature': given });
+      expect(res.status).toBe(201);
+      const cleo = res.body.signers[0];
+      const stored = await storedValue(cleo.id, 'Client signature');
+      expect(stored).not.toBe(given);
+      const token = tokenOf(cleo.signing_url);
+
+      const other = dataUri(drawn(format, 300, 101), type);
+      const refused = await trpc(t, 'saveValues', { token, values: { 'Client signature': other } });
+      expect([refused.status, refused.error?.message]).toEqual([
+        422,
+        'Field "Client signature" was filled in by the sender and cannot be changed',
+      ]);
+      const done = await trpc(t, 'complete', {
+        token,
+        values: { 'Client signature': given, 'Client name': 'Cleo' },
+      });
+      expect(done.status, JSON.stringify(done.error)).toBe(200);
+      // The sender's picture stays as stored (not re-encoded again from what the client sent).
+      expect(await storedValue(cleo.id, 'Client signature')).toBe(stored);
+      const signer = await t.api('GET', `signers/${cleo.id}`, { key: owner.key });
+      expect(signer.body.status).toBe('signed');
+    },
+  );
 });
+
+/** The PNG with a tEXt chunk inserted after IHDR (same pixels, other bytes). */
+function withTextChunk(png: Buffer): Buffer {
+  const afterIhdr = 8 + 4 + 4 + 13 + 4;
+  return Buffer.concat([
+    png.subarray(0, afterIhdr),
+    chunk('tEXt', Buffer.from('Comment\u0000from the client', 'latin1')),
+    png.subarray(afterIhdr),
+  ]);
+}

@@ -167,6 +167,8 @@ export interface FieldAreaRow {
   w: number;
   h: number;
   document: number;
+  /** Text tags: the tag's font size in points; the seal draws text values at it (issue 33 item 2). */
+  font_size?: number;
 }
 
 export interface TemplateFieldsTable {

@@ -149,7 +149,7 @@ describe('text tags in documents (spec: a tag becomes a field at its position, t
     expect(sig.areas.map((a) => a.page)).toEqual([1, 2]);
   });
 
-  it('the area is the tag’s box (font ascent to descent) in fractions of the displayed page', () => {
+  it('the area starts at the tag’s box (font ascent to descent) in fractions of the displayed page; a text field is one line at the tag’s font size tall', () => {
     const area = byName(fields, 'Full name')!.areas[0]!;
     const left = 50 + helvetica.width('Name: ');
     const width = helvetica.width('{{Full name;role=Client}}');
@@ -157,7 +157,9 @@ describe('text tags in documents (spec: a tag becomes a field at its position, t
     expect(area.x).toBeCloseTo(left / 612, 4);
     expect(area.w).toBeCloseTo(width / 612, 4);
     expect(area.y).toBeCloseTo((792 - (600 + 0.718 * 12)) / 792, 4);
-    expect(area.h).toBeCloseTo(((0.718 + 0.207) * 12) / 792, 4);
+    // Nothing below it for 100 pt: one line at 12 pt as the seal draws it (1.2 em), and that size.
+    expect(area.h).toBeCloseTo((1.2 * 12) / 792, 4);
+    expect(area.fontSize).toBe(12);
   });
 
   it('a tag split across text runs (and fonts) is still one tag', () => {
@@ -217,8 +219,9 @@ describe('text tags in documents (spec: a tag becomes a field at its position, t
       Math.max(TAG_DEFAULT_SIZES.initials!.width, helvetica.width('{{initials;role=Client}}')),
       1,
     );
-    // A text field keeps the tag's own line box.
-    expect(byName(fields, 'Full name')!.areas[0]!.h * 792).toBeCloseTo((0.718 + 0.207) * 12, 1);
+    // A text field is one line at the tag's font size (1.2 em), taller than the tag's own box.
+    expect(byName(fields, 'Full name')!.areas[0]!.h * 792).toBeCloseTo(1.2 * 12, 1);
+    expect(sig.fontSize).toBeUndefined();
   });
 
   it('a tag a PDF producer wrapped onto the next line is one field, and both halves are removed', async () => {
@@ -384,7 +387,8 @@ describe('text tags on rotated and cropped pages (areas are relative to the disp
       expect(area.x).toBeCloseTo(Math.min(u0, u1) / vp.width, 4);
       expect(area.y).toBeCloseTo(Math.min(v0, v1) / vp.height, 4);
       expect(area.w).toBeCloseTo(Math.abs(u1 - u0) / vp.width, 4);
-      expect(area.h).toBeCloseTo(Math.abs(v1 - v0) / vp.height, 4);
+      // At least one line at the tag's font size tall (1.2 em), grown down the displayed page.
+      expect(area.h).toBeCloseTo(Math.max(Math.abs(v1 - v0), 1.2 * 12) / vp.height, 4);
     }
   });
 });

@@ -59,6 +59,43 @@ export function cleanImageBytes(bytes: Uint8Array): string {
   return `data:image/${header.format};base64,${clean.toString('base64')}`;
 }
 
+/** Decoded RGBA pixels of a `data:` URI or base64 image, or null when it does not decode. */
+function pixelsOf(value: string): { width: number; height: number; data: Uint8ClampedArray } | null {
+  const body = value.trim().replace(DATA_URI, '').replace(/\s+/g, '');
+  if (!body || !BASE64.test(body) || body.length > Math.ceil(MAX_IMAGE_BYTES / 3) * 4) return null;
+  const img = new Image();
+  img.src = Buffer.from(body, 'base64');
+  if (!(img.width > 0 && img.height > 0) || img.width > MAX_IMAGE_SIDE || img.height > MAX_IMAGE_SIDE)
+    return null;
+  const canvas = createCanvas(img.width, img.height);
+  const g = canvas.getContext('2d');
+  g.drawImage(img, 0, 0);
+  return { width: img.width, height: img.height, data: g.getImageData(0, 0, img.width, img.height).data };
+}
+
+/**
+ * Whether `given` is the picture `stored` holds (issue 33 item 3): a stored picture is the clean
+ * re-encoding of what was given, so a client sending back the image it gave gets other bytes than
+ * those stored. The same picture is: the same text; or one that cleans (cleanImageValue, the same
+ * normalisation as when it was stored) to the stored bytes; or one that decodes to the same pixels
+ * (a lossless image, whatever encoder wrote it). Anything else, or what does not decode, is not.
+ */
+export function sameImage(given: string, stored: string): boolean {
+  if (given === stored) return true;
+  try {
+    if (cleanImageValue(given) === stored) return true;
+  } catch (err) {
+    if (err instanceof ImageValueError) return false;
+    throw err;
+  }
+  const a = pixelsOf(given);
+  const b = a ? pixelsOf(stored) : null;
+  if (!a || !b || a.width !== b.width || a.height !== b.height) return false;
+  return Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).equals(
+    Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength),
+  );
+}
+
 function readHeader(bytes: Uint8Array): { format: 'png' | 'jpeg' } {
   let found: ReturnType<typeof imageSize>;
   try {

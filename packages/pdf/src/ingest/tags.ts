@@ -15,7 +15,7 @@
  * | required | true/false, yes/no, y/n, 1/0                        | true    |
  * | options  | comma-separated list (`select`, `radio`, `multiple`) | none    |
  * | width    | field width in points (displayed page)              | the tag's width; signature, initials, image, stamp: see TAG_DEFAULT_SIZES |
- * | height   | field height in points (displayed page)             | the tag's height; likewise |
+ * | height   | field height in points (displayed page)             | the tag's height (text: one line at its font size); likewise |
  *
  * Type keyword heads: when the head is a field type keyword (case-insensitive) and no `type=` is
  * given, the field has that type and the keyword capitalised as its name:
@@ -45,8 +45,9 @@ export interface TagSpec {
 /**
  * Size in points of a signature, initials, image or stamp field made from a tag without
  * `width`/`height` (a tag's own box is one text line, far too small to sign in). The field keeps
- * the tag's top-left corner and grows right and down, so it never covers the text above the tag;
- * a tag box larger than this keeps its own size. `width`/`height` override each side.
+ * the tag's top-left corner and grows right and down, so it never covers the text above the tag,
+ * and only into the space it has (tag-space.ts: never over another field or other text); a tag
+ * box larger than this keeps its own size. `width`/`height` override each side.
  */
 export const TAG_DEFAULT_SIZES: Partial<Record<FieldType, { width: number; height: number }>> = {
   signature: { width: 180, height: 48 },

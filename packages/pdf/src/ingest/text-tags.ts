@@ -20,6 +20,7 @@ import {
 } from './content/text-scan.ts';
 import { DocumentInputError } from './errors.ts';
 import { displayBounds, displayRectToArea, type PageGeometry } from './geometry.ts';
+import { type GrowthSpec, growInto, type Rect } from './tag-space.ts';
 import { parseTag, TAG_DEFAULT_SIZES, type TagSpec } from './tags.ts';
 import type { FieldArea } from './types.ts';
 
@@ -188,27 +189,45 @@ function logicalLines(seq: GlyphSeq): LineText[] {
   return out;
 }
 
+/** Types drawn as one picture (or typed name) in the box: a tag gets TAG_DEFAULT_SIZES for them. */
+const noText = (spec: TagSpec) => TAG_DEFAULT_SIZES[spec.type] !== undefined || spec.type === 'checkbox';
+
 /**
- * The field's box: the tag's own box (a wrapped tag: from where it starts on its first line down
- * to its last line, so the label before it stays uncovered); `width`/`height` from its top-left
- * corner; signature, initials, image and stamp fields without them at least TAG_DEFAULT_SIZES,
- * grown down, and right up to the text that follows the tag on its line; a checkbox without
- * `width` is a square as tall as the box.
+ * The box a tag's field wants, before what is around it is looked at: the tag's own box (a
+ * wrapped tag: from where it starts on its first line down to its last line, so the label before
+ * it stays uncovered); `width`/`height` from its top-left corner; signature, initials, image and
+ * stamp fields without them at least TAG_DEFAULT_SIZES; a field holding text tall enough for a
+ * line at the tag's font size (the seal draws it at that size); a checkbox without `width` a
+ * square as tall as the box.
  */
-function tagArea(o: FindTagsOptions, spec: TagSpec, glyphs: Glyph[], firstLine: Glyph[], after?: Glyph) {
+function tagGrowth(o: FindTagsOptions, spec: TagSpec, glyphs: Glyph[], firstLine: Glyph[]): GrowthSpec {
   const corners = (gs: Glyph[]) => gs.flatMap((g) => glyphCorners(g));
   const [, t, r, b] = displayBounds(o.geometry, corners(glyphs));
   const [l] = displayBounds(o.geometry, corners(firstLine));
   const size = TAG_DEFAULT_SIZES[spec.type];
   let right = spec.width !== undefined ? l + spec.width : size ? Math.max(r, l + size.width) : r;
-  if (spec.width === undefined && size && after) {
-    const [nextLeft] = displayBounds(o.geometry, glyphCorners(after));
-    if (nextLeft > r) right = Math.max(r, Math.min(right, nextLeft - 2));
-  }
-  const bottom = spec.height !== undefined ? t + spec.height : size ? Math.max(b, t + size.height) : b;
+  const textHeight = noText(spec) ? 0 : TEXT_LINE_EM * tagFontSize(glyphs);
+  const bottom = t + (spec.height ?? Math.max(b - t, size?.height ?? 0, textHeight));
   // A checkbox is a square as tall as its tag's line, at the tag's start (not the tag's width).
   if (spec.type === 'checkbox' && spec.width === undefined) right = l + (bottom - t);
-  return displayRectToArea(o.geometry, o.page, l, t, right, bottom);
+  const own: Rect = [l, t, Math.min(r, right), Math.min(b, bottom)];
+  return {
+    own,
+    want: [l, t, right, bottom],
+    fixedRight: spec.width !== undefined || spec.type === 'checkbox',
+    fixedBottom: spec.height !== undefined || spec.type === 'checkbox',
+  };
+}
+
+/**
+ * Height of a line of text, in ems, that a field holding text wants: what the seal needs to draw
+ * one line at the tag's font size (its ascent and descent, 1.2 em).
+ */
+const TEXT_LINE_EM = 1.2;
+
+/** The font size the tag is written at: its largest glyph's em, in points. */
+function tagFontSize(glyphs: Glyph[]): number {
+  return Math.max(0, ...glyphs.map((g) => emSize(g.run)));
 }
 
 /** Marks a tag's glyphs for removal from the page; false when they cannot be cut out. */
@@ -251,9 +270,8 @@ function takeTag(
   const glyphs = line.glyphs.slice(first, last + 1);
   const wrapAt = line.breaks.find((at) => at > first && at <= last);
   const firstLine = wrapAt === undefined ? glyphs : line.glyphs.slice(first, wrapAt);
-  const after = line.glyphs.slice(last + 1).find((g) => g.ch.trim() !== '');
-  const area = tagArea(o, parsed.tag, glyphs, firstLine, after);
-  if (!area) {
+  const growth = tagGrowth(o, parsed.tag, glyphs, firstLine);
+  if (!displayRectToArea(o.geometry, o.page, ...growth.want)) {
     o.warn(`Page ${o.page}: text tag "${shorten(raw)}" lies outside the visible page and was skipped`);
     return null;
   }
@@ -263,12 +281,51 @@ function takeTag(
     o.warn(
       `Page ${o.page}: text tag "${shorten(raw)}" is invisible text (an OCR layer?); the field was added, but a tag visible in a scanned image stays visible`,
     );
-  return { spec: parsed.tag, area, text: raw };
+  const fontSize = noText(parsed.tag) ? undefined : tagFontSize(glyphs);
+  return { spec: parsed.tag, text: raw, glyphs, growth, fontSize };
+}
+
+/** A tag found on the page, waiting for its field's box. */
+type FoundTag = NonNullable<ReturnType<typeof takeTag>>;
+
+/** What a field may not cover: the page's other text (each glyph's box but white space). */
+function textObstacles(seq: GlyphSeq, o: FindTagsOptions, tags: FoundTag[]): Rect[] {
+  const inTags = new Set(tags.flatMap((t) => t.glyphs));
+  const out: Rect[] = [];
+  for (const g of seq) {
+    if (!g || inTags.has(g) || (g.ch !== '' && g.ch.trim() === '')) continue;
+    const box = displayBounds(o.geometry, glyphCorners(g));
+    if (box[2] > box[0] && box[3] > box[1]) out.push(box);
+  }
+  return out;
+}
+
+/**
+ * Every tag's field box (issue 33 item 2), in reading order: each grows from its tag into the
+ * space it has, never over the page's other text, over a later tag, or over an earlier field.
+ */
+function placeTags(seq: GlyphSeq, o: FindTagsOptions, tags: FoundTag[]): TagOccurrence[] {
+  if (tags.length === 0) return [];
+  const text = textObstacles(seq, o, tags);
+  const order = [...tags].sort(
+    (a, b) => a.growth.own[1] - b.growth.own[1] || a.growth.own[0] - b.growth.own[0],
+  );
+  const boxes = new Map<FoundTag, Rect>();
+  order.forEach((tag, i) => {
+    const later = order.slice(i + 1).map((t) => t.growth.own);
+    boxes.set(tag, growInto(tag.growth, [...boxes.values(), ...later, ...text]));
+  });
+  return tags.map((tag) => {
+    // Never null: the box holds the tag's own box, which takeTag found visible.
+    const area = displayRectToArea(o.geometry, o.page, ...boxes.get(tag)!)!;
+    if (tag.fontSize) area.fontSize = Math.round(tag.fontSize * 100) / 100;
+    return { spec: tag.spec, area, text: tag.text };
+  });
 }
 
 export function findTags(seq: GlyphSeq, o: FindTagsOptions): TagOccurrence[] {
   if (!mayHaveTags(seq)) return [];
-  const found: TagOccurrence[] = [];
+  const found: FoundTag[] = [];
   const problem = (message: string) => {
     if (o.strict) throw new DocumentInputError('invalid_field', message);
     o.warn(message);
@@ -290,5 +347,5 @@ export function findTags(seq: GlyphSeq, o: FindTagsOptions): TagOccurrence[] {
       if (tag) found.push(tag);
     }
   }
-  return found;
+  return placeTags(seq, o, found);
 }

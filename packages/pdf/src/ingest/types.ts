@@ -16,6 +16,11 @@ export interface FieldArea {
   y: number;
   w: number;
   h: number;
+  /**
+   * Text tags of fields holding text: the font size (points) the tag is written at, so the seal
+   * draws the value at the size of the text around it (issue 33 item 2).
+   */
+  fontSize?: number;
 }
 
 export interface DetectedField {

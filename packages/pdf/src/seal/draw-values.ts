@@ -24,6 +24,11 @@ export interface SealArea {
   y: number;
   w: number;
   h: number;
+  /**
+   * Font size (points) text values are drawn at here, e.g. the text tag's own size (issue 33
+   * item 2); smaller only when the value is wider than the box. Unset: fitted to the box.
+   */
+  fontSize?: number;
 }
 
 export interface SealValue {
@@ -184,8 +189,47 @@ function drawCells(canvas: Canvas, text: string, box: Box, cellCount: number | u
   });
 }
 
-/** Draws one value in one area (box in display points, y up). */
-export function drawValue(canvas: Canvas, images: ImageCache, v: SealValue, box: Box): void {
+/** Where the glyphs of a line sit around their baseline, in em: cap height and descender depth. */
+const CAP_HEIGHT = 0.72;
+const DESCENDER = 0.22;
+
+/**
+ * Text at a given font size (issue 33 item 2): one line at that size (smaller only when wider than
+ * the box), its glyphs centred in the box; wrapped lines when the box holds two lines at that size.
+ */
+function drawTextAtSize(canvas: Canvas, text: string, box: Box, fontSize: number): void {
+  if (!text) return;
+  const pad = Math.min(1, box.w * 0.04);
+  const inner = { x: box.x + pad, y: box.y, w: Math.max(1, box.w - 2 * pad), h: box.h };
+  const multiline = box.h >= fontSize * (ASCENT + DESCENT + LINE_HEIGHT);
+  const fitted = fitText(text, multiline ? inner : { ...inner, h: Infinity }, {
+    maxSize: fontSize,
+    multiline,
+  });
+  if (multiline) {
+    drawLines(canvas, fitted.lines, fitted.size, inner, [0, 0, 0]);
+    return;
+  }
+  const line = fitted.lines[0]!;
+  const size = fitted.size;
+  const baseline = box.y + box.h / 2 - ((CAP_HEIGHT - DESCENDER) / 2) * size;
+  const x = line.rtl ? inner.x + Math.max(0, inner.w - line.width * size) : inner.x;
+  canvas.save().clipRect(box.x - 1, box.y - 1, box.w + 2, box.h + 2);
+  canvas.text(line, x, baseline, size, [0, 0, 0]);
+  canvas.restore();
+}
+
+/**
+ * Draws one value in one area (box in display points, y up). `fontSize`: the size text values are
+ * drawn at in this area (SealArea.fontSize).
+ */
+export function drawValue(
+  canvas: Canvas,
+  images: ImageCache,
+  v: SealValue,
+  box: Box,
+  fontSize?: number,
+): void {
   const value = v.value;
   if (value === null || value === undefined || value === '') return;
   const pad = Math.min(2, box.h * 0.08, box.w * 0.08);
@@ -239,6 +283,10 @@ export function drawValue(canvas: Canvas, images: ImageCache, v: SealValue, box:
       drawCells(canvas, valueText(v), box, v.cellCount);
       return;
     default:
+      if (fontSize && fontSize > 0) {
+        drawTextAtSize(canvas, valueText(v), box, fontSize);
+        return;
+      }
       drawFittedText(canvas, valueText(v), inner, {
         maxSize: Math.min(12, Math.max(5, inner.h * 0.8)),
         multiline: true,

@@ -75,7 +75,7 @@ export async function sealDocument(input: SealDocumentInput): Promise<Uint8Array
     const canvas = new Canvas(pdf, fonts);
     for (const { v, area } of entries ?? []) {
       const box: Box = areaRect(area, display);
-      drawValue(canvas, images, v, box);
+      drawValue(canvas, images, v, box, area.fontSize);
     }
     if (input.testMark) drawTestMark(canvas, display.width, display.height);
     if (!canvas.isEmpty) paintOnPage(pdf, page, canvas.finish(display.width, display.height), display);

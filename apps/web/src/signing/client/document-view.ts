@@ -3,6 +3,7 @@ import { activate } from './field-actions.ts';
 import { areaToPercent, compareAreas } from './geometry.ts';
 import { othersOnPage } from './others-view.ts';
 import { documentPages, type SigningPage } from './signing-state.ts';
+import { type TapRoom, tapRoomStyle, tapRooms } from './tap-areas.ts';
 import type { Area, DocumentInfo, PageInfo, SigningField } from './types.ts';
 
 /** One area of a field on a page; `index` 0 is the field's first area (its tab stop). */
@@ -59,15 +60,32 @@ function renderPage(
     );
   });
   el.append(...othersOnPage(page.open, doc.index, info.number));
-  for (const p of placed) el.append(...renderOverlay(page, p));
+  const rooms = pageTapRooms(page, doc, info, placed);
+  placed.forEach((p, k) => {
+    el.append(...renderOverlay(page, p, rooms[k]!));
+  });
   return el;
+}
+
+/** Each placed field's tap room on this page, given every field drawn there (tap-areas.ts). */
+function pageTapRooms(page: SigningPage, doc: DocumentInfo, info: PageInfo, placed: Placed[]): TapRoom[] {
+  const others = page.open.filled_by_others.flatMap((item) =>
+    item.areas.filter((a) => a.document === doc.index && a.page === info.number),
+  );
+  const rects = [...placed.map((p) => p.area), ...others].map((a) => ({
+    left: a.x * info.width,
+    top: a.y * info.height,
+    right: (a.x + a.w) * info.width,
+    bottom: (a.y + a.h) * info.height,
+  }));
+  return tapRooms(rects, placed.length);
 }
 
 /**
  * The element over one area: a button for a field the signer fills (further areas of the field
  * show the same value but are no tab stop), a plain box for a value the sender prefilled.
  */
-function renderOverlay(page: SigningPage, { field, area, index }: Placed): HTMLElement[] {
+function renderOverlay(page: SigningPage, { field, area, index }: Placed, room: TapRoom): HTMLElement[] {
   const box = areaToPercent(area);
   const first = index === 0;
   const el = field.prefilled
@@ -86,6 +104,7 @@ function renderOverlay(page: SigningPage, { field, area, index }: Placed): HTMLE
       });
   el.classList.add(`t-${field.type}`);
   Object.assign(el.style, box);
+  for (const [name, value] of Object.entries(tapRoomStyle(room))) el.style.setProperty(name, value);
   page.overlays.get(field.id)?.push(el);
   const out: HTMLElement[] = [el];
   if (first && !field.prefilled) {

@@ -44,7 +44,14 @@ export function sealValuesFor(
   for (const field of snapshot.fields) {
     const areas = field.areas
       .filter((a) => (a.document ?? 0) === documentIndex)
-      .map(({ page, x, y, w, h }) => ({ page, x, y, w, h }));
+      .map(({ page, x, y, w, h, font_size }) => ({
+        page,
+        x,
+        y,
+        w,
+        h,
+        ...(font_size ? { fontSize: font_size } : {}),
+      }));
     if (areas.length === 0) continue;
     const signer = signerFor(field, signers);
     if (!signer) continue;

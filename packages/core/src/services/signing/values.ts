@@ -9,6 +9,7 @@ import {
 import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
+import { sameImage } from '../images.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
 import { signerFields } from '../signature-requests/index.ts';
@@ -33,13 +34,17 @@ export function mergeValues(r: Resolved, valuesIn: Record<string, unknown>) {
   const saved = r.signer.values as Record<string, FieldValue>;
   const fresh: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(valuesIn)) {
-    if (prefill[name] !== undefined && prefill[name] !== null && value !== prefill[name]) {
+    const field = fields.find((f) => f.name === name);
+    const given = prefill[name];
+    if (given !== undefined && given !== null && value !== given) {
+      // The prefilled picture sent back as the client gave it (stored re-encoded): kept as stored.
+      const picture = field && isImageField(field.type) && typeof value === 'string';
+      if (picture && typeof given === 'string' && sameImage(value, given)) continue;
       throw new CoreError(
         'invalid_request',
         `Field "${name}" was filled in by the sender and cannot be changed`,
       );
     }
-    const field = fields.find((f) => f.name === name);
     if (field && isImageField(field.type) && typeof value === 'string' && value === saved[name]) continue;
     fresh[name] = value;
   }

@@ -9,7 +9,14 @@ import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { reorderDocuments } from './documents.ts';
 import { toTemplateDto } from './dto.ts';
-import { assignRoles, fieldSpecsFromDefinitions, insertFields, nameFields, renameRoles } from './fields.ts';
+import {
+  assignRoles,
+  fieldSpecsFromDefinitions,
+  insertFields,
+  keepFontSizes,
+  nameFields,
+  renameRoles,
+} from './fields.ts';
 import { folderId, loadTemplateDocuments, loadTemplateFields, lockTemplate } from './queries.ts';
 
 // Changes to a template: each runs in one transaction that locks the template (scoped to the
@@ -62,7 +69,8 @@ export async function applyUpdate(
     ? await reorderDocuments(tx, id, { order: input.documents, remapFields: input.fields === undefined })
     : await loadTemplateDocuments(tx, id);
   if (input.fields) {
-    const specs = nameFields(fieldSpecsFromDefinitions(input.fields, docs, 'api'));
+    const given = fieldSpecsFromDefinitions(input.fields, docs, 'api');
+    const specs = nameFields(keepFontSizes(await loadTemplateFields(tx, id), given));
     const assigned = assignRoles(roles, specs);
     roles = assigned.roles;
     await deleteTemplateFields(tx, id);

@@ -81,8 +81,36 @@ export function fieldSpecsFromDetected(detected: DetectedField[], documentIndex:
     role: d.role,
     required: d.required,
     options: OPTION_TYPES.includes(d.type) ? (d.options ?? null) : null,
-    areas: d.areas.map((a) => ({ ...a, document: documentIndex })),
+    areas: d.areas.map(({ fontSize, ...a }) => ({
+      ...a,
+      document: documentIndex,
+      ...(fontSize ? { font_size: fontSize } : {}),
+    })),
     source: d.source === 'text_tag' ? 'text_tag' : 'form',
+  }));
+}
+
+/** Where an area sits: the same place keeps what its text tag recorded. */
+const placeKey = (a: FieldAreaRow) => `${a.document}:${a.page}:${a.x}:${a.y}`;
+
+/**
+ * Fields replaced as a whole (PATCH `fields`, the editor's save): an area left where it was keeps
+ * the font size its text tag recorded (issue 33 item 2), so the seal still draws its text at the
+ * tag's size; a moved or new area has none and its text is fitted to the box.
+ */
+export function keepFontSizes(
+  before: readonly { areas: FieldAreaRow[] }[],
+  fields: FieldSpec[],
+): FieldSpec[] {
+  const sizes = new Map<string, number>();
+  for (const f of before) for (const a of f.areas) if (a.font_size) sizes.set(placeKey(a), a.font_size);
+  if (sizes.size === 0) return fields;
+  return fields.map((f) => ({
+    ...f,
+    areas: f.areas.map((a) => {
+      const size = sizes.get(placeKey(a));
+      return size ? { ...a, font_size: size } : a;
+    }),
   }));
 }
 
