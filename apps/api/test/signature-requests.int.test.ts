@@ -477,9 +477,14 @@ describe('cancel and remind', () => {
     expect(retry).toBeLessThanOrEqual(3600);
   });
 
-  it('422 nothing_to_remind when no invited signer has an email', async () => {
-    const r = (await sendRequest(t, owner, { template_id: tpl.id, signers: [{ phone: '+15555550100' }] }))
-      .body;
+  it('422 nothing_to_remind when no signer was invited (send_email false; a phone-only signer is texted, issue 32)', async () => {
+    const r = (
+      await sendRequest(t, owner, {
+        template_id: tpl.id,
+        signers: [{ phone: '+15555550100' }],
+        send_email: false,
+      })
+    ).body;
     const res = await t.api('POST', `signature_requests/${r.id}/remind`, { key: owner.key });
     expect([res.status, res.body.error.code]).toEqual([422, 'nothing_to_remind']);
   });
