@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
@@ -10,6 +10,10 @@ import { drainJobs, jobHandlers, listSms } from '../src/index.ts';
 // completion link by SMS; without SMS_PROVIDER the messages stay in the SMS outbox (`esign sms
 // list`), with SMS_PROVIDER=twilio they go to Twilio's Messages API (here a local server speaking
 // it, with its failure answers); the daily cap; phone numbers in E.164 or 422.
+
+// Two tests seal a request (the document pool): on a loaded 2-core machine that takes more than
+// the default minute.
+vi.setConfig({ testTimeout: 180_000 });
 
 const SIGNATURE = [
   { name: 'Signature', type: 'signature', areas: [{ page: 1, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] },
