@@ -477,9 +477,14 @@ describe('cancel and remind', () => {
     expect(retry).toBeLessThanOrEqual(3600);
   });
 
-  it('422 nothing_to_remind when no invited signer has an email', async () => {
-    const r = (await sendRequest(t, owner, { template_id: tpl.id, signers: [{ phone: '+15555550100' }] }))
-      .body;
+  it('422 nothing_to_remind when no signer was invited (send_email false; a phone-only signer is texted, issue 32)', async () => {
+    const r = (
+      await sendRequest(t, owner, {
+        template_id: tpl.id,
+        signers: [{ phone: '+15555550100' }],
+        send_email: false,
+      })
+    ).body;
     const res = await t.api('POST', `signature_requests/${r.id}/remind`, { key: owner.key });
     expect([res.status, res.body.error.code]).toEqual([422, 'nothing_to_remind']);
   });
@@ -775,7 +780,8 @@ describe('signing procedures (operations.md §4)', () => {
         .selectAll()
         .where('id', '=', r.signers[0].id)
         .executeTakeFirstOrThrow();
-      return queueInvitation(tx, t.config, request, signer, 'invitation', 'Tester', new Date());
+      const queued = await queueInvitation(tx, t.config, request, signer, 'invitation', 'Tester', new Date());
+      return queued.mail[0]!;
     });
     const mailRow = () =>
       t.db

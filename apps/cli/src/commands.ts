@@ -10,6 +10,7 @@ import {
   grantCredits,
   issueApiKey,
   listMail,
+  listSms,
   listWebhookDeliveries,
   listWebhookEndpoints,
   requireUserByEmail,
@@ -373,5 +374,14 @@ export const commands: Record<string, Command> = {
             .map((m: any) => `#${m.id} ${m.created_at} to ${m.to}: ${m.subject}\n  ${m.links.join('\n  ')}`)
             .join('\n')
         : 'No mail',
+  },
+  'sms list': {
+    usage: 'sms list [--to PHONE] [--limit N]',
+    options: { to: { type: 'string' }, limit: { type: 'string' } },
+    run: async (ctx, o) => listSms(ctx.db, { to: str(o, 'to'), limit: int(o, 'limit') }),
+    text: (r) =>
+      r.data.length
+        ? r.data.map((m: any) => `#${m.id} ${m.created_at} to ${m.to} (${m.status}): ${m.text}`).join('\n')
+        : 'No SMS',
   },
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { makeTemplate } from '../../../test/fixtures.ts';
+import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { esign } from '../../../test/spawn.ts';
 
 // Each test spawns the real `esign` process several times; on a loaded 2-core machine one start
@@ -152,6 +153,36 @@ describe('esign command line (operations.md §3)', () => {
     const r = await esign(['mail', 'list', '--limit', '5', '--json'], env);
     expect(r.code).toBe(0);
     expect(Array.isArray(json(r.stdout).data)).toBe(true);
+  });
+
+  it('issue 32: sms list [--to PHONE] [--limit N] --json prints {"data": [{id, to, text, links, status, created_at}]} newest first', async () => {
+    const owner = await createTestAccount(t.db, { credits: 5 });
+    const template = await makeTemplate(t, owner);
+    const sent = [];
+    for (const phone of ['+49 30 1234567', '+49 30 7654321', '0049 30 1234567']) {
+      const res = await t.api('POST', 'signature_requests', {
+        key: owner.key,
+        body: { template_id: template.id, signers: [{ phone }] },
+      });
+      expect(res.status).toBe(201);
+      sent.push(res.body.signers[0]);
+    }
+    const r = await esign(['sms', 'list', '--to', '+49 30 1234567', '--limit', '5', '--json'], env);
+    expect(r.code).toBe(0);
+    const { data } = json(r.stdout);
+    expect(data.map((m: any) => m.links[0])).toEqual([sent[2].signing_url, sent[0].signing_url]);
+    expect(data[0]).toMatchObject({
+      id: expect.any(Number),
+      to: '+49301234567',
+      text: expect.stringContaining(sent[2].signing_url),
+      status: 'kept',
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+    expect(data[0].id).toBeGreaterThan(data[1].id);
+    const one = json((await esign(['sms', 'list', '--limit', '1', '--json'], env)).stdout);
+    expect(one.data).toHaveLength(1);
+    const bad = await esign(['sms', 'list', '--to', '+1 555', '--json'], env);
+    expect(json(bad.stdout).error.code).toBe('invalid_parameter');
   });
 
   it('failures print {"error":{code,message}} with --json and exit non-zero', async () => {

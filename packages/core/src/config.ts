@@ -71,6 +71,25 @@ export const ConfigSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).default('E-Signature <no-reply@localhost>'),
     OPERATOR_EMAIL: z.email({ pattern: EMAIL_PATTERN }).optional(),
+    /** SMS to signers (README, Configuration; docs/sending.md): unset, messages stay in the SMS outbox. */
+    SMS_PROVIDER: z.enum(['twilio']).optional(),
+    TWILIO_ACCOUNT_SID: z
+      .string()
+      .regex(/^AC[0-9a-zA-Z]{32}$/, 'must be a Twilio account SID (AC followed by 32 characters)')
+      .optional(),
+    TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+    TWILIO_FROM: z
+      .string()
+      .regex(/^\+[1-9]\d{4,14}$|^[A-Za-z0-9 ]{1,11}$/, 'must be an E.164 number or an alphanumeric sender ID')
+      .optional(),
+    TWILIO_MESSAGING_SERVICE_SID: z
+      .string()
+      .regex(/^MG[0-9a-zA-Z]{32}$/, 'must be a messaging service SID (MG followed by 32 characters)')
+      .optional(),
+    /** Where the Messages API is: a local server speaking it in tests and staging. */
+    TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
+    /** The most SMS one account side (live or test) may queue in any 24 hours; beyond, they are `capped`. */
+    SMS_DAILY_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(100),
     SIGNING_CERT_P12: z.string().min(1).optional(),
     SIGNING_CERT_PASSWORD: z.string().optional(),
     /** RFC 3161 time-stamping authority for PAdES B-T/B-LT/B-LTA seals (docs/verify.md); unset: B-B. */
@@ -131,6 +150,17 @@ export const ConfigSchema = z
   .superRefine((c, ctx) => {
     if (c.METRICS_PORT !== undefined && c.METRICS_PORT === c.PORT) {
       ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT' });
+    }
+    for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
+      if (c.SMS_PROVIDER === 'twilio' && !c[key])
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required when SMS_PROVIDER=twilio' });
+    }
+    if (c.SMS_PROVIDER === 'twilio' && !c.TWILIO_FROM && !c.TWILIO_MESSAGING_SERVICE_SID) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TWILIO_FROM'],
+        message: 'or TWILIO_MESSAGING_SERVICE_SID is required when SMS_PROVIDER=twilio',
+      });
     }
     if (c.TSA_USERNAME && !c.TSA_URL) {
       ctx.addIssue({ code: 'custom', path: ['TSA_USERNAME'], message: 'needs TSA_URL' });

@@ -45,6 +45,7 @@ export * from './services/service-context.ts';
 export * from './services/sessions/index.ts';
 export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';
+export * from './services/sms/index.ts';
 export * from './services/storage.ts';
 export * from './services/templates/index.ts';
 export * from './services/uploads.ts';

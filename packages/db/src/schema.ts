@@ -253,9 +253,13 @@ export interface SignersTable {
   documents: Json<unknown> | null;
   /** The signer's own sealed copy ({ files }), kept after the final seal replaces `documents`. */
   copy_files: Json<unknown> | null;
+  /** What the sender asked for (issue 32); null: email when the signer has one, else SMS. */
+  delivery: SignerDelivery | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
+
+export type SignerDelivery = 'email' | 'sms' | 'email_and_sms';
 
 export interface SigningSessionsTable {
   id_hash: string;
@@ -436,6 +440,29 @@ export interface RateLimitWindowsTable {
   count: Generated<number>;
 }
 
+export type SmsStatus = 'queued' | 'sent' | 'kept' | 'failed' | 'undeliverable' | 'capped';
+
+/** SMS to signers (core services/sms): like the mail outbox, plus the provider's message id. */
+export interface SmsOutboxTable {
+  id: Generated<number>;
+  account_id: number | null;
+  environment: Environment | null;
+  signature_request_id: number | null;
+  signer_id: number | null;
+  kind: string;
+  /** E.164 */
+  to_number: string;
+  text_body: string;
+  links: JsonDefault<string[]>;
+  status: ColumnType<SmsStatus, SmsStatus | undefined, SmsStatus>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  provider_id: string | null;
+  sent_at: NullableTimestamp;
+  redacted_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
 export interface MailOutboxTable {
   id: Generated<number>;
   account_id: number | null;
@@ -541,6 +568,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
   mail_outbox: MailOutboxTable;
+  sms_outbox: SmsOutboxTable;
   oauth_clients: OauthClientsTable;
   oauth_records: OauthRecordsTable;
   feedback: FeedbackTable;
@@ -559,6 +587,7 @@ export type SignatureRequestRow = Selectable<SignatureRequestsTable>;
 export type SignerRow = Selectable<SignersTable>;
 export type JobRow = Selectable<JobsTable>;
 export type MailRow = Selectable<MailOutboxTable>;
+export type SmsRow = Selectable<SmsOutboxTable>;
 export type CreditPackRow = Selectable<CreditPacksTable>;
 export type CheckoutRow = Selectable<CheckoutsTable>;
 export type DiscountCodeRow = Selectable<DiscountCodesTable>;

@@ -34,6 +34,16 @@ export const SIGNER_STATUS_LABEL: Record<string, string> = {
   declined: 'Declined',
 };
 
+const SMS_KINDS: Record<string, string> = {
+  invitation: 'invitation',
+  next_signer: 'invitation',
+  reminder: 'reminder',
+  resend: 'link sent again',
+  otp: 'one-time code',
+  'request.completed': 'completed documents',
+};
+const smsKind = (kind: unknown) => SMS_KINDS[String(kind)] ?? String(kind);
+
 /** One line per audit event, in words. */
 export function describeActivity(a: {
   type: string;
@@ -59,7 +69,13 @@ export function describeActivity(a: {
     case 'signer.declined':
       return `${who} declined to sign ${what}${a.data.reason ? `: “${String(a.data.reason)}”` : ''}`;
     case 'otp.sent':
-      return `A one-time code was emailed to ${who}`;
+      return `A one-time code was ${a.data.channel === 'sms' ? 'texted' : 'emailed'} to ${who}`;
+    case 'sms.sent':
+      return `An SMS (${smsKind(a.data.kind)}) ${a.data.status === 'kept' ? 'was kept in the SMS outbox' : 'went out'} for ${who}`;
+    case 'sms.failed':
+      return `An SMS (${smsKind(a.data.kind)}) to ${who} failed${a.data.retried ? ', it will be retried' : ' for good'}: ${String(a.data.error ?? '')}`;
+    case 'sms.capped':
+      return `An SMS (${smsKind(a.data.kind)}) to ${who} was not sent: the daily SMS limit (${String(a.data.limit)}) was reached`;
     case 'otp.verified':
       return `${who} entered their one-time code`;
     case 'otp.failed':

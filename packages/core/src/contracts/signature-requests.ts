@@ -34,6 +34,13 @@ const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
  */
 const redirectUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
 
+/** How signers are reached (issue 32, docs/sending.md "SMS"). */
+const Delivery = z
+  .enum(['email', 'sms', 'email_and_sms'])
+  .describe(
+    'email (default): the invitation, reminders and code by email; sms: by SMS to `phone`; email_and_sms: the link by both, the code by SMS. A signer without an address for the channel asked gets the other (phone only: SMS; email only: email). Completion links follow the same channels',
+  );
+
 export const SignerInput = z.object({
   role: z
     .string()
@@ -47,9 +54,11 @@ export const SignerInput = z.object({
   phone: z
     .string()
     .trim()
-    .regex(/^\+?[0-9 ()./-]{5,30}$/, 'must be a phone number in international format')
+    .max(40)
     .optional()
-    .describe('international format, e.g. +49 30 1234567'),
+    .describe(
+      'international format, e.g. +49 30 1234567; stored in E.164 (+49301234567); a number that cannot exist is 422 invalid_parameter. A signer with only a phone is invited by SMS',
+    ),
   external_id: z.string().max(200).optional().describe('your own id; returned in responses and webhooks'),
   metadata: z.unknown().optional().meta(objectDoc('object: stored with the signer', METADATA_DOC)),
   prefill: z.unknown().optional().meta(objectDoc('object: values keyed by field name', PREFILL_DOC)),
@@ -59,7 +68,10 @@ export const SignerInput = z.object({
   require_email_otp: z
     .boolean()
     .optional()
-    .describe("an emailed one-time code before viewing and signing; overrides the request's"),
+    .describe(
+      "a one-time code (by email, or by SMS as `delivery` says) before viewing and signing; overrides the request's",
+    ),
+  delivery: Delivery.optional().describe("how this signer gets their link and code; overrides the request's"),
 });
 
 export const CreateSignatureRequestInput = z.object({
@@ -69,7 +81,10 @@ export const CreateSignatureRequestInput = z.object({
     .enum(['sequential', 'parallel'])
     .default('sequential')
     .describe('sequential (default): one signer at a time in role order; parallel: everyone at once'),
-  send_email: z.boolean().default(true).describe('default true; false creates the request without emailing'),
+  send_email: z
+    .boolean()
+    .default(true)
+    .describe('default true; false creates the request without emailing or texting anyone'),
   message: z
     .object({
       subject: z.string().max(300).optional().describe("the invitation email's subject"),
@@ -83,7 +98,12 @@ export const CreateSignatureRequestInput = z.object({
   require_email_otp: z
     .boolean()
     .default(false)
-    .describe('default false; every signer must enter an emailed one-time code before viewing and signing'),
+    .describe(
+      'default false; every signer must enter a one-time code before viewing and signing, sent by email (by SMS to signers reached by SMS)',
+    ),
+  delivery: Delivery.optional().describe(
+    'the default `delivery` of every signer: set `email_and_sms` to text signers who have a phone as well as email them',
+  ),
   embed: z
     .boolean()
     .default(false)
@@ -121,7 +141,9 @@ export const UpdateSignerInput = z.object({
     .trim()
     .nullable()
     .optional()
-    .describe('international format, or null; the signer must keep an email or a phone'),
+    .describe(
+      'international format (stored in E.164; a number that cannot exist is 422 invalid_parameter), or null; the signer must keep an email or a phone',
+    ),
   external_id: z.string().max(200).nullable().optional().describe('your own id; null clears it'),
   metadata: z.unknown().optional().meta(objectDoc('object; replaces existing metadata', METADATA_DOC)),
   prefill: z
@@ -131,7 +153,9 @@ export const UpdateSignerInput = z.object({
   resend: z
     .boolean()
     .default(false)
-    .describe('email the signing link again (only if already invited; at most once every 10 minutes)'),
+    .describe(
+      'send the signing link again, by email or SMS as the signer is reached (only if already invited; at most once every 10 minutes)',
+    ),
 });
 
 const Value = z.union([

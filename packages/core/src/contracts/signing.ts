@@ -67,6 +67,8 @@ export const SigningOpenOutput = z.object({
     name: z.string().nullable(),
     email: z.string().nullable(),
     role: z.string().nullable(),
+    /** where a one-time code goes: `sms` for a signer reached by SMS (issue 32); unset in a preview */
+    code_channel: z.enum(['email', 'sms']).optional(),
   }),
   /** true while an emailed one-time code must be entered before documents and fields are shown */
   code_required: z.boolean(),
@@ -99,7 +101,12 @@ export const SigningOpenOutput = z.object({
 
 export const RequestCodeOutput = z.object({
   sent: z.literal(true),
-  email: z.string(),
+  /** how the code went: by email, or by SMS (a signer reached by SMS, issue 32) */
+  channel: z.enum(['email', 'sms']),
+  /** the address the code was emailed to; null when it was texted */
+  email: z.string().nullable(),
+  /** where it went, to show the signer: the email address, or the phone masked (+49 ••• 67) */
+  to: z.string(),
   expires_at: DateTime,
 });
 export const VerifyCodeOutput = z.object({ verified: z.literal(true), session: z.string() });

@@ -80,7 +80,7 @@ export const signatureRequestsRouter = router({
         hints: { openWorld: true },
         scope: 'write',
         description:
-          'Sends a template to signers. signers: [{role?, name?, email or phone, prefill?: {fieldName: value}, ...}] — roles are filled in template order when omitted. signing_order sequential (default) or parallel; send_email false returns signing_url links to share yourself. Uses a credit when first completed.',
+          'Sends a template to signers. signers: [{role?, name?, email or phone, prefill?: {fieldName: value}, delivery?, ...}] — roles are filled in template order when omitted. A signer with only a phone (international format) is invited by SMS; delivery (per signer or for the request) email, sms or email_and_sms chooses the channels of signers who have both. signing_order sequential (default) or parallel; send_email false returns signing_url links to share yourself. Uses a credit when first completed.',
       },
     })
     .input(CreateSignatureRequestInput)
@@ -116,7 +116,7 @@ export const signatureRequestsRouter = router({
         method: 'POST',
         path: '/signature_requests/{id}/remind',
         tags,
-        summary: 'Email the signing link again to invited, unfinished signers (once per hour)',
+        summary: 'Email (or text) the signing link again to invited, unfinished signers (once per hour)',
       },
       idempotent: true,
       errors: ['already_completed', 'not_open', 'nothing_to_remind', 'remind_too_soon'],
@@ -126,7 +126,7 @@ export const signatureRequestsRouter = router({
         hints: { openWorld: true },
         scope: 'write',
         description:
-          'Emails the signing link again to every invited signer who has not signed or declined and has an email. At most once per hour per request.',
+          'Emails the signing link again to every invited signer who has not signed or declined and has an email, or texts it to those reached by SMS. At most once per hour per request.',
       },
     })
     .input(IdInput)

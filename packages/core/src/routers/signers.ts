@@ -34,7 +34,7 @@ export const signersRouter = router({
         hints: { destructive: true, openWorld: true },
         scope: 'write',
         description:
-          'Changes only the keys sent: name, email, phone, external_id, metadata (replaces), prefill (merged). resend: true emails the link again (at most every 10 minutes). The signer must keep an email or a phone.',
+          'Changes only the keys sent: name, email, phone, external_id, metadata (replaces), prefill (merged). resend: true sends the link again, by email or SMS as the signer is reached (at most every 10 minutes). A phone is stored in E.164; an impossible number is invalid_parameter. The signer must keep an email or a phone.',
       },
     })
     .input(UpdateSignerInput)

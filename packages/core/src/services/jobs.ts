@@ -34,6 +34,7 @@ export class RetryLater extends Error {}
  */
 export type JobKind =
   | 'mail.send'
+  | 'sms.send'
   | 'request.seal'
   | 'signer.copy'
   | 'webhook.deliver'

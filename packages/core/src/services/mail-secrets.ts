@@ -7,6 +7,7 @@ import {
   purgeSpentSecretMailBodies,
 } from '@esign/db/queries/mail';
 import { CODE_MAX_ATTEMPTS } from './signing/code-policy.ts';
+import { purgeSignerSms, purgeSmsSecrets } from './sms/secrets.ts';
 
 /**
  * Signing links and email codes at rest. An outbox row keeps its body only while it is needed:
@@ -60,10 +61,13 @@ export async function purgeSignerMail(
         ? [...SIGNING_LINK_KINDS]
         : [CODE_KIND, ...SIGNING_LINK_KINDS];
   await purgeSignerMailBodies(db, { signerIds, kinds }, purgeWith(SPENT_MARKER, spent.now));
+  // The same secrets sent by SMS (sms/secrets.ts).
+  await purgeSignerSms(db, signerIds, spent);
 }
 
 /**
- * Housekeeping: purges every body the rules above no longer allow. Returns how many rows changed.
+ * Housekeeping: purges every body the rules above no longer allow, in the mail and the SMS
+ * outboxes. Returns how many rows changed.
  * Reads only rows that still hold a body (partial index mail_outbox_unredacted_idx).
  */
 export async function purgeMailSecrets(db: Executor, now: Date): Promise<number> {
@@ -73,5 +77,5 @@ export async function purgeMailSecrets(db: Executor, now: Date): Promise<number>
     { linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
     purgeWith(SPENT_MARKER, now),
   );
-  return sent + spent;
+  return sent + spent + (await purgeSmsSecrets(db, now));
 }

@@ -12,11 +12,13 @@ import type { OpenResult } from './types.ts';
  * signing.verifyCode sets the session cookie that opens the document.
  */
 export function showCodeGate(open: OpenResult, flow: Flow): void {
-  document.title = 'Confirm your email address';
-  const heading = h('h1', { tabindex: -1 }, 'Confirm your email address');
+  // A signer reached by SMS gets the code by SMS (issue 32).
+  const words = open.signer.code_channel === 'sms' ? SMS_WORDS : EMAIL_WORDS;
+  document.title = words.title;
+  const heading = h('h1', { tabindex: -1 }, words.title);
   const status = h('p', { class: 'note', role: 'status' });
-  const code = codeForm(flow);
-  const send = sendCodeButton(flow, status, () => {
+  const code = codeForm(flow, words);
+  const send = sendCodeButton(flow, { status, words }, () => {
     code.form.hidden = false;
     // Entering the code is the main action now; asking again goes below it.
     code.form.after(send.row);
@@ -31,11 +33,7 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
         'div',
         { class: 'card' },
         heading,
-        h(
-          'p',
-          null,
-          `To open ${what}, enter a one-time code that we email to ${open.signer.email ?? 'you'}.`,
-        ),
+        h('p', null, words.lead(what, open.signer.email)),
         send.row,
         send.error,
         status,
@@ -46,9 +44,32 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
   heading.focus();
 }
 
+const EMAIL_WORDS = {
+  title: 'Confirm your email address',
+  lead: (what: string, email: string | null) =>
+    `To open ${what}, enter a one-time code that we email to ${email ?? 'you'}.`,
+  button: 'Email me a code',
+  label: 'Code from the email',
+  hint: 'Check your inbox, and the spam folder if it is not there.',
+  short: 'Enter the code from the email.',
+};
+const SMS_WORDS: typeof EMAIL_WORDS = {
+  title: 'Confirm your phone number',
+  lead: (what: string) => `To open ${what}, enter a one-time code that we text to your phone.`,
+  button: 'Text me a code',
+  label: 'Code from the text message',
+  hint: 'It can take a minute to arrive.',
+  short: 'Enter the code from the text message.',
+};
+
 /** "Email me a code": signing.requestCode, then says where the code went and until when. */
-function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
-  const button = h('button', { type: 'button', class: 'btn primary' }, 'Email me a code');
+function sendCodeButton(
+  flow: Flow,
+  o: { status: HTMLElement; words: typeof EMAIL_WORDS },
+  onSent: () => void,
+) {
+  const { status } = o;
+  const button = h('button', { type: 'button', class: 'btn primary' }, o.words.button);
   const row = h('div', { class: 'row' }, button);
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   button.addEventListener('click', async () => {
@@ -58,7 +79,7 @@ function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
       const res = await signing.requestCode.mutate(signerInput());
       const until = new Date(res.expires_at);
       const time = until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-      status.textContent = `We sent a code to ${res.email}.${
+      status.textContent = `We sent a code to ${res.to}.${
         Number.isNaN(until.getTime()) ? '' : ` It expires at ${time}.`
       }`;
       button.textContent = 'Send a new code';
@@ -77,7 +98,7 @@ function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
 }
 
 /** The code input and Verify: signing.verifyCode, then the document opens (the session is an HTTP-only cookie). */
-function codeForm(flow: Flow) {
+function codeForm(flow: Flow, words: typeof EMAIL_WORDS) {
   const input = h('input', {
     id: 'code',
     type: 'text',
@@ -100,7 +121,7 @@ function codeForm(flow: Flow) {
     e.preventDefault();
     const code = input.value.replace(/\s+/g, '');
     if (code.length < 4) {
-      setError('Enter the code from the email.');
+      setError(words.short);
       input.focus();
       return;
     }
@@ -122,8 +143,8 @@ function codeForm(flow: Flow) {
   const form = h(
     'form',
     { class: 'code-form', hidden: true, novalidate: true, onsubmit: submit },
-    h('label', { for: 'code' }, 'Code from the email'),
-    h('p', { id: 'code-hint', class: 'hint' }, 'Check your inbox, and the spam folder if it is not there.'),
+    h('label', { for: 'code' }, words.label),
+    h('p', { id: 'code-hint', class: 'hint' }, words.hint),
     input,
     codeError,
     h('div', { class: 'row' }, verify),

@@ -1,9 +1,10 @@
-import type { Executor, SignatureRequestRow, SignerRow } from '@esign/db';
+import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { findUserContact } from '@esign/db/queries/sealing';
 import type { Config } from '../../config.ts';
 import { signFileLink } from '../file-links.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
 import type { ProducedFile } from '../request-model.ts';
+import { queueCompletionSms } from '../sms/completion.ts';
 
 /** Links in completion emails stay valid for 30 days; API responses sign fresh links each time. */
 export const COMPLETION_LINK_TTL_SECONDS = 30 * 24 * 3600;
@@ -12,7 +13,7 @@ const PDF_TYPE = 'application/pdf';
 
 /** The completion emails: each signer (with send_email) and the sender get the sealed files' links. */
 export async function queueCompletionMails(
-  tx: Executor,
+  tx: Tx,
   config: Config,
   request: SignatureRequestRow,
   signers: SignerRow[],
@@ -66,6 +67,8 @@ export async function queueCompletionMails(
         signerId: s.id,
       });
     }
+    // Signers reached by SMS get the link by SMS too (sms/completion.ts).
+    await queueCompletionSms(tx, { config, request, signers, links, title, until, now });
   }
   if (request.created_by_user_id) {
     const user = await findUserContact(tx, request.created_by_user_id);

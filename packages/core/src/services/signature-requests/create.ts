@@ -53,11 +53,12 @@ export interface PlannedRequest {
   plan: RequestPlan;
 }
 
-/** A request as written: its row, its signers in signing order, the invitations queued. */
+/** A request as written: its row, its signers in signing order, the invitations queued (email, SMS). */
 export interface WrittenRequest {
   request: SignatureRequestRow;
   signers: SignerRow[];
   mailIds: number[];
+  smsIds: number[];
 }
 
 /**
@@ -123,10 +124,10 @@ function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInse
   };
 }
 
-/** Whether the signer at `position` is invited by email as the request is sent. */
-function invitedNow(input: CreateSignatureRequestInput, position: number, email: string | null): boolean {
+/** Whether the signer at `position` is invited (by email or SMS, at `contact`) as the request is sent. */
+function invitedNow(input: CreateSignatureRequestInput, position: number, contact: string | null): boolean {
   const theirTurn = input.signing_order === 'parallel' || position === 0;
-  return theirTurn && input.send_email && !!email;
+  return theirTurn && input.send_email && !!contact;
 }
 
 /** A request's signers in role order; those whose turn it is are `ready` (and, with send_email, emailed now). */
@@ -152,7 +153,8 @@ function signerValues(b: SendBatch, item: PlannedRequest, requestId: number): Si
       redirect_url: s.redirect_url ?? null,
       require_email_otp: s.require_email_otp ?? input.require_email_otp,
       invited_at: theirTurn ? now : null,
-      last_emailed_at: invitedNow(input, position, s.email ?? null) ? now : null,
+      last_emailed_at: invitedNow(input, position, s.email ?? s.phone ?? null) ? now : null,
+      delivery: s.delivery ?? input.delivery ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -186,13 +188,15 @@ export async function writePlannedRequests(
   for (const [i, request] of requests.entries()) {
     const signers = byRequest.get(request.id)!.sort((x, y) => x.position - y.position);
     const mailIds: number[] = [];
+    const smsIds: number[] = [];
     for (const signer of signers) {
-      if (!invitedNow(items[i]!.input, signer.position, signer.email)) continue;
-      mailIds.push(
-        await queueInvitationMail(tx, { config: b.config, request, signer, kind: 'invitation', senderName }),
-      );
+      if (!invitedNow(items[i]!.input, signer.position, signer.email ?? signer.phone)) continue;
+      const invitation = { config: b.config, request, signer, kind: 'invitation' as const, senderName };
+      const q = await queueInvitationMail(tx, { ...invitation, now: b.now });
+      mailIds.push(...q.mail);
+      smsIds.push(...q.sms);
     }
-    written.push({ request, signers, mailIds });
+    written.push({ request, signers, mailIds, smsIds });
   }
   for (const [i, { request }] of written.entries()) {
     await recordEvent(tx, b.scope, {
@@ -292,9 +296,10 @@ export async function createSignatureRequest(
   opts: CreationOptions,
 ): Promise<SignatureRequestDto> {
   const written = await create(sc, actor, input, opts);
-  const signers = written.mailIds.length
-    ? await readAfterCommit(() => loadSigners(sc.db, written.request.id))
-    : written.signers;
+  const signers =
+    written.mailIds.length + written.smsIds.length
+      ? await readAfterCommit(() => loadSigners(sc.db, written.request.id))
+      : written.signers;
   // The template was active under the lock this request was written with.
   const view = { ...written.request, created_by: written.createdBy, template_archived: false };
   return toSignatureRequestDto(view, signers, { config: sc.config, now: sc.now(), withValues: true });
@@ -307,8 +312,8 @@ export async function insertSignatureRequest(
   input: CreateSignatureRequestInput,
   opts: CreationOptions,
 ): Promise<WrittenRequest> {
-  const { request, signers, mailIds } = await create(sc, actor, input, opts);
-  return { request, signers, mailIds };
+  const { request, signers, mailIds, smsIds } = await create(sc, actor, input, opts);
+  return { request, signers, mailIds, smsIds };
 }
 
 async function create(
@@ -326,6 +331,6 @@ async function create(
   const written = await sc.db
     .transaction()
     .execute((tx) => writeRequest(tx, b, { input, expiresAt, signers, within: opts.within }));
-  await sendQueuedMail(sc, written.mailIds);
+  await sendQueuedMail(sc, { mail: written.mailIds, sms: written.smsIds });
   return written;
 }

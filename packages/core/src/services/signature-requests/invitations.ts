@@ -4,12 +4,13 @@ import { markSignerEmailed } from '@esign/db/queries/signers';
 import type { Config } from '../../config.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { invitationEmail } from '../emails.ts';
-import { queueMail, sendMailNow } from '../mail.ts';
+import { queueMail } from '../mail.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import { hmac } from '../secret.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { type Outgoing, queueInvitationSms, sendOutgoingNow, signerChannels } from '../sms/index.ts';
 
-// Signing links and the emails that carry them.
+// Signing links and the emails and SMS that carry them.
 
 /** Signing tokens are derived from a stored nonce with the server secret; only their hash is searchable. */
 export function signingToken(config: Config, nonce: string): string {
@@ -25,7 +26,10 @@ export function newSignerToken(config: Config): { token_nonce: string; token_has
   return { token_nonce: nonce, token_hash: sha256Hex(signingToken(config, nonce)) };
 }
 
-/** Queues an email with the signer's link in the transaction of its cause; returns the mail id. */
+/**
+ * Queues the signer's link in the transaction of its cause, by email, SMS or both (their channels,
+ * sms/delivery.ts); returns what was queued.
+ */
 export async function queueInvitation(
   tx: Tx,
   config: Config,
@@ -34,9 +38,9 @@ export async function queueInvitation(
   kind: InvitationKind,
   senderName: string,
   now: Date,
-): Promise<number> {
+): Promise<Outgoing> {
   await markSignerEmailed(tx, signer.id, now);
-  return queueInvitationMail(tx, { config, request, signer, kind, senderName });
+  return queueInvitationMail(tx, { config, request, signer, kind, senderName, now });
 }
 
 type InvitationKind = 'invitation' | 'next_signer' | 'reminder' | 'resend';
@@ -53,20 +57,24 @@ export async function queueInvitationMail(
     signer: SignerRow;
     kind: InvitationKind;
     senderName: string;
+    now: Date;
   },
-): Promise<number> {
+): Promise<Outgoing> {
   const { request, signer } = o;
+  const url = signingUrl(o.config, signer.token_nonce!);
+  const sms = await queueInvitationSms(tx, { ...o, url });
+  if (!signerChannels(signer).email) return { mail: [], sms };
   const snapshot = request.snapshot as RequestSnapshot;
   const mail = invitationEmail({
     kind: o.kind,
     title: snapshot.template.name,
     signerName: signer.name,
     senderName: o.senderName,
-    signingUrl: signingUrl(o.config, signer.token_nonce!),
+    signingUrl: url,
     message: request.message,
     expiresAt: request.expires_at,
   });
-  return queueMail(tx, {
+  const mailId = await queueMail(tx, {
     kind: o.kind,
     to: signer.email!,
     replyTo: request.reply_to,
@@ -77,13 +85,14 @@ export async function queueInvitationMail(
     environment: request.environment,
     signerId: signer.id,
   });
+  return { mail: [mailId], sms };
 }
 
 /**
- * After the commit that queued them: the emails go out now, within a short bound (a `ready` signer
- * becomes `sent`); the worker delivers whatever is left. Every caller of the service gets this,
- * not only the API.
+ * After the commit that queued them: the emails and SMS go out now, within a short bound (a
+ * `ready` signer becomes `sent`); the worker delivers whatever is left. Every caller of the service
+ * gets this, not only the API.
  */
-export async function sendQueuedMail(sc: ServiceContext, mailIds: number[]): Promise<void> {
-  if (mailIds.length) await sendMailNow(sc, mailIds);
+export async function sendQueuedMail(sc: ServiceContext, out: Outgoing): Promise<void> {
+  await sendOutgoingNow(sc, out);
 }

@@ -4,7 +4,7 @@ import {
   markRequestCanceled,
   markRequestReminded,
 } from '@esign/db/queries/signature-requests';
-import { findSignersWithEmail } from '@esign/db/queries/signers';
+import { findSignersWithContact } from '@esign/db/queries/sms';
 import { OPEN_REQUEST_STATUSES } from '@esign/domain';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
 import type { SignatureRequestDto } from '../../contracts/signature-requests.ts';
@@ -12,6 +12,7 @@ import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { addOutgoing, noOutgoing } from '../sms/index.ts';
 import { signatureRequestDto } from './dto.ts';
 import { queueInvitation, sendQueuedMail } from './invitations.ts';
 import { lockRequest, type RequestView, requestViewOf, requireRequestView, senderNameOf } from './queries.ts';
@@ -91,18 +92,20 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
       { retryAfterSeconds: retry },
     );
   }
-  // Invited, not finished, with an email; signers waiting for their turn are not reminded.
-  const signers = (await findSignersWithEmail(tx, id, ['ready', 'sent', 'viewed'])).filter(wasInvitedByEmail);
+  // Invited, not finished, with an email or a phone (SMS); signers waiting for their turn are not reminded.
+  const signers = (await findSignersWithContact(tx, id, ['ready', 'sent', 'viewed'])).filter(
+    wasInvitedByEmail,
+  );
   if (signers.length === 0) {
     throw new CoreError(
       'nothing_to_remind',
-      'No signer is waiting to sign who was invited by email and has an email address',
+      'No signer is waiting to sign who was invited by email or SMS and has an email address or phone',
     );
   }
   const sender = await senderNameOf(tx, row);
-  const mailIds: number[] = [];
+  const mailIds = noOutgoing();
   for (const s of signers)
-    mailIds.push(await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
+    addOutgoing(mailIds, await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
   await markRequestReminded(tx, id, now);
   await recordAudit(tx, scopeOf(actor), {
     type: 'request.reminded',
@@ -115,8 +118,8 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
 }
 
 /**
- * POST /signature_requests/{id}/remind: emails the link again to every signer who has been
- * invited, has not signed or declined and has an email; at most once per request per hour
+ * POST /signature_requests/{id}/remind: emails (or texts, sms/delivery.ts) the link again to every
+ * signer who has been invited, has not signed or declined and has an email or a phone; at most once per request per hour
  * (`429 remind_too_soon`); none to remind is `422 nothing_to_remind`. The emails go out after commit.
  */
 export async function remindSigners(sc: ServiceContext, actor: Actor, id: number): Promise<ReminderDto> {

@@ -6,6 +6,7 @@ import type { CreateSignatureRequestInput } from '../../contracts/signature-requ
 import { CoreError } from '../../errors.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { type FieldValue, pageRuns, type RequestSnapshot, type SnapshotField } from '../request-model.ts';
+import { normalisePhone } from '../sms/phone.ts';
 import { signerFields } from './status.ts';
 
 // The rules of POST /signature_requests that decide what is sent, as steps: the template must be
@@ -96,7 +97,12 @@ function assignRoles(signersIn: SignerInput[], roles: string[]): (SignerInput & 
     taken.add(s.role);
   }
   const free = roles.filter((r) => !taken.has(r));
-  const assigned = signersIn.map((s) => ({ ...s, role: s.role ?? free.shift()! }));
+  const assigned = signersIn.map((s, i) => ({
+    ...s,
+    role: s.role ?? free.shift()!,
+    // E.164, or 422 invalid_parameter for a number that cannot exist (sms/phone.ts).
+    ...(s.phone ? { phone: normalisePhone(s.phone, `signers[${i}].phone`) } : {}),
+  }));
   assigned.sort((a, b) => roles.indexOf(a.role) - roles.indexOf(b.role));
   return assigned;
 }

@@ -7,6 +7,7 @@ import { CoreError } from '../../errors.ts';
 import { normaliseValues } from '../field-values.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { noOutgoing, normalisePhone } from '../sms/index.ts';
 import { signerDto } from './dto.ts';
 import { queueInvitation, sendQueuedMail } from './invitations.ts';
 import { objectParam } from './plan.ts';
@@ -55,11 +56,13 @@ function checkSignerPatch(
   if (input.email !== undefined && input.email !== null && !isEmail(input.email)) {
     throw new CoreError('invalid_parameter', `Invalid signer email "${input.email}"`);
   }
-  if (input.phone !== undefined && input.phone !== null && !/^\+?[0-9 ()./-]{5,30}$/.test(input.phone)) {
-    throw new CoreError('invalid_parameter', `Invalid phone "${input.phone}": use international format`);
-  }
   const email = input.email !== undefined ? input.email : signer.email;
-  const phone = input.phone !== undefined ? input.phone : signer.phone;
+  // E.164, or 422 invalid_parameter for a number that cannot exist (sms/phone.ts).
+  const phone = input.phone
+    ? normalisePhone(input.phone, 'phone')
+    : input.phone === null
+      ? null
+      : signer.phone;
   if (!email && !phone) throw new CoreError('invalid_parameter', 'A signer must keep an email or a phone');
   const metadata = objectParam(input.metadata, 'metadata');
   const snapshot = request.snapshot as RequestSnapshot;
@@ -75,7 +78,8 @@ function checkSignerPatch(
     if (!invited || signer.status === 'waiting') {
       throw new CoreError('invalid_request', `Signer ${id} has not been invited yet; it is not their turn`);
     }
-    if (!email) throw new CoreError('invalid_request', `Signer ${id} has no email address to resend to`);
+    if (!email && !phone)
+      throw new CoreError('invalid_request', `Signer ${id} has no email address or phone to resend to`);
     if (signer.last_emailed_at && now.getTime() - signer.last_emailed_at.getTime() < RESEND_INTERVAL_MS) {
       const retry = Math.ceil((signer.last_emailed_at.getTime() + RESEND_INTERVAL_MS - now.getTime()) / 1000);
       throw new CoreError(
@@ -85,7 +89,7 @@ function checkSignerPatch(
       );
     }
   }
-  return { metadata, prefill };
+  return { metadata, prefill, phone };
 }
 
 async function updateLocked(
@@ -101,20 +105,20 @@ async function updateLocked(
   // The request first, then the signer: the order every change to a signer locks them in.
   const request = await lockRequest(tx, scope, found.signature_request_id);
   const signer = await lockSigner(tx, scope, id);
-  const { metadata, prefill } = checkSignerPatch(request, signer, input, now);
+  const { metadata, prefill, phone } = checkSignerPatch(request, signer, input, now);
   const updated = await updateSignerRow(tx, id, {
     updated_at: now,
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.email !== undefined ? { email: input.email } : {}),
-    ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    ...(input.phone !== undefined ? { phone } : {}),
     ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
     ...(metadata !== undefined ? { metadata: json(metadata) } : {}),
     ...(prefill !== undefined ? { prefill: json(prefill) } : {}),
     ...(input.resend ? { last_emailed_at: now } : {}),
   });
   const mailIds = input.resend
-    ? [await queueInvitation(tx, sc.config, request, updated, 'resend', await senderNameOf(tx, request), now)]
-    : [];
+    ? await queueInvitation(tx, sc.config, request, updated, 'resend', await senderNameOf(tx, request), now)
+    : noOutgoing();
   return { mailIds };
 }
 

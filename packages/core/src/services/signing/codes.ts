@@ -11,10 +11,11 @@ import {
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
-import { queueMail, sendMailNow } from '../mail.ts';
+import { queueMail } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import { hmac, safeEqual } from '../secret.ts';
+import { codeBySms, maskPhone, queueCodeSms, sendOutgoingNow } from '../sms/index.ts';
 import {
   CODE_MAX_ATTEMPTS,
   CODE_REQUESTS_PER_HOUR,
@@ -35,13 +36,18 @@ const EXPIRED = 'This code has expired; ask for a new one';
 const LOCKED = 'Too many wrong codes: this code no longer works. Ask for a new code.';
 const NO_CODE = 'No code is waiting to be entered; ask for a new one';
 
-/** signing.requestCode: emails a one-time code (when require_email_otp), at most 5 an hour. */
+/**
+ * signing.requestCode: emails a one-time code (when require_email_otp), or texts it (sms/codes.ts:
+ * a signer with only a phone, or one the sender reaches by SMS), at most 5 an hour.
+ */
 export async function requestSigningCode(sc: SignerCtx, token: string) {
-  const { result, mailId } = await sc.db.transaction().execute(async (tx) => {
+  const { result, out } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolveLocked(tx, token, sc.now);
     if (!r.signer.require_email_otp)
       throw new CoreError('invalid_request', 'This signing link does not need a code');
-    if (!r.signer.email) throw new CoreError('invalid_request', 'No email address to send a code to');
+    const bySms = codeBySms(r.signer);
+    if (!r.signer.email && !bySms)
+      throw new CoreError('invalid_request', 'No email address or phone to send a code to');
     await checkCodeRequestLimits(tx, r, sc.now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expires = new Date(sc.now.getTime() + CODE_TTL_MS);
@@ -50,31 +56,48 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
       expiresAt: expires,
       now: sc.now,
     });
-    // The previous code no longer works: its email keeps no copy of it.
+    // The previous code no longer works: its email (or SMS) keeps no copy of it.
     await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
-    const mail = oneTimeCodeEmail({
-      title: (r.request.snapshot as RequestSnapshot).template.name,
-      code,
-      minutes: CODE_TTL_MS / 60_000,
-    });
-    const queued = await queueMail(tx, {
-      kind: 'otp',
-      to: r.signer.email,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      accountId: r.request.account_id,
-      environment: r.request.environment,
-      signerId: r.signer.id,
-    });
-    await audit(tx, sc, { r, type: 'otp.sent' });
-    return {
-      result: { sent: true as const, email: r.signer.email, expires_at: expires.toISOString() },
-      mailId: queued,
-    };
+    const out = bySms
+      ? {
+          mail: [],
+          sms: [
+            await queueCodeSms(tx, {
+              ...sc,
+              request: r.request,
+              signer: r.signer,
+              code,
+              minutes: CODE_TTL_MS / 60_000,
+            }),
+          ],
+        }
+      : { mail: [await queueCodeMail(tx, r, code)], sms: [] };
+    await audit(tx, sc, { r, type: 'otp.sent', ...(bySms ? { data: { channel: 'sms' } } : {}) });
+    const result = bySms
+      ? { sent: true as const, channel: 'sms' as const, email: null, to: maskPhone(r.signer.phone!) }
+      : { sent: true as const, channel: 'email' as const, email: r.signer.email!, to: r.signer.email! };
+    return { result: { ...result, expires_at: expires.toISOString() }, out };
   });
-  await sendMailNow(mailCtx(sc), [mailId]);
+  await sendOutgoingNow(mailCtx(sc), out);
   return result;
+}
+
+async function queueCodeMail(tx: Tx, r: Resolved, code: string): Promise<number> {
+  const mail = oneTimeCodeEmail({
+    title: (r.request.snapshot as RequestSnapshot).template.name,
+    code,
+    minutes: CODE_TTL_MS / 60_000,
+  });
+  return queueMail(tx, {
+    kind: 'otp',
+    to: r.signer.email!,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    accountId: r.request.account_id,
+    environment: r.request.environment,
+    signerId: r.signer.id,
+  });
 }
 
 /** 429 rate_limited (with Retry-After) within 30 s of the last code, or past 5 codes in the last hour. */

@@ -10,11 +10,11 @@ import {
 } from '@esign/db/queries/signing';
 import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
-import { sendMailNow } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, SnapshotField } from '../request-model.ts';
 import { queueSealing, queueSignerCopy } from '../sealing/index.ts';
 import { queueInvitation, senderNameOf } from '../signature-requests/index.ts';
+import { noOutgoing, type Outgoing, sendOutgoingNow } from '../sms/index.ts';
 import { SIGNING_CONSENT_TEXT } from './consent.ts';
 import {
   audit,
@@ -66,7 +66,7 @@ export async function completeSigning(
     if (!completed) await queueSignerCopy(tx, r.signer.id);
     return { result: { redirect_url: r.signer.redirect_url ?? r.request.redirect_url }, mailIds };
   });
-  if (mailIds.length) await sendMailNow(mailCtx(sc), mailIds);
+  await sendOutgoingNow(mailCtx(sc), mailIds);
   return result;
 }
 
@@ -99,7 +99,7 @@ async function advanceRequest(
   tx: Tx,
   sc: SignerCtx,
   r: Resolved,
-): Promise<{ completed: boolean; mailIds: number[] }> {
+): Promise<{ completed: boolean; mailIds: Outgoing }> {
   const all = await listRequestSigners(tx, r.request.id);
   if (all.every((s) => s.status === 'signed')) {
     await markSigningRequestCompleted(tx, r.request.id, sc.now);
@@ -111,20 +111,23 @@ async function advanceRequest(
       objectId: r.request.id,
       now: sc.now,
     });
-    return { completed: true, mailIds: [] };
+    return { completed: true, mailIds: noOutgoing() };
   }
   await markSigningRequestInProgress(tx, r.request.id, sc.now);
-  if (r.request.signing_order !== 'sequential') return { completed: false, mailIds: [] };
+  if (r.request.signing_order !== 'sequential') return { completed: false, mailIds: noOutgoing() };
   const next = all.find((s) => s.status === 'waiting');
-  return { completed: false, mailIds: next ? await inviteNext(tx, sc, { request: r.request, next }) : [] };
+  return {
+    completed: false,
+    mailIds: next ? await inviteNext(tx, sc, { request: r.request, next }) : noOutgoing(),
+  };
 }
 
 async function inviteNext(tx: Tx, sc: SignerCtx, turn: { request: SignatureRequestRow; next: SignerRow }) {
   const { request } = turn;
   const ready = await markSignerReady(tx, turn.next.id, sc.now);
-  if (!request.send_email || !ready.email) return [];
+  if (!request.send_email || (!ready.email && !ready.phone)) return noOutgoing();
   const sender = await senderNameOf(tx, request);
-  return [await queueInvitation(tx, sc.config, request, ready, 'next_signer', sender, sc.now)];
+  return queueInvitation(tx, sc.config, request, ready, 'next_signer', sender, sc.now);
 }
 
 /** One credit the first time a request made from a template completes (live, credit plans). */

@@ -10,6 +10,7 @@ import {
 } from '../request-model.ts';
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
+import { codeBySms } from '../sms/index.ts';
 import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
 import { SIGNING_CONSENT_TEXT } from './consent.ts';
 import {
@@ -91,7 +92,13 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
       expires_at: r.request.expires_at?.toISOString() ?? null,
       test_mode: r.request.environment === 'test',
     },
-    signer: { id: r.signer.id, name: r.signer.name, email: r.signer.email, role: r.signer.role },
+    signer: {
+      id: r.signer.id,
+      name: r.signer.name,
+      email: r.signer.email,
+      role: r.signer.role,
+      code_channel: codeBySms(r.signer) ? ('sms' as const) : ('email' as const),
+    },
     code_required: !unlocked,
     documents: visible ? documentPages(sc, snapshot.documents) : [],
     fields: visible ? ownFields(snapshot, r.signer) : [],

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { codeBySms, maskPhone, normalisePhone, signerChannels, smsText, toCoreError } from '../src/index.ts';
+
+// Issue 32: the pure rules of SMS delivery: phone numbers in E.164, which channels reach a signer,
+// where a code goes, and the texts.
+
+describe('issue 32: phone numbers are checked and normalised to E.164', () => {
+  it('international formats become E.164', () => {
+    expect(normalisePhone('+49 30 1234567', 'phone')).toBe('+49301234567');
+    expect(normalisePhone('0049 (30) 123-4567', 'phone')).toBe('+49301234567');
+    expect(normalisePhone(' +44 20.7946.0000 ', 'phone')).toBe('+442079460000');
+    expect(normalisePhone('+1 (415) 555-2671', 'phone')).toBe('+14155552671');
+  });
+
+  it('an impossible number is 422 invalid_parameter naming the field', () => {
+    for (const bad of [
+      '+1 555',
+      '+49 1',
+      '030 1234567',
+      'call me',
+      '+999 1234567',
+      '+49 30 1234567 ext 12',
+    ]) {
+      let error: unknown = null;
+      try {
+        normalisePhone(bad, 'signers[0].phone');
+      } catch (err) {
+        error = err;
+      }
+      expect(toCoreError(error).code, bad).toBe('invalid_parameter');
+      expect(toCoreError(error).message).toContain('signers[0].phone');
+    }
+  });
+
+  it('the signing page shows a texted code went to the country code and last two digits only', () => {
+    expect(maskPhone('+49301234567')).toBe('+49 ••• 67');
+  });
+});
+
+describe('issue 32: how a signer is reached', () => {
+  const both = { email: 'a@example.com', phone: '+49301234567' };
+  it('a signer with only a phone gets SMS; with only an email, email; whatever was asked', () => {
+    expect(signerChannels({ email: null, phone: '+49301234567', delivery: null })).toEqual({
+      email: false,
+      sms: true,
+    });
+    expect(signerChannels({ email: null, phone: '+49301234567', delivery: 'email' })).toEqual({
+      email: false,
+      sms: true,
+    });
+    expect(signerChannels({ email: 'a@example.com', phone: null, delivery: 'sms' })).toEqual({
+      email: true,
+      sms: false,
+    });
+  });
+
+  it('a signer with both gets email, plus SMS when the request asks (email_and_sms), or SMS alone (sms)', () => {
+    expect(signerChannels({ ...both, delivery: null })).toEqual({ email: true, sms: false });
+    expect(signerChannels({ ...both, delivery: 'email_and_sms' })).toEqual({ email: true, sms: true });
+    expect(signerChannels({ ...both, delivery: 'sms' })).toEqual({ email: false, sms: true });
+  });
+
+  it('the code goes by SMS when the signer has no email or the sender asked for SMS', () => {
+    expect(codeBySms({ email: null, phone: '+49301234567', delivery: null })).toBe(true);
+    expect(codeBySms({ ...both, delivery: null })).toBe(false);
+    expect(codeBySms({ ...both, delivery: 'email_and_sms' })).toBe(true);
+    expect(codeBySms({ ...both, delivery: 'sms' })).toBe(true);
+    expect(codeBySms({ email: 'a@example.com', phone: null, delivery: 'sms' })).toBe(false);
+  });
+});
+
+describe('issue 32: SMS texts (one module, sms/texts.ts)', () => {
+  it('an invitation carries the link on its own line; a code carries the code and its lifetime', () => {
+    const url = 'https://sign.example.com/s/abc';
+    const text = smsText('invitation', { senderName: 'Ann', title: 'Lease', url, expiresAt: null });
+    expect(text).toContain('Ann asks you to sign "Lease"');
+    expect(text.endsWith(`\n${url}`)).toBe(true);
+    expect(smsText('reminder', { senderName: 'Ann', title: 'Lease', url, expiresAt: null })).toMatch(
+      /^Reminder/,
+    );
+    expect(smsText('otp', { code: '123456', minutes: 10 })).toMatch(
+      /^123456 is your signing code.*10 minutes/,
+    );
+    expect(
+      smsText('request.completed', { title: 'Lease', urls: [url], until: '2030-01-01', test: true }),
+    ).toContain('test mode');
+  });
+});
