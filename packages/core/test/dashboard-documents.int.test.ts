@@ -91,14 +91,20 @@ describe('dashboard.requestDocuments (issue 33.7: the documents with the values 
     const anon = h.anonymous();
     const client = request.signers.find((s) => s.role === 'Client')!;
     const agent = request.signers.find((s) => s.role === 'Agent')!;
-    await anon.signing.complete({ token: tokenOf(client.signing_url), values: { 'Client signature': PNG_DOT } });
+    await anon.signing.complete({
+      token: tokenOf(client.signing_url),
+      values: { 'Client signature': PNG_DOT },
+    });
     const during = await caller.dashboard.requestDocuments({ id: request.id });
     expect(byName(during).get('Client signature')!.value).toMatch(/^data:image\/png;base64,/);
     expect(during.documents[0]!.sealed).toBe(false);
     const page1 = during.documents[0]!.page_image_url.replace('{page}', '1');
     expect([...(await fetchLink(page1)).subarray(0, 4)]).toEqual(PNG_MAGIC);
 
-    await anon.signing.complete({ token: tokenOf(agent.signing_url), values: { 'Agent signature': PNG_DOT } });
+    await anon.signing.complete({
+      token: tokenOf(agent.signing_url),
+      values: { 'Agent signature': PNG_DOT },
+    });
     await drainJobs(h.sc, jobHandlers);
     const after = await caller.dashboard.requestDocuments({ id: request.id });
     expect(after.documents[0]).toMatchObject({ sealed: true, page_count: 2 });

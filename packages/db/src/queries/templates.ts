@@ -195,7 +195,11 @@ export interface TemplateCardRow {
  * Field, document and page counts and the first document of the templates `ids` of this account
  * side, in one statement (a list page of 100 templates is one round trip, not one per row).
  */
-export function listTemplateCards(db: Executor, scope: Scope, ids: readonly number[]): Promise<TemplateCardRow[]> {
+export function listTemplateCards(
+  db: Executor,
+  scope: Scope,
+  ids: readonly number[],
+): Promise<TemplateCardRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('templates')
@@ -225,7 +229,9 @@ export function listTemplateCards(db: Executor, scope: Scope, ids: readonly numb
       eb
         .selectFrom('template_documents')
         .select(
-          sql<TemplateCardRow['first_document']>`jsonb_build_object('name', template_documents.name, 'storage_key', template_documents.storage_key, 'page_count', jsonb_array_length(template_documents.pages))`.as(
+          sql<
+            TemplateCardRow['first_document']
+          >`jsonb_build_object('name', template_documents.name, 'storage_key', template_documents.storage_key, 'page_count', jsonb_array_length(template_documents.pages))`.as(
             'doc',
           ),
         )
