@@ -20,7 +20,12 @@ import { type EditorTab, signedInContext } from './editor-helpers.ts';
 
 const SHOTS = join(tmpdir(), 'esign-dashboard-documents');
 const DOCS = process.env.DASHBOARD_SCREENSHOTS;
-const DOC_SHOTS = new Set(['desktop-templates', 'desktop-request-completed', 'phone-request-in-progress']);
+const DOC_SHOTS = new Set([
+  'desktop-templates',
+  'desktop-request-completed',
+  'phone-request-in-progress',
+  'desktop-bulk-preview',
+]);
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
