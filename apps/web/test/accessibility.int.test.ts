@@ -49,21 +49,25 @@ describe.runIf(browserTestsEnabled('accessibility'))(
     it.each([
       ['desktop', DESKTOP],
       ['phone', PHONE],
-    ])('every dashboard page at %s width', async (_name, viewport) => {
-      const tab = await signedInContext(browser, t, owner, viewport);
-      const found: Record<string, string[]> = {};
-      for (const path of [...PAGES, `/requests/${request.id}`]) {
-        await tab.page.goto(`${t.baseUrl}${path}`);
-        await tab.page.locator('main h1').first().waitFor({ timeout: 30_000 });
-        await tab.page.waitForLoadState('networkidle');
-        const violations = await seriousViolations(tab.page);
-        if (violations.length) found[path] = violations;
-      }
-      await tab.ctx.close();
-      expect(found).toEqual({});
-      // The templates list and a request's page show page images (issue 33 item 7), drawn on
-      // their first request: the first width waits for them (networkidle).
-    }, 180_000);
+    ])(
+      'every dashboard page at %s width',
+      async (_name, viewport) => {
+        const tab = await signedInContext(browser, t, owner, viewport);
+        const found: Record<string, string[]> = {};
+        for (const path of [...PAGES, `/requests/${request.id}`]) {
+          await tab.page.goto(`${t.baseUrl}${path}`);
+          await tab.page.locator('main h1').first().waitFor({ timeout: 30_000 });
+          await tab.page.waitForLoadState('networkidle');
+          const violations = await seriousViolations(tab.page);
+          if (violations.length) found[path] = violations;
+        }
+        await tab.ctx.close();
+        expect(found).toEqual({});
+        // The templates list and a request's page show page images (issue 33 item 7), drawn on
+        // their first request: the first width waits for them (networkidle).
+      },
+      180_000,
+    );
 
     it('the sign-in page and the signing page', async () => {
       const ctx = await browser.newContext({ viewport: PHONE });
