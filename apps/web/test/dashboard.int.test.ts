@@ -18,9 +18,8 @@ const SHOTS = join(tmpdir(), 'esign-dashboard');
 const DOCS = process.env.DASHBOARD_SCREENSHOTS;
 const DOC_SHOTS = new Set([
   'desktop-overview',
-  'desktop-templates',
+  // desktop-templates and desktop-request-completed: dashboard-documents.int.test.ts (issue 33.7).
   'desktop-send',
-  'desktop-request-completed',
   'desktop-api-key-created',
   'desktop-webhooks',
   'desktop-team',

@@ -1,6 +1,8 @@
 import { scopeOf } from '../context.ts';
 import { IdInput } from '../contracts/signature-requests.ts';
+import { ListTemplatesInput } from '../contracts/templates.ts';
 import { accountOverview, listFolders, requestTimeline } from '../services/dashboard/activity.ts';
+import { listTemplateCardsPage, requestDocuments } from '../services/dashboard/documents.ts';
 import { actorProcedure, router } from '../trpc.ts';
 
 /** Read-only views the dashboard needs beyond the REST resources (no `openapi`/`mcp` meta). */
@@ -10,4 +12,12 @@ export const dashboardRouter = router({
   requestTimeline: actorProcedure
     .input(IdInput)
     .query(({ ctx, input }) => requestTimeline(ctx.db, scopeOf(ctx.actor), input.id)),
+  /** The templates list with each template's thumbnail and page, field and document counts. */
+  templates: actorProcedure
+    .input(ListTemplatesInput)
+    .query(({ ctx, input }) => listTemplateCardsPage(ctx, scopeOf(ctx.actor), input)),
+  /** A request's documents (sealed pages once completed) and every field with its value so far. */
+  requestDocuments: actorProcedure
+    .input(IdInput)
+    .query(({ ctx, input }) => requestDocuments(ctx, scopeOf(ctx.actor), input.id)),
 });

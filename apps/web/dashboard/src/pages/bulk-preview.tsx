@@ -1,5 +1,7 @@
 // The first rows of a bulk send's file, as they will be sent, with each row's errors.
 
+import { useId } from 'react';
+
 interface Row {
   row_number: number;
   values: Record<string, unknown>;
@@ -16,35 +18,60 @@ interface Preview {
 
 const show = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
+/**
+ * Rows as they will be sent: scrolls within its own box (both ways on a phone), the header and the
+ * row numbers stay in view, and each row says whether it will be sent (its errors beside its
+ * number, so they are seen without scrolling sideways).
+ */
 function RowsTable({ columns, rows, caption }: { columns: string[]; rows: Row[]; caption: string }) {
+  const id = useId();
   return (
-    <div className="table-wrap">
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Row</th>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
+    <>
+      <h3 id={id} className="bulk-caption">
+        {caption}
+      </h3>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by keyboard to scroll it */}
+      <section className="table-wrap bulk-table-wrap" tabIndex={0} aria-labelledby={id}>
+        <table className="bulk-table" aria-labelledby={id}>
+          <thead>
+            <tr>
+              <th scope="col" className="row-number">
+                Row
               </th>
-            ))}
-            <th scope="col">Check</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.row_number} className={r.errors.length ? 'row-invalid' : undefined}>
-              <th scope="row">{r.row_number}</th>
+              <th scope="col">Check</th>
               {columns.map((c) => (
-                <td key={c}>{show(r.values[c])}</td>
+                <th key={c} scope="col">
+                  {c}
+                </th>
               ))}
-              <td>{r.errors.length ? <span className="field-error">{r.errors.join('; ')}</span> : 'OK'}</td>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.row_number} className={r.errors.length ? 'row-invalid' : undefined}>
+                <th scope="row" className="row-number">
+                  {r.row_number}
+                </th>
+                <td className="row-check">
+                  {r.errors.length ? (
+                    <span className="field-error">
+                      <strong>Not sent:</strong> {r.errors.join('; ')}
+                    </span>
+                  ) : (
+                    <span className="row-ok">OK</span>
+                  )}
+                </td>
+                {columns.map((c) => (
+                  <td key={c} title={show(r.values[c])}>
+                    {show(r.values[c])}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
   );
 }
 

@@ -5,22 +5,39 @@ import { formatDateTime, REQUEST_STATUS_LABEL } from '../format.ts';
 import type { Session } from '../session.tsx';
 import { errorCode, trpc } from '../trpc.ts';
 import { Badge, EmptyState, ErrorNote, Loading, Modal, PageHeader, statusTone } from '../ui.tsx';
+import { Documents } from './request/documents.tsx';
 import { Downloads } from './request/downloads.tsx';
 import { EditSigner } from './request/edit-signer.tsx';
 import { RequestActions } from './request/request-actions.tsx';
 import { type Signer, SignerRow } from './request/signer-row.tsx';
 import { Timeline } from './request/timeline.tsx';
 
+/** How often a request is read again: while it is open, and while sealing finishes. */
+const followInterval = (r: { status: string; audit_trail_url?: string | null | undefined } | undefined) =>
+  r && ['sent', 'in_progress'].includes(r.status)
+    ? 10_000
+    : r?.status === 'completed' && !r.audit_trail_url
+      ? 3_000
+      : false;
+
 /** One request, followed live while it is open, and while sealing finishes. */
 function useRequest(id: number) {
   return useQuery({
     ...trpc.signatureRequests.get.queryOptions({ id }),
+    refetchInterval: (q) => followInterval(q.state.data),
+  });
+}
+
+/** Its documents and values, read again as often as the request (they change with it). */
+function useRequestDocuments(id: number, request: Parameters<typeof followInterval>[0]) {
+  return useQuery({
+    ...trpc.dashboard.requestDocuments.queryOptions({ id }),
+    enabled: request !== undefined,
     refetchInterval: (q) =>
-      q.state.data && ['sent', 'in_progress'].includes(q.state.data.status)
-        ? 10_000
-        : q.state.data?.status === 'completed' && !q.state.data.audit_trail_url
-          ? 3_000
-          : false,
+      // Sealed once the request says so: read again until the pages are the sealed ones.
+      request?.status === 'completed' && q.state.data?.documents.some((d) => !d.sealed)
+        ? 3_000
+        : followInterval(request),
   });
 }
 
@@ -29,6 +46,7 @@ export function RequestPage({ session }: { session: Session }) {
   const [editing, setEditing] = useState<Signer | null>(null);
   const canWrite = session.user.role !== 'viewer';
   const request = useRequest(id);
+  const documents = useRequestDocuments(id, request.data);
   if (request.isPending) return <Loading />;
   if (request.error) {
     return errorCode(request.error) === 'not_found' ? (
@@ -64,12 +82,14 @@ export function RequestPage({ session }: { session: Session }) {
               key={s.id}
               signer={s}
               canWrite={canWrite}
+              values={documents.data?.fields.filter((f) => f.signer_id === s.id) ?? []}
               editable={open && canWrite && s.status !== 'signed' && s.status !== 'declined'}
               onEdit={() => setEditing(s)}
             />
           ))}
         </ul>
       </section>
+      {documents.data ? <Documents data={documents.data} /> : <ErrorNote error={documents.error} />}
       <Modal
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}

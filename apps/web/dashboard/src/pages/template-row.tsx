@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '../format.ts';
 import { Badge, Button, Confirm } from '../ui.tsx';
@@ -13,6 +14,34 @@ interface TemplateItem {
   archived_at: string | null;
   created_at: string;
   created_by: { name: string | null; email: string } | null;
+  page_count: number;
+  field_count: number;
+  document_count: number;
+  thumbnail_url: string | null;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The first page as a small picture, loaded when the row scrolls into view. Until the image is
+ * there (the page may still be rendering) or when it cannot be drawn, a plain sheet stands in.
+ */
+function Thumbnail({ url }: { url: string | null }) {
+  const [state, setState] = useState<'loading' | 'shown' | 'failed'>('loading');
+  return (
+    <div className={`thumb thumb-${url ? state : 'failed'}`} aria-hidden="true">
+      {url && state !== 'failed' ? (
+        <img
+          src={url}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          onLoad={() => setState('shown')}
+          onError={() => setState('failed')}
+        />
+      ) : null}
+    </div>
+  );
 }
 
 export function TemplateRow({
@@ -28,10 +57,16 @@ export function TemplateRow({
 }) {
   const active = !t.archived_at;
   return (
-    <li className="row">
+    <li className="row template-row">
+      <Thumbnail url={t.thumbnail_url} />
       <div className="row-main">
         <strong>{t.name}</strong> {t.folder ? <Badge>{t.folder}</Badge> : null}
         {t.archived_at ? <Badge tone="muted">archived</Badge> : null}
+        <div className="hint template-counts">
+          {plural(t.page_count, 'page')}
+          {t.document_count > 1 ? ` in ${plural(t.document_count, 'document')}` : ''} ·{' '}
+          {plural(t.field_count, 'field')}
+        </div>
         <div className="hint">
           Roles: {t.roles.join(', ') || 'none yet'} · created {formatDate(t.created_at)}
           {t.created_by ? ` by ${t.created_by.name || t.created_by.email}` : ''}

@@ -17,11 +17,14 @@ export function TemplatesPage({ session }: { session: Session }) {
   const folders = useQuery(trpc.dashboard.folders.queryOptions());
   const input = { limit: 20, ...(search ? { q: search } : {}), ...(folder ? { folder } : {}), archived };
   const list = useInfiniteQuery(
-    trpc.templates.list.infiniteQueryOptions(input, {
+    trpc.dashboard.templates.infiniteQueryOptions(input, {
       getNextPageParam: (last) => last.next_cursor ?? undefined,
     }),
   );
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.dashboard.templates.pathKey() });
+  };
   const { duplicate, archive } = useTemplateActions(refresh);
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   const filtered = search !== '' || folder !== '' || archived;

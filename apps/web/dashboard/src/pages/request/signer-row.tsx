@@ -1,5 +1,6 @@
 import { formatDateTime, SIGNER_STATUS_LABEL } from '../../format.ts';
 import { Badge, Button, CopyButton, statusTone } from '../../ui.tsx';
+import { type RequestField, SignerValues } from './documents.tsx';
 
 export interface Signer {
   id: number;
@@ -23,9 +24,12 @@ export function SignerRow({
   canWrite,
   editable,
   onEdit,
+  values,
 }: {
   signer: Signer;
   canWrite: boolean;
+  /** The fields this signer fills, with their values so far. */
+  values: RequestField[];
   editable: boolean;
   onEdit: () => void;
 }) {
@@ -43,6 +47,7 @@ export function SignerRow({
             ? ` · declined ${formatDateTime(s.declined_at)}${s.decline_reason ? `: “${s.decline_reason}”` : ''}`
             : ''}
         </div>
+        <SignerValues fields={values} signerName={s.name || s.email || s.phone || 'this signer'} />
       </div>
       <div className="row-actions">
         {s.signing_url && canWrite ? <CopyButton value={s.signing_url} label="Copy signing link" /> : null}
