@@ -286,17 +286,16 @@ export const commands: Record<string, Command> = {
         accountId: user.account_id,
         environment: oneOf(o, 'env', ['live', 'test'] as const, 'live'),
       };
-      const { endpoint, secret } = await createWebhookEndpoint(
-        ctx.db,
-        scope,
-        {
+      const { endpoint, secret } = await createWebhookEndpoint(ctx.db, scope, {
+        input: {
           url: str(o, 'url', true),
           events: list(o, 'events'),
           headers: headers(o, 'header'),
           createdByUserId: user.id,
         },
-        { config: ctx.config, now: ctx.now },
-      );
+        config: ctx.config,
+        now: ctx.now,
+      });
       return { id: endpoint.id, url: endpoint.url, events: endpoint.events, secret };
     },
     text: (r) =>
@@ -308,7 +307,7 @@ export const commands: Record<string, Command> = {
     run: async (ctx, o) => {
       const id = int(o, 'id', true)!;
       const scope = await webhookEndpointScope(ctx.db, id);
-      return sendTestWebhook(ctx.db, scope, id, { config: ctx.config, now: ctx.now });
+      return sendTestWebhook(ctx.db, scope, { endpointId: id, config: ctx.config, now: ctx.now });
     },
     text: deliveryLine,
   },
@@ -359,7 +358,7 @@ export const commands: Record<string, Command> = {
     run: async (ctx, o) => {
       const id = int(o, 'id', true)!;
       const scope = await webhookEndpointScope(ctx.db, id);
-      return disableWebhookEndpoint(ctx.db, scope, id, ctx.now());
+      return disableWebhookEndpoint(ctx.db, scope, { id, now: ctx.now() });
     },
     text: (r) => `Webhook endpoint ${r.id} disabled`,
   },
