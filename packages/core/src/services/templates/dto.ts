@@ -59,13 +59,17 @@ export async function toTemplateDto(
   dto.documents = documents.map((d) => ({
     id: d.id,
     name: d.name,
-    url: signFileLink(dc.config, { k: d.storage_key, t: 'application/pdf', n: `${d.name}.pdf` }, dc.now),
+    url: signFileLink(
+      dc.config,
+      { k: d.storage_key, t: 'application/pdf', n: `${d.name}.pdf` },
+      { now: dc.now },
+    ),
     preview_image_url:
       d.pages.length > 0
         ? signFileLink(
             dc.config,
             { k: d.storage_key, t: 'image/png', n: `${d.name}-page-1.png`, p: 1 },
-            dc.now,
+            { now: dc.now },
           )
         : null,
     page_count: d.pages.length,

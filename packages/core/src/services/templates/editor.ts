@@ -41,7 +41,7 @@ async function editorState(sc: ServiceContext, row: TemplateRow): Promise<Editor
     documents: docs.map((d) => ({
       id: d.id,
       name: d.name,
-      pages: pageImageLinks(sc.config, d, now, EDITOR_LINK_TTL_SECONDS),
+      pages: pageImageLinks(sc.config, d, { now, ttlSeconds: EDITOR_LINK_TTL_SECONDS }),
     })),
   };
 }

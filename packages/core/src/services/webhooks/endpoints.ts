@@ -65,7 +65,7 @@ export async function createWebhookEndpoint(
 
 /** The endpoint in this account side, or `404 not_found`. */
 export function findEndpoint(db: Executor, scope: Scope, id: number): Promise<EndpointRow> {
-  return requireScoped(db, 'webhook_endpoints', scope, id);
+  return requireScoped(db, 'webhook_endpoints', { scope, id });
 }
 
 export async function getWebhookEndpoint(
