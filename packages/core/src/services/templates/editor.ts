@@ -32,12 +32,11 @@ async function editorState(sc: ServiceContext, row: TemplateRow): Promise<Editor
   const docs = await loadTemplateDocuments(sc.db, row.id);
   return {
     version: row.version,
-    template: await toTemplateDto(
-      sc.db,
-      await templateViewOf(sc.db, row),
-      { config: sc.config, now },
-      { withDetails: true },
-    ),
+    template: await toTemplateDto(sc.db, await templateViewOf(sc.db, row), {
+      config: sc.config,
+      now,
+      withDetails: true,
+    }),
     documents: docs.map((d) => ({
       id: d.id,
       name: d.name,
