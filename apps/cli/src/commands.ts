@@ -205,12 +205,12 @@ export const commands: Record<string, Command> = {
     },
     run: async (ctx, o) => ({
       user: userDto(
-        await updateUser(
-          ctx.db,
-          str(o, 'email', true),
-          { name: str(o, 'name'), password: str(o, 'password'), billingCountry: str(o, 'billing-country') },
-          ctx.now(),
-        ),
+        await updateUser(ctx.db, str(o, 'email', true), {
+          name: str(o, 'name'),
+          password: str(o, 'password'),
+          billingCountry: str(o, 'billing-country'),
+          now: ctx.now(),
+        }),
       ),
     }),
     text: (r) => `Updated user ${r.user.id} (${r.user.email})`,
@@ -247,13 +247,11 @@ export const commands: Record<string, Command> = {
     options: { email: { type: 'string' }, credits: { type: 'string' } },
     run: async (ctx, o) => {
       const user = await requireUserByEmail(ctx.db, str(o, 'email', true));
-      const credits = await grantCredits(
-        ctx.db,
-        user.account_id,
-        int(o, 'credits', true)!,
-        'esign credits grant',
-        ctx.now(),
-      );
+      const credits = await grantCredits(ctx.db, user.account_id, {
+        credits: int(o, 'credits', true)!,
+        note: 'esign credits grant',
+        now: ctx.now(),
+      });
       return { object: 'credits', ...credits, purchase_url: `${ctx.config.PUBLIC_URL}/billing` };
     },
     text: (r) => (r.unlimited ? 'Unlimited (lifetime plan)' : `${r.available} credits available`),
