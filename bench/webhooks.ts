@@ -323,12 +323,11 @@ try {
   const config = parseConfig({ DATA_DIR: dataDir, SECRET_KEY, WEBHOOK_ALLOW_PRIVATE: 'true' });
   const { account } = await createAccount(db, { email: 'bench@example.com' }, new Date());
   scopeFor = { accountId: account.id, environment: 'live' };
-  const created = await createWebhookEndpoint(
-    db,
-    scopeFor,
-    { url: `http://127.0.0.1:${port}/hooks`, events: ['signer.signed'] },
-    { config, now: () => new Date() },
-  );
+  const created = await createWebhookEndpoint(db, scopeFor, {
+    input: { url: `http://127.0.0.1:${port}/hooks`, events: ['signer.signed'] },
+    config,
+    now: () => new Date(),
+  });
   secret = created.secret;
   endpointIdFor = created.endpoint.id;
   const emit = emitter(db, scopeFor, endpointIdFor);

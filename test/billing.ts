@@ -57,7 +57,7 @@ export async function makeColleague(db: Db, owner: TestAccount, role: UserRole =
     email: `colleague-${Math.random().toString(36).slice(2, 10)}@example.com`,
     role,
   });
-  await updateUser(db, user.email, { billingCountry: 'DE' }, new Date());
+  await updateUser(db, user.email, { billingCountry: 'DE', now: new Date() });
   const key = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
   return { userId: user.id, email: user.email, key: key.key, keyId: key.id };
 }

@@ -72,7 +72,7 @@ export async function pausedDownload(
   const bytes = randomBytes(size);
   const expectedSha256 = createHash('sha256').update(bytes).digest('hex');
   await store.put(key, bytes, 'application/pdf');
-  const url = signFileLink(t.config, { k: key, t: 'application/pdf', n: 'large.pdf' }, new Date());
+  const url = signFileLink(t.config, { k: key, t: 'application/pdf', n: 'large.pdf' }, { now: new Date() });
   const before = store.bytesRead;
   return new Promise((resolve, reject) => {
     get(url, (res) => {

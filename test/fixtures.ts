@@ -56,7 +56,7 @@ async function bulkBody(t: TestApp, owner: TestAccount) {
 
 /** A pending checkout started by the owner (who gets a billing country first). */
 export async function makeCheckout(t: TestApp, owner: TestAccount): Promise<any> {
-  await updateUser(t.db, owner.email, { billingCountry: 'US' }, new Date());
+  await updateUser(t.db, owner.email, { billingCountry: 'US', now: new Date() });
   const pack = await makePack(t.db);
   const res = await t.api('POST', 'checkouts', { key: owner.key, body: { credit_pack_id: pack.id } });
   if (res.status !== 201) throw new Error(`checkout fixture failed: ${res.status} ${res.text}`);

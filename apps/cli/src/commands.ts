@@ -206,12 +206,12 @@ export const commands: Record<string, Command> = {
     },
     run: async (ctx, o) => ({
       user: userDto(
-        await updateUser(
-          ctx.db,
-          str(o, 'email', true),
-          { name: str(o, 'name'), password: str(o, 'password'), billingCountry: str(o, 'billing-country') },
-          ctx.now(),
-        ),
+        await updateUser(ctx.db, str(o, 'email', true), {
+          name: str(o, 'name'),
+          password: str(o, 'password'),
+          billingCountry: str(o, 'billing-country'),
+          now: ctx.now(),
+        }),
       ),
     }),
     text: (r) => `Updated user ${r.user.id} (${r.user.email})`,
@@ -248,13 +248,11 @@ export const commands: Record<string, Command> = {
     options: { email: { type: 'string' }, credits: { type: 'string' } },
     run: async (ctx, o) => {
       const user = await requireUserByEmail(ctx.db, str(o, 'email', true));
-      const credits = await grantCredits(
-        ctx.db,
-        user.account_id,
-        int(o, 'credits', true)!,
-        'esign credits grant',
-        ctx.now(),
-      );
+      const credits = await grantCredits(ctx.db, user.account_id, {
+        credits: int(o, 'credits', true)!,
+        note: 'esign credits grant',
+        now: ctx.now(),
+      });
       return { object: 'credits', ...credits, purchase_url: `${ctx.config.PUBLIC_URL}/billing` };
     },
     text: (r) => (r.unlimited ? 'Unlimited (lifetime plan)' : `${r.available} credits available`),
@@ -287,17 +285,16 @@ export const commands: Record<string, Command> = {
         accountId: user.account_id,
         environment: oneOf(o, 'env', ['live', 'test'] as const, 'live'),
       };
-      const { endpoint, secret } = await createWebhookEndpoint(
-        ctx.db,
-        scope,
-        {
+      const { endpoint, secret } = await createWebhookEndpoint(ctx.db, scope, {
+        input: {
           url: str(o, 'url', true),
           events: list(o, 'events'),
           headers: headers(o, 'header'),
           createdByUserId: user.id,
         },
-        { config: ctx.config, now: ctx.now },
-      );
+        config: ctx.config,
+        now: ctx.now,
+      });
       return { id: endpoint.id, url: endpoint.url, events: endpoint.events, secret };
     },
     text: (r) =>
@@ -309,7 +306,7 @@ export const commands: Record<string, Command> = {
     run: async (ctx, o) => {
       const id = int(o, 'id', true)!;
       const scope = await webhookEndpointScope(ctx.db, id);
-      return sendTestWebhook(ctx.db, scope, id, { config: ctx.config, now: ctx.now });
+      return sendTestWebhook(ctx.db, scope, { endpointId: id, config: ctx.config, now: ctx.now });
     },
     text: deliveryLine,
   },
@@ -360,7 +357,7 @@ export const commands: Record<string, Command> = {
     run: async (ctx, o) => {
       const id = int(o, 'id', true)!;
       const scope = await webhookEndpointScope(ctx.db, id);
-      return disableWebhookEndpoint(ctx.db, scope, id, ctx.now());
+      return disableWebhookEndpoint(ctx.db, scope, { id, now: ctx.now() });
     },
     text: (r) => `Webhook endpoint ${r.id} disabled`,
   },

@@ -45,7 +45,7 @@ beforeAll(async () => {
     { outbound: { allowPrivate: true, ca: cert, lookup: async () => ['127.0.0.1'] } },
   );
   owner = await createTestAccount(t.db, { credits: 3 });
-  await updateUser(t.db, owner.email, { password: PASSWORD }, new Date());
+  await updateUser(t.db, owner.email, { password: PASSWORD, now: new Date() });
   callback = await startLoopbackServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('Connected: you can close this window');

@@ -87,12 +87,11 @@ describe('connections terminated server-side under load (issue 9.4)', () => {
     const owner = await createTestAccount(tdb.db);
     const config = parseConfig({ ...env, DATABASE_URL: tdb.url });
     const scope: Scope = { accountId: owner.accountId, environment: 'live' };
-    const { endpoint, secret } = await createWebhookEndpoint(
-      tdb.db,
-      scope,
-      { url: receiver.url, events: ['signer.signed'] },
-      { config, now: () => new Date() },
-    );
+    const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
+      input: { url: receiver.url, events: ['signer.signed'] },
+      config,
+      now: () => new Date(),
+    });
     receiver.secret = secret;
     const sendEvent = () =>
       tdb.db.transaction().execute((tx) =>

@@ -71,12 +71,11 @@ function expectClean(outcomes: Outcome[]) {
 async function webhookSetup(db: Db, accountId: number, dbUrl: string, receiver: Receiver) {
   const config = parseConfig({ SECRET_KEY, DATABASE_URL: dbUrl, WEBHOOK_ALLOW_PRIVATE: 'true' });
   const scope: Scope = { accountId, environment: 'live' };
-  const { endpoint, secret } = await createWebhookEndpoint(
-    db,
-    scope,
-    { url: receiver.url, events: ['signer.signed'] },
-    { config, now: () => new Date() },
-  );
+  const { endpoint, secret } = await createWebhookEndpoint(db, scope, {
+    input: { url: receiver.url, events: ['signer.signed'] },
+    config,
+    now: () => new Date(),
+  });
   receiver.secret = secret;
   /** Records an event; resolves once the worker has delivered it. */
   return async (timeoutMs: number) => {

@@ -203,12 +203,11 @@ describe('Prometheus metrics on METRICS_PORT (issue 27.6)', () => {
     const owner = await createTestAccount(tdb.db);
     const config = parseConfig({ ...env, DATABASE_URL: tdb.url });
     const scope: Scope = { accountId: owner.accountId, environment: 'live' };
-    const { endpoint, secret } = await createWebhookEndpoint(
-      tdb.db,
-      scope,
-      { url: receiver.url, events: ['signer.signed'] },
-      { config, now: () => new Date() },
-    );
+    const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
+      input: { url: receiver.url, events: ['signer.signed'] },
+      config,
+      now: () => new Date(),
+    });
     receiver.secret = secret;
     const before = await metricsOf('worker');
     for (let i = 0; i < 2; i++)

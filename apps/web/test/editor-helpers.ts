@@ -27,7 +27,7 @@ export async function signedInContext(
   viewport = DESKTOP,
   touch = false,
 ): Promise<EditorTab> {
-  const session = await createSession(t.db, owner.userId, { ip: null, userAgent: null }, new Date());
+  const session = await createSession(t.db, owner.userId, { ip: null, userAgent: null, now: new Date() });
   const ctx = await browser.newContext({ viewport, hasTouch: touch, isMobile: touch });
   await ctx.addCookies([{ name: sessionCookieName(t.config), value: session.token, url: t.baseUrl }]);
   const page = await ctx.newPage();

@@ -43,7 +43,7 @@ describe('GET /files/{token}/{name} streams the stored file (issue 18)', () => {
 
   it('a link to a file no longer in storage is an error answer, not a cut-off 200', async () => {
     const key = 'requests/1/gone.pdf';
-    const url = signFileLink(t.config, { k: key, t: 'application/pdf', n: 'gone.pdf' }, new Date());
+    const url = signFileLink(t.config, { k: key, t: 'application/pdf', n: 'gone.pdf' }, { now: new Date() });
     const res = await fetch(url);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.headers.get('content-type')).toContain('application/json');

@@ -71,9 +71,9 @@ export function presentedKind(credentials: Credentials): CallerKind | null {
 export async function authenticate(
   db: Executor,
   credentials: Credentials,
-  now: Date,
-  opts: AuthenticateOptions,
+  opts: AuthenticateOptions & { now: Date },
 ): Promise<Actor> {
+  const { now } = opts;
   const kind = presentedKind(credentials);
   const accepted = opts.allow.map((k) => LABEL[k]).join(' or ');
   if (kind === null) {
@@ -119,9 +119,9 @@ export type AuthenticatedRequest =
 export async function authenticateAndLimit(
   db: Executor,
   credentials: Credentials,
-  now: Date,
-  opts: AuthenticateOptions & { perMinute: number; calls?: number },
+  opts: AuthenticateOptions & { now: Date; perMinute: number; calls?: number },
 ): Promise<AuthenticatedRequest> {
+  const { now } = opts;
   const calls = opts.calls ?? 1;
   let actor: Actor;
   let limit: RateLimitResult;
@@ -135,7 +135,7 @@ export async function authenticateAndLimit(
       actor = counted.actor;
       limit = rateLimitResult(counted.count, opts.perMinute, now);
     } else {
-      actor = await authenticate(db, credentials, now, opts);
+      actor = await authenticate(db, credentials, opts);
       limit = await limitActor(db, actor, { limit: opts.perMinute, now, calls });
     }
   } catch (err) {
@@ -191,8 +191,8 @@ async function authenticateSessionCookie(
       cookie: credentials.cookie,
       csrfToken: credentials.csrfToken,
       origin: credentials.origin,
+      now,
     },
-    now,
   );
   if (failure) throw failure;
   if (!actor) throw new CoreError('unauthenticated', 'Your session has ended: sign in again');

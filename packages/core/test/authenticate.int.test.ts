@@ -18,7 +18,11 @@ const REST = { allow: ['api_key'] as const, publicUrl: 'http://localhost:3000' }
 
 describe('authenticate: who is calling, one function for every adapter', () => {
   it('Authentication 1: a Bearer API key resolves to its actor (user, account, environment, permission)', async () => {
-    const actor = await authenticate(tdb.db, { authorization: `Bearer ${owner.key}` }, now(), REST);
+    const actor = await authenticate(
+      tdb.db,
+      { authorization: `Bearer ${owner.key}` },
+      { now: now(), ...REST },
+    );
     expect(actor).toMatchObject({
       kind: 'api_key',
       accountId: owner.accountId,
@@ -30,25 +34,28 @@ describe('authenticate: who is calling, one function for every adapter', () => {
   });
 
   it('Authentication 6: missing, malformed and revoked keys are unauthenticated; expired is api_key_expired', async () => {
-    await expect(authenticate(tdb.db, {}, now(), REST)).rejects.toMatchObject({
+    await expect(authenticate(tdb.db, {}, { now: now(), ...REST })).rejects.toMatchObject({
       code: 'unauthenticated',
       message: expect.stringContaining('Missing API key'),
     });
-    await expect(authenticate(tdb.db, { authorization: 'Bearer nope' }, now(), REST)).rejects.toMatchObject({
+    await expect(
+      authenticate(tdb.db, { authorization: 'Bearer nope' }, { now: now(), ...REST }),
+    ).rejects.toMatchObject({
       code: 'unauthenticated',
     });
     const expired = await owner.newKey({ expiresAt: new Date(Date.now() - 1000) });
     await expect(
-      authenticate(tdb.db, { authorization: `Bearer ${expired.key}` }, now(), REST),
+      authenticate(tdb.db, { authorization: `Bearer ${expired.key}` }, { now: now(), ...REST }),
     ).rejects.toMatchObject({ code: 'api_key_expired' });
   });
 
   it('a credential of a kind the endpoint does not allow is refused; a cookie alone is no credential yet', async () => {
     await expect(
-      authenticate(tdb.db, { authorization: `Bearer ${owner.key}` }, now(), {
-        allow: [],
-        publicUrl: 'http://localhost:3000',
-      }),
+      authenticate(
+        tdb.db,
+        { authorization: `Bearer ${owner.key}` },
+        { now: now(), allow: [], publicUrl: 'http://localhost:3000' },
+      ),
     ).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringContaining('not accepted') });
     expect(presentedKind({ cookie: 'theme=dark' })).toBeNull();
     expect(presentedKind({ authorization: '  ' })).toBeNull();
@@ -61,25 +68,26 @@ describe('authenticateAndLimit: authenticate, the shared fixed window, the heade
     const a = await createTestAccount(tdb.db);
     const credentials = { authorization: `Bearer ${a.key}` };
     const at = new Date('2031-01-01T00:00:10Z');
-    const first = await authenticateAndLimit(tdb.db, credentials, at, { ...REST, perMinute: 2 });
+    const first = await authenticateAndLimit(tdb.db, credentials, { now: at, ...REST, perMinute: 2 });
     expect(first.actor?.apiKeyId).toBe(a.keyId);
     expect(first.headers).toEqual({
       'RateLimit-Limit': '2',
       'RateLimit-Remaining': '1',
       'RateLimit-Reset': '50',
     });
-    await authenticateAndLimit(tdb.db, credentials, at, { ...REST, perMinute: 2 });
-    const third = await authenticateAndLimit(tdb.db, credentials, at, { ...REST, perMinute: 2 });
+    await authenticateAndLimit(tdb.db, credentials, { now: at, ...REST, perMinute: 2 });
+    const third = await authenticateAndLimit(tdb.db, credentials, { now: at, ...REST, perMinute: 2 });
     expect(third.actor).toBeNull();
     expect(third.error?.code).toBe('rate_limited');
     expect(third.headers).toMatchObject({ 'RateLimit-Remaining': '0', 'Retry-After': '50' });
   });
 
   it('a refused credential gives the error and no RateLimit headers (the response is not authenticated)', async () => {
-    const res = await authenticateAndLimit(tdb.db, { authorization: 'Bearer svc_live_x' }, now(), {
-      ...REST,
-      perMinute: 10,
-    });
+    const res = await authenticateAndLimit(
+      tdb.db,
+      { authorization: 'Bearer svc_live_x' },
+      { now: now(), ...REST, perMinute: 10 },
+    );
     expect(res.error?.code).toBe('unauthenticated');
     expect(res.headers).toEqual({});
   });
@@ -91,10 +99,11 @@ describe('authenticateAndLimit: authenticate, the shared fixed window, the heade
       const credentials = { authorization: `Bearer ${a.key}` };
       const at = new Date('2031-02-01T00:00:10Z');
       expect(
-        (await authenticateAndLimit(other, credentials, at, { ...REST, perMinute: 100 })).actor?.apiKeyId,
+        (await authenticateAndLimit(other, credentials, { now: at, ...REST, perMinute: 100 })).actor
+          ?.apiKeyId,
       ).toBe(a.keyId);
       await revokeApiKey(tdb.db, a.keyId, at);
-      const after = await authenticateAndLimit(other, credentials, at, { ...REST, perMinute: 100 });
+      const after = await authenticateAndLimit(other, credentials, { now: at, ...REST, perMinute: 100 });
       expect(after.error).toMatchObject({ code: 'unauthenticated', message: 'Invalid or revoked API key' });
       const window = await sql<{ count: number }>`
         select count from rate_limit_windows where bucket = ${`api_key:${a.keyId}`}`.execute(tdb.db);

@@ -201,13 +201,13 @@ describe('credits: checked up front for the whole batch; the batch stops cleanly
       mapping,
     });
     await processBulkSend(h.sc, batch.id, { maxRows: 10 });
-    await grantCredits(h.db, account.accountId, -1, 'spent elsewhere', new Date());
+    await grantCredits(h.db, account.accountId, { credits: -1, note: 'spent elsewhere', now: new Date() });
     await processBulkSend(h.sc, batch.id);
     const stopped = await caller.bulkSends.get({ id: batch.id });
     expect(stopped).toMatchObject({ status: 'stopped', counts: { sent: 10, pending: 20, failed: 0 } });
     expect(stopped.stop_reason).toMatch(/^insufficient_credits/);
     expect(await codeOf(caller.bulkSends.resume({ id: batch.id }))).toBe('insufficient_credits');
-    await grantCredits(h.db, account.accountId, 1, 'bought', new Date());
+    await grantCredits(h.db, account.accountId, { credits: 1, note: 'bought', now: new Date() });
     expect((await caller.bulkSends.resume({ id: batch.id })).status).toBe('queued');
     await processBulkSend(h.sc, batch.id);
     expect(await caller.bulkSends.get({ id: batch.id })).toMatchObject({

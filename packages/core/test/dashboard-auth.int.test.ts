@@ -235,12 +235,13 @@ describe('sessions are database rows', () => {
 
 describe('CSRF protection on changes made with the session cookie', () => {
   const request = async (method: string, token: string, extra: { csrf?: string; origin?: string } = {}) =>
-    authenticateWebRequest(
-      db,
-      config,
-      { method, cookie: cookieOf(config, token), csrfToken: extra.csrf, origin: extra.origin },
-      clock.now,
-    );
+    authenticateWebRequest(db, config, {
+      method,
+      cookie: cookieOf(config, token),
+      csrfToken: extra.csrf,
+      origin: extra.origin,
+      now: clock.now,
+    });
 
   it('a change without the CSRF token is refused with 403 forbidden; reads need none', async () => {
     const acct = await accountWithPassword(db);

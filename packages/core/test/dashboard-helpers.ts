@@ -63,7 +63,8 @@ export function harness(db: Db, config: Config, clock: { now: Date }): Harness {
   const deps = createCoreDeps(config);
   const actorOf = async (b: Browser) =>
     b.token
-      ? ((await authenticateSession(db, config, cookieOf(config, b.token), clock.now))?.actor ?? null)
+      ? ((await authenticateSession(db, config, { cookieHeader: cookieOf(config, b.token), now: clock.now }))
+          ?.actor ?? null)
       : null;
   return {
     db,

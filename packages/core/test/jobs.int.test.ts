@@ -45,7 +45,7 @@ describe('durable job queue', () => {
     await Promise.all(
       Array.from({ length: 4 }, (_, w) =>
         (async () => {
-          while (await runOneJob(ctx, handlers, `w${w}`)) {}
+          while (await runOneJob(ctx, handlers, { workerId: `w${w}` })) {}
         })(),
       ),
     );
@@ -61,7 +61,7 @@ describe('durable job queue', () => {
     };
     let clock = new Date('2031-01-01T00:00:00Z');
     const c = { ...ctx, now: () => clock };
-    expect(await runOneJob(c, handlers, 'w')).toBe(true);
+    expect(await runOneJob(c, handlers, { workerId: 'w' })).toBe(true);
     let job = await tdb.db
       .selectFrom('jobs')
       .selectAll()
@@ -69,9 +69,9 @@ describe('durable job queue', () => {
       .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'queued', attempts: 1, last_error: 'boom' });
     expect(job.run_at.getTime()).toBe(clock.getTime() + jobRetryDelayMs(1));
-    expect(await runOneJob(c, handlers, 'w')).toBe(false); // not due yet
+    expect(await runOneJob(c, handlers, { workerId: 'w' })).toBe(false); // not due yet
     clock = new Date(clock.getTime() + 60_000);
-    expect(await runOneJob(c, handlers, 'w')).toBe(true);
+    expect(await runOneJob(c, handlers, { workerId: 'w' })).toBe(true);
     job = await tdb.db.selectFrom('jobs').selectAll().where('kind', '=', 'flaky').executeTakeFirstOrThrow();
     expect(job.status).toBe('failed');
   });
@@ -79,12 +79,20 @@ describe('durable job queue', () => {
   it('a job whose worker died is claimed again once its lease expires', async () => {
     await enqueueJob(tdb.db, { kind: 'lease' });
     const t0 = new Date('2032-01-01T00:00:00Z');
-    const first = await claimJob(tdb.db, 'dead-worker', t0, ['lease']);
+    const first = await claimJob(tdb.db, { workerId: 'dead-worker', now: t0, kinds: ['lease'] });
     expect(first).not.toBeNull();
     expect(
-      await claimJob(tdb.db, 'other', new Date(t0.getTime() + JOB_LEASE_MS - 1000), ['lease']),
+      await claimJob(tdb.db, {
+        workerId: 'other',
+        now: new Date(t0.getTime() + JOB_LEASE_MS - 1000),
+        kinds: ['lease'],
+      }),
     ).toBeNull();
-    const again = await claimJob(tdb.db, 'other', new Date(t0.getTime() + JOB_LEASE_MS + 1000), ['lease']);
+    const again = await claimJob(tdb.db, {
+      workerId: 'other',
+      now: new Date(t0.getTime() + JOB_LEASE_MS + 1000),
+      kinds: ['lease'],
+    });
     expect(again?.id).toBe(first!.id);
     expect(again?.attempts).toBe(2);
   });

@@ -53,7 +53,7 @@ describe('mail sent by two processes at once', () => {
     });
     await isLocked;
     try {
-      expect(await runOneJob(ctx, jobHandlers, 'race-worker')).toBe(true);
+      expect(await runOneJob(ctx, jobHandlers, { workerId: 'race-worker' })).toBe(true);
     } finally {
       release();
       await holder;

@@ -38,19 +38,15 @@ async function issue(opts: { aud?: string; scope?: string; env?: 'live' | 'test'
   const accountId = oauthSubject(owner.userId, opts.env ?? 'live');
   const grantId = `grant-${counter}`;
   const token = `access-token-${counter}-${'x'.repeat(30)}`;
-  await upsertRecord(
-    tdb.db,
-    'Grant',
-    grantId,
-    { jti: grantId, kind: 'Grant', accountId, clientId: 'c1' },
-    3600,
+  await upsertRecord(tdb.db, 'Grant', {
+    id: grantId,
+    payload: { jti: grantId, kind: 'Grant', accountId, clientId: 'c1' },
+    expiresInSeconds: 3600,
     now,
-  );
-  await upsertRecord(
-    tdb.db,
-    'AccessToken',
-    token,
-    {
+  });
+  await upsertRecord(tdb.db, 'AccessToken', {
+    id: token,
+    payload: {
       jti: token,
       kind: 'AccessToken',
       accountId,
@@ -59,9 +55,9 @@ async function issue(opts: { aud?: string; scope?: string; env?: 'live' | 'test'
       scope: opts.scope ?? 'read write',
       aud: opts.aud ?? mcpResource(PUBLIC_URL),
     },
-    opts.ttl ?? 3600,
+    expiresInSeconds: opts.ttl ?? 3600,
     now,
-  );
+  });
   return { token, grantId, issuedAt: now };
 }
 
@@ -70,7 +66,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
   it('an OAuth token acts as the approving user, in their account, role and side; write scope allows changes', async () => {
     const full = await issue();
-    expect(await authenticate(tdb.db, bearer(full.token), new Date(), MCP)).toMatchObject({
+    expect(await authenticate(tdb.db, bearer(full.token), { now: new Date(), ...MCP })).toMatchObject({
       kind: 'oauth',
       userId: owner.userId,
       accountId: owner.accountId,
@@ -81,7 +77,7 @@ describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
       canWrite: true,
     });
     const view = await issue({ scope: 'read', env: 'test' });
-    expect(await authenticate(tdb.db, bearer(view.token), new Date(), MCP)).toMatchObject({
+    expect(await authenticate(tdb.db, bearer(view.token), { now: new Date(), ...MCP })).toMatchObject({
       canWrite: false,
       environment: 'test',
     });
@@ -89,7 +85,9 @@ describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
 
   it('a token bound to another resource (resource indicator) is refused 401', async () => {
     const other = await issue({ aud: 'https://elsewhere.example/mcp' });
-    await expect(authenticate(tdb.db, bearer(other.token), new Date(), MCP)).rejects.toMatchObject({
+    await expect(
+      authenticate(tdb.db, bearer(other.token), { now: new Date(), ...MCP }),
+    ).rejects.toMatchObject({
       code: 'unauthenticated',
       message: expect.stringContaining(`not for ${mcpResource(PUBLIC_URL)}`),
     });
@@ -98,10 +96,10 @@ describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
   it('MCP tokens last one hour: past its expiry (by the caller clock) a token is refused 401', async () => {
     const { token, issuedAt } = await issue();
     const at = (ms: number) => new Date(issuedAt.getTime() + ms);
-    await expect(authenticate(tdb.db, bearer(token), at(3599_000), MCP)).resolves.toMatchObject({
+    await expect(authenticate(tdb.db, bearer(token), { now: at(3599_000), ...MCP })).resolves.toMatchObject({
       kind: 'oauth',
     });
-    await expect(authenticate(tdb.db, bearer(token), at(3600_000), MCP)).rejects.toMatchObject({
+    await expect(authenticate(tdb.db, bearer(token), { now: at(3600_000), ...MCP })).rejects.toMatchObject({
       code: 'unauthenticated',
     });
   });
@@ -109,7 +107,9 @@ describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
   it('a revoked grant (disconnected app, reused refresh token) or a removed member ends the token', async () => {
     const revoked = await issue();
     await revokeGrantRecords(tdb.db, [revoked.grantId]);
-    await expect(authenticate(tdb.db, bearer(revoked.token), new Date(), MCP)).rejects.toMatchObject({
+    await expect(
+      authenticate(tdb.db, bearer(revoked.token), { now: new Date(), ...MCP }),
+    ).rejects.toMatchObject({
       code: 'unauthenticated',
     });
     const other = await issue();
@@ -119,7 +119,9 @@ describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
       .where('id', '=', owner.userId)
       .execute();
     try {
-      await expect(authenticate(tdb.db, bearer(other.token), new Date(), MCP)).rejects.toMatchObject({
+      await expect(
+        authenticate(tdb.db, bearer(other.token), { now: new Date(), ...MCP }),
+      ).rejects.toMatchObject({
         code: 'unauthenticated',
       });
     } finally {
@@ -131,7 +133,7 @@ describe('OAuth access tokens on /mcp (Authentication rule 8)', () => {
     const { token } = await issue();
     expect(presentedKind(bearer(token))).toBe('oauth');
     expect(presentedKind(bearer(owner.key))).toBe('api_key');
-    await expect(authenticate(tdb.db, bearer(token), new Date(), REST)).rejects.toMatchObject({
+    await expect(authenticate(tdb.db, bearer(token), { now: new Date(), ...REST })).rejects.toMatchObject({
       code: 'unauthenticated',
       message: expect.stringContaining('OAuth access tokens work only on the MCP endpoint'),
     });
@@ -145,43 +147,46 @@ describe('the authorization server store (oauth_records)', () => {
       tdb.db,
     );
     expect(dump.rows[0]!.t).not.toContain(token);
-    expect((await findRecord(tdb.db, 'AccessToken', token, new Date()))?.jti).toBe(token);
+    expect((await findRecord(tdb.db, 'AccessToken', { id: token, now: new Date() }))?.jti).toBe(token);
   });
 
   it('consuming a record (a rotated refresh token) marks it once; it is then seen as consumed', async () => {
     const now = new Date();
-    await upsertRecord(tdb.db, 'RefreshToken', 'rt-1', { kind: 'RefreshToken', grantId: 'g' }, 60, now);
-    expect((await findRecord(tdb.db, 'RefreshToken', 'rt-1', now))?.consumed).toBeUndefined();
-    expect(await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', now)).toBe(true);
+    await upsertRecord(tdb.db, 'RefreshToken', {
+      id: 'rt-1',
+      payload: { kind: 'RefreshToken', grantId: 'g' },
+      expiresInSeconds: 60,
+      now,
+    });
+    expect((await findRecord(tdb.db, 'RefreshToken', { id: 'rt-1', now }))?.consumed).toBeUndefined();
+    expect(await consumeRecord(tdb.db, 'RefreshToken', { id: 'rt-1', now })).toBe(true);
     const later = new Date(now.getTime() + 5000);
-    expect(await consumeRecord(tdb.db, 'RefreshToken', 'rt-1', later)).toBe(false);
-    expect((await findRecord(tdb.db, 'RefreshToken', 'rt-1', later))?.consumed).toBe(
+    expect(await consumeRecord(tdb.db, 'RefreshToken', { id: 'rt-1', now: later })).toBe(false);
+    expect((await findRecord(tdb.db, 'RefreshToken', { id: 'rt-1', now: later }))?.consumed).toBe(
       Math.floor(now.getTime() / 1000),
     );
     expect(
-      await findRecord(tdb.db, 'RefreshToken', 'rt-1', new Date(now.getTime() + 61_000)),
+      await findRecord(tdb.db, 'RefreshToken', { id: 'rt-1', now: new Date(now.getTime() + 61_000) }),
     ).toBeUndefined();
   });
 
   it('a refresh token extends its grant: a connection lives as long as its newest refresh token', async () => {
     const now = new Date();
-    await upsertRecord(
-      tdb.db,
-      'Grant',
-      'g-extend',
-      { kind: 'Grant', accountId: oauthSubject(owner.userId, 'live') },
-      60,
+    await upsertRecord(tdb.db, 'Grant', {
+      id: 'g-extend',
+      payload: { kind: 'Grant', accountId: oauthSubject(owner.userId, 'live') },
+      expiresInSeconds: 60,
       now,
-    );
-    await upsertRecord(
-      tdb.db,
-      'RefreshToken',
-      'rt-extend',
-      { kind: 'RefreshToken', grantId: 'g-extend' },
-      3600,
+    });
+    await upsertRecord(tdb.db, 'RefreshToken', {
+      id: 'rt-extend',
+      payload: { kind: 'RefreshToken', grantId: 'g-extend' },
+      expiresInSeconds: 3600,
       now,
-    );
-    expect(await findRecord(tdb.db, 'Grant', 'g-extend', new Date(now.getTime() + 3000_000))).toBeDefined();
+    });
+    expect(
+      await findRecord(tdb.db, 'Grant', { id: 'g-extend', now: new Date(now.getTime() + 3000_000) }),
+    ).toBeDefined();
   });
 
   it('subjects: `<user id>:<live|test>` and nothing else', () => {
@@ -209,12 +214,11 @@ describe('client ID metadata documents are fetched through the outbound guard', 
 describe('registered clients that never connect are removed (open registration cannot grow the table without bound)', () => {
   const HOUR = 3_600_000;
   const register = (id: string, at: Date) =>
-    saveClient(
-      tdb.db,
-      id,
-      { client_name: id, redirect_uris: ['http://127.0.0.1/cb'] },
-      { metadataUrl: null, now: at },
-    );
+    saveClient(tdb.db, id, {
+      metadata: { client_name: id, redirect_uris: ['http://127.0.0.1/cb'] },
+      metadataUrl: null,
+      now: at,
+    });
   const exists = async (id: string) =>
     !!(await tdb.db.selectFrom('oauth_clients').select('id').where('id', '=', id).executeTakeFirst());
 
@@ -230,19 +234,17 @@ describe('registered clients that never connect are removed (open registration c
       .set({ purchases_hidden: true })
       .where('id', '=', 'prune-hidden')
       .execute();
-    await upsertRecord(
-      tdb.db,
-      'Grant',
-      'prune-grant',
-      {
+    await upsertRecord(tdb.db, 'Grant', {
+      id: 'prune-grant',
+      payload: {
         jti: 'prune-grant',
         kind: 'Grant',
         accountId: oauthSubject(owner.userId, 'live'),
         clientId: 'prune-connected',
       },
-      3600,
+      expiresInSeconds: 3600,
       now,
-    );
+    });
     expect(await pruneUnusedOAuthClients(tdb.db, now)).toBe(1);
     expect(await exists('prune-unused')).toBe(false);
     for (const id of ['prune-recent', 'prune-connected', 'prune-hidden']) expect(await exists(id)).toBe(true);

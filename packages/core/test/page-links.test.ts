@@ -48,7 +48,7 @@ const read = (url: string, at = now) => {
 };
 
 describe('page-image links', () => {
-  const links = pageImageLinks(config, doc, now, 24 * 3600);
+  const links = pageImageLinks(config, doc, { now, ttlSeconds: 24 * 3600 });
 
   it('every page of a 5,000-page document gets a link under one signed token', () => {
     expect(links).toHaveLength(5000);
@@ -102,7 +102,11 @@ describe('page-image links', () => {
 });
 
 describe('signing.open pages (spec: signing.open returns page images and page sizes)', () => {
-  const open = signingPages(config, { ...doc, page_sizes: pageRuns(doc.pages) }, now, 24 * 3600);
+  const open = signingPages(
+    config,
+    { ...doc, page_sizes: pageRuns(doc.pages) },
+    { now, ttlSeconds: 24 * 3600 },
+  );
 
   it('one link template, the page count and every page size: each page reads its own image', async () => {
     expect(open.page_count).toBe(5000);
@@ -122,7 +126,7 @@ describe('signing.open pages (spec: signing.open returns page images and page si
       { width: 842, height: 595 },
       { width: 612, height: 792 },
     ];
-    const mixed = signingPages(config, { ...doc, page_sizes: pageRuns(pages) }, now, 3600);
+    const mixed = signingPages(config, { ...doc, page_sizes: pageRuns(pages) }, { now, ttlSeconds: 3600 });
     expect(mixed.page_count).toBe(4);
     expect(mixed.page_sizes).toEqual([
       [2, 612, 792],
@@ -132,14 +136,14 @@ describe('signing.open pages (spec: signing.open returns page images and page si
   });
 
   it('gives the links the editor gets, one per page', () => {
-    const links = pageImageLinks(config, doc, now, 24 * 3600);
+    const links = pageImageLinks(config, doc, { now, ttlSeconds: 24 * 3600 });
     const numbers = Array.from({ length: open.page_count }, (_, i) => i + 1);
     expect(numbers.map((n) => pageImageUrl(open.page_image_url, n))).toEqual(links.map((l) => l.image_url));
   });
 
   it('a document whose name holds "{page}" still has one place for the page number', async () => {
     const odd = { ...doc, name: 'Plan {page} v2', page_sizes: pageRuns(doc.pages.slice(0, 3)) };
-    const template = signingPages(config, odd, now, 3600).page_image_url;
+    const template = signingPages(config, odd, { now, ttlSeconds: 3600 }).page_image_url;
     expect(template.split('{page}')).toHaveLength(2);
     await storage.put(`${doc.storage_key}.page-3.png`, new Uint8Array([3, 3]));
     const file = await read(pageImageUrl(template, 3));

@@ -122,7 +122,7 @@ describe('services send their emails after commit, whoever calls them (no adapte
 
   it('sendFeedback stores the message and queues its email in one transaction (the worker sends it)', async () => {
     const actor = await h.actor(owner.key);
-    const fb = await sendFeedback(h.sc, actor, { kind: 'question', message: 'Hello?' }, { source: 'api' });
+    const fb = await sendFeedback(h.sc, actor, { kind: 'question', message: 'Hello?', source: 'api' });
     expect(fb).toMatchObject({ object: 'feedback', kind: 'question', message: 'Hello?', source: 'api' });
     const mail = await h.db
       .selectFrom('mail_outbox')

@@ -64,12 +64,11 @@ async function setup(reply?: ReplyFn, clock?: { now: Date }) {
     nowSeconds: () => Math.floor((clock?.now ?? new Date()).getTime() / 1000),
   });
   receivers.push(r);
-  const { endpoint, secret } = await createWebhookEndpoint(
-    db,
-    scope,
-    { url: r.url, events: ['signer.signed'] },
-    { config, now: () => new Date() },
-  );
+  const { endpoint, secret } = await createWebhookEndpoint(db, scope, {
+    input: { url: r.url, events: ['signer.signed'] },
+    config,
+    now: () => new Date(),
+  });
   r.secret = secret;
   const emit = async (n: number, at = clock?.now ?? new Date()) => {
     const ids: string[] = [];
@@ -113,8 +112,8 @@ describe('batch claim (issue 16: one statement for many due jobs, FOR UPDATE SKI
     const ids = await emit(120);
     const now = new Date();
     const [a, b] = await Promise.all([
-      claimDeliveryBatch(db, 'worker-a', 80, now, LEASES),
-      claimDeliveryBatch(db, 'worker-b', 80, now, LEASES),
+      claimDeliveryBatch(db, { workerId: 'worker-a', limit: 80, now, leases: LEASES }),
+      claimDeliveryBatch(db, { workerId: 'worker-b', limit: 80, now, leases: LEASES }),
     ]);
     const jobIds = [...a, ...b].map((i) => i.job.id);
     expect(new Set(jobIds).size).toBe(120);
@@ -125,7 +124,9 @@ describe('batch claim (issue 16: one statement for many due jobs, FOR UPDATE SKI
       select count(*)::int as n from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
       where d.locked_by = a.delivery_uuid and a.attempt = 1 and a.duration_ms is null`.execute(db);
     expect(attempts.rows[0]!.n).toBe(120);
-    expect(await claimDeliveryBatch(db, 'worker-c', 80, now, LEASES)).toEqual([]);
+    expect(await claimDeliveryBatch(db, { workerId: 'worker-c', limit: 80, now, leases: LEASES })).toEqual(
+      [],
+    );
   });
 
   it('two wake-ups of one delivery in one batch: one attempt; the other job finds the delivery held', async () => {
@@ -133,7 +134,12 @@ describe('batch claim (issue 16: one statement for many due jobs, FOR UPDATE SKI
     const [eventId] = await emit(1);
     const delivery = await deliveryOf(eventId!);
     await enqueueJob(db, { kind: WEBHOOK_DELIVER_JOB, payload: { deliveryId: delivery.id } });
-    const items = await claimDeliveryBatch(db, 'worker-a', 10, new Date(), LEASES);
+    const items = await claimDeliveryBatch(db, {
+      workerId: 'worker-a',
+      limit: 10,
+      now: new Date(),
+      leases: LEASES,
+    });
     expect(items).toHaveLength(2);
     expect(items.filter((i) => i.delivery)).toHaveLength(1);
     const held = await deliveryOf(eventId!);
@@ -155,8 +161,8 @@ describe('batch claim (issue 16: one statement for many due jobs, FOR UPDATE SKI
         await enqueueJob(db, { kind: WEBHOOK_DELIVER_JOB, payload: { deliveryId: d.id } });
       const now = new Date();
       const [a, b] = await Promise.all([
-        claimDeliveryBatch(db, 'worker-a', 45, now, LEASES),
-        claimDeliveryBatch(db, 'worker-b', 45, now, LEASES),
+        claimDeliveryBatch(db, { workerId: 'worker-a', limit: 45, now, leases: LEASES }),
+        claimDeliveryBatch(db, { workerId: 'worker-b', limit: 45, now, leases: LEASES }),
       ]);
       expect(a.length + b.length).toBe(80);
       const claimed = [...a, ...b].flatMap((i) => (i.delivery ? [i.delivery.id] : []));
@@ -174,7 +180,7 @@ describe('batch claim (issue 16: one statement for many due jobs, FOR UPDATE SKI
       [later, { attempts: 1, next_attempt_at: new Date(now.getTime() + MINUTE) }],
     ] as const)
       await db.updateTable('webhook_deliveries').set(set).where('event_id', '=', eventId!).execute();
-    const items = await claimDeliveryBatch(db, 'worker-a', 10, now, LEASES);
+    const items = await claimDeliveryBatch(db, { workerId: 'worker-a', limit: 10, now, leases: LEASES });
     expect(items).toHaveLength(3);
     expect(items.every((i) => i.delivery === null)).toBe(true);
   });
@@ -215,7 +221,12 @@ describe('the batch worker (issue 16: at least once, no duplicates, nothing lost
     const { r, scope, emit } = await setup(undefined, clock);
     const ids = await emit(40);
     // The dying worker: it claimed the batch (leases taken, attempts recorded as started) and stopped.
-    const dying = await claimDeliveryBatch(db, 'dying-worker', 100, clock.now, LEASES);
+    const dying = await claimDeliveryBatch(db, {
+      workerId: 'dying-worker',
+      limit: 100,
+      now: clock.now,
+      leases: LEASES,
+    });
     expect(dying.filter((i) => i.delivery)).toHaveLength(40);
     const ctx = testJobContext(db, config, () => clock.now);
     const survivor = startWebhookWorker(ctx, { handler, concurrency: 16, pollMs: 20 });
@@ -292,12 +303,11 @@ describe('the batch worker (issue 16: at least once, no duplicates, nothing lost
 
   it('data at delivery time in a batch: the object now, or when it is gone the last data sent for it, or a reference', async () => {
     const { r, scope, endpoint } = await setup();
-    const other = await createWebhookEndpoint(
-      db,
-      scope,
-      { url: 'http://127.0.0.1:9/other', events: ['template.created'] },
-      { config, now: () => new Date() },
-    );
+    const other = await createWebhookEndpoint(db, scope, {
+      input: { url: 'http://127.0.0.1:9/other', events: ['template.created'] },
+      config,
+      now: () => new Date(),
+    });
     const about = (objectId: number) =>
       db.transaction().execute((tx) =>
         recordEvent(tx, scope, {
@@ -365,7 +375,7 @@ describe('the batch worker (issue 16: at least once, no duplicates, nothing lost
   it('a delivery to a disabled endpoint is left to the job handler, which marks it failed without sending', async () => {
     const { r, scope, endpoint, emit } = await setup();
     const [eventId] = await emit(1);
-    await disableWebhookEndpoint(db, scope, endpoint.id, new Date());
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: new Date() });
     const worker = startWebhookWorker(testJobContext(db, config), { handler, concurrency: 4, pollMs: 20 });
     try {
       await waitUntil(async () => (await deliveryOf(eventId!)).status === 'failed');

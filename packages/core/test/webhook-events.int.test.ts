@@ -31,19 +31,22 @@ beforeAll(async () => {
     t.db,
     { accountId: owner.accountId, environment: 'live' },
     {
-      url: r.url,
-      events: [
-        'template.created',
-        'template.updated',
-        'template.archived',
-        'signature_request.created',
-        'signature_request.completed',
-        'signer.viewed',
-        'signer.started',
-        'signer.signed',
-      ],
+      input: {
+        url: r.url,
+        events: [
+          'template.created',
+          'template.updated',
+          'template.archived',
+          'signature_request.created',
+          'signature_request.completed',
+          'signer.viewed',
+          'signer.started',
+          'signer.signed',
+        ],
+      },
+      config: t.config,
+      now: () => new Date(),
     },
-    { config: t.config, now: () => new Date() },
   );
   r.secret = secret;
   expect(endpoint.events).toHaveLength(8);

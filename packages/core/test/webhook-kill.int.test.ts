@@ -56,12 +56,11 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
     const config = parseConfig({ ...env, DATABASE_URL: tdb.url });
     const { account } = await createAccount(tdb.db, { email: 'kill@example.com' }, new Date());
     const scope = { accountId: account.id, environment: 'live' as const };
-    const { endpoint, secret } = await createWebhookEndpoint(
-      tdb.db,
-      scope,
-      { url: r.url, events: ['signer.signed'] },
-      { config, now },
-    );
+    const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
+      input: { url: r.url, events: ['signer.signed'] },
+      config,
+      now,
+    });
     r.secret = secret;
     const event = await tdb.db.transaction().execute((tx) =>
       recordEvent(tx, scope, {
@@ -97,7 +96,7 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
     ]);
     // Meanwhile nobody else may send it: the job and the delivery are both held.
     const ctx = testJobContext(tdb.db, config, now);
-    expect(await runOneJob(ctx, jobHandlers, 'bystander')).toBe(false);
+    expect(await runOneJob(ctx, jobHandlers, { workerId: 'bystander' })).toBe(false);
     expect(await attemptWebhookDelivery(tdb.db, delivery.id, { config, now })).toMatchObject({
       kind: 'leased',
     });
@@ -111,7 +110,11 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
     // Six minutes on, both leases (job and delivery: 30 s, no longer renewed) have run out.
     offset.ms = 6 * MINUTE;
     expect(
-      await runOneJob(ctx, { [WEBHOOK_DELIVER_JOB]: jobHandlers[WEBHOOK_DELIVER_JOB]! }, 'survivor'),
+      await runOneJob(
+        ctx,
+        { [WEBHOOK_DELIVER_JOB]: jobHandlers[WEBHOOK_DELIVER_JOB]! },
+        { workerId: 'survivor' },
+      ),
     ).toBe(true);
     expect(r.requests).toHaveLength(2);
     const [lost, retried] = r.requests;

@@ -44,12 +44,11 @@ describe('webhook delivery at concurrency (issue 16: no duplicates, no lost even
     };
     const { account } = await createAccount(tdb.db, { email: 'many@example.com' }, new Date());
     const scope = { accountId: account.id, environment: 'live' as const };
-    const { endpoint, secret } = await createWebhookEndpoint(
-      tdb.db,
-      scope,
-      { url: r.url, events: ['signer.signed'] },
-      { config, now: ctx.now },
-    );
+    const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
+      input: { url: r.url, events: ['signer.signed'] },
+      config,
+      now: ctx.now,
+    });
     r.secret = secret;
     const ids: string[] = [];
     await tdb.db.transaction().execute(async (tx) => {

@@ -40,12 +40,11 @@ beforeAll(async () => {
   };
   const { account } = await createAccount(tdb.db, { email: 'turns@example.com' }, new Date());
   scope = { accountId: account.id, environment: 'live' };
-  const created = await createWebhookEndpoint(
-    tdb.db,
-    scope,
-    { url: r.url, events: ['signer.signed'] },
-    { config, now: ctx.now },
-  );
+  const created = await createWebhookEndpoint(tdb.db, scope, {
+    input: { url: r.url, events: ['signer.signed'] },
+    config,
+    now: ctx.now,
+  });
   r.secret = created.secret;
   endpointId = created.endpoint.id;
 });

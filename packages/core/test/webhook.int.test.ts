@@ -116,12 +116,10 @@ async function endpointFor(
   input: { events?: string[]; headers?: Record<string, string> } = {},
   config = configWith(),
 ) {
-  const { endpoint, secret } = await createWebhookEndpoint(
-    db,
-    scope,
-    { url: r.url, ...input },
-    webhookOptions(config),
-  );
+  const { endpoint, secret } = await createWebhookEndpoint(db, scope, {
+    input: { url: r.url, ...input },
+    ...webhookOptions(config),
+  });
   r.secret = secret;
   return endpoint;
 }
@@ -140,12 +138,10 @@ async function deliveriesOf(eventId: string) {
 describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', () => {
   it("a new endpoint subscribes to the spec's on-by-default events; its secret is shown once and stored encrypted", async () => {
     const scope = await newScope();
-    const { endpoint, secret } = await createWebhookEndpoint(
-      db,
-      scope,
-      { url: 'http://127.0.0.1:9/hooks#frag', headers: { 'X-Customer-Token': 'abc' } },
-      webhookOptions(configWith()),
-    );
+    const { endpoint, secret } = await createWebhookEndpoint(db, scope, {
+      input: { url: 'http://127.0.0.1:9/hooks#frag', headers: { 'X-Customer-Token': 'abc' } },
+      ...webhookOptions(configWith()),
+    });
     expect(endpoint).toEqual({
       object: 'webhook_endpoint',
       id: expect.any(Number),
@@ -171,19 +167,17 @@ describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', 
   it('events are checked against the spec list (webhook.test cannot be subscribed) and kept in spec order', async () => {
     const scope = await newScope();
     const opts = webhookOptions(configWith());
-    const { endpoint } = await createWebhookEndpoint(
-      db,
-      scope,
-      {
+    const { endpoint } = await createWebhookEndpoint(db, scope, {
+      input: {
         url: 'http://127.0.0.1:9/',
         events: ['template.created', 'signature_request.created', 'template.created'],
       },
-      opts,
-    );
+      ...opts,
+    });
     expect(endpoint.events).toEqual(['signature_request.created', 'template.created']);
     for (const events of [[], ['signer.exploded'], ['webhook.test']]) {
       await expect(
-        createWebhookEndpoint(db, scope, { url: 'http://127.0.0.1:9/', events }, opts),
+        createWebhookEndpoint(db, scope, { input: { url: 'http://127.0.0.1:9/', events }, ...opts }),
       ).rejects.toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('events') });
     }
   });
@@ -200,7 +194,7 @@ describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', 
     ];
     for (const headers of refusedHeaders) {
       await expect(
-        createWebhookEndpoint(db, scope, { url: 'http://127.0.0.1:9/', headers }, opts),
+        createWebhookEndpoint(db, scope, { input: { url: 'http://127.0.0.1:9/', headers }, ...opts }),
       ).rejects.toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('headers') });
     }
   });
@@ -209,16 +203,16 @@ describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', 
     const scope = await newScope();
     const strict = configWith({ WEBHOOK_ALLOW_PRIVATE: 'false' });
     const refused = async (url: string, lookup: ResolveHost = noDns, config = strict) =>
-      expect(createWebhookEndpoint(db, scope, { url }, webhookOptions(config, lookup))).rejects.toMatchObject(
-        {
-          code: 'invalid_parameter',
-        },
-      );
-    await expect(createWebhookEndpoint(db, scope, { url: '' }, webhookOptions(strict))).rejects.toMatchObject(
-      {
-        code: 'missing_parameter',
-      },
-    );
+      expect(
+        createWebhookEndpoint(db, scope, { input: { url }, ...webhookOptions(config, lookup) }),
+      ).rejects.toMatchObject({
+        code: 'invalid_parameter',
+      });
+    await expect(
+      createWebhookEndpoint(db, scope, { input: { url: '' }, ...webhookOptions(strict) }),
+    ).rejects.toMatchObject({
+      code: 'missing_parameter',
+    });
     await refused('ftp://hooks.example.com/');
     await refused('file:///etc/passwd');
     await refused('not a url');
@@ -236,37 +230,37 @@ describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', 
     // Cloud metadata stays refused even in development.
     await refused('http://169.254.169.254/', noDns, configWith());
     // A public address is accepted (only resolved, never contacted).
-    const { endpoint } = await createWebhookEndpoint(
-      db,
-      scope,
-      { url: 'https://hooks.example.test/in' },
-      webhookOptions(strict, resolvesTo('93.184.216.34')),
-    );
+    const { endpoint } = await createWebhookEndpoint(db, scope, {
+      input: { url: 'https://hooks.example.test/in' },
+      ...webhookOptions(strict, resolvesTo('93.184.216.34')),
+    });
     expect(endpoint.url).toBe('https://hooks.example.test/in');
     // Changing the URL re-applies the rules.
     await expect(
-      updateWebhookEndpoint(db, scope, endpoint.id, { url: 'http://10.0.0.1/' }, webhookOptions(strict)),
+      updateWebhookEndpoint(db, scope, {
+        id: endpoint.id,
+        input: { url: 'http://10.0.0.1/' },
+        ...webhookOptions(strict),
+      }),
     ).rejects.toMatchObject({ code: 'invalid_parameter' });
   });
 
   it("another account's endpoint is not_found", async () => {
     const owner = await newScope();
     const other = await newScope();
-    const { endpoint } = await createWebhookEndpoint(
-      db,
-      owner,
-      { url: 'http://127.0.0.1:9/' },
-      webhookOptions(configWith()),
-    );
+    const { endpoint } = await createWebhookEndpoint(db, owner, {
+      input: { url: 'http://127.0.0.1:9/' },
+      ...webhookOptions(configWith()),
+    });
     await expect(getWebhookEndpoint(db, other, endpoint.id)).rejects.toMatchObject({ code: 'not_found' });
     await expect(
       getWebhookEndpoint(db, { ...owner, environment: 'test' }, endpoint.id),
     ).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(sendTestWebhook(db, other, endpoint.id, webhookOptions(configWith()))).rejects.toMatchObject(
-      { code: 'not_found' },
-    );
+    await expect(
+      sendTestWebhook(db, other, { endpointId: endpoint.id, ...webhookOptions(configWith()) }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     await expect(listWebhookDeliveries(db, other, { endpointId: endpoint.id })).rejects.toMatchObject({
       code: 'not_found',
     });
@@ -281,7 +275,7 @@ describe('fan-out (issue #5: a row written in the same transaction as the action
     const subscribed = await endpointFor(scope, r, { events: ['signer.signed'] });
     const other = await endpointFor(scope, r, { events: ['template.created'] });
     const disabled = await endpointFor(scope, r, { events: ['signer.signed'] });
-    await disableWebhookEndpoint(db, scope, disabled.id, clock.now);
+    await disableWebhookEndpoint(db, scope, { id: disabled.id, now: clock.now });
     await endpointFor({ ...scope, environment: 'test' }, r, { events: ['signer.signed'] });
     await endpointFor(await newScope(), r, { events: ['signer.signed'] });
 
@@ -526,7 +520,7 @@ describe('delivery (issue #5; spec, Events: Delivery, Signature verification, De
     clock.now = new Date(t0 + 5000);
     await drain(config);
     expect((await deliveriesOf(event.id))[0]!.next_attempt_at).toEqual(new Date(t0 + 15_000));
-    await disableWebhookEndpoint(db, scope, endpoint.id, clock.now);
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
   });
 
   it('no 2xx within WEBHOOK_TIMEOUT_SECONDS is a failed attempt (timeout), connection errors too', async () => {
@@ -550,7 +544,7 @@ describe('delivery (issue #5; spec, Events: Delivery, Signature verification, De
     await drain(config);
     const again = await getWebhookDelivery(db, scope, row!.id);
     expect(again.attempts[1]).toMatchObject({ status_code: null, error_code: 'connection_error' });
-    await disableWebhookEndpoint(db, scope, endpoint.id, clock.now);
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
   });
 
   it('data reflects the object at delivery time; when the object is gone, the last data sent for it', async () => {
@@ -559,22 +553,18 @@ describe('delivery (issue #5; spec, Events: Delivery, Signature verification, De
     const r = await receiver();
     const target = await endpointFor(scope, r, { events: ['template.updated'] });
     // The event's object: another endpoint of the account (not subscribed itself).
-    const { endpoint: object } = await createWebhookEndpoint(
-      db,
-      scope,
-      { url: 'http://127.0.0.1:9/elsewhere', events: ['signer.declined'] },
-      webhookOptions(configWith()),
-    );
+    const { endpoint: object } = await createWebhookEndpoint(db, scope, {
+      input: { url: 'http://127.0.0.1:9/elsewhere', events: ['signer.declined'] },
+      ...webhookOptions(configWith()),
+    });
 
     const first = await emit(scope, 'template.updated', object.id);
     // Changed after the event was recorded, before it was delivered.
-    await updateWebhookEndpoint(
-      db,
-      scope,
-      object.id,
-      { events: ['signer.declined', 'signer.viewed'] },
-      webhookOptions(configWith()),
-    );
+    await updateWebhookEndpoint(db, scope, {
+      id: object.id,
+      input: { events: ['signer.declined', 'signer.viewed'] },
+      ...webhookOptions(configWith()),
+    });
     await drain(configWith());
     expect(r.requests.at(-1)!.json).toMatchObject({
       id: first.id,
@@ -605,7 +595,7 @@ describe('delivery (issue #5; spec, Events: Delivery, Signature verification, De
     const r = await receiver();
     const endpoint = await endpointFor(scope, r, { events: ['signer.signed'] });
     const event = await emit(scope, 'signer.signed', endpoint.id);
-    await disableWebhookEndpoint(db, scope, endpoint.id, clock.now);
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
     await drain(configWith());
     expect(r.requests).toHaveLength(0);
     const [row] = await deliveriesOf(event.id);
@@ -641,12 +631,10 @@ describe('address rules at delivery (spec, Delivery rules: rejected when saved a
     const scope = await newScope();
     const r = await receiver();
     // Saved while the name pointed at a public address (resolved, never contacted).
-    const { endpoint } = await createWebhookEndpoint(
-      db,
-      scope,
-      { url: `http://hooks.example.test:${r.port}/hooks`, events: ['signer.signed'] },
-      webhookOptions(strict, resolvesTo('93.184.216.34')),
-    );
+    const { endpoint } = await createWebhookEndpoint(db, scope, {
+      input: { url: `http://hooks.example.test:${r.port}/hooks`, events: ['signer.signed'] },
+      ...webhookOptions(strict, resolvesTo('93.184.216.34')),
+    });
     // By delivery time it resolves to the loopback receiver: DNS rebinding.
     const event = await emit(scope, 'signer.signed', endpoint.id);
     await drain(strict, resolvesTo('127.0.0.1'));
@@ -659,7 +647,7 @@ describe('address rules at delivery (spec, Delivery rules: rejected when saved a
       error_code: 'blocked',
       error: expect.stringContaining('127.0.0.1'),
     });
-    await disableWebhookEndpoint(db, scope, endpoint.id, clock.now);
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
   });
 
   it('an endpoint saved with WEBHOOK_ALLOW_PRIVATE=true is refused at delivery once it is false', async () => {
@@ -676,7 +664,7 @@ describe('address rules at delivery (spec, Delivery rules: rejected when saved a
       error_code: 'blocked',
       error: expect.stringContaining('loopback'),
     });
-    await disableWebhookEndpoint(db, scope, endpoint.id, clock.now);
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
   });
 });
 
@@ -686,7 +674,10 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver();
     const endpoint = await endpointFor(scope, r, { events: ['template.created'] });
-    const record = await sendTestWebhook(db, scope, endpoint.id, webhookOptions(configWith()));
+    const record = await sendTestWebhook(db, scope, {
+      endpointId: endpoint.id,
+      ...webhookOptions(configWith()),
+    });
     expect(r.requests).toHaveLength(1);
     const got = r.requests[0]!;
     expect(got.verified).toBe(true);
@@ -729,7 +720,7 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver(() => 500);
     const endpoint = await endpointFor(scope, r);
-    const record = await sendTestWebhook(db, scope, endpoint.id, webhookOptions(config));
+    const record = await sendTestWebhook(db, scope, { endpointId: endpoint.id, ...webhookOptions(config) });
     expect(record).toMatchObject({
       status: 'failed',
       attempt_count: 1,
@@ -748,8 +739,11 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver();
     const endpoint = await endpointFor(scope, r);
-    await disableWebhookEndpoint(db, scope, endpoint.id, clock.now);
-    const record = await sendTestWebhook(db, scope, endpoint.id, webhookOptions(configWith()));
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
+    const record = await sendTestWebhook(db, scope, {
+      endpointId: endpoint.id,
+      ...webhookOptions(configWith()),
+    });
     expect(record.status).toBe('succeeded');
     expect(r.requests[0]!.json.data.enabled).toBe(false);
   });
@@ -780,7 +774,7 @@ describe('workers (issue #5: never delivered twice concurrently; a killed worker
     const h = handlers();
     await Promise.all(
       ['worker-a', 'worker-b'].map(async (id) => {
-        while (await runOneJob(ctx, h, id)) {}
+        while (await runOneJob(ctx, h, { workerId: id })) {}
       }),
     );
     expect(r.requests).toHaveLength(30);
@@ -812,7 +806,11 @@ describe('workers (issue #5: never delivered twice concurrently; a killed worker
     const r = await receiver();
     const endpoint = await endpointFor(scope, r, { events: ['signer.signed'] });
     const event = await emit(scope, 'signer.signed', endpoint.id);
-    const claimed = await claimJob(db, 'dead-worker', clock.now, [WEBHOOK_DELIVER_JOB]);
+    const claimed = await claimJob(db, {
+      workerId: 'dead-worker',
+      now: clock.now,
+      kinds: [WEBHOOK_DELIVER_JOB],
+    });
     expect(claimed).not.toBeNull();
     // The dead worker never answers; while its lease runs nobody else takes the job.
     clock.now = new Date(t0 + 20_000);
@@ -884,6 +882,6 @@ describe('delivery records (issue #5: for the dashboard and `esign webhook deliv
     await expect(listWebhookDeliveries(db, scope, { limit: 0 })).rejects.toMatchObject({
       code: 'invalid_parameter',
     });
-    await disableWebhookEndpoint(db, scope, endpoint.id, clock.now);
+    await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
   });
 });

@@ -54,12 +54,11 @@ describe('short, renewed job leases (issue 9.5)', () => {
     receiver = await startReceiver({ reply: (_q, i) => (i === 0 ? 'hang' : 200) });
     const { account } = await createAccount(tdb.db, { email: 'lease@example.com' }, new Date());
     const scope = { accountId: account.id, environment: 'live' as const };
-    const { endpoint, secret } = await createWebhookEndpoint(
-      tdb.db,
-      scope,
-      { url: receiver.url, events: ['signer.signed'] },
-      { config: ctx.config, now: ctx.now },
-    );
+    const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
+      input: { url: receiver.url, events: ['signer.signed'] },
+      config: ctx.config,
+      now: ctx.now,
+    });
     receiver.secret = secret;
     // Two workers of one deployment; either may take the job.
     for (let i = 0; i < 2; i++)
@@ -131,7 +130,7 @@ describe('the lease of a running job (issue 9.5)', () => {
       // Another worker polls throughout four lease periods and never gets the job.
       const stealUntil = Date.now() + 4 * leaseMs;
       while (Date.now() < stealUntil) {
-        expect(await runOneJob(ctx, handlers, 'thief', leaseMs)).toBe(false);
+        expect(await runOneJob(ctx, handlers, { workerId: 'thief', leaseMs })).toBe(false);
         await sleep(50);
       }
       release();

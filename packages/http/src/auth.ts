@@ -56,7 +56,8 @@ export async function authenticateHttp(
   reply: FastifyReply,
   opts: HttpAuthOptions,
 ): Promise<AuthenticatedRequest> {
-  const result = await authenticateAndLimit(opts.db, credentialsOf(request), opts.now(), {
+  const result = await authenticateAndLimit(opts.db, credentialsOf(request), {
+    now: opts.now(),
     allow: opts.allow,
     publicUrl: opts.publicUrl,
     perMinute: opts.perMinute,

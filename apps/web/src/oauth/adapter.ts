@@ -28,15 +28,20 @@ export function postgresAdapter(db: Db, now: () => Date) {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       if (this.model === 'Client') {
-        await saveClient(db, id, payload as OAuthPayload, { metadataUrl: null, now: now() });
+        await saveClient(db, id, { metadata: payload as OAuthPayload, metadataUrl: null, now: now() });
         return;
       }
-      await upsertRecord(db, this.model, id, payload as OAuthPayload, expiresIn, now());
+      await upsertRecord(db, this.model, {
+        id,
+        payload: payload as OAuthPayload,
+        expiresInSeconds: expiresIn,
+        now: now(),
+      });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return (await findRegisteredClient(db, id)) as AdapterPayload | undefined;
-      return (await findRecord(db, this.model, id, now())) as AdapterPayload | undefined;
+      return (await findRecord(db, this.model, { id, now: now() })) as AdapterPayload | undefined;
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
@@ -56,7 +61,7 @@ export function postgresAdapter(db: Db, now: () => Date) {
      * consumes it; the other is refused (invalid_grant) instead of issuing a second set of tokens.
      */
     async consume(id: string): Promise<void> {
-      if (!(await consumeRecord(db, this.model, id, now()))) {
+      if (!(await consumeRecord(db, this.model, { id, now: now() }))) {
         throw new errors.InvalidGrant(
           `${this.model === 'RefreshToken' ? 'refresh token' : 'grant'} already used`,
         );

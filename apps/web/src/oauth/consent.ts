@@ -65,7 +65,10 @@ export function consentRoutes(app: FastifyInstance, provider: Provider, opts: OA
     if (interaction.uid !== request.params.uid) {
       return { error: fail(reply, 400, 'invalid_request', 'This page does not belong to your sign-in') };
     }
-    const session = await authenticateSession(opts.db, opts.config, request.headers.cookie, opts.now());
+    const session = await authenticateSession(opts.db, opts.config, {
+      cookieHeader: request.headers.cookie,
+      now: opts.now(),
+    });
     const client = await provider.Client.find(String(interaction.params.client_id));
     if (!client) return { error: fail(reply, 400, 'invalid_client', 'The app is not known') };
     return { interaction, session, client };
@@ -154,7 +157,8 @@ async function approve(
   const grantId = await grant.save();
   // A client known by its metadata document is recorded so the dashboard can name it.
   if (/^https:\/\//.test(client.clientId)) {
-    await saveClient(opts.db, client.clientId, client.metadata(), {
+    await saveClient(opts.db, client.clientId, {
+      metadata: client.metadata(),
       metadataUrl: client.clientId,
       now: opts.now(),
     });

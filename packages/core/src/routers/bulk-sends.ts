@@ -56,7 +56,7 @@ export const bulkSendsRouter = router({
     })
     .input(BulkUploadInput)
     .output(BulkSendOutput)
-    .mutation(({ ctx, input }) => createBulkSend(ctx, ctx.actor, input, ctx.source)),
+    .mutation(({ ctx, input }) => createBulkSend(ctx, ctx.actor, { ...input, source: ctx.source })),
 
   get: actorProcedure
     .meta({ openapi: { method: 'GET', path: '/bulk_sends/{id}', tags, summary: "A bulk send's progress" } })

@@ -24,5 +24,5 @@ export const feedbackRouter = router({
     })
     .input(SendFeedbackInput)
     .output(FeedbackOutput)
-    .mutation(({ ctx, input }) => sendFeedback(ctx, ctx.actor, input, { source: ctx.source })),
+    .mutation(({ ctx, input }) => sendFeedback(ctx, ctx.actor, { ...input, source: ctx.source })),
 });

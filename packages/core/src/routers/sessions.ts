@@ -49,15 +49,11 @@ export const sessionsRouter = router({
   profile: sessionProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.actor.userId)),
 
   updateProfile: sessionProcedure.input(UpdateProfileInput).mutation(async ({ ctx, input }) => {
-    const user = await updateUser(
-      ctx.db,
-      ctx.actor.userEmail,
-      {
-        ...(input.name !== undefined ? { name: input.name || null } : {}),
-        ...(input.billing_country !== undefined ? { billingCountry: input.billing_country || null } : {}),
-      },
-      ctx.now(),
-    );
+    const user = await updateUser(ctx.db, ctx.actor.userEmail, {
+      ...(input.name !== undefined ? { name: input.name || null } : {}),
+      ...(input.billing_country !== undefined ? { billingCountry: input.billing_country || null } : {}),
+      now: ctx.now(),
+    });
     return { id: user.id, email: user.email, name: user.name, billing_country: user.billing_country };
   }),
 });

@@ -52,10 +52,7 @@ export const signingLinksRouter = router({
     })
     .input(UpdateSigningLinkInput)
     .output(SigningLinkOutput)
-    .mutation(({ ctx, input }) => {
-      const { id, ...changes } = input;
-      return updateSigningLink(ctx, ctx.actor, id, changes);
-    }),
+    .mutation(({ ctx, input }) => updateSigningLink(ctx, ctx.actor, input)),
 });
 
 /** The public page at /l/{token} calls these (no API key: the link's token is the credential). */
@@ -75,5 +72,5 @@ export const linksRouter = router({
   confirm: publicProcedure
     .input(LinkConfirmInput)
     .output(LinkConfirmOutput)
-    .mutation(({ ctx, input }) => confirmLinkVisit(ctx, input.token, input.visit, input.code)),
+    .mutation(({ ctx, input }) => confirmLinkVisit(ctx, input)),
 });

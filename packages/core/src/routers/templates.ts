@@ -99,7 +99,7 @@ export const templatesRouter = router({
     })
     .input(CreateTemplateInput)
     .output(TemplateOutput)
-    .mutation(({ ctx, input }) => createTemplate(ctx, ctx.actor, input, { source: ctx.source })),
+    .mutation(({ ctx, input }) => createTemplate(ctx, ctx.actor, { ...input, source: ctx.source })),
 
   update: writeProcedure
     .meta({
@@ -143,7 +143,7 @@ export const templatesRouter = router({
     })
     .input(DuplicateTemplateInput)
     .output(TemplateOutput)
-    .mutation(({ ctx, input }) => duplicateTemplate(ctx, ctx.actor, input, { source: ctx.source })),
+    .mutation(({ ctx, input }) => duplicateTemplate(ctx, ctx.actor, { ...input, source: ctx.source })),
 
   archive: writeProcedure
     .meta({

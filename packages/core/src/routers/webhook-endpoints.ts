@@ -39,34 +39,36 @@ export const webhookEndpointsRouter = router({
     .query(({ ctx, input }) => getWebhookEndpoint(ctx.db, scopeOf(ctx.actor), input.id)),
 
   /** The signing secret is in this response; later it can be revealed or rotated. */
-  create: adminProcedure
-    .input(CreateWebhookEndpointInput)
-    .mutation(({ ctx, input }) =>
-      createWebhookEndpoint(
-        ctx.db,
-        scopeOf(ctx.actor),
-        { ...input, createdByUserId: ctx.actor.userId },
-        opts(ctx),
-      ),
-    ),
+  create: adminProcedure.input(CreateWebhookEndpointInput).mutation(({ ctx, input }) =>
+    createWebhookEndpoint(ctx.db, scopeOf(ctx.actor), {
+      input: { ...input, createdByUserId: ctx.actor.userId },
+      ...opts(ctx),
+    }),
+  ),
 
   update: adminProcedure.input(UpdateWebhookEndpointInput).mutation(({ ctx, input }) => {
     const { id, ...patch } = input;
-    return updateWebhookEndpoint(ctx.db, scopeOf(ctx.actor), id, patch, opts(ctx));
+    return updateWebhookEndpoint(ctx.db, scopeOf(ctx.actor), { id, input: patch, ...opts(ctx) });
   }),
 
   revealSecret: adminProcedure
     .input(WebhookEndpointIdInput)
-    .mutation(({ ctx, input }) => revealWebhookSecret(ctx.db, scopeOf(ctx.actor), input.id, opts(ctx))),
+    .mutation(({ ctx, input }) =>
+      revealWebhookSecret(ctx.db, scopeOf(ctx.actor), { id: input.id, ...opts(ctx) }),
+    ),
 
   rotateSecret: adminProcedure
     .input(WebhookEndpointIdInput)
-    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.db, scopeOf(ctx.actor), input.id, opts(ctx))),
+    .mutation(({ ctx, input }) =>
+      rotateWebhookSecret(ctx.db, scopeOf(ctx.actor), { id: input.id, ...opts(ctx) }),
+    ),
 
   /** Sends `webhook.test` now and returns its delivery record. */
   test: adminProcedure
     .input(WebhookEndpointIdInput)
-    .mutation(({ ctx, input }) => sendTestWebhook(ctx.db, scopeOf(ctx.actor), input.id, opts(ctx))),
+    .mutation(({ ctx, input }) =>
+      sendTestWebhook(ctx.db, scopeOf(ctx.actor), { endpointId: input.id, ...opts(ctx) }),
+    ),
 
   deliveries: adminReadProcedure.input(ListWebhookDeliveriesInput).query(({ ctx, input }) =>
     listWebhookDeliveries(ctx.db, scopeOf(ctx.actor), {
@@ -80,5 +82,7 @@ export const webhookEndpointsRouter = router({
   /** "Retry now" on a delivery record. */
   retryDelivery: adminProcedure
     .input(WebhookEndpointIdInput)
-    .mutation(({ ctx, input }) => retryWebhookDelivery(ctx.db, scopeOf(ctx.actor), input.id, opts(ctx))),
+    .mutation(({ ctx, input }) =>
+      retryWebhookDelivery(ctx.db, scopeOf(ctx.actor), { id: input.id, ...opts(ctx) }),
+    ),
 });

@@ -125,8 +125,7 @@ export async function requireUserByEmail(db: Executor, email: string): Promise<U
 export async function updateUser(
   db: Executor,
   email: string,
-  patch: { name?: string | null; password?: string; billingCountry?: string | null },
-  now: Date,
+  { now, ...patch }: { name?: string | null; password?: string; billingCountry?: string | null; now: Date },
 ): Promise<UserRow> {
   const user = await requireUserByEmail(db, email);
   const row = await updateUserById(db, user.id, {

@@ -62,9 +62,7 @@ function creditsState(account: {
 export async function grantCredits(
   db: Executor,
   accountId: number,
-  credits: number,
-  note: string | null,
-  now: Date,
+  { credits, note, now }: { credits: number; note: string | null; now: Date },
 ) {
   if (!Number.isInteger(credits) || credits === 0) {
     throw new CoreError('invalid_parameter', 'credits must be a non-zero integer');

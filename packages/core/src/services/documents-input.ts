@@ -95,9 +95,7 @@ export function poolBusy(err: DocumentPoolBusyError, label?: string): CoreError 
  */
 export async function ingest(
   bytes: Uint8Array,
-  label: string,
-  password: string | undefined,
-  accountId: number,
+  { label, password, accountId }: { label: string; password: string | undefined; accountId: number },
 ): Promise<IngestedDocument> {
   try {
     return await ingestDocument({ bytes, password, tenant: String(accountId) });

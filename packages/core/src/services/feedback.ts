@@ -31,14 +31,13 @@ function operatorEmail(config: Pick<Config, 'OPERATOR_EMAIL' | 'MAIL_FROM'>): st
 export async function sendFeedback(
   sc: ServiceContext,
   actor: Actor,
-  input: { kind: FeedbackKind; message: string },
-  opts: { source: Source },
+  { source, ...input }: { kind: FeedbackKind; message: string; source: Source },
 ): Promise<FeedbackDto> {
   const now = sc.now();
   const to = operatorEmail(sc.config);
   const row = await sc.db
     .transaction()
-    .execute((tx) => storeFeedback(tx, actor, input, { now, source: opts.source, operatorEmail: to }));
+    .execute((tx) => storeFeedback(tx, actor, input, { now, source, operatorEmail: to }));
   return {
     object: 'feedback',
     id: row.id,

@@ -35,8 +35,7 @@ export const FILE_LINK_TTL_SECONDS = 7 * 24 * 3600;
 export function signFileLink(
   config: Config,
   link: Omit<FileLink, 'e'>,
-  now: Date,
-  ttlSeconds = FILE_LINK_TTL_SECONDS,
+  { now, ttlSeconds = FILE_LINK_TTL_SECONDS }: { now: Date; ttlSeconds?: number },
 ): string {
   const payload = Buffer.from(
     JSON.stringify({ ...link, e: Math.floor(now.getTime() / 1000) + ttlSeconds }),
@@ -56,15 +55,12 @@ export function signFileLink(
 export function pageImageUrlTemplate(
   config: Config,
   doc: { storage_key: string; name: string },
-  pageCount: number,
-  now: Date,
-  ttlSeconds: number,
+  { pageCount, now, ttlSeconds }: { pageCount: number; now: Date; ttlSeconds: number },
 ): string {
   const link = signFileLink(
     config,
     { k: doc.storage_key, t: 'image/png', n: doc.name, pp: pageCount },
-    now,
-    ttlSeconds,
+    { now, ttlSeconds },
   );
   // signFileLink's URL ends in `/<name>.png`: each page's file name replaces that last segment.
   return `${link.slice(0, link.lastIndexOf('/') + 1)}${encodeURIComponent(doc.name)}-page-{page}.png`;
@@ -81,10 +77,9 @@ export const pageImageUrl = (template: string, page: number): string =>
 export function pageImageLinks(
   config: Config,
   doc: { storage_key: string; name: string; pages: readonly { width: number; height: number }[] },
-  now: Date,
-  ttlSeconds: number,
+  { now, ttlSeconds }: { now: Date; ttlSeconds: number },
 ): { number: number; width: number; height: number; image_url: string }[] {
-  const template = pageImageUrlTemplate(config, doc, doc.pages.length, now, ttlSeconds);
+  const template = pageImageUrlTemplate(config, doc, { pageCount: doc.pages.length, now, ttlSeconds });
   return doc.pages.map((p, i) => ({
     number: i + 1,
     width: p.width,
@@ -103,12 +98,11 @@ export function pageImageLinks(
 export function signingPages(
   config: Config,
   doc: { storage_key: string; name: string; page_sizes: readonly PageRun[] },
-  now: Date,
-  ttlSeconds: number,
+  { now, ttlSeconds }: { now: Date; ttlSeconds: number },
 ): { page_image_url: string; page_count: number; page_sizes: PageRun[] } {
   const pageCount = doc.page_sizes.reduce((n, [count]) => n + count, 0);
   return {
-    page_image_url: pageImageUrlTemplate(config, doc, pageCount, now, ttlSeconds),
+    page_image_url: pageImageUrlTemplate(config, doc, { pageCount, now, ttlSeconds }),
     page_count: pageCount,
     page_sizes: doc.page_sizes.map(([count, width, height]) => [count, width, height]),
   };

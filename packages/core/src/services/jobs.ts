@@ -112,10 +112,12 @@ export const JOB_LEASE_MS = 30_000;
  */
 export async function claimJob(
   db: Db,
-  workerId: string,
-  now: Date,
-  kinds?: string[],
-  leaseMs = JOB_LEASE_MS,
+  {
+    workerId,
+    now,
+    kinds,
+    leaseMs = JOB_LEASE_MS,
+  }: { workerId: string; now: Date; kinds?: string[]; leaseMs?: number },
 ): Promise<JobRow | null> {
   const job = await claimOneJob(db, {
     workerId,
@@ -130,8 +132,7 @@ export async function claimJob(
 export async function renewJobLease(
   db: Db,
   job: JobRow,
-  now: Date,
-  leaseMs = JOB_LEASE_MS,
+  { now, leaseMs = JOB_LEASE_MS }: { now: Date; leaseMs?: number },
 ): Promise<boolean> {
   return renewLease(db, job, new Date(now.getTime() + leaseMs));
 }
@@ -140,7 +141,11 @@ export async function finishJob(db: Db, job: JobRow, now: Date): Promise<void> {
   await markJobDone(db, job, now);
 }
 
-export async function failJob(db: Db, job: JobRow, error: string, now: Date): Promise<'retry' | 'failed'> {
+export async function failJob(
+  db: Db,
+  job: JobRow,
+  { error, now }: { error: string; now: Date },
+): Promise<'retry' | 'failed'> {
   const exhausted = job.attempts >= job.max_attempts;
   await markJobFailed(db, job, {
     status: exhausted ? 'failed' : 'queued',

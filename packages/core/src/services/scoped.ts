@@ -18,8 +18,7 @@ export { findScoped };
 export async function requireScoped<T extends ScopedTable>(
   db: Executor,
   table: T,
-  scope: Scope,
-  id: number,
+  { scope, id }: { scope: Scope; id: number },
 ): Promise<ScopedRow<T>> {
   const row = await findScoped(db, table, scope, id);
   if (!row) throw notFound(RESOURCE_NAME[table], id);
@@ -30,8 +29,7 @@ export async function requireScoped<T extends ScopedTable>(
 export async function lockScoped<T extends ScopedTable>(
   tx: Tx,
   table: T,
-  scope: Scope,
-  id: number,
+  { scope, id }: { scope: Scope; id: number },
 ): Promise<ScopedRow<T>> {
   const row = await lockScopedRow(tx, table, scope, id);
   if (!row) throw notFound(RESOURCE_NAME[table], id);

@@ -21,15 +21,17 @@ import {
 export async function runOneJob(
   ctx: JobContext,
   handlers: Record<string, JobHandler>,
-  workerId: string,
-  leaseMs = JOB_LEASE_MS,
-  onClaimed?: () => void,
+  {
+    workerId,
+    leaseMs = JOB_LEASE_MS,
+    onClaimed,
+  }: { workerId: string; leaseMs?: number | undefined; onClaimed?: () => void },
 ): Promise<boolean> {
-  const job = await claimJob(ctx.db, workerId, ctx.now(), Object.keys(handlers), leaseMs);
+  const job = await claimJob(ctx.db, { workerId, now: ctx.now(), kinds: Object.keys(handlers), leaseMs });
   if (!job) return false;
   // More may be due: an idle sibling slot looks while this one runs the job.
   onClaimed?.();
-  await runClaimedJob(ctx, handlers, job, leaseMs);
+  await runClaimedJob(ctx, handlers, { job, leaseMs });
   return true;
 }
 
@@ -40,12 +42,11 @@ export async function runOneJob(
 export async function runClaimedJob(
   ctx: JobContext,
   handlers: Record<string, JobHandler>,
-  job: JobRow,
-  leaseMs = JOB_LEASE_MS,
+  { job, leaseMs = JOB_LEASE_MS }: { job: JobRow; leaseMs?: number },
 ): Promise<void> {
   const log = ctx.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
   const handler = handlers[job.kind];
-  const lease = holdLease(() => renewJobLease(ctx.db, job, ctx.now(), leaseMs), {
+  const lease = holdLease(() => renewJobLease(ctx.db, job, { now: ctx.now(), leaseMs }), {
     leaseMs,
     logger: log,
     what: 'job',
@@ -57,7 +58,7 @@ export async function runClaimedJob(
     ctx.deps.metrics?.jobRun(job.kind, 'done');
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const outcome = await failJob(ctx.db, job, message, ctx.now());
+    const outcome = await failJob(ctx.db, job, { error: message, now: ctx.now() });
     ctx.deps.metrics?.jobRun(job.kind, outcome);
     if (outcome === 'retry' && err instanceof RetryLater)
       log.debug({ reason: message }, 'job will be retried');
@@ -79,7 +80,7 @@ export async function drainJobs(
 ): Promise<number> {
   const workerId = `${hostname()}:${process.pid}:drain`;
   let n = 0;
-  while (n < max && (await runOneJob(ctx, handlers, workerId))) n++;
+  while (n < max && (await runOneJob(ctx, handlers, { workerId }))) n++;
   return n;
 }
 
@@ -159,7 +160,11 @@ export function startWorker(
       const seen = idle.notified;
       let worked = false;
       try {
-        worked = await runOneJob(ctx, handlers, workerId, opts.leaseMs, () => idle.wakeOne());
+        worked = await runOneJob(ctx, handlers, {
+          workerId,
+          leaseMs: opts.leaseMs,
+          onClaimed: () => idle.wakeOne(),
+        });
       } catch (err) {
         ctx.logger.error({ err }, 'worker poll failed');
       }

@@ -121,8 +121,7 @@ async function insertRows(tx: Tx, batchId: number, rows: CheckedRow[], now: Date
 export async function createBulkSend(
   sc: ServiceContext,
   actor: Actor,
-  input: BulkUpload,
-  source: string,
+  { source, ...input }: BulkUpload & { source: string },
 ): Promise<BulkSendDto> {
   const scope = scopeOf(actor);
   const now = sc.now();

@@ -25,18 +25,16 @@ async function storedSecret(db: Executor, scope: Scope, id: number): Promise<str
 export async function revealWebhookSecret(
   db: Executor,
   scope: Scope,
-  id: number,
-  opts: Pick<WebhookOptions, 'config'>,
+  { id, config }: Pick<WebhookOptions, 'config'> & { id: number },
 ): Promise<{ secret: string }> {
-  return { secret: openEndpointSecret(opts.config, scope, await storedSecret(db, scope, id)) };
+  return { secret: openEndpointSecret(config, scope, await storedSecret(db, scope, id)) };
 }
 
 /** A new signing secret; deliveries from now on are signed with it (the old one stops working). */
 export async function rotateWebhookSecret(
   db: Executor,
   scope: Scope,
-  id: number,
-  opts: Pick<WebhookOptions, 'config' | 'now'>,
+  { id, ...opts }: Pick<WebhookOptions, 'config' | 'now'> & { id: number },
 ): Promise<{ secret: string }> {
   await storedSecret(db, scope, id);
   const secret = generateWebhookSecret();
@@ -55,8 +53,7 @@ export async function rotateWebhookSecret(
 export async function retryWebhookDelivery(
   db: Db,
   scope: Scope,
-  id: number,
-  opts: WebhookOptions,
+  { id, ...opts }: WebhookOptions & { id: number },
 ): Promise<WebhookDeliveryDto> {
   await getWebhookDelivery(db, scope, id);
   const now = opts.now();
@@ -69,6 +66,6 @@ export async function retryWebhookDelivery(
       runAt: new Date(now.getTime() + webhookLeaseMs(opts.config) + 1000),
     });
   });
-  await attemptWebhookDelivery(db, id, opts, { manual: true });
+  await attemptWebhookDelivery(db, id, { ...opts, manual: true });
   return getWebhookDelivery(db, scope, id);
 }

@@ -18,8 +18,7 @@ type Kind = VisitWindow;
 export async function checkVisitLimits(
   tx: Tx,
   templateId: number,
-  visitor: { email: string; ip: string | null },
-  now: Date,
+  { visitor, now }: { visitor: { email: string; ip: string | null }; now: Date },
 ): Promise<void> {
   const since = new Date(now.getTime() - HOUR_MS);
   const window = (kind: Kind) =>

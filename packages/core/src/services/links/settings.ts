@@ -113,8 +113,7 @@ export async function getSigningLink(
 export async function updateSigningLink(
   sc: ServiceContext,
   actor: Actor,
-  templateId: number,
-  input: SigningLinkUpdate,
+  { id: templateId, ...input }: SigningLinkUpdate & { id: number },
 ): Promise<SigningLinkDto> {
   const scope = scopeOf(actor);
   const now = sc.now();

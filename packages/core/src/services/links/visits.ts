@@ -123,7 +123,7 @@ export async function startLinkVisit(sc: ServiceContext, token: string, visitor:
   const { visit, mailId, expires } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolveLink(tx, token, true);
     assertOpen(r);
-    await checkVisitLimits(tx, r.link.template_id, visitor, now);
+    await checkVisitLimits(tx, r.link.template_id, { visitor, now });
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expires = new Date(now.getTime() + LINK_CODE_TTL_MS);
     const visitId = await insertLinkVisit(tx, {
@@ -212,7 +212,10 @@ const visitorSigner = (signers: SignerRow[], role: string): SignerRow => {
 };
 
 /** links.confirm: the right code makes the visitor's request and returns where to sign it. */
-export async function confirmLinkVisit(sc: ServiceContext, token: string, handle: string, code: string) {
+export async function confirmLinkVisit(
+  sc: ServiceContext,
+  { token, visit: handle, code }: { token: string; visit: string; code: string },
+) {
   const r = await resolveLink(sc.db, token);
   assertOpen(r);
   const visitId = parseHandle(sc, handle);

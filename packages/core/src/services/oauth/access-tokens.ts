@@ -33,12 +33,12 @@ export async function authenticateOAuthToken(
 ): Promise<Actor> {
   const { now, publicUrl } = opts;
   const token = bearer(authorization);
-  const payload = token ? await findRecord(db, 'AccessToken', token, now) : undefined;
+  const payload = token ? await findRecord(db, 'AccessToken', { id: token, now }) : undefined;
   if (!payload || typeof payload.grantId !== 'string') throw new CoreError('unauthenticated', INVALID);
   if (!audiences(payload).includes(mcpResource(publicUrl))) {
     throw new CoreError('unauthenticated', `This access token is not for ${mcpResource(publicUrl)}`);
   }
-  const grant = await findRecord(db, 'Grant', payload.grantId, now);
+  const grant = await findRecord(db, 'Grant', { id: payload.grantId, now });
   const subject = parseOAuthSubject(payload.accountId);
   if (!grant || !subject || grant.accountId !== payload.accountId) {
     throw new CoreError('unauthenticated', INVALID);

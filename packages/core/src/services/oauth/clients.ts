@@ -26,9 +26,9 @@ const redirectUrisOf = (metadata: ClientMetadata) =>
 export async function saveClient(
   db: Executor,
   id: string,
-  metadata: ClientMetadata,
-  opts: { metadataUrl: string | null; now: Date },
+  opts: { metadata: ClientMetadata; metadataUrl: string | null; now: Date },
 ): Promise<void> {
+  const { metadata } = opts;
   await upsertOAuthClient(db, id, {
     values: {
       name: nameOf(metadata, id),

@@ -32,10 +32,12 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null);
 export async function upsertRecord(
   db: Executor,
   model: string,
-  id: string,
-  payload: OAuthPayload,
-  expiresInSeconds: number | undefined,
-  now: Date,
+  {
+    id,
+    payload,
+    expiresInSeconds,
+    now,
+  }: { id: string; payload: OAuthPayload; expiresInSeconds: number | undefined; now: Date },
 ): Promise<void> {
   // oidc-provider finds its (cookie) sessions by uid and needs their id back: the one model that
   // keeps it. Every token, code and grant is stored without it.
@@ -76,8 +78,7 @@ function present(id: string, row: OAuthRecordRow | undefined, now: Date): OAuthP
 export async function findRecord(
   db: Executor,
   model: string,
-  id: string,
-  now: Date,
+  { id, now }: { id: string; now: Date },
 ): Promise<OAuthPayload | undefined> {
   return present(id, await findOAuthRecord(db, model, { column: 'id_hash', value: hashId(id) }), now);
 }
@@ -96,7 +97,11 @@ export async function findRecordBy(
  * Marks a record used (an authorization code exchanged, a refresh token rotated). Atomic: of two
  * concurrent uses exactly one gets true; the other must not issue anything.
  */
-export async function consumeRecord(db: Executor, model: string, id: string, now: Date): Promise<boolean> {
+export async function consumeRecord(
+  db: Executor,
+  model: string,
+  { id, now }: { id: string; now: Date },
+): Promise<boolean> {
   return consumeOAuthRecord(db, { model, idHash: hashId(id) }, now);
 }
 

@@ -28,8 +28,7 @@ export async function queueCompletionMails(
     url: signFileLink(
       config,
       { k: f.storage_key, t: PDF_TYPE, n: `${f.name}.pdf` },
-      now,
-      COMPLETION_LINK_TTL_SECONDS,
+      { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));
   const until = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000).toISOString().slice(0, 10);

@@ -131,8 +131,7 @@ async function queueCopyMail(
     url: signFileLink(
       run.ctx.config,
       { k: f.storage_key, t: 'application/pdf', n: `${f.name}.pdf` },
-      now,
-      COMPLETION_LINK_TTL_SECONDS,
+      { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));
   const until = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000).toISOString().slice(0, 10);

@@ -167,7 +167,7 @@ export async function acceptInvitation(
       role: invitation.role,
     });
     await markInvitationAccepted(tx, invitation.id, now);
-    return createSession(tx, user.id, meta, now);
+    return createSession(tx, user.id, { ...meta, now });
   });
 }
 

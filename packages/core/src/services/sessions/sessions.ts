@@ -41,8 +41,7 @@ export interface SessionMeta {
 export async function createSession(
   db: Executor,
   userId: number,
-  meta: SessionMeta,
-  now: Date,
+  { now, ...meta }: SessionMeta & { now: Date },
 ): Promise<NewSession> {
   const token = randomToken(32);
   const csrfToken = randomToken(32);
@@ -79,8 +78,7 @@ export interface SessionAuth {
 export async function authenticateSession(
   db: Executor,
   config: Pick<Config, 'PUBLIC_URL'>,
-  cookieHeader: string | undefined,
-  now: Date,
+  { cookieHeader, now }: { cookieHeader: string | undefined; now: Date },
 ): Promise<SessionAuth | null> {
   const token = sessionTokenFromCookie(config, cookieHeader);
   if (!token) return null;
@@ -130,10 +128,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function authenticateWebRequest(
   db: Executor,
   config: Pick<Config, 'PUBLIC_URL'>,
-  req: WebRequest,
-  now: Date,
+  { now, ...req }: WebRequest & { now: Date },
 ): Promise<{ actor: Actor | null; failure: CoreError | null }> {
-  const auth = await authenticateSession(db, config, req.cookie, now);
+  const auth = await authenticateSession(db, config, { cookieHeader: req.cookie, now });
   if (!auth) return { actor: null, failure: null };
   if (SAFE_METHODS.has(req.method.toUpperCase())) return { actor: auth.actor, failure: null };
   const failure = csrfFailure(config, auth.csrfToken, req);

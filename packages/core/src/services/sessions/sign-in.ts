@@ -88,7 +88,7 @@ export async function signInWithPassword(
       updatedAt: null,
     });
   }
-  return createSession(db, user.id, meta, now);
+  return createSession(db, user.id, { ...meta, now });
 }
 
 async function issueToken(
@@ -192,7 +192,7 @@ export async function signInWithLink(
   const now = sc.now();
   return sc.db.transaction().execute(async (tx) => {
     const userId = await consumeToken(tx, token, { purpose: 'sign_in', now });
-    return createSession(tx, userId, meta, now);
+    return createSession(tx, userId, { ...meta, now });
   });
 }
 
@@ -208,7 +208,7 @@ export async function resetPassword(
     const userId = await consumeToken(tx, input.token, { purpose: 'password_reset', now });
     await setUserPasswordHash(tx, userId, { passwordHash: hash, updatedAt: now });
     await revokeUserSessions(tx, userId, { keepId: null, now });
-    return createSession(tx, userId, meta, now);
+    return createSession(tx, userId, { ...meta, now });
   });
 }
 
@@ -257,6 +257,6 @@ export async function signUp(
       },
       now,
     );
-    return createSession(tx, user.id, meta, now);
+    return createSession(tx, user.id, { ...meta, now });
   });
 }

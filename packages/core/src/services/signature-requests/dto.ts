@@ -16,7 +16,7 @@ function fileRefs(config: Config, files: ProducedFiles | null, now: Date) {
     .filter((f) => f.kind === 'document')
     .map((f) => ({
       name: f.name,
-      url: signFileLink(config, { k: f.storage_key, t: 'application/pdf', n: `${f.name}.pdf` }, now),
+      url: signFileLink(config, { k: f.storage_key, t: 'application/pdf', n: `${f.name}.pdf` }, { now }),
     }));
 }
 
@@ -105,7 +105,7 @@ export function toSignatureRequestDto(
         ? signFileLink(
             o.config,
             { k: row.audit_trail_storage_key, t: 'application/pdf', n: `audit-trail-${row.id}.pdf` },
-            o.now,
+            { now: o.now },
           )
         : null;
     dto.combined_document_url =
@@ -113,7 +113,7 @@ export function toSignatureRequestDto(
         ? signFileLink(
             o.config,
             { k: row.combined_storage_key, t: 'application/pdf', n: `signed-${row.id}.pdf` },
-            o.now,
+            { now: o.now },
           )
         : null;
   }

@@ -16,22 +16,22 @@ import { lockScoped, requireScoped } from '../scoped.ts';
 
 /** The request, or `404 not_found`. */
 export function requireRequest(db: Executor, scope: Scope, id: number): Promise<SignatureRequestRow> {
-  return requireScoped(db, 'signature_requests', scope, id);
+  return requireScoped(db, 'signature_requests', { scope, id });
 }
 
 /** The request locked until the transaction ends, or `404 not_found`. */
 export function lockRequest(tx: Tx, scope: Scope, id: number): Promise<SignatureRequestRow> {
-  return lockScoped(tx, 'signature_requests', scope, id);
+  return lockScoped(tx, 'signature_requests', { scope, id });
 }
 
 /** The signer, or `404 not_found`. */
 export function requireSigner(db: Executor, scope: Scope, id: number): Promise<SignerRow> {
-  return requireScoped(db, 'signers', scope, id);
+  return requireScoped(db, 'signers', { scope, id });
 }
 
 /** The signer locked until the transaction ends (lock its request first), or `404 not_found`. */
 export function lockSigner(tx: Tx, scope: Scope, id: number): Promise<SignerRow> {
-  return lockScoped(tx, 'signers', scope, id);
+  return lockScoped(tx, 'signers', { scope, id });
 }
 
 export type { ViewColumnsComplete } from '@esign/db/queries/signature-requests';

@@ -56,7 +56,11 @@ function documentPages(sc: SignerCtx, documents: SnapshotDocument[]) {
   return documents.map((d) => ({
     index: d.index,
     name: d.name,
-    ...signingPages(sc.config, { ...d, page_sizes: snapshotPageRuns(d) }, sc.now, 24 * 3600),
+    ...signingPages(
+      sc.config,
+      { ...d, page_sizes: snapshotPageRuns(d) },
+      { now: sc.now, ttlSeconds: 24 * 3600 },
+    ),
   }));
 }
 

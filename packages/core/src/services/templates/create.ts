@@ -71,7 +71,7 @@ export async function storeDocuments(
   for (const [i, doc] of docs.entries()) {
     const label = `documents[${i}]`;
     const bytes = await readDocumentFile(doc.file, label, deps);
-    const result = await ingest(bytes, label, input.password, accountId);
+    const result = await ingest(bytes, { label, password: input.password, accountId });
     const key = `templates/${accountId}/${randomUUID()}.pdf`;
     keys.push(key);
     await deps.storage.put(key, result.pdf, 'application/pdf');
@@ -159,25 +159,21 @@ async function insertTemplate(
 export async function createTemplate(
   sc: ServiceContext,
   actor: Actor,
-  input: CreateTemplateArgs,
-  opts: { source: Source },
+  { source, ...input }: CreateTemplateArgs & { source: Source },
 ): Promise<TemplateDto> {
   const keys: string[] = [];
-  const row = await storeAndInsert(sc, actor, input, opts, keys).catch(async (err: unknown) => {
+  const row = await storeAndInsert(sc, actor, input, { source }, keys).catch(async (err: unknown) => {
     // A failed create leaves no stored file behind (a later document, a field or the commit failed).
     await removeFiles(sc.deps.storage, keys);
     throw err;
   });
   // Committed: the template and its files stay, whatever the read of the answer meets.
   const dto = await readAfterCommit(async () =>
-    toTemplateDto(
-      sc.db,
-      await templateViewOf(sc.db, row.template),
-      { config: sc.config, now: sc.now() },
-      {
-        withDetails: true,
-      },
-    ),
+    toTemplateDto(sc.db, await templateViewOf(sc.db, row.template), {
+      config: sc.config,
+      now: sc.now(),
+      withDetails: true,
+    }),
   );
   return row.warnings.length ? { ...dto, warnings: row.warnings } : dto;
 }

@@ -34,8 +34,7 @@ export interface DtoContext {
 export async function toTemplateDto(
   db: Executor,
   row: TemplateView,
-  dc: DtoContext,
-  opts: { withDetails: boolean },
+  dc: DtoContext & { withDetails: boolean },
 ): Promise<TemplateDto> {
   const dto: TemplateDto = {
     object: 'template',
@@ -50,7 +49,7 @@ export async function toTemplateDto(
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
-  if (!opts.withDetails) return dto;
+  if (!dc.withDetails) return dto;
   const [fields, documents] = await Promise.all([
     loadTemplateFields(db, row.id),
     loadTemplateDocuments(db, row.id),
@@ -59,13 +58,17 @@ export async function toTemplateDto(
   dto.documents = documents.map((d) => ({
     id: d.id,
     name: d.name,
-    url: signFileLink(dc.config, { k: d.storage_key, t: 'application/pdf', n: `${d.name}.pdf` }, dc.now),
+    url: signFileLink(
+      dc.config,
+      { k: d.storage_key, t: 'application/pdf', n: `${d.name}.pdf` },
+      { now: dc.now },
+    ),
     preview_image_url:
       d.pages.length > 0
         ? signFileLink(
             dc.config,
             { k: d.storage_key, t: 'image/png', n: `${d.name}-page-1.png`, p: 1 },
-            dc.now,
+            { now: dc.now },
           )
         : null,
     page_count: d.pages.length,
@@ -80,5 +83,5 @@ export async function templateEventData(
   id: number,
   ctx: DtoContext,
 ): Promise<TemplateDto> {
-  return toTemplateDto(db, await requireTemplateView(db, scope, id), ctx, { withDetails: true });
+  return toTemplateDto(db, await requireTemplateView(db, scope, id), { ...ctx, withDetails: true });
 }

@@ -38,12 +38,11 @@ export interface UpdatePrecondition {
 }
 
 async function templateResult(sc: ServiceContext, row: TemplateRow): Promise<TemplateDto> {
-  return toTemplateDto(
-    sc.db,
-    await templateViewOf(sc.db, row),
-    { config: sc.config, now: sc.now() },
-    { withDetails: true },
-  );
+  return toTemplateDto(sc.db, await templateViewOf(sc.db, row), {
+    config: sc.config,
+    now: sc.now(),
+    withDetails: true,
+  });
 }
 
 /**
@@ -157,13 +156,10 @@ async function copyTemplate(
 export async function duplicateTemplate(
   sc: ServiceContext,
   actor: Actor,
-  input: DuplicateTemplateArgs,
-  opts: { source: Source },
+  { source, ...input }: DuplicateTemplateArgs & { source: Source },
 ): Promise<TemplateDto> {
   const now = sc.now();
-  const row = await sc.db
-    .transaction()
-    .execute((tx) => copyTemplate(tx, actor, input, { source: opts.source, now }));
+  const row = await sc.db.transaction().execute((tx) => copyTemplate(tx, actor, input, { source, now }));
   return templateResult(sc, row);
 }
 

@@ -32,16 +32,15 @@ async function editorState(sc: ServiceContext, row: TemplateRow): Promise<Editor
   const docs = await loadTemplateDocuments(sc.db, row.id);
   return {
     version: row.version,
-    template: await toTemplateDto(
-      sc.db,
-      await templateViewOf(sc.db, row),
-      { config: sc.config, now },
-      { withDetails: true },
-    ),
+    template: await toTemplateDto(sc.db, await templateViewOf(sc.db, row), {
+      config: sc.config,
+      now,
+      withDetails: true,
+    }),
     documents: docs.map((d) => ({
       id: d.id,
       name: d.name,
-      pages: pageImageLinks(sc.config, d, now, EDITOR_LINK_TTL_SECONDS),
+      pages: pageImageLinks(sc.config, d, { now, ttlSeconds: EDITOR_LINK_TTL_SECONDS }),
     })),
   };
 }

@@ -97,7 +97,11 @@ export async function openTemplatePreview(
     documents: docs.map((d, index) => ({
       index,
       name: d.name,
-      ...signingPages(sc.config, { ...d, page_sizes: pageRuns(d.pages) }, sc.now, PREVIEW_TTL_SECONDS),
+      ...signingPages(
+        sc.config,
+        { ...d, page_sizes: pageRuns(d.pages) },
+        { now: sc.now, ttlSeconds: PREVIEW_TTL_SECONDS },
+      ),
     })),
     fields: fields
       .filter((f) => f.role === claims.r)

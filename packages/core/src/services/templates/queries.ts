@@ -20,7 +20,7 @@ export function findTemplate(db: Executor, scope: Scope, id: number): Promise<Te
 
 /** The template, or `404 not_found`. */
 export function requireTemplate(db: Executor, scope: Scope, id: number): Promise<TemplateRow> {
-  return requireScoped(db, 'templates', scope, id);
+  return requireScoped(db, 'templates', { scope, id });
 }
 
 /** The template with its creator and folder, or `404 not_found`. */
@@ -32,7 +32,7 @@ export async function requireTemplateView(db: Executor, scope: Scope, id: number
 
 /** The template locked until the transaction ends, or `404 not_found`. */
 export function lockTemplate(tx: Tx, scope: Scope, id: number): Promise<TemplateRow> {
-  return lockScoped(tx, 'templates', scope, id);
+  return lockScoped(tx, 'templates', { scope, id });
 }
 
 /** The template's fields in order. */

@@ -16,7 +16,7 @@ export async function getTemplate(
   id: number,
 ): Promise<TemplateDto> {
   const row = await requireTemplateView(sc.db, scope, id);
-  return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now() }, { withDetails: true });
+  return toTemplateDto(sc.db, row, { config: sc.config, now: sc.now(), withDetails: true });
 }
 
 /** GET /templates: the list envelope, newest first, without fields and documents. */
@@ -42,6 +42,6 @@ export async function listTemplates(
   });
   const dc = { config: sc.config, now: sc.now() };
   return listPage(rows, q.limit, (page) =>
-    Promise.all(page.map((r) => toTemplateDto(sc.db, r, dc, { withDetails: false }))),
+    Promise.all(page.map((r) => toTemplateDto(sc.db, r, { ...dc, withDetails: false }))),
   );
 }

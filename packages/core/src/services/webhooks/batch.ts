@@ -108,12 +108,6 @@ export async function recordAndClaim(
 }
 
 /** Claims up to `limit` due `webhook.deliver` jobs and the deliveries they wake (recordAndClaim without outcomes). */
-export async function claimDeliveryBatch(
-  db: Executor,
-  workerId: string,
-  limit: number,
-  now: Date,
-  leases: { jobMs: number; deliveryMs: number },
-): Promise<BatchItem[]> {
-  return (await recordAndClaim(db, [], { workerId, limit, now, leases })).items;
+export async function claimDeliveryBatch(db: Executor, turn: BatchTurn): Promise<BatchItem[]> {
+  return (await recordAndClaim(db, [], turn)).items;
 }

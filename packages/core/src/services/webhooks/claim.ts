@@ -130,8 +130,7 @@ async function claimLaterAttempt(
 export async function claimDelivery(
   db: Db,
   deliveryId: number,
-  opts: WebhookOptions,
-  manual = false,
+  { manual = false, ...opts }: WebhookOptions & { manual?: boolean },
 ): Promise<Claim> {
   const first = await claimFirstAttempt(db, deliveryId, opts);
   if (first) return first;

@@ -139,8 +139,7 @@ export async function sendBuilt(
 export function nextState(
   d: Pick<ClaimedDelivery, 'type' | 'attempt'>,
   result: DeliveryAttemptResult,
-  config: Config,
-  now: Date,
+  { config, now }: { config: Config; now: Date },
 ): { status: 'succeeded' | 'failed' | 'pending'; nextAt: Date | null } {
   const delay = result.ok
     ? null
@@ -161,7 +160,7 @@ async function recordOutcome(
 ): Promise<'succeeded' | 'retrying' | 'failed' | 'superseded'> {
   const { result } = outcome;
   const now = opts.now();
-  const { status, nextAt } = nextState(d, result, opts.config, now);
+  const { status, nextAt } = nextState(d, result, { config: opts.config, now });
   // One statement: the attempt's outcome, the event's last known data, the job that woke this
   // attempt done (one statement fewer per delivery), the delivery's new state fenced by the lease.
   const write = (ex: Executor) =>
@@ -212,10 +211,9 @@ export type WebhookAttemptOutcome =
 export async function attemptWebhookDelivery(
   db: Db,
   deliveryId: number,
-  opts: WebhookOptions,
-  attempt: { manual?: boolean } = {},
+  { manual = false, ...opts }: WebhookOptions & { manual?: boolean },
 ): Promise<WebhookAttemptOutcome> {
-  const claim = await claimDelivery(db, deliveryId, opts, attempt.manual ?? false);
+  const claim = await claimDelivery(db, deliveryId, { ...opts, manual });
   if (claim.kind === 'skip') return { kind: 'skipped' };
   if (claim.kind === 'leased') return claim;
   const d = claim.delivery;
@@ -234,7 +232,7 @@ export async function attemptWebhookDelivery(
     })
     .finally(lease.stop);
   const kind = await recordOutcome(db, d, outcome, opts);
-  reportAttempt(opts, d, outcome.result, kind);
+  reportAttempt(opts, d, { result: outcome.result, kind });
   return { kind, attempt: d.attempt, deliveryId: d.deliveryUuid };
 }
 
@@ -242,8 +240,10 @@ export async function attemptWebhookDelivery(
 export function reportAttempt(
   opts: Pick<WebhookOptions, 'logger' | 'metrics'>,
   d: ClaimedDelivery,
-  result: DeliveryAttemptResult,
-  kind: 'succeeded' | 'retrying' | 'failed' | 'superseded',
+  {
+    result,
+    kind,
+  }: { result: DeliveryAttemptResult; kind: 'succeeded' | 'retrying' | 'failed' | 'superseded' },
 ): void {
   opts.metrics?.webhookAttempt(kind === 'retrying' ? 'retry' : kind);
   const logger = opts.logger;
@@ -304,8 +304,7 @@ export const webhookDeliverJob: JobHandler = createWebhookDeliverJob();
 export async function sendTestWebhook(
   db: Db,
   scope: Scope,
-  endpointId: number,
-  opts: WebhookOptions,
+  { endpointId, ...opts }: WebhookOptions & { endpointId: number },
 ): Promise<WebhookDeliveryDto> {
   const now = opts.now();
   const deliveryId = await db.transaction().execute(async (tx) => {

@@ -38,8 +38,7 @@ export interface CreateWebhookEndpointInput {
 export async function createWebhookEndpoint(
   db: Executor,
   scope: Scope,
-  input: CreateWebhookEndpointInput,
-  opts: WebhookOptions,
+  { input, ...opts }: WebhookOptions & { input: CreateWebhookEndpointInput },
 ): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
   const events = checkWebhookEvents(input.events);
   const headers = checkWebhookHeaders(input.headers, opts.config.WEBHOOK_SERVICE_NAME);
@@ -66,7 +65,7 @@ export async function createWebhookEndpoint(
 
 /** The endpoint in this account side, or `404 not_found`. */
 export function findEndpoint(db: Executor, scope: Scope, id: number): Promise<EndpointRow> {
-  return requireScoped(db, 'webhook_endpoints', scope, id);
+  return requireScoped(db, 'webhook_endpoints', { scope, id });
 }
 
 export async function getWebhookEndpoint(
@@ -105,9 +104,7 @@ export interface UpdateWebhookEndpointInput {
 export async function updateWebhookEndpoint(
   db: Executor,
   scope: Scope,
-  id: number,
-  input: UpdateWebhookEndpointInput,
-  opts: WebhookOptions,
+  { id, input, ...opts }: WebhookOptions & { id: number; input: UpdateWebhookEndpointInput },
 ): Promise<WebhookEndpointDto> {
   const current = await findEndpoint(db, scope, id);
   if (input.enabled !== undefined && typeof input.enabled !== 'boolean') {
@@ -147,8 +144,7 @@ async function setEndpoint(
 export async function disableWebhookEndpoint(
   db: Executor,
   scope: Scope,
-  id: number,
-  now: Date,
+  { id, now }: { id: number; now: Date },
 ): Promise<WebhookEndpointDto> {
   return setEndpoint(db, scope, id, { enabled: false, now });
 }

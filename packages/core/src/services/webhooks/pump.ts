@@ -137,7 +137,7 @@ async function attemptClaimed(
     };
   });
   const { result } = outcome;
-  const { status, nextAt } = nextState(d, result, opts.config, opts.now());
+  const { status, nextAt } = nextState(d, result, { config: opts.config, now: opts.now() });
   return {
     deliveryId: d.id,
     deliveryUuid: d.deliveryUuid,
@@ -370,7 +370,9 @@ class WebhookPump {
               throw err;
             },
           )
-        : runClaimedJob(this.ctx, this.handlers, item.job, this.leases.jobMs).finally(() => this.slotFreed());
+        : runClaimedJob(this.ctx, this.handlers, { job: item.job, leaseMs: this.leases.jobMs }).finally(() =>
+            this.slotFreed(),
+          );
       this.inFlight.set(
         item,
         run
@@ -394,12 +396,10 @@ class WebhookPump {
       this.outcomes.push({ row: outcome, resolve, reject });
     }).then((written) => {
       const { status } = outcome;
-      reportAttempt(
-        this.webhookOpts,
-        item.delivery!,
-        resultOf(outcome),
-        !written ? 'superseded' : status === 'pending' ? 'retrying' : status,
-      );
+      reportAttempt(this.webhookOpts, item.delivery!, {
+        result: resultOf(outcome),
+        kind: !written ? 'superseded' : status === 'pending' ? 'retrying' : status,
+      });
     });
   }
 
