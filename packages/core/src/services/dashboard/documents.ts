@@ -57,7 +57,7 @@ export async function listTemplateCardsPage(
             ? signFileLink(
                 sc.config,
                 { k: first.storage_key, t: 'image/png', n: `${first.name}-page-1.png`, p: 1 },
-                now,
+                { now },
               )
             : null,
       };
@@ -124,8 +124,7 @@ export async function requestDocuments(
         name: d.name,
         page_sizes: snapshotPageRuns(d),
       },
-      now,
-      FILE_LINK_TTL_SECONDS,
+      { now, ttlSeconds: FILE_LINK_TTL_SECONDS },
     ),
   }));
   const fields = snapshot.fields.map((f) => {
