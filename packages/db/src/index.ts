@@ -4,4 +4,5 @@ export * from './migrate.ts';
 export * from './open.ts';
 export * from './schema.ts';
 export * from './schema-send-sources.ts';
+export * from './schema-recipients.ts';
 export * from './scope.ts';

@@ -17,6 +17,7 @@ import type {
   LinkVisitsTable,
   TemplateLinksTable,
 } from './schema-send-sources.ts';
+import type { AccountRecipientDefaultsTable, RequestRecipientsTable } from './schema-recipients.ts';
 
 export type {
   CreatedAt,
@@ -548,6 +549,8 @@ export interface Database {
   bulk_sends: BulkSendsTable;
   bulk_send_rows: BulkSendRowsTable;
   page_render_failures: PageRenderFailuresTable;
+  request_recipients: RequestRecipientsTable;
+  account_recipient_defaults: AccountRecipientDefaultsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

@@ -285,11 +285,11 @@ export async function markRequestReminded(tx: Tx, id: number, now: Date): Promis
     .execute();
 }
 
-/** Requests in one of `statuses` whose expiry has passed become `expired`; returns how many. */
+/** Requests in one of `statuses` whose expiry has passed become `expired`; returns their ids. */
 export async function expireRequestsDue(
   db: Executor,
   o: { statuses: readonly SignatureRequestRow['status'][]; now: Date },
-): Promise<number> {
+): Promise<number[]> {
   const rows = await db
     .updateTable('signature_requests')
     .set({ status: 'expired', expired_at: o.now, updated_at: o.now })
@@ -297,7 +297,7 @@ export async function expireRequestsDue(
     .where('expires_at', '<=', o.now)
     .returning('id')
     .execute();
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
 /** A signer search: the full term (checked on every candidate) and the pattern the trigram indexes look up. */

@@ -55,6 +55,9 @@ function requestInput(batch: BulkSendRow, row: PendingBulkRow): CreateSignatureR
     send_email: options.send_email,
     ...(options.message ? { message: options.message } : {}),
     ...(options.expires_at ? { expires_at: options.expires_at } : {}),
+    // Issue 34: the batch's CC and notify addresses, on every request (with the account's defaults).
+    ...(options.cc ? { cc: options.cc } : {}),
+    ...(options.notify ? { notify: options.notify } : {}),
     require_email_otp: false,
     embed: false,
   };

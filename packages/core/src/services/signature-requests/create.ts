@@ -18,6 +18,7 @@ import { recordAudit } from '../audit.ts';
 import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { type RequestRecipients, writeRecipients } from './cc.ts';
 import { toSignatureRequestDto } from './dto.ts';
 import { newSignerToken, queueInvitationMail, sendQueuedMail } from './invitations.ts';
 import { downloadImages, keepImages, parseExpiry, planRequest, type RequestPlan } from './plan.ts';
@@ -59,6 +60,8 @@ export interface WrittenRequest {
   request: SignatureRequestRow;
   signers: SignerRow[];
   mailIds: number[];
+  /** Its `cc` and `notify` addresses, the account's defaults included (issue 34, cc.ts). */
+  recipients?: RequestRecipients;
 }
 
 /**
@@ -195,6 +198,7 @@ export async function writePlannedRequests(
     }
     written.push({ request, signers, mailIds });
   }
+  await writeRecipients(tx, b, { inputs: items.map((item) => item.input), written });
   for (const [i, { request }] of written.entries()) {
     await recordAudit(tx, b.scope, {
       type: 'request.sent',
@@ -298,7 +302,8 @@ export async function createSignatureRequest(
     : written.signers;
   // The template was active under the lock this request was written with.
   const view = { ...written.request, created_by: written.createdBy, template_archived: false };
-  return toSignatureRequestDto(view, signers, { config: sc.config, now: sc.now(), withValues: true });
+  const dto = toSignatureRequestDto(view, signers, { config: sc.config, now: sc.now(), withValues: true });
+  return { ...dto, ...written.recipients };
 }
 
 /** {@link createSignatureRequest} without building its answer: the rows written (public links). */
@@ -308,8 +313,8 @@ export async function insertSignatureRequest(
   input: CreateSignatureRequestInput,
   opts: CreationOptions,
 ): Promise<WrittenRequest> {
-  const { request, signers, mailIds } = await create(sc, actor, input, opts);
-  return { request, signers, mailIds };
+  const { request, signers, mailIds, recipients } = await create(sc, actor, input, opts);
+  return { request, signers, mailIds, recipients };
 }
 
 async function create(

@@ -5,6 +5,7 @@ import type { Scope } from '../../context.ts';
 import type { SignatureRequestDto, SignerDto } from '../../contracts/signature-requests.ts';
 import { signFileLink } from '../file-links.ts';
 import type { FieldValue, ProducedFiles, RequestSnapshot } from '../request-model.ts';
+import { attachRecipients } from './cc.ts';
 import { signingUrl } from './invitations.ts';
 import { loadSignersOf, type RequestView, requireRequestView, requireSigner } from './queries.ts';
 import { effectiveStatus, effectiveValues, signerFields } from './status.ts';
@@ -130,7 +131,9 @@ export async function signatureRequestDtos(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toSignatureRequestDto(r, signers.get(r.id) ?? [], o));
+  const dtos = rows.map((r) => toSignatureRequestDto(r, signers.get(r.id) ?? [], o));
+  await attachRecipients(db, dtos);
+  return dtos;
 }
 
 /** One Signature request object: its signers in one statement. */
