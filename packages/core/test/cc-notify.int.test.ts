@@ -35,8 +35,8 @@ const mailTo = (to: string) =>
     .execute();
 
 const ccLinkOf = async (to: string) => {
-  const mail = (await mailTo(to)).find((m) => m.kind === 'cc');
-  return (mail?.links as string[]).find((l) => l.includes('/cc/'))!;
+  const mail = (await mailTo(to)).find((m) => m.kind === 'cc')!;
+  return (mail.links as string[]).find((l) => l.includes('/cc/'))!;
 };
 
 async function signAll(request: { signers: { role: string | null; signing_url: string | null }[] }) {
@@ -73,7 +73,11 @@ describe('issue 34.1: CC recipients', () => {
     // No signer's link in a CC email.
     for (const s of got.signers) expect(mails[0]!.text_body).not.toContain(tokenOf(s.signing_url));
     // The token is stored as its SHA-256 only.
-    const stored = await h.db.selectFrom('request_recipients').selectAll().where('signature_request_id', '=', sent.id).execute();
+    const stored = await h.db
+      .selectFrom('request_recipients')
+      .selectAll()
+      .where('signature_request_id', '=', sent.id)
+      .execute();
     expect(stored.map((r) => r.token_hash)).not.toContain(link.split('/cc/')[1]);
     const audit = await h.db
       .selectFrom('audit_events')
@@ -95,7 +99,9 @@ describe('issue 34.1: CC recipients', () => {
     const token = (await ccLinkOf('observer@example.com')).split('/cc/')[1]!;
     const signing = h.anonymous().signing;
     expect(await codeOf(signing.open({ token }))).toBe('not_found');
-    expect(await codeOf(signing.complete({ token, values: { 'Client signature': PNG_DOT } }))).toBe('not_found');
+    expect(await codeOf(signing.complete({ token, values: { 'Client signature': PNG_DOT } }))).toBe(
+      'not_found',
+    );
     expect(await codeOf(signing.saveValues({ token, values: { 'Client name': 'X' } }))).toBe('not_found');
     expect(await codeOf(signing.decline({ token, reason: 'no' }))).toBe('not_found');
     const first = sent.signers[0]!;
@@ -132,7 +138,9 @@ describe('issue 34.1: CC recipients', () => {
     expect(cc[1]!.text_body).toMatch(/audit trail: http/i);
     expect(cc[1]!.text_body).not.toContain('/requests/');
     const notice = await mailTo('done-notify@example.com');
-    expect(notice.map((m) => [m.kind, m.subject])).toEqual([['request.notice', 'Completed: Service Agreement']]);
+    expect(notice.map((m) => [m.kind, m.subject])).toEqual([
+      ['request.notice', 'Completed: Service Agreement'],
+    ]);
     expect(notice[0]!.text_body).toContain(`${h.config.PUBLIC_URL}/requests/${sent.id}`);
     expect(notice[0]!.text_body).toMatch(/audit trail: http/i);
     // The CC's view now offers the signed documents and the audit trail.
@@ -149,7 +157,11 @@ describe('issue 34.4: completion notices', () => {
 
   it('issue 34.4: notify addresses (given and account default) are told when a request is canceled, with the request page link', async () => {
     await caller.recipients.setDefaults({ cc: [], notify: ['office@example.com'] });
-    const r = await caller.signatureRequests.create({ template_id: tpl.id, signers, notify: ['cancel@example.com'] });
+    const r = await caller.signatureRequests.create({
+      template_id: tpl.id,
+      signers,
+      notify: ['cancel@example.com'],
+    });
     expect(r.notify).toEqual(['cancel@example.com', 'office@example.com']);
     expect(await noticesTo('cancel@example.com')).toEqual([]);
     await caller.signatureRequests.cancel({ id: r.id });
@@ -169,7 +181,9 @@ describe('issue 34.4: completion notices', () => {
       notify: ['decline@example.com'],
       cc: ['decline-cc@example.com'],
     });
-    await h.anonymous().signing.decline({ token: tokenOf(r.signers[0]!.signing_url), reason: 'Wrong address' });
+    await h
+      .anonymous()
+      .signing.decline({ token: tokenOf(r.signers[0]!.signing_url), reason: 'Wrong address' });
     const notices = (await mailTo('decline@example.com')).filter((m) => m.kind === 'request.notice');
     expect(notices.map((m) => m.subject)).toEqual(['Declined: Service Agreement']);
     expect(notices[0]!.text_body).toContain('by Cleo Client: "Wrong address"');

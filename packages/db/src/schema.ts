@@ -10,6 +10,7 @@ import type {
   Timestamp,
   UpdatedAt,
 } from './schema-columns.ts';
+import type { AccountRecipientDefaultsTable, RequestRecipientsTable } from './schema-recipients.ts';
 import type {
   BulkSendRowsTable,
   BulkSendsTable,
@@ -17,7 +18,6 @@ import type {
   LinkVisitsTable,
   TemplateLinksTable,
 } from './schema-send-sources.ts';
-import type { AccountRecipientDefaultsTable, RequestRecipientsTable } from './schema-recipients.ts';
 
 export type {
   CreatedAt,

@@ -34,6 +34,9 @@ export const SIGNER_STATUS_LABEL: Record<string, string> = {
   declined: 'Declined',
 };
 
+/** Issue 34: the addresses of a request.recipients entry, or "nobody". */
+const listOf = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : 'nobody');
+
 /** One line per audit event, in words. */
 export function describeActivity(a: {
   type: string;
@@ -48,6 +51,8 @@ export function describeActivity(a: {
       return `${what} was sent for signature`;
     case 'request.canceled':
       return `${what} was canceled`;
+    case 'request.recipients':
+      return `${what} is copied to ${listOf(a.data.cc)}; notices go to ${listOf(a.data.notify)}`;
     case 'request.reminded':
       return `Signers of ${what} were reminded`;
     case 'signer.viewed':

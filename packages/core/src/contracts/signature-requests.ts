@@ -196,7 +196,9 @@ export const SignatureRequestOutput = z.object({
   notify: z
     .array(z.string())
     .optional()
-    .describe('extension: the addresses told when the request completes, is declined, expires or is canceled'),
+    .describe(
+      'extension: the addresses told when the request completes, is declined, expires or is canceled',
+    ),
 });
 export type SignatureRequestDto = z.infer<typeof SignatureRequestOutput>;
 

@@ -4,11 +4,7 @@ import {
   RecipientDefaultsInput,
   RecipientDefaultsOutput,
 } from '../contracts/recipients.ts';
-import {
-  getRecipientDefaults,
-  setRecipientDefaults,
-  viewAsCc,
-} from '../services/signature-requests/cc.ts';
+import { getRecipientDefaults, setRecipientDefaults, viewAsCc } from '../services/signature-requests/cc.ts';
 import { actorProcedure, adminProcedure, publicProcedure, router } from '../trpc.ts';
 
 /**

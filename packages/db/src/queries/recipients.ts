@@ -31,7 +31,9 @@ export async function listRequestRecipients(
 export async function findCcByTokenHash(
   db: Executor,
   tokenHash: string,
-): Promise<{ recipient: RequestRecipientRow; request: SignatureRequestRow; signers: SignerRow[] } | undefined> {
+): Promise<
+  { recipient: RequestRecipientRow; request: SignatureRequestRow; signers: SignerRow[] } | undefined
+> {
   const recipient = await db
     .selectFrom('request_recipients')
     .selectAll()

@@ -5,6 +5,7 @@ import { formatDateTime, REQUEST_STATUS_LABEL } from '../format.ts';
 import type { Session } from '../session.tsx';
 import { errorCode, trpc } from '../trpc.ts';
 import { Badge, EmptyState, ErrorNote, Loading, Modal, PageHeader, statusTone } from '../ui.tsx';
+import { Copies } from './request/copies.tsx';
 import { Downloads } from './request/downloads.tsx';
 import { EditSigner } from './request/edit-signer.tsx';
 import { RequestActions } from './request/request-actions.tsx';
@@ -70,6 +71,7 @@ export function RequestPage({ session }: { session: Session }) {
           ))}
         </ul>
       </section>
+      <Copies cc={r.cc} notify={r.notify} />
       <Modal
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}

@@ -69,10 +69,19 @@ async function writeOne(
   o: { written: WrittenRequest; recipients: RequestRecipients; sender: string },
 ): Promise<number[]> {
   const { request, signers } = o.written;
-  const base = { signature_request_id: request.id, account_id: request.account_id, environment: request.environment };
+  const base = {
+    signature_request_id: request.id,
+    account_id: request.account_id,
+    environment: request.environment,
+  };
   const tokens = o.recipients.cc.map(() => randomBytes(32).toString('base64url'));
   const rows: RequestRecipientInsert[] = [
-    ...o.recipients.cc.map((email, i) => ({ ...base, kind: 'cc' as const, email, token_hash: sha256Hex(tokens[i]!) })),
+    ...o.recipients.cc.map((email, i) => ({
+      ...base,
+      kind: 'cc' as const,
+      email,
+      token_hash: sha256Hex(tokens[i]!),
+    })),
     ...o.recipients.notify.map((email) => ({ ...base, kind: 'notify' as const, email, token_hash: null })),
   ];
   await insertRequestRecipients(tx, rows);
@@ -88,7 +97,13 @@ async function writeOne(
   const mailIds: number[] = [];
   for (const [i, to] of o.recipients.cc.entries()) {
     const url = ccViewUrl(b.config, tokens[i]!);
-    const mail = ccSentEmail({ title, sender: o.sender, url, signers: names, test: request.environment === 'test' });
+    const mail = ccSentEmail({
+      title,
+      sender: o.sender,
+      url,
+      signers: names,
+      test: request.environment === 'test',
+    });
     mailIds.push(
       await queueMail(tx, {
         kind: 'cc',
@@ -142,9 +157,12 @@ export async function attachRecipients(db: Executor, dtos: SignatureRequestDto[]
 
 function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
   const files = (request.documents as ProducedFiles | null)?.files ?? [];
-  const link = (k: string, n: string) => signFileLink(config, { k, t: 'application/pdf', n: `${n}.pdf` }, now);
+  const link = (k: string, n: string) =>
+    signFileLink(config, { k, t: 'application/pdf', n: `${n}.pdf` }, now);
   return {
-    documents: files.filter((f) => f.kind === 'document').map((f) => ({ name: f.name, url: link(f.storage_key, f.name) })),
+    documents: files
+      .filter((f) => f.kind === 'document')
+      .map((f) => ({ name: f.name, url: link(f.storage_key, f.name) })),
     audit_trail_url: request.audit_trail_storage_key
       ? link(request.audit_trail_storage_key, `audit-trail-${request.id}`)
       : null,
@@ -156,7 +174,10 @@ function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
  * documents (the originals; once completed and sealed, the signed documents and the audit trail).
  * No signer's link, email, phone or values. An unknown token is `404 not_found`.
  */
-export async function viewAsCc(sc: Pick<ServiceContext, 'db' | 'config' | 'now'>, token: string): Promise<CcView> {
+export async function viewAsCc(
+  sc: Pick<ServiceContext, 'db' | 'config' | 'now'>,
+  token: string,
+): Promise<CcView> {
   const found = await findCcByTokenHash(sc.db, sha256Hex(token));
   if (!found) throw new CoreError('not_found', 'This link is not valid');
   const { request, signers } = found;
@@ -185,7 +206,11 @@ export async function viewAsCc(sc: Pick<ServiceContext, 'db' | 'config' | 'now'>
   };
 }
 
-const defaultsDto = (d: RecipientDefaults) => ({ object: 'recipient_defaults' as const, cc: d.cc, notify: d.notify });
+const defaultsDto = (d: RecipientDefaults) => ({
+  object: 'recipient_defaults' as const,
+  cc: d.cc,
+  notify: d.notify,
+});
 
 /** The account's default recipients (Account page). */
 export async function getRecipientDefaults(sc: Pick<ServiceContext, 'db'>, actor: Actor) {

@@ -139,7 +139,10 @@ export async function remindSigners(sc: ServiceContext, actor: Actor, id: number
  * The worker's sweep: unfinished requests past expires_at become `expired`; their notify addresses
  * are told in the same transaction (issue 34, notices.ts). Returns how many expired.
  */
-export async function expireOverdueRequests(sc: Pick<ServiceContext, 'db' | 'config'>, now: Date): Promise<number> {
+export async function expireOverdueRequests(
+  sc: Pick<ServiceContext, 'db' | 'config'>,
+  now: Date,
+): Promise<number> {
   return sc.db.transaction().execute(async (tx) => {
     const ids = await expireRequestsDue(tx, { statuses: OPEN_REQUEST_STATUSES, now });
     await queueExpiryNotices(tx, sc.config, ids);

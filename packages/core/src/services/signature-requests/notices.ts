@@ -70,7 +70,12 @@ export async function queueClosingNotices(
   const notify = await listRequestRecipients(tx, [o.request.id], 'notify');
   const ids: number[] = [];
   for (const r of notify) {
-    const mail = noticeEmail({ ...o, detail: o.detail ?? null, url: requestPageUrl(config, o.request.id), files: [] });
+    const mail = noticeEmail({
+      ...o,
+      detail: o.detail ?? null,
+      url: requestPageUrl(config, o.request.id),
+      files: [],
+    });
     ids.push(await queueNotice(tx, o.request, { to: r.email, kind: 'request.notice', mail }));
   }
   return ids;

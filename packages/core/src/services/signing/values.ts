@@ -110,7 +110,11 @@ export async function declineSigning(sc: SignerCtx, input: SigningInput & { reas
     });
     await purgeSignerMail(tx, await listRequestSignerIds(tx, r.request.id), { what: 'all', now: sc.now });
     const by = r.signer.name ?? r.signer.email ?? r.signer.role ?? 'a signer';
-    await queueClosingNotices(tx, sc.config, { request: r.request, outcome: 'declined', detail: `by ${by}: "${reason}"` });
+    await queueClosingNotices(tx, sc.config, {
+      request: r.request,
+      outcome: 'declined',
+      detail: `by ${by}: "${reason}"`,
+    });
     return { declined: true as const };
   });
 }
