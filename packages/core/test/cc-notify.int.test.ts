@@ -148,7 +148,8 @@ describe('issue 34.1: CC recipients', () => {
     const view = await h.anonymous().recipients.view({ token });
     expect(view.status).toBe('completed');
     expect(view.audit_trail_url).toContain('/files/');
-  });
+    // Sealing (and the template's page images the jobs render too) takes minutes on a loaded machine.
+  }, 240_000);
 });
 
 describe('issue 34.4: completion notices', () => {
