@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../connection.ts';
 import { json } from '../connection.ts';
 import type { Database, SignatureRequestRow, SignerRow } from '../schema.ts';
@@ -8,6 +8,29 @@ import type { RecipientKind, RequestRecipientRow } from '../schema-recipients.ts
 // completion notices) and the addresses an account adds to every request (account_recipient_defaults).
 
 export type RequestRecipientInsert = Insertable<Database['request_recipients']>;
+
+/** A request's recipient as the Signature request object shows it. */
+export interface RecipientRef {
+  kind: RecipientKind;
+  email: string;
+}
+
+/**
+ * A request's recipients as a column of the statement that reads the request (requestViews), so
+ * showing `cc` and `notify` costs no statement of its own.
+ */
+export function recipientsColumn(requestId: RawBuilder<unknown>): RawBuilder<RecipientRef[]> {
+  return sql<
+    RecipientRef[]
+  >`(select coalesce(jsonb_agg(jsonb_build_object('kind', r.kind, 'email', r.email) order by r.id), '[]'::jsonb)
+  from request_recipients r where r.signature_request_id = ${requestId})`;
+}
+
+/** An account's default recipients as a column of the send's template statement (sendSourceQuery). */
+export function recipientDefaultsColumn(accountId: number): RawBuilder<RecipientDefaults | null> {
+  return sql<RecipientDefaults | null>`(select jsonb_build_object('cc', d.cc, 'notify', d.notify)
+  from account_recipient_defaults d where d.account_id = ${accountId})`;
+}
 
 /** Writes the recipients of one or more requests (one statement). */
 export async function insertRequestRecipients(db: Executor, rows: RequestRecipientInsert[]): Promise<void> {

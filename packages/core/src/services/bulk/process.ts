@@ -82,7 +82,11 @@ async function sendChunk(tx: Tx, b: SendBatch, batch: BulkSendRow, limit: number
       failed.push({ rowNumber: row.row_number, code: err.code, message: err.message });
     }
   }
-  const written = await writePlannedRequests(tx, b, planned);
+  const written = await writePlannedRequests(
+    tx,
+    { ...b, recipientDefaults: source.recipient_defaults },
+    planned,
+  );
   await markBulkRowsSent(tx, batch.id, {
     sent: written.map((w, i) => ({ rowNumber: planned[i]!.rowNumber, requestId: w.request.id })),
     now: b.now,

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { Executor, SignatureRequestRow, Tx } from '@esign/db';
+import type { SignatureRequestRow, Tx } from '@esign/db';
 import {
   findCcByTokenHash,
   findRecipientDefaults,
   insertRequestRecipients,
-  listRequestRecipients,
   type RecipientDefaults,
+  type RecipientRef,
   type RequestRecipientInsert,
   saveRecipientDefaults,
 } from '@esign/db/queries/recipients';
 import type { Config } from '../../config.ts';
 import type { Actor } from '../../context.ts';
 import type { CcView } from '../../contracts/recipients.ts';
-import type { CreateSignatureRequestInput, SignatureRequestDto } from '../../contracts/signature-requests.ts';
+import type { CreateSignatureRequestInput } from '../../contracts/signature-requests.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
@@ -128,7 +128,10 @@ export async function writeRecipients(
   b: SendBatch,
   items: { inputs: CreateSignatureRequestInput[]; written: WrittenRequest[] },
 ): Promise<void> {
-  const defaults = await findRecipientDefaults(tx, b.actor.accountId);
+  const defaults =
+    b.recipientDefaults !== undefined
+      ? (b.recipientDefaults ?? { cc: [], notify: [] })
+      : await findRecipientDefaults(tx, b.actor.accountId);
   const sender = b.actor.userName ?? b.actor.userEmail;
   for (const [i, written] of items.written.entries()) {
     const input = items.inputs[i]!;
@@ -142,17 +145,12 @@ export async function writeRecipients(
   }
 }
 
-/** Sets `cc` and `notify` on Signature request objects (one statement for all of them). */
-export async function attachRecipients(db: Executor, dtos: SignatureRequestDto[]): Promise<void> {
-  const rows = await listRequestRecipients(
-    db,
-    dtos.map((d) => d.id),
-  );
-  for (const dto of dtos) {
-    const mine = rows.filter((r) => r.signature_request_id === dto.id);
-    dto.cc = mine.filter((r) => r.kind === 'cc').map((r) => r.email);
-    dto.notify = mine.filter((r) => r.kind === 'notify').map((r) => r.email);
-  }
+/** A request's addresses as RequestView.recipients holds them (the create answer, built from the rows written). */
+export function recipientRefs(r: RequestRecipients | undefined): RecipientRef[] {
+  return [
+    ...(r?.cc ?? []).map((email) => ({ kind: 'cc' as const, email })),
+    ...(r?.notify ?? []).map((email) => ({ kind: 'notify' as const, email })),
+  ];
 }
 
 function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {

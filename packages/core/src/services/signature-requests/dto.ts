@@ -5,7 +5,6 @@ import type { Scope } from '../../context.ts';
 import type { SignatureRequestDto, SignerDto } from '../../contracts/signature-requests.ts';
 import { signFileLink } from '../file-links.ts';
 import type { FieldValue, ProducedFiles, RequestSnapshot } from '../request-model.ts';
-import { attachRecipients } from './cc.ts';
 import { signingUrl } from './invitations.ts';
 import { loadSignersOf, type RequestView, requireRequestView, requireSigner } from './queries.ts';
 import { effectiveStatus, effectiveValues, signerFields } from './status.ts';
@@ -96,6 +95,9 @@ export function toSignatureRequestDto(
     canceled_at: row.canceled_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    // Issue 34 (extensions): who is copied, who is told when it ends.
+    cc: row.recipients.filter((r) => r.kind === 'cc').map((r) => r.email),
+    notify: row.recipients.filter((r) => r.kind === 'notify').map((r) => r.email),
   };
   if (status === 'completed' && o.withValues) {
     const files = row.documents as ProducedFiles | null;
@@ -131,9 +133,7 @@ export async function signatureRequestDtos(
     db,
     rows.map((r) => r.id),
   );
-  const dtos = rows.map((r) => toSignatureRequestDto(r, signers.get(r.id) ?? [], o));
-  await attachRecipients(db, dtos);
-  return dtos;
+  return rows.map((r) => toSignatureRequestDto(r, signers.get(r.id) ?? [], o));
 }
 
 /** One Signature request object: its signers in one statement. */
