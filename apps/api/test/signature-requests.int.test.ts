@@ -425,7 +425,7 @@ describe('GET /signature_requests', () => {
       signers,
       expires_at: new Date(Date.now() + 60_000).toISOString(),
     });
-    expect(await expireOverdueRequests(t.db, new Date(Date.now() + 61_000))).toBeGreaterThanOrEqual(1);
+    expect(await expireOverdueRequests(t, new Date(Date.now() + 61_000))).toBeGreaterThanOrEqual(1);
     const row = await t.db
       .selectFrom('signature_requests')
       .select('status')

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { billingPages } from './billing/routes.ts';
 import { stripeWebhook } from './billing/stripe-webhook.ts';
+import { ccPages } from './cc/routes.ts';
 import { dashboardPages } from './dashboard/routes.ts';
 import { fileLinks } from './files/routes.ts';
 import { oauthServer } from './oauth/routes.ts';
@@ -22,5 +23,7 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   await app.register(stripeWebhook, routeOptions);
   await app.register(dashboardPages, routeOptions);
   await app.register(sendSourcePages, routeOptions);
+  // Issue 34.1: a CC recipient's read-only link.
+  await app.register(ccPages, routeOptions);
   await app.register(oauthServer, routeOptions);
 }

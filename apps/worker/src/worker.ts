@@ -40,7 +40,7 @@ function housekeeping(rt: Runtime, now: () => Date) {
     // Registered OAuth clients with nothing stored for them for a day (docs/mcp.md).
     { every: 60 * 60_000, run: async () => void (await pruneUnusedOAuthClients(rt.db, now())) },
     // Requests past expires_at become `expired` (reads also check, so none is shown open late).
-    { every: 30_000, run: async () => void (await expireOverdueRequests(rt.db, now())) },
+    { every: 30_000, run: async () => void (await expireOverdueRequests(rt, now())) },
   ];
 }
 

@@ -10,6 +10,7 @@ import { documentsRouter } from './routers/documents.ts';
 import { embedRouter } from './routers/embed.ts';
 import { feedbackRouter } from './routers/feedback.ts';
 import { membersRouter } from './routers/members.ts';
+import { recipientsRouter } from './routers/recipients.ts';
 import { sessionsRouter } from './routers/sessions.ts';
 import { signatureRequestsRouter } from './routers/signature-requests.ts';
 import { signersRouter } from './routers/signers.ts';
@@ -41,6 +42,8 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   webhookEndpoints: webhookEndpointsRouter,
   dashboard: dashboardRouter,
+  // Issue 34: default CC / notify addresses (dashboard) and the CC read-only page.
+  recipients: recipientsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,7 @@ import type {
   Timestamp,
   UpdatedAt,
 } from './schema-columns.ts';
+import type { AccountRecipientDefaultsTable, RequestRecipientsTable } from './schema-recipients.ts';
 import type {
   BulkSendRowsTable,
   BulkSendsTable,
@@ -578,6 +579,8 @@ export interface Database {
   bulk_sends: BulkSendsTable;
   bulk_send_rows: BulkSendRowsTable;
   page_render_failures: PageRenderFailuresTable;
+  request_recipients: RequestRecipientsTable;
+  account_recipient_defaults: AccountRecipientDefaultsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

@@ -43,6 +43,8 @@ const SMS_KINDS: Record<string, string> = {
   'request.completed': 'completed documents',
 };
 const smsKind = (kind: unknown) => SMS_KINDS[String(kind)] ?? String(kind);
+/** Issue 34: the addresses of a request.recipients entry, or "nobody". */
+const listOf = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : 'nobody');
 
 /** One line per audit event, in words. */
 export function describeActivity(a: {
@@ -58,6 +60,8 @@ export function describeActivity(a: {
       return `${what} was sent for signature`;
     case 'request.canceled':
       return `${what} was canceled`;
+    case 'request.recipients':
+      return `${what} is copied to ${listOf(a.data.cc)}; notices go to ${listOf(a.data.notify)}`;
     case 'request.reminded':
       return `Signers of ${what} were reminded`;
     case 'signer.viewed':

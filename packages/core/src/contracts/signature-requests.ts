@@ -1,6 +1,7 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES, SOURCES } from '@esign/domain';
 import { z } from 'zod';
 import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
+import { CcInput, NotifyInput } from './recipients.ts';
 import { PaginationInput } from './templates.ts';
 
 /**
@@ -110,6 +111,9 @@ export const CreateSignatureRequestInput = z.object({
     .describe(
       'true: the request is signed inside your own page with <esign-form> (source `embed`); its pages may be framed only by the origins your account allows',
     ),
+  // Issue 34 (extensions): people copied on the request, people told when it ends.
+  cc: CcInput.optional(),
+  notify: NotifyInput.optional(),
 });
 /** `embed` is optional for callers inside core (the worker, the link pages): false when left out. */
 export type CreateSignatureRequestInput = Omit<z.infer<typeof CreateSignatureRequestInput>, 'embed'> & {
@@ -212,6 +216,13 @@ export const SignatureRequestOutput = z.object({
   documents: z.array(FileRef).nullable().optional(),
   audit_trail_url: z.string().nullable().optional(),
   combined_document_url: z.string().nullable().optional(),
+  cc: z.array(z.string()).optional().describe('extension: the addresses copied on the request (issue 34)'),
+  notify: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'extension: the addresses told when the request completes, is declined, expires or is canceled',
+    ),
 });
 export type SignatureRequestDto = z.infer<typeof SignatureRequestOutput>;
 

@@ -14,6 +14,7 @@ import * as trigramPendingLists from './2026_11_24_0140_trigram_pending_lists.ts
 import * as signerCopyFiles from './2026_11_27_0501_signer_copy_files.ts';
 import * as pageRenderFailures from './2026_11_27_0601_page_render_failures.ts';
 import * as sms from './2026_11_28_0101_sms.ts';
+import * as ccNotify from './2026_11_28_0301_cc_notify.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0501_signer_copy_files': signerCopyFiles,
   '2026_11_27_0601_page_render_failures': pageRenderFailures,
   '2026_11_28_0101_sms': sms,
+  '2026_11_28_0301_cc_notify': ccNotify,
 };

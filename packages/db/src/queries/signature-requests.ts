@@ -17,6 +17,12 @@ import type {
 } from '../schema.ts';
 import type { Scope } from '../scope.ts';
 import { type CreditsRow, creditsColumn } from './credits.ts';
+import {
+  type RecipientDefaults,
+  type RecipientRef,
+  recipientDefaultsColumn,
+  recipientsColumn,
+} from './recipients.ts';
 
 // Signature requests: the read a send makes of its template (one statement), the insert, and the
 // reads of the Signature request object (its creator and its template's state in the same statement).
@@ -63,6 +69,8 @@ export interface SendSourceRow {
   credits: CreditsRow | null;
   /** The Signature request's `created_by` (the sending user); null without a user. */
   created_by: CreatedByRow | null;
+  /** The account's default `cc` and `notify` addresses (issue 34); null when never set. */
+  recipient_defaults: RecipientDefaults | null;
   /**
    * The template row was changed by a transaction that committed after this statement's snapshot
    * was taken (the lock waited for it): the fields and documents read are the old ones. Read again.
@@ -99,6 +107,7 @@ function sendSourceQuery(db: Executor, scope: Scope, o: SendSourceOptions) {
         'credits',
       ),
       createdByColumn(sql.val(o.userId)).as('created_by'),
+      recipientDefaultsColumn(scope.accountId).as('recipient_defaults'),
       // The locked row's version against the one this statement's snapshot sees (see `changed`).
       sql<boolean>`templates.xmin::text <> (select t.xmin::text from templates t where t.id = templates.id)`.as(
         'changed',
@@ -111,8 +120,9 @@ function sendSourceQuery(db: Executor, scope: Scope, o: SendSourceOptions) {
 
 function toSendSource(row: Awaited<ReturnType<ReturnType<typeof sendSourceQuery>['executeTakeFirst']>>) {
   if (!row) return undefined;
-  const { fields, documents, credits, created_by, changed, ...template } = row;
-  return { template, fields, documents, credits, created_by, changed: changed === true } as SendSourceRow;
+  const { fields, documents, credits, created_by, recipient_defaults, changed, ...template } = row;
+  const source = { template, fields, documents, credits, created_by, recipient_defaults };
+  return { ...source, changed: changed === true } as SendSourceRow;
 }
 
 /** The template with its fields, documents (and credits), not locked: the checks before a transaction. */
@@ -192,6 +202,8 @@ export interface RequestRelationsRow {
   created_by: CreatedByRow | null;
   /** The request's template was archived (its signing links stop working). */
   template_archived: boolean;
+  /** Its `cc` and `notify` addresses (issue 34), in the order written. */
+  recipients: RecipientRef[];
 }
 
 export type RequestViewRow = SignatureRequestRow & RequestRelationsRow;
@@ -224,6 +236,7 @@ export function requestViews(db: Executor) {
       viewSnapshot.as('snapshot'),
       createdByColumn(sql.ref('signature_requests.created_by_user_id')).as('created_by'),
       templateArchivedColumn(sql.ref('signature_requests.template_id')).as('template_archived'),
+      recipientsColumn(sql.ref('signature_requests.id')).as('recipients'),
     ]);
 }
 
@@ -248,12 +261,13 @@ export async function findRequestViewById(db: Executor, id: number): Promise<Req
 /** The relations of a row already at hand (just changed): one statement. */
 export async function findRequestRelations(
   db: Executor,
-  row: Pick<SignatureRequestRow, 'created_by_user_id' | 'template_id'>,
+  row: Pick<SignatureRequestRow, 'id' | 'created_by_user_id' | 'template_id'>,
 ): Promise<RequestRelationsRow> {
   return db
     .selectNoFrom([
       createdByColumn(sql.val(row.created_by_user_id)).as('created_by'),
       templateArchivedColumn(sql.val(row.template_id)).as('template_archived'),
+      recipientsColumn(sql.val(row.id)).as('recipients'),
     ])
     .executeTakeFirstOrThrow();
 }
@@ -285,11 +299,11 @@ export async function markRequestReminded(tx: Tx, id: number, now: Date): Promis
     .execute();
 }
 
-/** Requests in one of `statuses` whose expiry has passed become `expired`; returns how many. */
+/** Requests in one of `statuses` whose expiry has passed become `expired`; returns their ids. */
 export async function expireRequestsDue(
   db: Executor,
   o: { statuses: readonly SignatureRequestRow['status'][]; now: Date },
-): Promise<number> {
+): Promise<number[]> {
   const rows = await db
     .updateTable('signature_requests')
     .set({ status: 'expired', expired_at: o.now, updated_at: o.now })
@@ -297,7 +311,7 @@ export async function expireRequestsDue(
     .where('expires_at', '<=', o.now)
     .returning('id')
     .execute();
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
 /** A signer search: the full term (checked on every candidate) and the pattern the trigram indexes look up. */

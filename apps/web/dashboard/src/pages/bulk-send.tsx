@@ -1,5 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { background } from '../background.ts';
 import type { Session } from '../session.tsx';
@@ -8,6 +10,8 @@ import { ErrorNote, PageHeader, SelectField } from '../ui.tsx';
 import { BulkMappingForm, type Mapping } from './bulk-mapping.tsx';
 import { BulkPreviewTable } from './bulk-preview.tsx';
 import { BulkProgress } from './bulk-progress.tsx';
+import { CopiesFields } from './copies-fields.tsx';
+import { CopiesFormSchema, type CopiesValues, copiesPayload } from './copies-form.ts';
 
 // /bulk: one template to every row of a CSV or XLSX file (source `bulk`, docs/sending.md).
 
@@ -78,12 +82,13 @@ export function BulkSendPage({ session }: { session: Session }) {
               preview={preview.data}
               error={create.error}
               busy={create.isPending}
-              onSend={() =>
+              onSend={(copies) =>
                 create.mutate({
                   template_id: templateId,
                   file: upload.file,
                   file_name: upload.file_name,
                   mapping: preview.data.mapping,
+                  ...copiesPayload(copies),
                 })
               }
             />
@@ -98,12 +103,23 @@ export function BulkSendPage({ session }: { session: Session }) {
 type Preview = NonNullable<ReturnType<typeof useBulkPreview>['data']>;
 const useBulkPreview = () => useMutation(trpc.bulkSends.preview.mutationOptions());
 
-/** How many rows go out, whether credits allow it, and the button that sends them. */
-function BulkSendNow(props: { preview: Preview; error: unknown; busy: boolean; onSend: () => void }) {
+/** How many rows go out, whether credits allow it, who is copied on each request, and the button. */
+function BulkSendNow(props: {
+  preview: Preview;
+  error: unknown;
+  busy: boolean;
+  onSend: (copies: CopiesValues) => void;
+}) {
   const { preview } = props;
   const sending = preview.total_rows - preview.invalid_rows;
+  const form = useForm<CopiesValues>({ resolver: zodResolver(CopiesFormSchema) });
   return (
-    <section className="card" aria-labelledby="bulk-send-now">
+    <form
+      className="card"
+      aria-labelledby="bulk-send-now"
+      noValidate
+      onSubmit={form.handleSubmit((v) => props.onSend(v))}
+    >
       <h2 id="bulk-send-now">Send</h2>
       <p>
         {sending} of {preview.total_rows} rows will be sent
@@ -112,16 +128,12 @@ function BulkSendNow(props: { preview: Preview; error: unknown; busy: boolean; o
       {preview.can_send ? null : (
         <p className="field-error">Not enough credits to send this template: buy credits first.</p>
       )}
+      <CopiesFields register={form.register} errors={form.formState.errors} />
       <ErrorNote error={props.error} />
-      <button
-        type="button"
-        className="btn btn-primary"
-        aria-busy={props.busy || undefined}
-        onClick={props.onSend}
-      >
+      <button type="submit" className="btn btn-primary" aria-busy={props.busy || undefined}>
         Send {sending} requests
       </button>
-    </section>
+    </form>
   );
 }
 

@@ -6,6 +6,7 @@ import type { Session } from '../session.tsx';
 import { errorCode, trpc } from '../trpc.ts';
 import { Badge, EmptyState, ErrorNote, Loading, Modal, PageHeader, statusTone } from '../ui.tsx';
 import { Documents } from './request/documents.tsx';
+import { Copies } from './request/copies.tsx';
 import { Downloads } from './request/downloads.tsx';
 import { EditSigner } from './request/edit-signer.tsx';
 import { RequestActions } from './request/request-actions.tsx';
@@ -90,6 +91,7 @@ export function RequestPage({ session }: { session: Session }) {
         </ul>
       </section>
       {documents.data ? <Documents data={documents.data} /> : <ErrorNote error={documents.error} />}
+      <Copies cc={r.cc} notify={r.notify} />
       <Modal
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}

@@ -1,6 +1,7 @@
 import { CreateSignatureRequestInput, SignerInput } from '@esign/core/schemas/signature-requests';
 import type { UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
+import { CopiesFormFields, copiesPayload } from './copies-form.ts';
 
 // The Send page's form (send.tsx): its schema and the request it becomes.
 
@@ -20,6 +21,7 @@ export const SendFormSchema = z.object({
   expires_on: z.string().optional(),
   require_email_otp: z.boolean(),
   send_email: z.boolean(),
+  ...CopiesFormFields,
 });
 export type FormValues = z.input<typeof SendFormSchema>;
 
@@ -71,5 +73,6 @@ export function toPayload(v: FormValues, templateId: number, fields: TemplateFie
       ? { message: { ...(v.subject ? { subject: v.subject } : {}), ...(v.body ? { body: v.body } : {}) } }
       : {}),
     ...(v.expires_on ? { expires_at: new Date(`${v.expires_on}T23:59:59`).toISOString() } : {}),
+    ...copiesPayload(v),
   };
 }

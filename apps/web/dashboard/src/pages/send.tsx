@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { EmptyState, ErrorNote, Loading, PageHeader, SelectField, SubmitRow } from '../ui.tsx';
+import { CopiesFields } from './copies-fields.tsx';
 import { SendOptions, SignerFieldset } from './send-fieldsets.tsx';
 import {
   type FormValues,
@@ -167,6 +168,7 @@ function SendActions({
           {...form.register('signing_order')}
         />
       ) : null}
+      <CopiesFields register={form.register} errors={form.formState.errors} />
       <SendOptions form={form} templateName={templateName} />
       {form.formState.errors.root ? (
         <p className="field-error" role="alert">

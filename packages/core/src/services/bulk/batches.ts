@@ -35,6 +35,9 @@ export interface BulkOptions {
   send_email: boolean;
   message?: { subject?: string; body?: string };
   expires_at?: string;
+  /** Issue 34: copied and notified on every request of the batch. */
+  cc?: string[];
+  notify?: string[];
 }
 
 export interface BulkUpload extends BulkOptions {
@@ -139,7 +142,7 @@ export async function createBulkSend(
     const existing = await findBulkSendIdByKey(tx, scope, key);
     if (existing !== undefined) return existing;
     assertCreditsRow(actor, locked.credits);
-    const { template_id, file_name, signing_order, send_email, message, expires_at } = input;
+    const { template_id, file_name, signing_order, send_email, message, expires_at, cc, notify } = input;
     const batchId = await insertBulkSend(tx, {
       account_id: scope.accountId,
       environment: scope.environment,
@@ -147,7 +150,7 @@ export async function createBulkSend(
       key,
       file_name,
       status: 'queued',
-      options: json({ signing_order, send_email, message, expires_at, mapping }),
+      options: json({ signing_order, send_email, message, expires_at, mapping, cc, notify }),
       total_rows: rows.length,
       created_by_user_id: actor.userId,
       api_key_id: actor.apiKeyId,

@@ -55,6 +55,9 @@ function requestInput(batch: BulkSendRow, row: PendingBulkRow): CreateSignatureR
     send_email: options.send_email,
     ...(options.message ? { message: options.message } : {}),
     ...(options.expires_at ? { expires_at: options.expires_at } : {}),
+    // Issue 34: the batch's CC and notify addresses, on every request (with the account's defaults).
+    ...(options.cc ? { cc: options.cc } : {}),
+    ...(options.notify ? { notify: options.notify } : {}),
     require_email_otp: false,
     embed: false,
   };
@@ -79,7 +82,11 @@ async function sendChunk(tx: Tx, b: SendBatch, batch: BulkSendRow, limit: number
       failed.push({ rowNumber: row.row_number, code: err.code, message: err.message });
     }
   }
-  const written = await writePlannedRequests(tx, b, planned);
+  const written = await writePlannedRequests(
+    tx,
+    { ...b, recipientDefaults: source.recipient_defaults },
+    planned,
+  );
   await markBulkRowsSent(tx, batch.id, {
     sent: written.map((w, i) => ({ rowNumber: planned[i]!.rowNumber, requestId: w.request.id })),
     now: b.now,

@@ -5,13 +5,17 @@ import { signFileLink } from '../file-links.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
 import type { ProducedFile } from '../request-model.ts';
 import { queueCompletionSms } from '../sms/completion.ts';
+import { queueRecipientCompletionMails } from '../signature-requests/notices.ts';
 
 /** Links in completion emails stay valid for 30 days; API responses sign fresh links each time. */
 export const COMPLETION_LINK_TTL_SECONDS = 30 * 24 * 3600;
 
 const PDF_TYPE = 'application/pdf';
 
-/** The completion emails: each signer (with send_email) and the sender get the sealed files' links. */
+/**
+ * The completion emails: each signer (with send_email) and the sender get the sealed files' links;
+ * so do the request's CC and notify addresses.
+ */
 export async function queueCompletionMails(
   tx: Tx,
   config: Config,
@@ -83,6 +87,9 @@ export async function queueCompletionMails(
         accountId: request.account_id,
         environment: request.environment,
       });
+      sent.add(user.email.toLowerCase());
     }
   }
+  // Issue 34: the request's CC and notify addresses (signature-requests/notices.ts).
+  await queueRecipientCompletionMails(tx, config, { request, files: links, until, already: sent });
 }

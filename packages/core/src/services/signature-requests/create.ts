@@ -1,5 +1,6 @@
 import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
 import type { CreditsRow } from '@esign/db/queries/credits';
+import type { RecipientDefaults } from '@esign/db/queries/recipients';
 import {
   type CreatedByRow,
   findSendSource,
@@ -17,6 +18,7 @@ import { readAfterCommit } from '../after-commit.ts';
 import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { type RequestRecipients, recipientRefs, writeRecipients } from './cc.ts';
 import { toSignatureRequestDto } from './dto.ts';
 import { newSignerToken, queueInvitationMail, sendQueuedMail } from './invitations.ts';
 import { downloadImages, keepImages, parseExpiry, planRequest, type RequestPlan } from './plan.ts';
@@ -44,6 +46,11 @@ export interface SendBatch {
   source: Source;
   config: Config;
   now: Date;
+  /**
+   * The account's default `cc` and `notify` addresses (issue 34), read with the template
+   * (SendSourceRow.recipient_defaults); left out, writeRecipients reads them itself.
+   */
+  recipientDefaults?: RecipientDefaults | null;
 }
 
 /** One request checked against its template, ready to be written. */
@@ -59,6 +66,8 @@ export interface WrittenRequest {
   signers: SignerRow[];
   mailIds: number[];
   smsIds: number[];
+  /** Its `cc` and `notify` addresses, the account's defaults included (issue 34, cc.ts). */
+  recipients?: RequestRecipients;
 }
 
 /**
@@ -198,6 +207,7 @@ export async function writePlannedRequests(
     }
     written.push({ request, signers, mailIds, smsIds });
   }
+  await writeRecipients(tx, b, { inputs: items.map((item) => item.input), written });
   for (const [i, { request }] of written.entries()) {
     await recordEvent(tx, b.scope, {
       type: 'signature_request.created',
@@ -253,7 +263,8 @@ async function writeRequest(
   // Decided on the template as locked: archived or edited since the slow part, this is what counts.
   const plan = await planRequest(source, o.signers, keepImages);
   assertCreditsRow(b.actor, source.credits);
-  const [written] = await writePlannedRequests(tx, b, [{ input: o.input, expiresAt: o.expiresAt, plan }]);
+  const batch = { ...b, recipientDefaults: source.recipient_defaults };
+  const [written] = await writePlannedRequests(tx, batch, [{ input: o.input, expiresAt: o.expiresAt, plan }]);
   if (o.within) await o.within(tx, written!.request, written!.signers);
   return { ...written!, createdBy: source.created_by };
 }
@@ -301,7 +312,12 @@ export async function createSignatureRequest(
       ? await readAfterCommit(() => loadSigners(sc.db, written.request.id))
       : written.signers;
   // The template was active under the lock this request was written with.
-  const view = { ...written.request, created_by: written.createdBy, template_archived: false };
+  const view = {
+    ...written.request,
+    created_by: written.createdBy,
+    template_archived: false,
+    recipients: recipientRefs(written.recipients),
+  };
   return toSignatureRequestDto(view, signers, { config: sc.config, now: sc.now(), withValues: true });
 }
 
@@ -312,8 +328,8 @@ export async function insertSignatureRequest(
   input: CreateSignatureRequestInput,
   opts: CreationOptions,
 ): Promise<WrittenRequest> {
-  const { request, signers, mailIds, smsIds } = await create(sc, actor, input, opts);
-  return { request, signers, mailIds, smsIds };
+  const { request, signers, mailIds, smsIds, recipients } = await create(sc, actor, input, opts);
+  return { request, signers, mailIds, smsIds, recipients };
 }
 
 async function create(

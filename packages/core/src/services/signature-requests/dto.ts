@@ -95,6 +95,9 @@ export function toSignatureRequestDto(
     canceled_at: row.canceled_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    // Issue 34 (extensions): who is copied, who is told when it ends.
+    cc: row.recipients.filter((r) => r.kind === 'cc').map((r) => r.email),
+    notify: row.recipients.filter((r) => r.kind === 'notify').map((r) => r.email),
   };
   if (status === 'completed' && o.withValues) {
     const files = row.documents as ProducedFiles | null;

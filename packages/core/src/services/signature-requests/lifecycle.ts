@@ -1,4 +1,4 @@
-import type { Executor, SignatureRequestRow, Tx } from '@esign/db';
+import type { SignatureRequestRow, Tx } from '@esign/db';
 import {
   expireRequestsDue,
   markRequestCanceled,
@@ -15,6 +15,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { addOutgoing, noOutgoing } from '../sms/index.ts';
 import { signatureRequestDto } from './dto.ts';
 import { queueInvitation, sendQueuedMail } from './invitations.ts';
+import { queueClosingNotices, queueExpiryNotices } from './notices.ts';
 import { lockRequest, type RequestView, requestViewOf, requireRequestView, senderNameOf } from './queries.ts';
 import { assertOpenForChange, REMIND_INTERVAL_MS, wasInvitedByEmail } from './status.ts';
 
@@ -40,7 +41,12 @@ export async function getSignatureRequest(
   return requestResult(sc, await requireRequestView(sc.db, scope, id));
 }
 
-async function cancelLocked(tx: Tx, actor: Actor, id: number, now: Date): Promise<SignatureRequestRow> {
+async function cancelLocked(
+  tx: Tx,
+  sc: Pick<ServiceContext, 'config'>,
+  o: { actor: Actor; id: number; now: Date },
+): Promise<SignatureRequestRow> {
+  const { actor, id, now } = o;
   const scope = scopeOf(actor);
   const row = await lockRequest(tx, scope, id);
   if (row.status === 'canceled') return row;
@@ -58,6 +64,7 @@ async function cancelLocked(tx: Tx, actor: Actor, id: number, now: Date): Promis
     objectId: id,
     now,
   });
+  await queueClosingNotices(tx, sc.config, { request: canceled, outcome: 'canceled' });
   return canceled;
 }
 
@@ -71,7 +78,7 @@ export async function cancelSignatureRequest(
   id: number,
 ): Promise<SignatureRequestDto> {
   const now = sc.now();
-  const row = await sc.db.transaction().execute((tx) => cancelLocked(tx, actor, id, now));
+  const row = await sc.db.transaction().execute((tx) => cancelLocked(tx, sc, { actor, id, now }));
   return requestResult(sc, row);
 }
 
@@ -131,7 +138,17 @@ export async function remindSigners(sc: ServiceContext, actor: Actor, id: number
   return { object: 'reminder', signature_request_id: id, reminded_signer_ids: signerIds };
 }
 
-/** The worker's sweep: unfinished requests past expires_at become `expired`. */
-export async function expireOverdueRequests(db: Executor, now: Date): Promise<number> {
-  return expireRequestsDue(db, { statuses: OPEN_REQUEST_STATUSES, now });
+/**
+ * The worker's sweep: unfinished requests past expires_at become `expired`; their notify addresses
+ * are told in the same transaction (issue 34, notices.ts). Returns how many expired.
+ */
+export async function expireOverdueRequests(
+  sc: Pick<ServiceContext, 'db' | 'config'>,
+  now: Date,
+): Promise<number> {
+  return sc.db.transaction().execute(async (tx) => {
+    const ids = await expireRequestsDue(tx, { statuses: OPEN_REQUEST_STATUSES, now });
+    await queueExpiryNotices(tx, sc.config, ids);
+    return ids.length;
+  });
 }

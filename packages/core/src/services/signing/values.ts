@@ -13,6 +13,7 @@ import { sameImage } from '../images.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
 import { signerFields } from '../signature-requests/index.ts';
+import { queueClosingNotices } from '../signature-requests/notices.ts';
 import {
   audit,
   type Resolved,
@@ -113,6 +114,12 @@ export async function declineSigning(sc: SignerCtx, input: SigningInput & { reas
       now: sc.now,
     });
     await purgeSignerMail(tx, await listRequestSignerIds(tx, r.request.id), { what: 'all', now: sc.now });
+    const by = r.signer.name ?? r.signer.email ?? r.signer.role ?? 'a signer';
+    await queueClosingNotices(tx, sc.config, {
+      request: r.request,
+      outcome: 'declined',
+      detail: `by ${by}: "${reason}"`,
+    });
     return { declined: true as const };
   });
 }

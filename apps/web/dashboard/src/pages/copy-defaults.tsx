@@ -1,0 +1,55 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import type { Session } from '../session.tsx';
+import { trpc } from '../trpc.ts';
+import { CardForm, Loading } from '../ui.tsx';
+import { CopiesFields } from './copies-fields.tsx';
+import { addressList, CopiesFormSchema, type CopiesValues } from './copies-form.ts';
+
+// Issue 34: the account's default CC and notify addresses, added to every request it sends (the
+// Send and Bulk send pages, the API, MCP, public links). Admins change them; everyone sees them.
+
+export function CopyDefaultsForm({ session }: { session: Session }) {
+  const queryClient = useQueryClient();
+  const defaults = useQuery(trpc.recipients.defaults.queryOptions());
+  const form = useForm<CopiesValues>({
+    resolver: zodResolver(CopiesFormSchema),
+    values: defaults.data
+      ? { cc: defaults.data.cc.join(', '), notify: defaults.data.notify.join(', ') }
+      : undefined,
+  });
+  const save = useMutation(
+    trpc.recipients.setDefaults.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.recipients.defaults.queryKey() }),
+    }),
+  );
+  if (defaults.isPending) return <Loading />;
+  const admin = session.user.role === 'admin';
+  return (
+    <CardForm
+      id="copy-defaults"
+      title="Copies on every request"
+      intro={
+        <p className="hint">
+          Added to every request this account sends, through the dashboard, the API or MCP (each address
+          once).
+          {admin ? '' : ' Only an admin can change them.'}
+        </p>
+      }
+      onSubmit={form.handleSubmit((v) =>
+        save.mutate({ cc: addressList(v.cc), notify: addressList(v.notify) }),
+      )}
+      error={save.error ?? defaults.error}
+      busy={save.isPending}
+      submitLabel={save.isSuccess && !form.formState.isDirty ? 'Saved' : 'Save copies'}
+    >
+      <CopiesFields
+        register={form.register}
+        errors={form.formState.errors}
+        showDefaults={false}
+        legend="Default addresses"
+      />
+    </CardForm>
+  );
+}

@@ -1,0 +1,151 @@
+import type { Executor, SignatureRequestRow } from '@esign/db';
+import { listRequestRecipients } from '@esign/db/queries/recipients';
+import { findRequestViewById } from '@esign/db/queries/signature-requests';
+import type { Config } from '../../config.ts';
+import { layout } from '../emails.ts';
+import { queueMail } from '../mail.ts';
+import type { RequestSnapshot } from '../request-model.ts';
+
+// Issue 34 item 4, completion notices, and the completion email of item 1's CC recipients. A
+// request's `notify` addresses get a short email when it completes, is declined, expires or is
+// canceled, with the links its sender sees: the request in the dashboard and, once completed, the
+// signed documents and audit trail. Its `cc` addresses get the signed documents and audit trail
+// when it completes, and nothing else. Each email is queued in the transaction of the change:
+// cancel, decline, the expiry sweep, and the final seal (the signed files exist from then on, so
+// completion emails go out with it, as the signers' and the sender's do).
+
+export type Outcome = 'completed' | 'declined' | 'expired' | 'canceled';
+
+const HEADLINES: Record<Outcome, string> = {
+  completed: 'Completed',
+  declined: 'Declined',
+  expired: 'Expired',
+  canceled: 'Canceled',
+};
+
+export const requestPageUrl = (config: Config, id: number) => `${config.PUBLIC_URL}/requests/${id}`;
+
+interface FileLinkLine {
+  label: string;
+  url: string;
+}
+
+function noticeEmail(o: {
+  request: SignatureRequestRow;
+  outcome: Outcome;
+  detail: string | null;
+  url: string;
+  files: FileLinkLine[];
+}) {
+  const title = (o.request.snapshot as RequestSnapshot).template.name;
+  const test = o.request.environment === 'test' ? '[Test] ' : '';
+  const what = {
+    completed: 'is completed: every signer has signed',
+    declined: 'was declined',
+    expired: 'expired before every signer had signed',
+    canceled: 'was canceled',
+  }[o.outcome];
+  const files = o.files.map((f) => `${f.label}: ${f.url}`).join('\n');
+  const body = layout(
+    [
+      'Hello,',
+      `Signature request #${o.request.id} "${title}" ${what}${o.detail ? ` (${o.detail})` : ''}.`,
+      ...(files ? [`The signed documents and the audit trail:\n${files}`] : []),
+    ],
+    { url: o.url, label: 'Open the request' },
+    'You get this email because the sender asked to be notified at this address when this request ends.',
+  );
+  return { subject: `${test}${HEADLINES[o.outcome]}: ${title}`, ...body };
+}
+
+/**
+ * The notices of one request that ended (declined, expired, canceled), queued in the transaction
+ * of that change. `detail` is a short explanation (who declined and why).
+ */
+export async function queueClosingNotices(
+  tx: Executor,
+  config: Config,
+  o: { request: SignatureRequestRow; outcome: Exclude<Outcome, 'completed'>; detail?: string | null },
+): Promise<number[]> {
+  const notify = await listRequestRecipients(tx, [o.request.id], 'notify');
+  const ids: number[] = [];
+  for (const r of notify) {
+    const mail = noticeEmail({
+      ...o,
+      detail: o.detail ?? null,
+      url: requestPageUrl(config, o.request.id),
+      files: [],
+    });
+    ids.push(await queueNotice(tx, o.request, { to: r.email, kind: 'request.notice', mail }));
+  }
+  return ids;
+}
+
+/** The notices of requests the expiry sweep just expired (one statement when none has any). */
+export async function queueExpiryNotices(tx: Executor, config: Config, requestIds: number[]): Promise<void> {
+  const notify = await listRequestRecipients(tx, requestIds, 'notify');
+  for (const id of new Set(notify.map((r) => r.signature_request_id))) {
+    const request = await findRequestViewById(tx, id);
+    if (request) await queueClosingNotices(tx, config, { request, outcome: 'expired' });
+  }
+}
+
+async function queueNotice(
+  tx: Executor,
+  request: SignatureRequestRow,
+  o: { to: string; kind: string; mail: { subject: string; text: string; html: string } },
+): Promise<number> {
+  return queueMail(tx, {
+    kind: o.kind,
+    to: o.to,
+    replyTo: request.reply_to,
+    ...o.mail,
+    accountId: request.account_id,
+    environment: request.environment,
+  });
+}
+
+function ccCompletedEmail(request: SignatureRequestRow, files: FileLinkLine[], until: string) {
+  const title = (request.snapshot as RequestSnapshot).template.name;
+  const test = request.environment === 'test';
+  const body = layout(
+    [
+      'Hello,',
+      `Everyone has signed "${title}", on which you were copied. The signed documents and the audit trail:`,
+      files.map((f) => `${f.label}: ${f.url}`).join('\n'),
+      `These links work until ${until}.`,
+      ...(test ? ['This was sent in test mode: the documents are not legally binding.'] : []),
+    ],
+    null,
+    'You get this email because the sender copied you on this request.',
+  );
+  return { subject: `${test ? '[Test] ' : ''}Completed: ${title}`, ...body };
+}
+
+/**
+ * At the final seal (sealing/completion-mails.ts, same transaction): the request's notify
+ * addresses get the completion notice and its CC addresses the signed files, each address once,
+ * none that already got the completion email (`already`: the signers and the sender, lower case).
+ * An address both copied and notified gets the notice (it carries the same files).
+ */
+export async function queueRecipientCompletionMails(
+  tx: Executor,
+  config: Config,
+  o: { request: SignatureRequestRow; files: FileLinkLine[]; until: string; already: Set<string> },
+): Promise<void> {
+  const recipients = await listRequestRecipients(tx, [o.request.id]);
+  const sent = new Set(o.already);
+  const url = requestPageUrl(config, o.request.id);
+  for (const r of recipients.filter((x) => x.kind === 'notify')) {
+    if (sent.has(r.email.toLowerCase())) continue;
+    sent.add(r.email.toLowerCase());
+    const mail = noticeEmail({ request: o.request, outcome: 'completed', detail: null, url, files: o.files });
+    await queueNotice(tx, o.request, { to: r.email, kind: 'request.notice', mail });
+  }
+  for (const r of recipients.filter((x) => x.kind === 'cc')) {
+    if (sent.has(r.email.toLowerCase())) continue;
+    sent.add(r.email.toLowerCase());
+    const mail = ccCompletedEmail(o.request, o.files, o.until);
+    await queueNotice(tx, o.request, { to: r.email, kind: 'cc.completed', mail });
+  }
+}
