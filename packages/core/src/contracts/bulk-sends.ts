@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
+import { ReminderInputFields } from './reminders.ts';
 
 const column = z.string().min(1).max(200);
 
@@ -33,6 +34,8 @@ export const BulkUploadInput = z.object({
     .object({ subject: z.string().max(300).optional(), body: z.string().max(10_000).optional() })
     .optional(),
   expires_at: DateTime.optional().describe('ISO 8601 date-time in the future, for every request'),
+  // Issue 34.2, 34.3: for every request of the batch (contracts/reminders.ts).
+  ...ReminderInputFields,
   key: z
     .string()
     .min(1)

@@ -1,6 +1,7 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES, SOURCES } from '@esign/domain';
 import { z } from 'zod';
 import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
+import { ReminderInputFields, ReminderOutputFields } from './reminders.ts';
 import { PaginationInput } from './templates.ts';
 
 /**
@@ -90,10 +91,16 @@ export const CreateSignatureRequestInput = z.object({
     .describe(
       'true: the request is signed inside your own page with <esign-form> (source `embed`); its pages may be framed only by the origins your account allows',
     ),
+  // Issue 34.2, 34.3 (contracts/reminders.ts).
+  ...ReminderInputFields,
 });
 /** `embed` is optional for callers inside core (the worker, the link pages): false when left out. */
-export type CreateSignatureRequestInput = Omit<z.infer<typeof CreateSignatureRequestInput>, 'embed'> & {
+export type CreateSignatureRequestInput = Omit<
+  z.infer<typeof CreateSignatureRequestInput>,
+  'embed' | 'allow_delegation'
+> & {
   embed?: boolean;
+  allow_delegation?: boolean;
 };
 
 export { REQUEST_STATUSES };
@@ -188,6 +195,7 @@ export const SignatureRequestOutput = z.object({
   documents: z.array(FileRef).nullable().optional(),
   audit_trail_url: z.string().nullable().optional(),
   combined_document_url: z.string().nullable().optional(),
+  ...ReminderOutputFields,
 });
 export type SignatureRequestDto = z.infer<typeof SignatureRequestOutput>;
 

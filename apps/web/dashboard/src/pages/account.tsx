@@ -8,6 +8,7 @@ import { formatAgo, formatDateTime } from '../format.ts';
 import { type Session, sessionQuery } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, CardForm, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
+import { ReminderDefaultsForm } from './request-extras.tsx';
 
 function ProfileForm() {
   const toast = useToast();
@@ -232,6 +233,7 @@ export function AccountPage({ session }: { session: Session }) {
       </PageHeader>
       <ProfileForm />
       {session.user.role === 'admin' ? <AccountNameForm session={session} /> : null}
+      {session.user.role === 'admin' ? <ReminderDefaultsForm /> : null}
       <PasswordForm />
       <Sessions />
     </>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { background } from '../background.ts';
 import type { Session } from '../session.tsx';
@@ -8,6 +8,7 @@ import { ErrorNote, PageHeader, SelectField } from '../ui.tsx';
 import { BulkMappingForm, type Mapping } from './bulk-mapping.tsx';
 import { BulkPreviewTable } from './bulk-preview.tsx';
 import { BulkProgress } from './bulk-progress.tsx';
+import { RequestExtrasFieldset, useRequestExtras } from './request-extras.tsx';
 
 // /bulk: one template to every row of a CSV or XLSX file (source `bulk`, docs/sending.md).
 
@@ -35,6 +36,7 @@ export function BulkSendPage({ session }: { session: Session }) {
   const templates = useQuery(trpc.templates.list.queryOptions({ limit: 100 }));
   const preview = useBulkPreview();
   const create = useMutation(trpc.bulkSends.create.mutationOptions({ onSuccess: (b) => setBatchId(b.id) }));
+  const [extras, setExtras] = useRequestExtras();
   const check = (u: Upload, mapping?: Mapping) =>
     preview.mutate({
       template_id: templateId,
@@ -78,12 +80,14 @@ export function BulkSendPage({ session }: { session: Session }) {
               preview={preview.data}
               error={create.error}
               busy={create.isPending}
+              extras={<RequestExtrasFieldset value={extras} onChange={setExtras} />}
               onSend={() =>
                 create.mutate({
                   template_id: templateId,
                   file: upload.file,
                   file_name: upload.file_name,
                   mapping: preview.data.mapping,
+                  ...extras,
                 })
               }
             />
@@ -99,7 +103,13 @@ type Preview = NonNullable<ReturnType<typeof useBulkPreview>['data']>;
 const useBulkPreview = () => useMutation(trpc.bulkSends.preview.mutationOptions());
 
 /** How many rows go out, whether credits allow it, and the button that sends them. */
-function BulkSendNow(props: { preview: Preview; error: unknown; busy: boolean; onSend: () => void }) {
+function BulkSendNow(props: {
+  preview: Preview;
+  error: unknown;
+  busy: boolean;
+  extras: ReactNode;
+  onSend: () => void;
+}) {
   const { preview } = props;
   const sending = preview.total_rows - preview.invalid_rows;
   return (
@@ -109,6 +119,7 @@ function BulkSendNow(props: { preview: Preview; error: unknown; busy: boolean; o
         {sending} of {preview.total_rows} rows will be sent
         {preview.invalid_rows ? `; ${preview.invalid_rows} with errors are skipped and reported` : ''}.
       </p>
+      {props.extras}
       {preview.can_send ? null : (
         <p className="field-error">Not enough credits to send this template: buy credits first.</p>
       )}

@@ -35,6 +35,9 @@ export interface BulkOptions {
   send_email: boolean;
   message?: { subject?: string; body?: string };
   expires_at?: string;
+  /** Issue 34.2, 34.3: as on POST /signature_requests (omitted reminders: the account default). */
+  reminders?: { every_hours: number; max: number } | null;
+  allow_delegation?: boolean;
 }
 
 export interface BulkUpload extends BulkOptions {
@@ -141,6 +144,7 @@ export async function createBulkSend(
     if (existing !== undefined) return existing;
     assertCreditsRow(actor, locked.credits);
     const { template_id, file_name, signing_order, send_email, message, expires_at } = input;
+    const { reminders, allow_delegation } = input;
     const batchId = await insertBulkSend(tx, {
       account_id: scope.accountId,
       environment: scope.environment,
@@ -148,7 +152,7 @@ export async function createBulkSend(
       key,
       file_name,
       status: 'queued',
-      options: json({ signing_order, send_email, message, expires_at, mapping }),
+      options: json({ signing_order, send_email, message, expires_at, mapping, reminders, allow_delegation }),
       total_rows: rows.length,
       created_by_user_id: actor.userId,
       api_key_id: actor.apiKeyId,

@@ -55,6 +55,8 @@ function requestInput(batch: BulkSendRow, row: PendingBulkRow): CreateSignatureR
     send_email: options.send_email,
     ...(options.message ? { message: options.message } : {}),
     ...(options.expires_at ? { expires_at: options.expires_at } : {}),
+    ...(options.reminders !== undefined ? { reminders: options.reminders } : {}),
+    allow_delegation: options.allow_delegation ?? false,
     require_email_otp: false,
     embed: false,
   };

@@ -1,4 +1,5 @@
 import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
+import { remindersColumn } from '@esign/db/queries/auto-reminders';
 import type { CreditsRow } from '@esign/db/queries/credits';
 import {
   type CreatedByRow,
@@ -18,6 +19,7 @@ import { recordAudit } from '../audit.ts';
 import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { scheduleAutoReminders } from './auto-reminders.ts';
 import { toSignatureRequestDto } from './dto.ts';
 import { newSignerToken, queueInvitationMail, sendQueuedMail } from './invitations.ts';
 import { downloadImages, keepImages, parseExpiry, planRequest, type RequestPlan } from './plan.ts';
@@ -121,6 +123,8 @@ function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInse
     expires_at: item.expiresAt,
     created_at: b.now,
     updated_at: b.now,
+    reminders: remindersColumn(actor.accountId, input.reminders),
+    allow_delegation: input.allow_delegation ?? false,
   };
 }
 
@@ -214,6 +218,7 @@ export async function writePlannedRequests(
       now: b.now,
     });
   }
+  await scheduleAutoReminders(tx, requests, b.now);
   return written;
 }
 

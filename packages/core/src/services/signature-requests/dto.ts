@@ -95,6 +95,9 @@ export function toSignatureRequestDto(
     canceled_at: row.canceled_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    // Issue 34.2, 34.3: shown only when set (the spec's object is unchanged otherwise).
+    ...(row.reminders ? { reminders: row.reminders } : {}),
+    ...(row.allow_delegation ? { allow_delegation: true } : {}),
   };
   if (status === 'completed' && o.withValues) {
     const files = row.documents as ProducedFiles | null;

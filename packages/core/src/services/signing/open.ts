@@ -93,6 +93,7 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
     },
     signer: { id: r.signer.id, name: r.signer.name, email: r.signer.email, role: r.signer.role },
     code_required: !unlocked,
+    ...(r.request.allow_delegation ? { allow_delegation: true } : {}),
     documents: visible ? documentPages(sc, snapshot.documents) : [],
     fields: visible ? ownFields(snapshot, r.signer) : [],
     filled_by_others: visible
