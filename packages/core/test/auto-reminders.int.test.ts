@@ -113,12 +113,10 @@ describe('issue 34.2: reminders on POST /signature_requests', () => {
     await runAt(48);
     expect(await remindersOf(r.id)).toEqual({ [first!.id]: 1 });
     h.clock.now = at(50);
-    await h
-      .anonymous()
-      .signing.complete({
-        token: tokenOf(first!.signing_url),
-        values: { 'Client signature': PNG_DOT, 'Client name': 'Cleo' },
-      });
+    await h.anonymous().signing.complete({
+      token: tokenOf(first!.signing_url),
+      values: { 'Client signature': PNG_DOT, 'Client name': 'Cleo' },
+    });
     for (const hours of [96, 97, 144, 200]) await runAt(hours);
     expect(await remindersOf(r.id)).toEqual({ [first!.id]: 1, [second!.id]: 1 });
   });

@@ -43,12 +43,12 @@ function ScheduleFields({
   onChange: (v: Schedule | null) => void;
   maxReminders?: number;
 }) {
-  const every = EVERY.includes(value?.every_hours ?? 0) ? EVERY : [...EVERY, value!.every_hours];
+  const every = !value || EVERY.includes(value.every_hours) ? EVERY : [...EVERY, value.every_hours];
   return (
     <>
       <CheckboxField
         label="Remind signers automatically"
-        hint="Signers whose turn it is and who have not signed get their link again by email."
+        hint="Signers whose turn it is and who have not signed get their link again by email, counted from the last email each got."
         checked={value !== null}
         onChange={(e) => onChange(e.target.checked ? (value ?? SUGGESTED) : null)}
       />
@@ -59,7 +59,6 @@ function ScheduleFields({
             value={String(value.every_hours)}
             onChange={(e) => onChange({ ...value, every_hours: Number(e.target.value) })}
             options={every.map((h) => ({ value: String(h), label: days(h) }))}
-            hint="Counted from the last email each signer got."
           />
           <SelectField
             label="At most"
