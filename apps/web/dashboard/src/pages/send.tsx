@@ -94,10 +94,7 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
   }, [roles, form]);
   const fields = (template.data?.fields ?? []) as TemplateField[];
   const submit = form.handleSubmit((v) => {
-    const checked = CreateSignatureRequestInput.safeParse({
-      ...toPayload(v, templateId ?? 0, fields),
-      ...extras,
-    });
+    const checked = CreateSignatureRequestInput.safeParse(toPayload(v, templateId ?? 0, fields, extras));
     if (!checked.success) {
       form.setError('root', { message: checked.error.issues[0]?.message ?? 'Check the form' });
       return;
