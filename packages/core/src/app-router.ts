@@ -11,6 +11,7 @@ import { embedRouter } from './routers/embed.ts';
 import { feedbackRouter } from './routers/feedback.ts';
 import { membersRouter } from './routers/members.ts';
 import { recipientsRouter } from './routers/recipients.ts';
+import { remindersRouter } from './routers/reminders.ts';
 import { sessionsRouter } from './routers/sessions.ts';
 import { signatureRequestsRouter } from './routers/signature-requests.ts';
 import { signersRouter } from './routers/signers.ts';
@@ -34,6 +35,8 @@ export const appRouter = router({
   links: linksRouter,
   bulkSends: bulkSendsRouter,
   embed: embedRouter,
+  // Issue 34.2: the account's default automatic reminders (dashboard only).
+  reminders: remindersRouter,
   // Dashboard only (README, "Dashboard"): no REST route or MCP tool.
   auth: authRouter,
   sessions: sessionsRouter,

@@ -5,6 +5,7 @@ import { SEAL_JOB, SIGNER_COPY_JOB, sealRequestJob, signerCopyJob } from './serv
 import { withSealingGiveUpReport } from './services/sealing-failures.ts';
 import { EMAIL_LINK_JOB, emailLinkJob } from './services/sessions/sign-in.ts';
 import { SMS_SEND_JOB, sendSmsJob } from './services/sms/index.ts';
+import { AUTO_REMIND_JOB, autoRemindJob } from './services/signature-requests/auto-reminders.ts';
 import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates/index.ts';
 import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks/index.ts';
 
@@ -22,4 +23,6 @@ export const jobHandlers = {
   [BULK_SEND_JOB]: bulkSendJob,
   // A sign-in link or password reset: queued for every address, so the request's timing tells nothing.
   [EMAIL_LINK_JOB]: emailLinkJob,
+  // Issue 34.2: a request's automatic reminders; marks itself done in the commit of what it sent.
+  [AUTO_REMIND_JOB]: autoRemindJob,
 } satisfies Record<JobKind, JobHandler>;

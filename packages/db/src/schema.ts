@@ -40,6 +40,8 @@ export interface AccountsTable {
   archived_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Issue 34.2: the automatic reminders of requests whose sender names none (migration 2026_11_28_0401). */
+  default_reminders: Json<{ every_hours: number; max: number } | null> | null;
 }
 
 export interface UsersTable {
@@ -216,6 +218,10 @@ export interface SignatureRequestsTable {
   sealing_error: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Issue 34.2: automatic reminders ({ every_hours, max }), or null (migration 2026_11_28_0401). */
+  reminders: Json<{ every_hours: number; max: number } | null> | null;
+  /** Issue 34.3: a signer may hand their turn to someone else. */
+  allow_delegation: Generated<boolean>;
 }
 
 export interface SignersTable {
@@ -258,6 +264,8 @@ export interface SignersTable {
   delivery: SignerDelivery | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Issue 34.2: automatic reminders this signer got (migration 2026_11_28_0401). */
+  auto_reminders: Generated<number>;
 }
 
 export type SignerDelivery = 'email' | 'sms' | 'email_and_sms';

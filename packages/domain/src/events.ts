@@ -13,8 +13,16 @@ export const EVENT_TYPES = [
   'webhook.test',
 ] as const;
 
-export type EventType = (typeof EVENT_TYPES)[number];
+/**
+ * Extension event types (issue 34; docs/webhooks.md): not in the spec's table, never in an
+ * endpoint's default events, delivered only to endpoints that chose them by name.
+ */
+export const EXTENSION_EVENT_TYPES = ['signer.reminded', 'signer.delegated'] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number] | (typeof EXTENSION_EVENT_TYPES)[number];
 
 export function isEventType(s: string): s is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(s);
+  return (
+    (EVENT_TYPES as readonly string[]).includes(s) || (EXTENSION_EVENT_TYPES as readonly string[]).includes(s)
+  );
 }

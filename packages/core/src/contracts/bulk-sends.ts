@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
 import { CcInput, NotifyInput } from './recipients.ts';
+import { ReminderInputFields } from './reminders.ts';
 
 const column = z.string().min(1).max(200);
 
@@ -36,6 +37,8 @@ export const BulkUploadInput = z.object({
   expires_at: DateTime.optional().describe('ISO 8601 date-time in the future, for every request'),
   cc: CcInput.optional(),
   notify: NotifyInput.optional(),
+  // Issue 34.2, 34.3: for every request of the batch (contracts/reminders.ts).
+  ...ReminderInputFields,
   key: z
     .string()
     .min(1)

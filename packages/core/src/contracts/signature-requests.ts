@@ -2,6 +2,7 @@ import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES, SOU
 import { z } from 'zod';
 import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
 import { CcInput, NotifyInput } from './recipients.ts';
+import { ReminderInputFields, ReminderOutputFields } from './reminders.ts';
 import { PaginationInput } from './templates.ts';
 
 /**
@@ -114,10 +115,16 @@ export const CreateSignatureRequestInput = z.object({
   // Issue 34 (extensions): people copied on the request, people told when it ends.
   cc: CcInput.optional(),
   notify: NotifyInput.optional(),
+  // Issue 34.2, 34.3 (contracts/reminders.ts).
+  ...ReminderInputFields,
 });
 /** `embed` is optional for callers inside core (the worker, the link pages): false when left out. */
-export type CreateSignatureRequestInput = Omit<z.infer<typeof CreateSignatureRequestInput>, 'embed'> & {
+export type CreateSignatureRequestInput = Omit<
+  z.infer<typeof CreateSignatureRequestInput>,
+  'embed' | 'allow_delegation'
+> & {
   embed?: boolean;
+  allow_delegation?: boolean;
 };
 
 export { REQUEST_STATUSES };
@@ -223,6 +230,7 @@ export const SignatureRequestOutput = z.object({
     .describe(
       'extension: the addresses told when the request completes, is declined, expires or is canceled',
     ),
+  ...ReminderOutputFields,
 });
 export type SignatureRequestDto = z.infer<typeof SignatureRequestOutput>;
 

@@ -72,6 +72,8 @@ export const SigningOpenOutput = z.object({
   }),
   /** true while an emailed one-time code must be entered before documents and fields are shown */
   code_required: z.boolean(),
+  /** issue 34.3: the sender lets this signer hand their turn to someone else (signing.delegate) */
+  allow_delegation: z.boolean().optional(),
   documents: z.array(
     z.object({
       index: z.number().int(),

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.ts';
+import { DelegateInput, DelegateOutput } from '../contracts/delegation.ts';
 import {
   CompleteInput,
   CompleteOutput,
@@ -12,6 +13,7 @@ import {
   VerifyCodeInput,
   VerifyCodeOutput,
 } from '../contracts/signing.ts';
+import { delegateSigning } from '../services/signing/delegation.ts';
 import {
   completeSigning,
   declineSigning,
@@ -65,4 +67,10 @@ export const signingRouter = router({
     .input(DeclineInput)
     .output(DeclineOutput)
     .mutation(({ ctx, input }) => declineSigning(sc(ctx), input)),
+
+  // Issue 34.3: hand the turn to someone else (requests sent with allow_delegation).
+  delegate: publicProcedure
+    .input(DelegateInput)
+    .output(DelegateOutput)
+    .mutation(({ ctx, input }) => delegateSigning(sc(ctx), input)),
 });

@@ -40,7 +40,8 @@ export type JobKind =
   | 'webhook.deliver'
   | 'template.render_pages'
   | 'bulk.send'
-  | 'auth.email_link';
+  | 'auth.email_link'
+  | 'request.auto_remind';
 
 /**
  * Runs one job. It resolves `'finished'` when it already marked its own job done in its last write

@@ -1,7 +1,7 @@
 import {
   type Expression,
   type ExpressionBuilder,
-  type Insertable,
+  type InsertObject,
   type RawBuilder,
   type SqlBool,
   sql,
@@ -178,6 +178,8 @@ export const COLUMNS_BUT_SNAPSHOT = [
   'sealing_error',
   'created_at',
   'updated_at',
+  'reminders',
+  'allow_delegation',
 ] as const satisfies readonly (keyof SignatureRequestsTable)[];
 
 /** Compiles only while COLUMNS_BUT_SNAPSHOT names every column but the snapshot. */
@@ -186,7 +188,8 @@ export type ViewColumnsComplete =
     ? true
     : never;
 
-export type SignatureRequestInsert = Insertable<Database['signature_requests']>;
+/** A request to write; a column may be an expression (issue 34.2: `reminders` reads the account's default). */
+export type SignatureRequestInsert = InsertObject<Database, 'signature_requests'>;
 
 /** Writes the requests; returns every column but the snapshot (the caller has it), in input order. */
 export async function insertSignatureRequests(

@@ -9,6 +9,7 @@ import { type Session, sessionQuery } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, CardForm, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
 import { CopyDefaultsForm } from './copy-defaults.tsx';
+import { ReminderDefaultsForm } from './request-extras.tsx';
 
 function ProfileForm() {
   const toast = useToast();
@@ -234,6 +235,7 @@ export function AccountPage({ session }: { session: Session }) {
       <ProfileForm />
       {session.user.role === 'admin' ? <AccountNameForm session={session} /> : null}
       <CopyDefaultsForm session={session} />
+      {session.user.role === 'admin' ? <ReminderDefaultsForm /> : null}
       <PasswordForm />
       <Sessions />
     </>

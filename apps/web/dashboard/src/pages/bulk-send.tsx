@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { background } from '../background.ts';
@@ -12,6 +12,7 @@ import { BulkPreviewTable } from './bulk-preview.tsx';
 import { BulkProgress } from './bulk-progress.tsx';
 import { CopiesFields } from './copies-fields.tsx';
 import { CopiesFormSchema, type CopiesValues, copiesPayload } from './copies-form.ts';
+import { RequestExtrasFieldset, useRequestExtras } from './request-extras.tsx';
 
 // /bulk: one template to every row of a CSV or XLSX file (source `bulk`, docs/sending.md).
 
@@ -39,6 +40,7 @@ export function BulkSendPage({ session }: { session: Session }) {
   const templates = useQuery(trpc.templates.list.queryOptions({ limit: 100 }));
   const preview = useBulkPreview();
   const create = useMutation(trpc.bulkSends.create.mutationOptions({ onSuccess: (b) => setBatchId(b.id) }));
+  const [extras, setExtras] = useRequestExtras();
   const check = (u: Upload, mapping?: Mapping) =>
     preview.mutate({
       template_id: templateId,
@@ -82,6 +84,7 @@ export function BulkSendPage({ session }: { session: Session }) {
               preview={preview.data}
               error={create.error}
               busy={create.isPending}
+              extras={<RequestExtrasFieldset value={extras} onChange={setExtras} />}
               onSend={(copies) =>
                 create.mutate({
                   template_id: templateId,
@@ -89,6 +92,7 @@ export function BulkSendPage({ session }: { session: Session }) {
                   file_name: upload.file_name,
                   mapping: preview.data.mapping,
                   ...copiesPayload(copies),
+                  ...extras,
                 })
               }
             />
@@ -103,11 +107,12 @@ export function BulkSendPage({ session }: { session: Session }) {
 type Preview = NonNullable<ReturnType<typeof useBulkPreview>['data']>;
 const useBulkPreview = () => useMutation(trpc.bulkSends.preview.mutationOptions());
 
-/** How many rows go out, whether credits allow it, who is copied on each request, and the button. */
+/** How many rows go out, whether credits allow it, who is copied on each request, the reminder and handing-on options, and the button. */
 function BulkSendNow(props: {
   preview: Preview;
   error: unknown;
   busy: boolean;
+  extras: ReactNode;
   onSend: (copies: CopiesValues) => void;
 }) {
   const { preview } = props;
@@ -125,6 +130,7 @@ function BulkSendNow(props: {
         {sending} of {preview.total_rows} rows will be sent
         {preview.invalid_rows ? `; ${preview.invalid_rows} with errors are skipped and reported` : ''}.
       </p>
+      {props.extras}
       {preview.can_send ? null : (
         <p className="field-error">Not enough credits to send this template: buy credits first.</p>
       )}

@@ -2,6 +2,7 @@ import { CreateSignatureRequestInput, SignerInput } from '@esign/core/schemas/si
 import type { UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { CopiesFormFields, copiesPayload } from './copies-form.ts';
+import type { RequestExtras } from './request-extras.tsx';
 
 // The Send page's form (send.tsx): its schema and the request it becomes.
 
@@ -44,8 +45,15 @@ function prefillValue(field: TemplateField | undefined, raw: string | boolean): 
 export type SendForm = UseFormReturn<FormValues>;
 
 /** The request as POST /signature_requests takes it, from the form's values. */
-export function toPayload(v: FormValues, templateId: number, fields: TemplateField[]) {
+export function toPayload(
+  v: FormValues,
+  templateId: number,
+  fields: TemplateField[],
+  /** Issue 34.2, 34.3: reminders and allow_delegation (request-extras.tsx). */
+  extras: RequestExtras,
+) {
   return {
+    ...extras,
     template_id: templateId,
     signing_order: v.signing_order,
     send_email: v.send_email,

@@ -1,13 +1,14 @@
 import { CreateSignatureRequestInput } from '@esign/core/schemas/signature-requests';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { EmptyState, ErrorNote, Loading, PageHeader, SelectField, SubmitRow } from '../ui.tsx';
 import { CopiesFields } from './copies-fields.tsx';
+import { RequestExtrasFieldset, useRequestExtras } from './request-extras.tsx';
 import { SendOptions, SignerFieldset } from './send-fieldsets.tsx';
 import {
   type FormValues,
@@ -79,6 +80,7 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
     defaultValues: { signers: [], signing_order: 'sequential', require_email_otp: false, send_email: true },
   });
   const signers = useFieldArray({ control: form.control, name: 'signers' });
+  const [extras, setExtras] = useRequestExtras();
   const send = useMutation(
     trpc.signatureRequests.create.mutationOptions({ onSuccess: (r) => navigate(`/requests/${r.id}`) }),
   );
@@ -93,7 +95,7 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
   }, [roles, form]);
   const fields = (template.data?.fields ?? []) as TemplateField[];
   const submit = form.handleSubmit((v) => {
-    const checked = CreateSignatureRequestInput.safeParse(toPayload(v, templateId ?? 0, fields));
+    const checked = CreateSignatureRequestInput.safeParse(toPayload(v, templateId ?? 0, fields, extras));
     if (!checked.success) {
       form.setError('root', { message: checked.error.issues[0]?.message ?? 'Check the form' });
       return;
@@ -138,6 +140,7 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
           several={signers.fields.length > 1}
           templateName={template.data.name}
           send={send}
+          extras={<RequestExtrasFieldset value={extras} onChange={setExtras} />}
         />
       ) : null}
     </form>
@@ -150,11 +153,13 @@ function SendActions({
   several,
   templateName,
   send,
+  extras,
 }: {
   form: SendForm;
   several: boolean;
   templateName: string;
   send: { error: unknown; isPending: boolean };
+  extras: ReactNode;
 }) {
   return (
     <>
@@ -170,6 +175,7 @@ function SendActions({
       ) : null}
       <CopiesFields register={form.register} errors={form.formState.errors} />
       <SendOptions form={form} templateName={templateName} />
+      {extras}
       {form.formState.errors.root ? (
         <p className="field-error" role="alert">
           {form.formState.errors.root.message}

@@ -1,4 +1,5 @@
 import { decline } from './decline.ts';
+import { delegateButton } from './delegate.ts';
 import { renderDocument } from './document-view.ts';
 import { announce, background, h } from './dom.ts';
 import { goNext } from './field-actions.ts';
@@ -67,6 +68,7 @@ function signingBar(page: SigningPage, title: string): HTMLElement {
       { class: 'bar-actions' },
       h('p', { class: 'bar-status' }, ui.progress, ui.saveStatus),
       open.preview ? null : ui.decline,
+      delegateButton(page),
       ui.fit,
       ui.next,
       ui.finish,

@@ -38,6 +38,9 @@ export interface BulkOptions {
   /** Issue 34: copied and notified on every request of the batch. */
   cc?: string[];
   notify?: string[];
+  /** Issue 34.2, 34.3: as on POST /signature_requests (omitted reminders: the account default). */
+  reminders?: { every_hours: number; max: number } | null;
+  allow_delegation?: boolean;
 }
 
 export interface BulkUpload extends BulkOptions {
@@ -143,6 +146,7 @@ export async function createBulkSend(
     if (existing !== undefined) return existing;
     assertCreditsRow(actor, locked.credits);
     const { template_id, file_name, signing_order, send_email, message, expires_at, cc, notify } = input;
+    const { reminders, allow_delegation } = input;
     const batchId = await insertBulkSend(tx, {
       account_id: scope.accountId,
       environment: scope.environment,
@@ -150,7 +154,17 @@ export async function createBulkSend(
       key,
       file_name,
       status: 'queued',
-      options: json({ signing_order, send_email, message, expires_at, mapping, cc, notify }),
+      options: json({
+        signing_order,
+        send_email,
+        message,
+        expires_at,
+        mapping,
+        cc,
+        notify,
+        reminders,
+        allow_delegation,
+      }),
       total_rows: rows.length,
       created_by_user_id: actor.userId,
       api_key_id: actor.apiKeyId,

@@ -58,6 +58,8 @@ function requestInput(batch: BulkSendRow, row: PendingBulkRow): CreateSignatureR
     // Issue 34: the batch's CC and notify addresses, on every request (with the account's defaults).
     ...(options.cc ? { cc: options.cc } : {}),
     ...(options.notify ? { notify: options.notify } : {}),
+    ...(options.reminders !== undefined ? { reminders: options.reminders } : {}),
+    allow_delegation: options.allow_delegation ?? false,
     require_email_otp: false,
     embed: false,
   };

@@ -1,4 +1,5 @@
 import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
+import { remindersColumn } from '@esign/db/queries/auto-reminders';
 import type { CreditsRow } from '@esign/db/queries/credits';
 import type { RecipientDefaults } from '@esign/db/queries/recipients';
 import {
@@ -19,6 +20,7 @@ import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { type RequestRecipients, recipientRefs, writeRecipients } from './cc.ts';
+import { scheduleAutoReminders } from './auto-reminders.ts';
 import { toSignatureRequestDto } from './dto.ts';
 import { newSignerToken, queueInvitationMail, sendQueuedMail } from './invitations.ts';
 import { downloadImages, keepImages, parseExpiry, planRequest, type RequestPlan } from './plan.ts';
@@ -130,6 +132,8 @@ function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInse
     expires_at: item.expiresAt,
     created_at: b.now,
     updated_at: b.now,
+    reminders: remindersColumn(actor.accountId, input.reminders),
+    allow_delegation: input.allow_delegation ?? false,
   };
 }
 
@@ -227,6 +231,7 @@ export async function writePlannedRequests(
       },
     });
   }
+  await scheduleAutoReminders(tx, requests, b.now);
   return written;
 }
 

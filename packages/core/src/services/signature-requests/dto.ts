@@ -98,6 +98,9 @@ export function toSignatureRequestDto(
     // Issue 34 (extensions): who is copied, who is told when it ends.
     cc: row.recipients.filter((r) => r.kind === 'cc').map((r) => r.email),
     notify: row.recipients.filter((r) => r.kind === 'notify').map((r) => r.email),
+    // Issue 34.2, 34.3: shown only when set (the spec's object is unchanged otherwise).
+    ...(row.reminders ? { reminders: row.reminders } : {}),
+    ...(row.allow_delegation ? { allow_delegation: true } : {}),
   };
   if (status === 'completed' && o.withValues) {
     const files = row.documents as ProducedFiles | null;

@@ -1,4 +1,4 @@
-import type { SignatureRequestRow, Tx } from '@esign/db';
+import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import {
   expireRequestsDue,
   markRequestCanceled,
@@ -9,10 +9,10 @@ import { OPEN_REQUEST_STATUSES } from '@esign/domain';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
 import type { SignatureRequestDto } from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
-import { recordAudit } from '../audit.ts';
+import { type AuditBy, recordAudit } from '../audit.ts';
 import { recordEvent } from '../events.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { addOutgoing, noOutgoing } from '../sms/index.ts';
+import { addOutgoing, noOutgoing, type Outgoing } from '../sms/index.ts';
 import { signatureRequestDto } from './dto.ts';
 import { queueInvitation, sendQueuedMail } from './invitations.ts';
 import { queueClosingNotices, queueExpiryNotices } from './notices.ts';
@@ -88,11 +88,53 @@ export interface ReminderDto {
   reminded_signer_ids: number[];
 }
 
+/** The signers `remind` may reach: invited, not finished, with an email or a phone (never those waiting for their turn). */
+export async function remindableSigners(tx: Tx, requestId: number): Promise<SignerRow[]> {
+  return (await findSignersWithContact(tx, requestId, ['ready', 'sent', 'viewed'])).filter(wasInvitedByEmail);
+}
+
+/** When the request may be reminded again (one reminder per request per hour), or null when now. */
+export function remindAllowedAt(row: SignatureRequestRow, now: Date): Date | null {
+  if (!row.last_reminded_at) return null;
+  const at = new Date(row.last_reminded_at.getTime() + REMIND_INTERVAL_MS);
+  return at > now ? at : null;
+}
+
+/**
+ * The one way signers are reminded (POST .../remind and the automatic reminders of issue 34.2), on
+ * the locked request: each signer's link sent again by their channel (email, SMS), the request
+ * marked reminded, one audit entry. Returns what was queued (sent after the commit, or by the worker).
+ */
+export async function remindLockedSigners(
+  sc: Pick<ServiceContext, 'config'>,
+  tx: Tx,
+  o: { request: SignatureRequestRow; signers: SignerRow[]; by: AuditBy; now: Date; automatic?: boolean },
+): Promise<Outgoing> {
+  const { request: row, now } = o;
+  const sender = await senderNameOf(tx, row);
+  const out = noOutgoing();
+  for (const s of o.signers) addOutgoing(out, await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
+  await markRequestReminded(tx, row.id, now);
+  await recordAudit(
+    tx,
+    { accountId: row.account_id, environment: row.environment },
+    {
+      type: 'request.reminded',
+      by: o.by,
+      signatureRequestId: row.id,
+      data: { signer_ids: o.signers.map((s) => s.id), ...(o.automatic ? { automatic: true } : {}) },
+      now,
+    },
+  );
+  return out;
+}
+
 async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number, now: Date) {
   const row = await lockRequest(tx, scopeOf(actor), id);
   assertOpenForChange(row, now, 'its signers cannot be reminded');
-  if (row.last_reminded_at && now.getTime() - row.last_reminded_at.getTime() < REMIND_INTERVAL_MS) {
-    const retry = Math.ceil((row.last_reminded_at.getTime() + REMIND_INTERVAL_MS - now.getTime()) / 1000);
+  const allowedAt = remindAllowedAt(row, now);
+  if (allowedAt) {
+    const retry = Math.ceil((allowedAt.getTime() - now.getTime()) / 1000);
     throw new CoreError(
       'remind_too_soon',
       `Signers of this request were reminded less than an hour ago; retry in ${retry} s`,
@@ -100,27 +142,14 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
     );
   }
   // Invited, not finished, with an email or a phone (SMS); signers waiting for their turn are not reminded.
-  const signers = (await findSignersWithContact(tx, id, ['ready', 'sent', 'viewed'])).filter(
-    wasInvitedByEmail,
-  );
+  const signers = await remindableSigners(tx, id);
   if (signers.length === 0) {
     throw new CoreError(
       'nothing_to_remind',
       'No signer is waiting to sign who was invited by email or SMS and has an email address or phone',
     );
   }
-  const sender = await senderNameOf(tx, row);
-  const mailIds = noOutgoing();
-  for (const s of signers)
-    addOutgoing(mailIds, await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
-  await markRequestReminded(tx, id, now);
-  await recordAudit(tx, scopeOf(actor), {
-    type: 'request.reminded',
-    by: { kind: 'actor', actor },
-    signatureRequestId: id,
-    data: { signer_ids: signers.map((s) => s.id) },
-    now,
-  });
+  const mailIds = await remindLockedSigners(sc, tx, { request: row, signers, by: { kind: 'actor', actor }, now });
   return { signerIds: signers.map((s) => s.id), mailIds };
 }
 

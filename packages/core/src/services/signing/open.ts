@@ -104,6 +104,7 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
       code_channel: codeBySms(r.signer) ? ('sms' as const) : ('email' as const),
     },
     code_required: !unlocked,
+    ...(r.request.allow_delegation ? { allow_delegation: true } : {}),
     documents: visible ? documentPages(sc, snapshot.documents) : [],
     fields: visible ? ownFields(snapshot, r.signer) : [],
     filled_by_others: visible

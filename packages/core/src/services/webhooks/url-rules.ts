@@ -1,3 +1,4 @@
+import { EXTENSION_EVENT_TYPES } from '@esign/domain';
 import {
   assertPublicUrl,
   DEFAULT_SUBSCRIBED_EVENT_TYPES,
@@ -10,10 +11,14 @@ import type { WebhookOptions } from './options.ts';
 
 // What an endpoint may be saved with: its URL, the event types it subscribes to, custom headers.
 
-/** Event types an endpoint can subscribe to: all but `webhook.test`, which is sent on request only. */
-export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = WEBHOOK_EVENT_TYPES.filter(
-  (t) => t !== 'webhook.test',
-);
+/**
+ * Event types an endpoint can subscribe to: all but `webhook.test`, which is sent on request only,
+ * then the extension types (issue 34), which an endpoint gets only when it names them.
+ */
+export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [
+  ...WEBHOOK_EVENT_TYPES.filter((t) => t !== 'webhook.test'),
+  ...EXTENSION_EVENT_TYPES,
+];
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_MAX_CUSTOM_HEADERS = 20;

@@ -1,0 +1,154 @@
+import { createAccount, issueApiKey } from '@esign/core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTemplate } from '../../../test/fixtures.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { browserTestsEnabled, launchChromium } from './browser.ts';
+
+// Issue 34.2 and 34.3 in Chromium: the account's reminder default and the Send page's options in
+// the dashboard, and the signing page's "Someone else signs" dialog at desktop and phone width.
+
+const SHOTS = '/work/notes/shots/34-remind';
+const PASSWORD = 'correct horse battery';
+
+describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.3 in the browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let key: string;
+  let templateId: number;
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
+    const email = `extras-${Date.now()}@example.com`;
+    await createAccount(t.db, { email, name: 'Olivia Owner', password: PASSWORD, credits: 5 }, new Date());
+    const user = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    key = (
+      await issueApiKey(t.db, { userId: user.id, environment: 'live', permission: 'full', expiresAt: null })
+    ).key;
+    templateId = (
+      await makeTemplate(t, { key } as never, {
+        name: 'Employment contract',
+        documents: [{ file: b64(await plainPdf(1)) }],
+        fields: [
+          {
+            name: 'Signature',
+            type: 'signature',
+            role: 'Employee',
+            areas: [{ page: 1, x: 0.1, y: 0.7, w: 0.3, h: 0.05 }],
+          },
+          {
+            name: 'Address',
+            type: 'text',
+            role: 'Employee',
+            areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.3, h: 0.05 }],
+          },
+        ],
+      })
+    ).id;
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${t.baseUrl}/login`);
+    const form = page.getByRole('tabpanel', { name: 'Password' });
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function sendWithDelegation(emailAddress: string): Promise<string> {
+    const res = await t.api('POST', 'signature_requests', {
+      key,
+      body: {
+        template_id: templateId,
+        signers: [{ name: 'Sam Signer', email: emailAddress }],
+        allow_delegation: true,
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body.signers[0].signing_url;
+  }
+
+  it('issue 34.2: an admin sets the account default on the Account page; the Send page starts from it and sends reminders and allow_delegation', async () => {
+    await page.goto(`${t.baseUrl}/account`);
+    const card = page.getByRole('form', { name: 'Automatic reminders' });
+    await card.getByLabel('Remind signers automatically').check();
+    await card.getByLabel('Every').selectOption('120');
+    await card.getByLabel('At most').selectOption('2');
+    await card.getByRole('button', { name: 'Save reminder default' }).click();
+    await page.getByText('Reminder default saved').waitFor();
+    await card.screenshot({ path: `${SHOTS}/account-default.png` });
+
+    await page.goto(`${t.baseUrl}/send?template=${templateId}`);
+    const sendForm = page.getByRole('form', { name: 'Send for signature' });
+    await sendForm.getByRole('textbox', { name: 'Email' }).fill('employee@example.com');
+    const extras = sendForm.getByRole('group', { name: 'Reminders and handing on' });
+    await expect.poll(() => extras.getByLabel('Remind signers automatically').isChecked()).toBe(true);
+    expect(await extras.getByLabel('Every').inputValue()).toBe('120');
+    await extras.getByLabel('Let signers hand their turn to someone else').check();
+    await extras.screenshot({ path: `${SHOTS}/send-options.png` });
+    await sendForm.getByRole('button', { name: 'Send for signature' }).click();
+    await page.waitForURL(/\/requests\/\d+$/);
+    const id = Number(page.url().split('/').pop());
+    const row = await t.db
+      .selectFrom('signature_requests')
+      .select(['reminders', 'allow_delegation'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ reminders: { every_hours: 120, max: 2 }, allow_delegation: true });
+  }, 120_000);
+
+  it('issue 34.3: the signing page dialog (desktop): labelled, checks its input, hands the turn on; the old link then shows the invalid-link page', async () => {
+    const url = await sendWithDelegation('sam@example.com');
+    const signer = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await signer.goto(url);
+    await signer.getByRole('button', { name: 'Someone else signs' }).click();
+    const dialog = signer.getByRole('dialog', { name: 'Hand this to someone else' });
+    await dialog.waitFor();
+    await expect.poll(() => signer.evaluate(() => document.activeElement?.id)).toBe('delegate-name');
+    await dialog.getByRole('button', { name: 'Hand it over' }).click();
+    await dialog.getByText('Enter the name of the person who signs instead.').waitFor();
+    expect(await dialog.getByLabel(/Their full name/).getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByLabel(/Their full name/).fill('Dana Deputy');
+    await dialog.getByLabel('Their email address').fill('dana@example.com');
+    await dialog.getByLabel(/Why should they sign/).fill('I moved to another department.');
+    await signer.screenshot({ path: `${SHOTS}/signing-delegate-desktop.png` });
+    await dialog.getByRole('button', { name: 'Hand it over' }).click();
+    await signer.getByRole('heading', { name: 'Handed to someone else' }).waitFor();
+    await signer.goto(url);
+    await signer.getByRole('heading', { name: 'This signing link is not valid' }).waitFor();
+    await signer.context().close();
+  }, 120_000);
+
+  it('issue 34.3: at 390 × 844 the dialog fits the screen and every control is reachable', async () => {
+    const url = await sendWithDelegation('sam390@example.com');
+    const phone = await (
+      await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    ).newPage();
+    await phone.goto(url);
+    await phone.getByRole('button', { name: 'Someone else signs' }).waitFor();
+    await phone.screenshot({ path: `${SHOTS}/signing-bar-390.png` });
+    await phone.getByRole('button', { name: 'Someone else signs' }).click();
+    const dialog = phone.getByRole('dialog', { name: 'Hand this to someone else' });
+    await dialog.waitFor();
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await dialog.getByLabel(/Their full name/).fill('Dana Deputy');
+    await dialog.getByLabel('Or their phone number').fill('+49 30 1234567');
+    await dialog.getByLabel(/Why should they sign/).fill('On parental leave until May.');
+    await phone.screenshot({ path: `${SHOTS}/signing-delegate-390.png` });
+    await dialog.getByRole('button', { name: 'Hand it over' }).scrollIntoViewIfNeeded();
+    await dialog.getByRole('button', { name: 'Hand it over' }).click();
+    await phone.getByRole('heading', { name: 'Handed to someone else' }).waitFor();
+    await phone.context().close();
+  }, 120_000);
+});
