@@ -36,6 +36,8 @@ export interface AccountsTable {
   name: string | null;
   plan: ColumnType<'credits' | 'lifetime', 'credits' | 'lifetime' | undefined, 'credits' | 'lifetime'>;
   overdraft_limit: Generated<number>;
+  /** BCP 47 tag: the language signers read when neither their signer nor the request names one. */
+  default_locale: ColumnType<string | null, string | null | undefined, string | null>;
   archived_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -211,6 +213,8 @@ export interface SignatureRequestsTable {
   combined_storage_key: string | null;
   sealing_status: 'pending' | 'done' | 'failed' | null;
   sealing_error: string | null;
+  /** BCP 47 tag for every signer of the request without their own `locale`. */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -251,6 +255,8 @@ export interface SignersTable {
   documents: Json<unknown> | null;
   /** The signer's own sealed copy ({ files }), kept after the final seal replaces `documents`. */
   copy_files: Json<unknown> | null;
+  /** BCP 47 tag: the language this signer reads (page, emails, consent). */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -13,6 +13,7 @@ import * as sendSources from './2026_11_24_0060_send_sources.ts';
 import * as trigramPendingLists from './2026_11_24_0140_trigram_pending_lists.ts';
 import * as signerCopyFiles from './2026_11_27_0501_signer_copy_files.ts';
 import * as pageRenderFailures from './2026_11_27_0601_page_render_failures.ts';
+import * as locales from './2026_11_28_0201_locales.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0140_trigram_pending_lists': trigramPendingLists,
   '2026_11_27_0501_signer_copy_files': signerCopyFiles,
   '2026_11_27_0601_page_render_failures': pageRenderFailures,
+  '2026_11_28_0201_locales': locales,
 };
