@@ -31,6 +31,7 @@ const sc = (ctx: Ctx): SignerCtx => ({
   now: ctx.now(),
   ip: ctx.ip,
   userAgent: ctx.userAgent,
+  acceptLanguage: ctx.acceptLanguage,
   web: ctx.web,
 });
 

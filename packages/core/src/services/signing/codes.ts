@@ -11,6 +11,7 @@ import {
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
+import { readerLocale } from '../locale.ts';
 import { queueMail, sendMailNow } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { RequestSnapshot } from '../request-model.ts';
@@ -53,6 +54,8 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
     // The previous code no longer works: its email keeps no copy of it.
     await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
     const mail = oneTimeCodeEmail({
+      locale: (await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage }))
+        .locale,
       title: (r.request.snapshot as RequestSnapshot).template.name,
       code,
       minutes: CODE_TTL_MS / 60_000,

@@ -11,7 +11,8 @@ import {
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
-import { SIGNING_CONSENT_TEXT } from './consent.ts';
+import { readerLocale } from '../locale.ts';
+import { consentText } from './consent.ts';
 import {
   audit,
   type Resolved,
@@ -79,6 +80,11 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
   const visible = unlocked && r.signer.status !== 'waiting';
   if (visible) r = await recordViewed(sc, token, r);
   const snapshot = r.request.snapshot as RequestSnapshot;
+  const { locale, source } = await readerLocale(sc.db, {
+    signer: r.signer,
+    request: r.request,
+    acceptLanguage: sc.acceptLanguage,
+  });
   return {
     object: 'signing_session' as const,
     status: r.signer.status,
@@ -98,7 +104,9 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
     filled_by_others: visible
       ? filledByOthers(snapshot, await loadSigners(sc.db, r.request.id), r.signer)
       : [],
-    consent_text: SIGNING_CONSENT_TEXT,
+    locale,
+    locale_source: source,
+    consent_text: consentText(locale),
     redirect_url: r.signer.redirect_url ?? r.request.redirect_url,
   };
 }
