@@ -181,6 +181,7 @@ export const ar: Catalogue = {
   'sig.type_missing': '{initials, select, true {اكتب أحرفك الأولى.} other {اكتب اسمك.}}',
   'sig.upload_label': '{initials, select, true {ارفع صورة لأحرفك الأولى} other {ارفع صورة لتوقيعك}}',
   'sig.uploaded': '{initials, select, true {الأحرف الأولى المرفوعة} other {التوقيع المرفوع}}',
+  'sig.upload_hint': 'PNG أو JPEG، ويُفضَّل أن تكون على خلفية بيضاء أو فاتحة.',
   'sig.upload_missing': '{initials, select, true {اختر صورة لأحرفك الأولى.} other {اختر صورة لتوقيعك.}}',
 
   'problem.title': 'هناك مشكلة',

@@ -186,6 +186,7 @@ export const de: Catalogue = {
   'sig.upload_label':
     '{initials, select, true {Ein Bild Ihrer Initialen hochladen} other {Ein Bild Ihrer Unterschrift hochladen}}',
   'sig.uploaded': '{initials, select, true {Hochgeladene Initialen} other {Hochgeladene Unterschrift}}',
+  'sig.upload_hint': 'PNG oder JPEG, am besten auf weißem oder hellem Hintergrund.',
   'sig.upload_missing':
     '{initials, select, true {Wählen Sie ein Bild Ihrer Initialen.} other {Wählen Sie ein Bild Ihrer Unterschrift.}}',
 

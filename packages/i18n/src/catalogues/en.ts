@@ -192,6 +192,7 @@ export const en = {
   'sig.upload_label':
     '{initials, select, true {Upload a picture of your initials} other {Upload a picture of your signature}}',
   'sig.uploaded': '{initials, select, true {Uploaded initials} other {Uploaded signature}}',
+  'sig.upload_hint': 'PNG or JPEG, ideally on a white or clear background.',
   'sig.upload_missing':
     '{initials, select, true {Choose a picture of your initials.} other {Choose a picture of your signature.}}',
 

@@ -182,6 +182,7 @@ export const es: Catalogue = {
   'sig.upload_label':
     '{initials, select, true {Subir una imagen de sus iniciales} other {Subir una imagen de su firma}}',
   'sig.uploaded': '{initials, select, true {Iniciales subidas} other {Firma subida}}',
+  'sig.upload_hint': 'PNG o JPEG, a ser posible sobre un fondo blanco o claro.',
   'sig.upload_missing':
     '{initials, select, true {Elija una imagen de sus iniciales.} other {Elija una imagen de su firma.}}',
 

@@ -183,6 +183,7 @@ export const fr: Catalogue = {
   'sig.upload_label':
     '{initials, select, true {Importer une image de vos initiales} other {Importer une image de votre signature}}',
   'sig.uploaded': '{initials, select, true {Initiales importées} other {Signature importée}}',
+  'sig.upload_hint': 'PNG ou JPEG, idéalement sur un fond blanc ou clair.',
   'sig.upload_missing':
     '{initials, select, true {Choisissez une image de vos initiales.} other {Choisissez une image de votre signature.}}',
 

@@ -181,6 +181,7 @@ export const it: Catalogue = {
   'sig.upload_label':
     '{initials, select, true {Carichi un’immagine della Sua sigla} other {Carichi un’immagine della Sua firma}}',
   'sig.uploaded': '{initials, select, true {Sigla caricata} other {Firma caricata}}',
+  'sig.upload_hint': 'PNG o JPEG, preferibilmente su sfondo bianco o chiaro.',
   'sig.upload_missing':
     '{initials, select, true {Scelga un’immagine della Sua sigla.} other {Scelga un’immagine della Sua firma.}}',
 

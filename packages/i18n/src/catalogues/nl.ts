@@ -182,6 +182,7 @@ export const nl: Catalogue = {
   'sig.upload_label':
     '{initials, select, true {Upload een afbeelding van uw paraaf} other {Upload een afbeelding van uw handtekening}}',
   'sig.uploaded': '{initials, select, true {Geüploade paraaf} other {Geüploade handtekening}}',
+  'sig.upload_hint': 'PNG of JPEG, het liefst op een witte of lichte achtergrond.',
   'sig.upload_missing':
     '{initials, select, true {Kies een afbeelding van uw paraaf.} other {Kies een afbeelding van uw handtekening.}}',
 

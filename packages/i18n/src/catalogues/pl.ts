@@ -182,6 +182,7 @@ export const pl: Catalogue = {
   'sig.upload_label':
     '{initials, select, true {Prześlij zdjęcie parafy} other {Prześlij zdjęcie podpisu}}',
   'sig.uploaded': '{initials, select, true {Przesłana parafa} other {Przesłany podpis}}',
+  'sig.upload_hint': 'PNG lub JPEG, najlepiej na białym lub jasnym tle.',
   'sig.upload_missing':
     '{initials, select, true {Wybierz zdjęcie parafy.} other {Wybierz zdjęcie podpisu.}}',
 

@@ -182,6 +182,7 @@ export const pt: Catalogue = {
   'sig.upload_label':
     '{initials, select, true {Enviar uma imagem da sua rubrica} other {Enviar uma imagem da sua assinatura}}',
   'sig.uploaded': '{initials, select, true {Rubrica enviada} other {Assinatura enviada}}',
+  'sig.upload_hint': 'PNG ou JPEG, de preferência com fundo branco ou claro.',
   'sig.upload_missing':
     '{initials, select, true {Escolha uma imagem da sua rubrica.} other {Escolha uma imagem da sua assinatura.}}',
 

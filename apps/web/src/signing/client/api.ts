@@ -1,3 +1,4 @@
+import { tr } from './i18n.ts';
 import type { AppRouter } from '@esign/core';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { ApiError } from './errors.ts';
@@ -20,7 +21,7 @@ function transport(keepalive: boolean) {
         keepalive: keepalive && typeof body === 'string' && body.length < KEEPALIVE_MAX_BODY,
       });
     } catch {
-      throw new ApiError('network', 'Could not reach the server.');
+      throw new ApiError('network', tr('problem.no_server'));
     }
     if (!res.headers.get('content-type')?.includes('json')) {
       const code = res.status === 413 ? 'invalid_request' : 'internal_error';

@@ -1,3 +1,4 @@
+import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
@@ -12,8 +13,8 @@ import type { OpenResult } from './types.ts';
  * signing.verifyCode sets the session cookie that opens the document.
  */
 export function showCodeGate(open: OpenResult, flow: Flow): void {
-  document.title = 'Confirm your email address';
-  const heading = h('h1', { tabindex: -1 }, 'Confirm your email address');
+  document.title = tr('code.title');
+  const heading = h('h1', { tabindex: -1 }, tr('code.title'));
   const status = h('p', { class: 'note', role: 'status' });
   const code = codeForm(flow);
   const send = sendCodeButton(flow, status, () => {
@@ -22,7 +23,6 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
     code.form.after(send.row);
     code.input.focus();
   });
-  const what = open.request.title ? `“${open.request.title}”` : 'this document';
   showScreen([
     h(
       'main',
@@ -30,11 +30,13 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
       h(
         'div',
         { class: 'card' },
-        heading,
+        h('div', { class: 'card-top' }, heading, languageSwitcher(flow.restart)),
         h(
           'p',
           null,
-          `To open ${what}, enter a one-time code that we email to ${open.signer.email ?? 'you'}.`,
+          open.request.title
+            ? tr('code.intro_titled', { title: open.request.title, email: open.signer.email ?? tr('code.you') })
+            : tr('code.intro', { email: open.signer.email ?? tr('code.you') }),
         ),
         send.row,
         send.error,
@@ -48,7 +50,7 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
 
 /** "Email me a code": signing.requestCode, then says where the code went and until when. */
 function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
-  const button = h('button', { type: 'button', class: 'btn primary' }, 'Email me a code');
+  const button = h('button', { type: 'button', class: 'btn primary' }, tr('code.send'));
   const row = h('div', { class: 'row' }, button);
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   button.addEventListener('click', async () => {
@@ -57,11 +59,11 @@ function sendCodeButton(flow: Flow, status: HTMLElement, onSent: () => void) {
     try {
       const res = await signing.requestCode.mutate(signerInput());
       const until = new Date(res.expires_at);
-      const time = until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-      status.textContent = `We sent a code to ${res.email}.${
-        Number.isNaN(until.getTime()) ? '' : ` It expires at ${time}.`
-      }`;
-      button.textContent = 'Send a new code';
+      const time = until.toLocaleTimeString(pageLocale(), { hour: '2-digit', minute: '2-digit' });
+      status.textContent = Number.isNaN(until.getTime())
+        ? tr('code.sent', { email: res.email })
+        : tr('code.sent_until', { email: res.email, time });
+      button.textContent = tr('code.send_again');
       button.className = 'btn';
       onSent();
     } catch (e) {
@@ -88,7 +90,7 @@ function codeForm(flow: Flow) {
     'aria-describedby': 'code-hint',
   });
   const codeError = h('p', { id: 'code-error', class: 'form-error', hidden: true });
-  const verify = h('button', { type: 'submit', class: 'btn primary' }, 'Verify');
+  const verify = h('button', { type: 'submit', class: 'btn primary' }, tr('code.verify'));
   const setError = (msg: string | null) => {
     codeError.textContent = msg ?? '';
     codeError.hidden = !msg;
@@ -100,7 +102,7 @@ function codeForm(flow: Flow) {
     e.preventDefault();
     const code = input.value.replace(/\s+/g, '');
     if (code.length < 4) {
-      setError('Enter the code from the email.');
+      setError(tr('code.too_short'));
       input.focus();
       return;
     }
@@ -122,8 +124,8 @@ function codeForm(flow: Flow) {
   const form = h(
     'form',
     { class: 'code-form', hidden: true, novalidate: true, onsubmit: submit },
-    h('label', { for: 'code' }, 'Code from the email'),
-    h('p', { id: 'code-hint', class: 'hint' }, 'Check your inbox, and the spam folder if it is not there.'),
+    h('label', { for: 'code' }, tr('code.label')),
+    h('p', { id: 'code-hint', class: 'hint' }, tr('code.hint')),
     input,
     codeError,
     h('div', { class: 'row' }, verify),

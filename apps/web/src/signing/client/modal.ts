@@ -1,3 +1,4 @@
+import { tr } from './i18n.ts';
 import { type Child, h, nextId } from './dom.ts';
 
 export interface SubmitError {
@@ -110,7 +111,7 @@ export function modal(opts: ModalOptions): Modal {
     { type: 'submit', class: `btn ${opts.danger ? 'danger' : 'primary'}` },
     opts.submitLabel,
   );
-  const cancelBtn = h('button', { type: 'button', class: 'btn', onclick: () => close(false) }, 'Cancel');
+  const cancelBtn = h('button', { type: 'button', class: 'btn', onclick: () => close(false) }, tr('edit.cancel'));
   let submitted = false;
   const form = h(
     'form',
