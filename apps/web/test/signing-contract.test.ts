@@ -1,9 +1,9 @@
 import { FIELD_TYPES } from '@esign/domain';
+import { CATALOGUES } from '@esign/i18n';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { SigningOpenOutput } from '../../../packages/core/src/contracts/signing.ts';
 import type { OpenResult } from '../src/signing/client/types.ts';
-import { CATALOGUES } from '@esign/i18n';
 
 /**
  * The page's types are inferred from AppRouter (types.ts), so a changed procedure fails the page's

@@ -219,6 +219,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
       .executeTakeFirstOrThrow();
     expect(signedEvent.data).toEqual({
       consent: SIGNING_CONSENT_TEXT,
+      locale: 'en',
       signature_methods: { Signature: 'drawn' },
     });
     expect((page as Page & { problems?: string[] }).problems).toEqual([]);

@@ -55,7 +55,9 @@ async function send(body: Record<string, unknown>, signer: Record<string, unknow
 }
 
 async function openAs(req: { body: { signers: { signing_url: string }[] } }, acceptLanguage?: string) {
-  const open = await caller(acceptLanguage).signing.open({ token: tokenOf(req.body.signers[0]!.signing_url) });
+  const open = await caller(acceptLanguage).signing.open({
+    token: tokenOf(req.body.signers[0]!.signing_url),
+  });
   return { locale: open.locale, source: open.locale_source, consent: open.consent_text };
 }
 
@@ -67,8 +69,15 @@ describe('issue 32: the language a signer reads', () => {
     expect(signer.status, signer.text).toBe(201);
     expect(signer.body.locale).toBe('it');
     expect(signer.body.signers[0].locale).toBe('de');
-    expect(await openAs(signer, accept)).toEqual({ locale: 'de', source: 'signer', consent: tr('de', 'consent.text') });
-    expect(await openAs(await send({ locale: 'it' }), accept)).toMatchObject({ locale: 'it', source: 'request' });
+    expect(await openAs(signer, accept)).toEqual({
+      locale: 'de',
+      source: 'signer',
+      consent: tr('de', 'consent.text'),
+    });
+    expect(await openAs(await send({ locale: 'it' }), accept)).toMatchObject({
+      locale: 'it',
+      source: 'request',
+    });
     expect(await openAs(await send({}), accept)).toMatchObject({ locale: 'es', source: 'account' });
     await setAccountLocale(t.db, owner.accountId, { locale: null, now: new Date() });
     expect(await openAs(await send({}), accept)).toMatchObject({ locale: 'fr', source: 'browser' });
@@ -81,12 +90,15 @@ describe('issue 32: the language a signer reads', () => {
     });
   });
 
-  it('issue 32: a malformed BCP 47 tag is 422 (invalid_parameter; under signers[] the spec\'s invalid_signer); PATCH sets and clears a signer\'s locale', async () => {
+  it("issue 32: a malformed BCP 47 tag is 422 (invalid_parameter; under signers[] the spec's invalid_signer); PATCH sets and clears a signer's locale", async () => {
     for (const [body, code] of [
       [{ signers: [{ role: 'Mieter', email: 'a@example.com', locale: 'de_DE' }] }, 'invalid_signer'],
       [{ locale: 'not a tag', signers: [{ role: 'Mieter', email: 'a@example.com' }] }, 'invalid_parameter'],
     ] as const) {
-      const res = await t.api('POST', 'signature_requests', { key: owner.key, body: { template_id: templateId, ...body } });
+      const res = await t.api('POST', 'signature_requests', {
+        key: owner.key,
+        body: { template_id: templateId, ...body },
+      });
       expect(res.status, res.text).toBe(422);
       expect(res.body.error.code).toBe(code);
       expect(res.body.error.message).toMatch(/locale: must be a BCP 47 language tag/);
@@ -105,7 +117,10 @@ describe('issue 32: the language a signer reads', () => {
   });
 
   it('issue 32: a German signer gets the invitation in German (outbox: subject, text, <html lang="de">)', async () => {
-    const req = await send({ expires_at: '2030-05-04T10:00:00Z' }, { locale: 'de', email: 'anna@example.de', name: 'Anna Weber' });
+    const req = await send(
+      { expires_at: '2030-05-04T10:00:00Z' },
+      { locale: 'de', email: 'anna@example.de', name: 'Anna Weber' },
+    );
     const mail = await t.db
       .selectFrom('mail_outbox')
       .select(['subject', 'text_body', 'html_body'])
@@ -125,7 +140,10 @@ describe('issue 32: the language a signer reads', () => {
   it('issue 32: the consent recorded is the sentence the signer saw, in their language (and a switch on the page)', async () => {
     const req = await send({}, { locale: 'de' });
     const token = tokenOf(req.body.signers[0].signing_url);
-    await caller().signing.complete({ token, values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() } });
+    await caller().signing.complete({
+      token,
+      values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() },
+    });
     const switched = await send({}, { locale: 'de' });
     await caller().signing.complete({
       token: tokenOf(switched.body.signers[0].signing_url),
@@ -150,17 +168,32 @@ describe('issue 32: the language a signer reads', () => {
       token: tokenOf(req.body.signers[0].signing_url),
       values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() },
     });
-    await drainJobs({ db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() }, jobHandlers);
+    await drainJobs(
+      { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
+      jobHandlers,
+    );
     const done = await t.api('GET', `signature_requests/${req.body.id}`, { key: owner.key });
     expect(done.body.audit_trail_url, done.text).toBeTruthy();
     const pdf = new Uint8Array(await (await fetch(done.body.audit_trail_url)).arrayBuffer());
     const text = pdfText(writeTemp(dir, `trail-${req.body.id}.pdf`, pdf)).replace(/\s+/g, ' ');
-    for (const label of ['Prüfprotokoll', 'Signaturanfrage', 'Unterzeichnende', 'Einwilligung in die elektronische Unterschrift', 'Text der Einwilligung', 'Ereignisse', 'Seite 1 von'])
+    for (const label of [
+      'Prüfprotokoll',
+      'Signaturanfrage',
+      'Unterzeichnende',
+      'Einwilligung in die elektronische Unterschrift',
+      'Text der Einwilligung',
+      'Ereignisse',
+      'Seite 1 von',
+    ])
       expect(text).toContain(label);
     expect(text).toContain(tr('de', 'consent.text'));
     // Times for German readers with the ISO time beside them.
     const year = new Date().getUTCFullYear();
-    expect(text).toMatch(new RegExp(`\\d{1,2}\\. [A-ZÄÖÜa-zäöü]+ ${year} um \\d{2}:\\d{2} UTC \\(${year}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC\\)`));
+    expect(text).toMatch(
+      new RegExp(
+        `\\d{1,2}\\. [A-ZÄÖÜa-zäöü]+ ${year} um \\d{2}:\\d{2} UTC \\(${year}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC\\)`,
+      ),
+    );
     expect(text).not.toContain('Consent text');
     const mail = await t.db
       .selectFrom('mail_outbox')

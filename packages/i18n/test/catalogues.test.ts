@@ -1,4 +1,4 @@
-import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
 import { en } from '../src/catalogues/en.ts';
 import { CATALOGUES, LOCALES, t } from '../src/index.ts';
@@ -54,7 +54,8 @@ describe('issue 32 (languages): one catalogue per language', () => {
 
   it('issue 32: non-English catalogues are translated (at most product names and formats equal English)', () => {
     // Messages that are the same in a language by nature: argument-only templates, codes, "Test".
-    const sameByNature = (s: string) => /^[{}\w\s(),.:#·—-]*$/.test(s.replace(/\{[^}]*\}/g, '')) && s.length < 16;
+    const sameByNature = (s: string) =>
+      /^[{}\w\s(),.:#·—-]*$/.test(s.replace(/\{[^}]*\}/g, '')) && s.length < 16;
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
       const same = keys.filter((k) => {
         const v = CATALOGUES[locale][k as keyof typeof en];

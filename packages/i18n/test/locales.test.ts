@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalTag, direction, formatDateTime, isLanguageTag, matchLocale, negotiate, resolveLocale } from '../src/index.ts';
+import {
+  canonicalTag,
+  direction,
+  formatDateTime,
+  isLanguageTag,
+  matchLocale,
+  negotiate,
+  resolveLocale,
+} from '../src/index.ts';
 
 describe('issue 32 (languages): which language a signer reads', () => {
   it('issue 32: BCP 47 tags are checked (de, pt-BR, zh-Hant-TW valid; "de_DE", "en--US", "x" not)', () => {
-    for (const tag of ['de', 'pt-BR', 'zh-Hant-TW', 'ar', 'es-419']) expect(isLanguageTag(tag), tag).toBe(true);
+    for (const tag of ['de', 'pt-BR', 'zh-Hant-TW', 'ar', 'es-419'])
+      expect(isLanguageTag(tag), tag).toBe(true);
     for (const tag of ['toolonglanguage', 'de_DE', 'x', '', 'en--US', 'de DE', `${'a'.repeat(40)}`])
       expect(isLanguageTag(tag), tag).toBe(false);
     expect(canonicalTag('PT-br')).toBe('pt-BR');

@@ -144,7 +144,9 @@ export const UpdateSignerInput = z.object({
   external_id: z.string().max(200).nullable().optional().describe('your own id; null clears it'),
   locale: LocaleTag.nullable()
     .optional()
-    .describe(`BCP 47 language tag of what this signer reads; null falls back to the request's. ${LOCALE_DOC}`),
+    .describe(
+      `BCP 47 language tag of what this signer reads; null falls back to the request's. ${LOCALE_DOC}`,
+    ),
   metadata: z.unknown().optional().meta(objectDoc('object; replaces existing metadata', METADATA_DOC)),
   prefill: z
     .unknown()

@@ -1,9 +1,9 @@
 import {
+  AccountLanguageInput,
+  AccountLanguageOutput,
   ChangeRoleInput,
   InviteMemberInput,
   MemberIdInput,
-  AccountLanguageInput,
-  AccountLanguageOutput,
   UpdateAccountInput,
 } from '../contracts/members.ts';
 import { getAccountLanguage, renameAccount, setAccountLanguage } from '../services/accounts.ts';

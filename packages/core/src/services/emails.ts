@@ -39,7 +39,12 @@ export function signerLayout(o: LayoutOptions): { text: string; html: string } {
   return render(o);
 }
 
-const LEAD = { invitation: 'mail.invite.lead', resend: 'mail.invite.lead', next_signer: 'mail.next.lead', reminder: 'mail.reminder.lead' } as const;
+const LEAD = {
+  invitation: 'mail.invite.lead',
+  resend: 'mail.invite.lead',
+  next_signer: 'mail.next.lead',
+  reminder: 'mail.reminder.lead',
+} as const;
 
 export function invitationEmail(opts: {
   kind: 'invitation' | 'next_signer' | 'reminder' | 'resend';
@@ -54,7 +59,9 @@ export function invitationEmail(opts: {
 }): InvitationMail {
   const locale = opts.locale ?? 'en';
   const values = { title: opts.title, sender: opts.senderName };
-  const greeting = opts.signerName ? t(locale, 'mail.hello_name', { name: opts.signerName }) : t(locale, 'mail.hello');
+  const greeting = opts.signerName
+    ? t(locale, 'mail.hello_name', { name: opts.signerName })
+    : t(locale, 'mail.hello');
   const custom =
     opts.kind === 'invitation' || opts.kind === 'resend' || opts.kind === 'next_signer'
       ? opts.message?.body
@@ -64,7 +71,12 @@ export function invitationEmail(opts: {
     ? t(locale, 'mail.expires', { date: formatDateTime(locale, opts.expiresAt) })
     : null;
   const body = signerLayout({
-    paragraphs: [greeting, t(locale, LEAD[opts.kind], values), ...(custom ? [custom] : []), ...(expiry ? [expiry] : [])],
+    paragraphs: [
+      greeting,
+      t(locale, LEAD[opts.kind], values),
+      ...(custom ? [custom] : []),
+      ...(expiry ? [expiry] : []),
+    ],
     link: { url: opts.signingUrl, label: t(locale, 'mail.button') },
     footer: t(locale, 'mail.private'),
     locale,

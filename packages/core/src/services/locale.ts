@@ -26,7 +26,8 @@ export async function readerLocale(
 ): Promise<ReaderLocale> {
   const own = opts.signer?.locale ?? null;
   if (own) return { locale: resolveLocale({ chosen: [own] }), source: 'signer' };
-  if (opts.request.locale) return { locale: resolveLocale({ chosen: [opts.request.locale] }), source: 'request' };
+  if (opts.request.locale)
+    return { locale: resolveLocale({ chosen: [opts.request.locale] }), source: 'request' };
   const account = await findAccountLocale(db, opts.request.account_id);
   if (account) return { locale: resolveLocale({ chosen: [account] }), source: 'account' };
   const browser = negotiate(opts.acceptLanguage);

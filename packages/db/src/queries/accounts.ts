@@ -70,7 +70,11 @@ export async function archiveAccountRow(
 
 /** The account's default language for signers (a BCP 47 tag), or null when none is set. */
 export async function findAccountLocale(db: Executor, id: number): Promise<string | null> {
-  const row = await db.selectFrom('accounts').select('default_locale').where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('accounts')
+    .select('default_locale')
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row?.default_locale ?? null;
 }
 

@@ -17,7 +17,8 @@ export const de: Catalogue = {
     'Vielen Dank. Ihre Unterschrift wurde erfasst und der Absender benachrichtigt. Sie können diese Seite schließen.',
   'status.signed.redirect': 'Vielen Dank. Sie werden jetzt zurückgeleitet…',
   'status.declined.title': 'Sie haben die Unterschrift abgelehnt',
-  'status.declined.body': 'Der Absender wurde über Ihre Ablehnung informiert. Sie können diese Seite schließen.',
+  'status.declined.body':
+    'Der Absender wurde über Ihre Ablehnung informiert. Sie können diese Seite schließen.',
   'status.canceled.title': 'Diese Anfrage wurde zurückgezogen',
   'status.canceled.body':
     'Der Absender hat diese Signaturanfrage zurückgezogen, daher kann sie nicht mehr unterschrieben werden. Wenden Sie sich an den Absender, wenn Sie das für einen Irrtum halten.',
@@ -50,8 +51,7 @@ export const de: Catalogue = {
     'Das Dokument konnte nicht geladen werden. Versuchen Sie es gleich noch einmal; tritt der Fehler weiter auf, wenden Sie sich an den Absender.',
 
   'code.title': 'Bestätigen Sie Ihre E-Mail-Adresse',
-  'code.intro_titled':
-    'Um „{title}“ zu öffnen, geben Sie einen Einmalcode ein, den wir an {email} senden.',
+  'code.intro_titled': 'Um „{title}“ zu öffnen, geben Sie einen Einmalcode ein, den wir an {email} senden.',
   'code.intro': 'Um dieses Dokument zu öffnen, geben Sie einen Einmalcode ein, den wir an {email} senden.',
   'code.you': 'Sie',
   'code.send': 'Code per E-Mail senden',
@@ -67,7 +67,8 @@ export const de: Catalogue = {
   'code.wait_minutes': '{count, plural, one {# Minute} other {# Minuten}}',
   'code.request_limited': 'Wir können noch keinen weiteren Code senden. Versuchen Sie es in {wait} erneut.',
   'code.verify_limited': 'Zu viele Versuche. Versuchen Sie es in {wait} erneut.',
-  'code.network': 'Der Server ist nicht erreichbar. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.',
+  'code.network':
+    'Der Server ist nicht erreichbar. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.',
 
   'sign.document': 'Dokument',
   'sign.doc_title': 'Unterschreiben: {title}',
@@ -91,7 +92,8 @@ export const de: Catalogue = {
   'sign.fit': 'Seite einpassen',
   'sign.progress': '{done} von {total} Pflichtfeldern ausgefüllt',
   'sign.page_label': '{name}, Seite {page} von {pages}',
-  'sign.page_error': 'Diese Seite konnte nicht geladen werden. Laden Sie die Seite neu, um es erneut zu versuchen.',
+  'sign.page_error':
+    'Diese Seite konnte nicht geladen werden. Laden Sie die Seite neu, um es erneut zu versuchen.',
   'sign.required_tip': 'Pflichtfeld',
   'sign.other_signer': 'Eine andere unterzeichnende Person',
   'sign.other_signed_by': 'Unterschrieben von {who}: {field}, {value}',
@@ -171,7 +173,8 @@ export const de: Catalogue = {
   'sig.draw': 'Zeichnen',
   'sig.type': 'Tippen',
   'sig.upload': 'Hochladen',
-  'sig.how': '{initials, select, true {So fügen Sie Ihre Initialen hinzu} other {So fügen Sie Ihre Unterschrift hinzu}}',
+  'sig.how':
+    '{initials, select, true {So fügen Sie Ihre Initialen hinzu} other {So fügen Sie Ihre Unterschrift hinzu}}',
   'sig.yours': '{initials, select, true {Ihre Initialen} other {Ihre Unterschrift}}',
   'sig.pad':
     '{initials, select, true {Zeichenfläche für Ihre Initialen.} other {Zeichenfläche für Ihre Unterschrift.}} Zeichnen Sie mit Maus, Finger oder Stift, oder wählen Sie „Tippen“, um sie einzutippen.',
@@ -180,9 +183,11 @@ export const de: Catalogue = {
   'sig.clear_drawing': 'Zeichnung löschen',
   'sig.draw_missing':
     '{initials, select, true {Zeichnen Sie Ihre Initialen in das Feld oder wählen Sie „Tippen“, um sie einzutippen.} other {Zeichnen Sie Ihre Unterschrift in das Feld oder wählen Sie „Tippen“, um sie einzutippen.}}',
-  'sig.type_label': '{initials, select, true {Geben Sie Ihre Initialen ein} other {Geben Sie Ihren vollständigen Namen ein}}',
+  'sig.type_label':
+    '{initials, select, true {Geben Sie Ihre Initialen ein} other {Geben Sie Ihren vollständigen Namen ein}}',
   'sig.for_field': ' für {field}',
-  'sig.type_missing': '{initials, select, true {Geben Sie Ihre Initialen ein.} other {Geben Sie Ihren Namen ein.}}',
+  'sig.type_missing':
+    '{initials, select, true {Geben Sie Ihre Initialen ein.} other {Geben Sie Ihren Namen ein.}}',
   'sig.upload_label':
     '{initials, select, true {Ein Bild Ihrer Initialen hochladen} other {Ein Bild Ihrer Unterschrift hochladen}}',
   'sig.uploaded': '{initials, select, true {Hochgeladene Initialen} other {Hochgeladene Unterschrift}}',

@@ -32,7 +32,8 @@ export const en = {
   'status.archived.body':
     'The sender has withdrawn the template this request was made from, so it can no longer be signed.',
   'status.other_declined.title': 'This request was declined',
-  'status.other_declined.body': 'Another signer declined this signature request, so it can no longer be signed.',
+  'status.other_declined.body':
+    'Another signer declined this signature request, so it can no longer be signed.',
   'status.completed.title': 'This document is fully signed',
   'status.completed.body': 'Everyone has signed this document. There is nothing left for you to do.',
   'status.waiting.title': 'It is not your turn yet',
@@ -182,7 +183,8 @@ export const en = {
   'sig.yours': '{initials, select, true {Your initials} other {Your signature}}',
   'sig.pad':
     '{initials, select, true {Drawing area for your initials.} other {Drawing area for your signature.}} Draw with a mouse, finger or pen, or choose Type to type it instead.',
-  'sig.draw_hint': '{initials, select, true {Draw your initials in the box.} other {Draw your signature in the box.}}',
+  'sig.draw_hint':
+    '{initials, select, true {Draw your initials in the box.} other {Draw your signature in the box.}}',
   'sig.clear_drawing': 'Clear drawing',
   'sig.draw_missing':
     '{initials, select, true {Draw your initials in the box, or choose Type to type them instead.} other {Draw your signature in the box, or choose Type to type it instead.}}',
@@ -198,8 +200,7 @@ export const en = {
 
   // Errors on the page
   'problem.title': 'There is a problem',
-  'problem.missing':
-    '{count, plural, one {One required field is empty} other {# required fields are empty}}',
+  'problem.missing': '{count, plural, one {One required field is empty} other {# required fields are empty}}',
   'problem.request_failed': 'Request failed',
   'problem.something_wrong': 'Something went wrong.',
   'problem.no_server': 'Could not reach the server.',
@@ -212,7 +213,8 @@ export const en = {
   'save.failed_detail': 'Your last change could not be saved: {reason}',
 
   // The review step
-  'review.preview_ok': 'Preview: everything required is filled in. A preview signs nothing and saves nothing.',
+  'review.preview_ok':
+    'Preview: everything required is filled in. A preview signs nothing and saves nothing.',
   'review.title': 'Review and sign',
   'review.description': 'Check what you entered. To change something, select Cancel and edit the field.',
   'review.sign': 'Sign',
@@ -256,7 +258,8 @@ export const en = {
   'mail.code.footer': 'Never share this code.',
   'mail.done.subject': 'Completed: {title}',
   'mail.done.subject_test': '[Test] Completed: {title}',
-  'mail.done.lead': 'Everyone has signed "{title}". Your signed copy and the audit trail are ready to download:',
+  'mail.done.lead':
+    'Everyone has signed "{title}". Your signed copy and the audit trail are ready to download:',
   'mail.done.until': 'These links work until {date}.',
   'mail.done.test': 'This was sent in test mode: the documents are not legally binding.',
   'mail.done.audit_trail': 'Audit trail',

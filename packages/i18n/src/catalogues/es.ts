@@ -17,17 +17,20 @@ export const es: Catalogue = {
     'Gracias. Su firma se ha registrado y se ha avisado al remitente. Ya puede cerrar esta página.',
   'status.signed.redirect': 'Gracias. Le estamos redirigiendo…',
   'status.declined.title': 'Ha rechazado firmar',
-  'status.declined.body': 'Se ha informado al remitente de que ha rechazado firmar. Ya puede cerrar esta página.',
+  'status.declined.body':
+    'Se ha informado al remitente de que ha rechazado firmar. Ya puede cerrar esta página.',
   'status.canceled.title': 'Esta solicitud se ha cancelado',
   'status.canceled.body':
     'El remitente canceló esta solicitud de firma, por lo que ya no se puede firmar. Póngase en contacto con el remitente si cree que se trata de un error.',
   'status.expired.title': 'Este enlace de firma ha caducado',
-  'status.expired.body': 'El plazo para firmar este documento ha terminado. Pida al remitente que se lo vuelva a enviar.',
+  'status.expired.body':
+    'El plazo para firmar este documento ha terminado. Pida al remitente que se lo vuelva a enviar.',
   'status.archived.title': 'Este documento ya no está disponible',
   'status.archived.body':
     'El remitente ha retirado la plantilla con la que se creó esta solicitud, por lo que ya no se puede firmar.',
   'status.other_declined.title': 'Esta solicitud fue rechazada',
-  'status.other_declined.body': 'Otro firmante rechazó esta solicitud de firma, por lo que ya no se puede firmar.',
+  'status.other_declined.body':
+    'Otro firmante rechazó esta solicitud de firma, por lo que ya no se puede firmar.',
   'status.completed.title': 'Este documento está completamente firmado',
   'status.completed.body': 'Todos han firmado este documento. No tiene nada más que hacer.',
   'status.waiting.title': 'Todavía no es su turno',
@@ -64,7 +67,8 @@ export const es: Catalogue = {
   'code.wait_minutes': '{count, plural, one {# minuto} other {# minutos}}',
   'code.request_limited': 'Todavía no podemos enviar otro código. Podrá pedirlo de nuevo en {wait}.',
   'code.verify_limited': 'Demasiados intentos. Vuelva a intentarlo en {wait}.',
-  'code.network': 'No se puede conectar con el servidor. Compruebe su conexión a internet y vuelva a intentarlo.',
+  'code.network':
+    'No se puede conectar con el servidor. Compruebe su conexión a internet y vuelva a intentarlo.',
 
   'sign.document': 'Documento',
   'sign.doc_title': 'Firmar: {title}',
@@ -203,7 +207,8 @@ export const es: Catalogue = {
   'review.preview_ok':
     'Vista previa: todo lo obligatorio está completo. Una vista previa no firma ni guarda nada.',
   'review.title': 'Revisar y firmar',
-  'review.description': 'Compruebe lo que ha introducido. Para cambiar algo, seleccione Cancelar y edite el campo.',
+  'review.description':
+    'Compruebe lo que ha introducido. Para cambiar algo, seleccione Cancelar y edite el campo.',
   'review.sign': 'Firmar',
   'review.by_sender': ' (rellenado por el remitente)',
   'review.nothing': 'No tiene que rellenar nada: firma el documento tal como está.',
@@ -235,8 +240,7 @@ export const es: Catalogue = {
   'mail.expires': 'El enlace caduca el {date}.',
   'mail.button': 'Revisar y firmar',
   'mail.or_open': 'O abra: {url}',
-  'mail.private':
-    'Este enlace es personal: cualquiera que lo tenga puede firmar en su lugar. No lo reenvíe.',
+  'mail.private': 'Este enlace es personal: cualquiera que lo tenga puede firmar en su lugar. No lo reenvíe.',
   'mail.code.subject': '{code} es su código de firma',
   'mail.code.body': 'Su código para abrir «{title}» es {code}.',
   'mail.code.valid':

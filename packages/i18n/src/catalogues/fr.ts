@@ -22,12 +22,14 @@ export const fr: Catalogue = {
   'status.canceled.body':
     'L’expéditeur a annulé cette demande de signature : elle ne peut plus être signée. Contactez l’expéditeur si vous pensez qu’il s’agit d’une erreur.',
   'status.expired.title': 'Ce lien de signature a expiré',
-  'status.expired.body': 'Le délai pour signer ce document est dépassé. Demandez à l’expéditeur de vous le renvoyer.',
+  'status.expired.body':
+    'Le délai pour signer ce document est dépassé. Demandez à l’expéditeur de vous le renvoyer.',
   'status.archived.title': 'Ce document n’est plus disponible',
   'status.archived.body':
     'L’expéditeur a retiré le modèle à partir duquel cette demande a été créée : elle ne peut plus être signée.',
   'status.other_declined.title': 'Cette demande a été refusée',
-  'status.other_declined.body': 'Un autre signataire a refusé cette demande de signature : elle ne peut plus être signée.',
+  'status.other_declined.body':
+    'Un autre signataire a refusé cette demande de signature : elle ne peut plus être signée.',
   'status.completed.title': 'Ce document est entièrement signé',
   'status.completed.body': 'Tout le monde a signé ce document. Vous n’avez plus rien à faire.',
   'status.waiting.title': 'Ce n’est pas encore votre tour',
@@ -48,7 +50,8 @@ export const fr: Catalogue = {
     'Le document n’a pas pu être chargé. Réessayez dans un instant ; si le problème persiste, contactez l’expéditeur.',
 
   'code.title': 'Confirmez votre adresse e-mail',
-  'code.intro_titled': 'Pour ouvrir « {title} », saisissez le code à usage unique que nous envoyons à {email}.',
+  'code.intro_titled':
+    'Pour ouvrir « {title} », saisissez le code à usage unique que nous envoyons à {email}.',
   'code.intro': 'Pour ouvrir ce document, saisissez le code à usage unique que nous envoyons à {email}.',
   'code.you': 'votre adresse',
   'code.send': 'Recevoir un code par e-mail',
@@ -62,7 +65,8 @@ export const fr: Catalogue = {
   'code.wait_minute': 'une minute',
   'code.wait_seconds': '{count, plural, one {# seconde} other {# secondes}}',
   'code.wait_minutes': '{count, plural, one {# minute} other {# minutes}}',
-  'code.request_limited': 'Nous ne pouvons pas encore envoyer un autre code. Vous pourrez en redemander dans {wait}.',
+  'code.request_limited':
+    'Nous ne pouvons pas encore envoyer un autre code. Vous pourrez en redemander dans {wait}.',
   'code.verify_limited': 'Trop de tentatives. Réessayez dans {wait}.',
   'code.network': 'Impossible de joindre le serveur. Vérifiez votre connexion Internet, puis réessayez.',
 
@@ -168,7 +172,8 @@ export const fr: Catalogue = {
   'sig.draw': 'Dessiner',
   'sig.type': 'Saisir',
   'sig.upload': 'Importer',
-  'sig.how': '{initials, select, true {Comment ajouter vos initiales} other {Comment ajouter votre signature}}',
+  'sig.how':
+    '{initials, select, true {Comment ajouter vos initiales} other {Comment ajouter votre signature}}',
   'sig.yours': '{initials, select, true {Vos initiales} other {Votre signature}}',
   'sig.pad':
     '{initials, select, true {Zone de dessin pour vos initiales.} other {Zone de dessin pour votre signature.}} Dessinez à la souris, au doigt ou au stylet, ou choisissez Saisir pour la taper.',

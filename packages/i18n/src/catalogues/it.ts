@@ -22,12 +22,14 @@ export const it: Catalogue = {
   'status.canceled.body':
     'Il mittente ha annullato questa richiesta di firma, quindi non può più essere firmata. Contatti il mittente se pensa che si tratti di un errore.',
   'status.expired.title': 'Questo link di firma è scaduto',
-  'status.expired.body': 'Il termine per firmare questo documento è scaduto. Chieda al mittente di inviarlo di nuovo.',
+  'status.expired.body':
+    'Il termine per firmare questo documento è scaduto. Chieda al mittente di inviarlo di nuovo.',
   'status.archived.title': 'Questo documento non è più disponibile',
   'status.archived.body':
     'Il mittente ha ritirato il modello da cui è nata questa richiesta, quindi non può più essere firmata.',
   'status.other_declined.title': 'Questa richiesta è stata rifiutata',
-  'status.other_declined.body': 'Un altro firmatario ha rifiutato questa richiesta di firma, quindi non può più essere firmata.',
+  'status.other_declined.body':
+    'Un altro firmatario ha rifiutato questa richiesta di firma, quindi non può più essere firmata.',
   'status.completed.title': 'Questo documento è stato firmato da tutti',
   'status.completed.body': 'Tutti hanno firmato questo documento. Non deve fare altro.',
   'status.waiting.title': 'Non è ancora il Suo turno',
@@ -62,7 +64,8 @@ export const it: Catalogue = {
   'code.wait_minute': 'un minuto',
   'code.wait_seconds': '{count, plural, one {# secondo} other {# secondi}}',
   'code.wait_minutes': '{count, plural, one {# minuto} other {# minuti}}',
-  'code.request_limited': 'Non possiamo ancora inviare un altro codice. Potrà richiederlo di nuovo tra {wait}.',
+  'code.request_limited':
+    'Non possiamo ancora inviare un altro codice. Potrà richiederlo di nuovo tra {wait}.',
   'code.verify_limited': 'Troppi tentativi. Riprovi tra {wait}.',
   'code.network': 'Impossibile raggiungere il server. Controlli la connessione a internet, poi riprovi.',
 
@@ -171,7 +174,8 @@ export const it: Catalogue = {
   'sig.yours': '{initials, select, true {La Sua sigla} other {La Sua firma}}',
   'sig.pad':
     '{initials, select, true {Area di disegno per la Sua sigla.} other {Area di disegno per la Sua firma.}} Disegni con il mouse, il dito o una penna, oppure scelga Digita per scriverla.',
-  'sig.draw_hint': '{initials, select, true {Disegni la Sua sigla nel riquadro.} other {Disegni la Sua firma nel riquadro.}}',
+  'sig.draw_hint':
+    '{initials, select, true {Disegni la Sua sigla nel riquadro.} other {Disegni la Sua firma nel riquadro.}}',
   'sig.clear_drawing': 'Cancella disegno',
   'sig.draw_missing':
     '{initials, select, true {Disegni la Sua sigla nel riquadro oppure scelga Digita per scriverla.} other {Disegni la Sua firma nel riquadro oppure scelga Digita per scriverla.}}',
@@ -235,8 +239,7 @@ export const it: Catalogue = {
   'mail.expires': 'Il link scade il {date}.',
   'mail.button': 'Controlla e firma',
   'mail.or_open': 'Oppure apra: {url}',
-  'mail.private':
-    'Questo link è personale: chiunque lo possieda può firmare al Suo posto. Non lo inoltri.',
+  'mail.private': 'Questo link è personale: chiunque lo possieda può firmare al Suo posto. Non lo inoltri.',
   'mail.code.subject': '{code} è il Suo codice di firma',
   'mail.code.body': 'Il Suo codice per aprire «{title}» è {code}.',
   'mail.code.valid':

@@ -22,7 +22,8 @@ export const nl: Catalogue = {
   'status.canceled.body':
     'De afzender heeft dit ondertekeningsverzoek ingetrokken, dus het kan niet meer worden ondertekend. Neem contact op met de afzender als u denkt dat dit een vergissing is.',
   'status.expired.title': 'Deze ondertekenlink is verlopen',
-  'status.expired.body': 'De termijn om dit document te ondertekenen is verstreken. Vraag de afzender het opnieuw te sturen.',
+  'status.expired.body':
+    'De termijn om dit document te ondertekenen is verstreken. Vraag de afzender het opnieuw te sturen.',
   'status.archived.title': 'Dit document is niet meer beschikbaar',
   'status.archived.body':
     'De afzender heeft de sjabloon waarmee dit verzoek is gemaakt ingetrokken, dus het kan niet meer worden ondertekend.',
@@ -65,7 +66,8 @@ export const nl: Catalogue = {
   'code.wait_minutes': '{count, plural, one {# minuut} other {# minuten}}',
   'code.request_limited': 'We kunnen nog geen nieuwe code sturen. U kunt het over {wait} opnieuw vragen.',
   'code.verify_limited': 'Te veel pogingen. Probeer het over {wait} opnieuw.',
-  'code.network': 'De server is niet bereikbaar. Controleer uw internetverbinding en probeer het dan opnieuw.',
+  'code.network':
+    'De server is niet bereikbaar. Controleer uw internetverbinding en probeer het dan opnieuw.',
 
   'sign.document': 'Document',
   'sign.doc_title': 'Ondertekenen: {title}',
@@ -88,7 +90,8 @@ export const nl: Catalogue = {
   'sign.fit': 'Pagina passend maken',
   'sign.progress': '{done} van {total} verplichte velden ingevuld',
   'sign.page_label': '{name}, pagina {page} van {pages}',
-  'sign.page_error': 'Deze pagina kon niet worden geladen. Laad de pagina opnieuw om het nog eens te proberen.',
+  'sign.page_error':
+    'Deze pagina kon niet worden geladen. Laad de pagina opnieuw om het nog eens te proberen.',
   'sign.required_tip': 'Verplicht',
   'sign.other_signer': 'Een andere ondertekenaar',
   'sign.other_signed_by': 'Ondertekend door {who}: {field}, {value}',
@@ -172,7 +175,8 @@ export const nl: Catalogue = {
   'sig.yours': '{initials, select, true {Uw paraaf} other {Uw handtekening}}',
   'sig.pad':
     '{initials, select, true {Tekenvlak voor uw paraaf.} other {Tekenvlak voor uw handtekening.}} Teken met een muis, vinger of pen, of kies Typen om hem te typen.',
-  'sig.draw_hint': '{initials, select, true {Teken uw paraaf in het vak.} other {Teken uw handtekening in het vak.}}',
+  'sig.draw_hint':
+    '{initials, select, true {Teken uw paraaf in het vak.} other {Teken uw handtekening in het vak.}}',
   'sig.clear_drawing': 'Tekening wissen',
   'sig.draw_missing':
     '{initials, select, true {Teken uw paraaf in het vak, of kies Typen om hem te typen.} other {Teken uw handtekening in het vak, of kies Typen om hem te typen.}}',
@@ -187,7 +191,8 @@ export const nl: Catalogue = {
     '{initials, select, true {Kies een afbeelding van uw paraaf.} other {Kies een afbeelding van uw handtekening.}}',
 
   'problem.title': 'Er is een probleem',
-  'problem.missing': '{count, plural, one {Eén verplicht veld is leeg} other {# verplichte velden zijn leeg}}',
+  'problem.missing':
+    '{count, plural, one {Eén verplicht veld is leeg} other {# verplichte velden zijn leeg}}',
   'problem.request_failed': 'Verzoek mislukt',
   'problem.something_wrong': 'Er is iets misgegaan.',
   'problem.no_server': 'De server was niet bereikbaar.',

@@ -27,7 +27,8 @@ export const pl: Catalogue = {
   'status.archived.body':
     'Nadawca wycofał szablon, z którego utworzono tę prośbę, więc nie można jej już podpisać.',
   'status.other_declined.title': 'Ta prośba została odrzucona',
-  'status.other_declined.body': 'Inny podpisujący odrzucił tę prośbę o podpis, więc nie można jej już podpisać.',
+  'status.other_declined.body':
+    'Inny podpisujący odrzucił tę prośbę o podpis, więc nie można jej już podpisać.',
   'status.completed.title': 'Ten dokument jest w pełni podpisany',
   'status.completed.body': 'Wszyscy podpisali ten dokument. Nie musisz już nic robić.',
   'status.waiting.title': 'To jeszcze nie twoja kolej',
@@ -179,12 +180,10 @@ export const pl: Catalogue = {
   'sig.type_label': '{initials, select, true {Wpisz swoje inicjały} other {Wpisz imię i nazwisko}}',
   'sig.for_field': ' dla pola {field}',
   'sig.type_missing': '{initials, select, true {Wpisz swoje inicjały.} other {Wpisz imię i nazwisko.}}',
-  'sig.upload_label':
-    '{initials, select, true {Prześlij zdjęcie parafy} other {Prześlij zdjęcie podpisu}}',
+  'sig.upload_label': '{initials, select, true {Prześlij zdjęcie parafy} other {Prześlij zdjęcie podpisu}}',
   'sig.uploaded': '{initials, select, true {Przesłana parafa} other {Przesłany podpis}}',
   'sig.upload_hint': 'PNG lub JPEG, najlepiej na białym lub jasnym tle.',
-  'sig.upload_missing':
-    '{initials, select, true {Wybierz zdjęcie parafy.} other {Wybierz zdjęcie podpisu.}}',
+  'sig.upload_missing': '{initials, select, true {Wybierz zdjęcie parafy.} other {Wybierz zdjęcie podpisu.}}',
 
   'problem.title': 'Wystąpił problem',
   'problem.missing':

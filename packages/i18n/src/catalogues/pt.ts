@@ -22,7 +22,8 @@ export const pt: Catalogue = {
   'status.canceled.body':
     'O remetente cancelou esta solicitação de assinatura, então ela não pode mais ser assinada. Entre em contato com o remetente se achar que houve um engano.',
   'status.expired.title': 'Este link de assinatura expirou',
-  'status.expired.body': 'O prazo para assinar este documento terminou. Peça ao remetente que o envie novamente.',
+  'status.expired.body':
+    'O prazo para assinar este documento terminou. Peça ao remetente que o envie novamente.',
   'status.archived.title': 'Este documento não está mais disponível',
   'status.archived.body':
     'O remetente retirou o modelo a partir do qual esta solicitação foi criada, então ela não pode mais ser assinada.',
@@ -65,7 +66,8 @@ export const pt: Catalogue = {
   'code.wait_minutes': '{count, plural, one {# minuto} other {# minutos}}',
   'code.request_limited': 'Ainda não podemos enviar outro código. Você poderá pedir de novo em {wait}.',
   'code.verify_limited': 'Tentativas demais. Tente novamente em {wait}.',
-  'code.network': 'Não foi possível acessar o servidor. Verifique sua conexão com a internet e tente novamente.',
+  'code.network':
+    'Não foi possível acessar o servidor. Verifique sua conexão com a internet e tente novamente.',
 
   'sign.document': 'Documento',
   'sign.doc_title': 'Assinar: {title}',
@@ -78,8 +80,7 @@ export const pt: Catalogue = {
   'sign.intro_none': 'Leia o documento e selecione Concluir para revisá-lo e assiná-lo.',
   'sign.intro':
     'Preencha os campos destacados no documento{required, plural, =0 {} one {; o marcado com * é obrigatório} other {; os # marcados com * são obrigatórios}}. Próximo campo leva você a cada um, em ordem. Selecione Concluir quando terminar: você revisará o que preencheu antes de assinar.',
-  'sign.others_note':
-    'O que {names} já assinou aparece no documento como aparecerá na cópia assinada.',
+  'sign.others_note': 'O que {names} já assinou aparece no documento como aparecerá na cópia assinada.',
   'sign.announce':
     '{title}. {fields, plural, one {# campo} other {# campos}} para preencher, {required, plural, one {# obrigatório} other {# obrigatórios}}.',
   'sign.next': 'Próximo campo',
@@ -172,7 +173,8 @@ export const pt: Catalogue = {
   'sig.yours': '{initials, select, true {Sua rubrica} other {Sua assinatura}}',
   'sig.pad':
     '{initials, select, true {Área de desenho para sua rubrica.} other {Área de desenho para sua assinatura.}} Desenhe com o mouse, o dedo ou uma caneta, ou escolha Digitar para digitá-la.',
-  'sig.draw_hint': '{initials, select, true {Desenhe sua rubrica no quadro.} other {Desenhe sua assinatura no quadro.}}',
+  'sig.draw_hint':
+    '{initials, select, true {Desenhe sua rubrica no quadro.} other {Desenhe sua assinatura no quadro.}}',
   'sig.clear_drawing': 'Limpar desenho',
   'sig.draw_missing':
     '{initials, select, true {Desenhe sua rubrica no quadro ou escolha Digitar para digitá-la.} other {Desenhe sua assinatura no quadro ou escolha Digitar para digitá-la.}}',
@@ -236,8 +238,7 @@ export const pt: Catalogue = {
   'mail.expires': 'O link expira em {date}.',
   'mail.button': 'Revisar e assinar',
   'mail.or_open': 'Ou abra: {url}',
-  'mail.private':
-    'Este link é pessoal: quem o tiver pode assinar no seu lugar. Não o encaminhe.',
+  'mail.private': 'Este link é pessoal: quem o tiver pode assinar no seu lugar. Não o encaminhe.',
   'mail.code.subject': '{code} é o seu código de assinatura',
   'mail.code.body': 'Seu código para abrir “{title}” é {code}.',
   'mail.code.valid':

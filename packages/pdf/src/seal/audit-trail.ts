@@ -1,5 +1,5 @@
-import { PDF, type PDFPage, type PdfRef } from '@libpdf/core';
 import { formatDateTime, type Locale, type Translate, translator } from '@esign/i18n';
+import { PDF, type PDFPage, type PdfRef } from '@libpdf/core';
 import QRCode from 'qrcode';
 import { Canvas, type Rgb } from './canvas.ts';
 import { decodeImageDataUri, ImageCache } from './draw-values.ts';

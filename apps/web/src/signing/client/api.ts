@@ -1,7 +1,7 @@
-import { tr } from './i18n.ts';
 import type { AppRouter } from '@esign/core';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { ApiError } from './errors.ts';
+import { tr } from './i18n.ts';
 
 /** Browsers refuse keepalive requests (sent while the page goes away) over 64 KB. */
 export const KEEPALIVE_MAX_BODY = 60_000;

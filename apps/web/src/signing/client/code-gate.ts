@@ -1,7 +1,7 @@
-import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
+import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
 import { keepSession, signerInput } from './session.ts';
@@ -35,7 +35,10 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
           'p',
           null,
           open.request.title
-            ? tr('code.intro_titled', { title: open.request.title, email: open.signer.email ?? tr('code.you') })
+            ? tr('code.intro_titled', {
+                title: open.request.title,
+                email: open.signer.email ?? tr('code.you'),
+              })
             : tr('code.intro', { email: open.signer.email ?? tr('code.you') }),
         ),
         send.row,

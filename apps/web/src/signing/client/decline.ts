@@ -1,8 +1,8 @@
-import { tr } from './i18n.ts';
 import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { notifyHost } from './embed.ts';
 import { CLOSED, toApiError } from './errors.ts';
+import { tr } from './i18n.ts';
 import { modal } from './modal.ts';
 import { signerInput } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
@@ -39,7 +39,8 @@ export async function decline(page: SigningPage): Promise<void> {
         return null;
       } catch (e) {
         const err = toApiError(e);
-        if (!CLOSED.has(err.code)) return { error: tr('decline.failed', { reason: err.message }), input: reason };
+        if (!CLOSED.has(err.code))
+          return { error: tr('decline.failed', { reason: err.message }), input: reason };
         outcome = viewForError(err.code, err.message);
         return null;
       }

@@ -1,7 +1,7 @@
-import { tr } from './i18n.ts';
 import { background, h } from './dom.ts';
 import { activate } from './field-actions.ts';
 import { areaToPercent, compareAreas } from './geometry.ts';
+import { tr } from './i18n.ts';
 import { othersOnPage } from './others-view.ts';
 import { documentPages, type SigningPage } from './signing-state.ts';
 import type { Area, DocumentInfo, PageInfo, SigningField } from './types.ts';
@@ -55,9 +55,7 @@ function renderPage(
   el.style.aspectRatio = `${info.width} / ${info.height}`;
   img.addEventListener('error', () => {
     el.classList.add('broken');
-    el.append(
-      h('p', { class: 'page-error' }, tr('sign.page_error')),
-    );
+    el.append(h('p', { class: 'page-error' }, tr('sign.page_error')));
   });
   el.append(...othersOnPage(page.open, doc.index, info.number));
   for (const p of placed) el.append(...renderOverlay(page, p));
@@ -90,7 +88,11 @@ function renderOverlay(page: SigningPage, { field, area, index }: Placed): HTMLE
   page.overlays.get(field.id)?.push(el);
   const out: HTMLElement[] = [el];
   if (first && !field.prefilled) {
-    const tip = h('span', { id: `err-${field.id}`, class: 'field-tip', hidden: true }, tr('sign.required_tip'));
+    const tip = h(
+      'span',
+      { id: `err-${field.id}`, class: 'field-tip', hidden: true },
+      tr('sign.required_tip'),
+    );
     tip.style.left = box.left;
     tip.style.top = `calc(${box.top} + ${box.height})`;
     out.push(tip);

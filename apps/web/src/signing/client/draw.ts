@@ -1,6 +1,6 @@
-import { tr } from './i18n.ts';
 import { MAX_FILE_BYTES, MAX_IMAGE_CHARS } from '@esign/domain';
 import { fitWithin, strokeBounds } from './geometry.ts';
+import { tr } from './i18n.ts';
 
 export const SCRIPT_FONT =
   '"Segoe Script", "Bradley Hand", "Brush Script MT", "Snell Roundhand", "URW Chancery L", "Z003", cursive';

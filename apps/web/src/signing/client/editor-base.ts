@@ -1,6 +1,6 @@
-import { tr } from './i18n.ts';
 import { h, nextId } from './dom.ts';
 import { imageFileToDataUrl } from './draw.ts';
+import { tr } from './i18n.ts';
 import type { SubmitError } from './modal.ts';
 import type { FieldValue, SigningField } from './types.ts';
 import { typeLabel } from './values.ts';

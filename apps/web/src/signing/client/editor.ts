@@ -1,7 +1,7 @@
-import { pageLocale, tr } from './i18n.ts';
 import { h, nextId } from './dom.ts';
 import { readFileValue } from './draw.ts';
 import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
+import { pageLocale, tr } from './i18n.ts';
 import { modal, type SubmitError } from './modal.ts';
 import { signatureEditor } from './signature-editor.ts';
 import type { FieldValue, FileValue } from './types.ts';
@@ -36,7 +36,9 @@ export async function editField(req: EditRequest): Promise<{ value: FieldValue }
   const dialog = modal({
     title: field.name,
     description: capitalise(
-      tr(field.required ? 'field.description_required' : 'field.description', { type: typeLabel(field.type) }),
+      tr(field.required ? 'field.description_required' : 'field.description', {
+        type: typeLabel(field.type),
+      }),
     ),
     content: editor.content,
     submitLabel: req.submitLabel,

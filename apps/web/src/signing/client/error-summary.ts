@@ -1,5 +1,5 @@
-import { tr } from './i18n.ts';
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 import type { SigningPage, SigningUi } from './signing-state.ts';
 import { typeLabel } from './values.ts';
 
@@ -20,11 +20,7 @@ export function showSummary(page: SigningPage, focus: boolean): void {
     el?.focus({ preventScroll: true });
   };
   summary.replaceChildren(
-    h(
-      'h2',
-      null,
-      tr('problem.missing', { count: missing.length }),
-    ),
+    h('h2', null, tr('problem.missing', { count: missing.length })),
     h(
       'ul',
       null,
@@ -32,7 +28,11 @@ export function showSummary(page: SigningPage, focus: boolean): void {
         h(
           'li',
           null,
-          h('a', { href: `#f-${f.id}`, onclick: jumpTo(f.id) }, tr('field.label', { name: f.name, type: typeLabel(f.type) })),
+          h(
+            'a',
+            { href: `#f-${f.id}`, onclick: jumpTo(f.id) },
+            tr('field.label', { name: f.name, type: typeLabel(f.type) }),
+          ),
         ),
       ),
     ),

@@ -1,9 +1,9 @@
-import { tr } from './i18n.ts';
 import { announce, prefersReducedMotion } from './dom.ts';
 import { editField } from './editor.ts';
 import { hideSummary, showSummary } from './error-summary.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { areaAspect } from './geometry.ts';
+import { tr } from './i18n.ts';
 import { scheduleSave } from './saving.ts';
 import { pageKey, type SigningPage } from './signing-state.ts';
 import type { FieldValue, SigningField } from './types.ts';
@@ -64,7 +64,10 @@ export async function activate(
     aspect: area && pageInfo ? areaAspect(area, pageInfo) : 3,
     heightPt: area && pageInfo ? area.h * pageInfo.height : 20,
     reuse: reusableImage(page, field),
-    submitLabel: moreAfter && missingRequired(page.fields, page.values).length > 1 ? tr('fill.save_next') : tr('fill.save'),
+    submitLabel:
+      moreAfter && missingRequired(page.fields, page.values).length > 1
+        ? tr('fill.save_next')
+        : tr('fill.save'),
   });
   if (page.done) return;
   opener.focus({ preventScroll: true });

@@ -1,7 +1,7 @@
-import { tr } from './i18n.ts';
 import { isImageFieldType } from '@esign/domain';
 import { h } from './dom.ts';
 import { fieldLabel } from './editor-base.ts';
+import { tr } from './i18n.ts';
 import type { SigningPage } from './signing-state.ts';
 import type { FieldValue, SigningField } from './types.ts';
 import { describeValue, isFilled, isImageValue, missingRequired } from './values.ts';
@@ -35,7 +35,10 @@ function labelControl(el: HTMLElement, field: SigningField, value: FieldValue, i
   if (field.type === 'checkbox') {
     el.setAttribute('role', 'checkbox');
     el.setAttribute('aria-checked', String(value === true));
-    el.setAttribute('aria-label', field.required ? tr('sign.field_required', { field: field.name }) : field.name);
+    el.setAttribute(
+      'aria-label',
+      field.required ? tr('sign.field_required', { field: field.name }) : field.name,
+    );
   } else {
     el.setAttribute('aria-label', `${fieldLabel(field)}: ${describeValue(field, value)}`);
   }

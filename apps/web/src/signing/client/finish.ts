@@ -1,4 +1,3 @@
-import { pageLocale, tr } from './i18n.ts';
 import { isImageFieldType } from '@esign/domain';
 import { signing } from './api.ts';
 import { announce, h } from './dom.ts';
@@ -6,11 +5,12 @@ import { notifyHost } from './embed.ts';
 import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
+import { pageLocale, tr } from './i18n.ts';
 import { modal } from './modal.ts';
 import { signerInput } from './session.ts';
 import { signatureMethods } from './signature-methods.ts';
 import type { SigningPage } from './signing-state.ts';
-import { signedView, type StatusView, viewForError } from './status.ts';
+import { type StatusView, signedView, viewForError } from './status.ts';
 import {
   describeValue,
   isFilled,
@@ -70,8 +70,7 @@ function reviewList(page: SigningPage): HTMLElement {
         : describeValue(f, value);
     return [h('dt', null, f.name), h('dd', null, shown, f.prefilled ? tr('review.by_sender') : null)];
   });
-  if (!rows.length)
-    return h('p', null, tr('review.nothing'));
+  if (!rows.length) return h('p', null, tr('review.nothing'));
   return h('dl', { class: 'review-list', 'aria-label': tr('review.list') }, rows);
 }
 

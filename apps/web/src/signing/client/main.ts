@@ -2,8 +2,9 @@
  * The signing page's entry (bundled by ../assets.ts): opens the link with signing.open and shows
  * what fits: the document to sign, the email code gate, or a page saying why it cannot be signed.
  */
-import { adoptOpenLocale } from './i18n.ts';
+
 import { background } from './dom.ts';
+import { adoptOpenLocale } from './i18n.ts';
 import './styles.css';
 import { signing } from './api.ts';
 import { showCodeGate } from './code-gate.ts';

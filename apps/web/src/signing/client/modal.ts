@@ -1,5 +1,5 @@
-import { tr } from './i18n.ts';
 import { type Child, h, nextId } from './dom.ts';
+import { tr } from './i18n.ts';
 
 export interface SubmitError {
   error: string;
@@ -111,7 +111,11 @@ export function modal(opts: ModalOptions): Modal {
     { type: 'submit', class: `btn ${opts.danger ? 'danger' : 'primary'}` },
     opts.submitLabel,
   );
-  const cancelBtn = h('button', { type: 'button', class: 'btn', onclick: () => close(false) }, tr('edit.cancel'));
+  const cancelBtn = h(
+    'button',
+    { type: 'button', class: 'btn', onclick: () => close(false) },
+    tr('edit.cancel'),
+  );
   let submitted = false;
   const form = h(
     'form',

@@ -1,7 +1,7 @@
-import { tr } from './i18n.ts';
 import { isImageFieldType } from '@esign/domain';
 import { h } from './dom.ts';
 import { areaToPercent } from './geometry.ts';
+import { tr } from './i18n.ts';
 import type { OpenResult } from './types.ts';
 
 type Filled = OpenResult['filled_by_others'][number];
@@ -36,7 +36,11 @@ export function othersOnPage(open: OpenResult, docIndex: number, pageNumber: num
         'div',
         { class: `field other t-${item.type}`, 'data-other-field': item.name },
         shown(item),
-        h('span', { class: 'sr-only' }, tr('sign.other_signed_by', { who, field: item.name, value: words(item) })),
+        h(
+          'span',
+          { class: 'sr-only' },
+          tr('sign.other_signed_by', { who, field: item.name, value: words(item) }),
+        ),
       );
       el.title = tr('sign.other_filled_by', { who });
       Object.assign(el.style, areaToPercent(area));

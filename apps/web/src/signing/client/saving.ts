@@ -1,8 +1,8 @@
-import { tr } from './i18n.ts';
 import { signing, signingOnExit } from './api.ts';
 import { background } from './dom.ts';
 import { showProblem } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
+import { tr } from './i18n.ts';
 import { signerInput } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
 import { viewForError } from './status.ts';

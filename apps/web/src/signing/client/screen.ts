@@ -1,5 +1,5 @@
-import { tr } from './i18n.ts';
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 import type { StatusView } from './status.ts';
 
 const root = document.getElementById('app') as HTMLElement;

@@ -1,7 +1,7 @@
-import { tr } from './i18n.ts';
 import { h, nextId } from './dom.ts';
 import { createSignaturePad, renderTypedSignature, SCRIPT_FONT } from './draw.ts';
 import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
+import { tr } from './i18n.ts';
 import type { SubmitError } from './modal.ts';
 import { remember } from './signature-methods.ts';
 import type { FieldValue } from './types.ts';
@@ -45,7 +45,12 @@ export function signatureEditor(req: EditRequest): Editor {
   };
   const modes: [Mode, string][] = [
     ...(saved
-      ? [['saved', isImageValue(req.value) ? tr('sig.current') : tr('sig.use_mine', words.what)] as [Mode, string]]
+      ? [
+          ['saved', isImageValue(req.value) ? tr('sig.current') : tr('sig.use_mine', words.what)] as [
+            Mode,
+            string,
+          ],
+        ]
       : []),
     ['draw', tr('sig.draw')],
     ['type', tr('sig.type')],
@@ -115,11 +120,14 @@ function drawPanel(req: EditRequest, { what, initials }: Wording) {
       'div',
       { class: 'row' },
       note,
-      h('button', { type: 'button', class: 'btn small', onclick: () => pad.clear() }, tr('sig.clear_drawing')),
+      h(
+        'button',
+        { type: 'button', class: 'btn small', onclick: () => pad.clear() },
+        tr('sig.clear_drawing'),
+      ),
     ),
   );
-  const collect = (): FieldValue | SubmitError =>
-    pad.toDataUrl() ?? { error: tr('sig.draw_missing', what) };
+  const collect = (): FieldValue | SubmitError => pad.toDataUrl() ?? { error: tr('sig.draw_missing', what) };
   return { el, canvas, pad, collect };
 }
 
@@ -163,11 +171,7 @@ function uploadPanel(req: EditRequest, { what }: Wording): Panel {
   const up = fileInput(tr('sig.upload_label', what), 'image/png,image/jpeg');
   up.label.append(h('span', { class: 'sr-only' }, tr('sig.for_field', { field: fieldLabel(req.field) })));
   const preview = h('img', { class: 'preview', alt: tr('sig.uploaded', what), hidden: true });
-  const note = h(
-    'p',
-    { class: 'hint', 'aria-live': 'polite' },
-    tr('sig.upload_hint'),
-  );
+  const note = h('p', { class: 'hint', 'aria-live': 'polite' }, tr('sig.upload_hint'));
   const image = watchImageInput(up.input, preview, note, { maxSide: 1200 });
   return {
     el: h('div', { class: 'panel' }, up.label, up.input, preview, note),

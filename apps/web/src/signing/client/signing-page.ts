@@ -1,12 +1,12 @@
-import { languageSwitcher, pageLocale, tr } from './i18n.ts';
-import { saveNow } from './saving.ts';
 import { decline } from './decline.ts';
 import { renderDocument } from './document-view.ts';
 import { announce, background, h } from './dom.ts';
 import { goNext } from './field-actions.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { finish } from './finish.ts';
+import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import { introText } from './intro-text.ts';
+import { saveNow } from './saving.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
 import { createSigningPage, leaveSigningPage, type SigningPage } from './signing-state.ts';

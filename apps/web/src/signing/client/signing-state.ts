@@ -1,5 +1,5 @@
-import { tr } from './i18n.ts';
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 import type { Flow } from './screen.ts';
 import type { DocumentInfo, FieldValue, OpenResult, PageInfo, SigningField } from './types.ts';
 import { fromStored, orderFields } from './values.ts';

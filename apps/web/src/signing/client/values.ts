@@ -1,4 +1,3 @@
-import { tr } from './i18n.ts';
 import {
   isFilled,
   isImageDataUri,
@@ -8,6 +7,7 @@ import {
   PHONE_PATTERN,
 } from '@esign/domain';
 import { compareAreas } from './geometry.ts';
+import { tr } from './i18n.ts';
 import type { FieldType, FieldValue, FileValue, SigningField } from './types.ts';
 
 /** The value rules the procedures enforce (core field-values.ts), from @esign/domain. */
@@ -30,7 +30,9 @@ const fail = (error: string): Parsed => ({ ok: false, error });
 export function parseTextInput(type: FieldType, raw: string): Parsed {
   if (type === 'text' || type === 'cells') {
     if (raw.trim() === '') return ok(null);
-    return raw.length > MAX_TEXT_LENGTH ? fail(tr('edit.error_text_long', { max: MAX_TEXT_LENGTH })) : ok(raw);
+    return raw.length > MAX_TEXT_LENGTH
+      ? fail(tr('edit.error_text_long', { max: MAX_TEXT_LENGTH }))
+      : ok(raw);
   }
   const s = raw.trim();
   if (s === '') return ok(null);

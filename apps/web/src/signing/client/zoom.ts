@@ -1,5 +1,5 @@
-import { tr } from './i18n.ts';
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 
 /**
  * Readable zoom on phones: moving to a field (Next field, or tapping it) enlarges the pages until

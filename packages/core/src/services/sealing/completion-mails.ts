@@ -49,7 +49,9 @@ export async function queueCompletionMails(
       text: `${greeting}\n\n${intro}\n\n${links.map((l) => `${label(l)}: ${l.url}`).join('\n')}\n\n${until}\n${testNote ? `\n${testNote}\n` : ''}`,
       html: `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body><p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><ul>${links
         .map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(label(l))}</a></li>`)
-        .join('')}</ul><p>${escapeHtml(until)}</p>${testNote ? `<p>${escapeHtml(testNote)}</p>` : ''}</body></html>`,
+        .join(
+          '',
+        )}</ul><p>${escapeHtml(until)}</p>${testNote ? `<p>${escapeHtml(testNote)}</p>` : ''}</body></html>`,
     };
   };
 

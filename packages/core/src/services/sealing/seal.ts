@@ -19,6 +19,7 @@ import {
 } from '@esign/pdf/pool';
 import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
+import { readerLocale } from '../locale.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles } from '../storage.ts';
@@ -26,7 +27,6 @@ import { eventDetail } from './audit-trail.ts';
 import { queueCompletionMails } from './completion-mails.ts';
 import { SEAL_JOB } from './queue.ts';
 import { type Sealer, sealerFor } from './sealer.ts';
-import { readerLocale } from '../locale.ts';
 import { authenticationOf, consentOf, signatureMethodsOf } from './trail-evidence.ts';
 import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
 

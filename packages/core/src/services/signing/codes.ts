@@ -54,8 +54,9 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
     // The previous code no longer works: its email keeps no copy of it.
     await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
     const mail = oneTimeCodeEmail({
-      locale: (await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage }))
-        .locale,
+      locale: (
+        await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage })
+      ).locale,
       title: (r.request.snapshot as RequestSnapshot).template.name,
       code,
       minutes: CODE_TTL_MS / 60_000,

@@ -8,15 +8,15 @@ import {
   markSigningRequestCompleted,
   markSigningRequestInProgress,
 } from '@esign/db/queries/signing';
+import type { Locale } from '@esign/i18n';
 import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
+import { readerLocale } from '../locale.ts';
 import { sendMailNow } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, SnapshotField } from '../request-model.ts';
 import { queueSealing, queueSignerCopy } from '../sealing/index.ts';
 import { queueInvitation, senderNameOf } from '../signature-requests/index.ts';
-import type { Locale } from '@esign/i18n';
-import { readerLocale } from '../locale.ts';
 import { consentText } from './consent.ts';
 import {
   audit,

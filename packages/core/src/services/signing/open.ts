@@ -2,6 +2,7 @@ import type { SignerRow } from '@esign/db';
 import { markSignerViewed } from '@esign/db/queries/signing';
 import { recordEvent } from '../events.ts';
 import { signingPages } from '../file-links.ts';
+import { readerLocale } from '../locale.ts';
 import {
   type FieldValue,
   type RequestSnapshot,
@@ -11,7 +12,6 @@ import {
 import { effectiveStatus, effectiveValues, signerFields } from '../signature-requests/index.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
-import { readerLocale } from '../locale.ts';
 import { consentText } from './consent.ts';
 import {
   audit,

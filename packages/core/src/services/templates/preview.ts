@@ -1,3 +1,4 @@
+import { negotiate } from '@esign/i18n';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
@@ -5,7 +6,6 @@ import { signingPages } from '../file-links.ts';
 import { pageRuns } from '../request-model.ts';
 import { hmac, safeEqual } from '../secret.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { negotiate } from '@esign/i18n';
 import { consentText } from '../signing/consent.ts';
 import { loadTemplateDocuments, loadTemplateFields, requireTemplate } from './queries.ts';
 
