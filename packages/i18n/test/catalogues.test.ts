@@ -18,7 +18,7 @@ function argumentsOf(elements: MessageFormatElement[], out = new Set<string>()):
 }
 
 /** Plural arguments may be a plain argument in a language that needs no plural there. */
-const names = (args: Set<string>) => new Set([...args].map((a) => a.split(':')[0]));
+const names = (args: Set<string>) => new Set([...args].map((a) => a.split(':')[0] ?? a));
 
 describe('issue 32 (languages): one catalogue per language', () => {
   const keys = Object.keys(en).sort();
