@@ -63,27 +63,7 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
   const crossOrigin = (req: FastifyRequest) =>
     req.headers.origin !== undefined && req.headers.origin !== origin;
 
-  app.get<{ Params: Params }>('/l/:token', async (req, reply) => {
-    const locale = localeOf(req);
-    try {
-      const page = await caller(req).links.open({ token: req.params.token });
-      if (page.status !== 'open') {
-        const which = page.status === 'off' ? 'off' : 'full';
-        return html(
-          reply,
-          410,
-          closedPage(
-            locale,
-            t(locale, `link.${which}.title`),
-            t(locale, `link.${which}.body`, { title: page.title }),
-          ),
-        );
-      }
-      return html(reply, 200, detailsPage({ locale, title: page.title, error: null }));
-    } catch (err) {
-      return refused(reply, { err, locale, form: () => '' });
-    }
-  });
+  app.get<{ Params: Params }>('/l/:token', (req, reply) => showLink(caller(req), req, reply));
 
   app.post<{ Params: Params; Body: Form }>('/l/:token', async (req, reply) => {
     const locale = localeOf(req);
@@ -147,4 +127,31 @@ function friendly(locale: Locale, message: string): string {
   if (/parameter: name|value for name/i.test(message)) return t(locale, 'link.bad_name');
   if (/parameter: code|value for code/i.test(message)) return t(locale, 'link.bad_code');
   return message;
+}
+
+/** GET /l/{token}: the form, or why the link cannot be used. */
+async function showLink(
+  c: ReturnType<typeof publicCaller>,
+  req: FastifyRequest<{ Params: Params }>,
+  reply: FastifyReply,
+) {
+  const locale = localeOf(req);
+  try {
+    const page = await c.links.open({ token: req.params.token });
+    if (page.status !== 'open') {
+      const which = page.status === 'off' ? 'off' : 'full';
+      return html(
+        reply,
+        410,
+        closedPage(
+          locale,
+          t(locale, `link.${which}.title`),
+          t(locale, `link.${which}.body`, { title: page.title }),
+        ),
+      );
+    }
+    return html(reply, 200, detailsPage({ locale, title: page.title, error: null }));
+  } catch (err) {
+    return refused(reply, { err, locale, form: () => '' });
+  }
 }

@@ -35,25 +35,8 @@ export async function queueCompletionMails(
   const untilDate = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000);
   const test = request.environment === 'test';
   // Each signer reads it in their language; the sender's copy is English like the dashboard.
-  const mailIn = (locale: Locale, greeting: string, intro: string) => {
-    const label = (l: (typeof links)[number]) =>
-      l.kind === 'audit_trail'
-        ? t(locale, 'mail.done.audit_trail')
-        : l.kind === 'combined'
-          ? t(locale, 'mail.done.combined')
-          : l.name;
-    const until = t(locale, 'mail.done.until', { date: formatDate(locale, untilDate) });
-    const testNote = test ? t(locale, 'mail.done.test') : null;
-    return {
-      subject: t(locale, test ? 'mail.done.subject_test' : 'mail.done.subject', { title }),
-      text: `${greeting}\n\n${intro}\n\n${links.map((l) => `${label(l)}: ${l.url}`).join('\n')}\n\n${until}\n${testNote ? `\n${testNote}\n` : ''}`,
-      html: `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body><p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><ul>${links
-        .map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(label(l))}</a></li>`)
-        .join(
-          '',
-        )}</ul><p>${escapeHtml(until)}</p>${testNote ? `<p>${escapeHtml(testNote)}</p>` : ''}</body></html>`,
-    };
-  };
+  const mailIn = (locale: Locale, greeting: string, intro: string) =>
+    completionMail({ locale, links, until: untilDate, test, title, greeting, intro });
 
   const sent = new Set<string>();
   // send_email false: the sender handles signer communication itself, so signers get no email.
@@ -93,4 +76,34 @@ export async function queueCompletionMails(
       });
     }
   }
+}
+
+/** One completion email in `locale`: the greeting, what happened, the links and until when. */
+function completionMail(o: {
+  locale: Locale;
+  links: { kind: string; name: string; url: string }[];
+  until: Date;
+  test: boolean;
+  title: string;
+  greeting: string;
+  intro: string;
+}) {
+  const { locale, links, greeting, intro } = o;
+  const label = (l: (typeof links)[number]) =>
+    l.kind === 'audit_trail'
+      ? t(locale, 'mail.done.audit_trail')
+      : l.kind === 'combined'
+        ? t(locale, 'mail.done.combined')
+        : l.name;
+  const until = t(locale, 'mail.done.until', { date: formatDate(locale, o.until) });
+  const testNote = o.test ? t(locale, 'mail.done.test') : null;
+  return {
+    subject: t(locale, o.test ? 'mail.done.subject_test' : 'mail.done.subject', { title: o.title }),
+    text: `${greeting}\n\n${intro}\n\n${links.map((l) => `${label(l)}: ${l.url}`).join('\n')}\n\n${until}\n${testNote ? `\n${testNote}\n` : ''}`,
+    html: `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body><p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><ul>${links
+      .map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(label(l))}</a></li>`)
+      .join(
+        '',
+      )}</ul><p>${escapeHtml(until)}</p>${testNote ? `<p>${escapeHtml(testNote)}</p>` : ''}</body></html>`,
+  };
 }
