@@ -219,6 +219,7 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
       .executeTakeFirstOrThrow();
     expect(signedEvent.data).toEqual({
       consent: SIGNING_CONSENT_TEXT,
+      locale: 'en',
       signature_methods: { Signature: 'drawn' },
     });
     expect((page as Page & { problems?: string[] }).problems).toEqual([]);
@@ -415,13 +416,15 @@ describe.runIf(browserTestsEnabled('signing page'))('signing page /s/{token} in 
         const el = document.activeElement as HTMLElement | null;
         return el ? el.getAttribute('aria-label') || el.textContent?.trim() || el.tagName : null;
       });
-    // Header order: Decline, Next field, Finish, then the fields in reading order.
+    // Header order: the language switcher (issue 32), Decline, Next field, Finish, then the fields
+    // in reading order.
     const stops: (string | null)[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
       stops.push(await focused());
     }
     expect(stops).toEqual([
+      'Language',
       'Decline',
       'Next field',
       'Finish',

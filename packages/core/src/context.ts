@@ -83,6 +83,8 @@ export interface Ctx {
   requestId: string;
   ip: string | null;
   userAgent: string | null;
+  /** The browser's Accept-Language header (pages only): the last fallback of a signer's language. */
+  acceptLanguage: string | null;
   now: () => Date;
   /** Set by the web adapter (sign-in procedures write the session cookie through it). */
   web: WebSession | null;
@@ -104,6 +106,7 @@ export interface CreateContextInput {
   requestId?: string;
   ip?: string | null;
   userAgent?: string | null;
+  acceptLanguage?: string | null;
   now?: () => Date;
   web?: WebSession | null;
   authFailure?: CoreError | null;
@@ -120,6 +123,7 @@ export function createContext(input: CreateContextInput): Ctx {
     requestId,
     ip: input.ip ?? null,
     userAgent: input.userAgent ?? null,
+    acceptLanguage: input.acceptLanguage ?? null,
     now: input.now ?? (() => new Date()),
     web: input.web ?? null,
     authFailure: input.authFailure ?? null,

@@ -110,7 +110,11 @@ async function completedRequest(): Promise<number> {
     .where('signature_request_id', '=', sent.body.id)
     .where('type', '=', 'signer.signed')
     .executeTakeFirstOrThrow();
-  expect(signed.data).toEqual({ consent: SIGNING_CONSENT_TEXT, signature_methods: { Signature: 'typed' } });
+  expect(signed.data).toEqual({
+    consent: SIGNING_CONSENT_TEXT,
+    locale: 'en',
+    signature_methods: { Signature: 'typed' },
+  });
   return sent.body.id;
 }
 

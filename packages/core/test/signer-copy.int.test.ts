@@ -336,7 +336,7 @@ describe('consent (review step): recorded with the signature for the audit trail
       .where('type', '=', 'signer.signed')
       .execute();
     expect(events).toHaveLength(2);
-    for (const e of events) expect(e.data).toEqual({ consent: SIGNING_CONSENT_TEXT });
+    for (const e of events) expect(e.data).toEqual({ consent: SIGNING_CONSENT_TEXT, locale: 'en' });
     await drainJobs(jctx(), jobHandlers);
     const row = await t.db
       .selectFrom('signature_requests')

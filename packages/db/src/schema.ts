@@ -37,6 +37,8 @@ export interface AccountsTable {
   name: string | null;
   plan: ColumnType<'credits' | 'lifetime', 'credits' | 'lifetime' | undefined, 'credits' | 'lifetime'>;
   overdraft_limit: Generated<number>;
+  /** BCP 47 tag: the language signers read when neither their signer nor the request names one. */
+  default_locale: ColumnType<string | null, string | null | undefined, string | null>;
   archived_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -216,6 +218,8 @@ export interface SignatureRequestsTable {
   combined_storage_key: string | null;
   sealing_status: 'pending' | 'done' | 'failed' | null;
   sealing_error: string | null;
+  /** BCP 47 tag for every signer of the request without their own `locale`. */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   /** Issue 34.2: automatic reminders ({ every_hours, max }), or null (migration 2026_11_28_0401). */
@@ -262,6 +266,8 @@ export interface SignersTable {
   copy_files: Json<unknown> | null;
   /** What the sender asked for (issue 32); null: email when the signer has one, else SMS. */
   delivery: SignerDelivery | null;
+  /** BCP 47 tag: the language this signer reads (page, emails, consent). */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   /** Issue 34.2: automatic reminders this signer got (migration 2026_11_28_0401). */

@@ -41,7 +41,7 @@ export async function ccPages(app: FastifyInstance, opts: PublicPageOptions): Pr
       return html(
         reply,
         status,
-        closedPage('Link not found', 'This link is not valid. Ask the sender for a new copy.'),
+        closedPage('en', 'Link not found', 'This link is not valid. Ask the sender for a new copy.'),
       );
     }
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Config, embedFrameOrigins } from '@esign/core';
 import type { Db } from '@esign/db';
+import { negotiate } from '@esign/i18n';
 import type { FastifyInstance } from 'fastify';
 import { webBuild } from '../built.ts';
 import { pageCsp } from '../http/csp.ts';
@@ -41,6 +42,11 @@ export async function embedPages(app: FastifyInstance, opts: { db: Db; config: C
       .header('X-Robots-Tag', 'noindex, nofollow')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Content-Security-Policy', `${base}; frame-ancestors ${ancestors}`)
-      .send(renderSigningShell(assets, { embedOrigins: origins }));
+      .send(
+        renderSigningShell(assets, {
+          embedOrigins: origins,
+          locale: negotiate(req.headers['accept-language']) ?? 'en',
+        }),
+      );
   });
 }

@@ -27,6 +27,7 @@ export function publicCaller(opts: PublicPageOptions, request: FastifyRequest, s
       requestId: String(request.id),
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? null,
+      acceptLanguage: request.headers['accept-language'] ?? null,
       now: opts.now,
     }),
   );

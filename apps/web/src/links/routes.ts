@@ -1,4 +1,5 @@
 import { toCoreError } from '@esign/core';
+import { type Locale, negotiate, t } from '@esign/i18n';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type PublicPageOptions, publicCaller } from '../http/public-caller.ts';
@@ -29,18 +30,22 @@ function html(reply: FastifyReply, status: number, body: string) {
     .send(body);
 }
 
-const CLOSED_TITLES: Record<string, string> = {
-  off: 'This signing link is turned off',
-  full: 'This signing link is no longer available',
-};
+/** The visitor's language: their browser's Accept-Language, else English. */
+const localeOf = (req: FastifyRequest): Locale => negotiate(req.headers['accept-language']) ?? 'en';
 
 /** The page for a refused call: closed links say so; other errors go back to the form. */
-function refused(reply: FastifyReply, err: unknown, form: () => string) {
+function refused(reply: FastifyReply, o: { err: unknown; locale: Locale; form: () => string }) {
+  const { err, locale, form } = o;
   const core = toCoreError(err);
   if (core.code === 'internal_error') reply.log.error({ err }, 'link page failed');
-  if (core.code === 'not_found') return html(reply, 404, closedPage('Signing link not found', core.message));
+  if (core.code === 'not_found')
+    return html(
+      reply,
+      404,
+      closedPage(locale, t(locale, 'link.not_found'), t(locale, 'status.invalid_link.body')),
+    );
   if (core.code === 'not_open')
-    return html(reply, 410, closedPage('This signing link is not available', core.message));
+    return html(reply, 410, closedPage(locale, t(locale, 'link.not_open'), t(locale, 'status.closed.body')));
   if (core.code === 'rate_limited' && core.details.retryAfterSeconds)
     reply.header('Retry-After', String(core.details.retryAfterSeconds));
   return html(reply, core.status, form());
@@ -58,37 +63,23 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
   const crossOrigin = (req: FastifyRequest) =>
     req.headers.origin !== undefined && req.headers.origin !== origin;
 
-  app.get<{ Params: Params }>('/l/:token', async (req, reply) => {
-    try {
-      const page = await caller(req).links.open({ token: req.params.token });
-      if (page.status !== 'open')
-        return html(
-          reply,
-          410,
-          closedPage(
-            CLOSED_TITLES[page.status]!,
-            `${page.title}: ${page.status === 'off' ? 'its owner has turned this link off.' : 'it has reached the number of signatures its owner allowed.'} Contact them if you still need to sign.`,
-          ),
-        );
-      return html(reply, 200, detailsPage({ title: page.title, error: null }));
-    } catch (err) {
-      return refused(reply, err, () => '');
-    }
-  });
+  app.get<{ Params: Params }>('/l/:token', (req, reply) => showLink(caller(req), req, reply));
 
   app.post<{ Params: Params; Body: Form }>('/l/:token', async (req, reply) => {
+    const locale = localeOf(req);
     if (crossOrigin(req))
-      return html(reply, 403, closedPage('Refused', 'This form can only be sent from this site.'));
+      return html(reply, 403, closedPage(locale, t(locale, 'link.refused'), t(locale, 'link.refused_body')));
     const { name = '', email = '' } = req.body ?? {};
     const c = caller(req);
     const page = await c.links.open({ token: req.params.token }).catch(() => null);
-    const title = page?.title ?? 'Sign document';
+    const title = page?.title ?? t(locale, 'page.title');
     try {
       const started = await c.links.start({ token: req.params.token, name, email: email.trim() });
       return html(
         reply,
         200,
         codePage({
+          locale,
           title,
           error: null,
           name,
@@ -99,13 +90,18 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
       );
     } catch (err) {
       const message = toCoreError(err).message;
-      return refused(reply, err, () => detailsPage({ title, error: friendly(message), name, email }));
+      return refused(reply, {
+        err,
+        locale,
+        form: () => detailsPage({ locale, title, error: friendly(locale, message), name, email }),
+      });
     }
   });
 
   app.post<{ Params: Params; Body: Form }>('/l/:token/confirm', async (req, reply) => {
+    const locale = localeOf(req);
     if (crossOrigin(req))
-      return html(reply, 403, closedPage('Refused', 'This form can only be sent from this site.'));
+      return html(reply, 403, closedPage(locale, t(locale, 'link.refused'), t(locale, 'link.refused_body')));
     const { visit = '', code = '', name = '', email = '' } = req.body ?? {};
     const c = caller(req);
     try {
@@ -113,20 +109,49 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
       return reply.header('Cache-Control', 'no-store').redirect(done.signing_url, 303);
     } catch (err) {
       const page = await c.links.open({ token: req.params.token }).catch(() => null);
-      const title = page?.title ?? 'Sign document';
+      const title = page?.title ?? t(locale, 'page.title');
       const action = `/l/${req.params.token}/confirm`;
-      return refused(reply, err, () =>
-        codePage({ title, error: friendly(toCoreError(err).message), name, email, visit, action }),
-      );
+      const error = friendly(locale, toCoreError(err).message);
+      return refused(reply, {
+        err,
+        locale,
+        form: () => codePage({ locale, title, error, name, email, visit, action }),
+      });
     }
   });
 }
 
 /** Schema messages name fields the way the API does; the form speaks to a person. */
-function friendly(message: string): string {
-  if (/parameter: email|value for email/i.test(message))
-    return 'Enter a valid email address, like name@example.com.';
-  if (/parameter: name|value for name/i.test(message)) return 'Enter your full name.';
-  if (/parameter: code|value for code/i.test(message)) return 'Enter the six-digit code from the email.';
+function friendly(locale: Locale, message: string): string {
+  if (/parameter: email|value for email/i.test(message)) return t(locale, 'link.bad_email');
+  if (/parameter: name|value for name/i.test(message)) return t(locale, 'link.bad_name');
+  if (/parameter: code|value for code/i.test(message)) return t(locale, 'link.bad_code');
   return message;
+}
+
+/** GET /l/{token}: the form, or why the link cannot be used. */
+async function showLink(
+  c: ReturnType<typeof publicCaller>,
+  req: FastifyRequest<{ Params: Params }>,
+  reply: FastifyReply,
+) {
+  const locale = localeOf(req);
+  try {
+    const page = await c.links.open({ token: req.params.token });
+    if (page.status !== 'open') {
+      const which = page.status === 'off' ? 'off' : 'full';
+      return html(
+        reply,
+        410,
+        closedPage(
+          locale,
+          t(locale, `link.${which}.title`),
+          t(locale, `link.${which}.body`, { title: page.title }),
+        ),
+      );
+    }
+    return html(reply, 200, detailsPage({ locale, title: page.title, error: null }));
+  } catch (err) {
+    return refused(reply, { err, locale, form: () => '' });
+  }
 }

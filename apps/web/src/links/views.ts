@@ -1,7 +1,9 @@
+import { direction, type Locale, t } from '@esign/i18n';
 import { layout } from '../billing/views.ts';
 
 // Server-rendered HTML of a template's public signing link (/l/{token}): plain forms posting back
-// to this origin, no script, readable on a phone and with a screen reader.
+// to this origin, no script, readable on a phone and with a screen reader; in the visitor's
+// language (Accept-Language, @esign/i18n `link.*`).
 
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -9,7 +11,16 @@ const alert = (error: string | null) =>
   error ? `<p class="error" role="alert" id="form-error">${esc(error)}</p>` : '';
 const described = (error: string | null) => (error ? ' aria-describedby="form-error"' : '');
 
+/** The shared page layout with `<html lang dir>` of the visitor's language. */
+function page(locale: Locale, title: string, body: string): string {
+  return layout(title, body).replace(
+    '<html lang="en">',
+    `<html lang="${locale}" dir="${direction(locale)}">`,
+  );
+}
+
 export interface LinkFormModel {
+  locale: Locale;
   title: string;
   error: string | null;
   name?: string;
@@ -18,40 +29,49 @@ export interface LinkFormModel {
 
 /** Step 1: who is signing. */
 export function detailsPage(m: LinkFormModel): string {
-  return layout(
-    `Sign ${m.title}`,
+  const tr = (key: Parameters<typeof t>[1], values?: Parameters<typeof t>[2]) =>
+    esc(t(m.locale, key, values));
+  return page(
+    m.locale,
+    t(m.locale, 'link.page_title', { title: m.title }),
     `<h1>${esc(m.title)}</h1>
-<p>Enter your name and email address. We email you a code to confirm the address, then you can read and sign the document.</p>
+<p>${tr('link.intro')}</p>
 ${alert(m.error)}
 <form method="post" class="card" novalidate>
-<label for="name">Full name</label>
+<label for="name">${tr('link.name')}</label>
 <input id="name" name="name" autocomplete="name" required maxlength="200" value="${esc(m.name)}"${described(m.error)}>
-<label for="email">Email address</label>
+<label for="email">${tr('link.email')}</label>
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" required maxlength="254" value="${esc(m.email)}"${described(m.error)}>
-<p><button type="submit">Email me a code</button></p>
+<p><button type="submit">${tr('link.send')}</button></p>
 </form>`,
   );
 }
 
 /** Step 2: the emailed code. */
 export function codePage(m: LinkFormModel & { visit: string; action: string }): string {
-  return layout(
-    `Confirm your email – ${m.title}`,
+  const tr = (key: Parameters<typeof t>[1]) => esc(t(m.locale, key));
+  const sent = esc(t(m.locale, 'link.code_sent', { email: '\u0000' })).replace(
+    '\u0000',
+    `<strong>${esc(m.email)}</strong>`,
+  );
+  return page(
+    m.locale,
+    t(m.locale, 'link.code_page_title', { title: m.title }),
     `<h1>${esc(m.title)}</h1>
-<p role="status">We sent a six-digit code to <strong>${esc(m.email)}</strong>. It works for 10 minutes.</p>
+<p role="status">${sent}</p>
 ${alert(m.error)}
 <form method="post" action="${esc(m.action)}" class="card" novalidate>
 <input type="hidden" name="visit" value="${esc(m.visit)}">
 <input type="hidden" name="name" value="${esc(m.name)}">
 <input type="hidden" name="email" value="${esc(m.email)}">
-<label for="code">Code from the email</label>
+<label for="code">${tr('link.code_label')}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="12" required${described(m.error)}>
-<p><button type="submit">Confirm and open the document</button></p>
+<p><button type="submit">${tr('link.confirm')}</button></p>
 </form>`,
   );
 }
 
 /** A link that cannot be used: turned off, full, or unknown. */
-export function closedPage(title: string, message: string): string {
-  return layout(title, `<h1>${esc(title)}</h1><p class="card" role="status">${esc(message)}</p>`);
+export function closedPage(locale: Locale, title: string, message: string): string {
+  return page(locale, title, `<h1>${esc(title)}</h1><p class="card" role="status">${esc(message)}</p>`);
 }

@@ -1,4 +1,5 @@
 import type { Config } from '@esign/core';
+import { negotiate } from '@esign/i18n';
 import type { FastifyInstance } from 'fastify';
 import { webBuild } from '../built.ts';
 import { pageCsp } from '../http/csp.ts';
@@ -17,7 +18,7 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
     noFraming: true,
   });
 
-  app.get<{ Params: { token: string } }>('/s/:token', async (_request, reply) => {
+  app.get<{ Params: { token: string } }>('/s/:token', async (request, reply) => {
     return (
       reply
         .type('text/html; charset=utf-8')
@@ -27,7 +28,7 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
         .header('X-Robots-Tag', 'noindex, nofollow')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Security-Policy', csp)
-        .send(renderSigningShell(assets))
+        .send(renderSigningShell(assets, { locale: negotiate(request.headers['accept-language']) ?? 'en' }))
     );
   });
 

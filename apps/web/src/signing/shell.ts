@@ -1,3 +1,4 @@
+import { direction, type Locale, t } from '@esign/i18n';
 import type { SigningAssets } from './assets.ts';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -6,17 +7,23 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
  * The server-rendered page at /s/{token}: landmarks, a loading message, a live region the client
  * announces through, and a <noscript> explanation. The client script fills in the rest.
  */
-export function renderSigningShell(assets: SigningAssets, opts: { embedOrigins?: string[] } = {}): string {
+export function renderSigningShell(
+  assets: SigningAssets,
+  opts: { embedOrigins?: string[]; locale?: Locale } = {},
+): string {
   const embed = opts.embedOrigins?.length ? ` data-embed-origins="${esc(opts.embedOrigins.join(' '))}"` : '';
+  // The browser's language until signing.open names the signer's (the client switches then).
+  const locale = opts.locale ?? 'en';
+  const tr = (key: Parameters<typeof t>[1]) => esc(t(locale, key));
   return `<!doctype html>
-<html lang="en"${embed}>
+<html lang="${locale}" dir="${direction(locale)}"${embed}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex,nofollow">
 <link rel="icon" href="data:,">
-<title>Sign document</title>
+<title>${tr('page.title')}</title>
 <link rel="stylesheet" href="${esc(assets.css.path)}">
 <script defer src="${esc(assets.js.path)}"></script>
 </head>
@@ -24,9 +31,9 @@ export function renderSigningShell(assets: SigningAssets, opts: { embedOrigins?:
 <div id="app">
 <main id="main" class="status-page">
 <div class="card">
-<h1>Sign document</h1>
-<p class="loading" role="status">Loading the document…</p>
-<noscript><p>This signing page needs JavaScript to show the document and record your signature. Turn on JavaScript in your browser, or open this link in another browser. If you cannot, contact the person who sent you the document.</p></noscript>
+<h1>${tr('page.title')}</h1>
+<p class="loading" role="status">${tr('page.loading')}</p>
+<noscript><p>${tr('page.noscript')}</p></noscript>
 </div>
 </main>
 </div>

@@ -72,6 +72,7 @@ function trpcContext(opts: WebRouteOptions) {
       requestId: String(req.id),
       ip: req.ip,
       userAgent: req.headers['user-agent'] ?? null,
+      acceptLanguage: req.headers['accept-language'] ?? null,
       now: opts.now,
       // Sign-in procedures write and clear the session cookie through this.
       web: {

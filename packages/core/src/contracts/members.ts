@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdOutput } from './ids.ts';
+import { LocaleTag } from './signature-requests.ts';
 
 export const ROLES = ['admin', 'member', 'viewer'] as const;
 
@@ -15,3 +16,11 @@ export const ChangeRoleInput = z.object({ id: IdOutput.positive(), role: z.enum(
 export const UpdateAccountInput = z.object({
   name: z.string().trim().min(1, 'Enter a name').max(200),
 });
+
+/** The account's default language for signers (dashboard Account page); null: none. */
+export const AccountLanguageInput = z.object({
+  default_locale: LocaleTag.nullable().describe(
+    'BCP 47 tag: what signers read when neither their signer nor the request names a language',
+  ),
+});
+export const AccountLanguageOutput = z.object({ default_locale: z.string().nullable() });

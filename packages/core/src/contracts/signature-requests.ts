@@ -1,4 +1,5 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES, SOURCES } from '@esign/domain';
+import { canonicalTag, isLanguageTag, LOCALES } from '@esign/i18n';
 import { z } from 'zod';
 import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
 import { CcInput, NotifyInput } from './recipients.ts';
@@ -34,6 +35,18 @@ const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
  * Where the signing page sends a signer when done: an http(s) URL only, never `javascript:`,
  * `data:` or another scheme a browser or an API reader would run (ASVS 5.1.5).
  */
+/**
+ * A BCP 47 language tag (`de`, `pt-BR`), stored in its canonical spelling. A well-formed tag of a
+ * language we do not have falls back by language (`de-AT` reads German), else to English.
+ */
+export const LocaleTag = z
+  .string()
+  .trim()
+  .refine(isLanguageTag, { error: 'must be a BCP 47 language tag such as de or pt-BR' })
+  .transform(canonicalTag)
+  .meta({ examples: ['de', 'pt-BR'] });
+const LOCALE_DOC = `languages with their own translations: ${LOCALES.join(', ')}; another valid tag reads its language if we have it, else English`;
+
 const redirectUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
 
 /** How signers are reached (issue 32, docs/sending.md "SMS"). */
@@ -74,6 +87,9 @@ export const SignerInput = z.object({
       "a one-time code (by email, or by SMS as `delivery` says) before viewing and signing; overrides the request's",
     ),
   delivery: Delivery.optional().describe("how this signer gets their link and code; overrides the request's"),
+  locale: LocaleTag.optional().describe(
+    `BCP 47 language tag of what this signer reads (signing page, emails, consent); overrides the request's locale. ${LOCALE_DOC}`,
+  ),
 });
 
 export const CreateSignatureRequestInput = z.object({
@@ -117,6 +133,9 @@ export const CreateSignatureRequestInput = z.object({
   notify: NotifyInput.optional(),
   // Issue 34.2, 34.3 (contracts/reminders.ts).
   ...ReminderInputFields,
+  locale: LocaleTag.optional().describe(
+    `BCP 47 language tag for every signer without their own locale; default: the account's default language, else the signer's browser language. ${LOCALE_DOC}`,
+  ),
 });
 /** `embed` is optional for callers inside core (the worker, the link pages): false when left out. */
 export type CreateSignatureRequestInput = Omit<
@@ -156,6 +175,11 @@ export const UpdateSignerInput = z.object({
       'international format (stored in E.164; a number that cannot exist is 422 invalid_parameter), or null; the signer must keep an email or a phone',
     ),
   external_id: z.string().max(200).nullable().optional().describe('your own id; null clears it'),
+  locale: LocaleTag.nullable()
+    .optional()
+    .describe(
+      `BCP 47 language tag of what this signer reads; null falls back to the request's. ${LOCALE_DOC}`,
+    ),
   metadata: z.unknown().optional().meta(objectDoc('object; replaces existing metadata', METADATA_DOC)),
   prefill: z
     .unknown()
@@ -188,6 +212,7 @@ export const SignerOutput = z.object({
   email: z.string().nullable(),
   phone: z.string().nullable(),
   external_id: z.string().nullable(),
+  locale: z.string().nullable().describe('the BCP 47 tag set for this signer, or null'),
   metadata: z.record(z.string(), z.unknown()),
   status: z.enum(SIGNER_STATUSES),
   signing_url: z.string().nullable(),
@@ -214,6 +239,7 @@ export const SignatureRequestOutput = z.object({
     .meta({ enum: [...SOURCES], examples: ['api'] })
     .describe('where the record was created: api, mcp, invite (dashboard), link, bulk, embed'),
   created_by: z.object({ id: IdOutput, email: z.string(), name: z.string().nullable() }).nullable(),
+  locale: z.string().nullable().describe('the BCP 47 tag set for the request, or null'),
   signers: z.array(SignerOutput),
   expires_at: DateTime.nullable(),
   completed_at: DateTime.nullable(),

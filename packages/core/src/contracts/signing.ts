@@ -1,4 +1,5 @@
 import { FIELD_TYPES, SIGNER_STATUSES } from '@esign/domain';
+import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
 import { DateTime, IdOutput } from './ids.ts';
 import { FieldAreaOutput } from './templates.ts';
@@ -21,6 +22,10 @@ export const CompleteInput = SaveValuesInput.extend({
     .record(z.string(), SignatureMethod)
     .optional()
     .describe('for signature and initials fields (by name): drawn, typed or uploaded'),
+  locale: z
+    .enum(LOCALES)
+    .optional()
+    .describe('the language the page showed the signer; the consent sentence is recorded in it'),
 });
 export const DeclineInput = z.object({ token, session, reason: z.string().trim().min(1).max(2000) });
 
@@ -96,7 +101,14 @@ export const SigningOpenOutput = z.object({
    * it; empty while code_required. Values as sealed: pictures as data URIs, files by name.
    */
   filled_by_others: z.array(FilledByOthersOutput),
-  /** The sentence shown next to the button that signs; signing.complete records it. */
+  /**
+   * The page's language (signer > request > account default > Accept-Language > English) and
+   * where it came from; the signer can switch, and signing.complete records the consent in the
+   * language shown.
+   */
+  locale: z.enum(LOCALES),
+  locale_source: z.enum(['signer', 'request', 'account', 'browser', 'default']),
+  /** The sentence shown next to the button that signs, in `locale`; signing.complete records it. */
   consent_text: z.string(),
   redirect_url: z.string().nullable(),
 });

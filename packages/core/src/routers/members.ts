@@ -1,10 +1,12 @@
 import {
+  AccountLanguageInput,
+  AccountLanguageOutput,
   ChangeRoleInput,
   InviteMemberInput,
   MemberIdInput,
   UpdateAccountInput,
 } from '../contracts/members.ts';
-import { renameAccount } from '../services/accounts.ts';
+import { getAccountLanguage, renameAccount, setAccountLanguage } from '../services/accounts.ts';
 import {
   changeMemberRole,
   inviteMember,
@@ -35,6 +37,16 @@ export const membersRouter = router({
     await removeMember(ctx, ctx.actor, input.id);
     return { id: input.id, removed: true as const };
   }),
+
+  /** The language signers read when neither their signer nor the request names one. */
+  language: actorProcedure
+    .output(AccountLanguageOutput)
+    .query(async ({ ctx }) => ({ default_locale: await getAccountLanguage(ctx.db, ctx.actor.accountId) })),
+
+  setLanguage: adminProcedure
+    .input(AccountLanguageInput)
+    .output(AccountLanguageOutput)
+    .mutation(({ ctx, input }) => setAccountLanguage(ctx, ctx.actor, input.default_locale)),
 
   /** Renames the account (its name is the sender shown in invitation emails). */
   updateAccount: adminProcedure

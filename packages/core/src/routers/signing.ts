@@ -33,6 +33,7 @@ const sc = (ctx: Ctx): SignerCtx => ({
   now: ctx.now(),
   ip: ctx.ip,
   userAgent: ctx.userAgent,
+  acceptLanguage: ctx.acceptLanguage,
   web: ctx.web,
 });
 

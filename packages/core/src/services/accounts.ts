@@ -2,10 +2,12 @@ import type { Executor, UserRole } from '@esign/db';
 import {
   type AccountNameRow,
   archiveAccountRow,
+  findAccountLocale,
   findAccountName,
   insertAccount,
   insertInitialGrant,
   renameAccount as renameAccountRow,
+  setAccountLocale,
 } from '@esign/db/queries/accounts';
 import {
   findUserProfile,
@@ -157,4 +159,23 @@ export async function getProfile(db: Executor, userId: number): Promise<UserProf
   const user = await findUserProfile(db, userId);
   if (!user) throw new CoreError('not_found', `User ${userId} was not found`);
   return user;
+}
+
+/** The account's default language for signers (a BCP 47 tag), or null. */
+export async function getAccountLanguage(db: Executor, accountId: number): Promise<string | null> {
+  return findAccountLocale(db, accountId);
+}
+
+/**
+ * Sets the account's default language for signers (checked by the schema as a BCP 47 tag), or
+ * clears it with null: then a signer's browser language decides on the page, English in emails.
+ */
+export async function setAccountLanguage(
+  sc: ServiceContext,
+  actor: Actor,
+  locale: string | null,
+): Promise<{ default_locale: string | null }> {
+  const row = await setAccountLocale(sc.db, actor.accountId, { locale, now: sc.now() });
+  if (!row) throw new CoreError('not_found', `Account ${actor.accountId} was not found`);
+  return { default_locale: row.default_locale };
 }

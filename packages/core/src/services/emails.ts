@@ -1,3 +1,4 @@
+import { direction, formatDateTime, type Locale, t } from '@esign/i18n';
 import { escapeHtml } from './mail.ts';
 
 export interface InvitationMail {
@@ -6,20 +7,44 @@ export interface InvitationMail {
   html: string;
 }
 
+interface LayoutOptions {
+  paragraphs: string[];
+  link: { url: string; label: string } | null;
+  footer: string;
+  /** the reader's language: `<html lang dir>` and the words around the link */
+  locale: Locale;
+}
+
+function render(o: LayoutOptions): { text: string; html: string } {
+  const { paragraphs, link, footer, locale } = o;
+  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : []), '', footer].join('\n\n');
+  const html = `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1f24;max-width:36rem">
+${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n')}
+${link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="font-size:12px;color:#57606a">${escapeHtml(t(locale, 'mail.or_open', { url: link.url }))}</p>` : ''}
+<p style="font-size:12px;color:#57606a">${escapeHtml(footer)}</p></body></html>`;
+  return { text, html };
+}
+
+/** An English email (the dashboard's own mail: sign-in links, team invitations). */
 export function layout(
   paragraphs: string[],
   link: { url: string; label: string } | null,
   footer: string,
 ): { text: string; html: string } {
-  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : []), '', footer].join('\n\n');
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1f24;max-width:36rem">
-${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n')}
-${link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="font-size:12px;color:#57606a">Or open: ${escapeHtml(link.url)}</p>` : ''}
-<p style="font-size:12px;color:#57606a">${escapeHtml(footer)}</p></body></html>`;
-  return { text, html };
+  return render({ paragraphs, link, footer, locale: 'en' });
 }
 
-const FOOTER = 'This link is private: anyone holding it can sign in your place. Do not forward it.';
+/** A signer's email in their language (@esign/i18n `mail.*`). */
+export function signerLayout(o: LayoutOptions): { text: string; html: string } {
+  return render(o);
+}
+
+const LEAD = {
+  invitation: 'mail.invite.lead',
+  resend: 'mail.invite.lead',
+  next_signer: 'mail.next.lead',
+  reminder: 'mail.reminder.lead',
+} as const;
 
 export function invitationEmail(opts: {
   kind: 'invitation' | 'next_signer' | 'reminder' | 'resend';
@@ -29,41 +54,55 @@ export function invitationEmail(opts: {
   signingUrl: string;
   message?: { subject?: string; body?: string } | null;
   expiresAt: Date | null;
+  /** the signer's language; English when left out */
+  locale?: Locale;
 }): InvitationMail {
-  const greeting = opts.signerName ? `Hello ${opts.signerName},` : 'Hello,';
-  const lead =
-    opts.kind === 'reminder'
-      ? `A reminder: ${opts.senderName} is waiting for your signature on "${opts.title}".`
-      : opts.kind === 'next_signer'
-        ? `It is your turn to sign "${opts.title}", sent by ${opts.senderName}.`
-        : `${opts.senderName} asks you to review and sign "${opts.title}".`;
+  const locale = opts.locale ?? 'en';
+  const values = { title: opts.title, sender: opts.senderName };
+  const greeting = opts.signerName
+    ? t(locale, 'mail.hello_name', { name: opts.signerName })
+    : t(locale, 'mail.hello');
   const custom =
     opts.kind === 'invitation' || opts.kind === 'resend' || opts.kind === 'next_signer'
       ? opts.message?.body
       : undefined;
-  const expiry = opts.expiresAt ? `The link expires on ${opts.expiresAt.toUTCString()}.` : null;
-  const body = layout(
-    [greeting, lead, ...(custom ? [custom] : []), ...(expiry ? [expiry] : [])],
-    { url: opts.signingUrl, label: 'Review and sign' },
-    FOOTER,
-  );
+  // The date in the reader's words, with the ISO time beside it for anyone comparing zones.
+  const expiry = opts.expiresAt
+    ? t(locale, 'mail.expires', { date: formatDateTime(locale, opts.expiresAt) })
+    : null;
+  const body = signerLayout({
+    paragraphs: [
+      greeting,
+      t(locale, LEAD[opts.kind], values),
+      ...(custom ? [custom] : []),
+      ...(expiry ? [expiry] : []),
+    ],
+    link: { url: opts.signingUrl, label: t(locale, 'mail.button') },
+    footer: t(locale, 'mail.private'),
+    locale,
+  });
   const subject =
     (opts.kind === 'invitation' || opts.kind === 'resend') && opts.message?.subject
       ? opts.message.subject
-      : opts.kind === 'reminder'
-        ? `Reminder: please sign "${opts.title}"`
-        : `Please sign "${opts.title}"`;
+      : t(locale, opts.kind === 'reminder' ? 'mail.reminder.subject' : 'mail.invite.subject', values);
   return { subject, ...body };
 }
 
-export function oneTimeCodeEmail(opts: { title: string; code: string; minutes: number }): InvitationMail {
-  const body = layout(
-    [
-      `Your code to open "${opts.title}" is ${opts.code}.`,
-      `It is valid for ${opts.minutes} minutes. If you did not ask for it, ignore this email.`,
+export function oneTimeCodeEmail(opts: {
+  title: string;
+  code: string;
+  minutes: number;
+  locale?: Locale;
+}): InvitationMail {
+  const locale = opts.locale ?? 'en';
+  const body = signerLayout({
+    paragraphs: [
+      t(locale, 'mail.code.body', { title: opts.title, code: opts.code }),
+      t(locale, 'mail.code.valid', { minutes: opts.minutes }),
     ],
-    null,
-    'Never share this code.',
-  );
-  return { subject: `${opts.code} is your signing code`, ...body };
+    link: null,
+    footer: t(locale, 'mail.code.footer'),
+    locale,
+  });
+  return { subject: t(locale, 'mail.code.subject', { code: opts.code }), ...body };
 }

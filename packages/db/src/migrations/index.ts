@@ -16,6 +16,7 @@ import * as pageRenderFailures from './2026_11_27_0601_page_render_failures.ts';
 import * as sms from './2026_11_28_0101_sms.ts';
 import * as ccNotify from './2026_11_28_0301_cc_notify.ts';
 import * as autoRemindersDelegation from './2026_11_28_0401_auto_reminders_delegation.ts';
+import * as locales from './2026_11_28_0201_locales.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0101_sms': sms,
   '2026_11_28_0301_cc_notify': ccNotify,
   '2026_11_28_0401_auto_reminders_delegation': autoRemindersDelegation,
+  '2026_11_28_0201_locales': locales,
 };

@@ -67,3 +67,27 @@ export async function archiveAccountRow(
     .returning(['id', 'archived_at'])
     .executeTakeFirst();
 }
+
+/** The account's default language for signers (a BCP 47 tag), or null when none is set. */
+export async function findAccountLocale(db: Executor, id: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('default_locale')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.default_locale ?? null;
+}
+
+/** Sets (or with null clears) the account's default language for signers. */
+export async function setAccountLocale(
+  db: Executor,
+  id: number,
+  opts: { locale: string | null; now: Date },
+): Promise<{ id: number; default_locale: string | null } | undefined> {
+  return db
+    .updateTable('accounts')
+    .set({ default_locale: opts.locale, updated_at: opts.now })
+    .where('id', '=', id)
+    .returning(['id', 'default_locale'])
+    .executeTakeFirst();
+}

@@ -165,6 +165,7 @@ export const COLUMNS_BUT_SNAPSHOT = [
   'reply_to',
   'redirect_url',
   'require_email_otp',
+  'locale',
   'expires_at',
   'completed_at',
   'canceled_at',

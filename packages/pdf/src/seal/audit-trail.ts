@@ -1,3 +1,4 @@
+import { formatDateTime, type Locale, type Translate, translator } from '@esign/i18n';
 import { PDF, type PDFPage, type PdfRef } from '@libpdf/core';
 import QRCode from 'qrcode';
 import { Canvas, type Rgb } from './canvas.ts';
@@ -57,6 +58,11 @@ export interface AuditTrailInput {
    * every page's footer, so whoever holds a sealed file can check it without an account.
    */
   verifyUrl?: string;
+  /**
+   * The language of the labels (@esign/i18n `audit.*`); times are written for its readers with the
+   * ISO 8601 UTC time beside them. English when left out.
+   */
+  locale?: Locale;
 }
 
 type Signer = AuditTrailInput['signers'][number];
@@ -70,9 +76,29 @@ const CONTENT_W = PAGE_W - 2 * MARGIN_X;
 const GREY: Rgb = [0.38, 0.38, 0.42];
 const BLACK: Rgb = [0, 0, 0];
 
-function formatTimestamp(d: Date | null): string {
-  if (!d) return '—';
+function isoTimestamp(d: Date): string {
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** The labels and times of one audit trail, in its language. */
+interface Words {
+  locale: Locale;
+  tr: Translate;
+  /** a time as its readers write it, with the ISO time (English: the ISO time alone) */
+  time(d: Date | null): string;
+}
+
+function wordsFor(locale: Locale): Words {
+  const tr = translator(locale);
+  return {
+    locale,
+    tr,
+    time: (d) => {
+      if (!d) return '—';
+      if (locale === 'en') return isoTimestamp(d);
+      return tr('audit.time', { local: formatDateTime(locale, d), iso: isoTimestamp(d) });
+    },
+  };
 }
 
 interface Cell {
@@ -243,10 +269,10 @@ class Flow {
   }
 }
 
-function valueToText(value: unknown): string {
+function valueToText(value: unknown, w: Words): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (Array.isArray(value)) return value.map((v) => valueToText(v)).join(', ');
-  if (typeof value === 'boolean') return value ? 'Yes (checked)' : 'No (unchecked)';
+  if (Array.isArray(value)) return value.map((v) => valueToText(v, w)).join(', ');
+  if (typeof value === 'boolean') return value ? w.tr('audit.yes') : w.tr('audit.no');
   if (typeof value === 'object') return JSON.stringify(value);
   const s = String(value);
   if (s.startsWith('data:')) return `[${s.slice(5, s.indexOf(';') > 0 ? s.indexOf(';') : 30)} data]`;
@@ -268,15 +294,16 @@ export async function buildAuditTrail(
   const fonts = new DocumentFonts(pdf);
   const images = new ImageCache(pdf);
   const flow = new Flow(pdf, fonts);
-  writeHeader(flow, input, identity);
-  if (input.verifyUrl) writeVerify(flow, input.verifyUrl);
-  writeDocuments(flow, input.documents);
-  flow.heading('Signers');
-  for (const [i, signer] of input.signers.entries()) writeSigner(flow, images, signer, i);
-  writeEvents(flow, input.events);
-  finishPages(pdf, flow, input);
+  const w = wordsFor(input.locale ?? 'en');
+  writeHeader(flow, w, { input, identity });
+  if (input.verifyUrl) writeVerify(flow, w, input.verifyUrl);
+  writeDocuments(flow, w, input.documents);
+  flow.heading(w.tr('audit.signers'));
+  for (const [i, signer] of input.signers.entries()) writeSigner(flow, w, { images, signer, i });
+  writeEvents(flow, w, input.events);
+  finishPages(pdf, flow, { input, w });
   fonts.finish();
-  pdf.setTitle(`Audit trail — ${input.title}`);
+  pdf.setTitle(w.tr('audit.doc_title', { title: input.title }));
   pdf.setCreationDate(input.completedAt ?? new Date());
   const bytes = await pdf.save();
   const signed = await signPdf(await PDF.load(bytes), identity, {
@@ -287,101 +314,101 @@ export async function buildAuditTrail(
   return signed.bytes;
 }
 
-function writeHeader(flow: Flow, input: AuditTrailInput, identity: SigningIdentity): void {
-  flow.text('Audit trail', 20, 'bold');
+function writeHeader(flow: Flow, w: Words, o: { input: AuditTrailInput; identity: SigningIdentity }): void {
+  const { input, identity } = o;
+  flow.text(w.tr('audit.title'), 20, 'bold');
   flow.text(input.title, 12, 'regular', GREY);
   flow.space(8);
   flow.keyValues([
-    ['Signature request', `#${input.requestId}`],
-    ['Created', formatTimestamp(input.createdAt)],
-    ['Completed', formatTimestamp(input.completedAt)],
-    ['Environment', input.testMode ? 'Test (documents are not legally binding)' : 'Live'],
-    ['Sealed by', identity.subject],
-    ['Certificate SHA-256', identity.fingerprintSha256],
-    ...sealingRows(input.sealing),
+    [w.tr('audit.request'), `#${input.requestId}`],
+    [w.tr('audit.created'), w.time(input.createdAt)],
+    [w.tr('audit.completed'), w.time(input.completedAt)],
+    [w.tr('audit.environment'), input.testMode ? w.tr('audit.env_test') : w.tr('audit.env_live')],
+    [w.tr('audit.sealed_by'), identity.subject],
+    [w.tr('audit.certificate'), identity.fingerprintSha256],
+    ...sealingRows(w, input.sealing),
   ]);
 }
 
-function sealingRows(sealing: AuditTrailInput['sealing']): [string, string][] {
+function sealingRows(w: Words, sealing: AuditTrailInput['sealing']): [string, string][] {
   if (!sealing) return [];
   return [
-    ['Sealed', formatTimestamp(sealing.at)],
-    ['Seal level', `PAdES ${sealing.level}`],
-    ['Timestamp authority', sealing.timestampAuthority ?? 'none configured (time claimed by the server)'],
-    ['Trusted time', sealing.timestampTime ? formatTimestamp(sealing.timestampTime) : '—'],
+    [w.tr('audit.sealed'), w.time(sealing.at)],
+    [w.tr('audit.seal_level'), `PAdES ${sealing.level}`],
+    [w.tr('audit.tsa'), sealing.timestampAuthority ?? w.tr('audit.tsa_none')],
+    [w.tr('audit.trusted_time'), sealing.timestampTime ? w.time(sealing.timestampTime) : '—'],
   ];
 }
 
-function writeVerify(flow: Flow, url: string): void {
+function writeVerify(flow: Flow, w: Words, url: string): void {
   flow.space(6);
-  flow.qr(url, [
-    `Verify at ${url}`,
-    'Scan the code or open the address, then drop this audit trail or any document of this request: the page tells whether this service sealed it and whether anything changed since, without an account.',
-  ]);
+  flow.qr(url, [w.tr('audit.verify_at', { url }), w.tr('audit.verify_text')]);
 }
 
-function writeDocuments(flow: Flow, documents: AuditTrailInput['documents']): void {
-  flow.heading('Documents');
+function writeDocuments(flow: Flow, w: Words, documents: AuditTrailInput['documents']): void {
+  flow.heading(w.tr('audit.documents'));
   for (const doc of documents) {
     flow.row([{ text: `${doc.name} (#${doc.id})`, width: CONTENT_W + 10, style: 'bold' }], 10);
     flow.keyValues([
-      ['SHA-256 as uploaded', doc.uploadedSha256 ?? 'not recorded'],
-      ['SHA-256 after tag removal', doc.originalSha256],
-      ['SHA-256 signed', doc.sealedSha256],
+      [w.tr('audit.sha_uploaded'), doc.uploadedSha256 ?? w.tr('audit.not_recorded')],
+      [w.tr('audit.sha_original'), doc.originalSha256],
+      [w.tr('audit.sha_signed'), doc.sealedSha256],
     ]);
     flow.space(4);
   }
 }
 
-function signerRows(signer: Signer): [string, string][] {
+function signerRows(signer: Signer, w: Words): [string, string][] {
+  const { tr, time } = w;
   const rows: [string, string][] = [
-    ['Signer ID', `#${signer.id}`],
-    ['Email', signer.email ?? '—'],
-    ['Phone', signer.phone ?? '—'],
-    ['IP address', signer.ip ?? '—'],
-    ['User agent', signer.userAgent ?? '—'],
-    ['Authentication', signer.authentication?.length ? signer.authentication.join('; ') : '—'],
-    ['Invited', formatTimestamp(signer.sentAt)],
-    ['Viewed', formatTimestamp(signer.viewedAt)],
+    [tr('audit.signer_id'), `#${signer.id}`],
+    [tr('audit.email'), signer.email ?? '—'],
+    [tr('audit.phone'), signer.phone ?? '—'],
+    [tr('audit.ip'), signer.ip ?? '—'],
+    [tr('audit.user_agent'), signer.userAgent ?? '—'],
+    [tr('audit.authentication'), signer.authentication?.length ? signer.authentication.join('; ') : '—'],
+    [tr('audit.invited'), time(signer.sentAt)],
+    [tr('audit.viewed'), time(signer.viewedAt)],
   ];
-  if (signer.otpVerifiedAt) rows.push(['Email code verified', formatTimestamp(signer.otpVerifiedAt)]);
+  if (signer.otpVerifiedAt) rows.push([tr('audit.code_verified'), time(signer.otpVerifiedAt)]);
   if (signer.consent) {
-    rows.push(['Consent to sign electronically', formatTimestamp(signer.consent.at)]);
-    rows.push(['Consent text', signer.consent.text ?? 'not recorded']);
+    rows.push([tr('audit.consent'), time(signer.consent.at)]);
+    rows.push([tr('audit.consent_text'), signer.consent.text ?? tr('audit.not_recorded')]);
   }
-  if (signer.signedAt) rows.push(['Signed', formatTimestamp(signer.signedAt)]);
+  if (signer.signedAt) rows.push([tr('audit.signed'), time(signer.signedAt)]);
   if (signer.declinedAt) {
-    rows.push(['Declined', formatTimestamp(signer.declinedAt)]);
-    rows.push(['Decline reason', signer.declineReason ?? '—']);
+    rows.push([tr('audit.declined'), time(signer.declinedAt)]);
+    rows.push([tr('audit.decline_reason'), signer.declineReason ?? '—']);
   }
   return rows;
 }
 
-function writeSigner(flow: Flow, images: ImageCache, signer: Signer, i: number): void {
+function writeSigner(flow: Flow, w: Words, o: { images: ImageCache; signer: Signer; i: number }): void {
+  const { images, signer, i } = o;
   flow.ensure(80);
-  const who = signer.name ?? signer.email ?? signer.phone ?? `Signer #${signer.id}`;
+  const who = signer.name ?? signer.email ?? signer.phone ?? w.tr('audit.signer', { id: signer.id });
   const title = `${i + 1}. ${who}${signer.role ? ` — ${signer.role}` : ''}`;
   flow.row([{ text: title, width: CONTENT_W + 10, style: 'bold' }], 11);
-  flow.keyValues(signerRows(signer));
+  flow.keyValues(signerRows(signer, w));
   if (signer.values.length) {
     flow.space(2);
-    flow.row([{ text: 'Values', width: CONTENT_W + 10, style: 'bold', color: GREY }], 9);
+    flow.row([{ text: w.tr('audit.values'), width: CONTENT_W + 10, style: 'bold', color: GREY }], 9);
     for (const { field, value, method } of signer.values) {
       const label = method ? `${field} (${method})` : field;
       const img = typeof value === 'string' && decodeImageDataUri(value) ? images.get(value) : null;
       if (img) flow.picture(label, img);
-      else flow.keyValues([[label, valueToText(value)]]);
+      else flow.keyValues([[label, valueToText(value, w)]]);
     }
   }
   flow.space(8);
 }
 
-function writeEvents(flow: Flow, events: AuditTrailInput['events']): void {
-  flow.heading('Events');
+function writeEvents(flow: Flow, w: Words, events: AuditTrailInput['events']): void {
+  flow.heading(w.tr('audit.events'));
   for (const event of events) {
     flow.row(
       [
-        { text: formatTimestamp(event.at), width: 125, color: GREY },
+        { text: w.time(event.at), width: 125, color: GREY },
         { text: event.type, width: 135, style: 'bold' },
         { text: event.detail, width: CONTENT_W - 260 + 10 },
       ],
@@ -391,12 +418,13 @@ function writeEvents(flow: Flow, events: AuditTrailInput['events']): void {
 }
 
 /** Footer with page numbers, and the test mark, on every page; then the drawings are written. */
-function finishPages(pdf: PDF, flow: Flow, input: AuditTrailInput): void {
+function finishPages(pdf: PDF, flow: Flow, o: { input: AuditTrailInput; w: Words }): void {
+  const { input, w } = o;
   const total = flow.pages.length;
   flow.pages.forEach(({ page, canvas }, i) => {
-    const verify = input.verifyUrl ? ` · verify at ${input.verifyUrl}` : '';
+    const verify = input.verifyUrl ? ` · ${w.tr('audit.footer_verify', { url: input.verifyUrl })}` : '';
     const footer = shapeLine(
-      `Audit trail · signature request #${input.requestId} · page ${i + 1} of ${total}${verify}`,
+      `${w.tr('audit.footer', { id: input.requestId, page: i + 1, pages: total })}${verify}`,
     );
     canvas.text(footer, MARGIN_X, 30, 8, GREY);
     if (input.testMode) drawTestMark(canvas, PAGE_W, PAGE_H);

@@ -1,7 +1,9 @@
 import { UpdateAccountInput } from '@esign/core/schemas/members';
 import { ChangePasswordInput, UpdateProfileInput } from '@esign/core/schemas/sessions';
+import { LANGUAGE_NAMES, LOCALES } from '@esign/i18n';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { formatAgo, formatDateTime } from '../format.ts';
@@ -86,6 +88,53 @@ function AccountNameForm({ session }: { session: Session }) {
         error={form.formState.errors.name?.message}
         {...form.register('name')}
       />
+    </CardForm>
+  );
+}
+
+/** The language signers read when neither their signer nor the request names one (issue 32). */
+function SignerLanguageForm() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const current = useQuery(trpc.members.language.queryOptions());
+  const [choice, setChoice] = useState<string | null>(null);
+  const save = useMutation(
+    trpc.members.setLanguage.mutationOptions({
+      onSuccess: async () => {
+        toast('Signers\u2019 language saved');
+        await queryClient.invalidateQueries({ queryKey: trpc.members.language.queryKey() });
+      },
+    }),
+  );
+  if (current.isPending) return <Loading />;
+  const value = choice ?? current.data?.default_locale ?? '';
+  return (
+    <CardForm
+      id="signer-language"
+      title="Signers' language"
+      intro={
+        <p className="hint">
+          What signers read (signing page, emails, consent, audit trail) when neither the signer nor the
+          request names a language. Without one, the signing page follows each signer's browser.
+        </p>
+      }
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate({ default_locale: value || null });
+      }}
+      error={save.error ?? current.error}
+      busy={save.isPending}
+      submitLabel="Save language"
+    >
+      <label htmlFor="default-locale">Default language</label>
+      <select id="default-locale" value={value} onChange={(e) => setChoice(e.target.value)}>
+        <option value="">The signer's browser language</option>
+        {LOCALES.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
     </CardForm>
   );
 }
@@ -236,6 +285,7 @@ export function AccountPage({ session }: { session: Session }) {
       {session.user.role === 'admin' ? <AccountNameForm session={session} /> : null}
       <CopyDefaultsForm session={session} />
       {session.user.role === 'admin' ? <ReminderDefaultsForm /> : null}
+      {session.user.role === 'admin' ? <SignerLanguageForm /> : null}
       <PasswordForm />
       <Sessions />
     </>

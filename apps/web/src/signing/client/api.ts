@@ -1,6 +1,7 @@
 import type { AppRouter } from '@esign/core';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { ApiError } from './errors.ts';
+import { tr } from './i18n.ts';
 
 /** Browsers refuse keepalive requests (sent while the page goes away) over 64 KB. */
 export const KEEPALIVE_MAX_BODY = 60_000;
@@ -20,7 +21,7 @@ function transport(keepalive: boolean) {
         keepalive: keepalive && typeof body === 'string' && body.length < KEEPALIVE_MAX_BODY,
       });
     } catch {
-      throw new ApiError('network', 'Could not reach the server.');
+      throw new ApiError('network', tr('problem.no_server'));
     }
     if (!res.headers.get('content-type')?.includes('json')) {
       const code = res.status === 413 ? 'invalid_request' : 'internal_error';

@@ -1,6 +1,8 @@
 import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
+import type { MessageKey } from '@esign/i18n';
+import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
 import { keepSession, signerInput } from './session.ts';
@@ -8,23 +10,22 @@ import { codeErrorMessage, viewForError } from './status.ts';
 import type { OpenResult } from './types.ts';
 
 /**
- * The email code gate (require_email_otp): the signer asks for a one-time code, then enters it;
+ * The code gate (require_email_otp): the signer asks for a one-time code, then enters it;
  * signing.verifyCode sets the session cookie that opens the document.
  */
 export function showCodeGate(open: OpenResult, flow: Flow): void {
-  // A signer reached by SMS gets the code by SMS (issue 32).
-  const words = open.signer.code_channel === 'sms' ? SMS_WORDS : EMAIL_WORDS;
-  document.title = words.title;
-  const heading = h('h1', { tabindex: -1 }, words.title);
+  // A signer reached by SMS gets the code by SMS (issue 32): the same page in SMS words.
+  const say = wordsFor(open.signer.code_channel === 'sms' ? 'sms' : 'email');
+  document.title = say('code.title');
+  const heading = h('h1', { tabindex: -1 }, say('code.title'));
   const status = h('p', { class: 'note', role: 'status' });
-  const code = codeForm(flow, words);
-  const send = sendCodeButton(flow, { status, words }, () => {
+  const code = codeForm(flow, say);
+  const send = sendCodeButton(flow, { status, say }, () => {
     code.form.hidden = false;
     // Entering the code is the main action now; asking again goes below it.
     code.form.after(send.row);
     code.input.focus();
   });
-  const what = open.request.title ? `“${open.request.title}”` : 'this document';
   showScreen([
     h(
       'main',
@@ -32,8 +33,17 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
       h(
         'div',
         { class: 'card' },
-        heading,
-        h('p', null, words.lead(what, open.signer.email)),
+        h('div', { class: 'card-top' }, heading, languageSwitcher(flow.restart)),
+        h(
+          'p',
+          null,
+          open.request.title
+            ? say('code.intro_titled', {
+                title: open.request.title,
+                email: open.signer.email ?? tr('code.you'),
+              })
+            : say('code.intro', { email: open.signer.email ?? tr('code.you') }),
+        ),
         send.row,
         send.error,
         status,
@@ -44,32 +54,18 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
   heading.focus();
 }
 
-const EMAIL_WORDS = {
-  title: 'Confirm your email address',
-  lead: (what: string, email: string | null) =>
-    `To open ${what}, enter a one-time code that we email to ${email ?? 'you'}.`,
-  button: 'Email me a code',
-  label: 'Code from the email',
-  hint: 'Check your inbox, and the spam folder if it is not there.',
-  short: 'Enter the code from the email.',
-};
-const SMS_WORDS: typeof EMAIL_WORDS = {
-  title: 'Confirm your phone number',
-  lead: (what: string) => `To open ${what}, enter a one-time code that we text to your phone.`,
-  button: 'Text me a code',
-  label: 'Code from the text message',
-  hint: 'It can take a minute to arrive.',
-  short: 'Enter the code from the text message.',
-};
+/** The keys whose words differ when the code comes by SMS (their `_sms` twins in the catalogues). */
+type ChannelKey = 'code.title' | 'code.intro_titled' | 'code.intro' | 'code.send' | 'code.label' | 'code.hint' | 'code.too_short';
+type Say = (key: ChannelKey, values?: Parameters<typeof tr>[1]) => string;
 
-/** "Email me a code": signing.requestCode, then says where the code went and until when. */
-function sendCodeButton(
-  flow: Flow,
-  o: { status: HTMLElement; words: typeof EMAIL_WORDS },
-  onSent: () => void,
-) {
+function wordsFor(channel: 'email' | 'sms'): Say {
+  return (key, values) => tr((channel === 'sms' ? `${key}_sms` : key) as MessageKey, values);
+}
+
+/** "Email me a code" (or "Text me a code"): signing.requestCode, then says where the code went and until when. */
+function sendCodeButton(flow: Flow, o: { status: HTMLElement; say: Say }, onSent: () => void) {
   const { status } = o;
-  const button = h('button', { type: 'button', class: 'btn primary' }, o.words.button);
+  const button = h('button', { type: 'button', class: 'btn primary' }, o.say('code.send'));
   const row = h('div', { class: 'row' }, button);
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   button.addEventListener('click', async () => {
@@ -78,11 +74,12 @@ function sendCodeButton(
     try {
       const res = await signing.requestCode.mutate(signerInput());
       const until = new Date(res.expires_at);
-      const time = until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-      status.textContent = `We sent a code to ${res.to}.${
-        Number.isNaN(until.getTime()) ? '' : ` It expires at ${time}.`
-      }`;
-      button.textContent = 'Send a new code';
+      const time = until.toLocaleTimeString(pageLocale(), { hour: '2-digit', minute: '2-digit' });
+      // `to`: the email address, or the phone masked (+49 ••• 67).
+      status.textContent = Number.isNaN(until.getTime())
+        ? tr('code.sent', { email: res.to })
+        : tr('code.sent_until', { email: res.to, time });
+      button.textContent = tr('code.send_again');
       button.className = 'btn';
       onSent();
     } catch (e) {
@@ -98,7 +95,7 @@ function sendCodeButton(
 }
 
 /** The code input and Verify: signing.verifyCode, then the document opens (the session is an HTTP-only cookie). */
-function codeForm(flow: Flow, words: typeof EMAIL_WORDS) {
+function codeForm(flow: Flow, say: Say) {
   const input = h('input', {
     id: 'code',
     type: 'text',
@@ -109,7 +106,7 @@ function codeForm(flow: Flow, words: typeof EMAIL_WORDS) {
     'aria-describedby': 'code-hint',
   });
   const codeError = h('p', { id: 'code-error', class: 'form-error', hidden: true });
-  const verify = h('button', { type: 'submit', class: 'btn primary' }, 'Verify');
+  const verify = h('button', { type: 'submit', class: 'btn primary' }, tr('code.verify'));
   const setError = (msg: string | null) => {
     codeError.textContent = msg ?? '';
     codeError.hidden = !msg;
@@ -121,7 +118,7 @@ function codeForm(flow: Flow, words: typeof EMAIL_WORDS) {
     e.preventDefault();
     const code = input.value.replace(/\s+/g, '');
     if (code.length < 4) {
-      setError(words.short);
+      setError(say('code.too_short'));
       input.focus();
       return;
     }
@@ -143,8 +140,8 @@ function codeForm(flow: Flow, words: typeof EMAIL_WORDS) {
   const form = h(
     'form',
     { class: 'code-form', hidden: true, novalidate: true, onsubmit: submit },
-    h('label', { for: 'code' }, words.label),
-    h('p', { id: 'code-hint', class: 'hint' }, words.hint),
+    h('label', { for: 'code' }, say('code.label')),
+    h('p', { id: 'code-hint', class: 'hint' }, say('code.hint')),
     input,
     codeError,
     h('div', { class: 'row' }, verify),

@@ -1,6 +1,7 @@
 import { background, h } from './dom.ts';
 import { activate } from './field-actions.ts';
 import { areaToPercent, compareAreas } from './geometry.ts';
+import { tr } from './i18n.ts';
 import { othersOnPage } from './others-view.ts';
 import { documentPages, type SigningPage } from './signing-state.ts';
 import { type TapRoom, tapRoomStyle, tapRooms } from './tap-areas.ts';
@@ -43,7 +44,7 @@ function renderPage(
   i: number,
   placed: Placed[],
 ): HTMLElement {
-  const label = `${doc.name}, page ${info.number} of ${doc.page_count}`;
+  const label = tr('sign.page_label', { name: doc.name, page: info.number, pages: doc.page_count });
   const img = h('img', {
     src: doc.page_image_url.replace('{page}', String(info.number)),
     alt: label,
@@ -55,9 +56,7 @@ function renderPage(
   el.style.aspectRatio = `${info.width} / ${info.height}`;
   img.addEventListener('error', () => {
     el.classList.add('broken');
-    el.append(
-      h('p', { class: 'page-error' }, 'This page could not be loaded. Reload the page to try again.'),
-    );
+    el.append(h('p', { class: 'page-error' }, tr('sign.page_error')));
   });
   el.append(...othersOnPage(page.open, doc.index, info.number));
   const rooms = pageTapRooms(page, doc, info, placed);
@@ -108,7 +107,11 @@ function renderOverlay(page: SigningPage, { field, area, index }: Placed, room: 
   page.overlays.get(field.id)?.push(el);
   const out: HTMLElement[] = [el];
   if (first && !field.prefilled) {
-    const tip = h('span', { id: `err-${field.id}`, class: 'field-tip', hidden: true }, 'Required');
+    const tip = h(
+      'span',
+      { id: `err-${field.id}`, class: 'field-tip', hidden: true },
+      tr('sign.required_tip'),
+    );
     tip.style.left = box.left;
     tip.style.top = `calc(${box.top} + ${box.height})`;
     out.push(tip);

@@ -1,5 +1,6 @@
 import { MAX_FILE_BYTES, MAX_IMAGE_CHARS } from '@esign/domain';
 import { fitWithin, strokeBounds } from './geometry.ts';
+import { tr } from './i18n.ts';
 
 export const SCRIPT_FONT =
   '"Segoe Script", "Bradley Hand", "Brush Script MT", "Snell Roundhand", "URW Chancery L", "Z003", cursive';
@@ -177,12 +178,12 @@ export function renderTypedSignature(text: string, fontFamily = SCRIPT_FONT): st
  * big images are scaled down first; PNG keeps transparency (signatures, stamps), photos become JPEG.
  */
 export async function imageFileToDataUrl(file: File, maxSide = 1600): Promise<string> {
-  if (!file.type.startsWith('image/')) throw new Error('Choose an image file (PNG or JPEG).');
+  if (!file.type.startsWith('image/')) throw new Error(tr('edit.error_image_type'));
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file);
   } catch {
-    throw new Error('This image could not be read. Choose a PNG or JPEG file.');
+    throw new Error(tr('edit.error_image_read'));
   }
   const keepAlpha = file.type !== 'image/jpeg';
   let side = maxSide;
@@ -207,13 +208,13 @@ export async function imageFileToDataUrl(file: File, maxSide = 1600): Promise<st
   } finally {
     bitmap.close();
   }
-  throw new Error('This image is too large. Choose a smaller one.');
+  throw new Error(tr('edit.error_image_large'));
 }
 
 /** Any file as {name, type, data} with data a base64 data: URI. */
 export function readFileValue(file: File): Promise<{ name: string; type: string; data: string }> {
   if (file.size > MAX_FILE_BYTES) {
-    return Promise.reject(new Error(`This file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`));
+    return Promise.reject(new Error(tr('edit.error_file_large', { mb: MAX_FILE_BYTES / 1024 / 1024 })));
   }
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -223,7 +224,7 @@ export function readFileValue(file: File): Promise<{ name: string; type: string;
         type: file.type || 'application/octet-stream',
         data: String(reader.result),
       });
-    reader.onerror = () => reject(new Error('This file could not be read.'));
+    reader.onerror = () => reject(new Error(tr('edit.error_file_read')));
     reader.readAsDataURL(file);
   });
 }

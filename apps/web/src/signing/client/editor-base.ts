@@ -1,8 +1,9 @@
 import { h, nextId } from './dom.ts';
 import { imageFileToDataUrl } from './draw.ts';
+import { tr } from './i18n.ts';
 import type { SubmitError } from './modal.ts';
 import type { FieldValue, SigningField } from './types.ts';
-import { TYPE_LABELS } from './values.ts';
+import { typeLabel } from './values.ts';
 
 /** What a field editor is opened with. */
 export interface EditRequest {
@@ -30,7 +31,8 @@ export interface Editor {
 
 /** The label of an input: field name, then its type and whether it is required. */
 export function fieldLabel(field: Pick<SigningField, 'name' | 'type' | 'required'>): string {
-  return `${field.name} (${TYPE_LABELS[field.type]}${field.required ? ', required' : ''})`;
+  const values = { name: field.name, type: typeLabel(field.type) };
+  return field.required ? tr('field.label_required', values) : tr('field.label', values);
 }
 
 /** A file input with its label, shared by the upload editors. */
@@ -64,7 +66,7 @@ export function watchImageInput(
         problem = null;
         preview.src = prepared;
         preview.hidden = false;
-        note.textContent = `${file.name} is ready.`;
+        note.textContent = tr('edit.file_ready', { name: file.name });
       },
       (err: Error) => {
         problem = err.message;

@@ -1,10 +1,11 @@
 import { h, nextId } from './dom.ts';
 import { readFileValue } from './draw.ts';
 import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
+import { pageLocale, tr } from './i18n.ts';
 import { modal, type SubmitError } from './modal.ts';
 import { signatureEditor } from './signature-editor.ts';
 import type { FieldValue, FileValue } from './types.ts';
-import { isFilled, isImageValue, parseTextInput, TYPE_LABELS } from './values.ts';
+import { isFilled, isImageValue, parseTextInput, typeLabel } from './values.ts';
 
 const isError = (v: unknown): v is SubmitError =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && 'error' in v;
@@ -28,13 +29,17 @@ export async function editField(req: EditRequest): Promise<{ value: FieldValue }
             m.close(true);
           },
         },
-        'Clear',
+        tr('edit.clear'),
       ),
     );
   }
   const dialog = modal({
     title: field.name,
-    description: `${TYPE_LABELS[field.type][0]?.toUpperCase()}${TYPE_LABELS[field.type].slice(1)} field${field.required ? ', required' : ', optional'}`,
+    description: capitalise(
+      tr(field.required ? 'field.description_required' : 'field.description', {
+        type: typeLabel(field.type),
+      }),
+    ),
     content: editor.content,
     submitLabel: req.submitLabel,
     extra,
@@ -94,11 +99,11 @@ function textEditor({ field, value, heightPt }: EditRequest): Editor {
           class: field.type === 'cells' ? 'cells' : null,
         });
   const hints: Record<string, string> = {
-    number: 'A number, for example 42 or 3.5.',
-    phone: 'For example +1 555 010 0000.',
-    date: 'Pick a date or type it as YYYY-MM-DD.',
-    cells: 'Each character goes into its own box on the document.',
-    text: multiline ? 'Press Enter for a new line, Ctrl+Enter to save.' : '',
+    number: tr('edit.error_number'),
+    phone: tr('edit.hint_phone'),
+    date: tr('edit.hint_date'),
+    cells: tr('edit.hint_cells'),
+    text: multiline ? tr('edit.hint_multiline') : '',
   };
   if (input instanceof HTMLTextAreaElement) {
     input.addEventListener('keydown', (e) => {
@@ -127,7 +132,7 @@ function selectEditor({ field, value }: EditRequest): Editor {
   const select = h(
     'select',
     { id, name: field.name },
-    h('option', { value: '' }, 'Choose…'),
+    h('option', { value: '' }, tr('edit.choose')),
     (field.options ?? []).map((o) => h('option', { value: o, selected: o === value }, o)),
   );
   return {
@@ -173,23 +178,23 @@ function checkboxEditor({ field, value }: EditRequest): Editor {
 function imageEditor({ field, value }: EditRequest): Editor {
   const current = isImageValue(value) ? value : null;
   const { input, label } = fileInput(
-    `${fieldLabel(field)}: choose an image`,
+    tr('edit.image_choose', { field: fieldLabel(field) }),
     'image/png,image/jpeg,image/webp,image/gif',
   );
   const preview = h('img', {
     class: 'preview',
-    alt: 'Preview of the chosen image',
+    alt: tr('edit.image_preview'),
     hidden: !current,
     src: current ?? '',
   });
   const note = h(
     'p',
     { class: 'hint', 'aria-live': 'polite' },
-    current ? 'An image is added.' : 'PNG or JPEG. Large pictures are made smaller before upload.',
+    current ? tr('edit.image_added') : tr('edit.image_hint'),
   );
   const image = watchImageInput(input, preview, note, {
     initial: current,
-    preparingNote: 'Preparing the image…',
+    preparingNote: tr('edit.image_preparing'),
   });
   return {
     content: [label, input, preview, note],
@@ -204,23 +209,23 @@ function imageEditor({ field, value }: EditRequest): Editor {
 
 function fileEditor({ field, value }: EditRequest): Editor {
   let current = value && typeof value === 'object' && !Array.isArray(value) ? (value as FileValue) : null;
-  const { input, label } = fileInput(`${fieldLabel(field)}: choose a file`, '');
+  const { input, label } = fileInput(tr('edit.file_choose', { field: fieldLabel(field) }), '');
   const note = h(
     'p',
     { class: 'hint', 'aria-live': 'polite' },
-    current ? `Added: ${current.name}` : 'Up to 10 MB.',
+    current ? tr('edit.file_added', { name: current.name }) : tr('edit.file_hint'),
   );
   let pending: Promise<void> = Promise.resolve();
   let problem: string | null = null;
   input.addEventListener('change', () => {
     const file = input.files?.[0];
     if (!file) return;
-    note.textContent = 'Reading the file…';
+    note.textContent = tr('edit.file_reading');
     pending = readFileValue(file).then(
       (v) => {
         current = v;
         problem = null;
-        note.textContent = `${file.name} is ready.`;
+        note.textContent = tr('edit.file_ready', { name: file.name });
       },
       (err: Error) => {
         problem = err.message;
@@ -237,4 +242,9 @@ function fileEditor({ field, value }: EditRequest): Editor {
       return current;
     },
   };
+}
+
+/** The first letter in upper case, as the page's language writes it. */
+function capitalise(text: string): string {
+  return text.charAt(0).toLocaleUpperCase(pageLocale()) + text.slice(1);
 }

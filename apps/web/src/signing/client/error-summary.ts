@@ -1,6 +1,7 @@
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 import type { SigningPage, SigningUi } from './signing-state.ts';
-import { TYPE_LABELS } from './values.ts';
+import { typeLabel } from './values.ts';
 
 export function hideSummary(ui: SigningUi): void {
   ui.summary.hidden = true;
@@ -19,11 +20,7 @@ export function showSummary(page: SigningPage, focus: boolean): void {
     el?.focus({ preventScroll: true });
   };
   summary.replaceChildren(
-    h(
-      'h2',
-      null,
-      missing.length === 1 ? 'One required field is empty' : `${missing.length} required fields are empty`,
-    ),
+    h('h2', null, tr('problem.missing', { count: missing.length })),
     h(
       'ul',
       null,
@@ -31,7 +28,11 @@ export function showSummary(page: SigningPage, focus: boolean): void {
         h(
           'li',
           null,
-          h('a', { href: `#f-${f.id}`, onclick: jumpTo(f.id) }, `${f.name} (${TYPE_LABELS[f.type]})`),
+          h(
+            'a',
+            { href: `#f-${f.id}`, onclick: jumpTo(f.id) },
+            tr('field.label', { name: f.name, type: typeLabel(f.type) }),
+          ),
         ),
       ),
     ),
@@ -46,7 +47,7 @@ export function showSummary(page: SigningPage, focus: boolean): void {
 
 /** A problem the signer must know about (a save or the signing failed), in the summary's place. */
 export function showProblem(ui: SigningUi, text: string): void {
-  ui.summary.replaceChildren(h('h2', null, 'There is a problem'), h('p', null, text));
+  ui.summary.replaceChildren(h('h2', null, tr('problem.title')), h('p', null, text));
   ui.summary.hidden = false;
   ui.summary.setAttribute('role', 'alert');
   ui.summary.scrollIntoView({ block: 'start' });

@@ -1,5 +1,6 @@
 import type { AppRouter } from '@esign/core';
 import { TRPCClientError } from '@trpc/client';
+import { tr } from './i18n.ts';
 
 /**
  * A failed call as the page sees it: the API's stable error code (or `network` when the server
@@ -36,7 +37,10 @@ export const NEEDS_CODE: ReadonlySet<string> = new Set(['unauthenticated', 'forb
 function fromRestEnvelope(json: unknown): ApiError | null {
   const error = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   if (!error || typeof error.code !== 'string') return null;
-  return new ApiError(error.code, typeof error.message === 'string' ? error.message : 'Request failed');
+  return new ApiError(
+    error.code,
+    typeof error.message === 'string' ? error.message : tr('problem.request_failed'),
+  );
 }
 
 /** Any error a signing call throws, as an ApiError. */
@@ -51,5 +55,5 @@ export function toApiError(e: unknown): ApiError {
     const rest = fromRestEnvelope(err.meta?.responseJSON);
     if (rest) return rest;
   }
-  return new ApiError('internal_error', 'Something went wrong.');
+  return new ApiError('internal_error', tr('problem.something_wrong'));
 }

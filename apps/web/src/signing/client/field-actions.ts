@@ -3,6 +3,7 @@ import { editField } from './editor.ts';
 import { hideSummary, showSummary } from './error-summary.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { areaAspect } from './geometry.ts';
+import { tr } from './i18n.ts';
 import { scheduleSave } from './saving.ts';
 import { pageKey, type SigningPage } from './signing-state.ts';
 import type { FieldValue, SigningField } from './types.ts';
@@ -49,7 +50,7 @@ export async function activate(
   if (field.type === 'checkbox') {
     const checked = page.values.get(field.id) !== true;
     setValue(page, field, checked);
-    announce(`${field.name} ${checked ? 'checked' : 'not checked'}.`);
+    announce(tr(checked ? 'fill.checkbox_checked' : 'fill.checkbox_unchecked', { field: field.name }));
     return;
   }
   const area = field.areas[0];
@@ -63,7 +64,10 @@ export async function activate(
     aspect: area && pageInfo ? areaAspect(area, pageInfo) : 3,
     heightPt: area && pageInfo ? area.h * pageInfo.height : 20,
     reuse: reusableImage(page, field),
-    submitLabel: moreAfter && missingRequired(page.fields, page.values).length > 1 ? 'Save and next' : 'Save',
+    submitLabel:
+      moreAfter && missingRequired(page.fields, page.values).length > 1
+        ? tr('fill.save_next')
+        : tr('fill.save'),
   });
   if (page.done) return;
   opener.focus({ preventScroll: true });
@@ -72,7 +76,7 @@ export async function activate(
   const left = missingRequired(page.fields, page.values).length;
   announce(
     `${field.name} ${isFilled(edited.value) ? 'saved' : 'cleared'}. ${
-      left ? `${left} required field${left === 1 ? '' : 's'} left.` : 'All required fields are filled in.'
+      left ? tr('fill.left', { count: left }) : tr('fill.all_done')
     }`,
   );
   if (guided && left) await goNext(page, via);
@@ -82,7 +86,7 @@ export async function activate(
 export async function goNext(page: SigningPage, via: Via): Promise<void> {
   const field = nextRequired(page.fields, page.values, page.lastFieldId);
   if (!field) {
-    announce('All required fields are filled in. Select Finish to sign.');
+    announce(tr('fill.all_done_finish'));
     page.ui.finish.focus();
     return;
   }
@@ -94,7 +98,7 @@ export async function goNext(page: SigningPage, via: Via): Promise<void> {
   markGuided(el);
   page.lastFieldId = field.id;
   if (field.type === 'checkbox') {
-    announce(`${field.name}: checkbox. Press Space to check it.`);
+    announce(tr('fill.checkbox_hint', { field: field.name }));
     return;
   }
   await activate(page, field, el, via, true);

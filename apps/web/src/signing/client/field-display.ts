@@ -1,6 +1,7 @@
 import { isImageFieldType } from '@esign/domain';
 import { h } from './dom.ts';
 import { fieldLabel } from './editor-base.ts';
+import { tr } from './i18n.ts';
 import type { SigningPage } from './signing-state.ts';
 import type { FieldValue, SigningField } from './types.ts';
 import { describeValue, isFilled, isImageValue, missingRequired } from './values.ts';
@@ -21,7 +22,7 @@ export function paintField(page: SigningPage, field: SigningField): void {
     el.classList.toggle('invalid', invalid);
     el.replaceChildren(fieldContent(field, value));
     if (field.prefilled) {
-      const said = `${field.name}, filled in by the sender: ${describeValue(field, value)}`;
+      const said = tr('sign.prefilled_said', { field: field.name, value: describeValue(field, value) });
       el.append(h('span', { class: 'sr-only' }, said));
       continue;
     }
@@ -34,7 +35,10 @@ function labelControl(el: HTMLElement, field: SigningField, value: FieldValue, i
   if (field.type === 'checkbox') {
     el.setAttribute('role', 'checkbox');
     el.setAttribute('aria-checked', String(value === true));
-    el.setAttribute('aria-label', `${field.name}${field.required ? ', required' : ''}`);
+    el.setAttribute(
+      'aria-label',
+      field.required ? tr('sign.field_required', { field: field.name }) : field.name,
+    );
   } else {
     el.setAttribute('aria-label', `${fieldLabel(field)}: ${describeValue(field, value)}`);
   }
@@ -72,7 +76,7 @@ export function updateProgress(page: SigningPage): void {
   const { ui } = page;
   const required = page.fields.filter((f) => f.required && !f.prefilled).length;
   const left = missingRequired(page.fields, page.values).length;
-  ui.progress.textContent = required ? `${required - left} of ${required} required done` : '';
+  ui.progress.textContent = required ? tr('sign.progress', { done: required - left, total: required }) : '';
   const wasFocused = document.activeElement === ui.next;
   ui.next.hidden = left === 0;
   if (wasFocused && left === 0) ui.finish.focus();

@@ -5,11 +5,12 @@ import { notifyHost } from './embed.ts';
 import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
+import { pageLocale, tr } from './i18n.ts';
 import { modal } from './modal.ts';
 import { signerInput } from './session.ts';
 import { signatureMethods } from './signature-methods.ts';
 import type { SigningPage } from './signing-state.ts';
-import { SIGNED, type StatusView, viewForError } from './status.ts';
+import { type StatusView, signedView, viewForError } from './status.ts';
 import {
   describeValue,
   isFilled,
@@ -32,16 +33,17 @@ export async function finish(page: SigningPage): Promise<void> {
   if (missing.length) return showSummary(page, true);
   hideSummary(ui);
   if (page.open.preview) {
-    showProblem(ui, 'Preview: everything required is filled in. A preview signs nothing and saves nothing.');
+    showProblem(ui, tr('review.preview_ok'));
     return;
   }
   let outcome: { view: StatusView; redirect: string | null } | null = null;
   const dialog = modal({
-    title: 'Review and sign',
-    description: 'Check what you entered. To change something, select Cancel and edit the field.',
+    title: tr('review.title'),
+    description: tr('review.description'),
     content: [reviewList(page)],
-    submitLabel: 'Sign',
-    footNote: page.open.consent_text,
+    submitLabel: tr('review.sign'),
+    // The sentence in the page's language: signing.complete records this same sentence (locale).
+    footNote: tr('consent.text'),
     async submit() {
       const res = await complete(page);
       if ('error' in res) return res;
@@ -66,18 +68,17 @@ function reviewList(page: SigningPage): HTMLElement {
       isImageFieldType(f.type) && isImageValue(value)
         ? h('img', { class: 'review-img', src: value, alt: describeValue(f, value) })
         : describeValue(f, value);
-    return [h('dt', null, f.name), h('dd', null, shown, f.prefilled ? ' (filled in by the sender)' : null)];
+    return [h('dt', null, f.name), h('dd', null, shown, f.prefilled ? tr('review.by_sender') : null)];
   });
-  if (!rows.length)
-    return h('p', null, 'There is nothing for you to fill in: you are signing the document as it is.');
-  return h('dl', { class: 'review-list', 'aria-label': 'What you entered' }, rows);
+  if (!rows.length) return h('p', null, tr('review.nothing'));
+  return h('dl', { class: 'review-list', 'aria-label': tr('review.list') }, rows);
 }
 
 /** signing.complete with what autosave has not sent yet; the outcome, or an error for the dialog. */
 async function complete(
   page: SigningPage,
 ): Promise<{ view: StatusView; redirect: string | null } | { error: string }> {
-  announce('Signing the document…');
+  announce(tr('review.signing'));
   window.clearTimeout(page.saveTimer);
   while (page.saving) await page.saving.catch(() => {});
   try {
@@ -85,23 +86,25 @@ async function complete(
     // (a 10 MB attachment is not uploaded twice).
     const values = valuesByName(page.fields, page.values, page.dirty);
     const methods = signatureMethods(page.fields, page.values);
-    const res = await signing.complete.mutate({ ...signerInput(), values, signature_methods: methods });
+    const res = await signing.complete.mutate({
+      ...signerInput(),
+      values,
+      signature_methods: methods,
+      locale: pageLocale(),
+    });
     page.dirty.clear();
     notifyHost('completed', { signature_request_id: page.open.request.id });
     const redirect = safeRedirect(res.redirect_url ?? page.open.redirect_url);
-    return { view: redirect ? { ...SIGNED, body: 'Thank you. Taking you back now…' } : SIGNED, redirect };
+    return { view: signedView(!!redirect), redirect };
   } catch (e) {
     const err = toApiError(e);
     if (CLOSED.has(err.code)) return { view: viewForError(err.code, err.message), redirect: null };
     if (NEEDS_CODE.has(err.code)) {
       page.flow.restart();
-      return { error: 'Your session has ended: enter a new code from the email.' };
+      return { error: tr('review.session_ended') };
     }
     return {
-      error:
-        err.code === 'network'
-          ? 'The document could not be signed because the server could not be reached. Check your connection and select Sign again.'
-          : `The document could not be signed: ${err.message}`,
+      error: err.code === 'network' ? tr('review.network') : tr('review.failed', { reason: err.message }),
     };
   }
 }

@@ -2,7 +2,9 @@
  * The signing page's entry (bundled by ../assets.ts): opens the link with signing.open and shows
  * what fits: the document to sign, the email code gate, or a page saying why it cannot be signed.
  */
+
 import { background } from './dom.ts';
+import { adoptOpenLocale } from './i18n.ts';
 import './styles.css';
 import { signing } from './api.ts';
 import { showCodeGate } from './code-gate.ts';
@@ -36,6 +38,7 @@ async function start(): Promise<void> {
     const err = toApiError(e);
     return flow.close(viewForError(err.code, err.message));
   }
+  adoptOpenLocale(open);
   const closed = viewForOpen(open);
   notifyHost('loaded', { status: closed ? 'closed' : open.code_required ? 'code_required' : 'ready' });
   if (closed) return flow.close(closed);

@@ -1,4 +1,5 @@
 import { type Child, h, nextId } from './dom.ts';
+import { tr } from './i18n.ts';
 
 export interface SubmitError {
   error: string;
@@ -110,7 +111,11 @@ export function modal(opts: ModalOptions): Modal {
     { type: 'submit', class: `btn ${opts.danger ? 'danger' : 'primary'}` },
     opts.submitLabel,
   );
-  const cancelBtn = h('button', { type: 'button', class: 'btn', onclick: () => close(false) }, 'Cancel');
+  const cancelBtn = h(
+    'button',
+    { type: 'button', class: 'btn', onclick: () => close(false) },
+    tr('edit.cancel'),
+  );
   let submitted = false;
   const form = h(
     'form',

@@ -1,14 +1,15 @@
 import { isImageFieldType } from '@esign/domain';
 import { h } from './dom.ts';
 import { areaToPercent } from './geometry.ts';
+import { tr } from './i18n.ts';
 import type { OpenResult } from './types.ts';
 
 type Filled = OpenResult['filled_by_others'][number];
 
 /** What a filled value says in words (screen readers) or shows as text on the page. */
 function words(item: Filled): string {
-  if (item.type === 'checkbox') return item.value === true ? 'checked' : 'not checked';
-  if (isImageFieldType(item.type)) return 'a picture';
+  if (item.type === 'checkbox') return item.value === true ? tr('value.checked') : tr('value.not_checked');
+  if (isImageFieldType(item.type)) return tr('sign.a_picture');
   return Array.isArray(item.value) ? item.value.join(', ') : String(item.value);
 }
 
@@ -30,14 +31,18 @@ export function othersOnPage(open: OpenResult, docIndex: number, pageNumber: num
   for (const item of open.filled_by_others) {
     for (const area of item.areas) {
       if (area.document !== docIndex || area.page !== pageNumber) continue;
-      const who = `${item.signer_name ?? 'Another signer'}${item.role ? ` (${item.role})` : ''}`;
+      const who = `${item.signer_name ?? tr('sign.other_signer')}${item.role ? ` (${item.role})` : ''}`;
       const el = h(
         'div',
         { class: `field other t-${item.type}`, 'data-other-field': item.name },
         shown(item),
-        h('span', { class: 'sr-only' }, `Signed by ${who}: ${item.name}, ${words(item)}`),
+        h(
+          'span',
+          { class: 'sr-only' },
+          tr('sign.other_signed_by', { who, field: item.name, value: words(item) }),
+        ),
       );
-      el.title = `Filled in by ${who}`;
+      el.title = tr('sign.other_filled_by', { who });
       Object.assign(el.style, areaToPercent(area));
       out.push(el);
     }

@@ -2,6 +2,7 @@ import { signing, signingOnExit } from './api.ts';
 import { background } from './dom.ts';
 import { showProblem } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
+import { tr } from './i18n.ts';
 import { signerInput } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
 import { viewForError } from './status.ts';
@@ -11,10 +12,10 @@ import { valuesByName } from './values.ts';
 export function scheduleSave(page: SigningPage): void {
   window.clearTimeout(page.saveTimer);
   if (page.open.preview) {
-    page.ui.saveStatus.textContent = 'Preview: nothing is saved';
+    page.ui.saveStatus.textContent = tr('save.preview');
     return;
   }
-  page.ui.saveStatus.textContent = 'Unsaved changes';
+  page.ui.saveStatus.textContent = tr('save.unsaved');
   page.saveTimer = window.setTimeout(() => background(saveNow(page)), 800);
 }
 
@@ -31,13 +32,13 @@ export async function saveNow(page: SigningPage, keepalive = false): Promise<boo
   if (page.done || !page.dirty.size || page.open.preview) return true;
   const batch = new Set(page.dirty);
   page.dirty.clear();
-  page.ui.saveStatus.textContent = 'Saving…';
+  page.ui.saveStatus.textContent = tr('save.saving');
   const input = { ...signerInput(), values: valuesByName(page.fields, page.values, batch) };
   const call = (keepalive ? signingOnExit : signing).saveValues.mutate(input);
   page.saving = call;
   try {
     await call;
-    if (!page.dirty.size) page.ui.saveStatus.textContent = 'All changes saved';
+    if (!page.dirty.size) page.ui.saveStatus.textContent = tr('save.saved');
     return true;
   } catch (e) {
     for (const id of batch) page.dirty.add(id);
@@ -53,10 +54,10 @@ function saveFailed(page: SigningPage, e: unknown): void {
   if (CLOSED.has(err.code)) page.flow.close(viewForError(err.code, err.message));
   else if (NEEDS_CODE.has(err.code)) page.flow.restart();
   else if (TEMPORARY.has(err.code)) {
-    page.ui.saveStatus.textContent = 'Not saved yet, retrying…';
+    page.ui.saveStatus.textContent = tr('save.retrying');
     page.saveTimer = window.setTimeout(() => background(saveNow(page)), 5000);
   } else {
-    page.ui.saveStatus.textContent = 'Not saved';
-    showProblem(page.ui, `Your last change could not be saved: ${err.message}`);
+    page.ui.saveStatus.textContent = tr('save.failed');
+    showProblem(page.ui, tr('save.failed_detail', { reason: err.message }));
   }
 }

@@ -1,4 +1,5 @@
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 import type { StatusView } from './status.ts';
 
 const root = document.getElementById('app') as HTMLElement;
@@ -32,7 +33,7 @@ export function showStatus(view: StatusView, retry: () => void): void {
         h('p', null, view.body),
         view.detail ? h('p', { class: 'detail' }, view.detail) : null,
         view.retry
-          ? h('button', { type: 'button', class: 'btn primary', onclick: retry }, 'Try again')
+          ? h('button', { type: 'button', class: 'btn primary', onclick: retry }, tr('page.try_again'))
           : null,
       ),
     ),
@@ -45,7 +46,7 @@ export function showLoading(): void {
     h(
       'main',
       { id: 'main', class: 'status-page' },
-      h('p', { class: 'loading', role: 'status' }, 'Loading the document…'),
+      h('p', { class: 'loading', role: 'status' }, tr('page.loading')),
     ),
   ]);
 }

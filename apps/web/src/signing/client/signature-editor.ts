@@ -1,6 +1,7 @@
 import { h, nextId } from './dom.ts';
 import { createSignaturePad, renderTypedSignature, SCRIPT_FONT } from './draw.ts';
 import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
+import { tr } from './i18n.ts';
 import type { SubmitError } from './modal.ts';
 import { remember } from './signature-methods.ts';
 import type { FieldValue } from './types.ts';
@@ -15,8 +16,8 @@ interface Panel {
 }
 
 interface Wording {
-  /** "signature" or "initials" */
-  what: string;
+  /** the ICU select value of the `sig.*` messages: "true" for initials */
+  what: { initials: string };
   initials: boolean;
 }
 
@@ -26,7 +27,7 @@ interface Wording {
  */
 export function signatureEditor(req: EditRequest): Editor {
   const initials = req.field.type === 'initials';
-  const words: Wording = { what: initials ? 'initials' : 'signature', initials };
+  const words: Wording = { what: { initials: String(initials) }, initials };
   const saved = isImageValue(req.value) ? req.value : req.reuse;
   const draw = drawPanel(req, words);
   const typed = typePanel(req, words);
@@ -44,11 +45,16 @@ export function signatureEditor(req: EditRequest): Editor {
   };
   const modes: [Mode, string][] = [
     ...(saved
-      ? [['saved', isImageValue(req.value) ? 'Current' : `Use my ${words.what}`] as [Mode, string]]
+      ? [
+          ['saved', isImageValue(req.value) ? tr('sig.current') : tr('sig.use_mine', words.what)] as [
+            Mode,
+            string,
+          ],
+        ]
       : []),
-    ['draw', 'Draw'],
-    ['type', 'Type'],
-    ['upload', 'Upload'],
+    ['draw', tr('sig.draw')],
+    ['type', tr('sig.type')],
+    ['upload', tr('sig.upload')],
   ];
   const picker = modePicker(modes, mode, words, show);
   let observer: ResizeObserver | null = null;
@@ -79,7 +85,7 @@ function modePicker(modes: [Mode, string][], initial: Mode, { what }: Wording, o
   const el = h(
     'fieldset',
     { class: 'segmented' },
-    h('legend', { class: 'sr-only' }, `How to add your ${what}`),
+    h('legend', { class: 'sr-only' }, tr('sig.how', what)),
     inputs.map((input, i) => h('label', { class: 'seg' }, input, h('span', null, modes[i]?.[1] ?? ''))),
   );
   return { el, checked: () => inputs.find((i) => i.checked) ?? null };
@@ -89,7 +95,7 @@ function savedPanel(saved: string | null, { what }: Wording): Panel {
   const el = h(
     'div',
     { class: 'panel' },
-    saved ? h('img', { class: 'preview sig', src: saved, alt: `Your ${what}` }) : null,
+    saved ? h('img', { class: 'preview sig', src: saved, alt: tr('sig.yours', what) }) : null,
   );
   return { el, collect: () => saved };
 }
@@ -98,13 +104,13 @@ function drawPanel(req: EditRequest, { what, initials }: Wording) {
   const canvas = h('canvas', {
     class: 'pad',
     role: 'img',
-    'aria-label': `Drawing area for your ${what}. Draw with a mouse, finger or pen, or choose Type to type it instead.`,
+    'aria-label': tr('sig.pad', what),
   });
   const ratio = Math.min(initials ? 2.5 : 4, Math.max(initials ? 1.2 : 2, req.aspect));
   canvas.style.aspectRatio = String(ratio);
-  const note = h('p', { class: 'hint' }, `Draw your ${what} in the box.`);
+  const note = h('p', { class: 'hint' }, tr('sig.draw_hint', what));
   const pad = createSignaturePad(canvas, () => {
-    note.textContent = pad.isEmpty() ? `Draw your ${what} in the box.` : '';
+    note.textContent = pad.isEmpty() ? tr('sig.draw_hint', what) : '';
   });
   const el = h(
     'div',
@@ -114,11 +120,14 @@ function drawPanel(req: EditRequest, { what, initials }: Wording) {
       'div',
       { class: 'row' },
       note,
-      h('button', { type: 'button', class: 'btn small', onclick: () => pad.clear() }, 'Clear drawing'),
+      h(
+        'button',
+        { type: 'button', class: 'btn small', onclick: () => pad.clear() },
+        tr('sig.clear_drawing'),
+      ),
     ),
   );
-  const collect = (): FieldValue | SubmitError =>
-    pad.toDataUrl() ?? { error: `Draw your ${what} in the box, or choose Type to type it instead.` };
+  const collect = (): FieldValue | SubmitError => pad.toDataUrl() ?? { error: tr('sig.draw_missing', what) };
   return { el, canvas, pad, collect };
 }
 
@@ -144,33 +153,32 @@ function typePanel(req: EditRequest, { initials }: Wording) {
     h(
       'label',
       { for: id },
-      `Type your ${initials ? 'initials' : 'full name'}`,
-      h('span', { class: 'sr-only' }, ` for ${fieldLabel(req.field)}`),
+      tr('sig.type_label', { initials: String(initials) }),
+      h('span', { class: 'sr-only' }, tr('sig.for_field', { field: fieldLabel(req.field) })),
     ),
     input,
     preview,
   );
   const collect = (): FieldValue | SubmitError =>
-    renderTypedSignature(input.value) ?? { error: `Type your ${initials ? 'initials' : 'name'}.`, input };
+    renderTypedSignature(input.value) ?? {
+      error: tr('sig.type_missing', { initials: String(initials) }),
+      input,
+    };
   return { el, input, collect };
 }
 
 function uploadPanel(req: EditRequest, { what }: Wording): Panel {
-  const up = fileInput(`Upload a picture of your ${what}`, 'image/png,image/jpeg');
-  up.label.append(h('span', { class: 'sr-only' }, ` for ${fieldLabel(req.field)}`));
-  const preview = h('img', { class: 'preview', alt: `Uploaded ${what}`, hidden: true });
-  const note = h(
-    'p',
-    { class: 'hint', 'aria-live': 'polite' },
-    'PNG or JPEG, ideally on a white or clear background.',
-  );
+  const up = fileInput(tr('sig.upload_label', what), 'image/png,image/jpeg');
+  up.label.append(h('span', { class: 'sr-only' }, tr('sig.for_field', { field: fieldLabel(req.field) })));
+  const preview = h('img', { class: 'preview', alt: tr('sig.uploaded', what), hidden: true });
+  const note = h('p', { class: 'hint', 'aria-live': 'polite' }, tr('sig.upload_hint'));
   const image = watchImageInput(up.input, preview, note, { maxSide: 1200 });
   return {
     el: h('div', { class: 'panel' }, up.label, up.input, preview, note),
     async collect() {
       const { url, problem } = await image.read();
       if (problem) return { error: problem, input: up.input };
-      return url ?? { error: `Choose a picture of your ${what}.`, input: up.input };
+      return url ?? { error: tr('sig.upload_missing', what), input: up.input };
     },
   };
 }

@@ -5,7 +5,9 @@ import { announce, background, h } from './dom.ts';
 import { goNext } from './field-actions.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { finish } from './finish.ts';
+import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import { introText } from './intro-text.ts';
+import { saveNow } from './saving.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
 import { createSigningPage, leaveSigningPage, type SigningPage } from './signing-state.ts';
@@ -19,8 +21,8 @@ export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
   ui.finish.addEventListener('click', () => background(finish(page)));
   ui.decline.addEventListener('click', () => background(decline(page)));
 
-  const title = open.request.title || 'Document';
-  document.title = `Sign: ${title}`;
+  const title = open.request.title || tr('sign.document');
+  document.title = tr('sign.doc_title', { title });
   const main = h(
     'main',
     { id: 'main', class: 'docs', 'aria-labelledby': 'doc-title' },
@@ -38,9 +40,7 @@ export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
   updateProgress(page);
   const fillable = page.fields.filter((f) => !f.prefilled);
   const required = fillable.filter((f) => f.required).length;
-  announce(
-    `${title}. ${fillable.length} field${fillable.length === 1 ? '' : 's'} to fill in, ${required} required.`,
-  );
+  announce(tr('sign.announce', { title, fields: fillable.length, required }));
   return page;
 }
 
@@ -57,12 +57,17 @@ function signingBar(page: SigningPage, title: string): HTMLElement {
       h(
         'p',
         { class: 'who' },
-        who ? `Signing as ${who}${open.signer.role ? ` (${open.signer.role})` : ''}` : null,
-        open.preview ? `Preview as ${open.signer.role}: nothing you enter is saved ` : null,
-        open.preview ? h('span', { class: 'badge' }, 'Preview') : null,
-        open.request.test_mode ? h('span', { class: 'badge' }, 'Test') : null,
+        who
+          ? open.signer.role
+            ? tr('sign.signing_as_role', { who, role: open.signer.role })
+            : tr('sign.signing_as', { who })
+          : null,
+        open.preview ? `${tr('sign.preview_as', { role: open.signer.role ?? '' })} ` : null,
+        open.preview ? h('span', { class: 'badge' }, tr('sign.badge_preview')) : null,
+        open.request.test_mode ? h('span', { class: 'badge' }, tr('sign.badge_test')) : null,
       ),
     ),
+    languageSwitcher(() => background(switchLanguage(page))),
     h(
       'div',
       { class: 'bar-actions' },
@@ -81,7 +86,7 @@ function senderMessage(open: OpenResult): HTMLElement | null {
   if (!message?.body) return null;
   return h(
     'section',
-    { class: 'message', 'aria-label': 'Message from the sender' },
+    { class: 'message', 'aria-label': tr('sign.sender_message') },
     message.subject ? h('h2', null, message.subject) : null,
     h('p', null, message.body),
   );
@@ -90,5 +95,14 @@ function senderMessage(open: OpenResult): HTMLElement | null {
 function othersNote(open: OpenResult): string {
   if (!open.filled_by_others.length) return '';
   const names = [...new Set(open.filled_by_others.map((f) => f.signer_name ?? f.role))];
-  return ` What ${names.join(' and ')} already signed is shown on the document as it will appear in the signed copy.`;
+  const list = new Intl.ListFormat(pageLocale(), { type: 'conjunction' }).format(names);
+  return ` ${tr('sign.others_note', { names: list })}`;
+}
+
+/** The signer chose another language: what they entered is saved, then the page opens again in it. */
+async function switchLanguage(page: SigningPage): Promise<void> {
+  window.clearTimeout(page.saveTimer);
+  if (page.dirty.size) await saveNow(page);
+  while (page.saving) await page.saving.catch(() => {});
+  page.flow.restart();
 }

@@ -1,4 +1,5 @@
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 import type { Flow } from './screen.ts';
 import type { DocumentInfo, FieldValue, OpenResult, PageInfo, SigningField } from './types.ts';
 import { fromStored, orderFields } from './values.ts';
@@ -67,9 +68,9 @@ export function createSigningPage(open: OpenResult, flow: Flow): SigningPage {
     ui: {
       progress: h('span', { class: 'progress' }),
       saveStatus: h('span', { class: 'save-status' }),
-      next: h('button', { type: 'button', class: 'btn' }, 'Next field'),
-      finish: h('button', { type: 'button', class: 'btn primary' }, 'Finish'),
-      decline: h('button', { type: 'button', class: 'btn ghost' }, 'Decline'),
+      next: h('button', { type: 'button', class: 'btn' }, tr('sign.next')),
+      finish: h('button', { type: 'button', class: 'btn primary' }, tr('sign.finish')),
+      decline: h('button', { type: 'button', class: 'btn ghost' }, tr('sign.decline')),
       fit: fitButton(() => document.getElementById('main')),
       summary: h('div', { class: 'error-summary', tabindex: -1, hidden: true }),
     },

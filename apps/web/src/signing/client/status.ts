@@ -1,3 +1,4 @@
+import { tr } from './i18n.ts';
 import type { OpenResult } from './types.ts';
 
 /** A full-page message instead of the document: finished, declined, closed or broken links. */
@@ -11,59 +12,52 @@ export interface StatusView {
   retry?: boolean;
 }
 
-const INVALID_LINK: StatusView = {
-  kind: 'error',
-  title: 'This signing link is not valid',
-  body: 'Check that you opened the whole link from your email. If it still does not work, ask the sender for a new link.',
+type StatusName =
+  | 'invalid_link'
+  | 'signed'
+  | 'declined'
+  | 'canceled'
+  | 'expired'
+  | 'archived'
+  | 'other_declined'
+  | 'completed'
+  | 'waiting'
+  | 'finished'
+  | 'closed'
+  | 'rate_limited'
+  | 'network'
+  | 'error';
+
+const KIND: Record<StatusName, StatusView['kind']> = {
+  invalid_link: 'error',
+  signed: 'done',
+  declined: 'info',
+  canceled: 'info',
+  expired: 'info',
+  archived: 'info',
+  other_declined: 'info',
+  completed: 'done',
+  waiting: 'info',
+  finished: 'done',
+  closed: 'info',
+  rate_limited: 'error',
+  network: 'error',
+  error: 'error',
 };
 
-export const SIGNED: StatusView = {
-  kind: 'done',
-  title: 'Document signed',
-  body: 'Thank you. Your signature has been recorded and the sender has been notified. You can close this page.',
-};
+/** A whole-page status in the page's language (its words are looked up when it is shown). */
+function view(name: StatusName, extra: Partial<StatusView> = {}): StatusView {
+  return {
+    kind: KIND[name],
+    title: tr(`status.${name}.title`),
+    body: tr(`status.${name}.body`),
+    ...extra,
+  };
+}
 
-export const DECLINED: StatusView = {
-  kind: 'info',
-  title: 'You declined to sign',
-  body: 'The sender has been told that you declined. You can close this page.',
-};
-
-const CANCELED: StatusView = {
-  kind: 'info',
-  title: 'This request was canceled',
-  body: 'The sender canceled this signature request, so it can no longer be signed. Contact the sender if you think this is a mistake.',
-};
-
-const EXPIRED: StatusView = {
-  kind: 'info',
-  title: 'This signing link has expired',
-  body: 'The time to sign this document has passed. Ask the sender to send it again.',
-};
-
-const ARCHIVED: StatusView = {
-  kind: 'info',
-  title: 'This document is no longer available',
-  body: 'The sender has withdrawn the template this request was made from, so it can no longer be signed.',
-};
-
-const OTHER_DECLINED: StatusView = {
-  kind: 'info',
-  title: 'This request was declined',
-  body: 'Another signer declined this signature request, so it can no longer be signed.',
-};
-
-const COMPLETED: StatusView = {
-  kind: 'done',
-  title: 'This document is fully signed',
-  body: 'Everyone has signed this document. There is nothing left for you to do.',
-};
-
-const WAITING: StatusView = {
-  kind: 'info',
-  title: 'It is not your turn yet',
-  body: 'Someone else has to sign this document before you. You will get an email when it is your turn.',
-};
+export const signedView = (redirecting = false): StatusView =>
+  view('signed', redirecting ? { body: tr('status.signed.redirect') } : {});
+export const declinedView = (): StatusView => view('declined');
 
 /** The page for a tRPC error code (the stable codes of the REST API) from any signing procedure. */
 export function viewForError(code: string, message?: string): StatusView {
@@ -71,71 +65,50 @@ export function viewForError(code: string, message?: string): StatusView {
     case 'not_found':
     case 'invalid_parameter':
     case 'missing_parameter':
-      return INVALID_LINK;
+      return view('invalid_link');
     case 'signer_finished':
-      return {
-        kind: 'done',
-        title: 'You have already finished',
-        body: 'This document has already been signed or declined, so this link no longer opens it. You can close this page.',
-        detail: message,
-      };
+      return view('finished', { detail: message });
     case 'not_open':
-      return {
-        kind: 'info',
-        title: 'This request is closed',
-        body: 'It can no longer be signed: the sender canceled it, someone declined it, or the time to sign ran out. Contact the sender if you still need to sign.',
-        detail: message,
-      };
+      return view('closed', { detail: message });
     case 'expired':
-      return EXPIRED;
+      return view('expired');
     case 'canceled':
-      return CANCELED;
+      return view('canceled');
     case 'template_archived':
-      return ARCHIVED;
+      return view('archived');
     case 'rate_limited':
-      return {
-        kind: 'error',
-        title: 'Too many attempts',
-        body: 'Please wait a minute, then try again.',
-        retry: true,
-      };
+      return view('rate_limited', { retry: true });
     case 'network':
-      return {
-        kind: 'error',
-        title: 'Cannot reach the server',
-        body: 'Check your internet connection, then try again.',
-        retry: true,
-      };
+      return view('network', { retry: true });
     default:
-      return {
-        kind: 'error',
-        title: 'Something went wrong',
-        body: 'The document could not be loaded. Try again in a moment; if it keeps happening, contact the sender.',
-        retry: true,
-      };
+      return view('error', { retry: true });
   }
 }
 
 /** The page for an opened link that cannot be signed (any more), or null when the signer can sign. */
 export function viewForOpen(open: Pick<OpenResult, 'status' | 'request'>): StatusView | null {
-  if (open.status === 'signed') return SIGNED;
-  if (open.status === 'declined') return DECLINED;
+  if (open.status === 'signed') return signedView();
+  if (open.status === 'declined') return declinedView();
   switch (open.request.status) {
     case 'canceled':
-      return CANCELED;
+      return view('canceled');
     case 'expired':
-      return EXPIRED;
+      return view('expired');
     case 'declined':
-      return OTHER_DECLINED;
+      return view('other_declined');
     case 'completed':
-      return COMPLETED;
+      return view('completed');
   }
-  if (open.status === 'waiting') return WAITING;
+  if (open.status === 'waiting') return view('waiting');
   return null;
 }
 
 const waitFor = (seconds: number | null) =>
-  !seconds ? 'a minute' : seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  !seconds
+    ? tr('code.wait_minute')
+    : seconds < 90
+      ? tr('code.wait_seconds', { count: seconds })
+      : tr('code.wait_minutes', { count: Math.ceil(seconds / 60) });
 
 /**
  * The message under the email-code form when asking for (`request`) or entering (`verify`) a code
@@ -150,10 +123,10 @@ export function codeErrorMessage(
   retryAfterSeconds: number | null,
 ): string {
   if (code === 'rate_limited') {
-    return step === 'request'
-      ? `We cannot send another code yet. You can ask again in ${waitFor(retryAfterSeconds)}.`
-      : `Too many attempts. Wait ${waitFor(retryAfterSeconds)}, then try again.`;
+    return tr(step === 'request' ? 'code.request_limited' : 'code.verify_limited', {
+      wait: waitFor(retryAfterSeconds),
+    });
   }
-  if (code === 'network') return 'Cannot reach the server. Check your internet connection, then try again.';
+  if (code === 'network') return tr('code.network');
   return message;
 }

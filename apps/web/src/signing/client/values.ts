@@ -7,28 +7,16 @@ import {
   PHONE_PATTERN,
 } from '@esign/domain';
 import { compareAreas } from './geometry.ts';
+import { tr } from './i18n.ts';
 import type { FieldType, FieldValue, FileValue, SigningField } from './types.ts';
 
 /** The value rules the procedures enforce (core field-values.ts), from @esign/domain. */
 export { isFilled };
 
-/** How each type is named to people (labels, screen readers). */
-export const TYPE_LABELS: Record<FieldType, string> = {
-  text: 'text',
-  signature: 'signature',
-  initials: 'initials',
-  date: 'date',
-  checkbox: 'checkbox',
-  number: 'number',
-  phone: 'phone number',
-  select: 'list',
-  radio: 'choice',
-  multiple: 'multiple choice',
-  image: 'image',
-  file: 'file',
-  stamp: 'stamp',
-  cells: 'text in boxes',
-};
+/** How each type is named to people (labels, screen readers), in the page's language. */
+export function typeLabel(type: FieldType): string {
+  return tr(`type.${type}`);
+}
 
 export type Parsed = { ok: true; value: FieldValue } | { ok: false; error: string };
 
@@ -42,20 +30,22 @@ const fail = (error: string): Parsed => ({ ok: false, error });
 export function parseTextInput(type: FieldType, raw: string): Parsed {
   if (type === 'text' || type === 'cells') {
     if (raw.trim() === '') return ok(null);
-    return raw.length > MAX_TEXT_LENGTH ? fail(`Use at most ${MAX_TEXT_LENGTH} characters.`) : ok(raw);
+    return raw.length > MAX_TEXT_LENGTH
+      ? fail(tr('edit.error_text_long', { max: MAX_TEXT_LENGTH }))
+      : ok(raw);
   }
   const s = raw.trim();
   if (s === '') return ok(null);
   if (type === 'number') {
     // A decimal comma is accepted when it is the only separator ("3,5").
     const n = /^-?\d+,\d+$/.test(s) ? s.replace(',', '.') : s;
-    return NUMBER_PATTERN.test(n) ? ok(Number(n)) : fail('Enter a number, for example 42 or 3.5.');
+    return NUMBER_PATTERN.test(n) ? ok(Number(n)) : fail(tr('edit.error_number'));
   }
   if (type === 'phone') {
-    return PHONE_PATTERN.test(s) ? ok(s) : fail('Enter a phone number: digits, spaces and + ( ) - . / only.');
+    return PHONE_PATTERN.test(s) ? ok(s) : fail(tr('edit.error_phone'));
   }
-  if (type === 'date') return isValidDate(s) ? ok(s) : fail('Enter a date as YYYY-MM-DD.');
-  return fail('This field does not take typed text.');
+  if (type === 'date') return isValidDate(s) ? ok(s) : fail(tr('edit.error_date'));
+  return fail(tr('edit.error_no_text'));
 }
 
 /** The value of a field as the page shows it, from what signing.open returned. */
@@ -86,18 +76,18 @@ export function isImageValue(value: FieldValue | undefined): value is string {
 
 /** Short words for a value: what a screen reader says and what a small field shows. */
 export function describeValue(field: Pick<SigningField, 'type'>, value: FieldValue | undefined): string {
-  if (!isFilled(value)) return 'empty';
+  if (!isFilled(value)) return tr('value.empty');
   switch (field.type) {
     case 'checkbox':
-      return 'checked';
+      return tr('value.checked');
     case 'signature':
     case 'initials':
-      return field.type === 'signature' ? 'signed' : 'initialled';
+      return field.type === 'signature' ? tr('value.signed') : tr('value.initialled');
     case 'image':
     case 'stamp':
-      return 'image added';
+      return tr('value.image_added');
     case 'file':
-      return `file ${(value as FileValue).name}`;
+      return tr('value.file', { name: (value as FileValue).name });
     case 'multiple':
       return (value as string[]).join(', ');
     default:

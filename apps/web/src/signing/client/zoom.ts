@@ -1,4 +1,5 @@
 import { h } from './dom.ts';
+import { tr } from './i18n.ts';
 
 /**
  * Readable zoom on phones: moving to a field (Next field, or tapping it) enlarges the pages until
@@ -36,7 +37,7 @@ export function bringToField(main: HTMLElement, el: HTMLElement, fit: HTMLButton
 }
 
 export function fitButton(main: () => HTMLElement | null): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: 'btn ghost fit', hidden: true }, 'Fit page');
+  const button = h('button', { type: 'button', class: 'btn ghost fit', hidden: true }, tr('sign.fit'));
   button.addEventListener('click', () => {
     const m = main();
     if (m) setZoom(m, 1, button);

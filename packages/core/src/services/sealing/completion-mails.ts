@@ -1,7 +1,9 @@
 import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { findUserContact } from '@esign/db/queries/sealing';
+import { direction, formatDate, type Locale, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
 import { signFileLink } from '../file-links.ts';
+import { readerLocale } from '../locale.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
 import type { ProducedFile } from '../request-model.ts';
 import { queueCompletionSms } from '../sms/completion.ts';
@@ -27,28 +29,24 @@ export async function queueCompletionMails(
 ) {
   const links = files.map((f) => ({
     kind: f.kind,
-    label:
-      f.kind === 'audit_trail' ? 'Audit trail' : f.kind === 'combined' ? 'Everything in one file' : f.name,
+    name: f.name,
     url: signFileLink(
       config,
       { k: f.storage_key, t: PDF_TYPE, n: `${f.name}.pdf` },
       { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));
-  const until = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000).toISOString().slice(0, 10);
+  const untilDate = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000);
+  // For the SMS and the CC/notify emails (English for now): labelled links, the date as ISO.
+  const until = untilDate.toISOString().slice(0, 10);
+  const labelled = links.map((l) => ({
+    ...l,
+    label: l.kind === 'audit_trail' ? 'Audit trail' : l.kind === 'combined' ? 'Everything in one file' : l.name,
+  }));
   const test = request.environment === 'test';
-  const subject = `${test ? '[Test] ' : ''}Completed: ${title}`;
-  const linkText = links.map((l) => `${l.label}: ${l.url}`).join('\n');
-  const linkHtml = links
-    .map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a></li>`)
-    .join('');
-  const testNote = test ? '\nThis was sent in test mode: the documents are not legally binding.\n' : '';
-  const body = (greeting: string, intro: string) => ({
-    text: `${greeting}\n\n${intro}\n\n${linkText}\n\nThese links work until ${until}.\n${testNote}`,
-    html: `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><ul>${linkHtml}</ul><p>These links work until ${until}.</p>${
-      test ? '<p>This was sent in test mode: the documents are not legally binding.</p>' : ''
-    }`,
-  });
+  // Each signer reads it in their language; the sender's copy is English like the dashboard.
+  const mailIn = (locale: Locale, greeting: string, intro: string) =>
+    completionMail({ locale, links, until: untilDate, test, title, greeting, intro });
 
   const sent = new Set<string>();
   // send_email false: the sender handles signer communication itself, so signers get no email.
@@ -56,14 +54,15 @@ export async function queueCompletionMails(
     for (const s of signers) {
       if (!s.email || sent.has(s.email.toLowerCase())) continue;
       sent.add(s.email.toLowerCase());
+      const { locale } = await readerLocale(tx, { signer: s, request });
       await queueMail(tx, {
         kind: 'request.completed',
         to: s.email,
         replyTo: request.reply_to,
-        subject,
-        ...body(
-          `Hello${s.name ? ` ${s.name}` : ''},`,
-          `Everyone has signed "${title}". Your signed copy and the audit trail are ready to download:`,
+        ...mailIn(
+          locale,
+          s.name ? t(locale, 'mail.hello_name', { name: s.name }) : t(locale, 'mail.hello'),
+          t(locale, 'mail.done.lead', { title }),
         ),
         accountId: request.account_id,
         environment: request.environment,
@@ -71,7 +70,7 @@ export async function queueCompletionMails(
       });
     }
     // Signers reached by SMS get the link by SMS too (sms/completion.ts).
-    await queueCompletionSms(tx, { config, request, signers, links, title, until, now });
+    await queueCompletionSms(tx, { config, request, signers, links: labelled, title, until, now });
   }
   if (request.created_by_user_id) {
     const user = await findUserContact(tx, request.created_by_user_id);
@@ -79,8 +78,8 @@ export async function queueCompletionMails(
       await queueMail(tx, {
         kind: 'request.completed',
         to: user.email,
-        subject,
-        ...body(
+        ...mailIn(
+          'en',
           `Hello${user.name ? ` ${user.name}` : ''},`,
           `Signature request #${request.id} "${title}" is completed: every signer has signed. The sealed documents and the audit trail:`,
         ),
@@ -91,5 +90,35 @@ export async function queueCompletionMails(
     }
   }
   // Issue 34: the request's CC and notify addresses (signature-requests/notices.ts).
-  await queueRecipientCompletionMails(tx, config, { request, files: links, until, already: sent });
+  await queueRecipientCompletionMails(tx, config, { request, files: labelled, until, already: sent });
+}
+
+/** One completion email in `locale`: the greeting, what happened, the links and until when. */
+function completionMail(o: {
+  locale: Locale;
+  links: { kind: string; name: string; url: string }[];
+  until: Date;
+  test: boolean;
+  title: string;
+  greeting: string;
+  intro: string;
+}) {
+  const { locale, links, greeting, intro } = o;
+  const label = (l: (typeof links)[number]) =>
+    l.kind === 'audit_trail'
+      ? t(locale, 'mail.done.audit_trail')
+      : l.kind === 'combined'
+        ? t(locale, 'mail.done.combined')
+        : l.name;
+  const until = t(locale, 'mail.done.until', { date: formatDate(locale, o.until) });
+  const testNote = o.test ? t(locale, 'mail.done.test') : null;
+  return {
+    subject: t(locale, o.test ? 'mail.done.subject_test' : 'mail.done.subject', { title: o.title }),
+    text: `${greeting}\n\n${intro}\n\n${links.map((l) => `${label(l)}: ${l.url}`).join('\n')}\n\n${until}\n${testNote ? `\n${testNote}\n` : ''}`,
+    html: `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body><p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><ul>${links
+      .map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(label(l))}</a></li>`)
+      .join(
+        '',
+      )}</ul><p>${escapeHtml(until)}</p>${testNote ? `<p>${escapeHtml(testNote)}</p>` : ''}</body></html>`,
+  };
 }

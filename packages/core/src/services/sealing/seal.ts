@@ -19,6 +19,7 @@ import {
 } from '@esign/pdf/pool';
 import { recordAudit } from '../audit.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
+import { readerLocale } from '../locale.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { removeFiles } from '../storage.ts';
@@ -213,7 +214,9 @@ async function buildTrail(
   const { request, signers } = run;
   const events = await listRequestAuditEvents(run.ctx.db, request.id);
   const byId = new Map(signers.map((s) => [s.id, s]));
+  const { locale } = await trailLocale(run);
   const input: AuditTrailInput = {
+    locale,
     requestId: request.id,
     title: run.title,
     createdAt: request.created_at,
@@ -226,6 +229,17 @@ async function buildTrail(
     verifyUrl: verifyPageUrl(run.ctx.config),
   };
   return run.sealer.auditTrail(input);
+}
+
+/**
+ * The audit trail's language: the request's locale; else, when every signer reads the same
+ * language, theirs; else the account's default; else English. (The consent each signer gave is
+ * quoted in the language they saw, whatever the labels around it.)
+ */
+function trailLocale(run: SealRun) {
+  const own = [...new Set(run.signers.map((s) => s.locale))];
+  const shared = own.length === 1 && own[0] ? { locale: own[0] } : null;
+  return readerLocale(run.ctx.db, { signer: run.request.locale ? null : shared, request: run.request });
 }
 
 type EventRows = Parameters<typeof consentOf>[0];

@@ -4,6 +4,7 @@ import { markSignerEmailed } from '@esign/db/queries/signers';
 import type { Config } from '../../config.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { invitationEmail } from '../emails.ts';
+import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import { hmac } from '../secret.ts';
@@ -65,7 +66,9 @@ export async function queueInvitationMail(
   const sms = await queueInvitationSms(tx, { ...o, url });
   if (!signerChannels(signer).email) return { mail: [], sms };
   const snapshot = request.snapshot as RequestSnapshot;
+  const { locale } = await readerLocale(tx, { signer, request });
   const mail = invitationEmail({
+    locale,
     kind: o.kind,
     title: snapshot.template.name,
     signerName: signer.name,

@@ -30,6 +30,7 @@ export interface UpdateSignerArgs {
   email?: string | null;
   phone?: string | null;
   external_id?: string | null;
+  locale?: string | null;
   metadata?: unknown;
   prefill?: unknown;
   resend: boolean;
@@ -112,6 +113,7 @@ async function updateLocked(
     ...(input.email !== undefined ? { email: input.email } : {}),
     ...(input.phone !== undefined ? { phone } : {}),
     ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
+    ...(input.locale !== undefined ? { locale: input.locale } : {}),
     ...(metadata !== undefined ? { metadata: json(metadata) } : {}),
     ...(prefill !== undefined ? { prefill: json(prefill) } : {}),
     ...(input.resend ? { last_emailed_at: now } : {}),

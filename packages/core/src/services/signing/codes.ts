@@ -11,6 +11,7 @@ import {
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
+import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { RequestSnapshot } from '../request-model.ts';
@@ -71,7 +72,7 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
             }),
           ],
         }
-      : { mail: [await queueCodeMail(tx, r, code)], sms: [] };
+      : { mail: [await queueCodeMail(tx, r, { code, acceptLanguage: sc.acceptLanguage })], sms: [] };
     await audit(tx, sc, { r, type: 'otp.sent', ...(bySms ? { data: { channel: 'sms' } } : {}) });
     const result = bySms
       ? { sent: true as const, channel: 'sms' as const, email: null, to: maskPhone(r.signer.phone!) }
@@ -82,8 +83,16 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
   return result;
 }
 
-async function queueCodeMail(tx: Tx, r: Resolved, code: string): Promise<number> {
+/** The code by email, in the language the signer reads (issue 32). */
+async function queueCodeMail(
+  tx: Tx,
+  r: Resolved,
+  o: { code: string; acceptLanguage: SignerCtx['acceptLanguage'] },
+): Promise<number> {
+  const { code } = o;
+  const { locale } = await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: o.acceptLanguage });
   const mail = oneTimeCodeEmail({
+    locale,
     title: (r.request.snapshot as RequestSnapshot).template.name,
     code,
     minutes: CODE_TTL_MS / 60_000,

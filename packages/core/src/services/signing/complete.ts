@@ -8,14 +8,16 @@ import {
   markSigningRequestCompleted,
   markSigningRequestInProgress,
 } from '@esign/db/queries/signing';
+import type { Locale } from '@esign/i18n';
 import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
+import { readerLocale } from '../locale.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, SnapshotField } from '../request-model.ts';
 import { queueSealing, queueSignerCopy } from '../sealing/index.ts';
 import { queueInvitation, senderNameOf } from '../signature-requests/index.ts';
 import { noOutgoing, type Outgoing, sendOutgoingNow } from '../sms/index.ts';
-import { SIGNING_CONSENT_TEXT } from './consent.ts';
+import { consentText } from './consent.ts';
 import {
   audit,
   mailCtx,
@@ -36,7 +38,11 @@ import { assertTurn, markStarted, mergeValues, type SigningInput } from './value
  */
 export async function completeSigning(
   sc: SignerCtx,
-  input: SigningInput & { values: Record<string, unknown>; signature_methods?: Record<string, string> },
+  input: SigningInput & {
+    values: Record<string, unknown>;
+    signature_methods?: Record<string, string>;
+    locale?: Locale;
+  },
 ) {
   const methods = input.signature_methods ?? {};
   const { result, mailIds } = await sc.db.transaction().execute(async (tx) => {
@@ -47,12 +53,16 @@ export async function completeSigning(
     assertRequired(fields, { ...(r.signer.prefill as Record<string, FieldValue>), ...values });
     await markStarted(tx, sc, r);
     await markSignerSigned(tx, r.signer.id, { values, ip: sc.ip, userAgent: sc.userAgent, now: sc.now });
-    // The consent the signer gave (the sentence next to the Sign button), at this entry's time, and
-    // how each signature was made.
+    // The consent the signer gave (the sentence next to the Sign button, in the language the page
+    // showed), at this entry's time, and how each signature was made.
+    const locale =
+      input.locale ??
+      (await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage }))
+        .locale;
     await audit(tx, sc, {
       r,
       type: 'signer.signed',
-      data: { consent: SIGNING_CONSENT_TEXT, ...signatureMethods(fields, methods) },
+      data: { consent: consentText(locale), locale, ...signatureMethods(fields, methods) },
     });
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.signed',

@@ -26,6 +26,8 @@ export interface SignerCtx {
   now: Date;
   ip: string | null;
   userAgent: string | null;
+  /** The browser's Accept-Language header: the signing page's language when nothing else names one. */
+  acceptLanguage?: string | null;
   /** The browser adapter's cookie access (the email-code session cookie); null for other callers. */
   web?: WebSession | null;
 }

@@ -6,7 +6,7 @@
 export * from './code-policy.ts';
 export { requestSigningCode, verifySigningCode } from './codes.ts';
 export { completeSigning } from './complete.ts';
-export { SIGNING_CONSENT_TEXT } from './consent.ts';
+export { consentText, SIGNING_CONSENT_TEXT } from './consent.ts';
 export type { SignerCtx } from './context.ts';
 export { SIGNING_COOKIE_PATH, signingCookieName } from './cookie.ts';
 export { openSigning } from './open.ts';

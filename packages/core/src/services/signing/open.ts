@@ -2,6 +2,7 @@ import type { SignerRow } from '@esign/db';
 import { markSignerViewed } from '@esign/db/queries/signing';
 import { recordEvent } from '../events.ts';
 import { signingPages } from '../file-links.ts';
+import { readerLocale } from '../locale.ts';
 import {
   type FieldValue,
   type RequestSnapshot,
@@ -12,7 +13,7 @@ import { effectiveStatus, effectiveValues, signerFields } from '../signature-req
 import { loadSigners } from '../signature-requests/queries.ts';
 import { codeBySms } from '../sms/index.ts';
 import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
-import { SIGNING_CONSENT_TEXT } from './consent.ts';
+import { consentText } from './consent.ts';
 import {
   audit,
   type Resolved,
@@ -84,6 +85,11 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
   const visible = unlocked && r.signer.status !== 'waiting';
   if (visible) r = await recordViewed(sc, token, r);
   const snapshot = r.request.snapshot as RequestSnapshot;
+  const { locale, source } = await readerLocale(sc.db, {
+    signer: r.signer,
+    request: r.request,
+    acceptLanguage: sc.acceptLanguage,
+  });
   return {
     object: 'signing_session' as const,
     status: r.signer.status,
@@ -110,7 +116,9 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
     filled_by_others: visible
       ? filledByOthers(snapshot, await loadSigners(sc.db, r.request.id), r.signer)
       : [],
-    consent_text: SIGNING_CONSENT_TEXT,
+    locale,
+    locale_source: source,
+    consent_text: consentText(locale),
     redirect_url: r.signer.redirect_url ?? r.request.redirect_url,
   };
 }

@@ -1,3 +1,4 @@
+import { negotiate } from '@esign/i18n';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
@@ -5,7 +6,7 @@ import { signingPages } from '../file-links.ts';
 import { pageRuns } from '../request-model.ts';
 import { hmac, safeEqual } from '../secret.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { SIGNING_CONSENT_TEXT } from '../signing/consent.ts';
+import { consentText } from '../signing/consent.ts';
 import { loadTemplateDocuments, loadTemplateFields, requireTemplate } from './queries.ts';
 
 // The editor's preview (issue 12): the signing page as one role of the template would see it, with
@@ -71,9 +72,10 @@ export async function issueTemplatePreview(
 
 /** signing.open for a preview token: what the role's signer would see, nothing filled in. */
 export async function openTemplatePreview(
-  sc: Pick<ServiceContext, 'db' | 'config'> & { now: Date },
+  sc: Pick<ServiceContext, 'db' | 'config'> & { now: Date; acceptLanguage?: string | null },
   token: string,
 ) {
+  const browser = negotiate(sc.acceptLanguage);
   const claims = readClaims(sc.config, token, sc.now);
   const template = await requireTemplate(sc.db, { accountId: claims.a, environment: claims.v }, claims.t);
   const [docs, fields] = await Promise.all([
@@ -116,7 +118,10 @@ export async function openTemplatePreview(
         prefilled: false,
       })),
     filled_by_others: [],
-    consent_text: SIGNING_CONSENT_TEXT,
+    // A preview has no signer or request: the browser's language, like a signer with none set.
+    locale: browser ?? 'en',
+    locale_source: browser ? ('browser' as const) : ('default' as const),
+    consent_text: consentText(browser ?? 'en'),
     redirect_url: null,
   };
 }

@@ -1,0 +1,207 @@
+import { setAccountLocale } from '@esign/db/queries/accounts';
+import { t as tr } from '@esign/i18n';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { pdfText, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
+import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '../src/index.ts';
+
+// Issue 32, Languages: which language a signer reads (signers[].locale > the request's locale >
+// the account's default > the browser's Accept-Language > English), the emails and consent in it,
+// and the audit trail's labels and times.
+
+let t: TestApp;
+let owner: TestAccount;
+let templateId: number;
+let dir: string;
+const logger = createLogger('silent', 'test');
+const area = (y: number) => ({ page: 1, x: 0.1, y, w: 0.4, h: 0.06, document: 0 });
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createTestAccount(t.db, { lifetime: true });
+  dir = tempDir('languages');
+  const tpl = await t.api('POST', 'templates', {
+    key: owner.key,
+    body: {
+      name: 'Mietvertrag',
+      documents: [{ name: 'Mietvertrag', file: b64(await plainPdf(1, 'Mietvertrag')) }],
+      fields: [
+        { name: 'Name', type: 'text', role: 'Mieter', areas: [area(0.2)] },
+        { name: 'Unterschrift', type: 'signature', role: 'Mieter', areas: [area(0.4)] },
+      ],
+    },
+  });
+  expect(tpl.status, tpl.text).toBe(201);
+  templateId = tpl.body.id;
+});
+afterAll(() => t.close());
+
+const caller = (acceptLanguage?: string) =>
+  createCaller(
+    createContext({ db: t.db, logger, config: t.config, deps: t.rt.deps, source: 'link', acceptLanguage }),
+  );
+const tokenOf = (url: string) => new URL(url).pathname.split('/').pop()!;
+
+async function send(body: Record<string, unknown>, signer: Record<string, unknown> = {}) {
+  return t.api('POST', 'signature_requests', {
+    key: owner.key,
+    body: {
+      template_id: templateId,
+      signers: [{ role: 'Mieter', name: 'Jana Schmidt', email: 'jana@example.com', ...signer }],
+      ...body,
+    },
+  });
+}
+
+async function openAs(req: { body: { signers: { signing_url: string }[] } }, acceptLanguage?: string) {
+  const open = await caller(acceptLanguage).signing.open({
+    token: tokenOf(req.body.signers[0]!.signing_url),
+  });
+  return { locale: open.locale, source: open.locale_source, consent: open.consent_text };
+}
+
+describe('issue 32: the language a signer reads', () => {
+  it('issue 32: fallback order signer > request > account > Accept-Language > English, by language (pt-BR → pt)', async () => {
+    await setAccountLocale(t.db, owner.accountId, { locale: 'es', now: new Date() });
+    const accept = 'fr-CH,fr;q=0.9,en;q=0.5';
+    const signer = await send({ locale: 'it' }, { locale: 'de' });
+    expect(signer.status, signer.text).toBe(201);
+    expect(signer.body.locale).toBe('it');
+    expect(signer.body.signers[0].locale).toBe('de');
+    expect(await openAs(signer, accept)).toEqual({
+      locale: 'de',
+      source: 'signer',
+      consent: tr('de', 'consent.text'),
+    });
+    expect(await openAs(await send({ locale: 'it' }), accept)).toMatchObject({
+      locale: 'it',
+      source: 'request',
+    });
+    expect(await openAs(await send({}), accept)).toMatchObject({ locale: 'es', source: 'account' });
+    await setAccountLocale(t.db, owner.accountId, { locale: null, now: new Date() });
+    expect(await openAs(await send({}), accept)).toMatchObject({ locale: 'fr', source: 'browser' });
+    expect(await openAs(await send({}))).toMatchObject({ locale: 'en', source: 'default' });
+    // A valid tag reads its language; one we lack reads English, not the request's language.
+    expect(await openAs(await send({}, { locale: 'pt-BR' }), accept)).toMatchObject({ locale: 'pt' });
+    expect(await openAs(await send({ locale: 'de' }, { locale: 'zh-CN' }), accept)).toMatchObject({
+      locale: 'en',
+      source: 'signer',
+    });
+  });
+
+  it("issue 32: a malformed BCP 47 tag is 422 (invalid_parameter; under signers[] the spec's invalid_signer); PATCH sets and clears a signer's locale", async () => {
+    for (const [body, code] of [
+      [{ signers: [{ role: 'Mieter', email: 'a@example.com', locale: 'de_DE' }] }, 'invalid_signer'],
+      [{ locale: 'not a tag', signers: [{ role: 'Mieter', email: 'a@example.com' }] }, 'invalid_parameter'],
+    ] as const) {
+      const res = await t.api('POST', 'signature_requests', {
+        key: owner.key,
+        body: { template_id: templateId, ...body },
+      });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.error.code).toBe(code);
+      expect(res.body.error.message).toMatch(/locale: must be a BCP 47 language tag/);
+    }
+    const req = await send({});
+    const id = req.body.signers[0].id;
+    const bad = await t.api('PATCH', `signers/${id}`, { key: owner.key, body: { locale: 'english!' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe('invalid_parameter');
+    const set = await t.api('PATCH', `signers/${id}`, { key: owner.key, body: { locale: 'PT-br' } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.locale).toBe('pt-BR');
+    expect(await openAs(req)).toMatchObject({ locale: 'pt', source: 'signer' });
+    const cleared = await t.api('PATCH', `signers/${id}`, { key: owner.key, body: { locale: null } });
+    expect(cleared.body.locale).toBeNull();
+  });
+
+  it('issue 32: a German signer gets the invitation in German (outbox: subject, text, <html lang="de">)', async () => {
+    const req = await send(
+      { expires_at: '2030-05-04T10:00:00Z' },
+      { locale: 'de', email: 'anna@example.de', name: 'Anna Weber' },
+    );
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body', 'html_body'])
+      .where('signer_id', '=', req.body.signers[0].id)
+      .where('kind', '=', 'invitation')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Bitte unterschreiben Sie „Mietvertrag“');
+    expect(mail.text_body).toContain('Guten Tag Anna Weber,');
+    expect(mail.text_body).toContain('bittet Sie, „Mietvertrag“ zu prüfen und zu unterschreiben.');
+    expect(mail.text_body).toContain('Der Link ist gültig bis 4. Mai 2030 um 10:00 UTC.');
+    expect(mail.text_body).toContain('Prüfen und unterschreiben: http');
+    expect(mail.text_body).toContain('Leiten Sie ihn nicht weiter.');
+    expect(mail.html_body).toContain('<html lang="de" dir="ltr">');
+    expect(mail.text_body).not.toMatch(/Review and sign|Hello|expires/);
+  });
+
+  it('issue 32: the consent recorded is the sentence the signer saw, in their language (and a switch on the page)', async () => {
+    const req = await send({}, { locale: 'de' });
+    const token = tokenOf(req.body.signers[0].signing_url);
+    await caller().signing.complete({
+      token,
+      values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() },
+    });
+    const switched = await send({}, { locale: 'de' });
+    await caller().signing.complete({
+      token: tokenOf(switched.body.signers[0].signing_url),
+      values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() },
+      locale: 'ar',
+    });
+    const consents = await t.db
+      .selectFrom('audit_events')
+      .select(['signer_id', 'data'])
+      .where('type', '=', 'signer.signed')
+      .where('signer_id', 'in', [req.body.signers[0].id, switched.body.signers[0].id])
+      .orderBy('id')
+      .execute();
+    expect(consents.map((c) => (c.data as { consent: string; locale: string }).locale)).toEqual(['de', 'ar']);
+    expect((consents[0]!.data as { consent: string }).consent).toBe(tr('de', 'consent.text'));
+    expect((consents[1]!.data as { consent: string }).consent).toBe(tr('ar', 'consent.text'));
+  });
+
+  it('issue 32: the audit trail of German signers is in German, quotes the German consent, and keeps ISO times', async () => {
+    const req = await send({}, { locale: 'de' });
+    await caller().signing.complete({
+      token: tokenOf(req.body.signers[0].signing_url),
+      values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() },
+    });
+    await drainJobs(
+      { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
+      jobHandlers,
+    );
+    const done = await t.api('GET', `signature_requests/${req.body.id}`, { key: owner.key });
+    expect(done.body.audit_trail_url, done.text).toBeTruthy();
+    const pdf = new Uint8Array(await (await fetch(done.body.audit_trail_url)).arrayBuffer());
+    const text = pdfText(writeTemp(dir, `trail-${req.body.id}.pdf`, pdf)).replace(/\s+/g, ' ');
+    for (const label of [
+      'Prüfprotokoll',
+      'Signaturanfrage',
+      'Unterzeichnende',
+      'Einwilligung in die elektronische Unterschrift',
+      'Text der Einwilligung',
+      'Ereignisse',
+      'Seite 1 von',
+    ])
+      expect(text).toContain(label);
+    expect(text).toContain(tr('de', 'consent.text'));
+    // Times for German readers with the ISO time beside them.
+    const year = new Date().getUTCFullYear();
+    expect(text).toMatch(
+      new RegExp(
+        `\\d{1,2}\\. [A-ZÄÖÜa-zäöü]+ ${year} um \\d{2}:\\d{2} UTC \\(${year}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC\\)`,
+      ),
+    );
+    expect(text).not.toContain('Consent text');
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('signer_id', '=', req.body.signers[0].id)
+      .where('kind', '=', 'request.completed')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Abgeschlossen: Mietvertrag');
+    expect(mail.text_body).toContain('Prüfprotokoll: http');
+  });
+});
