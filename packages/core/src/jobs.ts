@@ -4,8 +4,8 @@ import { MAIL_SEND_JOB, sendMailJob } from './services/mail.ts';
 import { SEAL_JOB, SIGNER_COPY_JOB, sealRequestJob, signerCopyJob } from './services/sealing/index.ts';
 import { withSealingGiveUpReport } from './services/sealing-failures.ts';
 import { EMAIL_LINK_JOB, emailLinkJob } from './services/sessions/sign-in.ts';
-import { SMS_SEND_JOB, sendSmsJob } from './services/sms/index.ts';
 import { AUTO_REMIND_JOB, autoRemindJob } from './services/signature-requests/auto-reminders.ts';
+import { SMS_SEND_JOB, sendSmsJob } from './services/sms/index.ts';
 import { RENDER_PAGES_JOB, renderTemplatePagesJob } from './services/templates/index.ts';
 import { WEBHOOK_DELIVER_JOB, webhookDeliverJob } from './services/webhooks/index.ts';
 

@@ -180,7 +180,12 @@ describe('issue 34.2: durable schedule: worker restarts and racing workers never
 
     // The next run: worker A claims it and stalls past its lease; worker B takes it over and sends.
     h.clock.now = at(48);
-    const stalled = await claimJob(h.db, { workerId: 'worker-a', now: h.clock.now, kinds: [AUTO_REMIND_JOB], leaseMs: 1_000 });
+    const stalled = await claimJob(h.db, {
+      workerId: 'worker-a',
+      now: h.clock.now,
+      kinds: [AUTO_REMIND_JOB],
+      leaseMs: 1_000,
+    });
     expect(stalled?.kind).toBe(AUTO_REMIND_JOB);
     h.clock.now = at(48.01);
     const taken = await claimJob(h.db, { workerId: 'worker-b', now: h.clock.now, kinds: [AUTO_REMIND_JOB] });
@@ -196,7 +201,11 @@ describe('issue 34.2: durable schedule: worker restarts and racing workers never
     await runAt(24);
     // The worker dies holding the second run: no renewal, no outcome.
     h.clock.now = at(48);
-    const dead = await claimJob(h.db, { workerId: 'dead-worker', now: h.clock.now, kinds: [AUTO_REMIND_JOB] });
+    const dead = await claimJob(h.db, {
+      workerId: 'dead-worker',
+      now: h.clock.now,
+      kinds: [AUTO_REMIND_JOB],
+    });
     expect(dead).not.toBeNull();
     await runAt(48.001); // the lease (30 s) still holds: nothing is sent
     expect(await remindersOf(r.id)).toEqual({ [r.signers[0]!.id]: 1 });

@@ -151,17 +151,18 @@ describe('issue 34.3: signing.delegate', () => {
       'signer.signed',
       'signer.declined',
     ];
-    const plain = await createWebhookEndpoint(h.db, scope, { input: { url: 'http://127.0.0.1:9/a' }, ...opts });
-    const all = await createWebhookEndpoint(
-      h.db,
-      scope,
-      { input: { url: 'http://127.0.0.1:9/b', events: everySpec }, ...opts },
-    );
-    const chosen = await createWebhookEndpoint(
-      h.db,
-      scope,
-      { input: { url: 'http://127.0.0.1:9/c', events: ['signer.delegated', 'signer.reminded'] }, ...opts },
-    );
+    const plain = await createWebhookEndpoint(h.db, scope, {
+      input: { url: 'http://127.0.0.1:9/a' },
+      ...opts,
+    });
+    const all = await createWebhookEndpoint(h.db, scope, {
+      input: { url: 'http://127.0.0.1:9/b', events: everySpec },
+      ...opts,
+    });
+    const chosen = await createWebhookEndpoint(h.db, scope, {
+      input: { url: 'http://127.0.0.1:9/c', events: ['signer.delegated', 'signer.reminded'] },
+      ...opts,
+    });
     const r = await caller.signatureRequests.create({ template_id: tpl.id, signers, allow_delegation: true });
     await signer().delegate({
       token: tokenOf(r.signers[0]!.signing_url),

@@ -35,7 +35,7 @@ export function layout(
 }
 
 /** A signer's email in their language (@esign/i18n `mail.*`). */
-export function signerLayout(o: LayoutOptions): { text: string; html: string } {
+function signerLayout(o: LayoutOptions): { text: string; html: string } {
   return render(o);
 }
 

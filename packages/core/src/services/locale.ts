@@ -3,7 +3,7 @@ import { findAccountLocale } from '@esign/db/queries/accounts';
 import { type Locale, negotiate, resolveLocale } from '@esign/i18n';
 
 /** Where a reader's language came from (the fallback order of docs/sending.md, "Languages"). */
-export type LocaleSource = 'signer' | 'request' | 'account' | 'browser' | 'default';
+type LocaleSource = 'signer' | 'request' | 'account' | 'browser' | 'default';
 
 export interface ReaderLocale {
   locale: Locale;

@@ -14,9 +14,9 @@ import * as trigramPendingLists from './2026_11_24_0140_trigram_pending_lists.ts
 import * as signerCopyFiles from './2026_11_27_0501_signer_copy_files.ts';
 import * as pageRenderFailures from './2026_11_27_0601_page_render_failures.ts';
 import * as sms from './2026_11_28_0101_sms.ts';
+import * as locales from './2026_11_28_0201_locales.ts';
 import * as ccNotify from './2026_11_28_0301_cc_notify.ts';
 import * as autoRemindersDelegation from './2026_11_28_0401_auto_reminders_delegation.ts';
-import * as locales from './2026_11_28_0201_locales.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {

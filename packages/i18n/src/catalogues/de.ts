@@ -63,8 +63,10 @@ export const de: Catalogue = {
   'code.verify': 'Bestätigen',
   'code.too_short': 'Geben Sie den Code aus der E-Mail ein.',
   'code.title_sms': 'Bestätigen Sie Ihre Telefonnummer',
-  'code.intro_titled_sms': 'Um „{title}“ zu öffnen, geben Sie einen Einmalcode ein, den wir Ihnen per SMS senden.',
-  'code.intro_sms': 'Um dieses Dokument zu öffnen, geben Sie einen Einmalcode ein, den wir Ihnen per SMS senden.',
+  'code.intro_titled_sms':
+    'Um „{title}“ zu öffnen, geben Sie einen Einmalcode ein, den wir Ihnen per SMS senden.',
+  'code.intro_sms':
+    'Um dieses Dokument zu öffnen, geben Sie einen Einmalcode ein, den wir Ihnen per SMS senden.',
   'code.send_sms': 'Code per SMS senden',
   'code.label_sms': 'Code aus der SMS',
   'code.hint_sms': 'Es kann eine Minute dauern, bis sie ankommt.',

@@ -63,7 +63,8 @@ export const es: Catalogue = {
   'code.verify': 'Verificar',
   'code.too_short': 'Introduzca el código del correo.',
   'code.title_sms': 'Confirme su número de teléfono',
-  'code.intro_titled_sms': 'Para abrir «{title}», introduzca el código de un solo uso que le enviamos por SMS.',
+  'code.intro_titled_sms':
+    'Para abrir «{title}», introduzca el código de un solo uso que le enviamos por SMS.',
   'code.intro_sms': 'Para abrir este documento, introduzca el código de un solo uso que le enviamos por SMS.',
   'code.send_sms': 'Enviarme un código por SMS',
   'code.label_sms': 'Código del SMS',

@@ -63,8 +63,10 @@ export const fr: Catalogue = {
   'code.verify': 'Valider',
   'code.too_short': 'Saisissez le code reçu par e-mail.',
   'code.title_sms': 'Confirmez votre numéro de téléphone',
-  'code.intro_titled_sms': 'Pour ouvrir « {title} », saisissez le code à usage unique que nous vous envoyons par SMS.',
-  'code.intro_sms': 'Pour ouvrir ce document, saisissez le code à usage unique que nous vous envoyons par SMS.',
+  'code.intro_titled_sms':
+    'Pour ouvrir « {title} », saisissez le code à usage unique que nous vous envoyons par SMS.',
+  'code.intro_sms':
+    'Pour ouvrir ce document, saisissez le code à usage unique que nous vous envoyons par SMS.',
   'code.send_sms': 'Recevoir un code par SMS',
   'code.label_sms': 'Code reçu par SMS',
   'code.hint_sms': 'Il peut mettre une minute à arriver.',

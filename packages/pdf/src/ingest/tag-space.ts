@@ -9,8 +9,8 @@
 export type Rect = [number, number, number, number];
 
 /** Free space kept between a grown field and what it stops at (points). */
-export const GAP_X = 2;
-export const GAP_Y = 1;
+const GAP_X = 2;
+const GAP_Y = 1;
 
 /** What one field may grow to. */
 export interface GrowthSpec {

@@ -55,7 +55,7 @@ function extension(extnID: string, value: { toBER(sizeOnly?: boolean): ArrayBuff
  * (positive) and a bit below it set (never a leading zero, which OpenSSL refuses as padding; with
  * a plain `& 0x7f`, one identity in 256 could not be loaded).
  */
-export function certificateSerial(random: Uint8Array = randomBytes(16)): Uint8Array<ArrayBuffer> {
+function certificateSerial(random: Uint8Array = randomBytes(16)): Uint8Array<ArrayBuffer> {
   const serial = new Uint8Array(random);
   serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   return serial;

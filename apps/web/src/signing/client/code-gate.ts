@@ -1,7 +1,7 @@
+import type { MessageKey } from '@esign/i18n';
 import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
-import type { MessageKey } from '@esign/i18n';
 import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
@@ -55,7 +55,14 @@ export function showCodeGate(open: OpenResult, flow: Flow): void {
 }
 
 /** The keys whose words differ when the code comes by SMS (their `_sms` twins in the catalogues). */
-type ChannelKey = 'code.title' | 'code.intro_titled' | 'code.intro' | 'code.send' | 'code.label' | 'code.hint' | 'code.too_short';
+type ChannelKey =
+  | 'code.title'
+  | 'code.intro_titled'
+  | 'code.intro'
+  | 'code.send'
+  | 'code.label'
+  | 'code.hint'
+  | 'code.too_short';
 type Say = (key: ChannelKey, values?: Parameters<typeof tr>[1]) => string;
 
 function wordsFor(channel: 'email' | 'sms'): Say {

@@ -11,7 +11,7 @@ import { type StatusView, viewForError } from './status.ts';
 // then signing.delegate; this link stops working and the page says so.
 
 /** The English strings of this component, grouped for the translation catalogue. */
-export const DELEGATE_TEXT = {
+const DELEGATE_TEXT = {
   button: 'Someone else signs',
   title: 'Hand this to someone else',
   description:
@@ -67,7 +67,7 @@ function inputs() {
 }
 
 /** Opens the dialog; resolves true when the turn was handed on (the page then shows the outcome). */
-export async function delegate(page: SigningPage): Promise<boolean> {
+async function delegate(page: SigningPage): Promise<boolean> {
   if (page.done) return false;
   const i = inputs();
   let outcome: StatusView | null = null;

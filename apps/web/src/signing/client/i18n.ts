@@ -37,7 +37,7 @@ export function pageLocale(): Locale {
   return current;
 }
 
-export function applyLocale(locale: Locale): void {
+function applyLocale(locale: Locale): void {
   current = locale;
   if (typeof document === 'undefined') return;
   document.documentElement.lang = locale;

@@ -6,8 +6,8 @@ import { signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
 import type { ProducedFile } from '../request-model.ts';
-import { queueCompletionSms } from '../sms/completion.ts';
 import { queueRecipientCompletionMails } from '../signature-requests/notices.ts';
+import { queueCompletionSms } from '../sms/completion.ts';
 
 /** Links in completion emails stay valid for 30 days; API responses sign fresh links each time. */
 export const COMPLETION_LINK_TTL_SECONDS = 30 * 24 * 3600;
@@ -41,7 +41,8 @@ export async function queueCompletionMails(
   const until = untilDate.toISOString().slice(0, 10);
   const labelled = links.map((l) => ({
     ...l,
-    label: l.kind === 'audit_trail' ? 'Audit trail' : l.kind === 'combined' ? 'Everything in one file' : l.name,
+    label:
+      l.kind === 'audit_trail' ? 'Audit trail' : l.kind === 'combined' ? 'Everything in one file' : l.name,
   }));
   const test = request.environment === 'test';
   // Each signer reads it in their language; the sender's copy is English like the dashboard.

@@ -64,7 +64,7 @@ function stillOpen(request: SignatureRequestRow, now: Date): boolean {
  * is `every_hours` past their last email (a signer whose turn has not come is looked at again in
  * `every_hours`); null when no signer can get one any more. Never sooner than the hourly limit.
  */
-export function nextAutoRemindAt(signers: SignerRow[], schedule: ReminderSchedule, now: Date): Date | null {
+function nextAutoRemindAt(signers: SignerRow[], schedule: ReminderSchedule, now: Date): Date | null {
   const every = schedule.every_hours * HOUR_MS;
   let next: number | null = null;
   for (const s of signers) {

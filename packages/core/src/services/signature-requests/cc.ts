@@ -38,7 +38,7 @@ export interface RequestRecipients {
 }
 
 /** The addresses given then the defaults, each once (case-insensitive), in that order. */
-export function mergeAddresses(...lists: (readonly string[] | undefined)[]): string[] {
+function mergeAddresses(...lists: (readonly string[] | undefined)[]): string[] {
   const seen = new Map<string, string>();
   for (const list of lists)
     for (const address of list ?? []) {
@@ -48,7 +48,7 @@ export function mergeAddresses(...lists: (readonly string[] | undefined)[]): str
   return [...seen.values()];
 }
 
-export const ccViewUrl = (config: Config, token: string) => `${config.PUBLIC_URL}/cc/${token}`;
+const ccViewUrl = (config: Config, token: string) => `${config.PUBLIC_URL}/cc/${token}`;
 
 function ccSentEmail(o: { title: string; sender: string; url: string; signers: string[]; test: boolean }) {
   const body = layout(

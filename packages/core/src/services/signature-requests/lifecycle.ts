@@ -113,7 +113,8 @@ export async function remindLockedSigners(
   const { request: row, now } = o;
   const sender = await senderNameOf(tx, row);
   const out = noOutgoing();
-  for (const s of o.signers) addOutgoing(out, await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
+  for (const s of o.signers)
+    addOutgoing(out, await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
   await markRequestReminded(tx, row.id, now);
   await recordAudit(
     tx,
@@ -149,7 +150,12 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
       'No signer is waiting to sign who was invited by email or SMS and has an email address or phone',
     );
   }
-  const mailIds = await remindLockedSigners(sc, tx, { request: row, signers, by: { kind: 'actor', actor }, now });
+  const mailIds = await remindLockedSigners(sc, tx, {
+    request: row,
+    signers,
+    by: { kind: 'actor', actor },
+    now,
+  });
   return { signerIds: signers.map((s) => s.id), mailIds };
 }
 

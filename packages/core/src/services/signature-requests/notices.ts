@@ -23,7 +23,7 @@ const HEADLINES: Record<Outcome, string> = {
   canceled: 'Canceled',
 };
 
-export const requestPageUrl = (config: Config, id: number) => `${config.PUBLIC_URL}/requests/${id}`;
+const requestPageUrl = (config: Config, id: number) => `${config.PUBLIC_URL}/requests/${id}`;
 
 interface FileLinkLine {
   label: string;

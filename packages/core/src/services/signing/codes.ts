@@ -90,7 +90,11 @@ async function queueCodeMail(
   o: { code: string; acceptLanguage: SignerCtx['acceptLanguage'] },
 ): Promise<number> {
   const { code } = o;
-  const { locale } = await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: o.acceptLanguage });
+  const { locale } = await readerLocale(tx, {
+    signer: r.signer,
+    request: r.request,
+    acceptLanguage: o.acceptLanguage,
+  });
   const mail = oneTimeCodeEmail({
     locale,
     title: (r.request.snapshot as RequestSnapshot).template.name,

@@ -17,7 +17,7 @@ const isPicture = (v: RequestField['value']): v is string =>
   typeof v === 'string' && v.startsWith('data:image/');
 
 /** What a value says in words (`Yes` for a checked box, lists joined). */
-export function valueText(field: Pick<RequestField, 'type' | 'value'>): string {
+function valueText(field: Pick<RequestField, 'type' | 'value'>): string {
   const v = field.value;
   if (field.type === 'checkbox') return v === true ? 'Yes' : 'No';
   if (Array.isArray(v)) return v.join(', ');
