@@ -22,13 +22,16 @@ export async function readerLocale(
     signer?: { locale: string | null } | null;
     request: { locale: string | null; account_id: number };
     acceptLanguage?: string | null;
+    /** The account's default when the caller read it with its own statement (undefined: read here). */
+    account?: string | null;
   },
 ): Promise<ReaderLocale> {
   const own = opts.signer?.locale ?? null;
   if (own) return { locale: resolveLocale({ chosen: [own] }), source: 'signer' };
   if (opts.request.locale)
     return { locale: resolveLocale({ chosen: [opts.request.locale] }), source: 'request' };
-  const account = await findAccountLocale(db, opts.request.account_id);
+  const account =
+    opts.account !== undefined ? opts.account : await findAccountLocale(db, opts.request.account_id);
   if (account) return { locale: resolveLocale({ chosen: [account] }), source: 'account' };
   const browser = negotiate(opts.acceptLanguage);
   if (browser) return { locale: browser, source: 'browser' };

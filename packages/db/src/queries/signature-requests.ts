@@ -71,6 +71,8 @@ export interface SendSourceRow {
   created_by: CreatedByRow | null;
   /** The account's default `cc` and `notify` addresses (issue 34); null when never set. */
   recipient_defaults: RecipientDefaults | null;
+  /** The account's default language for signers (issue 32); null when never set. */
+  account_locale: string | null;
   /**
    * The template row was changed by a transaction that committed after this statement's snapshot
    * was taken (the lock waited for it): the fields and documents read are the old ones. Read again.
@@ -108,6 +110,9 @@ function sendSourceQuery(db: Executor, scope: Scope, o: SendSourceOptions) {
       ),
       createdByColumn(sql.val(o.userId)).as('created_by'),
       recipientDefaultsColumn(scope.accountId).as('recipient_defaults'),
+      sql<string | null>`(select a.default_locale from accounts a where a.id = ${scope.accountId})`.as(
+        'account_locale',
+      ),
       // The locked row's version against the one this statement's snapshot sees (see `changed`).
       sql<boolean>`templates.xmin::text <> (select t.xmin::text from templates t where t.id = templates.id)`.as(
         'changed',
@@ -120,8 +125,9 @@ function sendSourceQuery(db: Executor, scope: Scope, o: SendSourceOptions) {
 
 function toSendSource(row: Awaited<ReturnType<ReturnType<typeof sendSourceQuery>['executeTakeFirst']>>) {
   if (!row) return undefined;
-  const { fields, documents, credits, created_by, recipient_defaults, changed, ...template } = row;
-  const source = { template, fields, documents, credits, created_by, recipient_defaults };
+  const { fields, documents, credits, created_by, recipient_defaults, account_locale, changed, ...template } =
+    row;
+  const source = { template, fields, documents, credits, created_by, recipient_defaults, account_locale };
   return { ...source, changed: changed === true } as SendSourceRow;
 }
 

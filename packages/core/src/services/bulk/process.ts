@@ -86,7 +86,7 @@ async function sendChunk(tx: Tx, b: SendBatch, batch: BulkSendRow, limit: number
   }
   const written = await writePlannedRequests(
     tx,
-    { ...b, recipientDefaults: source.recipient_defaults },
+    { ...b, recipientDefaults: source.recipient_defaults, accountLocale: source.account_locale },
     planned,
   );
   await markBulkRowsSent(tx, batch.id, {

@@ -53,6 +53,8 @@ export interface SendBatch {
    * (SendSourceRow.recipient_defaults); left out, writeRecipients reads them itself.
    */
   recipientDefaults?: RecipientDefaults | null;
+  /** The account's default signer language, read with the template (issue 32); left out, read when needed. */
+  accountLocale?: string | null;
 }
 
 /** One request checked against its template, ready to be written. */
@@ -207,7 +209,11 @@ export async function writePlannedRequests(
     for (const signer of signers) {
       if (!invitedNow(items[i]!.input, signer.position, signer.email ?? signer.phone)) continue;
       const invitation = { config: b.config, request, signer, kind: 'invitation' as const, senderName };
-      const q = await queueInvitationMail(tx, { ...invitation, now: b.now });
+      const q = await queueInvitationMail(tx, {
+        ...invitation,
+        now: b.now,
+        ...(b.accountLocale !== undefined ? { accountLocale: b.accountLocale } : {}),
+      });
       mailIds.push(...q.mail);
       smsIds.push(...q.sms);
     }
@@ -270,7 +276,7 @@ async function writeRequest(
   // Decided on the template as locked: archived or edited since the slow part, this is what counts.
   const plan = await planRequest(source, o.signers, keepImages);
   assertCreditsRow(b.actor, source.credits);
-  const batch = { ...b, recipientDefaults: source.recipient_defaults };
+  const batch = { ...b, recipientDefaults: source.recipient_defaults, accountLocale: source.account_locale };
   const [written] = await writePlannedRequests(tx, batch, [{ input: o.input, expiresAt: o.expiresAt, plan }]);
   if (o.within) await o.within(tx, written!.request, written!.signers);
   return { ...written!, createdBy: source.created_by };

@@ -59,6 +59,8 @@ export async function queueInvitationMail(
     kind: InvitationKind;
     senderName: string;
     now: Date;
+    /** The account's default signer language when the caller read it already (undefined: read it). */
+    accountLocale?: string | null;
   },
 ): Promise<Outgoing> {
   const { request, signer } = o;
@@ -66,7 +68,11 @@ export async function queueInvitationMail(
   const sms = await queueInvitationSms(tx, { ...o, url });
   if (!signerChannels(signer).email) return { mail: [], sms };
   const snapshot = request.snapshot as RequestSnapshot;
-  const { locale } = await readerLocale(tx, { signer, request });
+  const { locale } = await readerLocale(tx, {
+    signer,
+    request,
+    ...(o.accountLocale !== undefined ? { account: o.accountLocale } : {}),
+  });
   const mail = invitationEmail({
     locale,
     kind: o.kind,
