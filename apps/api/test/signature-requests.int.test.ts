@@ -780,7 +780,13 @@ describe('signing procedures (operations.md §4)', () => {
         .selectAll()
         .where('id', '=', r.signers[0].id)
         .executeTakeFirstOrThrow();
-      const queued = await queueInvitation(tx, t.config, request, signer, 'invitation', 'Tester', new Date());
+      const queued = await queueInvitation(tx, t.config, {
+        request,
+        signer,
+        kind: 'invitation',
+        senderName: 'Tester',
+        now: new Date(),
+      });
       return queued.mail[0]!;
     });
     const mailRow = () =>

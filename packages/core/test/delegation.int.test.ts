@@ -128,15 +128,23 @@ describe('issue 34.3: signing.delegate', () => {
     expect(await codeOf(signer().delegate({ ...base, token: waiting, email: 'd@example.com' }))).toBe(
       'invalid_request',
     );
-    // A phone alone is enough: the sender shares the new link (the signer has no email to invite).
+    // An impossible number is refused; a phone alone is enough: the new person is invited by SMS
+    // (issue 32), the number stored in E.164.
+    expect(await codeOf(signer().delegate({ ...base, phone: '+49 1' }))).toBe('invalid_parameter');
     await signer().delegate({ ...base, phone: '+49 30 1234567' });
     const after = await caller.signatureRequests.get({ id: r.id });
     expect(after.signers[0]).toMatchObject({
       name: 'Dana',
       email: null,
-      phone: '+49 30 1234567',
-      status: 'ready',
+      phone: '+49301234567',
+      status: 'sent',
     });
+    const sms = await h.db
+      .selectFrom('sms_outbox')
+      .select(['to_number', 'kind'])
+      .where('signer_id', '=', r.signers[0]!.id)
+      .execute();
+    expect(sms).toEqual([{ to_number: '+49301234567', kind: 'invitation' }]);
   });
 
   it('issue 34.3: the webhook event signer.delegated is an opt-in extension: endpoints on the default or every spec event never get it; one that names it does', async () => {

@@ -78,14 +78,10 @@ describe('signers[].prefill: image or signature fields "as a base64 image or an 
 describe('services send their emails after commit, whoever calls them (no adapter)', () => {
   it('createSignatureRequest called directly (as the CLI would): the invitation went out, the first signer is sent', async () => {
     const actor = await h.actor(owner.key);
-    const r = await createSignatureRequest(
-      h.sc,
-      actor,
-      { ...defaults, template_id: tpl.id, signers },
-      {
-        source: 'cli',
-      },
-    );
+    const r = await createSignatureRequest(h.sc, actor, {
+      input: { ...defaults, template_id: tpl.id, signers },
+      source: 'cli',
+    });
     expect([r.source, r.signers.map((s) => s.status)]).toEqual(['cli', ['sent', 'waiting']]);
     const mail = await h.db
       .selectFrom('mail_outbox')
@@ -98,14 +94,10 @@ describe('services send their emails after commit, whoever calls them (no adapte
 
   it('remindSigners called directly: the reminder went out after the commit', async () => {
     const actor = await h.actor(owner.key);
-    const r = await createSignatureRequest(
-      h.sc,
-      actor,
-      { ...defaults, template_id: tpl.id, signers },
-      {
-        source: 'cli',
-      },
-    );
+    const r = await createSignatureRequest(h.sc, actor, {
+      input: { ...defaults, template_id: tpl.id, signers },
+      source: 'cli',
+    });
     const reminder = await remindSigners(h.sc, actor, r.id);
     expect(reminder.reminded_signer_ids).toEqual([r.signers[0]!.id]);
     const kinds = await h.db

@@ -85,7 +85,7 @@ export const signatureRequestsRouter = router({
     })
     .input(CreateSignatureRequestInput)
     .output(SignatureRequestOutput)
-    .mutation(({ ctx, input }) => createSignatureRequest(ctx, ctx.actor, input, { source: ctx.source })),
+    .mutation(({ ctx, input }) => createSignatureRequest(ctx, ctx.actor, { input, source: ctx.source })),
 
   cancel: writeProcedure
     .meta({

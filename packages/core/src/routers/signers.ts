@@ -41,6 +41,6 @@ export const signersRouter = router({
     .output(SignerOutput)
     .mutation(({ ctx, input }) => {
       const { id, ...patch } = input;
-      return updateSigner(ctx, ctx.actor, id, patch);
+      return updateSigner(ctx, ctx.actor, { id, input: patch });
     }),
 });

@@ -23,8 +23,7 @@ import { webhookEndpointEventData } from './webhooks/endpoints.ts';
 export type EventDataBuilder = (
   db: Db,
   scope: Scope,
-  objectId: number,
-  ctx: { config: Config; now: Date },
+  target: { id: number; config: Config; now: Date },
 ) => Promise<unknown>;
 
 /** Every object type's builder, in one declaration: an object type without one does not compile. */
@@ -98,7 +97,10 @@ const refKey = (r: EventObjectRef) =>
 /** One object's single builder, not_found as absent (the batch form of a builder without one). */
 async function buildOne(db: Db, ref: EventObjectRef, ctx: { config: Config; now: Date }) {
   try {
-    return { found: true, data: await eventDataBuilder(ref.objectType)!(db, ref.scope, ref.objectId, ctx) };
+    return {
+      found: true,
+      data: await eventDataBuilder(ref.objectType)!(db, ref.scope, { id: ref.objectId, ...ctx }),
+    };
   } catch (err) {
     if (err instanceof CoreError && err.code === 'not_found') return { found: false, data: undefined };
     throw err;

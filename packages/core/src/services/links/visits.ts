@@ -229,10 +229,8 @@ export async function confirmLinkVisit(
     { userId: r.link.user_id },
   );
   const firstRole = r.template.roles[0] === r.link.role;
-  const { request, signers } = await insertSignatureRequest(
-    sc,
-    actor,
-    {
+  const { request, signers } = await insertSignatureRequest(sc, actor, {
+    input: {
       template_id: r.template.id,
       signers: [
         { role: r.link.role, name: visit.name, email: visit.email },
@@ -250,8 +248,9 @@ export async function confirmLinkVisit(
       require_email_otp: false,
       embed: false,
     },
-    { source: 'link', within: claimVisit(visit, r, sc.now()) },
-  );
+    source: 'link',
+    within: claimVisit(visit, r, sc.now()),
+  });
   const signer = visitorSigner(signers, r.link.role);
   return { signature_request_id: request.id, signing_url: signingUrl(sc.config, signer.token_nonce!) };
 }

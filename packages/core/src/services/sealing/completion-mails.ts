@@ -21,11 +21,13 @@ const PDF_TYPE = 'application/pdf';
 export async function queueCompletionMails(
   tx: Tx,
   config: Config,
-  request: SignatureRequestRow,
-  signers: SignerRow[],
-  files: ProducedFile[],
-  title: string,
-  now: Date,
+  {
+    request,
+    signers,
+    files,
+    title,
+    now,
+  }: { request: SignatureRequestRow; signers: SignerRow[]; files: ProducedFile[]; title: string; now: Date },
 ) {
   const links = files.map((f) => ({
     kind: f.kind,

@@ -317,7 +317,13 @@ async function commitSeal(
         now,
       },
     );
-    await queueCompletionMails(tx, ctx.config, request, run.signers, files, run.title, now);
+    await queueCompletionMails(tx, ctx.config, {
+      request,
+      signers: run.signers,
+      files,
+      title: run.title,
+      now,
+    });
     return true;
   });
 }

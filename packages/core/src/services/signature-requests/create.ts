@@ -316,8 +316,7 @@ async function withImagesFetched(
 export async function createSignatureRequest(
   sc: ServiceContext,
   actor: Actor,
-  input: CreateSignatureRequestInput,
-  opts: CreationOptions,
+  { input, ...opts }: CreationOptions & { input: CreateSignatureRequestInput },
 ): Promise<SignatureRequestDto> {
   const written = await create(sc, actor, input, opts);
   const signers =
@@ -338,8 +337,7 @@ export async function createSignatureRequest(
 export async function insertSignatureRequest(
   sc: ServiceContext,
   actor: Actor,
-  input: CreateSignatureRequestInput,
-  opts: CreationOptions,
+  { input, ...opts }: CreationOptions & { input: CreateSignatureRequestInput },
 ): Promise<WrittenRequest> {
   const { request, signers, mailIds, smsIds, recipients } = await create(sc, actor, input, opts);
   return { request, signers, mailIds, smsIds, recipients };

@@ -155,20 +155,25 @@ export async function signatureRequestDto(
 export async function signerDto(
   db: Executor,
   signer: SignerRow,
-  config: Config,
-  now: Date,
+  { config, now }: { config: Config; now: Date },
 ): Promise<SignerDto> {
   const request = await findRequestViewById(db, signer.signature_request_id);
   if (!request) throw new Error(`Signer ${signer.id}'s request ${signer.signature_request_id} was not found`);
   return toSignerDto(signer, request, { config, now, withValues: true, archived: request.template_archived });
 }
 
+/** What an event's data is built for: the object's id, at delivery time (event-data.ts). */
+export interface EventDataTarget {
+  id: number;
+  config: Config;
+  now: Date;
+}
+
 /** Event data of a `signature_request`: the Signature request object now, with values. */
 export async function signatureRequestEventData(
   db: Db,
   scope: Scope,
-  id: number,
-  ctx: { config: Config; now: Date },
+  { id, ...ctx }: EventDataTarget,
 ): Promise<SignatureRequestDto> {
   return signatureRequestDto(db, await requireRequestView(db, scope, id), { ...ctx, withValues: true });
 }
@@ -177,8 +182,7 @@ export async function signatureRequestEventData(
 export async function signerEventData(
   db: Db,
   scope: Scope,
-  id: number,
-  ctx: { config: Config; now: Date },
+  { id, ...ctx }: EventDataTarget,
 ): Promise<SignerDto> {
-  return signerDto(db, await requireSigner(db, scope, id), ctx.config, ctx.now);
+  return signerDto(db, await requireSigner(db, scope, id), ctx);
 }

@@ -34,11 +34,13 @@ export function newSignerToken(config: Config): { token_nonce: string; token_has
 export async function queueInvitation(
   tx: Tx,
   config: Config,
-  request: SignatureRequestRow,
-  signer: SignerRow,
-  kind: InvitationKind,
-  senderName: string,
-  now: Date,
+  {
+    request,
+    signer,
+    kind,
+    senderName,
+    now,
+  }: { request: SignatureRequestRow; signer: SignerRow; kind: InvitationKind; senderName: string; now: Date },
 ): Promise<Outgoing> {
   await markSignerEmailed(tx, signer.id, now);
   return queueInvitationMail(tx, { config, request, signer, kind, senderName, now });

@@ -114,7 +114,16 @@ export async function remindLockedSigners(
   const sender = await senderNameOf(tx, row);
   const out = noOutgoing();
   for (const s of o.signers)
-    addOutgoing(out, await queueInvitation(tx, sc.config, row, s, 'reminder', sender, now));
+    addOutgoing(
+      out,
+      await queueInvitation(tx, sc.config, {
+        request: row,
+        signer: s,
+        kind: 'reminder',
+        senderName: sender,
+        now,
+      }),
+    );
   await markRequestReminded(tx, row.id, now);
   await recordAudit(
     tx,

@@ -22,7 +22,7 @@ export async function getSigner(
   scope: Scope,
   id: number,
 ): Promise<SignerDto> {
-  return signerDto(sc.db, await requireSigner(sc.db, scope, id), sc.config, sc.now());
+  return signerDto(sc.db, await requireSigner(sc.db, scope, id), { config: sc.config, now: sc.now() });
 }
 
 export interface UpdateSignerArgs {
@@ -119,7 +119,13 @@ async function updateLocked(
     ...(input.resend ? { last_emailed_at: now } : {}),
   });
   const mailIds = input.resend
-    ? await queueInvitation(tx, sc.config, request, updated, 'resend', await senderNameOf(tx, request), now)
+    ? await queueInvitation(tx, sc.config, {
+        request,
+        signer: updated,
+        kind: 'resend',
+        senderName: await senderNameOf(tx, request),
+        now,
+      })
     : noOutgoing();
   return { mailIds };
 }
@@ -131,8 +137,7 @@ async function updateLocked(
 export async function updateSigner(
   sc: ServiceContext,
   actor: Actor,
-  id: number,
-  input: UpdateSignerArgs,
+  { id, input }: { id: number; input: UpdateSignerArgs },
 ): Promise<SignerDto> {
   const now = sc.now();
   const { mailIds } = await sc.db.transaction().execute((tx) => updateLocked(tx, sc, actor, id, input, now));

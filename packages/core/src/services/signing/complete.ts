@@ -137,7 +137,13 @@ async function inviteNext(tx: Tx, sc: SignerCtx, turn: { request: SignatureReque
   const ready = await markSignerReady(tx, turn.next.id, sc.now);
   if (!request.send_email || (!ready.email && !ready.phone)) return noOutgoing();
   const sender = await senderNameOf(tx, request);
-  return queueInvitation(tx, sc.config, request, ready, 'next_signer', sender, sc.now);
+  return queueInvitation(tx, sc.config, {
+    request,
+    signer: ready,
+    kind: 'next_signer',
+    senderName: sender,
+    now: sc.now,
+  });
 }
 
 /** One credit the first time a request made from a template completes (live, credit plans). */

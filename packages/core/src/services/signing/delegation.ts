@@ -12,6 +12,7 @@ import type { RequestSnapshot } from '../request-model.ts';
 import { rearmAutoReminders } from '../signature-requests/auto-reminders.ts';
 import { queueInvitation, senderNameOf, sendQueuedMail } from '../signature-requests/index.ts';
 import { newSignerToken } from '../signature-requests/invitations.ts';
+import { normalisePhone } from '../sms/phone.ts';
 import { audit, mailCtx, type Resolved, requireSession, resolveLocked, type SignerCtx } from './context.ts';
 import { assertTurn } from './values.ts';
 
@@ -35,7 +36,8 @@ function checkDelegation(r: Resolved, input: DelegateArgs): void {
   }
   const same = (a: string | null | undefined, b: string | null | undefined) =>
     !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
-  if (same(input.email, r.signer.email) || (!input.email && same(input.phone, r.signer.phone))) {
+  const phone = input.phone ? normalisePhone(input.phone, 'phone') : null;
+  if (same(input.email, r.signer.email) || (!input.email && same(phone, r.signer.phone))) {
     throw new CoreError('invalid_parameter', 'Name someone other than yourself to sign instead');
   }
 }
@@ -88,7 +90,8 @@ async function delegateLocked(tx: Tx, sc: SignerCtx, input: DelegateArgs) {
   const to = await delegateSignerRow(tx, from.id, {
     name: input.name,
     email: input.email ?? null,
-    phone: input.phone ?? null,
+    // Stored in E.164 like every signer's phone (issue 32); an impossible number is 422.
+    phone: input.phone ? normalisePhone(input.phone, 'phone') : null,
     ...newSignerToken(sc.config),
     now: sc.now,
   });
@@ -106,7 +109,13 @@ async function delegateLocked(tx: Tx, sc: SignerCtx, input: DelegateArgs) {
   });
   // The new person is invited by their channel: email, or SMS when they gave only a phone.
   const senderName = await senderNameOf(tx, r.request);
-  const mailIds = await queueInvitation(tx, sc.config, r.request, to, 'invitation', senderName, sc.now);
+  const mailIds = await queueInvitation(tx, sc.config, {
+    request: r.request,
+    signer: to,
+    kind: 'invitation',
+    senderName,
+    now: sc.now,
+  });
   const notice = await queueSenderNotice(tx, sc, { request: r.request, from, to, reason: input.reason });
   if (notice !== null) mailIds.mail.push(notice);
   await rearmAutoReminders(tx, r.request, sc.now);

@@ -80,8 +80,7 @@ export async function toTemplateDto(
 export async function templateEventData(
   db: Db,
   scope: Scope,
-  id: number,
-  ctx: DtoContext,
+  { id, ...ctx }: DtoContext & { id: number },
 ): Promise<TemplateDto> {
   return toTemplateDto(db, await requireTemplateView(db, scope, id), { ...ctx, withDetails: true });
 }

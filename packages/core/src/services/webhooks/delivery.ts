@@ -37,7 +37,7 @@ async function eventData(db: Db, d: ClaimedDelivery, config: Config, now: Date):
   const builder = eventDataBuilder(d.objectType);
   if (builder) {
     try {
-      const data = await builder(db, d.scope, d.objectId, { config, now });
+      const data = await builder(db, d.scope, { id: d.objectId, config, now });
       return { data: data === undefined ? null : data, fresh: true };
     } catch (err) {
       if (!(err instanceof CoreError && err.code === 'not_found')) throw err;

@@ -153,7 +153,7 @@ export async function disableWebhookEndpoint(
 export async function webhookEndpointEventData(
   db: Executor,
   scope: Scope,
-  id: number,
+  { id }: { id: number },
 ): Promise<WebhookTestData> {
   return toWebhookTestData(await findEndpoint(db, scope, id));
 }
