@@ -84,7 +84,7 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
     await card.getByLabel('Every').selectOption('120');
     await card.getByLabel('At most').selectOption('2');
     await card.getByRole('button', { name: 'Save reminder default' }).click();
-    await page.getByText('Reminder default saved').waitFor();
+    await page.getByText('Reminder default saved').first().waitFor();
     await card.screenshot({ path: `${SHOTS}/account-default.png` });
 
     await page.goto(`${t.baseUrl}/send?template=${templateId}`);
