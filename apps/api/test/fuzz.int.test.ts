@@ -9,7 +9,8 @@ import { type RestRoute, restRoutes } from '../src/routes.ts';
 // Every REST route, driven with generated inputs shaped like its schema and with garbage: the
 // answer is never a 500 (clients retry those forever) and never a hang. Bounded: RUNS per route.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
-const REQUEST_TIMEOUT_MS = 10_000;
+// A hang, not a slow answer on a loaded machine (CI ran a tiny verify past 10 s beside 200 other files).
+const REQUEST_TIMEOUT_MS = 30_000;
 
 type JsonSchema = {
   type?: string | string[];

@@ -6,8 +6,13 @@ import { buildSigning } from '../scripts/build-signing.ts';
 import { loadSigningAssets } from '../src/signing/assets.ts';
 import { renderSigningShell } from '../src/signing/shell.ts';
 
-/** bench/README.md "Signing page" reports this number; the budget keeps it from creeping up. */
-const JS_GZIP_BUDGET = 20 * 1024;
+/**
+ * bench/README.md "Signing page" reports this number; the budget keeps it from creeping up. Since
+ * issue 32 the bundle carries the nine languages' catalogues (about 50 kB of its 72 kB gzipped; the
+ * code alone was under 20 kB): loading only the page's language is the next step, then this budget
+ * goes back down.
+ */
+const JS_GZIP_BUDGET = 80 * 1024;
 
 const dir = mkdtempSync(join(tmpdir(), 'esign-signing-build-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

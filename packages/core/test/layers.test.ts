@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
 /** The packages a contract may import: the schema library and the shared vocabulary. */
-const CONTRACT_PACKAGES = new Set(['zod', '@esign/domain']);
+// @esign/i18n: the supported languages and the BCP 47 check of a `locale` field (issue 32); like
+// @esign/domain it imports nothing of ours and runs in the browser.
+const CONTRACT_PACKAGES = new Set(['zod', '@esign/domain', '@esign/i18n']);
 
 type Layer = 'routers' | 'services' | 'contracts' | 'other';
 
@@ -70,7 +72,7 @@ function sourcesUnder(root: string): Record<string, string> {
 }
 
 describe("core's layers import downward only (issue 28, item 4)", () => {
-  it('no service imports from routers/ (or trpc.ts, app-router.ts); contracts import only contracts, zod and @esign/domain', () => {
+  it('no service imports from routers/ (or trpc.ts, app-router.ts); contracts import only contracts, zod, @esign/domain and @esign/i18n', () => {
     const files = sourcesUnder(src);
     expect(Object.keys(files).filter((p) => layerOf(p) === 'contracts').length).toBeGreaterThan(10);
     expect(Object.keys(files).filter((p) => layerOf(p) === 'services').length).toBeGreaterThan(50);
@@ -105,7 +107,7 @@ describe("core's layers import downward only (issue 28, item 4)", () => {
       'services/templates/read.ts imports ../../routers/signing.ts: a service never imports a router (move what both need to contracts/)',
       'contracts/feedback.ts imports ../services/feedback.ts: a contract imports only other contracts, never services code',
       'contracts/feedback.ts imports ../routers/feedback.ts: a contract imports only other contracts, never routers code',
-      'contracts/feedback.ts imports @esign/db: a contract imports only zod and @esign/domain',
+      'contracts/feedback.ts imports @esign/db: a contract imports only zod and @esign/domain and @esign/i18n',
       'services/mail.ts imports @esign/core: core imports itself by relative path, never through its package name',
     ]);
   });
