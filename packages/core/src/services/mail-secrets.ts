@@ -6,6 +6,7 @@ import {
   purgeSignerMailBodies,
   purgeSpentSecretMailBodies,
 } from '@esign/db/queries/mail';
+import { CODE_KIND, SENT_MARKER, SIGNING_LINK_KINDS, SPENT_MARKER } from './secret-markers.ts';
 import { CODE_MAX_ATTEMPTS } from './signing/code-policy.ts';
 import { purgeSignerSms, purgeSmsSecrets } from './sms/secrets.ts';
 
@@ -26,12 +27,6 @@ import { purgeSignerSms, purgeSmsSecrets } from './sms/secrets.ts';
  * secret; the worker's housekeeping (`purgeMailSecrets`) catches the rest (expiry, cancel, SMTP
  * sends, rows written before this rule).
  */
-export const SIGNING_LINK_KINDS = ['invitation', 'next_signer', 'reminder', 'resend'] as const;
-export const CODE_KIND = 'otp';
-
-export const SENT_MARKER =
-  '[Removed after it was sent: the outbox keeps who, what and when, not the link or code.]';
-export const SPENT_MARKER = '[Removed: the signing link or code in this email no longer works.]';
 const CODE_SUBJECT = 'Your signing code (removed)';
 
 const purgeWith = (marker: string, now: Date): MailPurge => ({

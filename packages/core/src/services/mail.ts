@@ -13,7 +13,8 @@ import {
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
 import { enqueueJob, type JobHandler, type JobKind, RetryLater } from './jobs.ts';
-import { purgeSentMail, SIGNING_LINK_KINDS } from './mail-secrets.ts';
+import { purgeSentMail } from './mail-secrets.ts';
+import { SIGNING_LINK_KINDS } from './secret-markers.ts';
 
 export interface MailMessage {
   kind: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SignatureRequestRow, Tx } from '@esign/db';
+import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import {
   findCcByTokenHash,
   findRecipientDefaults,
@@ -10,7 +10,7 @@ import {
   saveRecipientDefaults,
 } from '@esign/db/queries/recipients';
 import type { Config } from '../../config.ts';
-import type { Actor } from '../../context.ts';
+import type { Actor, Scope } from '../../context.ts';
 import type { CcView } from '../../contracts/recipients.ts';
 import type { CreateSignatureRequestInput } from '../../contracts/signature-requests.ts';
 import { sha256Hex } from '../../crypto.ts';
@@ -21,7 +21,6 @@ import { signFileLink } from '../file-links.ts';
 import { queueMail } from '../mail.ts';
 import type { ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import type { ServiceContext } from '../service-context.ts';
-import type { SendBatch, WrittenRequest } from './create.ts';
 import { senderNameOf } from './queries.ts';
 import { effectiveStatus } from './status.ts';
 
@@ -63,10 +62,27 @@ function ccSentEmail(o: { title: string; sender: string; url: string; signers: s
   return { subject: `${o.test ? '[Test] ' : ''}Copy: "${o.title}" was sent for signature`, ...body };
 }
 
+/** What the send's hook reads of its batch (create.ts's SendBatch, which it is given). */
+interface RecipientBatch {
+  actor: Actor;
+  scope: Scope;
+  config: Config;
+  now: Date;
+  recipientDefaults?: RecipientDefaults | null;
+}
+
+/** What it reads and adds to of each request written (create.ts's WrittenRequest). */
+interface WrittenForRecipients {
+  request: SignatureRequestRow;
+  signers: SignerRow[];
+  mailIds: number[];
+  recipients?: RequestRecipients;
+}
+
 async function writeOne(
   tx: Tx,
-  b: SendBatch,
-  o: { written: WrittenRequest; recipients: RequestRecipients; sender: string },
+  b: RecipientBatch,
+  o: { written: WrittenForRecipients; recipients: RequestRecipients; sender: string },
 ): Promise<number[]> {
   const { request, signers } = o.written;
   const base = {
@@ -125,8 +141,8 @@ async function writeOne(
  */
 export async function writeRecipients(
   tx: Tx,
-  b: SendBatch,
-  items: { inputs: CreateSignatureRequestInput[]; written: WrittenRequest[] },
+  b: RecipientBatch,
+  items: { inputs: CreateSignatureRequestInput[]; written: WrittenForRecipients[] },
 ): Promise<void> {
   const defaults =
     b.recipientDefaults !== undefined

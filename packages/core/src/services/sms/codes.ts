@@ -3,7 +3,7 @@ import { countCodeSmsToSince } from '@esign/db/queries/sms';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Config } from '../../config.ts';
 import { CoreError } from '../../errors.ts';
-import { CODE_KIND } from '../mail-secrets.ts';
+import { CODE_KIND } from '../secret-markers.ts';
 import { CODE_REQUESTS_PER_HOUR, CODE_RESEND_MS } from '../signing/code-policy.ts';
 import { queueSms } from './outbox.ts';
 import { smsText } from './texts.ts';

@@ -16,7 +16,7 @@ import type { Config } from '../../config.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { enqueueJob, type JobContext, type JobHandler, type JobKind, RetryLater } from '../jobs.ts';
-import { SIGNING_LINK_KINDS } from '../mail-secrets.ts';
+import { SIGNING_LINK_KINDS } from '../secret-markers.ts';
 import { normalisePhone } from './phone.ts';
 import { purgeSentSms } from './secrets.ts';
 import { SmsRefused, sendTwilioSms } from './twilio.ts';

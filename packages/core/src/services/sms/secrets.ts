@@ -5,7 +5,7 @@ import {
   purgeSmsBody,
   purgeSpentSecretSmsBodies,
 } from '@esign/db/queries/sms';
-import { CODE_KIND, SENT_MARKER, SIGNING_LINK_KINDS, SPENT_MARKER } from '../mail-secrets.ts';
+import { CODE_KIND, SENT_MARKER, SIGNING_LINK_KINDS, SPENT_MARKER } from '../secret-markers.ts';
 import { CODE_MAX_ATTEMPTS } from '../signing/code-policy.ts';
 
 // Signing links and codes in the SMS outbox, by the mail outbox's rules (mail-secrets.ts): with a
