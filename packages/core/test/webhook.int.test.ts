@@ -29,6 +29,7 @@ import {
   sendTestWebhook,
   updateWebhookEndpoint,
   WEBHOOK_DELIVER_JOB,
+  WEBHOOK_MAX_ENDPOINTS,
   webhookLeaseMs,
 } from '../src/index.ts';
 import { testJobContext } from './job-context.ts';
@@ -264,6 +265,53 @@ describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', 
     await expect(listWebhookDeliveries(db, other, { endpointId: endpoint.id })).rejects.toMatchObject({
       code: 'not_found',
     });
+  });
+});
+
+describe('issue 29 item 3: the endpoints of an account side are a bounded list', () => {
+  it(`an account side has at most ${WEBHOOK_MAX_ENDPOINTS} endpoints: the last is created, one more is 422 invalid_request saying so; the other side and other accounts are not counted`, async () => {
+    const scope = await newScope();
+    const opts = webhookOptions(configWith());
+    const create = (s: Scope) =>
+      createWebhookEndpoint(db, s, { input: { url: 'http://127.0.0.1:9/' }, ...opts });
+    for (let i = 0; i < WEBHOOK_MAX_ENDPOINTS; i++) await create(scope);
+    await expect(create(scope)).rejects.toMatchObject({
+      code: 'invalid_request',
+      status: 422,
+      message: expect.stringContaining(`at most ${WEBHOOK_MAX_ENDPOINTS} webhook endpoints`),
+    });
+    const count = await db
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('account_id', '=', scope.accountId)
+      .where('environment', '=', scope.environment)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(WEBHOOK_MAX_ENDPOINTS);
+    await expect(create({ ...scope, environment: 'test' })).resolves.toMatchObject({
+      endpoint: { url: 'http://127.0.0.1:9/' },
+    });
+    await expect(create(await newScope())).resolves.toBeDefined();
+  });
+
+  it("an event for more subscribed endpoints than one statement can carry (13,200: 79,200 delivery and 66,000 job parameters, over PostgreSQL's 65,535) queues a delivery and a job for each, in the action's transaction", async () => {
+    const scope = await newScope();
+    const many = 13_200;
+    // Endpoints an account had before the bound (written directly: the service refuses the 51st).
+    await sql`insert into webhook_endpoints (account_id, environment, url, events, headers, secret, enabled, created_at, updated_at)
+      select ${scope.accountId}, ${scope.environment}, 'http://127.0.0.1:9/' || n, '["signer.signed"]'::jsonb, '{}'::jsonb, 'sealed', true, now(), now()
+      from generate_series(1, ${many}) n`.execute(db);
+    // Due long after the clock of the other tests, so their drains never run these jobs.
+    const event = await emit(scope, 'signer.signed', 1, new Date('2100-01-01T00:00:00Z'));
+    const deliveries = await deliveriesOf(event.id);
+    expect(deliveries).toHaveLength(many);
+    const ids = deliveries.map((d) => String(d.id));
+    const jobs = await sql<{ n: string }>`select count(*) as n from jobs
+      where kind = ${WEBHOOK_DELIVER_JOB} and payload->>'deliveryId' = any(${ids}::text[])`.execute(db);
+    expect(Number(jobs.rows[0]!.n)).toBe(many);
+    await sql`delete from jobs where kind = ${WEBHOOK_DELIVER_JOB} and payload->>'deliveryId' = any(${ids}::text[])`.execute(
+      db,
+    );
+    await db.deleteFrom('webhook_endpoints').where('account_id', '=', scope.accountId).execute();
   });
 });
 

@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { type Executor, json, preparedSql, type Tx } from '../connection.ts';
 import type { JobRow } from '../schema.ts';
+import { insertInChunks } from './chunks.ts';
 
 // The durable job queue (`jobs`): enqueue (with the NOTIFY that wakes idle workers on commit),
 // claim with FOR UPDATE SKIP LOCKED, leases, finish, fail, and the per-kind view for metrics.
@@ -17,17 +18,32 @@ export interface JobInsert {
 /** The claim of a job that is still its holder's (same worker, same attempt). */
 export type JobHold = Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
 
+/** The bind parameters one job row takes in the insert below. */
+const JOB_PARAMETERS = 5;
+
 /**
- * Writes jobs in one statement; a job whose `uniqueKey` a queued or running job already has is not
+ * Writes jobs in one statement (more than the parameter limit allows in one: as many as it needs,
+ * in the caller's transaction); a job whose `uniqueKey` a queued or running job already has is not
  * written. With `notify`, the same statement sends a NOTIFY on that channel (payload: the kind) for
- * each kind written due by `now`; PostgreSQL delivers it on commit, never on rollback.
+ * each kind written due by `now`; PostgreSQL delivers it on commit, never on rollback, and folds
+ * identical ones.
  */
 export async function insertJobs(
   db: Executor,
   jobs: readonly JobInsert[],
   opts: { now: Date; notify: string | null },
 ): Promise<void> {
-  if (jobs.length === 0) return;
+  await insertInChunks(jobs, JOB_PARAMETERS, async (chunk) => {
+    await insertJobChunk(db, chunk, opts);
+    return [];
+  });
+}
+
+async function insertJobChunk(
+  db: Executor,
+  jobs: readonly JobInsert[],
+  opts: { now: Date; notify: string | null },
+): Promise<void> {
   const insert = sql`insert into jobs (kind, payload, run_at, max_attempts, unique_key)
     values ${sql.join(
       jobs.map(

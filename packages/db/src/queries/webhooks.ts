@@ -3,6 +3,7 @@ import { type Executor, json, preparedSql, type Tx } from '../connection.ts';
 import type { Environment, JobRow, WebhookAttemptRow } from '../schema.ts';
 import type { Scope } from '../scope.ts';
 import type { NewAuditEvent } from './audit.ts';
+import { insertInChunks } from './chunks.ts';
 
 // The webhook worker's batched statements (issue 16, issue 31; docs/webhooks.md, How deliveries
 // are made): one statement records the outcomes of the attempts that finished and claims the next
@@ -696,16 +697,29 @@ const ENDPOINT_COLUMNS = [
   'updated_at',
 ] as const;
 
-/** Whether the account exists and when it was archived (an endpoint is created only for a live one). */
+/**
+ * Whether the account exists, when it was archived (an endpoint is created only for a live one) and
+ * how many endpoints its side has (at most MAX_WEBHOOK_ENDPOINTS), in one statement.
+ */
 export async function findEndpointAccount(
   db: Executor,
-  accountId: number,
-): Promise<{ id: number; archived_at: Date | null } | undefined> {
-  return db
+  scope: Scope,
+): Promise<{ id: number; archived_at: Date | null; endpoints: number } | undefined> {
+  const row = await db
     .selectFrom('accounts')
-    .select(['id', 'archived_at'])
-    .where('id', '=', accountId)
+    .select((eb) => [
+      'id',
+      'archived_at',
+      eb
+        .selectFrom('webhook_endpoints')
+        .select(sql<string>`count(*)`.as('n'))
+        .where('account_id', '=', scope.accountId)
+        .where('environment', '=', scope.environment)
+        .as('endpoints'),
+    ])
+    .where('id', '=', scope.accountId)
     .executeTakeFirst();
+  return row && { id: row.id, archived_at: row.archived_at, endpoints: Number(row.endpoints ?? 0) };
 }
 
 export async function insertEndpoint(
@@ -880,25 +894,33 @@ export async function insertEventFindSubscribers(
   return rows.map((r) => r.id);
 }
 
-/** Pending deliveries of one event, one per endpoint, due at `at`; their ids in endpoint order. */
+/** The bind parameters one delivery row takes in the insert below. */
+const DELIVERY_PARAMETERS = 6;
+
+/**
+ * Pending deliveries of one event, one per endpoint, due at `at`; their ids in endpoint order. One
+ * statement (as many as the parameter limit needs for endpoints an account had before
+ * WEBHOOK_MAX_ENDPOINTS bounded them).
+ */
 export async function insertEventDeliveries(
   tx: Executor,
   delivery: { eventId: string; endpointIds: readonly number[]; at: Date },
 ): Promise<number[]> {
-  if (delivery.endpointIds.length === 0) return [];
-  const rows = await tx
-    .insertInto('webhook_deliveries')
-    .values(
-      delivery.endpointIds.map((endpointId) => ({
-        event_id: delivery.eventId,
-        endpoint_id: endpointId,
-        status: 'pending' as const,
-        next_attempt_at: delivery.at,
-        created_at: delivery.at,
-        updated_at: delivery.at,
-      })),
-    )
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
+  const ids = await insertInChunks(delivery.endpointIds, DELIVERY_PARAMETERS, (chunk) =>
+    tx
+      .insertInto('webhook_deliveries')
+      .values(
+        chunk.map((endpointId) => ({
+          event_id: delivery.eventId,
+          endpoint_id: endpointId,
+          status: 'pending' as const,
+          next_attempt_at: delivery.at,
+          created_at: delivery.at,
+          updated_at: delivery.at,
+        })),
+      )
+      .returning('id')
+      .execute(),
+  );
+  return ids.map((r) => r.id);
 }

@@ -22,6 +22,13 @@ import type { WebhookOptions } from './options.ts';
 import { sealEndpointSecret } from './secret-box.ts';
 import { checkWebhookEvents, checkWebhookHeaders, checkWebhookUrl } from './url-rules.ts';
 
+/**
+ * The most endpoints one account side (live or test) may have (issue 29 item 3: every list that
+ * becomes one statement is bounded). An event writes a delivery and a job per subscribed endpoint
+ * in one statement each, so an unbounded list would also make every send's transaction grow with it.
+ */
+export const WEBHOOK_MAX_ENDPOINTS = 50;
+
 export interface CreateWebhookEndpointInput {
   url: string;
   /** Default: the specification's "on by default" types. */
@@ -46,9 +53,15 @@ export async function createWebhookEndpoint(
     throw new CoreError('invalid_parameter', 'enabled must be true or false');
   }
   const url = await checkWebhookUrl(input.url, opts);
-  const account = await findEndpointAccount(db, scope.accountId);
+  const account = await findEndpointAccount(db, scope);
   if (!account) throw notFound('Account', scope.accountId);
   if (account.archived_at) throw new CoreError('invalid_request', 'The account is archived');
+  if (account.endpoints >= WEBHOOK_MAX_ENDPOINTS) {
+    throw new CoreError(
+      'invalid_request',
+      `An account has at most ${WEBHOOK_MAX_ENDPOINTS} webhook endpoints (live and test each); change the URL and events of one you no longer use`,
+    );
+  }
   const secret = generateWebhookSecret();
   const now = opts.now();
   const row = await insertEndpoint(db, scope, {

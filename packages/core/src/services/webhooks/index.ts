@@ -26,6 +26,7 @@ export {
   listWebhookEndpoints,
   type UpdateWebhookEndpointInput,
   updateWebhookEndpoint,
+  WEBHOOK_MAX_ENDPOINTS,
   webhookEndpointScope,
 } from './endpoints.ts';
 export { recordAndFanOut } from './fan-out.ts';
