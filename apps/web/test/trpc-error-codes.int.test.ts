@@ -1,6 +1,7 @@
-import { createAccount } from '@esign/core';
+import { createAccount, MAX_TEMPLATE_FIELDS } from '@esign/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 
 // Issue 29 item 5: a tRPC client tells a refusal from a crash. Each error carries the JSON-RPC code
 // of its kind (tRPC's FORBIDDEN, NOT_FOUND, UNPROCESSABLE_CONTENT, ...), never -32603 for all, with
@@ -73,6 +74,28 @@ describe('tRPC errors carry the JSON-RPC code of their kind (issue 29 item 5)', 
     const a = await createTestAccount(t.db);
     const r = await call('templates.list', { key: a.key, method: 'GET', input: { limit: 'many' } });
     expect(errorOf(r)).toEqual({ status: 422, jsonRpc: -32022, code: 'invalid_parameter', httpStatus: 422 });
+  });
+
+  it('issue 29 item 3: the editor saving one field past the maximum over /trpc: 422 invalid_field, JSON-RPC UNPROCESSABLE_CONTENT (-32022), never a 413 or 500', async () => {
+    const a = await createTestAccount(t.db);
+    const created = await t.api('POST', 'templates', {
+      key: a.key,
+      body: { documents: [{ file: b64(await plainPdf(1)) }], fields: [signatureField()] },
+    });
+    expect(created.status).toBe(201);
+    const fields = Array.from({ length: MAX_TEMPLATE_FIELDS + 1 }, (_, i) => ({
+      name: `Field ${i + 1}`,
+      type: 'text',
+      role: 'Signer',
+      required: false,
+      areas: [{ page: 1, x: 0.1, y: (i % 90) / 100, w: 0.2, h: 0.05, document: 0 }],
+    }));
+    const r = await call('templates.editorSave', {
+      key: a.key,
+      input: { id: created.body.id, version: 1, fields },
+    });
+    expect(errorOf(r)).toEqual({ status: 422, jsonRpc: -32022, code: 'invalid_field', httpStatus: 422 });
+    expect(r.body.error.message).toContain(MAX_TEMPLATE_FIELDS.toLocaleString('en'));
   });
 
   it('no credentials: 401 unauthenticated, JSON-RPC UNAUTHORIZED (-32001)', async () => {

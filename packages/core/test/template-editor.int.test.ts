@@ -2,6 +2,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { MAX_TEMPLATE_FIELDS, toCoreError } from '../src/index.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
 
 // The template editor's procedures (issue 12): templates.editor, editorSave (PATCH /templates/{id}'s
@@ -264,6 +265,58 @@ describe('documents in the editor', () => {
     );
     expect((await api.templates.editor({ id: tpl.id })).documents).toHaveLength(10);
   });
+});
+
+describe('issue 29 item 3: the editor shares the field maximum of the API and MCP', () => {
+  /** `count` one-area text fields of the Client role, as the editor sends them. */
+  const manyDefs = (count: number): Def[] =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `Field ${i + 1}`,
+      type: 'text' as const,
+      role: 'Client',
+      required: false,
+      areas: [{ ...area(1), y: (i % 90) / 100 }],
+    }));
+
+  it(`editorSave keeps ${MAX_TEMPLATE_FIELDS.toLocaleString('en')} fields; one more is 422 invalid_field naming \`fields\` and the maximum, and changes nothing`, async () => {
+    const tpl = await twoRoleTemplate(api);
+    const over = await api.templates
+      .editorSave({ id: tpl.id, version: 1, fields: manyDefs(MAX_TEMPLATE_FIELDS + 1) })
+      .then(
+        () => null,
+        (err: unknown) => toCoreError(err),
+      );
+    expect(over).toMatchObject({ code: 'invalid_field', status: 422 });
+    expect(over!.message).toMatch(/fields/);
+    expect(over!.message).toContain(MAX_TEMPLATE_FIELDS.toLocaleString('en'));
+    expect((await api.templates.editor({ id: tpl.id })).version).toBe(1);
+    const saved = await api.templates.editorSave({
+      id: tpl.id,
+      version: 1,
+      fields: manyDefs(MAX_TEMPLATE_FIELDS),
+    });
+    expect(saved.status).toBe('saved');
+    expect(saved.template.fields).toHaveLength(MAX_TEMPLATE_FIELDS);
+  }, 120_000);
+
+  it('a document added in the editor whose text tag would pass the maximum is 422 invalid_field; the template keeps its documents and fields', async () => {
+    const tpl = await api.templates.create({
+      documents: [{ file: b64(await plainPdf(1)) }],
+      fields: manyDefs(MAX_TEMPLATE_FIELDS) as never,
+    });
+    const added = await api.templates
+      .addDocument({ id: tpl.id, version: 1, file: b64(await taggedPdf()) })
+      .then(
+        () => null,
+        (err: unknown) => toCoreError(err),
+      );
+    expect(added).toMatchObject({ code: 'invalid_field' });
+    expect(added!.message).toMatch(/would have 10,001/);
+    const after = await api.templates.editor({ id: tpl.id });
+    expect(after.version).toBe(1);
+    expect(after.documents).toHaveLength(1);
+    expect(after.template.fields).toHaveLength(MAX_TEMPLATE_FIELDS);
+  }, 120_000);
 });
 
 describe('templates.preview: the signing page as a role sees the template, nothing saved', () => {
