@@ -138,6 +138,22 @@ describe('POST /signature_requests', () => {
     return [res.status, res.body?.error?.code];
   };
 
+  it('issue 29 item 3: lists past their bound are 422, never a 500: 7,000 signers (as rows, past 65,535 parameters) are invalid_signer before anything is written, 11 cc or notify addresses invalid_parameter; 10 of each are sent', async () => {
+    const many = Array.from({ length: 7_000 }, (_, i) => ({ email: `signer-${i}@example.com` }));
+    expect(await err({ signers: many })).toEqual([422, 'invalid_signer']);
+    const addresses = (n: number) => Array.from({ length: n }, (_, i) => `copy-${i}@example.com`);
+    expect(await err({ cc: addresses(11) })).toEqual([422, 'invalid_parameter']);
+    expect(await err({ notify: addresses(11) })).toEqual([422, 'invalid_parameter']);
+    const ten = await sendRequest(t, owner, {
+      template_id: tpl.id,
+      signers,
+      cc: addresses(10),
+      notify: addresses(10),
+    });
+    expect(ten.status).toBe(201);
+    expect(ten.body.cc).toHaveLength(10);
+  });
+
   it('422 missing_signers when signers is missing or empty', async () => {
     expect(await err({ signers: undefined })).toEqual([422, 'missing_signers']);
     expect(await err({ signers: [] })).toEqual([422, 'missing_signers']);
