@@ -1,6 +1,7 @@
 // What the HTTP benchmarks share: starting a process that serves HTTP, stopping it, and a
 // closed-loop load of keep-alive connections each sending its next request when the last answered.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { NODE_TS, PRODUCTION_ENV } from './util.ts';
@@ -25,6 +26,8 @@ export async function startProcess(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       ...env,
+      // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile what a bench starts.
+      ...(process.env.BENCH_CHILD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS } : {}),
       PORT: String(port),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -65,6 +68,21 @@ export function startService(o: { databaseUrl: string; dataDir: string; secretKe
 export function startFloor(databaseUrl: string, port: number) {
   return startProcess([...NODE_TS, 'bench/floor-server.ts'], { DATABASE_URL: databaseUrl }, port, '/');
 }
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux; 0 elsewhere): what a
+ * request costs a process, which the machine's other load changes far less than req/s.
+ */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** USER_HZ: /proc counts CPU time in 1/100 s on Linux. */
+const CLOCK_TICKS = 100;
 
 export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

@@ -22,7 +22,7 @@ import { createAccount, issueApiKey } from '@esign/core';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { buildWeb } from '../test/web-build.ts';
-import { type Load, load, startFloor, startService, stop } from './http-load.ts';
+import { cpuMs, type Load, load, startFloor, startService, stop } from './http-load.ts';
 import { makePdf, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -102,9 +102,11 @@ try {
     signers: [{ name: `Signer ${i}`, email: `signer${i}@example.com` }],
     send_email: false,
   });
-  const run = (base: string, templateId: (i: number) => number, seconds = SECONDS) =>
-    load({
-      base,
+  // Each run also reports the CPU time its server process used per request (`cpuMsPerRequest`).
+  const run = async (target: typeof service, templateId: (i: number) => number, seconds = SECONDS) => {
+    const cpuBefore = cpuMs(target.child.pid);
+    const result = await load({
+      base: target.base,
       path: '/api/v1/signature_requests',
       method: 'POST',
       key,
@@ -113,21 +115,32 @@ try {
       expect: 201,
       body: body(templateId),
     });
+    const requests = result.reqPerSec * seconds;
+    const cpuMsPerRequest = requests
+      ? Number(((cpuMs(target.child.pid) - cpuBefore) / requests).toFixed(2))
+      : 0;
+    return { ...result, cpuMsPerRequest };
+  };
   const one = () => templates[0]!;
   const own = (i: number) => templates[i % templates.length]!;
 
   process.stderr.write('warm-up ...\n');
-  await run(service.base, one, 3);
-  await run(service.base, own, 3);
-  await run(floor.base, one, 3);
-  const rounds: { oneTemplate: Load & { waitingShare: number }; sixteenTemplates: Load; floor: Load }[] = [];
+  await run(service, one, 3);
+  await run(service, own, 3);
+  await run(floor, one, 3);
+  type Measured = Load & { cpuMsPerRequest: number };
+  const rounds: {
+    oneTemplate: Measured & { waitingShare: number };
+    sixteenTemplates: Measured;
+    floor: Measured;
+  }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     process.stderr.write(`round ${r + 1}/${ROUNDS} ...\n`);
-    const sampled = await lockWaits(db, run(service.base, one));
+    const sampled = await lockWaits(db, run(service, one));
     rounds.push({
       oneTemplate: { ...sampled.result, waitingShare: sampled.waitingShare },
-      sixteenTemplates: await run(service.base, own),
-      floor: await run(floor.base, one),
+      sixteenTemplates: await run(service, own),
+      floor: await run(floor, one),
     });
   }
   const sum = (pick: (r: (typeof rounds)[number]) => Load, field: 'reqPerSec' | 'p99') =>
@@ -155,6 +168,11 @@ try {
       oneTemplateP99VsFloor: ratio(totals.oneTemplate.p99, totals.floor.p99),
       oneVsSixteenTemplates: ratio(totals.oneTemplate.reqPerSec, totals.sixteenTemplates.reqPerSec),
       sixteenTemplatesReqPerSecVsFloor: ratio(totals.sixteenTemplates.reqPerSec, totals.floor.reqPerSec),
+      // The service's process CPU per send against the floor's (mean over rounds).
+      oneTemplateCpuPerRequestVsFloor: ratio(
+        rounds.reduce((t, r) => t + r.oneTemplate.cpuMsPerRequest, 0),
+        rounds.reduce((t, r) => t + r.floor.cpuMsPerRequest, 0),
+      ),
     },
   };
   mkdirSync(join(ROOT, 'bench/out'), { recursive: true });

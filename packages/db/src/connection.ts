@@ -94,6 +94,50 @@ export function compiledOnce<S, V extends Record<string, unknown>, R>(
   };
 }
 
+/** Up to this many rows an insert runs prepared (see preparedInsert); more are built as usual. */
+const PREPARED_INSERT_ROWS = 4;
+
+const isExpression = (v: unknown) =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { toOperationNode?: unknown }).toOperationNode === 'function';
+
+/**
+ * An insert every request makes (a send's request and signers), built and compiled once per shape
+ * and run prepared, as compiledOnce does for reads: the shape is each row's columns, so a column a
+ * row leaves out keeps its DEFAULT. `build(db, rows)` adds the statement's `returning`. Rows whose
+ * values are SQL expressions (their values would be fixed at the first call), and more than a few
+ * rows (bulk sends: shapes without end), are built as usual.
+ */
+export function preparedInsert<R extends Record<string, unknown>, T>(
+  name: string,
+  build: (db: Executor, rows: R[]) => Compilable<T>,
+): (db: Executor, rows: R[]) => Promise<T[]> {
+  const run = compiledOnce(
+    name,
+    (columns: string[][]) => columns.map((c) => c.join(',')).join('|'),
+    (db, slots: Record<string, unknown>, columns: string[][]) =>
+      build(
+        db,
+        columns.map((cols, i) => Object.fromEntries(cols.map((c) => [c, slots[`${i}:${c}`]])) as R),
+      ),
+  );
+  return async (db, rows) => {
+    if (rows.length === 0) return [];
+    const values: Record<string, unknown> = {};
+    const columns: string[][] = [];
+    for (const [i, row] of rows.entries()) {
+      const cols = Object.keys(row).filter((c) => row[c] !== undefined);
+      columns.push(cols);
+      for (const c of cols) values[`${i}:${c}`] = row[c];
+    }
+    if (rows.length > PREPARED_INSERT_ROWS || Object.values(values).some(isExpression)) {
+      return (await db.executeQuery<T>(build(db, rows).compile())).rows;
+    }
+    return run(db, columns, values);
+  };
+}
+
 type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 
 /**

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { compiledOnce, createDb, type Db, preparedSql } from '../src/index.ts';
+import { compiledOnce, createDb, type Db, preparedInsert, preparedSql } from '../src/index.ts';
 
 // Issue 16: the statements every API request runs are prepared, so PostgreSQL parses and plans
 // them once per pooled connection instead of once per request.
@@ -14,6 +14,9 @@ beforeAll(async () => {
   db = createDb(tdb.url, { max: 2 });
   await sql`create table prep_test (id int primary key, v int not null)`.execute(tdb.db);
   await sql`insert into prep_test values (1, 10), (2, 20), (3, 30)`.execute(tdb.db);
+  await sql`create table prep_insert (id serial primary key, a int not null, b text not null default 'dflt', c jsonb)`.execute(
+    tdb.db,
+  );
 });
 afterAll(async () => {
   await db.destroy();
@@ -104,5 +107,42 @@ describe('prepared statements (issue 16)', () => {
       expect(added).toHaveLength(2);
       expect(added.every((n) => n.startsWith('test_prep_page_'))).toBe(true);
     });
+  });
+
+  it('preparedInsert (issue 31: a send writes its request and signers prepared): one named statement per shape (row count and columns), a left-out column keeps its DEFAULT, every call writes its own values in input order; expressions and many rows are built as usual', async () => {
+    type Row = { a: number; b?: string; c?: unknown };
+    const insert = preparedInsert('test_prep_insert', (d, rows: Row[]) =>
+      d
+        .insertInto('prep_insert' as never)
+        .values(rows as never)
+        .returning(['a' as never, 'b' as never, 'c' as never]),
+    );
+    await db.connection().execute(async (conn) => {
+      const before = await preparedHere(conn);
+      expect(await insert(conn, [{ a: 1, b: 'x', c: JSON.stringify({ k: [1] }) }])).toEqual([
+        { a: 1, b: 'x', c: { k: [1] } },
+      ]);
+      expect(await insert(conn, [{ a: 2, b: 'y', c: null }])).toEqual([{ a: 2, b: 'y', c: null }]);
+      expect(await insert(conn, [{ a: 3 }, { a: 4, b: 'z' }])).toEqual([
+        { a: 3, b: 'dflt', c: null },
+        { a: 4, b: 'z', c: null },
+      ]);
+      expect(await insert(conn, [{ a: 5, b: undefined }])).toEqual([{ a: 5, b: 'dflt', c: null }]);
+      // An expression's values would be fixed at the first call: such rows are never prepared.
+      expect(await insert(conn, [{ a: 6, b: sql<string>`${'e1'} || 'x'` as never }])).toEqual([
+        { a: 6, b: 'e1x', c: null },
+      ]);
+      expect(await insert(conn, [{ a: 7, b: sql<string>`${'e2'} || 'x'` as never }])).toEqual([
+        { a: 7, b: 'e2x', c: null },
+      ]);
+      const many = Array.from({ length: 6 }, (_, i) => ({ a: 100 + i }));
+      expect((await insert(conn, many)).map((r) => (r as { a: number }).a)).toEqual(many.map((r) => r.a));
+      const added = (await preparedHere(conn)).filter((n) => !before.includes(n));
+      // Shapes: [a,b,c], [a] + [a,b], [a]: three statements, none for the expressions or the six rows.
+      expect(added.filter((n) => n.startsWith('test_prep_insert_'))).toHaveLength(3);
+    });
+    expect(
+      (await sql<{ n: number }>`select count(*)::int as n from prep_insert`.execute(tdb.db)).rows[0]!.n,
+    ).toBe(13);
   });
 });

@@ -6,7 +6,7 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import type { Executor, Tx } from '../connection.ts';
+import { compiledOnce, type Executor, preparedInsert, type Tx } from '../connection.ts';
 import type {
   Database,
   FieldAreaRow,
@@ -73,6 +73,8 @@ export interface SendSourceRow {
   recipient_defaults: RecipientDefaults | null;
   /** The account's default language for signers (issue 32); null when never set. */
   account_locale: string | null;
+  /** The account's default automatic reminders (issue 34.2); null when none. */
+  account_reminders: { every_hours: number; max: number } | null;
   /**
    * The template row was changed by a transaction that committed after this statement's snapshot
    * was taken (the lock waited for it): the fields and documents read are the old ones. Read again.
@@ -98,36 +100,89 @@ const sendDocuments = sql<SendDocumentRow[]>`(select coalesce(jsonb_agg(jsonb_bu
     'uploaded_sha256', d.uploaded_sha256, 'pages', d.pages) order by d.position), '[]'::jsonb)
   from template_documents d where d.template_id = templates.id)`;
 
-function sendSourceQuery(db: Executor, scope: Scope, o: SendSourceOptions) {
-  return db
-    .selectFrom('templates')
-    .selectAll('templates')
-    .select([
-      sendFields.as('fields'),
-      sendDocuments.as('documents'),
-      (o.withCredits ? creditsColumn(scope.accountId, sql.ref('templates.id')) : sql<null>`null`).as(
-        'credits',
-      ),
-      createdByColumn(sql.val(o.userId)).as('created_by'),
-      recipientDefaultsColumn(scope.accountId).as('recipient_defaults'),
-      sql<string | null>`(select a.default_locale from accounts a where a.id = ${scope.accountId})`.as(
-        'account_locale',
-      ),
-      // The locked row's version against the one this statement's snapshot sees (see `changed`).
-      sql<boolean>`templates.xmin::text <> (select t.xmin::text from templates t where t.id = templates.id)`.as(
-        'changed',
-      ),
-    ])
-    .where('templates.id', '=', o.templateId)
-    .where('templates.account_id', '=', scope.accountId)
-    .where('templates.environment', '=', scope.environment);
+/** What decides the send source statement's structure (one prepared statement per shape). */
+interface SendSourceShape {
+  withCredits: boolean;
+  /** Locked FOR SHARE (inside a send's transaction) or a plain read. */
+  share: boolean;
 }
 
-function toSendSource(row: Awaited<ReturnType<ReturnType<typeof sendSourceQuery>['executeTakeFirst']>>) {
+interface SendSourceValues extends Record<string, unknown> {
+  templateId: number;
+  accountId: number;
+  environment: Scope['environment'];
+  userId: number | null;
+}
+
+/**
+ * The send source statement, built and compiled once per shape and run prepared: every send runs
+ * it, and building it and having PostgreSQL plan its six subqueries cost more than running it
+ * (bench/README.md, issue 31).
+ */
+const sendSource = compiledOnce(
+  'esign_send_source',
+  (s: SendSourceShape) => `${+s.withCredits}${+s.share}`,
+  (db, v: SendSourceValues, s: SendSourceShape) => {
+    const query = db
+      .selectFrom('templates')
+      .selectAll('templates')
+      .select([
+        sendFields.as('fields'),
+        sendDocuments.as('documents'),
+        (s.withCredits ? creditsColumn(v.accountId, sql.ref('templates.id')) : sql<null>`null`).as('credits'),
+        createdByColumn(sql`${v.userId}::integer`).as('created_by'),
+        recipientDefaultsColumn(v.accountId).as('recipient_defaults'),
+        sql<string | null>`(select a.default_locale from accounts a where a.id = ${v.accountId})`.as(
+          'account_locale',
+        ),
+        sql<
+          SendSourceRow['account_reminders']
+        >`(select a.default_reminders from accounts a where a.id = ${v.accountId})`.as('account_reminders'),
+        // The locked row's version against the one this statement's snapshot sees (see `changed`).
+        sql<boolean>`templates.xmin::text <> (select t.xmin::text from templates t where t.id = templates.id)`.as(
+          'changed',
+        ),
+      ])
+      .where('templates.id', '=', v.templateId)
+      .where('templates.account_id', '=', v.accountId)
+      .where('templates.environment', '=', v.environment);
+    return s.share ? query.forShare() : query;
+  },
+);
+
+async function readSendSource(db: Executor, scope: Scope, o: SendSourceOptions & { share: boolean }) {
+  const [row] = await sendSource(
+    db,
+    { withCredits: o.withCredits, share: o.share },
+    {
+      templateId: o.templateId,
+      accountId: scope.accountId,
+      environment: scope.environment,
+      userId: o.userId,
+    },
+  );
   if (!row) return undefined;
-  const { fields, documents, credits, created_by, recipient_defaults, account_locale, changed, ...template } =
-    row;
-  const source = { template, fields, documents, credits, created_by, recipient_defaults, account_locale };
+  const {
+    fields,
+    documents,
+    credits,
+    created_by,
+    recipient_defaults,
+    account_locale,
+    account_reminders,
+    changed,
+    ...template
+  } = row;
+  const source = {
+    template,
+    fields,
+    documents,
+    credits,
+    created_by,
+    recipient_defaults,
+    account_locale,
+    account_reminders,
+  };
   return { ...source, changed: changed === true } as SendSourceRow;
 }
 
@@ -137,7 +192,7 @@ export async function findSendSource(
   scope: Scope,
   o: SendSourceOptions,
 ): Promise<SendSourceRow | undefined> {
-  return toSendSource(await sendSourceQuery(db, scope, o).executeTakeFirst());
+  return readSendSource(db, scope, { ...o, share: false });
 }
 
 /**
@@ -150,7 +205,7 @@ export async function shareSendSource(
   scope: Scope,
   o: SendSourceOptions,
 ): Promise<SendSourceRow | undefined> {
-  return toSendSource(await sendSourceQuery(tx, scope, o).forShare().executeTakeFirst());
+  return readSendSource(tx, scope, { ...o, share: true });
 }
 
 /** Every column of a request but its snapshot (see `requestViews`). */
@@ -198,13 +253,19 @@ export type ViewColumnsComplete =
 /** A request to write; a column may be an expression (issue 34.2: `reminders` reads the account's default). */
 export type SignatureRequestInsert = InsertObject<Database, 'signature_requests'>;
 
-/** Writes the requests; returns every column but the snapshot (the caller has it), in input order. */
+const insertRequests = preparedInsert('esign_insert_requests', (db, rows: SignatureRequestInsert[]) =>
+  db.insertInto('signature_requests').values(rows).returning(COLUMNS_BUT_SNAPSHOT),
+);
+
+/**
+ * Writes the requests; returns every column but the snapshot (the caller has it), in input order.
+ * A send's one request runs prepared (preparedInsert).
+ */
 export async function insertSignatureRequests(
   tx: Tx,
   rows: SignatureRequestInsert[],
 ): Promise<Omit<SignatureRequestRow, 'snapshot'>[]> {
-  if (rows.length === 0) return [];
-  return tx.insertInto('signature_requests').values(rows).returning(COLUMNS_BUT_SNAPSHOT).execute();
+  return insertRequests(tx, rows);
 }
 
 /** What the Signature request object needs besides its row. */

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { Executor, Tx } from '../connection.ts';
+import { type Executor, preparedInsert, type Tx } from '../connection.ts';
 import type { Database, SignerRow } from '../schema.ts';
 import { insertInChunks } from './chunks.ts';
 
@@ -10,11 +10,16 @@ export type SignerInsert = Insertable<Database['signers']>;
 /** Bind parameters of one signer row (every column a send writes), for `insertInChunks`. */
 const SIGNER_PARAMETERS = 22;
 
-/** Writes the signers (of one or many requests) in as few statements as the parameter limit allows; rows in input order. */
+const insertSignerChunk = preparedInsert('esign_insert_signers', (db, rows: SignerInsert[]) =>
+  db.insertInto('signers').values(rows).returningAll(),
+);
+
+/**
+ * Writes the signers (of one or many requests) in as few statements as the parameter limit allows;
+ * rows in input order. A send's few signers run prepared (preparedInsert).
+ */
 export async function insertSigners(tx: Tx, rows: SignerInsert[]): Promise<SignerRow[]> {
-  return insertInChunks(rows, SIGNER_PARAMETERS, (chunk) =>
-    tx.insertInto('signers').values(chunk).returningAll().execute(),
-  );
+  return insertInChunks(rows, SIGNER_PARAMETERS, (chunk) => insertSignerChunk(tx, chunk));
 }
 
 /** The signers of several requests in one statement, each request's in signing order. */

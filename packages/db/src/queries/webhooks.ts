@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import { type Executor, json, preparedSql, type Tx } from '../connection.ts';
+import { compiledOnce, type Executor, json, preparedSql, type Tx } from '../connection.ts';
 import type { Environment, JobRow, WebhookAttemptRow } from '../schema.ts';
 import type { Scope } from '../scope.ts';
 import type { NewAuditEvent } from './audit.ts';
@@ -863,36 +863,75 @@ export async function insertEventFindSubscribers(
   scope: Scope,
   event: EventInsert,
 ): Promise<number[]> {
-  const recorded = tx.with('recorded', (db) =>
-    db.insertInto('webhook_events').values({
-      id: event.id,
-      account_id: scope.accountId,
-      environment: scope.environment,
-      type: event.type,
-      object_type: event.objectType,
-      object_id: event.objectId,
-      created_at: event.createdAt,
-    }),
+  const { audit, ...e } = event;
+  const auditColumns = audit
+    ? Object.keys(audit).filter((c) => audit[c as keyof NewAuditEvent] !== undefined)
+    : [];
+  const values: Record<string, unknown> = {
+    id: e.id,
+    accountId: scope.accountId,
+    environment: scope.environment,
+    type: e.type,
+    objectType: e.objectType,
+    objectId: e.objectId,
+    createdAt: e.createdAt,
+    types: json([e.type]),
+  };
+  for (const c of auditColumns) values[`audit:${c}`] = audit![c as keyof NewAuditEvent];
+  const rows = await eventAndSubscribers(
+    tx,
+    { auditColumns: audit ? auditColumns : null, test: e.type === 'webhook.test' },
+    values,
   );
-  const audit = event.audit;
-  // The audit row's CTE adds a name the select does not use: seen as `recorded` alone.
-  const writes = audit
-    ? (recorded.with('audited', (db) =>
-        db.insertInto('audit_events').values(audit),
-      ) as unknown as typeof recorded)
-    : recorded;
-  const rows = await writes
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('account_id', '=', scope.accountId)
-    .where('environment', '=', scope.environment)
-    .where('enabled', '=', true)
-    .where(sql<boolean>`events @> ${json([event.type])}::jsonb`)
-    .$if(event.type === 'webhook.test', (qb) => qb.where(sql<boolean>`false`))
-    .orderBy('id')
-    .execute();
   return rows.map((r) => r.id);
 }
+
+interface EventShape {
+  /** The audit row's columns, null without one. */
+  auditColumns: string[] | null;
+  /** `webhook.test` goes to the one endpoint it was sent to: no subscribers. */
+  test: boolean;
+}
+
+/**
+ * The statement of insertEventFindSubscribers, built and compiled once per shape and run prepared:
+ * nearly every change records an event (a send's own statement, issue 31).
+ */
+const eventAndSubscribers = compiledOnce(
+  'esign_event_subscribers',
+  (s: EventShape) => `${+s.test}:${s.auditColumns?.join(',') ?? '-'}`,
+  (db, v: Record<string, unknown>, s: EventShape) => {
+    const recorded = db.with('recorded', (q) =>
+      q.insertInto('webhook_events').values({
+        id: v.id as string,
+        account_id: v.accountId as number,
+        environment: v.environment as Scope['environment'],
+        type: v.type as string,
+        object_type: v.objectType as string,
+        object_id: v.objectId as number,
+        created_at: v.createdAt as Date,
+      }),
+    );
+    const auditRow = s.auditColumns
+      ? (Object.fromEntries(s.auditColumns.map((c) => [c, v[`audit:${c}`]])) as unknown as NewAuditEvent)
+      : null;
+    // The audit row's CTE adds a name the select does not use: seen as `recorded` alone.
+    const writes = auditRow
+      ? (recorded.with('audited', (q) =>
+          q.insertInto('audit_events').values(auditRow),
+        ) as unknown as typeof recorded)
+      : recorded;
+    return writes
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('account_id', '=', v.accountId as number)
+      .where('environment', '=', v.environment as Scope['environment'])
+      .where('enabled', '=', true)
+      .where(sql<boolean>`events @> ${v.types}::jsonb`)
+      .$if(s.test, (qb) => qb.where(sql<boolean>`false`))
+      .orderBy('id');
+  },
+);
 
 /** The bind parameters one delivery row takes in the insert below. */
 const DELIVERY_PARAMETERS = 6;

@@ -86,7 +86,12 @@ async function sendChunk(tx: Tx, b: SendBatch, batch: BulkSendRow, limit: number
   }
   const written = await writePlannedRequests(
     tx,
-    { ...b, recipientDefaults: source.recipient_defaults, accountLocale: source.account_locale },
+    {
+      ...b,
+      recipientDefaults: source.recipient_defaults,
+      accountLocale: source.account_locale,
+      accountReminders: source.account_reminders,
+    },
     planned,
   );
   await markBulkRowsSent(tx, batch.id, {

@@ -55,6 +55,11 @@ export interface SendBatch {
   recipientDefaults?: RecipientDefaults | null;
   /** The account's default signer language, read with the template (issue 32); left out, read when needed. */
   accountLocale?: string | null;
+  /**
+   * The account's default automatic reminders, read with the template (issue 34.2); left out, the
+   * request's insert reads them itself (and is then built as usual instead of run prepared).
+   */
+  accountReminders?: SendSourceRow['account_reminders'];
 }
 
 /** One request checked against its template, ready to be written. */
@@ -135,7 +140,10 @@ function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInse
     expires_at: item.expiresAt,
     created_at: b.now,
     updated_at: b.now,
-    reminders: remindersColumn(actor.accountId, input.reminders),
+    reminders:
+      input.reminders === undefined && b.accountReminders !== undefined
+        ? b.accountReminders && json(b.accountReminders)
+        : remindersColumn(actor.accountId, input.reminders),
     allow_delegation: input.allow_delegation ?? false,
   };
 }
@@ -276,7 +284,12 @@ async function writeRequest(
   // Decided on the template as locked: archived or edited since the slow part, this is what counts.
   const plan = await planRequest(source, o.signers, keepImages);
   assertCreditsRow(b.actor, source.credits);
-  const batch = { ...b, recipientDefaults: source.recipient_defaults, accountLocale: source.account_locale };
+  const batch = {
+    ...b,
+    recipientDefaults: source.recipient_defaults,
+    accountLocale: source.account_locale,
+    accountReminders: source.account_reminders,
+  };
   const [written] = await writePlannedRequests(tx, batch, [{ input: o.input, expiresAt: o.expiresAt, plan }]);
   if (o.within) await o.within(tx, written!.request, written!.signers);
   return { ...written!, createdBy: source.created_by };
