@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
+import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
 import { type LoopbackServer, startLoopbackServer } from '../../webhooks/test/loopback-server.ts';
+import { MAX_PREFILL_IMAGE_URLS } from '../src/contracts/signature-requests.ts';
 import { createSignatureRequest, remindSigners } from '../src/index.ts';
 import { sendFeedback } from '../src/services/feedback.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
@@ -26,7 +28,7 @@ let tpl: Awaited<ReturnType<typeof twoRoleTemplate>>;
 
 beforeAll(async () => {
   images = await startLoopbackServer((req, res) => {
-    if (req.url === '/dot.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    if (req.url?.startsWith('/dot.png')) res.writeHead(200, { 'content-type': 'image/png' }).end(png);
     else res.writeHead(200, { 'content-type': 'text/plain' }).end('not an image');
   }, tls);
   h = await startCore(
@@ -72,6 +74,52 @@ describe('signers[].prefill: image or signature fields "as a base64 image or an 
     );
     expect(code).toBe('invalid_request');
     expect(await h.db.selectFrom('signature_requests').select('id').execute()).toEqual(before);
+  });
+});
+
+describe('signers[].prefill image URLs are bounded (issue 29: each is a download)', () => {
+  it(`at most ${MAX_PREFILL_IMAGE_URLS} distinct URLs per request: one more is 422 invalid_request before anything is written; the same URL in many fields is fetched once`, async () => {
+    const caller = await h.as(owner.key);
+    const names = Array.from({ length: MAX_PREFILL_IMAGE_URLS + 1 }, (_, i) => `Photo ${i + 1}`);
+    const many = await caller.templates.create({
+      name: 'Many photos',
+      documents: [{ file: b64(await plainPdf(1)) }],
+      fields: [
+        {
+          name: 'Signature',
+          type: 'signature',
+          role: 'Client',
+          areas: [{ page: 1, x: 0.1, y: 0.9, w: 0.3, h: 0.05 }],
+        },
+        ...names.map((name, i) => ({
+          name,
+          type: 'image' as const,
+          role: 'Client',
+          required: false,
+          areas: [{ page: 1, x: 0.05 + (i % 6) * 0.15, y: 0.1 + Math.floor(i / 6) * 0.1, w: 0.1, h: 0.05 }],
+        })),
+      ],
+    });
+    const before = await h.db.selectFrom('signature_requests').select('id').execute();
+    const fetchesBefore = images.requests.length;
+    const tooMany = Object.fromEntries(names.map((n, i) => [n, url(`/dot.png?${i}`)]));
+    const code = await codeOf(
+      caller.signatureRequests.create({
+        template_id: many.id,
+        signers: [{ ...signers[0], prefill: tooMany }],
+      }),
+    );
+    expect(code).toBe('invalid_request');
+    expect(await h.db.selectFrom('signature_requests').select('id').execute()).toEqual(before);
+    expect(images.requests.length - fetchesBefore).toBe(MAX_PREFILL_IMAGE_URLS);
+
+    const same = Object.fromEntries(names.map((n) => [n, url('/dot.png?same')]));
+    const r = await caller.signatureRequests.create({
+      template_id: many.id,
+      signers: [{ ...signers[0], prefill: same }],
+    });
+    expect(r.signers[0]!.values).toHaveLength(names.length);
+    expect(images.requests.filter((q) => q.url === '/dot.png?same')).toHaveLength(1);
   });
 });
 

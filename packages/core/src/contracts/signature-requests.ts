@@ -16,6 +16,12 @@ const objectDoc = (description: string, values: Record<string, unknown> | true) 
 /** Metadata values are kept as sent. */
 const METADATA_DOC = true;
 /** A field's value (@esign/domain FieldValue): text, number, checkbox, chosen options, or null to clear. */
+/**
+ * How many distinct https image URLs one request's prefills may name (issue 29: each is a
+ * download of up to 3 MB and 15 s, and a role may have thousands of image fields).
+ */
+export const MAX_PREFILL_IMAGE_URLS = 10;
+
 const PREFILL_DOC = {
   anyOf: [
     { type: ['string', 'number', 'boolean', 'null'] },
@@ -76,7 +82,15 @@ export const SignerInput = z.object({
     ),
   external_id: z.string().max(200).optional().describe('your own id; returned in responses and webhooks'),
   metadata: z.unknown().optional().meta(objectDoc('object: stored with the signer', METADATA_DOC)),
-  prefill: z.unknown().optional().meta(objectDoc('object: values keyed by field name', PREFILL_DOC)),
+  prefill: z
+    .unknown()
+    .optional()
+    .meta(
+      objectDoc(
+        `object: values keyed by field name; an image or signature field takes a base64 image or an https URL (at most ${MAX_PREFILL_IMAGE_URLS} distinct URLs per request)`,
+        PREFILL_DOC,
+      ),
+    ),
   redirect_url: redirectUrl
     .optional()
     .describe("where this signer goes after signing; overrides the request's"),

@@ -2,7 +2,10 @@ import type { TemplateRow } from '@esign/db';
 import type { SendDocumentRow, SendFieldRow } from '@esign/db/queries/signature-requests';
 import { guardedFetch } from '@esign/webhooks';
 import type { CoreDeps } from '../../context.ts';
-import type { CreateSignatureRequestInput } from '../../contracts/signature-requests.ts';
+import {
+  type CreateSignatureRequestInput,
+  MAX_PREFILL_IMAGE_URLS,
+} from '../../contracts/signature-requests.ts';
 import { CoreError } from '../../errors.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { type FieldValue, pageRuns, type RequestSnapshot, type SnapshotField } from '../request-model.ts';
@@ -162,12 +165,26 @@ export const keepImages: InlineImages = async (_fields, values) => values;
  * once, through the outbound guard, into data: URIs, before any transaction is opened.
  */
 export function downloadImages(deps: CoreDeps): InlineImages {
+  // One request's downloads, across its signers: each URL fetched once, at most MAX_PREFILL_IMAGE_URLS.
+  const fetched = new Map<string, Promise<string>>();
   return async (fields, values, label) => {
     const out = { ...values };
     for (const f of fields) {
       const v = out[f.name];
       if (!isImageField(f.type) || typeof v !== 'string' || !v.startsWith('https://')) continue;
-      out[f.name] = await fetchImage(v, deps, `${label}.${f.name}`);
+      let image = fetched.get(v);
+      if (!image) {
+        if (fetched.size >= MAX_PREFILL_IMAGE_URLS) {
+          throw new CoreError(
+            'invalid_request',
+            `${label}.${f.name}: a request may download at most ${MAX_PREFILL_IMAGE_URLS} image URLs; send further images as base64`,
+          );
+        }
+        image = fetchImage(v, deps, `${label}.${f.name}`);
+        image.catch(() => {});
+        fetched.set(v, image);
+      }
+      out[f.name] = await image;
     }
     return out;
   };
