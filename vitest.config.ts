@@ -63,6 +63,8 @@ const ALONE_DB = [
   'apps/server/test/**/*.int.test.ts',
   'apps/api/test/document-pool.int.test.ts',
   'apps/api/test/json-uploads.int.test.ts',
+  // Compares sign-in request times for known and unknown addresses (issue 29.5).
+  'apps/web/test/sign-in-timing.int.test.ts',
   'packages/core/test/jobs-notify.int.test.ts',
   'packages/core/test/sealing-trust.int.test.ts',
   'packages/core/test/webhook-kill.int.test.ts',
