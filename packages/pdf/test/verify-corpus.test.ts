@@ -145,6 +145,47 @@ describe('issue 30, item 7: files readers disagree on are never intact [modified
   });
 });
 
+describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF parser read an update differently, the file is not intact [modified]", () => {
+  it('an xref section listing an object twice (readers keep the first entry, @libpdf/core the last)', () => {
+    const cases = casesOf('outsider: object listed twice in one xref');
+    expect(cases).toHaveLength(2);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(descriptions(c), c.name).toContainEqual(
+        expect.stringContaining('has a cross-reference section that lists object 6 twice'),
+      );
+    }
+  });
+
+  it('an xref entry whose offset holds an object of another number (readers rebuild the xref; @libpdf/core took the object there)', () => {
+    const cases = casesOf('outsider: xref offset holds another object');
+    expect(cases).toHaveLength(2);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(descriptions(c), c.name).toContainEqual(
+        expect.stringContaining('lists object 6 0 at an offset that holds object 77 0'),
+      );
+    }
+  });
+
+  it('an object re-used under generation 1 while the page still names generation 0 (poppler shows nothing, MuPDF the object)', () => {
+    const cases = casesOf('outsider: generation re-used');
+    expect(cases).toHaveLength(4);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(sealOf(c).changesAfter, c.name).toContainEqual(
+        expect.objectContaining({
+          kind: 'page_content',
+          page: 1,
+          description: expect.stringContaining(
+            'object 6 is referenced as generation 0 but listed as generation 1',
+          ),
+        }),
+      );
+    }
+  });
+});
+
 describe('issue 30, the corpus: every published attack class and the seven cases, on B-B and B-LTA', () => {
   it('holds 50+ files, every class on both levels', () => {
     expect(corpus.cases.length).toBeGreaterThanOrEqual(50);

@@ -38,6 +38,8 @@ export interface NewObject {
   gen?: number;
   /** Everything between `N G obj` and `endobj`. */
   body: string;
+  /** The number written in the object's `N G obj` header when it is not `num` (the xref still lists `num`). */
+  header?: number;
 }
 
 export interface UpdateOptions {
@@ -57,6 +59,8 @@ export interface UpdateOptions {
   trailerExtra?: string;
   /** Replaces `/Root N G R` (written first). */
   root?: string;
+  /** Classic xref only: further one-entry subsections after the others (an object listed twice). */
+  relisted?: { num: number; offset: number; gen?: number }[];
 }
 
 /** A stream object body with its /Length. */
@@ -81,7 +85,7 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
   const objects = opts.objects ?? [];
   for (const o of objects) {
     entries.set(o.num, `${pad(out.length, 10)} ${pad(o.gen ?? 0, 5)} n`);
-    out += `${o.num} ${o.gen ?? 0} obj\n${o.body}\nendobj\n`;
+    out += `${o.header ?? o.num} ${o.gen ?? 0} obj\n${o.body}\nendobj\n`;
   }
   for (const f of opts.free ?? []) entries.set(f.num, `0000000000 ${pad((f.gen ?? 0) + 1, 5)} f`);
   const maxNum = Math.max(t.size - 1, ...objects.map((o) => o.num), ...(opts.packed ?? []).map((o) => o.num));
@@ -103,7 +107,10 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
   }
   if (mode === 'table') {
     const xrefAt = out.length;
-    out += `xref\n${sections(entries)}trailer\n<< ${trailerKeys(maxNum + 1)} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+    const again = (opts.relisted ?? []).map(
+      (r) => `${r.num} 1\n${pad(r.offset, 10)} ${pad(r.gen ?? 0, 5)} n\r\n`,
+    );
+    out += `xref\n${sections(entries)}${again.join('')}trailer\n<< ${trailerKeys(maxNum + 1)} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
     return new Uint8Array(Buffer.from(out, 'latin1'));
   }
   // xref streams: type 1 (offset), type 2 (in object stream n, index i), type 0 (free).
