@@ -297,6 +297,15 @@ const ATTACKS: Attack[] = [
       }),
   },
   {
+    klass: 'outsider: xref offset holds another object',
+    name: 'page 1 listed as entry 0 of an object stream whose header numbers that entry 77 (poppler: no page 1)',
+    make: async (b) =>
+      appendUpdate(b.bytes, {
+        xref: 'stream',
+        packed: [{ num: T.page1, header: 77, body: await page1With(b.bytes, {}) }],
+      }),
+  },
+  {
     klass: 'outsider: generation re-used',
     name: "page 1's text re-written unchanged as generation 1 while page 1 still names 6 0 R (poppler drops it, MuPDF keeps it)",
     make: (b) =>

@@ -126,7 +126,7 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
     let header = '';
     let body = '';
     packed.forEach((o, i) => {
-      header += `${o.num} ${body.length} `;
+      header += `${o.header ?? o.num} ${body.length} `;
       body += `${o.body}\n`;
       rows.set(o.num, [2, objStmNum, i]);
     });
