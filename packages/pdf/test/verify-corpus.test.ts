@@ -170,6 +170,15 @@ describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF 
     }
   });
 
+  it('a timestamp revision may add a zero-size widget only: a field whose /Kids widget is visible is not a timestamp part (poppler and MuPDF do not draw a widget missing from /Annots; other readers may)', () => {
+    const cases = casesOf('outsider: visible widget of a timestamp field');
+    expect(cases).toHaveLength(2);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(descriptions(c), c.name).toContainEqual(expect.stringMatching(/^annotation object \d+ added$/));
+    }
+  });
+
   it('an object re-used under generation 1 while the page still names generation 0 (poppler shows nothing, MuPDF the object)', () => {
     const cases = casesOf('outsider: generation re-used');
     expect(cases).toHaveLength(4);

@@ -137,6 +137,18 @@ function isZeroArea(dict: PdfDict): boolean {
   return hidden || Math.abs((n[2] ?? 0) - (n[0] ?? 0)) * Math.abs((n[3] ?? 0) - (n[1] ?? 0)) === 0;
 }
 
+/** A signature field and every widget it has (itself, or its /Kids) are zero-size or hidden. */
+function invisible(field: PdfDict, resolve: Resolve): boolean {
+  const kids = resolveArray(resolve, field.get('Kids'))?.toArray() ?? [];
+  return (
+    isZeroArea(field) &&
+    kids.every((kid) => {
+      const widget = kid instanceof PdfRef ? resolve(kid) : kid;
+      return widget instanceof PdfDict && isZeroArea(widget);
+    })
+  );
+}
+
 /** What the newer revision holds, for classifying its objects. */
 interface Landscape {
   resolve: Resolve;
@@ -182,7 +194,7 @@ function newSignatureFields(
   for (const field of safe(() => pdf.getForm()?.getFields()) ?? []) {
     const dict = field.getDict();
     const ref = pdf.context.getRef(dict);
-    if (!ref || older(ref) || dict.getName('FT')?.value !== 'Sig' || !isZeroArea(dict)) continue;
+    if (!ref || older(ref) || dict.getName('FT')?.value !== 'Sig' || !invisible(dict, resolve)) continue;
     const sig = resolveDict(resolve, dict.get('V'));
     const kind: ChangeKind = typeOf(sig) === 'DocTimeStamp' ? 'document_timestamp' : 'signature';
     found.set(key(ref), { ref, kind });

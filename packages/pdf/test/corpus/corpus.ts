@@ -319,6 +319,30 @@ const ATTACKS: Attack[] = [
       return appendUpdate(freed, { objects: [{ num: T.text1, gen: 1, body: forgedText1 }] });
     },
   },
+  {
+    klass: 'outsider: visible widget of a timestamp field',
+    name: 'document-timestamp field whose /Kids widget (not in /Annots) is 240 x 30 pt with an appearance saying "Fee: EUR 40,000"',
+    make: async (b, { tsa }) => {
+      const n = trailerOf(b.bytes).size + 10;
+      return appendLtvRevision(b.bytes, {
+        timestamp: { tsa },
+        fieldExtra: `/Kids [${n} 0 R]`,
+        objects: [
+          {
+            num: n,
+            body: `<< /Type /Annot /Subtype /Widget /Rect [55 690 295 720] /P ${T.page1} 0 R /F 4 /AP << /N ${n + 1} 0 R >> >>`,
+          },
+          {
+            num: n + 1,
+            body: stream(
+              '/Type /XObject /Subtype /Form /BBox [0 0 240 30] /Resources << /Font << /F1 5 0 R >> >>',
+              '1 g 0 0 240 30 re f BT 0 g /F1 14 Tf 5 10 Td (Fee: EUR 40,000) Tj ET',
+            ),
+          },
+        ],
+      });
+    },
+  },
   // ---- USF: universal signature forgery -------------------------------------------------------
   {
     klass: 'USF',
