@@ -286,6 +286,16 @@ const ATTACKS: Attack[] = [
       }),
   },
   {
+    klass: 'outsider: object listed twice in one xref',
+    name: "hybrid update: its table lists the forged page 1 text, its /XRefStm the signed one (@libpdf/core took the stream's)",
+    make: (b) =>
+      appendUpdate(b.bytes, {
+        xref: 'hybrid',
+        objects: [{ num: T.text1, body: forgedText1 }],
+        relisted: [{ num: T.text1, offset: signedOffset(b.bytes, T.text1) }],
+      }),
+  },
+  {
     klass: 'outsider: xref offset holds another object',
     name: "page 1's text listed at an object numbered 77 holding the signed text; readers rebuild the xref and find the forged object 6",
     make: (b) =>

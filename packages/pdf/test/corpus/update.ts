@@ -59,7 +59,10 @@ export interface UpdateOptions {
   trailerExtra?: string;
   /** Replaces `/Root N G R` (written first). */
   root?: string;
-  /** Classic xref only: further one-entry subsections after the others (an object listed twice). */
+  /**
+   * Classic xref: further one-entry subsections after the others (an object listed twice).
+   * Hybrid xref: entries of the /XRefStm stream, which then lists `objects` in its table instead.
+   */
   relisted?: { num: number; offset: number; gen?: number }[];
 }
 
@@ -119,6 +122,12 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
     const [off, gen, kind] = entry.split(' ');
     rows.set(num, kind === 'n' ? [1, Number(off), Number(gen)] : [0, 0, Number(gen)]);
   }
+  // A hybrid update with `relisted`: the table lists the objects, the stream the relisted entries.
+  const tableRows = mode === 'hybrid' && opts.relisted ? new Map(entries) : new Map<number, string>();
+  if (tableRows.size > 0) {
+    rows.clear();
+    for (const r of opts.relisted!) rows.set(r.num, [1, r.offset, r.gen ?? 0]);
+  }
   let size = maxNum + 1;
   const packed = opts.packed ?? [];
   if (packed.length > 0) {
@@ -153,7 +162,7 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
   }
   // hybrid: a classic table listing only the xref stream object, pointing to it with /XRefStm.
   const tableAt = out.length;
-  const only = new Map([[xrefNum, `${pad(xrefAt, 10)} 00000 n`]]);
+  const only = new Map([...tableRows, [xrefNum, `${pad(xrefAt, 10)} 00000 n`]]);
   out += `xref\n${sections(only)}trailer\n<< ${trailerKeys(size)} /XRefStm ${xrefAt} >>\nstartxref\n${tableAt}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(out, 'latin1'));
 }
