@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inspectSignatures, isIntact, type SignatureCheck } from '../src/seal/index.ts';
 import { type Base, buildCorpus, type Corpus, type CorpusCase } from './corpus/corpus.ts';
+import { T } from './corpus/templates.ts';
+import { appendUpdate } from './corpus/update.ts';
 import { requireTool, tempDir } from './seal-helpers.ts';
 
 // Issue 30: the verifier, round two. Each case of the issue is generated here (corpus/corpus.ts:
@@ -177,6 +179,22 @@ describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF 
       expect(verdict(c), c.name).toBe('modified');
       expect(descriptions(c), c.name).toContainEqual(expect.stringMatching(/^annotation object \d+ added$/));
     }
+  });
+
+  it('the xref checks read binary xref streams byte for byte: an update whose stream holds offset bytes 0x80-0x9F (as a real B-LTA file did) stays intact', async () => {
+    const base = corpus.bases.find((b) => b.template === 'contract' && b.level === 'B-B')!;
+    // Pad with a comment so the rewritten object's offset is 0x..9C9C.
+    const target = (Math.floor(base.bytes.length / 0x10000) + 1) * 0x10000 + 0x9c9c;
+    const comment = `%${'x'.repeat(target - base.bytes.length - 3)}\n`;
+    const padded = new Uint8Array(Buffer.concat([Buffer.from(base.bytes), Buffer.from(comment, 'latin1')]));
+    const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
+    const bytes = appendUpdate(padded, { xref: 'stream', objects: [{ num: T.font, body: font }] });
+    expect(Buffer.from(bytes).toString('latin1').indexOf(`${T.font} 0 obj`, base.bytes.length)).toBe(
+      target - 1,
+    );
+    const checks = await inspectSignatures(bytes);
+    expect(checks[0]!.changesAfter).toEqual([]);
+    expect(isIntact(checks)).toBe(true);
   });
 
   it('an object re-used under generation 1 while the page still names generation 0 (poppler shows nothing, MuPDF the object)', () => {

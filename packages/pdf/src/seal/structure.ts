@@ -9,7 +9,13 @@ import type { RevisionChange } from './revisions.ts';
 // objects, or takes the other /Root (and shows something else). Such a revision is reported as
 // `unreadable_revision`, never read one way and called intact.
 
-const latin1 = new TextDecoder('latin1');
+/**
+ * One character per byte, byte values kept (ISO 8859-1). Not TextDecoder('latin1'): that is
+ * windows-1252, which turns bytes 0x80-0x9F into other characters, so binary xref-stream data
+ * re-encoded from it came back wrong (a B-LTA file's offsets read as pointing at nothing).
+ */
+const latin1 = (pdf: Uint8Array) =>
+  Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
 
 /** One cross-reference entry: free (0), at a byte offset (1), or inside object stream `stream` at `index` (2). */
 type Entry = { type: 0 | 1; offset: number; gen: number } | { type: 2; stream: number; index: number };
@@ -33,7 +39,7 @@ export function ambiguousRevisions(pdf: Uint8Array, ends: number[], from: number
   const generations = new Map<number, Map<number, number>>();
   if (!ends.some((end, i) => i > 0 && ends[i - 1]! >= from && end > from))
     return { changes: [], generations };
-  const text = latin1.decode(pdf);
+  const text = latin1(pdf);
   const changes: RevisionChange[] = [];
   const current = new Map<number, number>();
   const offsets = new Map<number, number>();
