@@ -107,7 +107,34 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       const changed = (await page.getByTestId('verify-result').textContent()) ?? '';
       expect(changed).toContain('Changed after it was signed');
       expect(await page.getByTestId('verify-changes').textContent()).toContain('content of page 1 changed');
+      // In plain words first: which page shows the change.
+      expect(await page.getByTestId('verify-changed-where').textContent()).toBe('Page 1');
       await page.screenshot({ path: join(SHOTS, 'verify-modified.png'), fullPage: true });
+
+      // At a phone's width (390 px) nothing is clipped: the page never scrolls sideways.
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+      try {
+        const small = await phone.newPage();
+        await small.goto(`${t.baseUrl}/verify`);
+        await drop(small, 'changed.pdf', await forge(sealed));
+        await small.screenshot({ path: join(SHOTS, 'verify-modified-phone.png'), fullPage: true });
+        const widths = await small.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          view: window.innerWidth,
+        }));
+        expect(widths.page).toBeLessThanOrEqual(widths.view);
+        // A file over 25 MB is refused in the page, before it is sent (and counted).
+        const big = join(SHOTS, 'big.pdf');
+        writeFileSync(big, Buffer.alloc(26 * 1024 * 1024, 0x20));
+        await small.getByRole('button', { name: 'Check another file' }).click();
+        await small.getByTestId('verify-file').setInputFiles(big);
+        await expect(small.getByRole('alert').textContent()).resolves.toBe(
+          'big.pdf is 26.0 MB; files up to 25 MB can be checked.',
+        );
+        await small.screenshot({ path: join(SHOTS, 'verify-too-large-phone.png'), fullPage: true });
+      } finally {
+        await phone.close();
+      }
 
       await page.getByRole('button', { name: 'Check another file' }).click();
       await drop(page, 'unsigned.pdf', await plainPdf(1, 'Nothing signed'));
@@ -122,6 +149,27 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       await context.close();
     }
   }, 120_000);
+
+  it('a file over 25 MB sent to the public procedure anyway is refused as the spec says (422 document_too_large), whether or not its body fits the /trpc limit', async () => {
+    const call = (bytes: number) =>
+      fetch(`${t.baseUrl}/trpc/documents.verifyPublic`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ file: Buffer.alloc(bytes, 0x25).toString('base64') }),
+      });
+    for (const size of [25 * 1024 * 1024 + 1, 30 * 1024 * 1024]) {
+      const res = await call(size);
+      // tRPC's error shape from the procedure; the shared JSON parser's ({ error: { code } }) over the body limit.
+      const err = (await res.json()) as {
+        error: { message: string; code: unknown; data?: { code: string } };
+      };
+      expect([res.status, err.error.data?.code ?? err.error.code], String(size)).toEqual([
+        422,
+        'document_too_large',
+      ]);
+      expect(err.error.message, String(size)).toMatch(/25 MB/);
+    }
+  }, 60_000);
 
   it('the public procedure needs no key, stores nothing, and is limited per address (429 rate_limited with Retry-After seconds)', async () => {
     const call = (file: string) =>

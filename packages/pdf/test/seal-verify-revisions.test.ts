@@ -159,7 +159,7 @@ describe('POST /documents/verify: each signature is judged against the revision 
     const older = await PDF.load(next.subarray(0, ends[1]!));
     const newer = await PDF.load(next);
     expect(diffRevisions(older, newer, 3)).toEqual([]);
-    expect(diffRevisions(older, newer, 3, 5)).toEqual([
+    expect(diffRevisions(older, newer, 3, { maxObjects: 5 })).toEqual([
       expect.objectContaining({
         kind: 'unreadable_revision',
         description: expect.stringContaining('more than 5 objects'),

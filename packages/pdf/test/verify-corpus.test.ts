@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inspectSignatures, isIntact, type SignatureCheck } from '../src/seal/index.ts';
 import { type Base, buildCorpus, type Corpus, type CorpusCase } from './corpus/corpus.ts';
+import { T } from './corpus/templates.ts';
+import { appendUpdate } from './corpus/update.ts';
 import { requireTool, tempDir } from './seal-helpers.ts';
 
 // Issue 30: the verifier, round two. Each case of the issue is generated here (corpus/corpus.ts:
@@ -140,6 +142,74 @@ describe('issue 30, item 7: files readers disagree on are never intact [modified
       expect(verdict(c), c.name).toBe('modified');
       expect(descriptions(c).join('; '), c.name).toContain(
         'appended without a cross-reference section of its own',
+      );
+    }
+  });
+});
+
+describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF parser read an update differently, the file is not intact [modified]", () => {
+  it('an xref section listing an object twice (readers keep the first entry, @libpdf/core the last), or a hybrid update whose table and /XRefStm disagree', () => {
+    const cases = casesOf('outsider: object listed twice in one xref');
+    expect(cases).toHaveLength(4);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(descriptions(c), c.name).toContainEqual(
+        expect.stringContaining('has a cross-reference section that lists object 6 twice'),
+      );
+    }
+  });
+
+  it('an xref entry whose offset, or object-stream entry, holds an object of another number (readers rebuild the xref or read nothing; @libpdf/core took the object there)', () => {
+    const cases = casesOf('outsider: xref offset holds another object');
+    expect(cases).toHaveLength(4);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(descriptions(c), c.name).toContainEqual(
+        expect.stringMatching(
+          /lists object 6 0 at an offset that holds object 77 0|lists object 3 as entry 0 of object stream \d+, which holds object 77 there/,
+        ),
+      );
+    }
+  });
+
+  it('a timestamp revision may add a zero-size widget only: a field whose /Kids widget is visible is not a timestamp part (poppler and MuPDF do not draw a widget missing from /Annots; other readers may)', () => {
+    const cases = casesOf('outsider: visible widget of a timestamp field');
+    expect(cases).toHaveLength(2);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(descriptions(c), c.name).toContainEqual(expect.stringMatching(/^annotation object \d+ added$/));
+    }
+  });
+
+  it('the xref checks read binary xref streams byte for byte: an update whose stream holds offset bytes 0x80-0x9F (as a real B-LTA file did) stays intact', async () => {
+    const base = corpus.bases.find((b) => b.template === 'contract' && b.level === 'B-B')!;
+    // Pad with a comment so the rewritten object's offset is 0x..9C9C.
+    const target = (Math.floor(base.bytes.length / 0x10000) + 1) * 0x10000 + 0x9c9c;
+    const comment = `%${'x'.repeat(target - base.bytes.length - 3)}\n`;
+    const padded = new Uint8Array(Buffer.concat([Buffer.from(base.bytes), Buffer.from(comment, 'latin1')]));
+    const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
+    const bytes = appendUpdate(padded, { xref: 'stream', objects: [{ num: T.font, body: font }] });
+    expect(Buffer.from(bytes).toString('latin1').indexOf(`${T.font} 0 obj`, base.bytes.length)).toBe(
+      target - 1,
+    );
+    const checks = await inspectSignatures(bytes);
+    expect(checks[0]!.changesAfter).toEqual([]);
+    expect(isIntact(checks)).toBe(true);
+  });
+
+  it('an object re-used under generation 1 while the page still names generation 0 (poppler shows nothing, MuPDF the object)', () => {
+    const cases = casesOf('outsider: generation re-used');
+    expect(cases).toHaveLength(4);
+    for (const c of cases) {
+      expect(verdict(c), c.name).toBe('modified');
+      expect(sealOf(c).changesAfter, c.name).toContainEqual(
+        expect.objectContaining({
+          kind: 'page_content',
+          page: 1,
+          description: expect.stringContaining(
+            'object 6 is referenced as generation 0 but listed as generation 1',
+          ),
+        }),
       );
     }
   });

@@ -10,7 +10,7 @@ import {
   toCoreError,
 } from '@esign/core';
 import { TRPC_MAX_BATCH } from '@esign/domain';
-import { authenticateHttp, carriesCredentials, sendError } from '@esign/http';
+import { authenticateHttp, type BodyLimit, carriesCredentials, sendError } from '@esign/http';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebRouteOptions } from '../options.ts';
@@ -111,7 +111,15 @@ export async function trpcEndpoint(app: FastifyInstance, opts: WebRouteOptions):
       ),
     );
   };
-  const route = { bodyLimit: TRPC_BODY_LIMIT, onRequest: refuseLargeBatch };
+  // The public verify page's one call is one document: over the limit it is document_too_large (422).
+  const bodyLimit = (req: FastifyRequest): BodyLimit => ({
+    bytes: TRPC_BODY_LIMIT,
+    code:
+      (req.params as { path?: string }).path === 'documents.verifyPublic'
+        ? 'document_too_large'
+        : 'invalid_request',
+  });
+  const route = { bodyLimit: TRPC_BODY_LIMIT, onRequest: refuseLargeBatch, config: { bodyLimit } };
   app.all<{ Params: { path: string } }>('/trpc/:path', route, async (req, res) => {
     await fastifyRequestHandler({
       router: appRouter,

@@ -13,13 +13,11 @@ import {
 import type { CoreDeps } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { DATA_URI_HEAD, WHOLE_BASE64 } from './base64-upload.ts';
-import { readUploaded } from './uploads.ts';
+import { readUploaded, tooLargeMessage } from './uploads.ts';
 
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
 export const MAX_DOCUMENTS = 10;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
-
-const MB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 /**
  * Turns one `documents[].file` value into bytes: a file this multipart request streamed to disk
@@ -70,12 +68,12 @@ export async function readDocumentFile(file: string, label: string, deps: CoreDe
   }
   const estimated = Math.floor((base64.length * 3) / 4);
   if (estimated > MAX_DOCUMENT_BYTES + 2) {
-    throw new CoreError('document_too_large', `${label} is ${MB(estimated)}; the limit is 25 MB`);
+    throw new CoreError('document_too_large', tooLargeMessage(label, estimated));
   }
   const bytes = Buffer.from(base64, base64.includes('-') || base64.includes('_') ? 'base64url' : 'base64');
   if (bytes.length === 0) throw new CoreError('invalid_document', `${label} is empty`);
   if (bytes.length > MAX_DOCUMENT_BYTES)
-    throw new CoreError('document_too_large', `${label} is ${MB(bytes.length)}; the limit is 25 MB`);
+    throw new CoreError('document_too_large', tooLargeMessage(label, bytes.length));
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 

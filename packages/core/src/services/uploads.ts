@@ -88,6 +88,13 @@ export class UploadedFiles {
 const MB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 /**
+ * A document over the 25 MB limit (26,214,400 bytes), in words that show by how much even when it
+ * rounds to 25 MB ("file is 25 MB; the limit is 25 MB" said nothing).
+ */
+export const tooLargeMessage = (label: string, bytes: number) =>
+  `${label} is ${MB(bytes)} (${bytes.toLocaleString('en')} bytes); the limit is 25 MB (26,214,400 bytes)`;
+
+/**
  * The uploaded file `file` names among this request's uploads (`CoreDeps.uploads`), read from disk;
  * null when it names none.
  */
@@ -102,7 +109,7 @@ export async function readUploaded(
     // The words readDocumentFile uses for the same value held whole.
     if (upload.problem === 'empty') throw new CoreError('invalid_document', `${label} is empty`);
     if (upload.problem === 'too_large')
-      throw new CoreError('document_too_large', `${label} is ${MB(upload.bytes)}; the limit is 25 MB`);
+      throw new CoreError('document_too_large', tooLargeMessage(label, upload.bytes));
     throw new CoreError('invalid_document', `${label} is neither valid base64 nor an https:// URL`);
   }
   const { size } = await stat(upload.path);

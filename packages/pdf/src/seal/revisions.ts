@@ -137,6 +137,18 @@ function isZeroArea(dict: PdfDict): boolean {
   return hidden || Math.abs((n[2] ?? 0) - (n[0] ?? 0)) * Math.abs((n[3] ?? 0) - (n[1] ?? 0)) === 0;
 }
 
+/** A signature field and every widget it has (itself, or its /Kids) are zero-size or hidden. */
+function invisible(field: PdfDict, resolve: Resolve): boolean {
+  const kids = resolveArray(resolve, field.get('Kids'))?.toArray() ?? [];
+  return (
+    isZeroArea(field) &&
+    kids.every((kid) => {
+      const widget = kid instanceof PdfRef ? resolve(kid) : kid;
+      return widget instanceof PdfDict && isZeroArea(widget);
+    })
+  );
+}
+
 /** What the newer revision holds, for classifying its objects. */
 interface Landscape {
   resolve: Resolve;
@@ -182,7 +194,7 @@ function newSignatureFields(
   for (const field of safe(() => pdf.getForm()?.getFields()) ?? []) {
     const dict = field.getDict();
     const ref = pdf.context.getRef(dict);
-    if (!ref || older(ref) || dict.getName('FT')?.value !== 'Sig' || !isZeroArea(dict)) continue;
+    if (!ref || older(ref) || dict.getName('FT')?.value !== 'Sig' || !invisible(dict, resolve)) continue;
     const sig = resolveDict(resolve, dict.get('V'));
     const kind: ChangeKind = typeOf(sig) === 'DocTimeStamp' ? 'document_timestamp' : 'signature';
     found.set(key(ref), { ref, kind });
@@ -494,14 +506,17 @@ function fieldChange(before: PdfDict, after: PdfDict, page: number | null): Clas
 /**
  * The changes `newer` made to `older` (both loaded revisions of the same file). An object the
  * newer revision still references but no longer holds (freed by its xref, or unreadable) is a
- * change, and so is one it defines for the first time where a page reaches it.
+ * change, and so is one it defines for the first time where a page reaches it, and a reference
+ * whose generation is not the one the updates list for its number (`generations`, see
+ * structure.ts): readers that check generations show nothing there, others show the object.
  */
 export function diffRevisions(
   older: PDF,
   newer: PDF,
   revision: number,
-  maxObjects = MAX_OBJECTS,
+  opts: { maxObjects?: number; generations?: Map<number, number> } = {},
 ): RevisionChange[] {
+  const maxObjects = opts.maxObjects ?? MAX_OBJECTS;
   const resolveOld: Resolve = (ref) => safe(() => older.context.resolve(ref));
   const resolveNew: Resolve = (ref) => safe(() => newer.context.resolve(ref));
   const catalogRef = newer.context.getRef(newer.getCatalog());
@@ -514,6 +529,11 @@ export function diffRevisions(
     return [{ revision, kind: 'unreadable_revision', page: null, description }];
   }
   for (const ref of objects.values()) {
+    const listed = opts.generations?.get(ref.objectNumber);
+    if (listed !== undefined && listed !== ref.generation) {
+      changes.push({ revision, ...generationMismatch(land, ref, listed) });
+      continue;
+    }
     const after = resolveNew(ref);
     const before = resolveOld(ref);
     if (!after && !before) continue;
@@ -521,6 +541,13 @@ export function diffRevisions(
     else if (!sameObject(before, after)) changes.push({ revision, ...classify(land, ref, before, after) });
   }
   return changes;
+}
+
+/** A reference to generation g of an object number the updates list under generation `listed`. */
+function generationMismatch(land: Landscape, ref: PdfRef, listed: number): Classified {
+  const page = land.pageIndex.get(key(ref)) ?? firstPage(land, key(ref));
+  const description = `object ${ref.objectNumber} is referenced as generation ${ref.generation} but listed as generation ${listed}${onPage(page)}, so readers disagree on what it is`;
+  return { kind: page !== null ? 'page_content' : 'object', page, description };
 }
 
 function safe<T>(fn: () => T): T | null {

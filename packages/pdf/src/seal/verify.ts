@@ -139,7 +139,8 @@ async function changesSince(pdf: Uint8Array, ends: number[], from: number): Prom
       },
     ];
   }
-  changes.push(...ambiguousRevisions(pdf, revisionEnds(pdf), from));
+  const structure = ambiguousRevisions(pdf, revisionEnds(pdf), from);
+  changes.push(...structure.changes);
   const last = ends[ends.length - 1] ?? 0;
   // Strict: even whitespace after the last %%EOF and its end-of-line is bytes no revision holds.
   if (pdf.length > last) {
@@ -155,7 +156,7 @@ async function changesSince(pdf: Uint8Array, ends: number[], from: number): Prom
     try {
       older ??= await loadRevision(pdf, ends[i]!);
       const newer = await loadRevision(pdf, ends[i + 1]!);
-      changes.push(...diffRevisions(older, newer, i + 2));
+      changes.push(...diffRevisions(older, newer, i + 2, { generations: structure.generations.get(i + 2) }));
       older = newer;
     } catch (err) {
       older = null;

@@ -103,6 +103,12 @@ async function seal(template: Base['template'], level: BaseLevel, identity: Sign
 
 const paint = (s: string) => `q 1 g 55 690 240 30 re f Q BT /F1 14 Tf 60 700 Td (${s}) Tj ET`;
 
+/** Page 1's text with the fee painted over: "Fee: EUR 40,000". */
+const forgedText1 = flateStream(
+  '',
+  `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`,
+);
+
 /** The current source of an object, for rewriting it with a change. */
 async function dictOf(bytes: Uint8Array, num: number): Promise<PdfDict> {
   const p = await parse(bytes);
@@ -268,6 +274,84 @@ const ATTACKS: Attack[] = [
           },
         ],
       }),
+  },
+  // ---- Outsider tricks (issue 30 audit): readers and the verifier's parser disagree ----------
+  {
+    klass: 'outsider: object listed twice in one xref',
+    name: "page 1's text listed twice in one xref section: the forged copy first (readers keep it), the signed one last",
+    make: (b) =>
+      appendUpdate(b.bytes, {
+        objects: [{ num: T.text1, body: forgedText1 }],
+        relisted: [{ num: T.text1, offset: signedOffset(b.bytes, T.text1) }],
+      }),
+  },
+  {
+    klass: 'outsider: object listed twice in one xref',
+    name: "hybrid update: its table lists the forged page 1 text, its /XRefStm the signed one (@libpdf/core took the stream's)",
+    make: (b) =>
+      appendUpdate(b.bytes, {
+        xref: 'hybrid',
+        objects: [{ num: T.text1, body: forgedText1 }],
+        relisted: [{ num: T.text1, offset: signedOffset(b.bytes, T.text1) }],
+      }),
+  },
+  {
+    klass: 'outsider: xref offset holds another object',
+    name: "page 1's text listed at an object numbered 77 holding the signed text; readers rebuild the xref and find the forged object 6",
+    make: (b) =>
+      appendUpdate(b.bytes, {
+        objects: [
+          { num: T.text1, body: forgedText1 },
+          { num: T.text1, header: 77, body: signedBody(b.bytes, T.text1) },
+        ],
+      }),
+  },
+  {
+    klass: 'outsider: xref offset holds another object',
+    name: 'page 1 listed as entry 0 of an object stream whose header numbers that entry 77 (poppler: no page 1)',
+    make: async (b) =>
+      appendUpdate(b.bytes, {
+        xref: 'stream',
+        packed: [{ num: T.page1, header: 77, body: await page1With(b.bytes, {}) }],
+      }),
+  },
+  {
+    klass: 'outsider: generation re-used',
+    name: "page 1's text re-written unchanged as generation 1 while page 1 still names 6 0 R (poppler drops it, MuPDF keeps it)",
+    make: (b) =>
+      appendUpdate(b.bytes, { objects: [{ num: T.text1, gen: 1, body: signedBody(b.bytes, T.text1) }] }),
+  },
+  {
+    klass: 'outsider: generation re-used',
+    name: "page 1's text freed, then re-created as generation 1 with new text while page 1 still names 6 0 R",
+    make: (b) => {
+      const freed = appendUpdate(b.bytes, { free: [{ num: T.text1 }] });
+      return appendUpdate(freed, { objects: [{ num: T.text1, gen: 1, body: forgedText1 }] });
+    },
+  },
+  {
+    klass: 'outsider: visible widget of a timestamp field',
+    name: 'document-timestamp field whose /Kids widget (not in /Annots) is 240 x 30 pt with an appearance saying "Fee: EUR 40,000"',
+    make: async (b, { tsa }) => {
+      const n = trailerOf(b.bytes).size + 10;
+      return appendLtvRevision(b.bytes, {
+        timestamp: { tsa },
+        fieldExtra: `/Kids [${n} 0 R]`,
+        objects: [
+          {
+            num: n,
+            body: `<< /Type /Annot /Subtype /Widget /Rect [55 690 295 720] /P ${T.page1} 0 R /F 4 /AP << /N ${n + 1} 0 R >> >>`,
+          },
+          {
+            num: n + 1,
+            body: stream(
+              '/Type /XObject /Subtype /Form /BBox [0 0 240 30] /Resources << /Font << /F1 5 0 R >> >>',
+              '1 g 0 0 240 30 re f BT 0 g /F1 14 Tf 5 10 Td (Fee: EUR 40,000) Tj ET',
+            ),
+          },
+        ],
+      });
+    },
   },
   // ---- USF: universal signature forgery -------------------------------------------------------
   {
@@ -584,6 +668,18 @@ const ATTACKS: Attack[] = [
       }),
   },
 ];
+
+/** Where the template wrote object `num` (its first definition in the file). */
+function signedOffset(bytes: Uint8Array, num: number): number {
+  return Buffer.from(bytes).toString('latin1').indexOf(`\n${num} 0 obj`) + 1;
+}
+
+/** The template's source of object `num`, between `obj` and `endobj`. */
+function signedBody(bytes: Uint8Array, num: number): string {
+  const text = Buffer.from(bytes).toString('latin1');
+  const at = signedOffset(bytes, num);
+  return text.slice(text.indexOf('obj', at) + 3, text.indexOf('endobj', at)).replace(/^\r?\n|\r?\n$/g, '');
+}
 
 /** Item 7: a trailer naming /Root twice, the second catalog showing the unused signed stream. */
 async function twoRoots(b: Base, order: 'original first' | 'forged first'): Promise<Uint8Array> {

@@ -38,6 +38,8 @@ export interface NewObject {
   gen?: number;
   /** Everything between `N G obj` and `endobj`. */
   body: string;
+  /** The number written in the object's `N G obj` header when it is not `num` (the xref still lists `num`). */
+  header?: number;
 }
 
 export interface UpdateOptions {
@@ -57,6 +59,11 @@ export interface UpdateOptions {
   trailerExtra?: string;
   /** Replaces `/Root N G R` (written first). */
   root?: string;
+  /**
+   * Classic xref: further one-entry subsections after the others (an object listed twice).
+   * Hybrid xref: entries of the /XRefStm stream, which then lists `objects` in its table instead.
+   */
+  relisted?: { num: number; offset: number; gen?: number }[];
 }
 
 /** A stream object body with its /Length. */
@@ -81,7 +88,7 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
   const objects = opts.objects ?? [];
   for (const o of objects) {
     entries.set(o.num, `${pad(out.length, 10)} ${pad(o.gen ?? 0, 5)} n`);
-    out += `${o.num} ${o.gen ?? 0} obj\n${o.body}\nendobj\n`;
+    out += `${o.header ?? o.num} ${o.gen ?? 0} obj\n${o.body}\nendobj\n`;
   }
   for (const f of opts.free ?? []) entries.set(f.num, `0000000000 ${pad((f.gen ?? 0) + 1, 5)} f`);
   const maxNum = Math.max(t.size - 1, ...objects.map((o) => o.num), ...(opts.packed ?? []).map((o) => o.num));
@@ -103,7 +110,10 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
   }
   if (mode === 'table') {
     const xrefAt = out.length;
-    out += `xref\n${sections(entries)}trailer\n<< ${trailerKeys(maxNum + 1)} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+    const again = (opts.relisted ?? []).map(
+      (r) => `${r.num} 1\n${pad(r.offset, 10)} ${pad(r.gen ?? 0, 5)} n\r\n`,
+    );
+    out += `xref\n${sections(entries)}${again.join('')}trailer\n<< ${trailerKeys(maxNum + 1)} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
     return new Uint8Array(Buffer.from(out, 'latin1'));
   }
   // xref streams: type 1 (offset), type 2 (in object stream n, index i), type 0 (free).
@@ -112,6 +122,12 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
     const [off, gen, kind] = entry.split(' ');
     rows.set(num, kind === 'n' ? [1, Number(off), Number(gen)] : [0, 0, Number(gen)]);
   }
+  // A hybrid update with `relisted`: the table lists the objects, the stream the relisted entries.
+  const tableRows = mode === 'hybrid' && opts.relisted ? new Map(entries) : new Map<number, string>();
+  if (tableRows.size > 0) {
+    rows.clear();
+    for (const r of opts.relisted!) rows.set(r.num, [1, r.offset, r.gen ?? 0]);
+  }
   let size = maxNum + 1;
   const packed = opts.packed ?? [];
   if (packed.length > 0) {
@@ -119,7 +135,7 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
     let header = '';
     let body = '';
     packed.forEach((o, i) => {
-      header += `${o.num} ${body.length} `;
+      header += `${o.header ?? o.num} ${body.length} `;
       body += `${o.body}\n`;
       rows.set(o.num, [2, objStmNum, i]);
     });
@@ -146,7 +162,7 @@ export function appendUpdate(base: Uint8Array, opts: UpdateOptions): Uint8Array 
   }
   // hybrid: a classic table listing only the xref stream object, pointing to it with /XRefStm.
   const tableAt = out.length;
-  const only = new Map([[xrefNum, `${pad(xrefAt, 10)} 00000 n`]]);
+  const only = new Map([...tableRows, [xrefNum, `${pad(xrefAt, 10)} 00000 n`]]);
   out += `xref\n${sections(only)}trailer\n<< ${trailerKeys(size)} /XRefStm ${xrefAt} >>\nstartxref\n${tableAt}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(out, 'latin1'));
 }

@@ -64,6 +64,25 @@ function whatItIs(v: Verification): string | null {
   }
 }
 
+/** The changes in plain words: which pages show them ("Page 1", "Pages 1 and 3"), and any outside the pages. */
+function changedWhere(changes: Verification['changes']): string | null {
+  if (changes.length === 0) return null;
+  const pages = [...new Set(changes.map((c) => c.page).filter((p): p is number => p !== null))].sort(
+    (a, b) => a - b,
+  );
+  const listed =
+    pages.length === 0
+      ? null
+      : pages.length === 1
+        ? `Page ${pages[0]}`
+        : `Pages ${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}`;
+  const elsewhere = changes.some((c) => c.page === null)
+    ? 'the file itself (its structure, form or signatures)'
+    : null;
+  if (listed && elsewhere) return `${listed}, and ${elsewhere}`;
+  return listed ?? `${elsewhere![0]!.toUpperCase()}${elsewhere!.slice(1)}`;
+}
+
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <>
@@ -86,6 +105,11 @@ function Result({ v }: { v: Verification }) {
       <p>{v.summary}</p>
       <dl className="verify-facts">
         {what ? <Fact label="What it is">{what}</Fact> : null}
+        {changedWhere(v.changes) ? (
+          <Fact label="Changed">
+            <span data-testid="verify-changed-where">{changedWhere(v.changes)}</span>
+          </Fact>
+        ) : null}
         {seal ? (
           <Fact label="Sealed by">
             {commonName(seal.signer_subject) ?? 'an unknown signer'}
