@@ -1,18 +1,16 @@
-import { createAccount, issueApiKey } from '@esign/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { browserTestsEnabled } from './browser.ts';
+import { type DashboardFixture, openDashboard } from './editor-helpers.ts';
 
 // Issue 34.2 and 34.3 in Chromium: the account's reminder default and the Send page's options in
 // the dashboard, and the signing page's "Someone else signs" dialog at desktop and phone width.
 
 const SHOTS = '/work/notes/shots/34-remind';
-const PASSWORD = 'correct horse battery';
 
 describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.3 in the browser', () => {
+  let fixture: DashboardFixture;
   let t: TestApp;
   let browser: Browser;
   let page: Page;
@@ -20,49 +18,13 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
   let templateId: number;
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-    const email = `extras-${Date.now()}@example.com`;
-    await createAccount(t.db, { email, name: 'Olivia Owner', password: PASSWORD, credits: 5 }, new Date());
-    const user = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    key = (
-      await issueApiKey(t.db, { userId: user.id, environment: 'live', permission: 'full', expiresAt: null })
-    ).key;
-    templateId = (
-      await makeTemplate(t, { key } as never, {
-        name: 'Employment contract',
-        documents: [{ file: b64(await plainPdf(1)) }],
-        fields: [
-          {
-            name: 'Signature',
-            type: 'signature',
-            role: 'Employee',
-            areas: [{ page: 1, x: 0.1, y: 0.7, w: 0.3, h: 0.05 }],
-          },
-          {
-            name: 'Address',
-            type: 'text',
-            role: 'Employee',
-            areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.3, h: 0.05 }],
-          },
-        ],
-      })
-    ).id;
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${t.baseUrl}/login`);
-    const form = page.getByRole('tabpanel', { name: 'Password' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    fixture = await openDashboard({
+      template: { name: 'Employment contract', role: 'Employee', text: { name: 'Address' } },
+    });
+    ({ t, browser, page, templateId } = fixture);
+    key = fixture.owner.key;
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => fixture?.close());
 
   async function sendWithDelegation(emailAddress: string): Promise<string> {
     const res = await t.api('POST', 'signature_requests', {
