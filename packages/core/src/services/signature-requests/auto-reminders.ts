@@ -61,18 +61,18 @@ function stillOpen(request: SignatureRequestRow, now: Date): boolean {
 
 /**
  * When the next run is due: the earliest time a signer who can still get an automatic reminder
- * is `every_hours` past their last email (a signer whose turn has not come is looked at again in
- * `every_hours`); null when no signer can get one any more. Never sooner than the hourly limit.
+ * is `every_hours` past their last email; null when no signer can get one now. A signer whose turn
+ * has not come (`waiting`) is not looked at: their schedule starts when their turn comes
+ * (rearmAutoReminders from the signing that invites them). Never sooner than the hourly limit.
  */
 function nextAutoRemindAt(signers: SignerRow[], schedule: ReminderSchedule, now: Date): Date | null {
   const every = schedule.every_hours * HOUR_MS;
   let next: number | null = null;
   for (const s of signers) {
     if (isFinished(s) || !s.email || s.auto_reminders >= schedule.max) continue;
-    let at: number | null = null;
-    if (s.status === 'waiting') at = now.getTime() + every;
-    else if (wasInvitedByEmail(s) && s.last_emailed_at) at = s.last_emailed_at.getTime() + every;
-    if (at !== null) next = next === null ? at : Math.min(next, at);
+    if (!wasInvitedByEmail(s) || !s.last_emailed_at) continue;
+    const at = s.last_emailed_at.getTime() + every;
+    next = next === null ? at : Math.min(next, at);
   }
   if (next === null) return null;
   return new Date(Math.max(next, now.getTime() + REMIND_INTERVAL_MS));
@@ -131,7 +131,11 @@ export async function autoRemindJob(
   return 'finished';
 }
 
-/** Re-arms the schedule of a request (a signer handed their turn on): a no-op while a run is queued. */
+/**
+ * Re-arms the schedule of a request when a signer's turn comes (the next signer of a sequential
+ * order is invited, or a signer handed their turn on): their first reminder `every_hours` from now.
+ * A no-op while a run is queued: that run finds them not yet due and schedules them itself.
+ */
 export async function rearmAutoReminders(tx: Tx, request: SignatureRequestRow, now: Date): Promise<void> {
   if (!request.reminders || !request.send_email) return;
   await enqueueAutoRemind(tx, request.id, new Date(now.getTime() + request.reminders.every_hours * HOUR_MS));
