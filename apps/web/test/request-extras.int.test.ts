@@ -68,6 +68,31 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
     expect(row).toEqual({ reminders: { every_hours: 120, max: 2 }, allow_delegation: true });
   }, 120_000);
 
+  it('issue 34 leftover (a): the request page shows the automatic reminders: the schedule, the next reminder time, and how many each signer got of max', async () => {
+    const res = await t.api('POST', 'signature_requests', {
+      key,
+      body: {
+        template_id: templateId,
+        signers: [{ name: 'Rita Reminded', email: 'rita@example.com' }],
+        reminders: { every_hours: 72, max: 3 },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const job = await t.db
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('unique_key', '=', `auto_remind:${res.body.id}`)
+      .executeTakeFirstOrThrow();
+    await page.goto(`${t.baseUrl}/requests/${res.body.id}`);
+    const section = page.getByRole('region', { name: 'Automatic reminders' });
+    await section.getByText('Every 72 hours, at most 3 per signer').waitFor();
+    const text = (await section.textContent()) ?? '';
+    expect(text).not.toContain('None scheduled');
+    expect(text).toContain(String(job.run_at.getFullYear()));
+    expect(text).toMatch(/Rita Reminded\s*0 of 3 sent/);
+    await section.screenshot({ path: `${SHOTS}/request-reminders.png` });
+  });
+
   it('issue 34.3: the signing page dialog (desktop): labelled, checks its input, hands the turn on; the old link then shows the invalid-link page', async () => {
     const url = await sendWithDelegation('sam@example.com');
     const signer = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

@@ -142,6 +142,36 @@ describe('issue 34.2: reminders on POST /signature_requests', () => {
     expect(await remindersOf(r.id)).toEqual({ [first!.id]: 1, [second!.id]: 1 });
   });
 
+  it("issue 34 leftover (a): the dashboard reads a request's schedule, its next run and the reminders each signer got of max; another account's request is 404", async () => {
+    const r = await send({ reminders: { every_hours: 72, max: 2 } });
+    const [first, second] = r.signers;
+    expect(await caller.reminders.schedule({ id: r.id })).toEqual({
+      object: 'reminder_schedule',
+      signature_request_id: r.id,
+      reminders: { every_hours: 72, max: 2 },
+      next_run_at: at(72).toISOString(),
+      signers: [
+        { id: first!.id, sent: 0 },
+        { id: second!.id, sent: 0 },
+      ],
+    });
+    await runAt(72);
+    const after = await caller.reminders.schedule({ id: r.id });
+    expect(after.next_run_at).toBe(at(144).toISOString());
+    expect(after.signers).toEqual([
+      { id: first!.id, sent: 1 },
+      { id: second!.id, sent: 0 },
+    ]);
+    await runAt(144);
+    // The first signer had their 2 and the second waits for their turn: nothing is scheduled.
+    expect(await caller.reminders.schedule({ id: r.id })).toMatchObject({
+      next_run_at: null,
+      signers: [{ sent: 2 }, { sent: 0 }],
+    });
+    const other = await h.as((await h.account({ credits: 1 })).key);
+    expect(await codeOf(other.reminders.schedule({ id: r.id }))).toBe('not_found');
+  });
+
   it('issue 34.2: never after cancel, decline, completion or expiry, and never to uninvited signers (send_email false): the schedule ends', async () => {
     const canceled = await send({ reminders: { every_hours: 24, max: 5 } });
     h.clock.now = at(1);

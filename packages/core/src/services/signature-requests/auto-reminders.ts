@@ -6,13 +6,15 @@ import {
   type ReminderSchedule,
   setDefaultReminders,
 } from '@esign/db/queries/auto-reminders';
+import { findPendingJobRunAt } from '@esign/db/queries/jobs';
 import { listRequestSigners, lockSigningRequest } from '@esign/db/queries/signing';
-import type { Actor } from '../../context.ts';
+import type { Actor, Scope } from '../../context.ts';
 import { REMINDER_BOUNDS } from '../../contracts/reminders.ts';
 import { recordAudit } from '../audit.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob, type JobContext, RetryLater } from '../jobs.ts';
 import { remindAllowedAt, remindableSigners, remindLockedSigners } from './lifecycle.ts';
+import { loadSigners, requireRequest } from './queries.ts';
 import { effectiveStatus, isFinished, REMIND_INTERVAL_MS, wasInvitedByEmail } from './status.ts';
 
 // Issue 34.2, automatic reminders. A request with `reminders` ({ every_hours, max }) has one job
@@ -139,6 +141,24 @@ export async function autoRemindJob(
 export async function rearmAutoReminders(tx: Tx, request: SignatureRequestRow, now: Date): Promise<void> {
   if (!request.reminders || !request.send_email) return;
   await enqueueAutoRemind(tx, request.id, new Date(now.getTime() + request.reminders.every_hours * HOUR_MS));
+}
+
+/**
+ * A request's automatic reminders for the dashboard's request page: the schedule, when its next run
+ * is queued (null when none is: no signer can get one now, or the request ended), and how many each
+ * signer got. Another account's request is `404 not_found`.
+ */
+export async function reminderSchedule(ctx: Pick<JobContext, 'db'>, scope: Scope, id: number) {
+  const request = await requireRequest(ctx.db, scope, id);
+  const nextRunAt = request.reminders ? await findPendingJobRunAt(ctx.db, uniqueKey(id)) : null;
+  const signers = await loadSigners(ctx.db, id);
+  return {
+    object: 'reminder_schedule' as const,
+    signature_request_id: id,
+    reminders: request.reminders,
+    next_run_at: nextRunAt?.toISOString() ?? null,
+    signers: signers.map((s) => ({ id: s.id, sent: s.auto_reminders })),
+  };
 }
 
 /** The dashboard's account default: the schedule of requests whose sender names none. */
