@@ -1,12 +1,7 @@
 import type { Environment, Executor } from '@esign/db';
 import { json } from '@esign/db';
 import { insertMail, listMailRows, markInvitedSignerSent, markMailDelivered } from '@esign/db/queries/mail';
-import {
-  findOutboxStatus,
-  lockOutboxToSend,
-  markOutboxNotSent,
-  recordOutboxAttemptFailed,
-} from '@esign/db/queries/outbox';
+import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
 import { enqueueJob, type JobHandler, type JobKind, RetryLater } from './jobs.ts';
@@ -65,14 +60,12 @@ const INVITING_KINDS = new Set<string>(SIGNING_LINK_KINDS);
 export const sendMailJob: JobHandler = async (ctx, payload) => {
   const id = Number(payload.mailId);
   const failure = await ctx.db.transaction().execute(async (tx): Promise<unknown> => {
-    const mail = await lockOutboxToSend(tx, 'mail_outbox', id);
-    if (!mail) {
-      const current = await findOutboxStatus(tx, 'mail_outbox', id);
+    const claim = await claimOutboxMessage(tx, 'mail_outbox', id);
+    if (!claim.row) {
       // Another process holds it right now: try again later rather than count it as done.
-      if (current === 'queued' || current === 'failed')
-        return new RetryLater(`mail ${id} is being sent by another process`);
-      return null;
+      return claim.busy ? new RetryLater(`mail ${id} is being sent by another process`) : null;
     }
+    const mail = claim.row;
     if (mail.redacted_at) {
       // Its link or code stopped working before it could go out (mail-secrets.ts): never send it.
       await markOutboxNotSent(tx, 'mail_outbox', {

@@ -15,16 +15,18 @@ type OutboxStatus<T extends OutboxTable> = {
 }[T];
 
 /**
- * The message still to send (`queued` or `failed`), locked for sending; undefined when it is not
- * waiting or another process holds it (`SKIP LOCKED`).
+ * Claims a message to send: its row, locked, while it is still to send (`queued` or `failed`).
+ * Without a row, `busy` says whether it is still waiting but another process holds it (`SKIP
+ * LOCKED`: try again later) rather than settled (sent, kept, given up, or gone).
  */
-export async function lockOutboxToSend<T extends OutboxTable>(
+export async function claimOutboxMessage<T extends OutboxTable>(
   tx: Tx,
   table: T,
   id: number,
-): Promise<OutboxRow<T> | undefined> {
+): Promise<{ row: OutboxRow<T> } | { row: null; busy: boolean }> {
+  const outbox: OutboxTable = table;
   const row = await tx
-    .selectFrom(table as OutboxTable)
+    .selectFrom(outbox)
     .selectAll()
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'failed'])
@@ -32,20 +34,9 @@ export async function lockOutboxToSend<T extends OutboxTable>(
     .skipLocked()
     .executeTakeFirst();
   // Kysely types a select from either table as the columns of both; it is the row of `table`.
-  return row as OutboxRow<T> | undefined;
-}
-
-export async function findOutboxStatus<T extends OutboxTable>(
-  db: Executor,
-  table: T,
-  id: number,
-): Promise<OutboxStatus<T> | undefined> {
-  const row = await db
-    .selectFrom(table as OutboxTable)
-    .select('status')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row?.status as OutboxStatus<T> | undefined;
+  if (row) return { row: row as OutboxRow<T> };
+  const current = await tx.selectFrom(outbox).select('status').where('id', '=', id).executeTakeFirst();
+  return { row: null, busy: current?.status === 'queued' || current?.status === 'failed' };
 }
 
 /** Marks a message with `status` (`failed` or `undeliverable`) without sending it, with the reason. */

@@ -1,12 +1,7 @@
 import type { Environment, Executor, SmsRow, Tx } from '@esign/db';
 import { json } from '@esign/db';
 import { markInvitedSignerSent } from '@esign/db/queries/mail';
-import {
-  findOutboxStatus,
-  lockOutboxToSend,
-  markOutboxNotSent,
-  recordOutboxAttemptFailed,
-} from '@esign/db/queries/outbox';
+import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
 import {
   countAccountSmsSince,
   insertSms,
@@ -182,13 +177,9 @@ export const sendSmsJob: JobHandler = async (ctx, payload, job) => {
   const id = Number(payload.smsId);
   const lastAttempt = job?.max_attempts !== undefined && job.attempts >= job.max_attempts;
   const failure = await ctx.db.transaction().execute(async (tx): Promise<unknown> => {
-    const sms = await lockOutboxToSend(tx, 'sms_outbox', id);
-    if (!sms) {
-      const current = await findOutboxStatus(tx, 'sms_outbox', id);
-      if (current === 'queued' || current === 'failed')
-        return new RetryLater(`SMS ${id} is being sent by another process`);
-      return null;
-    }
+    const claim = await claimOutboxMessage(tx, 'sms_outbox', id);
+    if (!claim.row) return claim.busy ? new RetryLater(`SMS ${id} is being sent by another process`) : null;
+    const sms = claim.row;
     if (sms.redacted_at) {
       await markOutboxNotSent(tx, 'sms_outbox', {
         id,
