@@ -1,66 +1,27 @@
 import { mkdirSync } from 'node:fs';
-import { createAccount, issueApiKey } from '@esign/core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { browserTestsEnabled } from './browser.ts';
+import { type DashboardFixture, openDashboard } from './editor-helpers.ts';
 
 // Issue 34 items 1 and 4 in the dashboard, in Chromium: the account's default copies (Account
 // page), CC and notify on the Send page, the request page listing them, and the CC's read-only page.
 
 const SHOTS = '/work/notes/shots/34-cc';
-const PASSWORD = 'correct horse battery';
 
 describe.runIf(browserTestsEnabled('dashboard copies'))('dashboard: CC and completion notices', () => {
+  let fixture: DashboardFixture;
   let t: TestApp;
-  let browser: Browser;
   let page: Page;
   let templateId: number;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-    const email = `copies-${Date.now()}@example.com`;
-    await createAccount(t.db, { email, name: 'Olivia Owner', password: PASSWORD, credits: 5 }, new Date());
-    const user = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    const { key } = await issueApiKey(t.db, {
-      userId: user.id,
-      environment: 'live',
-      permission: 'full',
-      expiresAt: null,
-    });
-    templateId = (
-      await makeTemplate(t, { key } as never, {
-        name: 'Employment contract',
-        documents: [{ file: b64(await plainPdf(1)) }],
-        fields: [
-          {
-            name: 'Signature',
-            type: 'signature',
-            role: 'Employee',
-            areas: [{ page: 1, x: 0.1, y: 0.7, w: 0.3, h: 0.05 }],
-          },
-        ],
-      })
-    ).id;
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${t.baseUrl}/login`);
-    const form = page.getByRole('tabpanel', { name: 'Password' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    fixture = await openDashboard({ template: { name: 'Employment contract', role: 'Employee' } });
+    ({ t, page, templateId } = fixture);
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => fixture?.close());
 
   it('issue 34.1/34.4: an admin sets default CC and notify addresses on the Account page; a bad address is refused in the form', async () => {
     await page.goto(`${t.baseUrl}/account`);

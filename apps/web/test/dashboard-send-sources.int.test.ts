@@ -1,83 +1,29 @@
-import { createAccount, jobHandlers, startWorker, type WorkerHandle } from '@esign/core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { browserTestsEnabled } from './browser.ts';
+import { type DashboardFixture, openDashboard } from './editor-helpers.ts';
 
 // The dashboard's pages for the link, bulk and embed sources (docs/sending.md), in Chromium.
 
 const SHOTS = '/work/notes/shots/17';
-const PASSWORD = 'correct horse battery';
 
 describe.runIf(browserTestsEnabled('dashboard send sources'))(
   'dashboard: public link, bulk send, embedding',
   () => {
+    let fixture: DashboardFixture;
     let t: TestApp;
-    let browser: Browser;
-    let worker: WorkerHandle;
     let page: Page;
-    const _problems: string[] = [];
     let templateId: number;
 
     beforeAll(async () => {
-      [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-      worker = startWorker(
-        { db: t.db, logger: t.rt.logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
-        jobHandlers,
-        {
-          concurrency: 1,
-          pollMs: 100,
-        },
-      );
-      const email = `bulk-${Date.now()}@example.com`;
-      await createAccount(t.db, { email, name: 'Olivia Owner', password: PASSWORD, credits: 5 }, new Date());
-      const user = await t.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', email)
-        .executeTakeFirstOrThrow();
-      const { issueApiKey } = await import('@esign/core');
-      const key = (
-        await issueApiKey(t.db, { userId: user.id, environment: 'live', permission: 'full', expiresAt: null })
-      ).key;
-      templateId = (
-        await makeTemplate(t, { key } as never, {
-          name: 'Club membership',
-          documents: [{ file: b64(await plainPdf(1)) }],
-          fields: [
-            {
-              name: 'Signature',
-              type: 'signature',
-              role: 'Member',
-              areas: [{ page: 1, x: 0.1, y: 0.7, w: 0.3, h: 0.05 }],
-            },
-            {
-              name: 'Level',
-              type: 'text',
-              role: 'Member',
-              required: false,
-              areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.3, h: 0.05 }],
-            },
-          ],
-        })
-      ).id;
-      page = await (
-        await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
-      ).newPage();
-      await page.goto(`${t.baseUrl}/login`);
-      const form = page.getByRole('tabpanel', { name: 'Password' });
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password').fill(PASSWORD);
-      await form.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+      fixture = await openDashboard({
+        worker: true,
+        template: { name: 'Club membership', role: 'Member', text: { name: 'Level', required: false } },
+      });
+      ({ t, page, templateId } = fixture);
     }, 240_000);
-    afterAll(async () => {
-      await worker?.stop();
-      await browser?.close();
-      await t?.close();
-    });
+    afterAll(() => fixture?.close());
 
     it('the owner turns the public link on from the template list and sees its address', async () => {
       await page.goto(`${t.baseUrl}/templates`);

@@ -1,12 +1,15 @@
-import { createSession, sessionCookieName } from '@esign/core';
+import { createSession, jobHandlers, sessionCookieName, startWorker, type WorkerHandle } from '@esign/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { TestAccount, TestApp } from '../../../test/harness.ts';
-import { b64 } from '../../../test/pdfs.ts';
+import { makeTemplate } from '../../../test/fixtures.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { launchChromium } from './browser.ts';
 
-// Helpers for the template editor's browser tests (issue 12): a signed-in browser, the editor of a
-// template, its save state, field boxes in page fractions, and touch gestures sent as real touch
-// events (Chrome DevTools Protocol), which the page sees as touch pointer events.
+// Helpers for the dashboard's browser tests: a signed-in browser and the set-up of a dashboard
+// suite (openDashboard); for the template editor's (issue 12), the editor of a template, its save
+// state, field boxes in page fractions, and touch gestures sent as real touch events (Chrome
+// DevTools Protocol), which the page sees as touch pointer events.
 
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
@@ -41,6 +44,63 @@ export async function signedInContext(
     if (r.url().includes('/files/') && r.url().endsWith('.png')) images.push(r.url());
   });
   return { ctx, page, problems, images };
+}
+
+export interface DashboardFixture {
+  t: TestApp;
+  browser: Browser;
+  owner: TestAccount;
+  /** A 1280×900 page signed in as the owner. */
+  page: Page;
+  templateId: number;
+  close(): Promise<void>;
+}
+
+/** The template of a dashboard suite: a signature for `role` and, with `text`, one text field. */
+export interface DashboardTemplate {
+  name: string;
+  role: string;
+  text?: { name: string; required?: boolean };
+}
+
+function dashboardTemplateBody(tpl: DashboardTemplate, file: string) {
+  const area = (y: number) => [{ page: 1, x: 0.1, y, w: 0.3, h: 0.05 }];
+  const fields: Record<string, unknown>[] = [
+    { name: 'Signature', type: 'signature', role: tpl.role, areas: area(0.7) },
+  ];
+  if (tpl.text) fields.push({ ...tpl.text, type: 'text', role: tpl.role, areas: area(0.3) });
+  return { name: tpl.name, documents: [{ file }], fields };
+}
+
+/**
+ * The set-up of a dashboard browser suite: the app and Chromium, an owner with 5 credits and a live
+ * key, the template on a one-page PDF, a page signed in as the owner, and with `worker` the job
+ * worker (for suites that wait on sends).
+ */
+export async function openDashboard(o: {
+  template: DashboardTemplate;
+  worker?: boolean;
+}): Promise<DashboardFixture> {
+  const [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  let worker: WorkerHandle | undefined;
+  const close = async () => {
+    await worker?.stop();
+    await browser.close();
+    await t.close();
+  };
+  try {
+    if (o.worker) {
+      const ctx = { db: t.db, logger: t.rt.logger, config: t.config, deps: t.rt.deps, now: () => new Date() };
+      worker = startWorker(ctx, jobHandlers, { concurrency: 1, pollMs: 100 });
+    }
+    const owner = await createTestAccount(t.db, { credits: 5 });
+    const template = await makeTemplate(t, owner, dashboardTemplateBody(o.template, b64(await plainPdf(1))));
+    const { page } = await signedInContext(browser, t, owner, { width: 1280, height: 900 });
+    return { t, browser, owner, page, templateId: template.id, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 export async function openEditor(tab: EditorTab, t: TestApp, templateId: number): Promise<void> {

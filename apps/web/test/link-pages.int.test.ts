@@ -39,6 +39,19 @@ describe('/l/{token}', () => {
     expect((await fetch(`${t.baseUrl}/l/${'x'.repeat(43)}`)).status).toBe(404);
   });
 
+  it('posts its forms to itself and sends its own origin as Referer; the CC page (issue 34.1) allows no form and no Referer', async () => {
+    const page = await fetch(url);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
+    const cc = await fetch(`${t.baseUrl}/cc/${'x'.repeat(43)}`);
+    expect(cc.status).toBe(404);
+    expect(cc.headers.get('content-security-policy')).toContain("form-action 'none'");
+    expect(cc.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(cc.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(cc.headers.get('cache-control')).toBe('no-store');
+    expect(cc.headers.get('x-robots-tag')).toContain('noindex');
+  });
+
   it('refuses a form posted from another origin (403), and sends no code', async () => {
     const res = await post(
       url,

@@ -1,18 +1,16 @@
-import { createAccount, issueApiKey } from '@esign/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { browserTestsEnabled, launchChromium } from './browser.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { browserTestsEnabled } from './browser.ts';
+import { type DashboardFixture, openDashboard } from './editor-helpers.ts';
 
 // Issue 34.2 and 34.3 in Chromium: the account's reminder default and the Send page's options in
 // the dashboard, and the signing page's "Someone else signs" dialog at desktop and phone width.
 
 const SHOTS = '/work/notes/shots/34-remind';
-const PASSWORD = 'correct horse battery';
 
 describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.3 in the browser', () => {
+  let fixture: DashboardFixture;
   let t: TestApp;
   let browser: Browser;
   let page: Page;
@@ -20,49 +18,13 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
   let templateId: number;
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
-    const email = `extras-${Date.now()}@example.com`;
-    await createAccount(t.db, { email, name: 'Olivia Owner', password: PASSWORD, credits: 5 }, new Date());
-    const user = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    key = (
-      await issueApiKey(t.db, { userId: user.id, environment: 'live', permission: 'full', expiresAt: null })
-    ).key;
-    templateId = (
-      await makeTemplate(t, { key } as never, {
-        name: 'Employment contract',
-        documents: [{ file: b64(await plainPdf(1)) }],
-        fields: [
-          {
-            name: 'Signature',
-            type: 'signature',
-            role: 'Employee',
-            areas: [{ page: 1, x: 0.1, y: 0.7, w: 0.3, h: 0.05 }],
-          },
-          {
-            name: 'Address',
-            type: 'text',
-            role: 'Employee',
-            areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.3, h: 0.05 }],
-          },
-        ],
-      })
-    ).id;
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${t.baseUrl}/login`);
-    const form = page.getByRole('tabpanel', { name: 'Password' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    fixture = await openDashboard({
+      template: { name: 'Employment contract', role: 'Employee', text: { name: 'Address' } },
+    });
+    ({ t, browser, page, templateId } = fixture);
+    key = fixture.owner.key;
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => fixture?.close());
 
   async function sendWithDelegation(emailAddress: string): Promise<string> {
     const res = await t.api('POST', 'signature_requests', {
@@ -105,6 +67,31 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ reminders: { every_hours: 120, max: 2 }, allow_delegation: true });
   }, 120_000);
+
+  it('issue 34 leftover (a): the request page shows the automatic reminders: the schedule, the next reminder time, and how many each signer got of max', async () => {
+    const res = await t.api('POST', 'signature_requests', {
+      key,
+      body: {
+        template_id: templateId,
+        signers: [{ name: 'Rita Reminded', email: 'rita@example.com' }],
+        reminders: { every_hours: 72, max: 3 },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const job = await t.db
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('unique_key', '=', `auto_remind:${res.body.id}`)
+      .executeTakeFirstOrThrow();
+    await page.goto(`${t.baseUrl}/requests/${res.body.id}`);
+    const section = page.getByRole('region', { name: 'Automatic reminders' });
+    await section.getByText('Every 72 hours, at most 3 per signer').waitFor();
+    const text = (await section.textContent()) ?? '';
+    expect(text).not.toContain('None scheduled');
+    expect(text).toContain(String(job.run_at.getFullYear()));
+    expect(text).toMatch(/Rita Reminded\s*0 of 3 sent/);
+    await section.screenshot({ path: `${SHOTS}/request-reminders.png` });
+  });
 
   it('issue 34.3: the signing page dialog (desktop): labelled, checks its input, hands the turn on; the old link then shows the invalid-link page', async () => {
     const url = await sendWithDelegation('sam@example.com');

@@ -121,6 +121,57 @@ describe('issue 34.2: reminders on POST /signature_requests', () => {
     expect(await remindersOf(r.id)).toEqual({ [first!.id]: 1, [second!.id]: 1 });
   });
 
+  it('issue 34.2 (leftover): a waiting signer is not re-checked every every_hours; their schedule starts when their turn comes', async () => {
+    const r = await send({ reminders: { every_hours: 48, max: 1 } });
+    const [first, second] = r.signers;
+    await runAt(48);
+    expect(await remindersOf(r.id)).toEqual({ [first!.id]: 1 });
+    // The first signer has had their one reminder and the second is waiting: no run is queued.
+    expect((await autoJobs(r.id)).filter((j) => j.status === 'queued')).toEqual([]);
+    h.clock.now = at(50);
+    await h.anonymous().signing.complete({
+      token: tokenOf(first!.signing_url),
+      values: { 'Client signature': PNG_DOT, 'Client name': 'Cleo' },
+    });
+    // Their turn came at 50 h: the schedule is re-armed for 48 h after their invitation.
+    const queued = (await autoJobs(r.id)).filter((j) => j.status === 'queued');
+    expect(queued.map((j) => j.run_at.getTime())).toEqual([at(98).getTime()]);
+    await runAt(97);
+    expect(await remindersOf(r.id)).toEqual({ [first!.id]: 1 });
+    await runAt(98);
+    expect(await remindersOf(r.id)).toEqual({ [first!.id]: 1, [second!.id]: 1 });
+  });
+
+  it("issue 34 leftover (a): the dashboard reads a request's schedule, its next run and the reminders each signer got of max; another account's request is 404", async () => {
+    const r = await send({ reminders: { every_hours: 72, max: 2 } });
+    const [first, second] = r.signers;
+    expect(await caller.reminders.schedule({ id: r.id })).toEqual({
+      object: 'reminder_schedule',
+      signature_request_id: r.id,
+      reminders: { every_hours: 72, max: 2 },
+      next_run_at: at(72).toISOString(),
+      signers: [
+        { id: first!.id, sent: 0 },
+        { id: second!.id, sent: 0 },
+      ],
+    });
+    await runAt(72);
+    const after = await caller.reminders.schedule({ id: r.id });
+    expect(after.next_run_at).toBe(at(144).toISOString());
+    expect(after.signers).toEqual([
+      { id: first!.id, sent: 1 },
+      { id: second!.id, sent: 0 },
+    ]);
+    await runAt(144);
+    // The first signer had their 2 and the second waits for their turn: nothing is scheduled.
+    expect(await caller.reminders.schedule({ id: r.id })).toMatchObject({
+      next_run_at: null,
+      signers: [{ sent: 2 }, { sent: 0 }],
+    });
+    const other = await h.as((await h.account({ credits: 1 })).key);
+    expect(await codeOf(other.reminders.schedule({ id: r.id }))).toBe('not_found');
+  });
+
   it('issue 34.2: never after cancel, decline, completion or expiry, and never to uninvited signers (send_email false): the schedule ends', async () => {
     const canceled = await send({ reminders: { every_hours: 24, max: 5 } });
     h.clock.now = at(1);
@@ -216,9 +267,9 @@ describe('issue 34.2: durable schedule: worker restarts and racing workers never
     await runClaimedJob(h.sc, jobHandlers, { job: dead! });
     for (const hours of [72.01, 96.01, 120.01]) await runAt(hours);
     expect(await remindersOf(r.id)).toEqual({ [r.signers[0]!.id]: 3 });
-    // What is left: one run that looks again for the signer whose turn has not come.
+    // Nothing is left: the signer whose turn has not come is re-armed when it comes, not polled.
     const left = (await autoJobs(r.id)).filter((j) => j.status !== 'done');
-    expect(left.map((j) => j.status)).toEqual(['queued']);
+    expect(left.map((j) => j.status)).toEqual([]);
     await runAt(400);
     expect(await remindersOf(r.id)).toEqual({ [r.signers[0]!.id]: 3 });
   });

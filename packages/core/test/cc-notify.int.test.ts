@@ -29,7 +29,7 @@ const signers = [
 const mailTo = (to: string) =>
   h.db
     .selectFrom('mail_outbox')
-    .select(['kind', 'subject', 'text_body', 'links'])
+    .select(['kind', 'subject', 'text_body', 'html_body', 'links'])
     .where('to_address', '=', to)
     .orderBy('id')
     .execute();
@@ -143,6 +143,14 @@ describe('issue 34.1: CC recipients', () => {
     ]);
     expect(notice[0]!.text_body).toContain(`${h.config.PUBLIC_URL}/requests/${sent.id}`);
     expect(notice[0]!.text_body).toMatch(/audit trail: http/i);
+    // Issue 34 leftover (c): the HTML part links every file (the text part keeps `label: url` lines).
+    const fileLinks = (html: string) => [...html.matchAll(/<li><a href="(http[^"]+)">([^<]+)<\/a><\/li>/g)];
+    for (const mail of [notice[0]!, cc[1]!]) {
+      const anchors = fileLinks(mail.html_body);
+      expect(anchors.map((a) => a[2])).toContain('Audit trail');
+      for (const [, url, label] of anchors)
+        expect(mail.text_body).toContain(`${label}: ${url!.replaceAll('&amp;', '&')}`);
+    }
     // The CC's view now offers the signed documents and the audit trail.
     const token = (await ccLinkOf('done-cc@example.com')).split('/cc/')[1]!;
     const view = await h.anonymous().recipients.view({ token });

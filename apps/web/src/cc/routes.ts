@@ -1,28 +1,13 @@
 import { toCoreError } from '@esign/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type PublicPageOptions, publicCaller } from '../http/public-caller.ts';
+import { sendPublicPage } from '../http/public-page.ts';
 import { closedPage } from '../links/views.ts';
 import { ccPage } from './views.ts';
 
-const CSP = [
-  "default-src 'none'",
-  "style-src 'unsafe-inline'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
-
-function html(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Robots-Tag', 'noindex, nofollow')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Security-Policy', CSP)
-    .send(body);
-}
+/** The CC page has no forms: it allows none and sends no Referer. */
+const html = (reply: FastifyReply, status: number, body: string) =>
+  sendPublicPage(reply, { status, body, forms: false });
 
 /**
  * `/cc/{token}`: a CC recipient's read-only link (issue 34.1). It calls `recipients.view`, which

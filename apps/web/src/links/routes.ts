@@ -3,6 +3,7 @@ import { type Locale, negotiate, t } from '@esign/i18n';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type PublicPageOptions, publicCaller } from '../http/public-caller.ts';
+import { sendPublicPage } from '../http/public-page.ts';
 import { closedPage, codePage, detailsPage } from './views.ts';
 
 export type LinkPagesOptions = PublicPageOptions;
@@ -10,25 +11,9 @@ export type LinkPagesOptions = PublicPageOptions;
 type Form = Record<string, string | undefined>;
 type Params = { token: string };
 
-const CSP = [
-  "default-src 'none'",
-  "style-src 'unsafe-inline'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-function html(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('Referrer-Policy', 'same-origin')
-    .header('X-Robots-Tag', 'noindex, nofollow')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Security-Policy', CSP)
-    .send(body);
-}
+/** The link pages post their forms to themselves. */
+const html = (reply: FastifyReply, status: number, body: string) =>
+  sendPublicPage(reply, { status, body, forms: true });
 
 /** The visitor's language: their browser's Accept-Language, else English. */
 const localeOf = (req: FastifyRequest): Locale => negotiate(req.headers['accept-language']) ?? 'en';

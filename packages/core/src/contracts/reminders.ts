@@ -60,3 +60,14 @@ export const ReminderDefaultsOutput = z.object({
     max_reminders: z.number(),
   }),
 });
+
+/** A request's automatic reminders as the dashboard's request page shows them. */
+export const ReminderScheduleOutput = z.object({
+  object: z.literal('reminder_schedule'),
+  signature_request_id: z.number(),
+  reminders: ReminderSchedule.nullable(),
+  /** When the next run looks for signers due (ISO 8601); null when none is scheduled. */
+  next_run_at: z.string().nullable(),
+  /** Automatic reminders each signer got so far, out of `reminders.max`. */
+  signers: z.array(z.object({ id: z.number(), sent: z.number() })),
+});

@@ -1,5 +1,15 @@
-import { ReminderDefaultsInput, ReminderDefaultsOutput } from '../contracts/reminders.ts';
-import { getReminderDefaults, setReminderDefaults } from '../services/signature-requests/auto-reminders.ts';
+import { scopeOf } from '../context.ts';
+import {
+  ReminderDefaultsInput,
+  ReminderDefaultsOutput,
+  ReminderScheduleOutput,
+} from '../contracts/reminders.ts';
+import { IdInput } from '../contracts/signature-requests.ts';
+import {
+  getReminderDefaults,
+  reminderSchedule,
+  setReminderDefaults,
+} from '../services/signature-requests/auto-reminders.ts';
 import { actorProcedure, adminProcedure, router } from '../trpc.ts';
 
 /** Issue 34.2: the account's default automatic reminders (dashboard, Account; admins change it). */
@@ -11,4 +21,9 @@ export const remindersRouter = router({
     .input(ReminderDefaultsInput)
     .output(ReminderDefaultsOutput)
     .mutation(({ ctx, input }) => setReminderDefaults(ctx, ctx.actor, input.reminders)),
+  /** A request's schedule, next run and reminders sent per signer (the dashboard's request page). */
+  schedule: actorProcedure
+    .input(IdInput)
+    .output(ReminderScheduleOutput)
+    .query(({ ctx, input }) => reminderSchedule(ctx, scopeOf(ctx.actor), input.id)),
 });

@@ -7,8 +7,26 @@ export interface InvitationMail {
   html: string;
 }
 
+/**
+ * A paragraph of an email: text, or a list of links (`label: url` lines in the text part, a list
+ * of real links in the HTML part), with an optional lead line before it.
+ */
+export type Paragraph = string | { lead?: string; links: { label: string; url: string }[] };
+
+function paragraphText(p: Paragraph): string {
+  if (typeof p === 'string') return p;
+  const lines = p.links.map((l) => `${l.label}: ${l.url}`).join('\n');
+  return p.lead ? `${p.lead}\n${lines}` : lines;
+}
+
+function paragraphHtml(p: Paragraph): string {
+  if (typeof p === 'string') return `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`;
+  const items = p.links.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a></li>`);
+  return `${p.lead ? `<p>${escapeHtml(p.lead)}</p>` : ''}<ul>${items.join('')}</ul>`;
+}
+
 interface LayoutOptions {
-  paragraphs: string[];
+  paragraphs: Paragraph[];
   link: { url: string; label: string } | null;
   footer: string;
   /** the reader's language: `<html lang dir>` and the words around the link */
@@ -17,9 +35,14 @@ interface LayoutOptions {
 
 function render(o: LayoutOptions): { text: string; html: string } {
   const { paragraphs, link, footer, locale } = o;
-  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : []), '', footer].join('\n\n');
+  const text = [
+    ...paragraphs.map(paragraphText),
+    ...(link ? [`${link.label}: ${link.url}`] : []),
+    '',
+    footer,
+  ].join('\n\n');
   const html = `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1f24;max-width:36rem">
-${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n')}
+${paragraphs.map(paragraphHtml).join('\n')}
 ${link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="font-size:12px;color:#57606a">${escapeHtml(t(locale, 'mail.or_open', { url: link.url }))}</p>` : ''}
 <p style="font-size:12px;color:#57606a">${escapeHtml(footer)}</p></body></html>`;
   return { text, html };
@@ -27,7 +50,7 @@ ${link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;backg
 
 /** An English email (the dashboard's own mail: sign-in links, team invitations). */
 export function layout(
-  paragraphs: string[],
+  paragraphs: Paragraph[],
   link: { url: string; label: string } | null,
   footer: string,
 ): { text: string; html: string } {

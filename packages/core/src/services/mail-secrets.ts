@@ -1,11 +1,5 @@
 import type { Executor } from '@esign/db';
-import {
-  type MailPurge,
-  purgeMailBody,
-  purgeSentMailBodies,
-  purgeSignerMailBodies,
-  purgeSpentSecretMailBodies,
-} from '@esign/db/queries/mail';
+import { type OutboxPurge, purgeOutboxBodies, purgeSpentSecretBodies } from '@esign/db/queries/outbox';
 import { CODE_KIND, SENT_MARKER, SIGNING_LINK_KINDS, SPENT_MARKER } from './secret-markers.ts';
 import { CODE_MAX_ATTEMPTS } from './signing/code-policy.ts';
 import { purgeSignerSms, purgeSmsSecrets } from './sms/secrets.ts';
@@ -29,16 +23,15 @@ import { purgeSignerSms, purgeSmsSecrets } from './sms/secrets.ts';
  */
 const CODE_SUBJECT = 'Your signing code (removed)';
 
-const purgeWith = (marker: string, now: Date): MailPurge => ({
+const purgeWith = (marker: string, now: Date): OutboxPurge => ({
   marker,
-  codeKind: CODE_KIND,
-  codeSubject: CODE_SUBJECT,
+  codeSubject: { kind: CODE_KIND, subject: CODE_SUBJECT },
   now,
 });
 
 /** Purges a sent email right after SMTP accepted it (in the sending transaction). */
 export async function purgeSentMail(db: Executor, mailId: number, now: Date): Promise<void> {
-  await purgeMailBody(db, mailId, purgeWith(SENT_MARKER, now));
+  await purgeOutboxBodies(db, 'mail_outbox', { rows: { id: mailId }, purge: purgeWith(SENT_MARKER, now) });
 }
 
 /** Purges the code emails, signing-link emails, or both, of these signers (their secret was spent). */
@@ -55,7 +48,10 @@ export async function purgeSignerMail(
       : what === 'links'
         ? [...SIGNING_LINK_KINDS]
         : [CODE_KIND, ...SIGNING_LINK_KINDS];
-  await purgeSignerMailBodies(db, { signerIds, kinds }, purgeWith(SPENT_MARKER, spent.now));
+  await purgeOutboxBodies(db, 'mail_outbox', {
+    rows: { signerIds, kinds },
+    purge: purgeWith(SPENT_MARKER, spent.now),
+  });
   // The same secrets sent by SMS (sms/secrets.ts).
   await purgeSignerSms(db, signerIds, spent);
 }
@@ -66,11 +62,13 @@ export async function purgeSignerMail(
  * Reads only rows that still hold a body (partial index mail_outbox_unredacted_idx).
  */
 export async function purgeMailSecrets(db: Executor, now: Date): Promise<number> {
-  const sent = await purgeSentMailBodies(db, purgeWith(SENT_MARKER, now));
-  const spent = await purgeSpentSecretMailBodies(
-    db,
-    { linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
-    purgeWith(SPENT_MARKER, now),
-  );
+  const sent = await purgeOutboxBodies(db, 'mail_outbox', {
+    rows: { sent: true },
+    purge: purgeWith(SENT_MARKER, now),
+  });
+  const spent = await purgeSpentSecretBodies(db, 'mail_outbox', {
+    spent: { codeKind: CODE_KIND, linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
+    purge: purgeWith(SPENT_MARKER, now),
+  });
   return sent + spent + (await purgeSmsSecrets(db, now));
 }

@@ -1,15 +1,7 @@
 import type { Environment, Executor } from '@esign/db';
 import { json } from '@esign/db';
-import {
-  findMailStatus,
-  insertMail,
-  listMailRows,
-  lockMailToSend,
-  markInvitedSignerSent,
-  markMailDelivered,
-  markMailNotSent,
-  recordMailAttemptFailed,
-} from '@esign/db/queries/mail';
+import { insertMail, listMailRows, markInvitedSignerSent, markMailDelivered } from '@esign/db/queries/mail';
+import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
 import { enqueueJob, type JobHandler, type JobKind, RetryLater } from './jobs.ts';
@@ -68,17 +60,19 @@ const INVITING_KINDS = new Set<string>(SIGNING_LINK_KINDS);
 export const sendMailJob: JobHandler = async (ctx, payload) => {
   const id = Number(payload.mailId);
   const failure = await ctx.db.transaction().execute(async (tx): Promise<unknown> => {
-    const mail = await lockMailToSend(tx, id);
-    if (!mail) {
-      const current = await findMailStatus(tx, id);
+    const claim = await claimOutboxMessage(tx, 'mail_outbox', id);
+    if (!claim.row) {
       // Another process holds it right now: try again later rather than count it as done.
-      if (current === 'queued' || current === 'failed')
-        return new RetryLater(`mail ${id} is being sent by another process`);
-      return null;
+      return claim.busy ? new RetryLater(`mail ${id} is being sent by another process`) : null;
     }
+    const mail = claim.row;
     if (mail.redacted_at) {
       // Its link or code stopped working before it could go out (mail-secrets.ts): never send it.
-      await markMailNotSent(tx, id, 'not sent: its signing link or code no longer works');
+      await markOutboxNotSent(tx, 'mail_outbox', {
+        id,
+        status: 'failed',
+        reason: 'not sent: its signing link or code no longer works',
+      });
       return null;
     }
     let status: 'sent' | 'kept' = 'kept';
@@ -95,7 +89,7 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
         status = 'sent';
       } catch (err) {
         // Recorded in this transaction (it holds the row), which then commits; the job retries.
-        await recordMailAttemptFailed(tx, id, String(err).slice(0, 1000));
+        await recordOutboxAttemptFailed(tx, 'mail_outbox', { id, error: String(err).slice(0, 1000) });
         return err;
       }
     }

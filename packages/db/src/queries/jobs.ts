@@ -165,3 +165,14 @@ export async function countDueJobs(tx: Tx, now: Date, timeoutMs: number): Promis
     group by kind`.execute(tx);
   return rows;
 }
+
+/** When the queued or running job of this unique key runs (null: none). */
+export async function findPendingJobRunAt(db: Executor, uniqueKey: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('run_at')
+    .where('unique_key', '=', uniqueKey)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return row?.run_at ?? null;
+}

@@ -40,8 +40,8 @@ export async function markSignerEmailed(db: Executor, signerId: number, now: Dat
   await db.updateTable('signers').set({ last_emailed_at: now }).where('id', '=', signerId).execute();
 }
 
-/** A request's signers in one of `statuses` with an email, in signing order. */
-export async function findSignersWithEmail(
+/** A request's signers in these statuses who can be reached: with an email or a phone. */
+export async function findSignersWithContact(
   db: Executor,
   requestId: number,
   statuses: readonly SignerRow['status'][],
@@ -51,7 +51,7 @@ export async function findSignersWithEmail(
     .selectAll()
     .where('signature_request_id', '=', requestId)
     .where('status', 'in', [...statuses])
-    .where('email', 'is not', null)
+    .where((eb) => eb.or([eb('email', 'is not', null), eb('phone', 'is not', null)]))
     .orderBy('position')
     .execute();
 }

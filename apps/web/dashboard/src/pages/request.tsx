@@ -9,6 +9,7 @@ import { Copies } from './request/copies.tsx';
 import { Documents } from './request/documents.tsx';
 import { Downloads } from './request/downloads.tsx';
 import { EditSigner } from './request/edit-signer.tsx';
+import { Reminders } from './request/reminders.tsx';
 import { RequestActions } from './request/request-actions.tsx';
 import { type Signer, SignerRow } from './request/signer-row.tsx';
 import { Timeline } from './request/timeline.tsx';
@@ -92,6 +93,7 @@ export function RequestPage({ session }: { session: Session }) {
       </section>
       {documents.data ? <Documents data={documents.data} /> : <ErrorNote error={documents.error} />}
       <Copies cc={r.cc} notify={r.notify} />
+      {r.reminders ? <Reminders id={r.id} open={open} signers={r.signers} /> : null}
       <Modal
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}

@@ -6,13 +6,15 @@ import {
   type ReminderSchedule,
   setDefaultReminders,
 } from '@esign/db/queries/auto-reminders';
+import { findPendingJobRunAt } from '@esign/db/queries/jobs';
 import { listRequestSigners, lockSigningRequest } from '@esign/db/queries/signing';
-import type { Actor } from '../../context.ts';
+import type { Actor, Scope } from '../../context.ts';
 import { REMINDER_BOUNDS } from '../../contracts/reminders.ts';
 import { recordAudit } from '../audit.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob, type JobContext, RetryLater } from '../jobs.ts';
 import { remindAllowedAt, remindableSigners, remindLockedSigners } from './lifecycle.ts';
+import { loadSigners, requireRequest } from './queries.ts';
 import { effectiveStatus, isFinished, REMIND_INTERVAL_MS, wasInvitedByEmail } from './status.ts';
 
 // Issue 34.2, automatic reminders. A request with `reminders` ({ every_hours, max }) has one job
@@ -61,18 +63,18 @@ function stillOpen(request: SignatureRequestRow, now: Date): boolean {
 
 /**
  * When the next run is due: the earliest time a signer who can still get an automatic reminder
- * is `every_hours` past their last email (a signer whose turn has not come is looked at again in
- * `every_hours`); null when no signer can get one any more. Never sooner than the hourly limit.
+ * is `every_hours` past their last email; null when no signer can get one now. A signer whose turn
+ * has not come (`waiting`) is not looked at: their schedule starts when their turn comes
+ * (rearmAutoReminders from the signing that invites them). Never sooner than the hourly limit.
  */
 function nextAutoRemindAt(signers: SignerRow[], schedule: ReminderSchedule, now: Date): Date | null {
   const every = schedule.every_hours * HOUR_MS;
   let next: number | null = null;
   for (const s of signers) {
     if (isFinished(s) || !s.email || s.auto_reminders >= schedule.max) continue;
-    let at: number | null = null;
-    if (s.status === 'waiting') at = now.getTime() + every;
-    else if (wasInvitedByEmail(s) && s.last_emailed_at) at = s.last_emailed_at.getTime() + every;
-    if (at !== null) next = next === null ? at : Math.min(next, at);
+    if (!wasInvitedByEmail(s) || !s.last_emailed_at) continue;
+    const at = s.last_emailed_at.getTime() + every;
+    next = next === null ? at : Math.min(next, at);
   }
   if (next === null) return null;
   return new Date(Math.max(next, now.getTime() + REMIND_INTERVAL_MS));
@@ -131,10 +133,32 @@ export async function autoRemindJob(
   return 'finished';
 }
 
-/** Re-arms the schedule of a request (a signer handed their turn on): a no-op while a run is queued. */
+/**
+ * Re-arms the schedule of a request when a signer's turn comes (the next signer of a sequential
+ * order is invited, or a signer handed their turn on): their first reminder `every_hours` from now.
+ * A no-op while a run is queued: that run finds them not yet due and schedules them itself.
+ */
 export async function rearmAutoReminders(tx: Tx, request: SignatureRequestRow, now: Date): Promise<void> {
   if (!request.reminders || !request.send_email) return;
   await enqueueAutoRemind(tx, request.id, new Date(now.getTime() + request.reminders.every_hours * HOUR_MS));
+}
+
+/**
+ * A request's automatic reminders for the dashboard's request page: the schedule, when its next run
+ * is queued (null when none is: no signer can get one now, or the request ended), and how many each
+ * signer got. Another account's request is `404 not_found`.
+ */
+export async function reminderSchedule(ctx: Pick<JobContext, 'db'>, scope: Scope, id: number) {
+  const request = await requireRequest(ctx.db, scope, id);
+  const nextRunAt = request.reminders ? await findPendingJobRunAt(ctx.db, uniqueKey(id)) : null;
+  const signers = await loadSigners(ctx.db, id);
+  return {
+    object: 'reminder_schedule' as const,
+    signature_request_id: id,
+    reminders: request.reminders,
+    next_run_at: nextRunAt?.toISOString() ?? null,
+    signers: signers.map((s) => ({ id: s.id, sent: s.auto_reminders })),
+  };
 }
 
 /** The dashboard's account default: the schedule of requests whose sender names none. */

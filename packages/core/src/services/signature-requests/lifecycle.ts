@@ -4,7 +4,7 @@ import {
   markRequestCanceled,
   markRequestReminded,
 } from '@esign/db/queries/signature-requests';
-import { findSignersWithContact } from '@esign/db/queries/sms';
+import { findSignersWithContact } from '@esign/db/queries/signers';
 import { OPEN_REQUEST_STATUSES } from '@esign/domain';
 import { type Actor, type Scope, scopeOf } from '../../context.ts';
 import type { SignatureRequestDto } from '../../contracts/signature-requests.ts';

@@ -45,12 +45,11 @@ function noticeEmail(o: {
     expired: 'expired before every signer had signed',
     canceled: 'was canceled',
   }[o.outcome];
-  const files = o.files.map((f) => `${f.label}: ${f.url}`).join('\n');
   const body = layout(
     [
       'Hello,',
       `Signature request #${o.request.id} "${title}" ${what}${o.detail ? ` (${o.detail})` : ''}.`,
-      ...(files ? [`The signed documents and the audit trail:\n${files}`] : []),
+      ...(o.files.length ? [{ lead: 'The signed documents and the audit trail:', links: o.files }] : []),
     ],
     { url: o.url, label: 'Open the request' },
     'You get this email because the sender asked to be notified at this address when this request ends.',
@@ -112,7 +111,7 @@ function ccCompletedEmail(request: SignatureRequestRow, files: FileLinkLine[], u
     [
       'Hello,',
       `Everyone has signed "${title}", on which you were copied. The signed documents and the audit trail:`,
-      files.map((f) => `${f.label}: ${f.url}`).join('\n'),
+      { links: files },
       `These links work until ${until}.`,
       ...(test ? ['This was sent in test mode: the documents are not legally binding.'] : []),
     ],

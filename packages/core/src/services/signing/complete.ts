@@ -15,6 +15,7 @@ import { readerLocale } from '../locale.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, SnapshotField } from '../request-model.ts';
 import { queueSealing, queueSignerCopy } from '../sealing/index.ts';
+import { rearmAutoReminders } from '../signature-requests/auto-reminders.ts';
 import { queueInvitation, senderNameOf } from '../signature-requests/index.ts';
 import { noOutgoing, type Outgoing, sendOutgoingNow } from '../sms/index.ts';
 import { consentText } from './consent.ts';
@@ -137,13 +138,16 @@ async function inviteNext(tx: Tx, sc: SignerCtx, turn: { request: SignatureReque
   const ready = await markSignerReady(tx, turn.next.id, sc.now);
   if (!request.send_email || (!ready.email && !ready.phone)) return noOutgoing();
   const sender = await senderNameOf(tx, request);
-  return queueInvitation(tx, sc.config, {
+  const invited = await queueInvitation(tx, sc.config, {
     request,
     signer: ready,
     kind: 'next_signer',
     senderName: sender,
     now: sc.now,
   });
+  // Their automatic reminders (issue 34.2) count from this invitation.
+  await rearmAutoReminders(tx, request, sc.now);
+  return invited;
 }
 
 /** One credit the first time a request made from a template completes (live, credit plans). */

@@ -1,16 +1,13 @@
 import type { Environment, Executor, SmsRow, Tx } from '@esign/db';
 import { json } from '@esign/db';
 import { markInvitedSignerSent } from '@esign/db/queries/mail';
+import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
 import {
   countAccountSmsSince,
-  findSmsStatus,
   insertSms,
   listSmsRows,
   lockAccountSms,
-  lockSmsToSend,
   markSmsDelivered,
-  markSmsNotSent,
-  recordSmsAttemptFailed,
 } from '@esign/db/queries/sms';
 import type { Config } from '../../config.ts';
 import { CoreError } from '../../errors.ts';
@@ -155,7 +152,11 @@ async function attempt(tx: Tx, ctx: JobContext, o: { sms: SmsRow; lastAttempt: b
     const giveUp = err instanceof SmsRefused || o.lastAttempt;
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     // Recorded in this transaction (it holds the row), which then commits; the job retries.
-    await recordSmsAttemptFailed(tx, sms.id, { status: giveUp ? 'undeliverable' : 'failed', error });
+    await recordOutboxAttemptFailed(tx, 'sms_outbox', {
+      id: sms.id,
+      error,
+      status: giveUp ? 'undeliverable' : 'failed',
+    });
     await auditSms(tx, {
       sms,
       type: 'sms.failed',
@@ -176,15 +177,15 @@ export const sendSmsJob: JobHandler = async (ctx, payload, job) => {
   const id = Number(payload.smsId);
   const lastAttempt = job?.max_attempts !== undefined && job.attempts >= job.max_attempts;
   const failure = await ctx.db.transaction().execute(async (tx): Promise<unknown> => {
-    const sms = await lockSmsToSend(tx, id);
-    if (!sms) {
-      const current = await findSmsStatus(tx, id);
-      if (current === 'queued' || current === 'failed')
-        return new RetryLater(`SMS ${id} is being sent by another process`);
-      return null;
-    }
+    const claim = await claimOutboxMessage(tx, 'sms_outbox', id);
+    if (!claim.row) return claim.busy ? new RetryLater(`SMS ${id} is being sent by another process`) : null;
+    const sms = claim.row;
     if (sms.redacted_at) {
-      await markSmsNotSent(tx, id, 'not sent: its signing link or code no longer works');
+      await markOutboxNotSent(tx, 'sms_outbox', {
+        id,
+        status: 'undeliverable',
+        reason: 'not sent: its signing link or code no longer works',
+      });
       return null;
     }
     return attempt(tx, ctx, { sms, lastAttempt });

@@ -1,10 +1,5 @@
 import type { Executor } from '@esign/db';
-import {
-  purgeSentSmsBodies,
-  purgeSignerSmsBodies,
-  purgeSmsBody,
-  purgeSpentSecretSmsBodies,
-} from '@esign/db/queries/sms';
+import { purgeOutboxBodies, purgeSpentSecretBodies } from '@esign/db/queries/outbox';
 import { CODE_KIND, SENT_MARKER, SIGNING_LINK_KINDS, SPENT_MARKER } from '../secret-markers.ts';
 import { CODE_MAX_ATTEMPTS } from '../signing/code-policy.ts';
 
@@ -14,7 +9,7 @@ import { CODE_MAX_ATTEMPTS } from '../signing/code-policy.ts';
 
 /** Purges a message right after the provider accepted it (in the sending transaction). */
 export async function purgeSentSms(db: Executor, smsId: number, now: Date): Promise<void> {
-  await purgeSmsBody(db, smsId, { marker: SENT_MARKER, now });
+  await purgeOutboxBodies(db, 'sms_outbox', { rows: { id: smsId }, purge: { marker: SENT_MARKER, now } });
 }
 
 /** Purges the code messages, signing-link messages, or both, of these signers (their secret was spent). */
@@ -30,16 +25,21 @@ export async function purgeSignerSms(
       : spent.what === 'links'
         ? [...SIGNING_LINK_KINDS]
         : [CODE_KIND, ...SIGNING_LINK_KINDS];
-  await purgeSignerSmsBodies(db, { signerIds, kinds }, { marker: SPENT_MARKER, now: spent.now });
+  await purgeOutboxBodies(db, 'sms_outbox', {
+    rows: { signerIds, kinds },
+    purge: { marker: SPENT_MARKER, now: spent.now },
+  });
 }
 
 /** Housekeeping: purges every body the rules no longer allow; returns how many rows changed. */
 export async function purgeSmsSecrets(db: Executor, now: Date): Promise<number> {
-  const sent = await purgeSentSmsBodies(db, { marker: SENT_MARKER, now });
-  const spent = await purgeSpentSecretSmsBodies(
-    db,
-    { codeKind: CODE_KIND, linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
-    { marker: SPENT_MARKER, now },
-  );
+  const sent = await purgeOutboxBodies(db, 'sms_outbox', {
+    rows: { sent: true },
+    purge: { marker: SENT_MARKER, now },
+  });
+  const spent = await purgeSpentSecretBodies(db, 'sms_outbox', {
+    spent: { codeKind: CODE_KIND, linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
+    purge: { marker: SPENT_MARKER, now },
+  });
   return sent + spent;
 }
