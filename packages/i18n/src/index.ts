@@ -148,7 +148,10 @@ export function formatDateTime(locale: Locale, date: Date, timeZone = 'UTC'): st
   }).format(date);
 }
 
-/** A date without the time, as a reader of `locale` writes it. */
-export function formatDate(locale: Locale, date: Date): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+/**
+ * A date without the time, as a reader of `locale` writes it: `long` in emails (`28. November
+ * 2026`), `medium` where every character counts, as in an SMS (`28.11.2026`).
+ */
+export function formatDate(locale: Locale, date: Date, style: 'long' | 'medium' = 'long'): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' }).format(date);
 }

@@ -73,7 +73,7 @@ export async function queueCompletionMails(
       });
     }
     // Signers reached by SMS get the link by SMS too (sms/completion.ts).
-    await queueCompletionSms(tx, { config, request, signers, links: labelled, title, until, now });
+    await queueCompletionSms(tx, { config, request, signers, links: labelled, title, until: untilDate, now });
   }
   if (request.created_by_user_id) {
     const user = await findUserContact(tx, request.created_by_user_id);

@@ -8,6 +8,7 @@ import {
   setSignerCode,
   setSignerCodeAttempts,
 } from '@esign/db/queries/signing';
+import type { Locale } from '@esign/i18n';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
@@ -59,6 +60,11 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
     });
     // The previous code no longer works: its email (or SMS) keeps no copy of it.
     await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
+    const { locale } = await readerLocale(tx, {
+      signer: r.signer,
+      request: r.request,
+      acceptLanguage: sc.acceptLanguage,
+    });
     const out = bySms
       ? {
           mail: [],
@@ -69,10 +75,11 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
               signer: r.signer,
               code,
               minutes: CODE_TTL_MS / 60_000,
+              locale,
             }),
           ],
         }
-      : { mail: [await queueCodeMail(tx, r, { code, acceptLanguage: sc.acceptLanguage })], sms: [] };
+      : { mail: [await queueCodeMail(tx, r, { code, locale })], sms: [] };
     await audit(tx, sc, { r, type: 'otp.sent', ...(bySms ? { data: { channel: 'sms' } } : {}) });
     const result = bySms
       ? { sent: true as const, channel: 'sms' as const, email: null, to: maskPhone(r.signer.phone!) }
@@ -84,17 +91,8 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
 }
 
 /** The code by email, in the language the signer reads (issue 32). */
-async function queueCodeMail(
-  tx: Tx,
-  r: Resolved,
-  o: { code: string; acceptLanguage: SignerCtx['acceptLanguage'] },
-): Promise<number> {
-  const { code } = o;
-  const { locale } = await readerLocale(tx, {
-    signer: r.signer,
-    request: r.request,
-    acceptLanguage: o.acceptLanguage,
-  });
+async function queueCodeMail(tx: Tx, r: Resolved, o: { code: string; locale: Locale }): Promise<number> {
+  const { code, locale } = o;
   const mail = oneTimeCodeEmail({
     locale,
     title: (r.request.snapshot as RequestSnapshot).template.name,
