@@ -204,4 +204,78 @@ describe('issue 32: the language a signer reads', () => {
     expect(mail.subject).toBe('Abgeschlossen: Mietvertrag');
     expect(mail.text_body).toContain('Prüfprotokoll: http');
   });
+
+  it("issue 32 (emails): a German signer reads every email in German (reminder, own signed copy, completion), and CC recipients read the request's language", async () => {
+    const tpl = await t.api('POST', 'templates', {
+      key: owner.key,
+      body: {
+        name: 'Untermietvertrag',
+        documents: [{ name: 'Untermietvertrag', file: b64(await plainPdf(1, 'Untermietvertrag')) }],
+        fields: [
+          { name: 'Unterschrift A', type: 'signature', role: 'Mieter', areas: [area(0.2)] },
+          { name: 'Unterschrift B', type: 'signature', role: 'Vermieter', areas: [area(0.5)] },
+        ],
+      },
+    });
+    expect(tpl.status, tpl.text).toBe(201);
+    const req = await t.api('POST', 'signature_requests', {
+      key: owner.key,
+      body: {
+        template_id: tpl.body.id,
+        locale: 'de',
+        cc: ['kopie@example.de'],
+        signers: [
+          { role: 'Mieter', name: 'Anna Weber', email: 'anna.weber@example.de' },
+          { role: 'Vermieter', name: 'Max Huber', email: 'max.huber@example.de' },
+        ],
+      },
+    });
+    expect(req.status, req.text).toBe(201);
+    const [anna, max] = req.body.signers as { id: number; signing_url: string }[];
+    const mailTo = (to: string, kind: string) =>
+      t.db
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body', 'html_body'])
+        .where('to_address', '=', to)
+        .where('kind', '=', kind)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+
+    const cc = await mailTo('kopie@example.de', 'cc');
+    expect(cc.subject).toBe('Kopie: „Untermietvertrag“ wurde zur Unterschrift gesendet');
+    expect(cc.text_body).toContain('an Anna Weber und Max Huber zur Unterschrift gesendet');
+    expect(cc.html_body).toContain('<html lang="de" dir="ltr">');
+
+    const reminded = await t.api('POST', `signature_requests/${req.body.id}/remind`, { key: owner.key });
+    expect(reminded.status, reminded.text).toBe(200);
+    const reminder = await mailTo('anna.weber@example.de', 'reminder');
+    expect(reminder.subject).toMatch(/„Untermietvertrag“/);
+    expect(reminder.text_body).not.toMatch(/Hello|Review and sign|reminder/i);
+
+    await caller().signing.complete({
+      token: tokenOf(anna!.signing_url),
+      values: { 'Unterschrift A': signaturePng() },
+    });
+    const jobs = { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() };
+    await drainJobs(jobs, jobHandlers);
+    const copy = await mailTo('anna.weber@example.de', 'signer.copy');
+    expect(copy.subject).toBe('Ihre unterschriebene Fassung: Untermietvertrag');
+    expect(copy.text_body).toContain('Guten Tag Anna Weber,');
+    expect(copy.text_body).toContain('Sie haben „Untermietvertrag“ unterschrieben.');
+    expect(copy.text_body).toMatch(/Diese Links sind gültig bis \d{1,2}\. [A-Za-zäöü]+ \d{4}/);
+    expect(copy.html_body).toContain('<html lang="de" dir="ltr">');
+
+    await caller().signing.complete({
+      token: tokenOf(max!.signing_url),
+      values: { 'Unterschrift B': signaturePng() },
+    });
+    await drainJobs(jobs, jobHandlers);
+    const done = await mailTo('max.huber@example.de', 'request.completed');
+    expect(done.subject).toBe('Abgeschlossen: Untermietvertrag');
+    const ccDone = await mailTo('kopie@example.de', 'cc.completed');
+    expect(ccDone.subject).toBe('Abgeschlossen: Untermietvertrag');
+    expect(ccDone.text_body).toContain('Prüfprotokoll: http');
+    expect(ccDone.text_body).not.toMatch(/Everyone|Audit trail|These links/);
+    for (const m of [cc, reminder, copy, done, ccDone]) expect(m.text_body).not.toMatch(/\bHello\b/);
+  });
 });
