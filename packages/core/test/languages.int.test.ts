@@ -167,6 +167,7 @@ describe('issue 32: the language a signer reads', () => {
     await caller().signing.complete({
       token: tokenOf(req.body.signers[0].signing_url),
       values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() },
+      signature_methods: { Unterschrift: 'drawn' },
     });
     await drainJobs(
       { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
@@ -184,6 +185,11 @@ describe('issue 32: the language a signer reads', () => {
       'Text der Einwilligung',
       'Ereignisse',
       'Seite 1 von',
+      // Issue 32 item 3: the events and the authentication in German too, the type beside each event.
+      'Link zum Unterschreiben per E-Mail an jana@example.com gesendet',
+      'Zur Unterschrift gesendet',
+      'request.sent',
+      'Unterschrift (gezeichnet)',
     ])
       expect(text).toContain(label);
     expect(text).toContain(tr('de', 'consent.text'));
