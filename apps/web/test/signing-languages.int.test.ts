@@ -78,6 +78,7 @@ describe.runIf(browserTestsEnabled('signing languages'))(
         (window as unknown as { seen: string[] }).seen = seen;
         new MutationObserver(() => {
           const app = document.getElementById('app');
+          // biome-ignore lint/performance/useDomNodeTextContent: what the signer sees, not hidden text
           if (app) seen.push(app.innerText);
         }).observe(document, { childList: true, subtree: true, characterData: true });
       });
