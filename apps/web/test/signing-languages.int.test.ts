@@ -177,6 +177,20 @@ describe.runIf(browserTestsEnabled('signing languages'))(
       expect(signed.data).toMatchObject({ consent: tr('de', 'consent.text'), locale: 'de' });
     });
 
+    it("issue 32 item 3: the server's refusal is in the signer's language (a wrong code, German)", async () => {
+      const url = await signingUrl({ require_email_otp: true }, { locale: 'de', name: 'Jana Schmidt' });
+      const ctx = await browser.newContext({ ...PHONE, locale: 'en-US' });
+      const page = await ctx.newPage();
+      await page.goto(url);
+      await page.getByRole('button', { name: 'Code per E-Mail senden' }).tap();
+      await page.getByLabel('Code aus der E-Mail').fill('000000');
+      await page.getByRole('button', { name: 'Bestätigen' }).tap();
+      await page.getByText('Dieser Code ist falsch; noch 4 Versuche').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'de-phone-0-wrong-code.png') });
+      await expectTranslatedAndUnclipped(page, 'German code gate with an error');
+      await ctx.close();
+    });
+
     it('issue 32: an Arabic signer (the request\'s locale ar) gets <html lang="ar" dir="rtl"> and a right-to-left layout, phone and desktop', async () => {
       const url = await signingUrl({ locale: 'ar' }, { name: 'ليلى حداد' });
       for (const [device, name] of [

@@ -284,4 +284,76 @@ describe('issue 32: the language a signer reads', () => {
     expect(ccDone.text_body).not.toMatch(/Everyone|Audit trail|These links/);
     for (const m of [cc, reminder, copy, done, ccDone]) expect(m.text_body).not.toMatch(/\bHello\b/);
   });
+
+  it("issue 32 item 3: a refusal the signer reads carries its catalogue message (tRPC data.messageKey), which the page words in the signer's language", async () => {
+    const req = await send({ require_email_otp: true }, { locale: 'de' });
+    const token = tokenOf(req.body.signers[0].signing_url);
+    expect((await rpc('requestCode', { token })).error).toBeUndefined();
+    const wrong = await rpc('verifyCode', { token, code: '000000' });
+    expect(wrong.error.message).toBe('That code is not correct; 4 tries left');
+    expect(wrong.error.data).toMatchObject({
+      code: 'invalid_request',
+      messageKey: 'error.code_wrong',
+      messageValues: { left: 4 },
+    });
+    expect(tr('de', wrong.error.data.messageKey, wrong.error.data.messageValues)).toBe(
+      'Dieser Code ist falsch; noch 4 Versuche',
+    );
+    const unknown = await rpc('open', { token: 'x'.repeat(30) });
+    expect(unknown.error.data).toMatchObject({ code: 'not_found', messageKey: 'error.link_invalid' });
+  });
+
+  it('issue 32 item 4: signing.setLocale stores the language the signer switched to (after the code when one is asked), audited, and later emails use it', async () => {
+    const req = await send({ require_email_otp: true }, { locale: 'de' });
+    const signerId = req.body.signers[0].id as number;
+    const token = tokenOf(req.body.signers[0].signing_url);
+    const before = await rpc('setLocale', { token, locale: 'fr' });
+    expect(before.error.data.code).toBe('forbidden');
+    await rpc('requestCode', { token });
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('signer_id', '=', signerId)
+      .where('kind', '=', 'otp')
+      .executeTakeFirstOrThrow();
+    const verified = await rpc('verifyCode', { token, code: /(\d{6})/.exec(mail.text_body)![1] });
+    const session = verified.result.data.session as string;
+    expect((await rpc('setLocale', { token, session, locale: 'fr' })).result.data).toEqual({
+      locale: 'fr',
+      changed: true,
+    });
+    expect((await rpc('setLocale', { token, session, locale: 'fr' })).result.data).toEqual({
+      locale: 'fr',
+      changed: false,
+    });
+    const signer = await t.api('GET', `signature_requests/${req.body.id}`, { key: owner.key });
+    expect(signer.body.signers[0].locale).toBe('fr');
+    const events = await t.db
+      .selectFrom('audit_events')
+      .select('data')
+      .where('signer_id', '=', signerId)
+      .where('type', '=', 'signer.locale')
+      .execute();
+    expect(events.map((e) => e.data)).toEqual([{ from: 'de', to: 'fr' }]);
+    // The next email to this signer is French.
+    const reminded = await t.api('POST', `signature_requests/${req.body.id}/remind`, { key: owner.key });
+    expect(reminded.status, reminded.text).toBe(200);
+    const reminder = await t.db
+      .selectFrom('mail_outbox')
+      .select('subject')
+      .where('signer_id', '=', signerId)
+      .where('kind', '=', 'reminder')
+      .executeTakeFirstOrThrow();
+    expect(reminder.subject).toBe(tr('fr', 'mail.reminder.subject', { title: 'Mietvertrag' }));
+  });
 });
+
+/** A signing procedure over HTTP, as the page calls it: the answer's JSON (result or error). */
+async function rpc(proc: string, input: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${t.baseUrl}/trpc/signing.${proc}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  return res.json();
+}

@@ -8,7 +8,7 @@ import {
   setSignerCode,
   setSignerCodeAttempts,
 } from '@esign/db/queries/signing';
-import type { Locale } from '@esign/i18n';
+import type { Locale, MessageKey } from '@esign/i18n';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
@@ -34,9 +34,15 @@ const HOUR_MS = 3600_000;
 const codeHash = (sc: SignerCtx, signerId: number, code: string) =>
   hmac(sc.config, 'signing-code', `${signerId}:${code}`).toString('hex');
 
-const EXPIRED = 'This code has expired; ask for a new one';
-const LOCKED = 'Too many wrong codes: this code no longer works. Ask for a new code.';
-const NO_CODE = 'No code is waiting to be entered; ask for a new one';
+const EXPIRED = { message: 'This code has expired; ask for a new one', key: 'error.code_expired' } as const;
+const LOCKED = {
+  message: 'Too many wrong codes: this code no longer works. Ask for a new code.',
+  key: 'error.code_locked',
+} as const;
+const NO_CODE = {
+  message: 'No code is waiting to be entered; ask for a new one',
+  key: 'error.code_none',
+} as const;
 
 /**
  * signing.requestCode: emails a one-time code (when require_email_otp), or texts it (sms/codes.ts:
@@ -159,9 +165,9 @@ async function checkCode(
   const { code } = entered;
   const r = await resolveLocked(tx, entered.token, sc.now);
   const s = r.signer;
-  const fail = (message: string): CodeOutcome => ({
+  const fail = (refusal: { message: string; key: MessageKey }): CodeOutcome => ({
     ok: false,
-    error: new CoreError('invalid_request', message),
+    error: new CoreError('invalid_request', refusal.message, { messageKey: refusal.key }),
   });
   // Refusals that change nothing write nothing: a flood of calls cannot grow the audit log.
   if (!s.otp_hash || !s.otp_expires_at)
@@ -195,10 +201,14 @@ async function wrongCode(tx: Tx, sc: SignerCtx, r: Resolved): Promise<CodeOutcom
       error: new CoreError(
         'invalid_request',
         `That code is not correct; ${left} ${left === 1 ? 'try' : 'tries'} left`,
+        {
+          messageKey: 'error.code_wrong',
+          messageValues: { left },
+        },
       ),
     };
   }
   await audit(tx, sc, { r, type: 'otp.locked', data: { attempts } });
   await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
-  return { ok: false, error: new CoreError('invalid_request', LOCKED) };
+  return { ok: false, error: new CoreError('invalid_request', LOCKED.message, { messageKey: LOCKED.key }) };
 }
