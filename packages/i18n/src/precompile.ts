@@ -14,3 +14,6 @@ export function precompile(catalogue: Catalogue, locale: Locale): Record<Message
     ]),
   ) as Record<MessageKey, MessageFormatElement[]>;
 }
+
+/** The ICU parser itself, for checks of catalogues outside this package (the dashboard's). */
+export { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
