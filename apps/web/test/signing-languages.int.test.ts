@@ -52,6 +52,9 @@ describe.runIf(browserTestsEnabled('signing languages'))(
       await t?.close();
     });
 
+    const ids = new Map<string, number>();
+    const signerIdOf = async (url: string) => ids.get(url)!;
+
     async function signingUrl(body: Record<string, unknown>, signer: Record<string, unknown>) {
       const res = await t.api('POST', 'signature_requests', {
         key: owner.key,
@@ -62,12 +65,23 @@ describe.runIf(browserTestsEnabled('signing languages'))(
         },
       });
       expect(res.status, res.text).toBe(201);
+      ids.set(res.body.signers[0].signing_url, res.body.signers[0].id);
       return res.body.signers[0].signing_url as string;
     }
 
     async function open(url: string, device: typeof PHONE | typeof DESKTOP, locale = 'en-US') {
       const ctx = await browser.newContext({ ...device, locale });
       const page = await ctx.newPage();
+      // Every text the page shows while it loads (issue 32: its language is fetched on its own).
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => {
+          const app = document.getElementById('app');
+          // biome-ignore lint/performance/useDomNodeTextContent: what the signer sees, not hidden text
+          if (app) seen.push(app.innerText);
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
       const problems: string[] = [];
       page.on('pageerror', (e) => problems.push(e.message));
       await page.goto(url);
@@ -110,6 +124,12 @@ describe.runIf(browserTestsEnabled('signing languages'))(
       expect(
         await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]),
       ).toEqual(['de', 'ltr']);
+      // Issue 32 item 5: the German catalogue is fetched after signing.open named it; until then
+      // the page shows the shell's loading words (the browser's English), never an English page.
+      const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+      const loading = [tr('en', 'page.title'), tr('en', 'page.loading')];
+      const flashed = ENGLISH.filter((m) => !loading.includes(m) && seen.some((text) => text.includes(m)));
+      expect(flashed).toEqual([]);
       await page.getByRole('button', { name: 'Nächstes Feld' }).waitFor();
       expect(await page.locator('.who').textContent()).toBe('Sie unterschreiben als Jana Schmidt (Mieter)');
       expect(await page.locator('.intro').textContent()).toContain(
@@ -155,6 +175,20 @@ describe.runIf(browserTestsEnabled('signing languages'))(
         .orderBy('id', 'desc')
         .executeTakeFirstOrThrow();
       expect(signed.data).toMatchObject({ consent: tr('de', 'consent.text'), locale: 'de' });
+    });
+
+    it("issue 32 item 3: the server's refusal is in the signer's language (a wrong code, German)", async () => {
+      const url = await signingUrl({ require_email_otp: true }, { locale: 'de', name: 'Jana Schmidt' });
+      const ctx = await browser.newContext({ ...PHONE, locale: 'en-US' });
+      const page = await ctx.newPage();
+      await page.goto(url);
+      await page.getByRole('button', { name: 'Code per E-Mail senden' }).tap();
+      await page.getByLabel('Code aus der E-Mail').fill('000000');
+      await page.getByRole('button', { name: 'Bestätigen' }).tap();
+      await page.getByText('Dieser Code ist falsch; noch 4 Versuche').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'de-phone-0-wrong-code.png') });
+      await expectTranslatedAndUnclipped(page, 'German code gate with an error');
+      await ctx.close();
     });
 
     it('issue 32: an Arabic signer (the request\'s locale ar) gets <html lang="ar" dir="rtl"> and a right-to-left layout, phone and desktop', async () => {
@@ -208,11 +242,26 @@ describe.runIf(browserTestsEnabled('signing languages'))(
       ).toEqual(['nl', 'ltr']);
       await page.screenshot({ path: join(SHOTS, 'nl-desktop-switched.png') });
       await expectTranslatedAndUnclipped(page, 'switched to Dutch');
-      // The choice is kept for this browser.
+      // The choice is kept for this browser, and is the signer's language from now on (issue 32
+      // item 4: signing.setLocale; emails, SMS and the audit trail follow it).
       await page.reload();
       await page.getByRole('button', { name: 'Volgend veld' }).waitFor();
       expect(problems).toEqual([]);
       await ctx.close();
+      const id = await signerIdOf(url);
+      const signer = await t.db
+        .selectFrom('signers')
+        .select('locale')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(signer.locale).toBe('nl');
+      const changed = await t.db
+        .selectFrom('audit_events')
+        .select('data')
+        .where('signer_id', '=', id)
+        .where('type', '=', 'signer.locale')
+        .execute();
+      expect(changed.map((e) => e.data)).toEqual([{ from: null, to: 'nl' }]);
     });
   },
 );

@@ -1,3 +1,5 @@
+import type { MessageKey } from '@esign/i18n';
+
 /** Every error code of the specification's Errors table, with its HTTP status. */
 export const ERROR_STATUS = {
   invalid_json: 400,
@@ -40,12 +42,24 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * What an error may carry beside its English message: the wait a `rate_limited` answer asks for,
+ * and, for refusals a signer reads on the signing page (issue 32), the catalogue message saying
+ * the same in the signer's language (@esign/i18n; tRPC `data.messageKey` and `data.messageValues`,
+ * which the page formats in its language; the REST and MCP answers keep the English message).
+ */
+export interface CoreErrorDetails {
+  retryAfterSeconds?: number;
+  messageKey?: MessageKey;
+  messageValues?: Record<string, string | number>;
+}
+
 /** The one error type services throw. Adapters map it: REST envelope, MCP isError, tRPC data.code. */
 export class CoreError extends Error {
   override readonly name = 'CoreError';
   readonly code: ErrorCode;
-  readonly details: { retryAfterSeconds?: number };
-  constructor(code: ErrorCode, message: string, details: { retryAfterSeconds?: number } = {}) {
+  readonly details: CoreErrorDetails;
+  constructor(code: ErrorCode, message: string, details: CoreErrorDetails = {}) {
     super(message);
     this.code = code;
     this.details = details;

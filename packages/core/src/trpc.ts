@@ -113,6 +113,10 @@ const t = initTRPC
           httpStatus: core.status,
           retryAfterSeconds: core.details.retryAfterSeconds ?? null,
           path: shape.data.path,
+          // Issue 32: the signing page says it in the signer's language (errors.ts CoreErrorDetails).
+          ...(core.details.messageKey
+            ? { messageKey: core.details.messageKey, messageValues: core.details.messageValues ?? {} }
+            : {}),
         },
       };
     },

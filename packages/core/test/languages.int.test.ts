@@ -167,6 +167,7 @@ describe('issue 32: the language a signer reads', () => {
     await caller().signing.complete({
       token: tokenOf(req.body.signers[0].signing_url),
       values: { Name: 'Jana Schmidt', Unterschrift: signaturePng() },
+      signature_methods: { Unterschrift: 'drawn' },
     });
     await drainJobs(
       { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
@@ -184,6 +185,11 @@ describe('issue 32: the language a signer reads', () => {
       'Text der Einwilligung',
       'Ereignisse',
       'Seite 1 von',
+      // Issue 32 item 3: the events and the authentication in German too, the type beside each event.
+      'Link zum Unterschreiben per E-Mail an jana@example.com gesendet',
+      'Zur Unterschrift gesendet',
+      'request.sent',
+      'Unterschrift (gezeichnet)',
     ])
       expect(text).toContain(label);
     expect(text).toContain(tr('de', 'consent.text'));
@@ -204,4 +210,150 @@ describe('issue 32: the language a signer reads', () => {
     expect(mail.subject).toBe('Abgeschlossen: Mietvertrag');
     expect(mail.text_body).toContain('Prüfprotokoll: http');
   });
+
+  it("issue 32 (emails): a German signer reads every email in German (reminder, own signed copy, completion), and CC recipients read the request's language", async () => {
+    const tpl = await t.api('POST', 'templates', {
+      key: owner.key,
+      body: {
+        name: 'Untermietvertrag',
+        documents: [{ name: 'Untermietvertrag', file: b64(await plainPdf(1, 'Untermietvertrag')) }],
+        fields: [
+          { name: 'Unterschrift A', type: 'signature', role: 'Mieter', areas: [area(0.2)] },
+          { name: 'Unterschrift B', type: 'signature', role: 'Vermieter', areas: [area(0.5)] },
+        ],
+      },
+    });
+    expect(tpl.status, tpl.text).toBe(201);
+    const req = await t.api('POST', 'signature_requests', {
+      key: owner.key,
+      body: {
+        template_id: tpl.body.id,
+        locale: 'de',
+        cc: ['kopie@example.de'],
+        signers: [
+          { role: 'Mieter', name: 'Anna Weber', email: 'anna.weber@example.de' },
+          { role: 'Vermieter', name: 'Max Huber', email: 'max.huber@example.de' },
+        ],
+      },
+    });
+    expect(req.status, req.text).toBe(201);
+    const [anna, max] = req.body.signers as { id: number; signing_url: string }[];
+    const mailTo = (to: string, kind: string) =>
+      t.db
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body', 'html_body'])
+        .where('to_address', '=', to)
+        .where('kind', '=', kind)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+
+    const cc = await mailTo('kopie@example.de', 'cc');
+    expect(cc.subject).toBe('Kopie: „Untermietvertrag“ wurde zur Unterschrift gesendet');
+    expect(cc.text_body).toContain('an Anna Weber und Max Huber zur Unterschrift gesendet');
+    expect(cc.html_body).toContain('<html lang="de" dir="ltr">');
+
+    const reminded = await t.api('POST', `signature_requests/${req.body.id}/remind`, { key: owner.key });
+    expect(reminded.status, reminded.text).toBe(200);
+    const reminder = await mailTo('anna.weber@example.de', 'reminder');
+    expect(reminder.subject).toMatch(/„Untermietvertrag“/);
+    expect(reminder.text_body).not.toMatch(/Hello|Review and sign|reminder/i);
+
+    await caller().signing.complete({
+      token: tokenOf(anna!.signing_url),
+      values: { 'Unterschrift A': signaturePng() },
+    });
+    const jobs = { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() };
+    await drainJobs(jobs, jobHandlers);
+    const copy = await mailTo('anna.weber@example.de', 'signer.copy');
+    expect(copy.subject).toBe('Ihre unterschriebene Fassung: Untermietvertrag');
+    expect(copy.text_body).toContain('Guten Tag Anna Weber,');
+    expect(copy.text_body).toContain('Sie haben „Untermietvertrag“ unterschrieben.');
+    expect(copy.text_body).toMatch(/Diese Links sind gültig bis \d{1,2}\. [A-Za-zäöü]+ \d{4}/);
+    expect(copy.html_body).toContain('<html lang="de" dir="ltr">');
+
+    await caller().signing.complete({
+      token: tokenOf(max!.signing_url),
+      values: { 'Unterschrift B': signaturePng() },
+    });
+    await drainJobs(jobs, jobHandlers);
+    const done = await mailTo('max.huber@example.de', 'request.completed');
+    expect(done.subject).toBe('Abgeschlossen: Untermietvertrag');
+    const ccDone = await mailTo('kopie@example.de', 'cc.completed');
+    expect(ccDone.subject).toBe('Abgeschlossen: Untermietvertrag');
+    expect(ccDone.text_body).toContain('Prüfprotokoll: http');
+    expect(ccDone.text_body).not.toMatch(/Everyone|Audit trail|These links/);
+    for (const m of [cc, reminder, copy, done, ccDone]) expect(m.text_body).not.toMatch(/\bHello\b/);
+  });
+
+  it("issue 32 item 3: a refusal the signer reads carries its catalogue message (tRPC data.messageKey), which the page words in the signer's language", async () => {
+    const req = await send({ require_email_otp: true }, { locale: 'de' });
+    const token = tokenOf(req.body.signers[0].signing_url);
+    expect((await rpc('requestCode', { token })).error).toBeUndefined();
+    const wrong = await rpc('verifyCode', { token, code: '000000' });
+    expect(wrong.error.message).toBe('That code is not correct; 4 tries left');
+    expect(wrong.error.data).toMatchObject({
+      code: 'invalid_request',
+      messageKey: 'error.code_wrong',
+      messageValues: { left: 4 },
+    });
+    expect(tr('de', wrong.error.data.messageKey, wrong.error.data.messageValues)).toBe(
+      'Dieser Code ist falsch; noch 4 Versuche',
+    );
+    const unknown = await rpc('open', { token: 'x'.repeat(30) });
+    expect(unknown.error.data).toMatchObject({ code: 'not_found', messageKey: 'error.link_invalid' });
+  });
+
+  it('issue 32 item 4: signing.setLocale stores the language the signer switched to (after the code when one is asked), audited, and later emails use it', async () => {
+    const req = await send({ require_email_otp: true }, { locale: 'de' });
+    const signerId = req.body.signers[0].id as number;
+    const token = tokenOf(req.body.signers[0].signing_url);
+    const before = await rpc('setLocale', { token, locale: 'fr' });
+    expect(before.error.data.code).toBe('forbidden');
+    await rpc('requestCode', { token });
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('signer_id', '=', signerId)
+      .where('kind', '=', 'otp')
+      .executeTakeFirstOrThrow();
+    const verified = await rpc('verifyCode', { token, code: /(\d{6})/.exec(mail.text_body)![1] });
+    const session = verified.result.data.session as string;
+    expect((await rpc('setLocale', { token, session, locale: 'fr' })).result.data).toEqual({
+      locale: 'fr',
+      changed: true,
+    });
+    expect((await rpc('setLocale', { token, session, locale: 'fr' })).result.data).toEqual({
+      locale: 'fr',
+      changed: false,
+    });
+    const signer = await t.api('GET', `signature_requests/${req.body.id}`, { key: owner.key });
+    expect(signer.body.signers[0].locale).toBe('fr');
+    const events = await t.db
+      .selectFrom('audit_events')
+      .select('data')
+      .where('signer_id', '=', signerId)
+      .where('type', '=', 'signer.locale')
+      .execute();
+    expect(events.map((e) => e.data)).toEqual([{ from: 'de', to: 'fr' }]);
+    // The next email to this signer is French.
+    const reminded = await t.api('POST', `signature_requests/${req.body.id}/remind`, { key: owner.key });
+    expect(reminded.status, reminded.text).toBe(200);
+    const reminder = await t.db
+      .selectFrom('mail_outbox')
+      .select('subject')
+      .where('signer_id', '=', signerId)
+      .where('kind', '=', 'reminder')
+      .executeTakeFirstOrThrow();
+    expect(reminder.subject).toBe(tr('fr', 'mail.reminder.subject', { title: 'Mietvertrag' }));
+  });
 });
+
+/** A signing procedure over HTTP, as the page calls it: the answer's JSON (result or error). */
+async function rpc(proc: string, input: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${t.baseUrl}/trpc/signing.${proc}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  return res.json();
+}

@@ -186,7 +186,7 @@ describe('request.seal with TSA_URL (PAdES B-LTA against loopback trust services
     );
     expect(text).toContain(`SHA-256 as uploaded ${sha256Hex(upload)}`);
     expect(text).toMatch(/SHA-256 after tag removal [0-9a-f]{64}\n/);
-    expect(text).toContain('Authentication signing link sent by email to jane@example.com');
+    expect(text).toContain('Authentication Signing link sent by email to jane@example.com');
     expect(text).toContain('Consent text By selecting Sign you agree that your electronic signature');
     expect(text).toMatch(/Values\n[\s\S]*Signature \(typed\)/);
     expect(text).toContain('Seal level PAdES B-LTA');

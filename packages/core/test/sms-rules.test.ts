@@ -69,20 +69,46 @@ describe('issue 32: how a signer is reached', () => {
   });
 });
 
-describe('issue 32: SMS texts (one module, sms/texts.ts)', () => {
+describe('issue 32: SMS texts (one module, sms/texts.ts, from the catalogues)', () => {
+  const url = 'https://sign.example.com/s/abc';
+  const link = { senderName: 'Ann', title: 'Lease', url, expiresAt: null };
+
   it('an invitation carries the link on its own line; a code carries the code and its lifetime', () => {
-    const url = 'https://sign.example.com/s/abc';
-    const text = smsText('invitation', { senderName: 'Ann', title: 'Lease', url, expiresAt: null });
+    const text = smsText('invitation', link, 'en');
     expect(text).toContain('Ann asks you to sign "Lease"');
     expect(text.endsWith(`\n${url}`)).toBe(true);
-    expect(smsText('reminder', { senderName: 'Ann', title: 'Lease', url, expiresAt: null })).toMatch(
-      /^Reminder/,
-    );
-    expect(smsText('otp', { code: '123456', minutes: 10 })).toMatch(
+    expect(smsText('reminder', link, 'en')).toMatch(/^Reminder/);
+    expect(smsText('otp', { code: '123456', minutes: 10 }, 'en')).toMatch(
       /^123456 is your signing code.*10 minutes/,
     );
     expect(
-      smsText('request.completed', { title: 'Lease', urls: [url], until: '2030-01-01', test: true }),
+      smsText(
+        'request.completed',
+        { title: 'Lease', urls: [url], until: new Date('2030-01-01'), test: true },
+        'en',
+      ),
     ).toContain('test mode');
+  });
+
+  it("each SMS is in the reader's language, with its dates and plurals (German, Arabic)", () => {
+    const expiresAt = new Date('2030-03-04T10:00:00Z');
+    const de = smsText('invitation', { ...link, expiresAt }, 'de');
+    expect(de).toBe(
+      `Ann bittet Sie, „Lease“ zu unterschreiben. Link gültig bis 04.03.2030. Privater Link, nicht weiterleiten:\n${url}`,
+    );
+    expect(smsText('otp', { code: '123456', minutes: 10 }, 'de')).toBe(
+      '123456 ist Ihr Code zum Unterschreiben. Er gilt 10 Minuten. Geben Sie ihn nie weiter.',
+    );
+    const ar = smsText('next_signer', link, 'ar');
+    expect(ar).toContain('حان دورك لتوقيع «Lease»');
+    expect(ar.endsWith(`\n${url}`)).toBe(true);
+    expect(smsText('otp', { code: '123456', minutes: 2 }, 'ar')).toContain('دقيقتين');
+    const done = smsText(
+      'request.completed',
+      { title: 'Lease', urls: [url], until: expiresAt, test: false },
+      'ar',
+    );
+    expect(done).toContain('وقّع الجميع على «Lease»');
+    expect(done).not.toMatch(/[A-Za-z]{4,} (has|signed|copy)/);
   });
 });

@@ -161,6 +161,43 @@ describe('issue 32: without SMS_PROVIDER, SMS stay in the outbox', () => {
     expect(timeline.find((e) => e.type === 'otp.sent')?.data).toEqual({ channel: 'sms' });
   });
 
+  it('issue 32: a German and an Arabic phone-only signer get their invitation, code and completion SMS in their language', async () => {
+    const expected = {
+      de: { invite: 'bittet Sie, „', code: 'ist Ihr Code zum Unterschreiben', done: 'Alle haben' },
+      ar: { invite: 'يطلب منك', code: 'هو رمز التوقيع الخاص بك', done: 'وقّع الجميع على' },
+    } as const;
+    for (const [locale, phone] of [
+      ['de', '+49 89 1234567'],
+      ['ar', '+971 50 123 4567'],
+    ] as const) {
+      const res = await sendRequest(t, owner, {
+        template_id: templateId,
+        signers: [{ name: 'Reader', phone, locale }],
+        require_email_otp: true,
+      });
+      expect(res.status, res.text).toBe(201);
+      const signer = res.body.signers[0];
+      const token = tokenOf(signer.signing_url as string);
+      // Each text read as it was queued: once used, a link or code is purged from the outbox.
+      const texts: string[] = [(await smsOf(t, signer.id, 'invitation'))[0]!.text_body];
+      expect((await trpc(t, 'requestCode', { token })).error).toBeNull();
+      const code = (await smsOf(t, signer.id, 'otp'))[0]!.text_body;
+      texts.push(code);
+      const verified = await trpc(t, 'verifyCode', { token, code: /(\d{6})/.exec(code)![1] });
+      const session = verified.data.session as string;
+      expect(
+        (await trpc(t, 'complete', { token, session, values: { Signature: PNG_DOT } })).error,
+      ).toBeNull();
+      await runJobs(t);
+      texts.push((await smsOf(t, signer.id, 'request.completed'))[0]!.text_body);
+      const [invite, otp, done] = texts;
+      expect(invite, locale).toContain(expected[locale].invite);
+      expect(otp, locale).toContain(expected[locale].code);
+      expect(done, locale).toContain(expected[locale].done);
+      for (const text of texts) expect(text).not.toMatch(/\b(asks you|signing code|Everyone)\b/);
+    }
+  });
+
   it('remind and PATCH resend text a phone-only signer; a second code to the same number within 30 s is 429 (per-phone limit)', async () => {
     const send = () =>
       sendRequest(t, owner, {

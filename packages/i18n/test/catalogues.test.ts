@@ -1,7 +1,9 @@
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { en } from '../src/catalogues/en.ts';
 import { CATALOGUES, LOCALES, t } from '../src/index.ts';
+import { precompile } from '../src/precompile.ts';
 
 /** Every argument a message uses, with its kind: `name:plural`, `title:argument`, … */
 function argumentsOf(elements: MessageFormatElement[], out = new Set<string>()): Set<string> {
@@ -72,5 +74,17 @@ describe('issue 32 (languages): one catalogue per language', () => {
     expect(t('pl', 'fill.left', { count: 5 })).toBe('Zostało 5 wymaganych pól.');
     expect(t('ar', 'fill.left', { count: 2 })).toBe('بقي حقلان إلزاميان.');
     expect(t('de', 'sig.use_mine', { initials: 'true' })).toBe('Meine Initialen verwenden');
+  });
+});
+
+describe('issue 32: the signing page formats messages parsed at build time', () => {
+  it('precompile parses each message as intl-messageformat does at run time, in every language', () => {
+    for (const locale of LOCALES) {
+      const compiled = precompile(CATALOGUES[locale], locale);
+      for (const key of Object.keys(en) as (keyof typeof en)[])
+        expect(compiled[key], `${locale} ${key}`).toEqual(
+          new IntlMessageFormat(CATALOGUES[locale][key], locale).getAst(),
+        );
+    }
   });
 });

@@ -156,6 +156,37 @@ describe('buildAuditTrail and combineDocuments (Signature request `audit_trail_u
     expect((await inspectSignatures(sealed))[0]).toMatchObject({ valid: true, coversWholeDocument: true });
   });
 
+  it('issue 32: a German audit trail words its labels, events and signature methods in German, formats numbers and dates for German readers, and keeps ISO times', async () => {
+    const original = await sourcePdf(1);
+    const sealed = await sealDocument({ pdf: original, values: [], identity, name: 'nda' });
+    const input = trailInput(original, sealed, 2);
+    input.locale = 'de';
+    input.signers[0]!.values.push(
+      { field: 'Unterschrift', value: 'Jane Doe', method: 'typed' },
+      { field: 'Betrag', value: 1234.5 },
+    );
+    input.events = [
+      { at: at(5), type: 'signer.viewed', detail: 'Jane Doe' },
+      { at: at(10), type: 'signer.signed', detail: 'Jane Doe' },
+      { at: at(12), type: 'custom.unknown', detail: 'kept as recorded' },
+    ];
+    const text = pdfText(
+      writeTemp(dir, 'audit-trail-de.pdf', await buildAuditTrail(input, identity)),
+    ).replace(/\s+/g, ' ');
+    for (const expected of [
+      'Prüfprotokoll',
+      'Dokument geöffnet',
+      'signer.viewed',
+      'Unterschrieben',
+      'custom.unknown',
+      'Unterschrift (getippt)',
+      '1.234,5',
+      '1. Mai 2025 um 10:10 UTC (2025-05-01 10:10:00 UTC)',
+    ])
+      expect(text).toContain(expected);
+    expect(text).not.toMatch(/\b(Events|Signers|typed)\b/);
+  });
+
   it('a test-mode audit trail carries the test mark on every page', async () => {
     const original = await sourcePdf(1);
     const trail = await buildAuditTrail({ ...trailInput(original, original, 60), testMode: true }, identity);

@@ -1,3 +1,5 @@
+import { msg } from './messages.ts';
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -17,21 +19,21 @@ export function formatAgo(iso: string | null | undefined): string {
 }
 
 export const REQUEST_STATUS_LABEL: Record<string, string> = {
-  sent: 'Sent',
-  in_progress: 'In progress',
-  completed: 'Completed',
-  declined: 'Declined',
-  expired: 'Expired',
-  canceled: 'Canceled',
+  sent: msg('request.sent'),
+  in_progress: msg('request.in_progress'),
+  completed: msg('request.completed'),
+  declined: msg('request.declined'),
+  expired: msg('request.expired'),
+  canceled: msg('request.canceled'),
 };
 
 export const SIGNER_STATUS_LABEL: Record<string, string> = {
-  waiting: 'Waiting for their turn',
-  ready: 'Ready (link not emailed)',
-  sent: 'Invited',
-  viewed: 'Opened',
-  signed: 'Signed',
-  declined: 'Declined',
+  waiting: msg('signer.waiting'),
+  ready: msg('signer.ready'),
+  sent: msg('signer.sent'),
+  viewed: msg('signer.viewed'),
+  signed: msg('signer.signed'),
+  declined: msg('signer.declined'),
 };
 
 const SMS_KINDS: Record<string, string> = {

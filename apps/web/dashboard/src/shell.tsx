@@ -2,36 +2,37 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dialog, DropdownMenu, Switch } from 'radix-ui';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
+import { type DashboardMessageKey, msg } from './messages.ts';
 import type { Session } from './session.tsx';
 import { trpc } from './trpc.ts';
 import { Button, useToast } from './ui.tsx';
 
 interface NavItem {
   to: string;
-  label: string;
+  label: DashboardMessageKey;
   adminOnly?: boolean;
   /** Pages for people who may send or change things: a viewer is not shown them. */
   writersOnly?: boolean;
 }
 
 const NAV: NavItem[] = [
-  { to: '/', label: 'Overview' },
-  { to: '/templates', label: 'Templates' },
-  { to: '/send', label: 'Send' },
-  { to: '/bulk', label: 'Bulk send', writersOnly: true },
-  { to: '/requests', label: 'Requests' },
-  { to: '/api-keys', label: 'API keys', adminOnly: true },
-  { to: '/connected-apps', label: 'Connected apps' },
-  { to: '/webhooks', label: 'Webhooks', adminOnly: true },
-  { to: '/embed', label: 'Embedding', writersOnly: true },
-  { to: '/team', label: 'Team' },
-  { to: '/billing', label: 'Billing' },
-  { to: '/account', label: 'Account' },
+  { to: '/', label: 'nav.overview' },
+  { to: '/templates', label: 'nav.templates' },
+  { to: '/send', label: 'nav.send' },
+  { to: '/bulk', label: 'nav.bulk', writersOnly: true },
+  { to: '/requests', label: 'nav.requests' },
+  { to: '/api-keys', label: 'nav.api_keys', adminOnly: true },
+  { to: '/connected-apps', label: 'nav.connected_apps' },
+  { to: '/webhooks', label: 'nav.webhooks', adminOnly: true },
+  { to: '/embed', label: 'nav.embed', writersOnly: true },
+  { to: '/team', label: 'nav.team' },
+  { to: '/billing', label: 'nav.billing' },
+  { to: '/account', label: 'nav.account' },
 ];
 
 function Nav({ session, onNavigate }: { session: Session; onNavigate?: () => void }) {
   return (
-    <nav aria-label="Main">
+    <nav aria-label={msg('nav.label')}>
       <ul className="nav">
         {NAV.filter(
           (n) =>
@@ -40,7 +41,7 @@ function Nav({ session, onNavigate }: { session: Session; onNavigate?: () => voi
         ).map((n) => (
           <li key={n.to}>
             <NavLink to={n.to} end={n.to === '/'} onClick={onNavigate}>
-              {n.label}
+              {msg(n.label)}
             </NavLink>
           </li>
         ))}
@@ -56,16 +57,16 @@ function EnvironmentSwitch({ session }: { session: Session }) {
     trpc.sessions.setEnvironment.mutationOptions({
       onSuccess: async (r) => {
         await queryClient.invalidateQueries();
-        toast(r.environment === 'test' ? 'Switched to test data' : 'Switched to live data');
+        toast(msg(r.environment === 'test' ? 'env.to_test' : 'env.to_live'));
       },
-      onError: () => toast('Could not switch; try again', 'bad'),
+      onError: () => toast(msg('env.failed'), 'bad'),
     }),
   );
   const test = session.environment === 'test';
   const id = useId();
   return (
     <div className="env-switch">
-      <label htmlFor={id}>Test mode</label>
+      <label htmlFor={id}>{msg('env.label')}</label>
       <Switch.Root
         id={id}
         className="switch"
@@ -114,14 +115,14 @@ function UserMenu({ session }: { session: Session }) {
           <DropdownMenu.Label className="menu-label">
             {session.user.email}
             <br />
-            {session.account.name ?? 'Your account'} · {session.user.role}
+            {session.account.name ?? msg('menu.your_account')} · {session.user.role}
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="menu-sep" />
           <DropdownMenu.Item className="menu-item" onSelect={() => navigate('/account')}>
-            Account and sessions
+            {msg('menu.account')}
           </DropdownMenu.Item>
           <DropdownMenu.Item className="menu-item" onSelect={() => signOut.mutate()}>
-            Sign out
+            {msg('menu.sign_out')}
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
@@ -144,31 +145,31 @@ export function Shell({ session, children }: { session: Session; children: React
   return (
     <div className="app">
       <a className="skip" href="#main">
-        Skip to content
+        {msg('shell.skip')}
       </a>
       <header className="topbar">
         <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
           <Dialog.Trigger asChild>
-            <button type="button" className="menu-button" aria-label="Open menu">
+            <button type="button" className="menu-button" aria-label={msg('shell.open_menu')}>
               <span aria-hidden="true">☰</span>
             </button>
           </Dialog.Trigger>
           <Dialog.Portal>
             <Dialog.Overlay className="overlay" />
             <Dialog.Content className="drawer">
-              <Dialog.Title className="brand">E-Signature</Dialog.Title>
-              <Dialog.Description className="sr-only">Pages of the dashboard</Dialog.Description>
+              <Dialog.Title className="brand">{msg('shell.brand')}</Dialog.Title>
+              <Dialog.Description className="sr-only">{msg('shell.pages')}</Dialog.Description>
               <Nav session={session} onNavigate={() => setMenuOpen(false)} />
               <EnvironmentSwitch session={session} />
               <Dialog.Close asChild>
-                <button type="button" className="dialog-x" aria-label="Close menu">
+                <button type="button" className="dialog-x" aria-label={msg('shell.close_menu')}>
                   ×
                 </button>
               </Dialog.Close>
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>
-        <span className="brand">E-Signature</span>
+        <span className="brand">{msg('shell.brand')}</span>
         <span className="account-name">{session.account.name}</span>
         <div className="topbar-end">
           <div className="desktop-only">
@@ -179,15 +180,14 @@ export function Shell({ session, children }: { session: Session; children: React
       </header>
       {session.environment === 'test' ? (
         <div className="test-banner" role="status">
-          <strong>Test mode.</strong> You are looking at test data: requests sent here are not legally binding
-          and use no credits.{' '}
+          <strong>{msg('env.banner_title')}</strong> {msg('env.banner')}{' '}
           <Button
             small
             variant="ghost"
             onClick={() => set.mutate({ environment: 'live' })}
             busy={set.isPending}
           >
-            Back to live data
+            {msg('env.back_to_live')}
           </Button>
         </div>
       ) : null}

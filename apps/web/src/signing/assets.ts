@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { Locale } from '@esign/i18n/core';
 import type { StaticAsset } from '../http/static-asset.ts';
 
 interface Asset extends StaticAsset {
@@ -11,12 +12,18 @@ interface Asset extends StaticAsset {
 export interface SigningAssets {
   js: Asset;
   css: Asset;
+  /** The script's chunks: one catalogue per language but English (issue 32), imported on demand. */
+  chunks: Asset[];
+  /** Each language's chunk path, for the shell's `<link rel=modulepreload>`. */
+  locales: Partial<Record<Locale, string>>;
 }
 
 /** What the build writes beside the bundle (scripts/build-signing.ts): the hashed file names. */
 export interface SigningManifest {
   js: string;
   css: string;
+  chunks: string[];
+  locales: Partial<Record<Locale, string>>;
 }
 
 export const SIGNING_MANIFEST = 'manifest.json';
@@ -32,8 +39,13 @@ export async function loadSigningAssets(dir: string): Promise<SigningAssets> {
     const body = await readFile(join(dir, name));
     return { path: `${ASSET_PREFIX}${name}`, contentType, body, gzip: gzipSync(body, { level: 9 }) };
   };
+  const js = 'text/javascript; charset=utf-8';
   return {
-    js: await load(manifest.js, 'text/javascript; charset=utf-8'),
+    js: await load(manifest.js, js),
     css: await load(manifest.css, 'text/css; charset=utf-8'),
+    chunks: await Promise.all((manifest.chunks ?? []).map((name) => load(name, js))),
+    locales: Object.fromEntries(
+      Object.entries(manifest.locales ?? {}).map(([locale, name]) => [locale, `${ASSET_PREFIX}${name}`]),
+    ),
   };
 }

@@ -33,7 +33,8 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
   });
 
   app.get<{ Params: { file: string } }>(`${ASSET_PREFIX}:file`, async (request, reply) => {
-    const asset = [assets.js, assets.css].find((a) => a.path === `${ASSET_PREFIX}${request.params.file}`);
+    const path = `${ASSET_PREFIX}${request.params.file}`;
+    const asset = [assets.js, assets.css, ...assets.chunks].find((a) => a.path === path);
     return sendStaticAsset(request, reply, asset);
   });
 }

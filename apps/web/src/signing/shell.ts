@@ -15,6 +15,10 @@ export function renderSigningShell(
   // The browser's language until signing.open names the signer's (the client switches then).
   const locale = opts.locale ?? 'en';
   const tr = (key: Parameters<typeof t>[1]) => esc(t(locale, key));
+  // The browser's language is fetched beside the script (the signer's, when it differs, after
+  // signing.open): the page shows no English in its place while it loads.
+  const chunk = assets.locales[locale];
+  const preload = chunk ? `\n<link rel="modulepreload" href="${esc(chunk)}">` : '';
   return `<!doctype html>
 <html lang="${locale}" dir="${direction(locale)}"${embed}>
 <head>
@@ -25,7 +29,7 @@ export function renderSigningShell(
 <link rel="icon" href="data:,">
 <title>${tr('page.title')}</title>
 <link rel="stylesheet" href="${esc(assets.css.path)}">
-<script defer src="${esc(assets.js.path)}"></script>
+<script type="module" src="${esc(assets.js.path)}"></script>${preload}
 </head>
 <body>
 <div id="app">

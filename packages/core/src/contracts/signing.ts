@@ -27,6 +27,13 @@ export const CompleteInput = SaveValuesInput.extend({
     .optional()
     .describe('the language the page showed the signer; the consent sentence is recorded in it'),
 });
+/** signing.setLocale: the language the signer switched to on the page. */
+export const SetLocaleInput = z.object({
+  token,
+  session,
+  locale: z.enum(LOCALES).describe('one of the languages the signing page speaks'),
+});
+export const SetLocaleOutput = z.object({ locale: z.enum(LOCALES), changed: z.boolean() });
 export const DeclineInput = z.object({ token, session, reason: z.string().trim().min(1).max(2000) });
 
 export const SigningFieldOutput = z.object({

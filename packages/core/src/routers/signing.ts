@@ -8,6 +8,8 @@ import {
   RequestCodeOutput,
   SaveValuesInput,
   SaveValuesOutput,
+  SetLocaleInput,
+  SetLocaleOutput,
   SigningOpenOutput,
   SigningTokenInput,
   VerifyCodeInput,
@@ -21,6 +23,7 @@ import {
   requestSigningCode,
   type SignerCtx,
   saveSigningValues,
+  setSigningLocale,
   verifySigningCode,
 } from '../services/signing/index.ts';
 import { publicProcedure, router } from '../trpc.ts';
@@ -68,6 +71,12 @@ export const signingRouter = router({
     .input(DeclineInput)
     .output(DeclineOutput)
     .mutation(({ ctx, input }) => declineSigning(sc(ctx), input)),
+
+  // Issue 32: the language the signer switched to on the page becomes theirs.
+  setLocale: publicProcedure
+    .input(SetLocaleInput)
+    .output(SetLocaleOutput)
+    .mutation(({ ctx, input }) => setSigningLocale(sc(ctx), input)),
 
   // Issue 34.3: hand the turn to someone else (requests sent with allow_delegation).
   delegate: publicProcedure

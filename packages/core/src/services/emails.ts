@@ -57,8 +57,8 @@ export function layout(
   return render({ paragraphs, link, footer, locale: 'en' });
 }
 
-/** A signer's email in their language (@esign/i18n `mail.*`). */
-function signerLayout(o: LayoutOptions): { text: string; html: string } {
+/** An email in its reader's language (@esign/i18n `mail.*`): signers, CC recipients. */
+export function localeLayout(o: LayoutOptions): { text: string; html: string } {
   return render(o);
 }
 
@@ -93,7 +93,7 @@ export function invitationEmail(opts: {
   const expiry = opts.expiresAt
     ? t(locale, 'mail.expires', { date: formatDateTime(locale, opts.expiresAt) })
     : null;
-  const body = signerLayout({
+  const body = localeLayout({
     paragraphs: [
       greeting,
       t(locale, LEAD[opts.kind], values),
@@ -118,7 +118,7 @@ export function oneTimeCodeEmail(opts: {
   locale?: Locale;
 }): InvitationMail {
   const locale = opts.locale ?? 'en';
-  const body = signerLayout({
+  const body = localeLayout({
     paragraphs: [
       t(locale, 'mail.code.body', { title: opts.title, code: opts.code }),
       t(locale, 'mail.code.valid', { minutes: opts.minutes }),

@@ -192,6 +192,19 @@ export async function markSignerViewed(
     .executeTakeFirstOrThrow();
 }
 
+/** The language the signer chose on the signing page (issue 32): their `locale` from now on. */
+export async function setSignerLocale(
+  tx: Tx,
+  signerId: number,
+  set: { locale: string; now: Date },
+): Promise<void> {
+  await tx
+    .updateTable('signers')
+    .set({ locale: set.locale, updated_at: set.now })
+    .where('id', '=', signerId)
+    .execute();
+}
+
 export async function markSignerStarted(tx: Tx, signerId: number, now: Date): Promise<void> {
   await tx.updateTable('signers').set({ started_at: now }).where('id', '=', signerId).execute();
 }

@@ -343,6 +343,109 @@ export const en = {
   'audit.footer': 'Audit trail · signature request #{id} · page {page} of {pages}',
   'audit.footer_verify': 'verify at {url}',
   'audit.time': '{local} ({iso})',
+
+  // Text messages (SMS) to signers: short, a message is paid per segment (160 GSM characters, 70 with any other)
+  'sms.invite': '{sender} asks you to sign "{title}".',
+  'sms.next': 'It is your turn to sign "{title}", sent by {sender}.',
+  'sms.reminder': 'Reminder: {sender} is waiting for your signature on "{title}".',
+  'sms.expires': 'Link expires {date}.',
+  'sms.private': 'Private link, do not forward:',
+  'sms.code':
+    '{code} is your signing code. It is valid for {minutes, plural, one {# minute} other {# minutes}}. Never share it.',
+  'sms.done': 'Everyone has signed "{title}". Your signed copy, until {date}:',
+  'sms.done_test':
+    'Everyone has signed "{title}" (test mode, not legally binding). Your signed copy, until {date}:',
+
+  // A signer's own signed copy, and the emails to addresses the sender copied (cc), in the request's language
+  'mail.copy.subject': 'Your signed copy: {title}',
+  'mail.copy.subject_test': '[Test] Your signed copy: {title}',
+  'mail.copy.lead':
+    'You signed "{title}". Here is your signed copy; once everyone has signed you will get the final documents and the audit trail.',
+  'mail.cc.subject': 'Copy: "{title}" was sent for signature',
+  'mail.cc.subject_test': '[Test] Copy: "{title}" was sent for signature',
+  'mail.cc.lead': '{sender} sent "{title}" for signature and copied you. You are not asked to sign.',
+  'mail.cc.lead_to':
+    '{sender} sent "{title}" for signature to {signers} and copied you. You are not asked to sign.',
+  'mail.cc.body':
+    'The link below shows the documents and who has signed so far. When everyone has signed you will get the signed documents and the audit trail.',
+  'mail.cc.button': 'View the request (read only)',
+  'mail.cc.footer': 'This link shows the request read-only; it cannot be used to sign. Do not forward it.',
+  'mail.cc.done_lead':
+    'Everyone has signed "{title}", on which you were copied. The signed documents and the audit trail:',
+  'mail.cc.done_footer': 'You get this email because the sender copied you on this request.',
+  'mail.cc.a_signer': 'a signer',
+
+  // Handing the turn to someone else
+  'delegate.button': 'Someone else signs',
+  'delegate.title': 'Hand this to someone else',
+  'delegate.description':
+    'Name the person who should sign instead of you. They get their own link and start from an empty form; what you entered is discarded. The sender is told, with your reason. Your link stops working.',
+  'delegate.name': 'Their full name (required)',
+  'delegate.email': 'Their email address',
+  'delegate.phone': 'Or their phone number',
+  'delegate.contact_hint':
+    'An email address or a phone number in international format, for example +49 30 1234567.',
+  'delegate.reason': 'Why should they sign instead of you? (required)',
+  'delegate.reason_hint': 'For example: I no longer work in this role; my colleague handles this contract.',
+  'delegate.submit': 'Hand it over',
+  'delegate.need_name': 'Enter the name of the person who signs instead.',
+  'delegate.need_contact': 'Enter their email address or their phone number.',
+  'delegate.need_reason': 'Enter a reason.',
+  'delegate.failed': 'Could not hand it over: {reason}',
+  'delegate.done_title': 'Handed to someone else',
+  'delegate.done_body':
+    '{name} will sign instead of you and the sender has been told. This link no longer works; you can close this page.',
+
+  // The server's refusals a signer can read on the page (the API keeps the English message; CoreError messageKey)
+  'error.link_invalid': 'This signing link is not valid',
+  'error.not_open': 'This signature request is closed; the link no longer works',
+  'error.all_signed': 'This document is already signed by everyone',
+  'error.not_turn': 'It is not your turn to sign yet; an earlier signer must sign first',
+  'error.code_wrong': 'That code is not correct; {left, plural, one {# try} other {# tries}} left',
+  'error.code_expired': 'This code has expired; ask for a new one',
+  'error.code_locked': 'Too many wrong codes: this code no longer works. Ask for a new code.',
+  'error.code_none': 'No code is waiting to be entered; ask for a new one',
+  'error.delegation_off': 'The sender of this request does not allow handing it to someone else',
+  'error.delegation_contact': 'Enter an email address or a phone number for the new signer',
+  'error.delegation_self': 'Name someone other than yourself to sign instead',
+  'error.missing_fields':
+    '{count, plural, one {Required field missing: {names}} other {Required fields missing: {names}}}',
+  'error.prefilled': 'Field "{field}" was filled in by the sender and cannot be changed',
+
+  // The audit trail: how a signer was authenticated, how a signature was made, who did what
+  'audit.auth_link_email': 'Signing link sent by email to {email}',
+  'audit.auth_link_sms': 'Signing link sent by SMS to {phone}',
+  'audit.auth_link': 'Signing link',
+  'audit.auth_code_email': 'One-time code sent by email, entered correctly',
+  'audit.auth_code_sms': 'One-time code sent by SMS, entered correctly',
+  'audit.method': '{method, select, drawn {drawn} typed {typed} uploaded {uploaded} other {{method}}}',
+  'audit.by':
+    '{actor, select, session {sender} api_key {API key} oauth {app} system {system} signer {signer} other {{actor}}}',
+  'audit.api_key': 'API key #{id}',
+  'audit.event.request_sent': 'Sent for signature',
+  'audit.event.request_reminded': 'Reminder sent',
+  'audit.event.request_recipients': 'Copies and notices set',
+  'audit.event.request_canceled': 'Canceled',
+  'audit.event.signature_request_created': 'Request created',
+  'audit.event.signature_request_completed': 'Completed',
+  'audit.event.signature_request_sealed': 'Documents sealed',
+  'audit.event.signer_viewed': 'Opened the document',
+  'audit.event.signer_started': 'Started filling in',
+  'audit.event.signer_signed': 'Signed',
+  'audit.event.signer_declined': 'Declined',
+  'audit.event.signer_delegated': 'Handed to someone else',
+  'audit.event.signer_reminded': 'Reminded',
+  'audit.event.signer_copy_sealed': 'Signed copy sealed',
+  'audit.event.signer_locale': 'Chose a language',
+  'audit.event.otp_sent': 'Code sent',
+  'audit.event.otp_verified': 'Code entered correctly',
+  'audit.event.otp_failed': 'Wrong code entered',
+  'audit.event.otp_locked': 'Code locked after wrong attempts',
+  'audit.event.otp_expired': 'Code expired',
+  'audit.event.sms_sent': 'SMS sent',
+  'audit.event.sms_failed': 'SMS not delivered',
+  'audit.event.sms_capped': 'SMS held: daily limit reached',
+  'audit.event.link_email_confirmed': 'Email address confirmed',
 } as const;
 
 /** A message's key. */

@@ -1,4 +1,11 @@
-import { formatDateTime, type Locale, type Translate, translator } from '@esign/i18n';
+import {
+  CATALOGUES,
+  formatDateTime,
+  type Locale,
+  type MessageKey,
+  type Translate,
+  translator,
+} from '@esign/i18n';
 import { PDF, type PDFPage, type PdfRef } from '@libpdf/core';
 import QRCode from 'qrcode';
 import { Canvas, type Rgb } from './canvas.ts';
@@ -273,6 +280,7 @@ function valueToText(value: unknown, w: Words): string {
   if (value === null || value === undefined || value === '') return '—';
   if (Array.isArray(value)) return value.map((v) => valueToText(v, w)).join(', ');
   if (typeof value === 'boolean') return value ? w.tr('audit.yes') : w.tr('audit.no');
+  if (typeof value === 'number') return new Intl.NumberFormat(w.locale).format(value);
   if (typeof value === 'object') return JSON.stringify(value);
   const s = String(value);
   if (s.startsWith('data:')) return `[${s.slice(5, s.indexOf(';') > 0 ? s.indexOf(';') : 30)} data]`;
@@ -394,7 +402,7 @@ function writeSigner(flow: Flow, w: Words, o: { images: ImageCache; signer: Sign
     flow.space(2);
     flow.row([{ text: w.tr('audit.values'), width: CONTENT_W + 10, style: 'bold', color: GREY }], 9);
     for (const { field, value, method } of signer.values) {
-      const label = method ? `${field} (${method})` : field;
+      const label = method ? `${field} (${w.tr('audit.method', { method })})` : field;
       const img = typeof value === 'string' && decodeImageDataUri(value) ? images.get(value) : null;
       if (img) flow.picture(label, img);
       else flow.keyValues([[label, valueToText(value, w)]]);
@@ -403,14 +411,23 @@ function writeSigner(flow: Flow, w: Words, o: { images: ImageCache; signer: Sign
   flow.space(8);
 }
 
+/**
+ * An event in the trail's words (`signer.signed` → `audit.event.signer_signed`); the recorded type
+ * stays beside it, as the API's timeline names it. A type without words is shown as recorded.
+ */
+function eventLabel(type: string, w: Words): string {
+  const key = `audit.event.${type.replace(/\./g, '_')}`;
+  return key in CATALOGUES.en ? w.tr(key as MessageKey) : type;
+}
+
 function writeEvents(flow: Flow, w: Words, events: AuditTrailInput['events']): void {
   flow.heading(w.tr('audit.events'));
   for (const event of events) {
     flow.row(
       [
         { text: w.time(event.at), width: 125, color: GREY },
-        { text: event.type, width: 135, style: 'bold' },
-        { text: event.detail, width: CONTENT_W - 260 + 10 },
+        { text: eventLabel(event.type, w), width: 135, style: 'bold' },
+        { text: `${event.type} · ${event.detail}`, width: CONTENT_W - 260 + 10 },
       ],
       8.5,
     );

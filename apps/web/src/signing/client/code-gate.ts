@@ -1,4 +1,4 @@
-import type { MessageKey } from '@esign/i18n';
+import type { MessageKey } from '@esign/i18n/core';
 import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';

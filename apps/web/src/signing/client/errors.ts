@@ -1,4 +1,6 @@
 import type { AppRouter } from '@esign/core';
+import { en } from '@esign/i18n/catalogues/en';
+import type { MessageKey, MessageValues } from '@esign/i18n/core';
 import { TRPCClientError } from '@trpc/client';
 import { tr } from './i18n.ts';
 
@@ -43,6 +45,18 @@ function fromRestEnvelope(json: unknown): ApiError | null {
   );
 }
 
+/** What core adds to a refusal a signer reads (CoreErrorDetails): the catalogue's words for it. */
+interface SignerMessage {
+  messageKey?: string;
+  messageValues?: MessageValues;
+}
+
+/** The server's refusal in the page's language (issue 32), or null when it names no known message. */
+function inPageLanguage(data: SignerMessage): string | null {
+  const key = data.messageKey;
+  return key && key in en ? tr(key as MessageKey, data.messageValues) : null;
+}
+
 /** Any error a signing call throws, as an ApiError. */
 export function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
@@ -51,7 +65,10 @@ export function toApiError(e: unknown): ApiError {
     // Failures api.ts's transport raised itself (network down, an answer that is not JSON).
     if (err.cause instanceof ApiError) return err.cause;
     // The procedure's own error: core's error formatter puts the API code in data.code.
-    if (err.data) return new ApiError(err.data.code, err.message, err.data.retryAfterSeconds ?? null);
+    if (err.data) {
+      const message = inPageLanguage(err.data as SignerMessage) ?? err.message;
+      return new ApiError(err.data.code, message, err.data.retryAfterSeconds ?? null);
+    }
     const rest = fromRestEnvelope(err.meta?.responseJSON);
     if (rest) return rest;
   }

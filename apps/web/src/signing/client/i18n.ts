@@ -1,5 +1,9 @@
+import { en } from '@esign/i18n/catalogues/en';
 import {
+  type Catalogue,
+  type CompiledCatalogue,
   direction,
+  formatMessage,
   LANGUAGE_NAMES,
   LOCALES,
   type Locale,
@@ -7,16 +11,54 @@ import {
   type MessageValues,
   matchLocale,
   negotiate,
-  t,
-} from '@esign/i18n';
-import { h } from './dom.ts';
+} from '@esign/i18n/core';
+import { background, h } from './dom.ts';
 
 /**
  * The signing page's language: what signing.open names (the signer's, the request's or the
  * account's language, else the browser's Accept-Language), unless the signer switched on the page
- * (kept for this browser in localStorage). `<html lang>` and `dir` follow it.
+ * (kept for this browser in localStorage, and stored as the signer's language with
+ * signing.setLocale). `<html lang>` and `dir` follow it.
+ *
+ * The bundle carries English only (the fallback); every other catalogue is its own file, imported
+ * when the page needs it (issue 32: the page loads one language, not nine). A language is applied
+ * once its catalogue is here, so the page never shows English words in its place. The build parses
+ * the messages ahead (scripts/build-signing.ts), so the page carries no ICU parser.
  */
 const STORE_KEY = 'esign.locale';
+
+/** One import per language, so the bundler writes each catalogue as its own chunk. */
+const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Catalogue>> = {
+  de: () => import('@esign/i18n/catalogues/de').then((m) => m.de),
+  fr: () => import('@esign/i18n/catalogues/fr').then((m) => m.fr),
+  es: () => import('@esign/i18n/catalogues/es').then((m) => m.es),
+  it: () => import('@esign/i18n/catalogues/it').then((m) => m.it),
+  pt: () => import('@esign/i18n/catalogues/pt').then((m) => m.pt),
+  nl: () => import('@esign/i18n/catalogues/nl').then((m) => m.nl),
+  pl: () => import('@esign/i18n/catalogues/pl').then((m) => m.pl),
+  ar: () => import('@esign/i18n/catalogues/ar').then((m) => m.ar),
+};
+
+const catalogues: Partial<Record<Locale, CompiledCatalogue>> = { en };
+const loading = new Map<Locale, Promise<CompiledCatalogue>>();
+
+/** The catalogue of `locale`, fetched once; English when it cannot be loaded (offline, a stale page). */
+async function catalogueOf(locale: Locale): Promise<Locale> {
+  if (catalogues[locale]) return locale;
+  if (locale === 'en') return 'en';
+  let pending = loading.get(locale);
+  if (!pending) {
+    pending = LOADERS[locale]();
+    loading.set(locale, pending);
+  }
+  try {
+    catalogues[locale] = await pending;
+    return locale;
+  } catch {
+    loading.delete(locale);
+    return 'en';
+  }
+}
 
 function stored(): Locale | null {
   try {
@@ -26,32 +68,70 @@ function stored(): Locale | null {
   }
 }
 
-let current: Locale = stored() ?? negotiate(globalThis.navigator?.languages) ?? 'en';
+let current: Locale = 'en';
 
-/** The message `key` in the page's language. */
+/** The message `key` in the page's language (English for a key its catalogue lacks). */
 export function tr(key: MessageKey, values?: MessageValues): string {
-  return t(current, key, values);
+  const catalogue = catalogues[current] ?? en;
+  return formatMessage(catalogue, catalogues[current] ? current : 'en', key, values);
 }
 
 export function pageLocale(): Locale {
   return current;
 }
 
-function applyLocale(locale: Locale): void {
-  current = locale;
+/** Shows the page in `locale` once its catalogue is loaded (English if it cannot be). */
+async function applyLocale(locale: Locale): Promise<void> {
+  current = await catalogueOf(locale);
   if (typeof document === 'undefined') return;
-  document.documentElement.lang = locale;
-  document.documentElement.dir = direction(locale);
-}
-
-/** The page's language once signing.open answered: the signer's own switch wins. */
-export function adoptOpenLocale(open: { locale: Locale }): void {
-  applyLocale(stored() ?? open.locale);
+  document.documentElement.lang = current;
+  document.documentElement.dir = direction(current);
 }
 
 /**
+ * Started as the script runs, beside signing.open: the language this browser chose before, else
+ * the server's guess from Accept-Language (the shell's `<html lang>`), else navigator.languages.
+ */
+const first =
+  stored() ??
+  matchLocale(globalThis.document?.documentElement.lang) ??
+  negotiate(globalThis.navigator?.languages);
+const ready = applyLocale(first ?? 'en');
+
+/** Waits for the first language (for pages shown before signing.open answered). */
+export function localeReady(): Promise<void> {
+  return ready;
+}
+
+/**
+ * The page's language once signing.open answered: the signer's own switch on this browser wins,
+ * and is stored as the signer's language when it differs from what the server has (the code gate
+ * first: until the code is entered, the switch stays in this browser).
+ */
+export async function adoptOpenLocale(open: {
+  locale: Locale;
+  preview?: boolean;
+  code_required?: boolean;
+}): Promise<void> {
+  await ready;
+  const chosen = stored();
+  await applyLocale(chosen ?? open.locale);
+  if (chosen && chosen !== open.locale && !open.preview && !open.code_required) rememberOnServer(chosen);
+}
+
+let remember: (locale: Locale) => void = () => {};
+
+/** What keeps a chosen language beyond this browser (main.ts: signing.setLocale). */
+export function onLocaleChosen(fn: (locale: Locale) => void): void {
+  remember = fn;
+}
+
+const rememberOnServer = (locale: Locale) => remember(locale);
+
+/**
  * The language switcher: a labelled select of every language in its own name. Choosing one keeps
- * it for this browser and calls `onChange` (the page is shown again in it).
+ * it for this browser and the signer, loads its catalogue, then calls `onChange` (the page is
+ * shown again in it).
  */
 export function languageSwitcher(onChange: () => void): HTMLElement {
   const select = h(
@@ -67,10 +147,8 @@ export function languageSwitcher(onChange: () => void): HTMLElement {
     } catch {
       // Storage refused (private mode): the choice lasts for this page only.
     }
-    applyLocale(chosen);
-    onChange();
+    rememberOnServer(chosen);
+    background(applyLocale(chosen).then(onChange));
   });
   return h('div', { class: 'lang-switch' }, select);
 }
-
-applyLocale(current);

@@ -4,7 +4,7 @@
  */
 
 import { background } from './dom.ts';
-import { adoptOpenLocale } from './i18n.ts';
+import { adoptOpenLocale, localeReady, onLocaleChosen } from './i18n.ts';
 import './styles.css';
 import { signing } from './api.ts';
 import { showCodeGate } from './code-gate.ts';
@@ -20,6 +20,18 @@ import type { OpenResult } from './types.ts';
 
 let current: SigningPage | null = null;
 
+// Issue 32: a language the signer chose is theirs (signing.setLocale), best effort: the page works
+// in it whatever the answer (before the code is entered, the server refuses and the choice stays
+// in this browser until the page opens again with the session).
+onLocaleChosen((locale) =>
+  background(
+    signing.setLocale.mutate({ ...signerInput(), locale }).then(
+      () => undefined,
+      () => undefined,
+    ),
+  ),
+);
+
 const flow: Flow = {
   restart: () => background(start()),
   close: (view) => {
@@ -30,15 +42,18 @@ const flow: Flow = {
 
 async function start(): Promise<void> {
   current = null;
+  // The shell's loading words are in the browser's language; ours wait for its catalogue.
+  await localeReady();
   showLoading();
   let open: OpenResult;
   try {
     open = await signing.open.query(signerInput());
   } catch (e) {
     const err = toApiError(e);
+    await localeReady();
     return flow.close(viewForError(err.code, err.message));
   }
-  adoptOpenLocale(open);
+  await adoptOpenLocale(open);
   const closed = viewForOpen(open);
   notifyHost('loaded', { status: closed ? 'closed' : open.code_required ? 'code_required' : 'ready' });
   if (closed) return flow.close(closed);

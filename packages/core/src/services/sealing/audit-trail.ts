@@ -1,11 +1,12 @@
 import type { SignerRow } from '@esign/db';
 import type { AuditEventRow } from '@esign/db/queries/audit';
+import type { Translate } from '@esign/i18n';
 
 // How the audit trail describes each recorded event.
 
-function signerLabel(s: SignerRow | undefined): string {
-  if (!s) return 'signer';
-  return s.name ?? s.email ?? s.phone ?? `signer #${s.id}`;
+function signerLabel(s: SignerRow | undefined, tr: Translate): string {
+  if (!s) return tr('audit.by', { actor: 'signer' });
+  return s.name ?? s.email ?? s.phone ?? tr('audit.signer', { id: s.id });
 }
 
 const isHashedFile = (x: unknown): x is { name: string; sha256: string } =>
@@ -33,11 +34,16 @@ function dataSummary(data: Record<string, unknown>): string {
   return parts.join('; ');
 }
 
-export function eventDetail(e: AuditEventRow, signers: Map<number, SignerRow>): string {
+/**
+ * Who did it, from where, and the entry's data, in the trail's language (the data's keys and
+ * values are the recorded ones, as the API's timeline shows them).
+ */
+export function eventDetail(e: AuditEventRow, o: { signers: Map<number, SignerRow>; tr: Translate }): string {
+  const { tr } = o;
   const who = e.signer_id
-    ? signerLabel(signers.get(e.signer_id))
+    ? signerLabel(o.signers.get(e.signer_id), tr)
     : e.api_key_id
-      ? `${e.actor_type} (API key #${e.api_key_id})`
-      : e.actor_type;
+      ? tr('audit.api_key', { id: e.api_key_id })
+      : tr('audit.by', { actor: e.actor_type });
   return [who, e.ip ? `IP ${e.ip}` : null, e.user_agent, dataSummary(e.data)].filter(Boolean).join(' · ');
 }

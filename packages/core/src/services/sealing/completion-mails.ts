@@ -1,6 +1,6 @@
 import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { findUserContact } from '@esign/db/queries/sealing';
-import { direction, formatDate, type Locale, t } from '@esign/i18n';
+import { direction, formatDate, type Locale, type MessageKey, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
 import { signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
@@ -39,8 +39,8 @@ export async function queueCompletionMails(
     ),
   }));
   const untilDate = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000);
-  // For the SMS and the CC/notify emails (English for now): labelled links, the date as ISO.
-  const until = untilDate.toISOString().slice(0, 10);
+  // For the SMS and the CC/notify emails: labelled links (the notify notice is the sender's, in
+  // English; a CC email and an SMS name the audit trail and combined file in their reader's words).
   const labelled = links.map((l) => ({
     ...l,
     label:
@@ -62,18 +62,14 @@ export async function queueCompletionMails(
         kind: 'request.completed',
         to: s.email,
         replyTo: request.reply_to,
-        ...mailIn(
-          locale,
-          s.name ? t(locale, 'mail.hello_name', { name: s.name }) : t(locale, 'mail.hello'),
-          t(locale, 'mail.done.lead', { title }),
-        ),
+        ...mailIn(locale, greetingOf(locale, s.name), t(locale, 'mail.done.lead', { title })),
         accountId: request.account_id,
         environment: request.environment,
         signerId: s.id,
       });
     }
     // Signers reached by SMS get the link by SMS too (sms/completion.ts).
-    await queueCompletionSms(tx, { config, request, signers, links: labelled, title, until, now });
+    await queueCompletionSms(tx, { config, request, signers, links: labelled, title, until: untilDate, now });
   }
   if (request.created_by_user_id) {
     const user = await findUserContact(tx, request.created_by_user_id);
@@ -93,11 +89,19 @@ export async function queueCompletionMails(
     }
   }
   // Issue 34: the request's CC and notify addresses (signature-requests/notices.ts).
-  await queueRecipientCompletionMails(tx, config, { request, files: labelled, until, already: sent });
+  await queueRecipientCompletionMails(tx, config, {
+    request,
+    files: labelled,
+    until: untilDate,
+    already: sent,
+  });
 }
 
-/** One completion email in `locale`: the greeting, what happened, the links and until when. */
-function completionMail(o: {
+/**
+ * One email with signed files in `locale` (the completion email, a signer's own copy): the
+ * greeting, what happened, the links, until when they work, and the test-mode note.
+ */
+export function completionMail(o: {
   locale: Locale;
   links: { kind: string; name: string; url: string }[];
   until: Date;
@@ -105,6 +109,8 @@ function completionMail(o: {
   title: string;
   greeting: string;
   intro: string;
+  /** the subject's keys, plain and in test mode (default: the completion email's) */
+  subject?: readonly [MessageKey, MessageKey];
 }) {
   const { locale, links, greeting, intro } = o;
   const label = (l: (typeof links)[number]) =>
@@ -115,8 +121,9 @@ function completionMail(o: {
         : l.name;
   const until = t(locale, 'mail.done.until', { date: formatDate(locale, o.until) });
   const testNote = o.test ? t(locale, 'mail.done.test') : null;
+  const [plain, inTest] = o.subject ?? (['mail.done.subject', 'mail.done.subject_test'] as const);
   return {
-    subject: t(locale, o.test ? 'mail.done.subject_test' : 'mail.done.subject', { title: o.title }),
+    subject: t(locale, o.test ? inTest : plain, { title: o.title }),
     text: `${greeting}\n\n${intro}\n\n${links.map((l) => `${label(l)}: ${l.url}`).join('\n')}\n\n${until}\n${testNote ? `\n${testNote}\n` : ''}`,
     html: `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body><p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><ul>${links
       .map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(label(l))}</a></li>`)
@@ -125,3 +132,7 @@ function completionMail(o: {
       )}</ul><p>${escapeHtml(until)}</p>${testNote ? `<p>${escapeHtml(testNote)}</p>` : ''}</body></html>`,
   };
 }
+
+/** The greeting of a signer's email: by name when known. */
+export const greetingOf = (locale: Locale, name: string | null) =>
+  name ? t(locale, 'mail.hello_name', { name }) : t(locale, 'mail.hello');

@@ -9,6 +9,7 @@ import {
   recordSealingError,
   setSignedSignersDocuments,
 } from '@esign/db/queries/sealing';
+import { type Translate, translator } from '@esign/i18n';
 import {
   type AuditTrailInput,
   DocumentInputError,
@@ -215,6 +216,7 @@ async function buildTrail(
   const events = await listRequestAuditEvents(run.ctx.db, request.id);
   const byId = new Map(signers.map((s) => [s.id, s]));
   const { locale } = await trailLocale(run);
+  const tr = translator(locale);
   const input: AuditTrailInput = {
     locale,
     requestId: request.id,
@@ -222,8 +224,12 @@ async function buildTrail(
     createdAt: request.created_at,
     completedAt: request.completed_at,
     documents: trailDocs,
-    signers: signers.map((s) => trailSigner(run, s, events)),
-    events: events.map((e) => ({ at: e.created_at, type: e.type, detail: eventDetail(e, byId) })),
+    signers: signers.map((s) => trailSigner(run, s, { events, tr })),
+    events: events.map((e) => ({
+      at: e.created_at,
+      type: e.type,
+      detail: eventDetail(e, { signers: byId, tr }),
+    })),
     sealing,
     testMode: run.testMode,
     verifyUrl: verifyPageUrl(run.ctx.config),
@@ -244,7 +250,11 @@ function trailLocale(run: SealRun) {
 
 type EventRows = Parameters<typeof consentOf>[0];
 
-function trailSigner(run: SealRun, s: SignerRow, events: EventRows): AuditTrailInput['signers'][number] {
+function trailSigner(
+  run: SealRun,
+  s: SignerRow,
+  { events, tr }: { events: EventRows; tr: Translate },
+): AuditTrailInput['signers'][number] {
   const methods = signatureMethodsOf(events, s.id);
   return {
     id: s.id,
@@ -260,7 +270,7 @@ function trailSigner(run: SealRun, s: SignerRow, events: EventRows): AuditTrailI
     declinedAt: s.declined_at,
     declineReason: s.decline_reason,
     otpVerifiedAt: s.otp_verified_at,
-    authentication: authenticationOf(s, events),
+    authentication: authenticationOf(s, { events, tr }),
     consent: consentOf(events, s.id),
     values: run.snapshot.fields
       .filter((f) => signerFor(f, run.signers)?.id === s.id)

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, SignerRow } from '@esign/db';
 import { findRequestForSealing, findSignerForCopy, storeSignerCopy } from '@esign/db/queries/sealing';
+import { t } from '@esign/i18n';
 import { recordAudit } from '../audit.ts';
 import { signFileLink } from '../file-links.ts';
 import { enqueueJob, type JobContext, type JobHandler } from '../jobs.ts';
-import { escapeHtml, queueMail } from '../mail.ts';
+import { readerLocale } from '../locale.ts';
+import { queueMail } from '../mail.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
-import { COMPLETION_LINK_TTL_SECONDS } from './completion-mails.ts';
+import { COMPLETION_LINK_TTL_SECONDS, completionMail, greetingOf } from './completion-mails.ts';
 import { removeStored, type SealRun, sealDocuments } from './seal.ts';
 import { sealerFor } from './sealer.ts';
 
@@ -118,6 +120,7 @@ async function commitCopy(run: SealRun, signer: SignerRow, files: ProducedFile[]
   });
 }
 
+/** The signer's copy by email, in their language (issue 32). */
 async function queueCopyMail(
   tx: Executor,
   run: SealRun,
@@ -127,29 +130,30 @@ async function queueCopyMail(
 ) {
   const { request, title } = run;
   const links = files.map((f) => ({
-    label: f.name,
+    kind: f.kind,
+    name: f.name,
     url: signFileLink(
       run.ctx.config,
       { k: f.storage_key, t: 'application/pdf', n: `${f.name}.pdf` },
       { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));
-  const until = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000).toISOString().slice(0, 10);
-  const greeting = `Hello${signer.name ? ` ${signer.name}` : ''},`;
-  const intro = `You signed "${title}". Here is your signed copy; once everyone has signed you will get the final documents and the audit trail.`;
-  const test =
-    request.environment === 'test'
-      ? 'This was sent in test mode: the documents are not legally binding.'
-      : '';
+  const { locale } = await readerLocale(tx, { signer, request });
+  const mail = completionMail({
+    locale,
+    links,
+    until: new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000),
+    test: request.environment === 'test',
+    title,
+    greeting: greetingOf(locale, signer.name),
+    intro: t(locale, 'mail.copy.lead', { title }),
+    subject: ['mail.copy.subject', 'mail.copy.subject_test'],
+  });
   await queueMail(tx, {
     kind: 'signer.copy',
     to: signer.email as string,
     replyTo: request.reply_to,
-    subject: `${test ? '[Test] ' : ''}Your signed copy: ${title}`,
-    text: `${greeting}\n\n${intro}\n\n${links.map((l) => `${l.label}: ${l.url}`).join('\n')}\n\nThese links work until ${until}.\n${test}`,
-    html: `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><ul>${links
-      .map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a></li>`)
-      .join('')}</ul><p>These links work until ${until}.</p>${test ? `<p>${test}</p>` : ''}`,
+    ...mail,
     accountId: request.account_id,
     environment: request.environment,
     signerId: signer.id,

@@ -1,5 +1,6 @@
 import type { SignerRow } from '@esign/db';
 import type { AuditEventRow } from '@esign/db/queries/audit';
+import type { Translate } from '@esign/i18n';
 import type { AuditTrailInput } from '@esign/pdf';
 
 // What the audit trail says about how each signer signed, read from the recorded audit events:
@@ -45,12 +46,21 @@ export function signatureMethodsOf(events: AuditEventRow[], signerId: number): M
   return methods;
 }
 
-/** How the signer was authenticated: the signing link's delivery, and the email code when asked. */
-export function authenticationOf(signer: SignerRow, events: AuditEventRow[]): string[] {
+/**
+ * How the signer was authenticated, in the trail's language: the signing link's delivery (email,
+ * else SMS), and the one-time code when asked (by the channel its last `otp.sent` entry names).
+ */
+export function authenticationOf(signer: SignerRow, o: { events: AuditEventRow[]; tr: Translate }): string[] {
+  const { events, tr } = o;
   const lines: string[] = [];
-  if (signer.email) lines.push(`signing link sent by email to ${signer.email}`);
-  else lines.push('signing link');
-  const verified = events.find((e) => e.signer_id === signer.id && e.type === 'otp.verified');
-  if (signer.otp_verified_at || verified) lines.push('one-time code sent by email, entered correctly');
+  if (signer.email) lines.push(tr('audit.auth_link_email', { email: signer.email }));
+  else if (signer.phone) lines.push(tr('audit.auth_link_sms', { phone: signer.phone }));
+  else lines.push(tr('audit.auth_link'));
+  const own = events.filter((e) => e.signer_id === signer.id);
+  if (signer.otp_verified_at || own.some((e) => e.type === 'otp.verified')) {
+    const sent = own.filter((e) => e.type === 'otp.sent').at(-1);
+    const bySms = asRecord(sent?.data).channel === 'sms';
+    lines.push(tr(bySms ? 'audit.auth_code_sms' : 'audit.auth_code_email'));
+  }
   return lines;
 }

@@ -9,6 +9,7 @@ import {
   type RequestRecipientInsert,
   saveRecipientDefaults,
 } from '@esign/db/queries/recipients';
+import { type Locale, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
 import type { Actor, Scope } from '../../context.ts';
 import type { CcView } from '../../contracts/recipients.ts';
@@ -16,8 +17,9 @@ import type { CreateSignatureRequestInput } from '../../contracts/signature-requ
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
-import { layout } from '../emails.ts';
+import { localeLayout } from '../emails.ts';
 import { signFileLink } from '../file-links.ts';
+import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
 import type { ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -49,17 +51,38 @@ function mergeAddresses(...lists: (readonly string[] | undefined)[]): string[] {
 
 const ccViewUrl = (config: Config, token: string) => `${config.PUBLIC_URL}/cc/${token}`;
 
-function ccSentEmail(o: { title: string; sender: string; url: string; signers: string[]; test: boolean }) {
-  const body = layout(
-    [
-      'Hello,',
-      `${o.sender} sent "${o.title}" for signature${o.signers.length ? ` to ${o.signers.join(', ')}` : ''} and copied you. You are not asked to sign.`,
-      'The link below shows the documents and who has signed so far. When everyone has signed you will get the signed documents and the audit trail.',
+/**
+ * A CC recipient's email, in the request's language (its `locale`, else the account's default:
+ * a copied address is no signer with a language of its own), the signers' names listed as that
+ * language lists them.
+ */
+function ccSentEmail(o: {
+  locale: Locale;
+  title: string;
+  sender: string;
+  url: string;
+  signers: (string | null)[];
+  test: boolean;
+}) {
+  const { locale } = o;
+  const names = o.signers.map((n) => n ?? t(locale, 'mail.cc.a_signer'));
+  const values = { title: o.title, sender: o.sender };
+  const body = localeLayout({
+    paragraphs: [
+      t(locale, 'mail.hello'),
+      names.length
+        ? t(locale, 'mail.cc.lead_to', {
+            ...values,
+            signers: new Intl.ListFormat(locale, { type: 'conjunction' }).format(names),
+          })
+        : t(locale, 'mail.cc.lead', values),
+      t(locale, 'mail.cc.body'),
     ],
-    { url: o.url, label: 'View the request (read only)' },
-    'This link shows the request read-only; it cannot be used to sign. Do not forward it.',
-  );
-  return { subject: `${o.test ? '[Test] ' : ''}Copy: "${o.title}" was sent for signature`, ...body };
+    link: { url: o.url, label: t(locale, 'mail.cc.button') },
+    footer: t(locale, 'mail.cc.footer'),
+    locale,
+  });
+  return { subject: t(locale, o.test ? 'mail.cc.subject_test' : 'mail.cc.subject', values), ...body };
 }
 
 /** What the send's hook reads of its batch (create.ts's SendBatch, which it is given). */
@@ -69,6 +92,8 @@ interface RecipientBatch {
   config: Config;
   now: Date;
   recipientDefaults?: RecipientDefaults | null;
+  /** The account's default signer language when the send read it (undefined: read it). */
+  accountLocale?: string | null;
 }
 
 /** What it reads and adds to of each request written (create.ts's WrittenRequest). */
@@ -109,11 +134,18 @@ async function writeOne(
     now: b.now,
   });
   const title = (request.snapshot as RequestSnapshot).template.name;
-  const names = signers.map((s) => s.name ?? s.email ?? s.role ?? 'a signer');
+  const names = signers.map((s) => s.name ?? s.email ?? s.role);
   const mailIds: number[] = [];
+  const { locale } = o.recipients.cc.length
+    ? await readerLocale(tx, {
+        request,
+        ...(b.accountLocale !== undefined ? { account: b.accountLocale } : {}),
+      })
+    : { locale: 'en' as const };
   for (const [i, to] of o.recipients.cc.entries()) {
     const url = ccViewUrl(b.config, tokens[i]!);
     const mail = ccSentEmail({
+      locale,
       title,
       sender: o.sender,
       url,

@@ -67,14 +67,15 @@ export async function queueInvitationMail(
 ): Promise<Outgoing> {
   const { request, signer } = o;
   const url = signingUrl(o.config, signer.token_nonce!);
-  const sms = await queueInvitationSms(tx, { ...o, url });
-  if (!signerChannels(signer).email) return { mail: [], sms };
-  const snapshot = request.snapshot as RequestSnapshot;
+  // One language for both channels: the signer's, else the request's, else the account's.
   const { locale } = await readerLocale(tx, {
     signer,
     request,
     ...(o.accountLocale !== undefined ? { account: o.accountLocale } : {}),
   });
+  const sms = await queueInvitationSms(tx, { ...o, url, locale });
+  if (!signerChannels(signer).email) return { mail: [], sms };
+  const snapshot = request.snapshot as RequestSnapshot;
   const mail = invitationEmail({
     locale,
     kind: o.kind,

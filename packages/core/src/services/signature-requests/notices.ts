@@ -1,8 +1,10 @@
 import type { Executor, SignatureRequestRow } from '@esign/db';
 import { listRequestRecipients } from '@esign/db/queries/recipients';
 import { findRequestViewById } from '@esign/db/queries/signature-requests';
+import { formatDate, type Locale, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
-import { layout } from '../emails.ts';
+import { layout, localeLayout } from '../emails.ts';
+import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 
@@ -28,6 +30,8 @@ const requestPageUrl = (config: Config, id: number) => `${config.PUBLIC_URL}/req
 interface FileLinkLine {
   label: string;
   url: string;
+  /** `audit_trail` and `combined` are named in the reader's words */
+  kind?: string;
 }
 
 function noticeEmail(o: {
@@ -104,21 +108,37 @@ async function queueNotice(
   });
 }
 
-function ccCompletedEmail(request: SignatureRequestRow, files: FileLinkLine[], until: string) {
+/** A CC recipient's completion email, in the request's language (as their first email, cc.ts). */
+function ccCompletedEmail(
+  request: SignatureRequestRow,
+  o: { files: FileLinkLine[]; until: Date; locale: Locale },
+) {
+  const { locale } = o;
   const title = (request.snapshot as RequestSnapshot).template.name;
   const test = request.environment === 'test';
-  const body = layout(
-    [
-      'Hello,',
-      `Everyone has signed "${title}", on which you were copied. The signed documents and the audit trail:`,
-      { links: files },
-      `These links work until ${until}.`,
-      ...(test ? ['This was sent in test mode: the documents are not legally binding.'] : []),
+  const body = localeLayout({
+    paragraphs: [
+      t(locale, 'mail.hello'),
+      t(locale, 'mail.cc.done_lead', { title }),
+      {
+        links: o.files.map((f) => ({
+          url: f.url,
+          label:
+            f.kind === 'audit_trail'
+              ? t(locale, 'mail.done.audit_trail')
+              : f.kind === 'combined'
+                ? t(locale, 'mail.done.combined')
+                : f.label,
+        })),
+      },
+      t(locale, 'mail.done.until', { date: formatDate(locale, o.until) }),
+      ...(test ? [t(locale, 'mail.done.test')] : []),
     ],
-    null,
-    'You get this email because the sender copied you on this request.',
-  );
-  return { subject: `${test ? '[Test] ' : ''}Completed: ${title}`, ...body };
+    link: null,
+    footer: t(locale, 'mail.cc.done_footer'),
+    locale,
+  });
+  return { subject: t(locale, test ? 'mail.done.subject_test' : 'mail.done.subject', { title }), ...body };
 }
 
 /**
@@ -130,7 +150,7 @@ function ccCompletedEmail(request: SignatureRequestRow, files: FileLinkLine[], u
 export async function queueRecipientCompletionMails(
   tx: Executor,
   config: Config,
-  o: { request: SignatureRequestRow; files: FileLinkLine[]; until: string; already: Set<string> },
+  o: { request: SignatureRequestRow; files: FileLinkLine[]; until: Date; already: Set<string> },
 ): Promise<void> {
   const recipients = await listRequestRecipients(tx, [o.request.id]);
   const sent = new Set(o.already);
@@ -141,10 +161,12 @@ export async function queueRecipientCompletionMails(
     const mail = noticeEmail({ request: o.request, outcome: 'completed', detail: null, url, files: o.files });
     await queueNotice(tx, o.request, { to: r.email, kind: 'request.notice', mail });
   }
-  for (const r of recipients.filter((x) => x.kind === 'cc')) {
+  const cc = recipients.filter((x) => x.kind === 'cc' && !sent.has(x.email.toLowerCase()));
+  const { locale } = cc.length ? await readerLocale(tx, { request: o.request }) : { locale: 'en' as const };
+  for (const r of cc) {
     if (sent.has(r.email.toLowerCase())) continue;
     sent.add(r.email.toLowerCase());
-    const mail = ccCompletedEmail(o.request, o.files, o.until);
+    const mail = ccCompletedEmail(o.request, { files: o.files, until: o.until, locale });
     await queueNotice(tx, o.request, { to: r.email, kind: 'cc.completed', mail });
   }
 }

@@ -8,6 +8,7 @@ import {
   setSignerCode,
   setSignerCodeAttempts,
 } from '@esign/db/queries/signing';
+import type { Locale, MessageKey } from '@esign/i18n';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
@@ -33,9 +34,15 @@ const HOUR_MS = 3600_000;
 const codeHash = (sc: SignerCtx, signerId: number, code: string) =>
   hmac(sc.config, 'signing-code', `${signerId}:${code}`).toString('hex');
 
-const EXPIRED = 'This code has expired; ask for a new one';
-const LOCKED = 'Too many wrong codes: this code no longer works. Ask for a new code.';
-const NO_CODE = 'No code is waiting to be entered; ask for a new one';
+const EXPIRED = { message: 'This code has expired; ask for a new one', key: 'error.code_expired' } as const;
+const LOCKED = {
+  message: 'Too many wrong codes: this code no longer works. Ask for a new code.',
+  key: 'error.code_locked',
+} as const;
+const NO_CODE = {
+  message: 'No code is waiting to be entered; ask for a new one',
+  key: 'error.code_none',
+} as const;
 
 /**
  * signing.requestCode: emails a one-time code (when require_email_otp), or texts it (sms/codes.ts:
@@ -59,6 +66,11 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
     });
     // The previous code no longer works: its email (or SMS) keeps no copy of it.
     await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
+    const { locale } = await readerLocale(tx, {
+      signer: r.signer,
+      request: r.request,
+      acceptLanguage: sc.acceptLanguage,
+    });
     const out = bySms
       ? {
           mail: [],
@@ -69,10 +81,11 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
               signer: r.signer,
               code,
               minutes: CODE_TTL_MS / 60_000,
+              locale,
             }),
           ],
         }
-      : { mail: [await queueCodeMail(tx, r, { code, acceptLanguage: sc.acceptLanguage })], sms: [] };
+      : { mail: [await queueCodeMail(tx, r, { code, locale })], sms: [] };
     await audit(tx, sc, { r, type: 'otp.sent', ...(bySms ? { data: { channel: 'sms' } } : {}) });
     const result = bySms
       ? { sent: true as const, channel: 'sms' as const, email: null, to: maskPhone(r.signer.phone!) }
@@ -84,17 +97,8 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
 }
 
 /** The code by email, in the language the signer reads (issue 32). */
-async function queueCodeMail(
-  tx: Tx,
-  r: Resolved,
-  o: { code: string; acceptLanguage: SignerCtx['acceptLanguage'] },
-): Promise<number> {
-  const { code } = o;
-  const { locale } = await readerLocale(tx, {
-    signer: r.signer,
-    request: r.request,
-    acceptLanguage: o.acceptLanguage,
-  });
+async function queueCodeMail(tx: Tx, r: Resolved, o: { code: string; locale: Locale }): Promise<number> {
+  const { code, locale } = o;
   const mail = oneTimeCodeEmail({
     locale,
     title: (r.request.snapshot as RequestSnapshot).template.name,
@@ -161,9 +165,9 @@ async function checkCode(
   const { code } = entered;
   const r = await resolveLocked(tx, entered.token, sc.now);
   const s = r.signer;
-  const fail = (message: string): CodeOutcome => ({
+  const fail = (refusal: { message: string; key: MessageKey }): CodeOutcome => ({
     ok: false,
-    error: new CoreError('invalid_request', message),
+    error: new CoreError('invalid_request', refusal.message, { messageKey: refusal.key }),
   });
   // Refusals that change nothing write nothing: a flood of calls cannot grow the audit log.
   if (!s.otp_hash || !s.otp_expires_at)
@@ -197,10 +201,14 @@ async function wrongCode(tx: Tx, sc: SignerCtx, r: Resolved): Promise<CodeOutcom
       error: new CoreError(
         'invalid_request',
         `That code is not correct; ${left} ${left === 1 ? 'try' : 'tries'} left`,
+        {
+          messageKey: 'error.code_wrong',
+          messageValues: { left },
+        },
       ),
     };
   }
   await audit(tx, sc, { r, type: 'otp.locked', data: { attempts } });
   await purgeSignerMail(tx, [r.signer.id], { what: 'codes', now: sc.now });
-  return { ok: false, error: new CoreError('invalid_request', LOCKED) };
+  return { ok: false, error: new CoreError('invalid_request', LOCKED.message, { messageKey: LOCKED.key }) };
 }

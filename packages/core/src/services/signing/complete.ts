@@ -98,9 +98,14 @@ function assertRequired(fields: SnapshotField[], effective: Record<string, Field
         (effective[f.name] === false && f.type === 'checkbox')),
   );
   if (missing.length) {
+    const names = missing.map((f) => f.name).join(', ');
     throw new CoreError(
       'invalid_request',
-      `Required field${missing.length > 1 ? 's' : ''} missing: ${missing.map((f) => f.name).join(', ')}`,
+      `Required field${missing.length > 1 ? 's' : ''} missing: ${names}`,
+      {
+        messageKey: 'error.missing_fields',
+        messageValues: { count: missing.length, names },
+      },
     );
   }
 }

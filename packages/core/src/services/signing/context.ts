@@ -75,7 +75,8 @@ export async function resolveLocked(tx: Tx, token: string, now: Date): Promise<R
 
 async function findToken(db: Executor, token: string): Promise<SignerRow> {
   const found = await findSignerByTokenHash(db, sha256Hex(token));
-  if (!found) throw new CoreError('not_found', 'This signing link is not valid');
+  if (!found)
+    throw new CoreError('not_found', 'This signing link is not valid', { messageKey: 'error.link_invalid' });
   return found;
 }
 
@@ -89,10 +90,14 @@ async function checkOpen(db: Executor, r: Resolved, now: Date): Promise<Resolved
   }
   const status = effectiveStatus(request, now);
   if (status === 'canceled' || status === 'declined' || status === 'expired') {
-    throw new CoreError('not_open', `This signature request is ${status}; the link no longer works`);
+    throw new CoreError('not_open', `This signature request is ${status}; the link no longer works`, {
+      messageKey: 'error.not_open',
+    });
   }
   if (status === 'completed')
-    throw new CoreError('signer_finished', 'This document is already signed by everyone');
+    throw new CoreError('signer_finished', 'This document is already signed by everyone', {
+      messageKey: 'error.all_signed',
+    });
   if (request.template_id && (await findTemplateArchivedAt(db, request.template_id))) {
     throw new CoreError(
       'template_archived',

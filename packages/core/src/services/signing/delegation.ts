@@ -28,17 +28,23 @@ type DelegateArgs = z.infer<typeof DelegateInput>;
 
 function checkDelegation(r: Resolved, input: DelegateArgs): void {
   if (!r.request.allow_delegation) {
-    throw new CoreError('forbidden', 'The sender of this request does not allow handing it to someone else');
+    throw new CoreError('forbidden', 'The sender of this request does not allow handing it to someone else', {
+      messageKey: 'error.delegation_off',
+    });
   }
   assertTurn(r);
   if (!input.email && !input.phone) {
-    throw new CoreError('invalid_parameter', 'Enter an email address or a phone number for the new signer');
+    throw new CoreError('invalid_parameter', 'Enter an email address or a phone number for the new signer', {
+      messageKey: 'error.delegation_contact',
+    });
   }
   const same = (a: string | null | undefined, b: string | null | undefined) =>
     !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
   const phone = input.phone ? normalisePhone(input.phone, 'phone') : null;
   if (same(input.email, r.signer.email) || (!input.email && same(phone, r.signer.phone))) {
-    throw new CoreError('invalid_parameter', 'Name someone other than yourself to sign instead');
+    throw new CoreError('invalid_parameter', 'Name someone other than yourself to sign instead', {
+      messageKey: 'error.delegation_self',
+    });
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The signing page procedures, authenticated by the signer's token:
  * open.ts (signing.open), codes.ts (requestCode, verifyCode; limits in code-policy.ts),
- * values.ts (saveValues, decline), complete.ts (complete); context.ts holds the rules they share.
+ * values.ts (saveValues, decline), complete.ts (complete), locale.ts (setLocale); context.ts holds
+ * the rules they share.
  */
 export * from './code-policy.ts';
 export { requestSigningCode, verifySigningCode } from './codes.ts';
@@ -9,5 +10,6 @@ export { completeSigning } from './complete.ts';
 export { consentText, SIGNING_CONSENT_TEXT } from './consent.ts';
 export type { SignerCtx } from './context.ts';
 export { SIGNING_COOKIE_PATH, signingCookieName } from './cookie.ts';
+export { setSigningLocale } from './locale.ts';
 export { openSigning } from './open.ts';
 export { declineSigning, saveSigningValues } from './values.ts';

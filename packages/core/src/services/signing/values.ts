@@ -44,6 +44,10 @@ export function mergeValues(r: Resolved, valuesIn: Record<string, unknown>) {
       throw new CoreError(
         'invalid_request',
         `Field "${name}" was filled in by the sender and cannot be changed`,
+        {
+          messageKey: 'error.prefilled',
+          messageValues: { field: name },
+        },
       );
     }
     if (field && isImageField(field.type) && typeof value === 'string' && value === saved[name]) continue;
@@ -64,6 +68,9 @@ export function assertTurn(r: Resolved) {
     throw new CoreError(
       'invalid_request',
       'It is not your turn to sign yet; an earlier signer must sign first',
+      {
+        messageKey: 'error.not_turn',
+      },
     );
 }
 

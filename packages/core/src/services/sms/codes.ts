@@ -1,5 +1,6 @@
 import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { countCodeSmsToSince } from '@esign/db/queries/sms';
+import type { Locale } from '@esign/i18n';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Config } from '../../config.ts';
 import { CoreError } from '../../errors.ts';
@@ -62,6 +63,8 @@ export async function queueCodeSms(
     signer: SignerRow;
     code: string;
     minutes: number;
+    /** the signer's language (locale.ts readerLocale) */
+    locale: Locale;
   },
 ): Promise<number> {
   const phone = o.signer.phone!;
@@ -72,7 +75,7 @@ export async function queueCodeSms(
     message: {
       kind: CODE_KIND,
       to: phone,
-      text: smsText('otp', { code: o.code, minutes: o.minutes }),
+      text: smsText('otp', { code: o.code, minutes: o.minutes }, o.locale),
       accountId: o.request.account_id,
       environment: o.request.environment,
       signatureRequestId: o.request.id,

@@ -1,4 +1,5 @@
 import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
+import type { Locale } from '@esign/i18n';
 import type { Config } from '../../config.ts';
 import type { JobContext } from '../jobs.ts';
 import { sendMailNow } from '../mail.ts';
@@ -55,17 +56,18 @@ export async function queueInvitationSms(
     senderName: string;
     url: string;
     now: Date;
+    /** the signer's language (locale.ts readerLocale) */
+    locale: Locale;
   },
 ): Promise<number[]> {
   const { request, signer } = o;
   if (!signer.phone || !signerChannels(signer).sms) return [];
   const title = (request.snapshot as RequestSnapshot).template.name;
-  const text = smsText(o.kind, {
-    senderName: o.senderName,
-    title,
-    url: o.url,
-    expiresAt: request.expires_at,
-  });
+  const text = smsText(
+    o.kind,
+    { senderName: o.senderName, title, url: o.url, expiresAt: request.expires_at },
+    o.locale,
+  );
   const id = await queueSms(tx, {
     config: o.config,
     now: o.now,
