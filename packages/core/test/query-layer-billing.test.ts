@@ -37,7 +37,8 @@ describe('issue 28 item 1: the query layer (billing, mail, idempotency, rate lim
       const functions = text.split(/\nexport async function /).slice(1);
       const locking = functions.filter((f) => /\.forUpdate\(\)/.test(f));
       expect(locking.length, module).toBeGreaterThan(0);
-      for (const f of locking) expect(f, `${module}: ${f.slice(0, 40)}`).toMatch(/^\w+(<[^>]*>)?\(\s*tx: Tx,/);
+      for (const f of locking)
+        expect(f, `${module}: ${f.slice(0, 40)}`).toMatch(/^\w+(<[^>]*>)?\(\s*tx: Tx,/);
     }
   });
 });
