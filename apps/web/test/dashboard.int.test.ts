@@ -358,11 +358,15 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
       // Opened in another browser (as from a phone's mail app): the link alone carries `next`.
       const other = await newPage();
       await other.page.goto(mail.links[0]!);
+      // /login/link signs in by a call of its own, then goes on: poll past a busy machine's delay.
       await expect
-        .poll(() => {
-          const u = new URL(other.page.url());
-          return u.pathname + u.search;
-        })
+        .poll(
+          () => {
+            const u = new URL(other.page.url());
+            return u.pathname + u.search;
+          },
+          { timeout: 30_000 },
+        )
         .toBe(next);
       await other.ctx.close();
       await ctx.close();
