@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import { type Executor, json, type Tx } from '../connection.ts';
 import type { JobRow } from '../schema.ts';
 
@@ -34,19 +34,6 @@ export async function setDefaultReminders(
     .set({ default_reminders: schedule === null ? null : json(schedule), updated_at: new Date() })
     .where('id', '=', accountId)
     .execute();
-}
-
-/**
- * A request's `reminders` column as written: the sender's schedule, `null` when they chose none,
- * or (not given) the account's default read in the insert statement itself (no extra round trip).
- */
-export function remindersColumn(
-  accountId: number,
-  given: ReminderSchedule | null | undefined,
-): RawBuilder<string | null> | string | null {
-  if (given === null) return null;
-  if (given !== undefined) return json(given);
-  return sql<string | null>`(select default_reminders from accounts where id = ${accountId})`;
 }
 
 /** Counts one automatic reminder for each of these signers. */

@@ -173,7 +173,7 @@ async function readSendSource(db: Executor, scope: Scope, o: SendSourceOptions &
     changed,
     ...template
   } = row;
-  const source = {
+  return {
     template,
     fields,
     documents,
@@ -182,8 +182,8 @@ async function readSendSource(db: Executor, scope: Scope, o: SendSourceOptions &
     recipient_defaults,
     account_locale,
     account_reminders,
-  };
-  return { ...source, changed: changed === true } as SendSourceRow;
+    changed: changed === true,
+  } as SendSourceRow;
 }
 
 /** The template with its fields, documents (and credits), not locked: the checks before a transaction. */

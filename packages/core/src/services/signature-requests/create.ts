@@ -1,5 +1,4 @@
 import { json, type SignatureRequestRow, type SignerRow, type Tx } from '@esign/db';
-import { remindersColumn } from '@esign/db/queries/auto-reminders';
 import type { CreditsRow } from '@esign/db/queries/credits';
 import type { RecipientDefaults } from '@esign/db/queries/recipients';
 import {
@@ -55,12 +54,12 @@ export interface SendBatch {
   recipientDefaults?: RecipientDefaults | null;
   /** The account's default signer language, read with the template (issue 32); left out, read when needed. */
   accountLocale?: string | null;
-  /**
-   * The account's default automatic reminders, read with the template (issue 34.2); left out, the
-   * request's insert reads them itself (and is then built as usual instead of run prepared).
-   */
+  /** The account's default automatic reminders, read with the template (issue 34.2); set before writing. */
   accountReminders?: SendSourceRow['account_reminders'];
 }
+
+/** A batch as written: the account's default reminders read (a request that names none gets them). */
+type WriteBatch = SendBatch & { accountReminders: SendSourceRow['account_reminders'] };
 
 /** One request checked against its template, ready to be written. */
 export interface PlannedRequest {
@@ -116,7 +115,10 @@ function assertCredit(consumed: boolean, credits: ReturnType<typeof creditsDecis
   }
 }
 
-function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInsert {
+/** The `reminders` column: the sender's schedule, null for none (given as null, or no account default). */
+const remindersValue = (schedule: SendSourceRow['account_reminders']) => (schedule ? json(schedule) : null);
+
+function requestValues(b: WriteBatch, item: PlannedRequest): SignatureRequestInsert {
   const { actor } = b;
   const { input, plan } = item;
   return {
@@ -140,10 +142,7 @@ function requestValues(b: SendBatch, item: PlannedRequest): SignatureRequestInse
     expires_at: item.expiresAt,
     created_at: b.now,
     updated_at: b.now,
-    reminders:
-      input.reminders === undefined && b.accountReminders !== undefined
-        ? b.accountReminders && json(b.accountReminders)
-        : remindersColumn(actor.accountId, input.reminders),
+    reminders: remindersValue(input.reminders === undefined ? b.accountReminders : input.reminders),
     allow_delegation: input.allow_delegation ?? false,
   };
 }
@@ -193,7 +192,7 @@ function signerValues(b: SendBatch, item: PlannedRequest, requestId: number): Si
  */
 export async function writePlannedRequests(
   tx: Tx,
-  b: SendBatch,
+  b: WriteBatch,
   items: PlannedRequest[],
 ): Promise<WrittenRequest[]> {
   const rows = await insertSignatureRequests(
