@@ -1,12 +1,12 @@
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
+import { type FormatXMLElementFn, IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
 import type { Catalogue, MessageKey } from './catalogues/en.ts';
 
 // What the server and the browser share without any catalogue: the languages, BCP 47 matching,
 // message formatting and dates. The signing page imports this and loads only its language's
 // catalogue (apps/web/src/signing/client/i18n.ts); the server imports index.ts, which has all nine.
 
-export type { Catalogue, MessageKey };
+export type { Catalogue, MessageFormatElement, MessageKey };
 
 /** The languages a signer can read: their page, emails, consent sentence and audit trail labels. */
 export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ar'] as const;
@@ -126,6 +126,35 @@ export function formatMessage(
     formats.set(id, format);
   }
   return String(format.format(values));
+}
+
+/** Values for a message with markup (`<link>here</link>`): plain values, elements, and tag functions. */
+export type RichValues<T> = Record<string, PrimitiveType | T | FormatXMLElementFn<T>>;
+
+/**
+ * `t` and `rich` for any catalogue of ICU messages in one language (the dashboard's, which is not
+ * the signers'): each message is compiled on first use and kept.
+ */
+export function translator<K extends string>(
+  catalogue: Readonly<Record<K, string | MessageFormatElement[]>>,
+  locale: string,
+): {
+  t: (key: K, values?: MessageValues) => string;
+  rich: <T>(key: K, values: RichValues<T>) => string | T | (string | T)[];
+} {
+  const compiled = new Map<K, IntlMessageFormat>();
+  const formatOf = (key: K) => {
+    let format = compiled.get(key);
+    if (!format) {
+      format = new IntlMessageFormat(catalogue[key], locale);
+      compiled.set(key, format);
+    }
+    return format;
+  };
+  return {
+    t: (key, values) => String(formatOf(key).format(values)),
+    rich: (key, values) => formatOf(key).format(values),
+  };
 }
 
 /** A `t` bound to one language. */

@@ -1,4 +1,4 @@
-import { msg } from './messages.ts';
+import { msg } from './messages/index.ts';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });

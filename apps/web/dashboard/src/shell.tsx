@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dialog, DropdownMenu, Switch } from 'radix-ui';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
-import { type DashboardMessageKey, msg } from './messages.ts';
+import { type DashboardMessageKey, msg } from './messages/index.ts';
 import type { Session } from './session.tsx';
 import { trpc } from './trpc.ts';
 import { Button, useToast } from './ui.tsx';

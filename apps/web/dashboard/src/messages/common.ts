@@ -1,13 +1,5 @@
-/**
- * The dashboard's words, ready to translate (issue 32: the dashboard stays English for now): one
- * catalogue of ICU messages in the form of the signers' catalogues (@esign/i18n), looked up by key.
- * So far the shell (navigation, test mode, the account menu) and the request and signer statuses
- * read from here; the pages still hold their words inline and move here page by page. A second
- * language is then a catalogue with these keys, checked like packages/i18n's
- * (apps/web/test/dashboard-messages.test.ts), and messages with arguments are formatted with
- * `formatMessage` of @esign/i18n/core.
- */
-export const messages = {
+/** Words of every page: the shell (navigation, test mode, the account menu) and the statuses. */
+export const common = {
   'nav.label': 'Main',
   'nav.overview': 'Overview',
   'nav.templates': 'Templates',
@@ -50,10 +42,3 @@ export const messages = {
   'signer.signed': 'Signed',
   'signer.declined': 'Declined',
 } as const;
-
-export type DashboardMessageKey = keyof typeof messages;
-
-/** The dashboard's message `key` (English). */
-export function msg(key: DashboardMessageKey): string {
-  return messages[key];
-}
