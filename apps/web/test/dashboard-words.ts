@@ -112,7 +112,7 @@ const LETTER = /\p{L}/u;
 const PROSE_START = /^\s*\p{Lu}\p{Ll}/u;
 /** A template's words around its values (`${who} signed ${what}`). */
 const PHRASE = /(^|\s)\p{Ll}{2,}\s|\p{L}{2,}\s+\p{L}{2,}/u;
-const SENTENCE = /\p{L}[^]*\s[^]*\p{L}[^]*[.!?:…]\s*$/u;
+const SENTENCE = /\p{L}.*\s.*\p{L}.*[.!?:…]\s*$/su;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -228,11 +228,12 @@ export function untranslatedWords(): Finding[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // `node apps/web/test/dashboard-words.ts [--summary]`: the findings, or their count by file.
   const findings = untranslatedWords();
   const byFile = new Map<string, number>();
   for (const f of findings) byFile.set(f.file, (byFile.get(f.file) ?? 0) + 1);
-  if (process.argv.includes('--summary'))
-    for (const [file, n] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`${n}\t${file}`);
-  else for (const f of findings) console.log(`${f.file}:${f.line}\t${f.text}`);
-  console.log(`${findings.length} in ${byFile.size} files`);
+  const lines = process.argv.includes('--summary')
+    ? [...byFile].sort((a, b) => b[1] - a[1]).map(([file, n]) => `${n}\t${file}`)
+    : findings.map((f) => `${f.file}:${f.line}\t${f.text}`);
+  process.stdout.write(`${[...lines, `${findings.length} in ${byFile.size} files`].join('\n')}\n`);
 }
