@@ -230,7 +230,7 @@ describe.runIf(browserTestsEnabled('signing languages'))(
       }
     });
 
-    it('issue 32: without any locale the page follows Accept-Language; the signer can switch language on the page', async () => {
+    it('issue 32: without any locale the page follows Accept-Language; the signer can switch language on the page, for their link only', async () => {
       const url = await signingUrl({}, { name: 'Camille Martin' });
       const { ctx, page, problems } = await open(url, DESKTOP, 'fr-FR');
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
@@ -245,6 +245,30 @@ describe.runIf(browserTestsEnabled('signing languages'))(
       // The choice is kept for this browser, and is the signer's language from now on (issue 32
       // item 4: signing.setLocale; emails, SMS and the audit trail follow it).
       await page.reload();
+      await page.getByRole('button', { name: 'Volgend veld' }).waitFor();
+      // The choice belongs to this link: a second signer's link opened in the same browser reads
+      // that signer's language (the request's `de`), and their stored language is left alone.
+      const other = await signingUrl({ locale: 'de' }, { name: 'Jonas Weber', email: 'jonas@example.com' });
+      await page.goto(other);
+      await page.getByRole('button', { name: 'Nächstes Feld' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      const otherId = await signerIdOf(other);
+      const untouched = await t.db
+        .selectFrom('signers')
+        .select('locale')
+        .where('id', '=', otherId)
+        .executeTakeFirstOrThrow();
+      expect(untouched.locale).toBeNull();
+      expect(
+        await t.db
+          .selectFrom('audit_events')
+          .select('id')
+          .where('signer_id', '=', otherId)
+          .where('type', '=', 'signer.locale')
+          .execute(),
+      ).toEqual([]);
+      // And the first link still opens in Dutch.
+      await page.goto(url);
       await page.getByRole('button', { name: 'Volgend veld' }).waitFor();
       expect(problems).toEqual([]);
       await ctx.close();

@@ -17,7 +17,7 @@ import { background, h } from './dom.ts';
 /**
  * The signing page's language: what signing.open names (the signer's, the request's or the
  * account's language, else the browser's Accept-Language), unless the signer switched on the page
- * (kept for this browser in localStorage, and stored as the signer's language with
+ * (kept for this link in this browser's localStorage, and stored as the signer's language with
  * signing.setLocale). `<html lang>` and `dir` follow it.
  *
  * The bundle carries English only (the fallback); every other catalogue is its own file, imported
@@ -25,7 +25,17 @@ import { background, h } from './dom.ts';
  * once its catalogue is here, so the page never shows English words in its place. The build parses
  * the messages ahead (scripts/build-signing.ts), so the page carries no ICU parser.
  */
-const STORE_KEY = 'esign.locale';
+/**
+ * Where this browser keeps the language chosen on this page: one entry per link, so that the
+ * choice of one signer never becomes another's when a second link is opened in the same browser.
+ * The key holds a 32-bit FNV-1a hash of the path, not the path: the link is a bearer secret.
+ */
+function storeKey(): string {
+  const path = globalThis.location?.pathname ?? '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return `esign.locale.${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
 
 /** One import per language, so the bundler writes each catalogue as its own chunk. */
 const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Catalogue>> = {
@@ -62,7 +72,7 @@ async function catalogueOf(locale: Locale): Promise<Locale> {
 
 function stored(): Locale | null {
   try {
-    return matchLocale(globalThis.localStorage?.getItem(STORE_KEY));
+    return matchLocale(globalThis.localStorage?.getItem(storeKey()));
   } catch {
     return null;
   }
@@ -143,7 +153,7 @@ export function languageSwitcher(onChange: () => void): HTMLElement {
     const chosen = matchLocale(select.value);
     if (!chosen) return;
     try {
-      window.localStorage.setItem(STORE_KEY, chosen);
+      window.localStorage.setItem(storeKey(), chosen);
     } catch {
       // Storage refused (private mode): the choice lasts for this page only.
     }
