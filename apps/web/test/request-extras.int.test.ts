@@ -93,7 +93,7 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
     await section.screenshot({ path: `${SHOTS}/request-reminders.png` });
   });
 
-  it('issue 34.3: the signing page dialog (desktop): labelled, checks its input, hands the turn on; the old link then shows the invalid-link page', async () => {
+  it("issue 34.3: the signing page dialog (desktop): labelled, checks its input, asks the new person's language (issue 32), hands the turn on; the old link then shows the invalid-link page", async () => {
     const url = await sendWithDelegation('sam@example.com');
     const signer = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await signer.goto(url);
@@ -107,9 +107,20 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
     await dialog.getByLabel(/Their full name/).fill('Dana Deputy');
     await dialog.getByLabel('Their email address').fill('dana@example.com');
     await dialog.getByLabel(/Why should they sign/).fill('I moved to another department.');
+    // Issue 32: the new person's language, the page's own to begin with.
+    const language = dialog.getByLabel('The language they read (invitation and signing page)');
+    expect(await language.inputValue()).toBe('en');
+    await language.selectOption('pl');
     await signer.screenshot({ path: `${SHOTS}/signing-delegate-desktop.png` });
     await dialog.getByRole('button', { name: 'Hand it over' }).click();
     await signer.getByRole('heading', { name: 'Handed to someone else' }).waitFor();
+    const dana = await t.db
+      .selectFrom('signers')
+      .select('locale')
+      .where('email', '=', 'dana@example.com')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(dana.locale).toBe('pl');
     await signer.goto(url);
     await signer.getByRole('heading', { name: 'This signing link is not valid' }).waitFor();
     await signer.context().close();

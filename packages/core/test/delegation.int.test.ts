@@ -1,3 +1,4 @@
+import { t } from '@esign/i18n';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
@@ -112,6 +113,43 @@ describe('issue 34.3: signing.delegate', () => {
         },
       },
     ]);
+  });
+
+  it("issue 32: the new person reads the language the delegating signer chose (signing.delegate locale), else the request's, never the first signer's own", async () => {
+    const title = tpl.name;
+    const subjectOf = async (address: string) => (await mailTo(address)).map((m) => m.subject);
+    const delegated = async (input: { locale?: string }, to: string) => {
+      const sent = await caller.signatureRequests.create({
+        template_id: tpl.id,
+        locale: 'es',
+        allow_delegation: true,
+        signers: [{ ...signers[0]!, locale: 'de' }, signers[1]!],
+      });
+      const token = tokenOf(sent.signers[0]!.signing_url);
+      expect((await signer().open({ token })).locale).toBe('de');
+      await signer().delegate({ token, name: 'Dana Deputy', email: to, reason: 'On leave', ...input });
+      const moved = (await caller.signatureRequests.get({ id: sent.id })).signers[0]!;
+      return { moved, opened: await signer().open({ token: tokenOf(moved.signing_url) }) };
+    };
+
+    const chosen = await delegated({ locale: 'fr-CA' }, 'dana.fr@example.com');
+    expect(chosen.moved.locale).toBe('fr-CA');
+    expect(chosen.opened.locale).toBe('fr');
+    expect(await subjectOf('dana.fr@example.com')).toEqual([t('fr', 'mail.invite.subject', { title })]);
+
+    const unsaid = await delegated({}, 'dana.es@example.com');
+    expect(unsaid.moved.locale).toBeNull();
+    expect(unsaid.opened.locale).toBe('es');
+    expect(await subjectOf('dana.es@example.com')).toEqual([t('es', 'mail.invite.subject', { title })]);
+
+    const call = signer().delegate({
+      token: tokenOf(unsaid.moved.signing_url),
+      name: 'Eve',
+      email: 'eve@example.com',
+      reason: 'x',
+      locale: 'not a tag!',
+    });
+    expect(await codeOf(call)).toBe('invalid_parameter');
   });
 
   it('issue 34.3: name and (email or phone) and a reason are required; not yourself; not before your turn', async () => {

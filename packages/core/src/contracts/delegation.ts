@@ -1,5 +1,6 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@esign/domain';
 import { z } from 'zod';
+import { LocaleTag } from './signature-requests.ts';
 
 // Issue 34.3: signing.delegate, a signer hands their turn to another person (the request must
 // allow it: `allow_delegation`).
@@ -18,6 +19,12 @@ export const DelegateInput = z.object({
     .regex(/^\+?[0-9 ()./-]{5,30}$/, 'Enter a phone number in international format')
     .optional(),
   reason: z.string().trim().min(1, 'Say why someone else signs instead').max(2000),
+  /**
+   * The language the new person reads (issue 32): their invitation, codes, signing page and audit
+   * labels. Without it they read the request's language, else the account's, else their browser's:
+   * never the first signer's own choice.
+   */
+  locale: LocaleTag.optional(),
 });
 
 export const DelegateOutput = z.object({ delegated: z.literal(true) });

@@ -9,6 +9,8 @@ export interface DelegateTo {
   name: string;
   email: string | null;
   phone: string | null;
+  /** Their language (BCP 47), or null for the request's, the account's or the browser's. */
+  locale: string | null;
   token_nonce: string;
   token_hash: string;
 }
@@ -29,6 +31,7 @@ export async function delegateSignerRow(
       name: to.name,
       email: to.email,
       phone: to.phone,
+      locale: to.locale,
       token_nonce: to.token_nonce,
       token_hash: to.token_hash,
       status: 'ready',

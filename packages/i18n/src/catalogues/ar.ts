@@ -353,6 +353,7 @@ export const ar: Catalogue = {
   'delegate.email': 'البريد الإلكتروني',
   'delegate.phone': 'أو رقم الهاتف',
   'delegate.contact_hint': 'بريد إلكتروني أو رقم هاتف بالصيغة الدولية، مثل ‎+966 11 123 4567.',
+  'delegate.language': 'لغته (الدعوة وصفحة التوقيع)',
   'delegate.reason': 'لماذا يجب أن يوقّع بدلًا منك؟ (إلزامي)',
   'delegate.reason_hint': 'مثلًا: لم أعد أشغل هذا المنصب؛ زميلتي تتولى هذا العقد.',
   'delegate.submit': 'تسليم',

@@ -378,6 +378,7 @@ export const de: Catalogue = {
   'delegate.phone': 'Oder Telefonnummer',
   'delegate.contact_hint':
     'Eine E-Mail-Adresse oder eine Telefonnummer im internationalen Format, zum Beispiel +49 30 1234567.',
+  'delegate.language': 'Ihre Sprache (Einladung und Unterschriftsseite)',
   'delegate.reason': 'Warum soll diese Person an Ihrer Stelle unterschreiben? (Pflichtfeld)',
   'delegate.reason_hint':
     'Zum Beispiel: Ich habe diese Aufgabe nicht mehr; meine Kollegin betreut diesen Vertrag.',

@@ -385,6 +385,7 @@ export const en = {
   'delegate.phone': 'Or their phone number',
   'delegate.contact_hint':
     'An email address or a phone number in international format, for example +49 30 1234567.',
+  'delegate.language': 'The language they read (invitation and signing page)',
   'delegate.reason': 'Why should they sign instead of you? (required)',
   'delegate.reason_hint': 'For example: I no longer work in this role; my colleague handles this contract.',
   'delegate.submit': 'Hand it over',

@@ -371,6 +371,7 @@ export const es: Catalogue = {
   'delegate.phone': 'O su número de teléfono',
   'delegate.contact_hint':
     'Un correo electrónico o un número de teléfono en formato internacional, por ejemplo +34 912 345 678.',
+  'delegate.language': 'Su idioma (invitación y página de firma)',
   'delegate.reason': '¿Por qué debe firmar en su lugar? (obligatorio)',
   'delegate.reason_hint': 'Por ejemplo: ya no ocupo este puesto; mi compañera lleva este contrato.',
   'delegate.submit': 'Pasar',

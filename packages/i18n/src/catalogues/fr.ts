@@ -376,6 +376,7 @@ export const fr: Catalogue = {
   'delegate.phone': 'Ou son numéro de téléphone',
   'delegate.contact_hint':
     'Une adresse e-mail ou un numéro de téléphone au format international, par exemple +33 1 23 45 67 89.',
+  'delegate.language': 'Sa langue (invitation et page de signature)',
   'delegate.reason': 'Pourquoi doit-elle signer à votre place ? (obligatoire)',
   'delegate.reason_hint': 'Par exemple : je n’occupe plus ce poste ; ma collègue gère ce contrat.',
   'delegate.submit': 'Confier',

@@ -368,6 +368,7 @@ export const it: Catalogue = {
   'delegate.phone': 'Oppure numero di telefono',
   'delegate.contact_hint':
     'Un indirizzo email o un numero di telefono in formato internazionale, ad esempio +39 06 1234567.',
+  'delegate.language': 'La sua lingua (invito e pagina di firma)',
   'delegate.reason': 'Perché deve firmare al posto Suo? (obbligatorio)',
   'delegate.reason_hint': 'Ad esempio: non ricopro più questo ruolo; la mia collega segue questo contratto.',
   'delegate.submit': 'Affida',

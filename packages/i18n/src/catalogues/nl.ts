@@ -371,6 +371,7 @@ export const nl: Catalogue = {
   'delegate.phone': 'Of telefoonnummer',
   'delegate.contact_hint':
     'Een e-mailadres of een telefoonnummer in internationale notatie, bijvoorbeeld +31 20 123 4567.',
+  'delegate.language': 'Hun taal (uitnodiging en ondertekenpagina)',
   'delegate.reason': 'Waarom moet deze persoon in uw plaats ondertekenen? (verplicht)',
   'delegate.reason_hint': 'Bijvoorbeeld: ik heb deze functie niet meer; mijn collega beheert dit contract.',
   'delegate.submit': 'Overdragen',

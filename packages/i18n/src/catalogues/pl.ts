@@ -364,6 +364,7 @@ export const pl: Catalogue = {
   'delegate.phone': 'Albo numer telefonu',
   'delegate.contact_hint':
     'Adres e-mail lub numer telefonu w formacie międzynarodowym, na przykład +48 22 123 45 67.',
+  'delegate.language': 'Język tej osoby (zaproszenie i strona podpisu)',
   'delegate.reason': 'Dlaczego ta osoba ma podpisać zamiast Ciebie? (wymagane)',
   'delegate.reason_hint':
     'Na przykład: nie zajmuję już tego stanowiska; tą umową zajmuje się moja koleżanka.',

@@ -369,6 +369,7 @@ export const pt: Catalogue = {
   'delegate.phone': 'Ou número de telefone',
   'delegate.contact_hint':
     'Um e-mail ou um número de telefone no formato internacional, por exemplo +55 11 91234-5678.',
+  'delegate.language': 'O idioma dessa pessoa (convite e página de assinatura)',
   'delegate.reason': 'Por que essa pessoa deve assinar no seu lugar? (obrigatório)',
   'delegate.reason_hint': 'Por exemplo: não ocupo mais este cargo; minha colega cuida deste contrato.',
   'delegate.submit': 'Passar',

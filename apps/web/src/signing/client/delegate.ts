@@ -1,7 +1,8 @@
+import { LANGUAGE_NAMES, LOCALES } from '@esign/i18n/core';
 import { signing } from './api.ts';
 import { h } from './dom.ts';
 import { CLOSED, toApiError } from './errors.ts';
-import { tr } from './i18n.ts';
+import { pageLocale, tr } from './i18n.ts';
 import { modal } from './modal.ts';
 import { signerInput } from './session.ts';
 import type { SigningPage } from './signing-state.ts';
@@ -9,7 +10,7 @@ import { type StatusView, viewForError } from './status.ts';
 
 // Issue 34.3, "hand my turn to someone else": a button in the signing bar when the sender allowed
 // it (open.allow_delegation), a dialog asking who signs instead (name, email or phone) and why,
-// then signing.delegate; this link stops working and the page says so. Every word is in the page's
+// and in which language they read, then signing.delegate; this link stops working and the page says so. Every word is in the page's
 // language (@esign/i18n `delegate.*`).
 
 /** The bar's button; null when the sender did not allow handing on (or in the editor's preview). */
@@ -25,7 +26,12 @@ export function delegateButton(page: SigningPage): HTMLButtonElement | null {
   return button;
 }
 
-function field(id: string, label: string, input: HTMLInputElement | HTMLTextAreaElement, hint?: string) {
+function field(
+  id: string,
+  label: string,
+  input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
+  hint?: string,
+) {
   if (hint) input.setAttribute('aria-describedby', `${id}-hint`);
   return h(
     'div',
@@ -42,6 +48,12 @@ function inputs() {
     email: h('input', { id: 'delegate-email', type: 'email', maxLength: 254, autocomplete: 'off' }),
     phone: h('input', { id: 'delegate-phone', type: 'tel', maxLength: 30, autocomplete: 'off' }),
     reason: h('textarea', { id: 'delegate-reason', rows: 3, maxLength: 2000 }),
+    // The new person's language (issue 32): the page's own to begin with.
+    locale: h(
+      'select',
+      { id: 'delegate-locale' },
+      LOCALES.map((l) => h('option', { value: l, lang: l, selected: l === pageLocale() }, LANGUAGE_NAMES[l])),
+    ),
   };
 }
 
@@ -57,6 +69,7 @@ async function delegate(page: SigningPage): Promise<boolean> {
       field('delegate-name', tr('delegate.name'), i.name),
       field('delegate-email', tr('delegate.email'), i.email),
       field('delegate-phone', tr('delegate.phone'), i.phone, tr('delegate.contact_hint')),
+      field('delegate-locale', tr('delegate.language'), i.locale),
       field('delegate-reason', tr('delegate.reason'), i.reason, tr('delegate.reason_hint')),
     ],
     submitLabel: tr('delegate.submit'),
@@ -75,6 +88,7 @@ async function delegate(page: SigningPage): Promise<boolean> {
           ...signerInput(),
           name,
           reason,
+          locale: i.locale.value,
           ...(email ? { email } : {}),
           ...(phone ? { phone } : {}),
         });

@@ -98,6 +98,8 @@ async function delegateLocked(tx: Tx, sc: SignerCtx, input: DelegateArgs) {
     email: input.email ?? null,
     // Stored in E.164 like every signer's phone (issue 32); an impossible number is 422.
     phone: input.phone ? normalisePhone(input.phone, 'phone') : null,
+    // The new person's language, never the first person's (issue 32).
+    locale: input.locale ?? null,
     ...newSignerToken(sc.config),
     now: sc.now,
   });
