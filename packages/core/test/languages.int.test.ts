@@ -303,6 +303,51 @@ describe('issue 32: the language a signer reads', () => {
     expect(unknown.error.data).toMatchObject({ code: 'not_found', messageKey: 'error.link_invalid' });
   });
 
+  it("issue 32: a value the page would have refused (field-format checks) and the code refusals come in the signer's words too; REST keeps the English message", async () => {
+    const req = await send({}, { locale: 'fr' });
+    const token = tokenOf(req.body.signers[0].signing_url);
+    const refusal = async (proc: string, input: Record<string, unknown>) => {
+      const { error } = await rpc(proc, { token, ...input });
+      return { english: error.message as string, data: error.data };
+    };
+    const cases = [
+      {
+        got: await refusal('saveValues', { values: { Name: 42 } }),
+        key: 'error.value_text',
+        french: '« Name » : saisissez du texte ici',
+      },
+      {
+        got: await refusal('saveValues', { values: { Name: 'x'.repeat(10_001) } }),
+        key: 'error.value_too_long',
+        french: `« Name » : ${(10_000).toLocaleString('fr')} caractères au maximum`,
+      },
+      {
+        got: await refusal('saveValues', { values: { Unterschrift: 'data:image/png;base64,AAAA' } }),
+        key: 'error.value_image',
+        french:
+          '« Unterschrift » : cette image ne peut pas être utilisée ; utilisez une image PNG ou JPEG de 3 Mo au maximum',
+      },
+      {
+        got: await refusal('saveValues', { values: { Alter: '7' } }),
+        key: 'error.value_unknown',
+        french: '« Alter » ne fait pas partie de vos champs dans ce document',
+      },
+      {
+        got: await refusal('requestCode', {}),
+        key: 'error.code_not_needed',
+        french: 'Ce lien de signature ne demande pas de code',
+      },
+    ];
+    for (const { got, key, french } of cases) {
+      expect(got.data, key).toMatchObject({ code: 'invalid_request', messageKey: key });
+      expect(tr('fr', got.data.messageKey, got.data.messageValues)).toBe(french);
+      expect(got.english).toMatch(/^[ -~]+$/);
+    }
+    // Nothing was stored by the refused saves.
+    const stored = await t.api('GET', `signature_requests/${req.body.id}`, { key: owner.key });
+    expect(stored.body.signers[0].values).toEqual([]);
+  });
+
   it('issue 32 item 4: signing.setLocale stores the language the signer switched to (after the code when one is asked), audited, and later emails use it', async () => {
     const req = await send({ require_email_otp: true }, { locale: 'de' });
     const signerId = req.body.signers[0].id as number;

@@ -379,6 +379,18 @@ export const ar: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {حقل إلزامي فارغ: {names}} other {حقول إلزامية فارغة: {names}}}',
   'error.prefilled': 'ملأ المرسل الحقل «{field}» ولا يمكن تغييره',
+  'error.value_text': '«{field}»: اكتب نصًا هنا',
+  'error.value_too_long': '«{field}»: {max, number} حرف على الأكثر',
+  'error.value_phone': '«{field}»: اكتب رقم هاتف، مثل ‎+966 11 123 4567',
+  'error.value_date': '«{field}»: اكتب تاريخًا صحيحًا',
+  'error.value_number': '«{field}»: اكتب رقمًا',
+  'error.value_choice': '«{field}»: اختر من الخيارات المعروضة',
+  'error.value_image':
+    '«{field}»: لا يمكن استخدام هذه الصورة؛ استخدم صورة PNG أو JPEG لا يزيد حجمها على 3 ميغابايت',
+  'error.value_file': '«{field}»: لا يمكن استخدام هذا الملف؛ لا يزيد حجم الملف على 10 ميغابايت',
+  'error.value_unknown': '«{field}» ليس من حقولك في هذا المستند',
+  'error.code_not_needed': 'رابط التوقيع هذا لا يحتاج إلى رمز',
+  'error.code_no_address': 'لا يوجد بريد إلكتروني ولا رقم هاتف لإرسال رمز إليه؛ تواصل مع المرسل',
   'audit.auth_link_email': 'أُرسل رابط التوقيع بالبريد الإلكتروني إلى {email}',
   'audit.auth_link_sms': 'أُرسل رابط التوقيع برسالة نصية إلى {phone}',
   'audit.auth_link': 'رابط التوقيع',

@@ -405,6 +405,20 @@ export const de: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {Pflichtfeld fehlt: {names}} other {Pflichtfelder fehlen: {names}}}',
   'error.prefilled': 'Das Feld „{field}“ hat der Absender ausgefüllt; es kann nicht geändert werden',
+  'error.value_text': '„{field}“: Geben Sie hier Text ein',
+  'error.value_too_long': '„{field}“: höchstens {max, number} Zeichen',
+  'error.value_phone': '„{field}“: Geben Sie eine Telefonnummer ein, zum Beispiel +49 30 1234567',
+  'error.value_date': '„{field}“: Geben Sie ein gültiges Datum ein',
+  'error.value_number': '„{field}“: Geben Sie eine Zahl ein',
+  'error.value_choice': '„{field}“: Wählen Sie aus den angebotenen Möglichkeiten',
+  'error.value_image':
+    '„{field}“: Dieses Bild kann nicht verwendet werden; nehmen Sie ein PNG- oder JPEG-Bild mit höchstens 3 MB',
+  'error.value_file':
+    '„{field}“: Diese Datei kann nicht verwendet werden; eine Datei darf höchstens 10 MB groß sein',
+  'error.value_unknown': '„{field}“ gehört nicht zu Ihren Feldern in diesem Dokument',
+  'error.code_not_needed': 'Für diesen Link ist kein Code nötig',
+  'error.code_no_address':
+    'Es gibt keine E-Mail-Adresse und keine Telefonnummer, an die ein Code gehen kann; wenden Sie sich an den Absender',
   'audit.auth_link_email': 'Link zum Unterschreiben per E-Mail an {email} gesendet',
   'audit.auth_link_sms': 'Link zum Unterschreiben per SMS an {phone} gesendet',
   'audit.auth_link': 'Link zum Unterschreiben',

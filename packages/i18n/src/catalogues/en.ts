@@ -412,6 +412,17 @@ export const en = {
   'error.missing_fields':
     '{count, plural, one {Required field missing: {names}} other {Required fields missing: {names}}}',
   'error.prefilled': 'Field "{field}" was filled in by the sender and cannot be changed',
+  'error.value_text': '"{field}": enter text here',
+  'error.value_too_long': '"{field}": at most {max, number} characters',
+  'error.value_phone': '"{field}": enter a phone number, for example +49 30 1234567',
+  'error.value_date': '"{field}": enter a valid date',
+  'error.value_number': '"{field}": enter a number',
+  'error.value_choice': '"{field}": choose from the options offered',
+  'error.value_image': '"{field}": this picture cannot be used; use a PNG or JPEG image of at most 3 MB',
+  'error.value_file': '"{field}": this file cannot be used; a file can be at most 10 MB',
+  'error.value_unknown': '"{field}" is not one of your fields in this document',
+  'error.code_not_needed': 'This signing link does not need a code',
+  'error.code_no_address': 'There is no email address or phone number to send a code to; ask the sender',
 
   // The audit trail: how a signer was authenticated, how a signature was made, who did what
   'audit.auth_link_email': 'Signing link sent by email to {email}',

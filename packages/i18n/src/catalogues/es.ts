@@ -397,6 +397,19 @@ export const es: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {Falta un campo obligatorio: {names}} other {Faltan campos obligatorios: {names}}}',
   'error.prefilled': 'El campo «{field}» lo rellenó el remitente y no se puede cambiar',
+  'error.value_text': '«{field}»: escriba aquí un texto',
+  'error.value_too_long': '«{field}»: {max, number} caracteres como máximo',
+  'error.value_phone': '«{field}»: escriba un número de teléfono, por ejemplo +34 912 345 678',
+  'error.value_date': '«{field}»: escriba una fecha válida',
+  'error.value_number': '«{field}»: escriba un número',
+  'error.value_choice': '«{field}»: elija entre las opciones ofrecidas',
+  'error.value_image':
+    '«{field}»: esta imagen no se puede usar; use una imagen PNG o JPEG de 3 MB como máximo',
+  'error.value_file': '«{field}»: este archivo no se puede usar; un archivo puede ocupar 10 MB como máximo',
+  'error.value_unknown': '«{field}» no es uno de sus campos en este documento',
+  'error.code_not_needed': 'Este enlace de firma no necesita código',
+  'error.code_no_address':
+    'No hay correo electrónico ni teléfono al que enviar un código; consulte al remitente',
   'audit.auth_link_email': 'Enlace de firma enviado por correo a {email}',
   'audit.auth_link_sms': 'Enlace de firma enviado por SMS al {phone}',
   'audit.auth_link': 'Enlace de firma',

@@ -403,6 +403,20 @@ export const fr: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {Champ obligatoire manquant : {names}} other {Champs obligatoires manquants : {names}}}',
   'error.prefilled': 'Le champ « {field} » a été rempli par l’expéditeur et ne peut pas être modifié',
+  'error.value_text': '« {field} » : saisissez du texte ici',
+  'error.value_too_long': '« {field} » : {max, number} caractères au maximum',
+  'error.value_phone': '« {field} » : saisissez un numéro de téléphone, par exemple +33 1 23 45 67 89',
+  'error.value_date': '« {field} » : saisissez une date valide',
+  'error.value_number': '« {field} » : saisissez un nombre',
+  'error.value_choice': '« {field} » : choisissez parmi les options proposées',
+  'error.value_image':
+    '« {field} » : cette image ne peut pas être utilisée ; utilisez une image PNG ou JPEG de 3 Mo au maximum',
+  'error.value_file':
+    '« {field} » : ce fichier ne peut pas être utilisé ; un fichier ne peut pas dépasser 10 Mo',
+  'error.value_unknown': '« {field} » ne fait pas partie de vos champs dans ce document',
+  'error.code_not_needed': 'Ce lien de signature ne demande pas de code',
+  'error.code_no_address':
+    'Aucune adresse e-mail ni aucun numéro de téléphone pour envoyer un code ; contactez l’expéditeur',
   'audit.auth_link_email': 'Lien de signature envoyé par e-mail à {email}',
   'audit.auth_link_sms': 'Lien de signature envoyé par SMS au {phone}',
   'audit.auth_link': 'Lien de signature',

@@ -394,6 +394,19 @@ export const it: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {Campo obbligatorio mancante: {names}} other {Campi obbligatori mancanti: {names}}}',
   'error.prefilled': 'Il campo «{field}» è stato compilato dal mittente e non può essere modificato',
+  'error.value_text': '«{field}»: inserisca qui un testo',
+  'error.value_too_long': '«{field}»: al massimo {max, number} caratteri',
+  'error.value_phone': '«{field}»: inserisca un numero di telefono, per esempio +39 06 1234 5678',
+  'error.value_date': '«{field}»: inserisca una data valida',
+  'error.value_number': '«{field}»: inserisca un numero',
+  'error.value_choice': '«{field}»: scelga tra le opzioni proposte',
+  'error.value_image':
+    '«{field}»: questa immagine non può essere usata; usi un’immagine PNG o JPEG di al massimo 3 MB',
+  'error.value_file': '«{field}»: questo file non può essere usato; un file può essere al massimo di 10 MB',
+  'error.value_unknown': '«{field}» non è uno dei suoi campi in questo documento',
+  'error.code_not_needed': 'Questo link di firma non richiede un codice',
+  'error.code_no_address':
+    'Non c’è un indirizzo email né un numero di telefono a cui inviare un codice; si rivolga al mittente',
   'audit.auth_link_email': 'Link di firma inviato via email a {email}',
   'audit.auth_link_sms': 'Link di firma inviato via SMS al {phone}',
   'audit.auth_link': 'Link di firma',

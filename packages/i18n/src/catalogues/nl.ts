@@ -397,6 +397,19 @@ export const nl: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {Verplicht veld ontbreekt: {names}} other {Verplichte velden ontbreken: {names}}}',
   'error.prefilled': 'Het veld ‘{field}’ is door de afzender ingevuld en kan niet worden gewijzigd',
+  'error.value_text': '‘{field}’: vul hier tekst in',
+  'error.value_too_long': '‘{field}’: hoogstens {max, number} tekens',
+  'error.value_phone': '‘{field}’: vul een telefoonnummer in, bijvoorbeeld +31 20 123 4567',
+  'error.value_date': '‘{field}’: vul een geldige datum in',
+  'error.value_number': '‘{field}’: vul een getal in',
+  'error.value_choice': '‘{field}’: kies uit de aangeboden opties',
+  'error.value_image':
+    '‘{field}’: deze afbeelding kan niet worden gebruikt; gebruik een PNG- of JPEG-afbeelding van hoogstens 3 MB',
+  'error.value_file': '‘{field}’: dit bestand kan niet worden gebruikt; een bestand mag hoogstens 10 MB zijn',
+  'error.value_unknown': '‘{field}’ is geen van jouw velden in dit document',
+  'error.code_not_needed': 'Deze ondertekenlink heeft geen code nodig',
+  'error.code_no_address':
+    'Er is geen e-mailadres of telefoonnummer om een code naar te sturen; neem contact op met de afzender',
   'audit.auth_link_email': 'Ondertekeningslink per e-mail verstuurd naar {email}',
   'audit.auth_link_sms': 'Ondertekeningslink per sms verstuurd naar {phone}',
   'audit.auth_link': 'Ondertekeningslink',

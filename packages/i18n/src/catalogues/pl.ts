@@ -391,6 +391,19 @@ export const pl: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {Brak wymaganego pola: {names}} other {Brak wymaganych pól: {names}}}',
   'error.prefilled': 'Pole „{field}” wypełnił nadawca i nie można go zmienić',
+  'error.value_text': '„{field}”: wpisz tutaj tekst',
+  'error.value_too_long': '„{field}”: najwyżej {max, number} znaków',
+  'error.value_phone': '„{field}”: wpisz numer telefonu, na przykład +48 22 123 45 67',
+  'error.value_date': '„{field}”: wpisz poprawną datę',
+  'error.value_number': '„{field}”: wpisz liczbę',
+  'error.value_choice': '„{field}”: wybierz spośród podanych opcji',
+  'error.value_image':
+    '„{field}”: tego obrazu nie można użyć; użyj obrazu PNG lub JPEG o rozmiarze najwyżej 3 MB',
+  'error.value_file': '„{field}”: tego pliku nie można użyć; plik może mieć najwyżej 10 MB',
+  'error.value_unknown': '„{field}” nie jest jednym z twoich pól w tym dokumencie',
+  'error.code_not_needed': 'Ten link do podpisu nie wymaga kodu',
+  'error.code_no_address':
+    'Nie ma adresu e-mail ani numeru telefonu, na który można wysłać kod; skontaktuj się z nadawcą',
   'audit.auth_link_email': 'Link do podpisu wysłany e-mailem na adres {email}',
   'audit.auth_link_sms': 'Link do podpisu wysłany SMS-em na numer {phone}',
   'audit.auth_link': 'Link do podpisu',

@@ -395,6 +395,18 @@ export const pt: Catalogue = {
   'error.missing_fields':
     '{count, plural, one {Campo obrigatório faltando: {names}} other {Campos obrigatórios faltando: {names}}}',
   'error.prefilled': 'O campo “{field}” foi preenchido pelo remetente e não pode ser alterado',
+  'error.value_text': '“{field}”: escreva aqui um texto',
+  'error.value_too_long': '“{field}”: no máximo {max, number} caracteres',
+  'error.value_phone': '“{field}”: escreva um número de telefone, por exemplo +351 21 123 4567',
+  'error.value_date': '“{field}”: escreva uma data válida',
+  'error.value_number': '“{field}”: escreva um número',
+  'error.value_choice': '“{field}”: escolha entre as opções oferecidas',
+  'error.value_image':
+    '“{field}”: esta imagem não pode ser usada; use uma imagem PNG ou JPEG de no máximo 3 MB',
+  'error.value_file': '“{field}”: este arquivo não pode ser usado; um arquivo pode ter no máximo 10 MB',
+  'error.value_unknown': '“{field}” não é um dos seus campos neste documento',
+  'error.code_not_needed': 'Este link de assinatura não precisa de código',
+  'error.code_no_address': 'Não há e-mail nem telefone para enviar um código; fale com o remetente',
   'audit.auth_link_email': 'Link de assinatura enviado por e-mail para {email}',
   'audit.auth_link_sms': 'Link de assinatura enviado por SMS para {phone}',
   'audit.auth_link': 'Link de assinatura',

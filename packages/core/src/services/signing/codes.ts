@@ -52,10 +52,14 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
   const { result, out } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolveLocked(tx, token, sc.now);
     if (!r.signer.require_email_otp)
-      throw new CoreError('invalid_request', 'This signing link does not need a code');
+      throw new CoreError('invalid_request', 'This signing link does not need a code', {
+        messageKey: 'error.code_not_needed',
+      });
     const bySms = codeBySms(r.signer);
     if (!r.signer.email && !bySms)
-      throw new CoreError('invalid_request', 'No email address or phone to send a code to');
+      throw new CoreError('invalid_request', 'No email address or phone to send a code to', {
+        messageKey: 'error.code_no_address',
+      });
     await checkCodeRequestLimits(tx, r, sc.now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expires = new Date(sc.now.getTime() + CODE_TTL_MS);
