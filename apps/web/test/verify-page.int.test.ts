@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -171,7 +172,7 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
     }
   }, 60_000);
 
-  it('the public procedure needs no key, stores nothing, and is limited per address (429 rate_limited with Retry-After seconds)', async () => {
+  it('the public procedure needs no key, stores nothing, and is limited per address (429 rate_limited with Retry-After seconds), refused before a body is read', async () => {
     const call = (file: string) =>
       fetch(`${t.baseUrl}/trpc/documents.verifyPublic`, {
         method: 'POST',
@@ -192,8 +193,38 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       if (res.status === 429) limited = res;
     }
     expect(limited?.status).toBe(429);
-    const err = (await limited!.json()) as { error: { data: { code: string; retryAfterSeconds: number } } };
-    expect(err.error.data.code).toBe('rate_limited');
-    expect(err.error.data.retryAfterSeconds).toBeGreaterThan(0);
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Refused before its body is read: the error envelope of the HTTP layer (as for a body over
+    // the limit), since tRPC never ran.
+    const err = (await limited!.json()) as { error: { code: string; message: string } };
+    expect(err.error.code).toBe('rate_limited');
+    expect(err.error.message).toMatch(/at most 10 a minute/);
+
+    // An address past its minute is answered before it has sent its (here endless) body: the
+    // server neither waits for nor reads 30 MB it would refuse anyway.
+    const { port, hostname } = new URL(t.baseUrl);
+    const early = await new Promise<{ status: number | undefined; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      const req = request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/trpc/documents.verifyPublic',
+          headers: { 'content-type': 'application/json', 'content-length': String(30 * 1024 * 1024) },
+        },
+        (res) => {
+          resolve({ status: res.statusCode, sent });
+          res.resume();
+          req.destroy();
+        },
+      );
+      req.on('error', (e) => (sent < 30 * 1024 * 1024 ? undefined : reject(e)));
+      const chunk = Buffer.from('{"file":"' + 'A'.repeat(64 * 1024));
+      req.write(chunk);
+      sent += chunk.length;
+      setTimeout(() => reject(new Error('no answer while the body was still coming')), 20_000).unref();
+    });
+    expect(early).toEqual({ status: 429, sent: 64 * 1024 + 9 });
   });
 });

@@ -5,6 +5,7 @@ import {
   CoreError,
   createContext,
   MAX_DOCUMENT_BYTES,
+  publicVerifyRefusal,
   sessionClearCookie,
   sessionSetCookie,
   toCoreError,
@@ -100,7 +101,12 @@ export async function trpcEndpoint(app: FastifyInstance, opts: WebRouteOptions):
   // Mounted on our own route (not fastifyTRPCPlugin, which swaps in its own JSON parser) so /trpc
   // bodies go through the shared parser: its limits, its depth check, invalid_json.
   // A batch over the cap runs nothing and is not counted: refused before its body is read.
-  const refuseLargeBatch = async (req: FastifyRequest<{ Params: { path: string } }>, res: FastifyReply) => {
+  // The public verify page's address past its minute is refused before its file is read.
+  const refuseEarly = async (req: FastifyRequest<{ Params: { path: string } }>, res: FastifyReply) => {
+    if (req.params.path === 'documents.verifyPublic') {
+      const refusal = await publicVerifyRefusal({ db: opts.db, now: opts.now }, { ip: req.ip });
+      if (refusal) return sendError(res, refusal);
+    }
     const calls = callsOf(req);
     if (calls <= TRPC_MAX_BATCH) return;
     return sendError(
@@ -119,7 +125,7 @@ export async function trpcEndpoint(app: FastifyInstance, opts: WebRouteOptions):
         ? 'document_too_large'
         : 'invalid_request',
   });
-  const route = { bodyLimit: TRPC_BODY_LIMIT, onRequest: refuseLargeBatch, config: { bodyLimit } };
+  const route = { bodyLimit: TRPC_BODY_LIMIT, onRequest: refuseEarly, config: { bodyLimit } };
   app.all<{ Params: { path: string } }>('/trpc/:path', route, async (req, res) => {
     await fastifyRequestHandler({
       router: appRouter,

@@ -1,5 +1,9 @@
 import type { Executor } from '@esign/db';
-import { countRateLimitHit, deleteRateLimitWindowsBefore } from '@esign/db/queries/rate-limits';
+import {
+  countRateLimitHit,
+  deleteRateLimitWindowsBefore,
+  readRateLimitCount,
+} from '@esign/db/queries/rate-limits';
 import type { Actor } from '../context.ts';
 import { CoreError } from '../errors.ts';
 
@@ -49,6 +53,20 @@ export async function hitRateLimit(
     calls: hit.calls ?? 1,
   });
   return rateLimitResult(count, limit, now);
+}
+
+/**
+ * Whether the bucket's window is already full, counting nothing: for a refusal before a large body
+ * is read (the hit that counts still comes with the request's own work).
+ */
+export async function peekRateLimit(
+  db: Executor,
+  bucket: string,
+  hit: RateLimitHit,
+): Promise<RateLimitResult> {
+  const count = await readRateLimitCount(db, bucket, rateLimitWindowStart(hit.now));
+  // As the next hit would see it.
+  return rateLimitResult(count + (hit.calls ?? 1), hit.limit, hit.now);
 }
 
 export async function pruneRateLimitWindows(db: Executor, now: Date): Promise<void> {

@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';
 import { MAX_DOCUMENT_BYTES, poolBusy, readDocumentFile } from './documents-input.ts';
-import { hitRateLimit } from './rate-limit.ts';
+import { hitRateLimit, peekRateLimit, type RateLimitResult } from './rate-limit.ts';
 import { type ProducedFile, producedFiles } from './request-model.ts';
 import { signingIdentityOptions } from './sealing/identity.ts';
 
@@ -303,11 +303,39 @@ export async function verifyDocument(
 /** Files one address may check a minute on the public /verify page (which needs no API key). */
 export const PUBLIC_VERIFY_PER_MINUTE = 10;
 
+const publicVerifyBucket = (address: string) => `verify_page:ip:${address}`;
+
+function publicVerifyLimited(result: RateLimitResult): CoreError | null {
+  if (!result.limited) return null;
+  return new CoreError(
+    'rate_limited',
+    `Too many files checked from your address: at most ${PUBLIC_VERIFY_PER_MINUTE} a minute. Wait ${result.resetSeconds} seconds, then try again.`,
+    { retryAfterSeconds: result.resetSeconds },
+  );
+}
+
+/**
+ * The public page's refusal for an address whose minute is already used up, or null; it counts
+ * nothing. The web app asks it before reading a body (up to about 34 MB of JSON), so an address
+ * past its limit cannot make the server read and parse files only to refuse them.
+ */
+export async function publicVerifyRefusal(
+  ctx: { db: Executor; now: () => Date },
+  caller: { ip: string | null },
+): Promise<CoreError | null> {
+  const peek = await peekRateLimit(ctx.db, publicVerifyBucket(caller.ip ?? 'unknown'), {
+    limit: PUBLIC_VERIFY_PER_MINUTE,
+    now: ctx.now(),
+  });
+  return publicVerifyLimited(peek);
+}
+
 /**
  * The public /verify page (no key): the same verification, for anyone who holds a PDF. Counted
  * per client address (a fixed one-minute window shared by every process, before the file is even
- * decoded); the file is checked in memory and in the document pool as that address's work, never
- * stored; no request id is shown (nobody's account side is the caller's).
+ * decoded; the web app refuses an address already past it before reading the body:
+ * publicVerifyRefusal); the file is checked in memory and in the document pool as that address's
+ * work, never stored; no request id is shown (nobody's account side is the caller's).
  */
 export async function verifyForPublic(
   ctx: { db: Executor; config: VerifyConfig; deps: CoreDeps; now: () => Date },
@@ -315,17 +343,12 @@ export async function verifyForPublic(
   caller: { ip: string | null },
 ): Promise<VerificationDto> {
   const address = caller.ip ?? 'unknown';
-  const hit = await hitRateLimit(ctx.db, `verify_page:ip:${address}`, {
+  const hit = await hitRateLimit(ctx.db, publicVerifyBucket(address), {
     limit: PUBLIC_VERIFY_PER_MINUTE,
     now: ctx.now(),
   });
-  if (hit.limited) {
-    throw new CoreError(
-      'rate_limited',
-      `Too many files checked from your address: at most ${PUBLIC_VERIFY_PER_MINUTE} a minute. Wait ${hit.resetSeconds} seconds, then try again.`,
-      { retryAfterSeconds: hit.resetSeconds },
-    );
-  }
+  const refusal = publicVerifyLimited(hit);
+  if (refusal) throw refusal;
   const bytes = await decodeVerifyFile(file, ctx.deps);
   return verifyDocument(ctx, bytes, { scope: null, tenant: `verify_page:${address}` });
 }

@@ -37,6 +37,17 @@ export async function countRateLimitHit(
   return row.count;
 }
 
+/** The bucket's count in the window starting at `windowStart` so far (0 when it has none), counting nothing. */
+export async function readRateLimitCount(db: Executor, bucket: string, windowStart: Date): Promise<number> {
+  const row = await db
+    .selectFrom('rate_limit_windows')
+    .select('count')
+    .where('bucket', '=', bucket)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}
+
 /** Deletes the windows that started before `before`. */
 export async function deleteRateLimitWindowsBefore(db: Executor, before: Date): Promise<void> {
   await db.deleteFrom('rate_limit_windows').where('window_start', '<', before).execute();
