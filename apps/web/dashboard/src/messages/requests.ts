@@ -158,4 +158,85 @@ export const requests = {
   'requests.reminders.signer_fallback': 'Signer {id}',
   'requests.reminders.sent_count': '{sent} of {max} sent',
   'requests.timeline.title': 'Timeline',
+
+  // Reminders and handing on: options of the Send and Bulk send pages, and the account's default.
+  'requests.extras.legend': 'Reminders and handing on',
+  'requests.extras.remind': 'Remind signers automatically',
+  'requests.extras.remind_hint':
+    'Signers whose turn it is and who have not signed get their link again by email, counted from the last email each got.',
+  'requests.extras.every': 'Every',
+  'requests.extras.every_days': '{days, plural, one {# day} other {# days}}',
+  'requests.extras.every_hours': '{hours, plural, one {# hour} other {# hours}}',
+  'requests.extras.at_most': 'At most',
+  'requests.extras.per_signer': '{count, plural, one {# reminder per signer} other {# reminders per signer}}',
+  'requests.extras.delegation': 'Let signers hand their turn to someone else',
+  'requests.extras.delegation_hint':
+    'A signer can name another person with a reason; that person gets a new link and you get an email.',
+  'requests.extras.default_title': 'Automatic reminders',
+  'requests.extras.default_intro':
+    'The default for every request sent without its own choice, from the dashboard, the API or MCP. A request can still set its own schedule or none.',
+  'requests.extras.default_save': 'Save reminder default',
+  'requests.extras.default_saved': 'Reminder default saved',
+
+  // Send for signature: the page, the form, a signer's fieldset and the options.
+  'send.title': 'Send for signature',
+  'send.viewer.title': 'Viewers cannot send documents',
+  'send.viewer.text': 'Ask an admin of your account to give you the member role.',
+  'send.intro':
+    'Each signer gets an email with a private link. To send one template to many people from a spreadsheet, use <link>Bulk send</link>.',
+  'send.intro_test':
+    'Each signer gets an email with a private link (test mode: no credits used). To send one template to many people from a spreadsheet, use <link>Bulk send</link>.',
+  'send.no_credits':
+    'Your account has no credits left, so sending will be refused. <link>See billing</link>.',
+  'send.no_template.title': 'No template to send yet',
+  'send.no_template.action': 'Upload a template',
+  'send.no_template.text': 'Upload a PDF first; its fields tell each signer what to fill in.',
+  'send.form_label': 'Send for signature',
+  'send.template': 'Template',
+  'send.choose_template': 'Choose a template…',
+  'send.no_fields':
+    'This template has no fields yet, so it cannot be sent. <link>Place fields in the editor</link>.',
+  'send.check_form': 'Check the form',
+  'send.order': 'Signing order',
+  'send.order.sequential': 'One after another, in the order above',
+  'send.order.parallel': 'Everyone at the same time',
+  'send.not_sent': 'Not sent.',
+  'send.submit': 'Send for signature',
+  /** A signer's fieldset, numbered when they sign one after another. */
+  'send.signer.numbered': '{number}. {role}',
+  'send.signer.name': 'Name',
+  'send.signer.email': 'Email',
+  'send.signer.prefill': 'Fill in values for {role} (optional)',
+  'send.options': 'Message, expiry and security (optional)',
+  'send.options.subject': 'Email subject',
+  'send.options.subject_placeholder': 'Please sign “{name}”',
+  'send.options.body': 'Message to signers',
+  'send.options.expires': 'Link expires on',
+  'send.options.expires_hint': 'After this day the signing links stop working.',
+  'send.options.otp': 'Ask signers for a one-time code sent to their email before they can open the document',
+  'send.options.send_email': 'Email the signing links',
+  'send.options.send_email_hint': 'Untick to share the links yourself.',
+
+  // Copies and notices: the CC and notify fields of the send forms, and the account's defaults.
+  'copies.legend': 'Copies and notices (optional)',
+  'copies.cc': 'CC',
+  'copies.cc.placeholder': 'lawyer@example.com',
+  'copies.cc.hint':
+    'Copied on the request: a read-only link when it is sent, the signed documents when it is completed. Never asked to sign.',
+  'copies.cc.hint_defaults':
+    'Copied on the request: a read-only link when it is sent, the signed documents when it is completed. Never asked to sign. Your account also copies {list}.',
+  'copies.notify': 'Notify when it ends',
+  'copies.notify.placeholder': 'office@example.com',
+  'copies.notify.hint': 'Told when the request is completed, declined, expires or is canceled.',
+  'copies.notify.hint_defaults':
+    'Told when the request is completed, declined, expires or is canceled. Your account also notifies {list}.',
+  'copies.too_many': '{max, plural, one {At most # address} other {At most # addresses}}',
+  'copies.invalid': 'Enter email addresses separated by commas, like lawyer@example.com',
+  'copies.defaults.title': 'Copies on every request',
+  'copies.defaults.intro':
+    'Added to every request this account sends, through the dashboard, the API or MCP (each address once).',
+  'copies.defaults.admin_only': 'Only an admin can change them.',
+  'copies.defaults.legend': 'Default addresses',
+  'copies.defaults.save': 'Save copies',
+  'copies.defaults.saved': 'Saved',
 } as const;
