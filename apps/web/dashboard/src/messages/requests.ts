@@ -217,6 +217,47 @@ export const requests = {
   'send.options.send_email': 'Email the signing links',
   'send.options.send_email_hint': 'Untick to share the links yourself.',
 
+  // Bulk send: the page, the file, the column mapping, the preview, sending and its progress.
+  'bulk.viewer': 'Your role (viewer) cannot send',
+  'bulk.title': 'Bulk send',
+  'bulk.intro':
+    'Send one template to many people: one row of a CSV or Excel (.xlsx) file per request. The first row names the columns. Check the preview, then send; every row becomes its own request.',
+  'bulk.file.title': 'Template and file',
+  'bulk.file.template': 'Template',
+  'bulk.file.choose_template': 'Choose a template',
+  'bulk.file.spreadsheet': 'Spreadsheet (CSV or XLSX, at most 5,000 rows)',
+  'bulk.mapping.title': 'Columns',
+  'bulk.mapping.intro':
+    "Which column holds each signer's details. Prefilled fields follow the column named like the field.",
+  'bulk.mapping.check': 'Check again',
+  'bulk.mapping.none': '(none)',
+  /** The label of a column choice: the role and what the column holds. */
+  'bulk.mapping.column': '{role} {key, select, name {name} email {email} phone {phone} other {{key}}}',
+  /** Fields filled from columns: "Company ← company_name, …". */
+  'bulk.mapping.prefilled': 'Prefilled: {fields}',
+  'bulk.preview.title': 'Preview',
+  'bulk.preview.summary':
+    '{total, plural, one {# row} other {# rows}}; {invalid, plural, =0 {no errors} other {# with errors}}.',
+  'bulk.preview.first_rows': '{count, plural, one {First row} other {First # rows}}',
+  'bulk.preview.other_invalid': 'Other rows with errors',
+  'bulk.preview.row': 'Row',
+  'bulk.preview.check': 'Check',
+  /** A row that will not be sent, with its errors (from the server). */
+  'bulk.preview.not_sent': '<b>Not sent:</b> {errors}',
+  'bulk.preview.ok': 'OK',
+  'bulk.send.title': 'Send',
+  'bulk.send.summary': '{sending} of {total, plural, one {# row} other {# rows}} will be sent.',
+  'bulk.send.summary_skipped':
+    '{sending} of {total, plural, one {# row} other {# rows}} will be sent; {invalid, plural, one {# with errors is skipped and reported} other {# with errors are skipped and reported}}.',
+  'bulk.send.no_credits': 'Not enough credits to send this template: buy credits first.',
+  'bulk.send.submit': '{count, plural, one {Send # request} other {Send # requests}}',
+  'bulk.progress.title': 'Sending “{name}”',
+  'bulk.progress.bar': 'Rows processed',
+  'bulk.progress.status':
+    '{state, select, completed {Done} stopped {Stopped} other {Sending}}: {sent} sent, {failed} not sent (errors), {pending} waiting, of {total}.',
+  'bulk.progress.resume': 'Resume',
+  'bulk.progress.download': 'Download results (CSV)',
+
   // Copies and notices: the CC and notify fields of the send forms, and the account's defaults.
   'copies.legend': 'Copies and notices (optional)',
   'copies.cc': 'CC',
