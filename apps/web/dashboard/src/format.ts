@@ -1,4 +1,4 @@
-import { msg } from './messages/index.ts';
+import { msg, t } from './messages/index.ts';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -9,7 +9,7 @@ export const formatDate = (iso: string | null | undefined) => (iso ? dateOnly.fo
 
 const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 export function formatAgo(iso: string | null | undefined): string {
-  if (!iso) return 'never';
+  if (!iso) return msg('activity.never');
   const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 60) return rtf.format(seconds, 'second');
@@ -34,19 +34,18 @@ export const SIGNER_STATUS_LABEL: Record<string, string> = {
   viewed: msg('signer.viewed'),
   signed: msg('signer.signed'),
   declined: msg('signer.declined'),
-};
-
+}; /** What an SMS was, in words (an unknown kind as it is). */
 const SMS_KINDS: Record<string, string> = {
-  invitation: 'invitation',
-  next_signer: 'invitation',
-  reminder: 'reminder',
-  resend: 'link sent again',
-  otp: 'one-time code',
-  'request.completed': 'completed documents',
+  invitation: msg('activity.sms_kind.invitation'),
+  next_signer: msg('activity.sms_kind.invitation'),
+  reminder: msg('activity.sms_kind.reminder'),
+  resend: msg('activity.sms_kind.resend'),
+  otp: msg('activity.sms_kind.otp'),
+  'request.completed': msg('activity.sms_kind.completed'),
 };
 const smsKind = (kind: unknown) => SMS_KINDS[String(kind)] ?? String(kind);
 /** Issue 34: the addresses of a request.recipients entry, or "nobody". */
-const listOf = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : 'nobody');
+const listOf = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : msg('activity.nobody'));
 
 /** One line per audit event, in words. */
 export function describeActivity(a: {
@@ -55,40 +54,52 @@ export function describeActivity(a: {
   signature_request: { id: number; title: string | null } | null;
   data: Record<string, unknown>;
 }): string {
-  const who = a.signer ? a.signer.name || a.signer.email || 'A signer' : 'Someone';
-  const what = a.signature_request?.title ? `“${a.signature_request.title}”` : 'a document';
+  const who = a.signer
+    ? a.signer.name || a.signer.email || msg('activity.a_signer')
+    : msg('activity.someone');
+  const what = a.signature_request?.title
+    ? t('activity.titled', { title: a.signature_request.title })
+    : msg('activity.a_document');
+  const kind = smsKind(a.data.kind);
   switch (a.type) {
     case 'request.sent':
-      return `${what} was sent for signature`;
+      return t('activity.request_sent', { what });
     case 'request.canceled':
-      return `${what} was canceled`;
+      return t('activity.request_canceled', { what });
     case 'request.recipients':
-      return `${what} is copied to ${listOf(a.data.cc)}; notices go to ${listOf(a.data.notify)}`;
+      return t('activity.request_recipients', { what, cc: listOf(a.data.cc), notify: listOf(a.data.notify) });
     case 'request.reminded':
-      return `Signers of ${what} were reminded`;
+      return t('activity.request_reminded', { what });
     case 'signer.viewed':
-      return `${who} opened ${what}`;
+      return t('activity.signer_viewed', { who, what });
     case 'signer.started':
-      return `${who} started filling in ${what}`;
+      return t('activity.signer_started', { who, what });
     case 'signer.signed':
-      return `${who} signed ${what}`;
+      return t('activity.signer_signed', { who, what });
     case 'signer.declined':
-      return `${who} declined to sign ${what}${a.data.reason ? `: “${String(a.data.reason)}”` : ''}`;
+      return a.data.reason
+        ? t('activity.signer_declined_reason', { who, what, reason: String(a.data.reason) })
+        : t('activity.signer_declined', { who, what });
     case 'otp.sent':
-      return `A one-time code was ${a.data.channel === 'sms' ? 'texted' : 'emailed'} to ${who}`;
+      return t('activity.otp_sent', { channel: String(a.data.channel), who });
     case 'sms.sent':
-      return `An SMS (${smsKind(a.data.kind)}) ${a.data.status === 'kept' ? 'was kept in the SMS outbox' : 'went out'} for ${who}`;
+      return t('activity.sms_sent', { status: String(a.data.status), kind, who });
     case 'sms.failed':
-      return `An SMS (${smsKind(a.data.kind)}) to ${who} failed${a.data.retried ? ', it will be retried' : ' for good'}: ${String(a.data.error ?? '')}`;
+      return t('activity.sms_failed', {
+        retried: a.data.retried ? 'yes' : 'no',
+        kind,
+        who,
+        error: String(a.data.error ?? ''),
+      });
     case 'sms.capped':
-      return `An SMS (${smsKind(a.data.kind)}) to ${who} was not sent: the daily SMS limit (${String(a.data.limit)}) was reached`;
+      return t('activity.sms_capped', { kind, who, limit: String(a.data.limit) });
     case 'otp.verified':
-      return `${who} entered their one-time code`;
+      return t('activity.otp_verified', { who });
     case 'otp.failed':
-      return `${who} entered a wrong one-time code`;
+      return t('activity.otp_failed', { who });
     case 'signature_request.sealed':
-      return `${what} was sealed: signed documents and audit trail are ready`;
+      return t('activity.sealed', { what });
     default:
-      return `${a.type.replace(/[._]/g, ' ')} (${what})`;
+      return t('activity.other', { type: a.type.replace(/[._]/g, ' '), what });
   }
 }

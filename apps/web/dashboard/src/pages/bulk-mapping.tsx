@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { msg, t } from '../messages/index.ts';
 import { CardForm, SelectField } from '../ui.tsx';
 
 // The column mapping of a bulk send: for each role, the columns of name, email and phone.
@@ -35,7 +36,10 @@ export function BulkMappingForm({
       (role) => preview.mapping.signers.find((s) => s.role === role) ?? { role },
     ),
   }));
-  const options = [{ value: '', label: '(none)' }, ...preview.columns.map((c) => ({ value: c, label: c }))];
+  const options = [
+    { value: '', label: msg('bulk.mapping.none') },
+    ...preview.columns.map((c) => ({ value: c, label: c })),
+  ];
   const set = (i: number, key: (typeof KEYS)[number], column: string) =>
     setMapping((m) => ({
       signers: m.signers.map((s, j) => {
@@ -53,16 +57,12 @@ export function BulkMappingForm({
   return (
     <CardForm
       id="bulk-mapping"
-      title="Columns"
-      intro={
-        <p className="hint">
-          Which column holds each signer's details. Prefilled fields follow the column named like the field.
-        </p>
-      }
+      title={msg('bulk.mapping.title')}
+      intro={<p className="hint">{msg('bulk.mapping.intro')}</p>}
       onSubmit={submit}
       error={null}
       busy={busy}
-      submitLabel="Check again"
+      submitLabel={msg('bulk.mapping.check')}
     >
       {mapping.signers.map((s, i) => (
         <fieldset key={s.role} className="row-fields">
@@ -70,7 +70,7 @@ export function BulkMappingForm({
           {KEYS.map((key) => (
             <SelectField
               key={key}
-              label={`${s.role} ${key}`}
+              label={t('bulk.mapping.column', { role: s.role, key })}
               value={s[key] ?? ''}
               onChange={(e) => set(i, key, e.target.value)}
               options={options}
@@ -78,10 +78,11 @@ export function BulkMappingForm({
           ))}
           {s.prefill ? (
             <p className="hint">
-              Prefilled:{' '}
-              {Object.entries(s.prefill)
-                .map(([f, c]) => `${f} ← ${c}`)
-                .join(', ')}
+              {t('bulk.mapping.prefilled', {
+                fields: Object.entries(s.prefill)
+                  .map(([f, c]) => `${f} ← ${c}`)
+                  .join(', '),
+              })}
             </p>
           ) : null}
         </fieldset>

@@ -1,6 +1,7 @@
 // The first rows of a bulk send's file, as they will be sent, with each row's errors.
 
 import { useId } from 'react';
+import { msg, t, tx } from '../messages/index.ts';
 
 interface Row {
   row_number: number;
@@ -36,9 +37,9 @@ function RowsTable({ columns, rows, caption }: { columns: string[]; rows: Row[];
           <thead>
             <tr>
               <th scope="col" className="row-number">
-                Row
+                {msg('bulk.preview.row')}
               </th>
-              <th scope="col">Check</th>
+              <th scope="col">{msg('bulk.preview.check')}</th>
               {columns.map((c) => (
                 <th key={c} scope="col">
                   {c}
@@ -55,10 +56,13 @@ function RowsTable({ columns, rows, caption }: { columns: string[]; rows: Row[];
                 <td className="row-check">
                   {r.errors.length ? (
                     <span className="field-error">
-                      <strong>Not sent:</strong> {r.errors.join('; ')}
+                      {tx('bulk.preview.not_sent', {
+                        b: (c) => <strong>{c}</strong>,
+                        errors: r.errors.join('; '),
+                      })}
                     </span>
                   ) : (
-                    <span className="row-ok">OK</span>
+                    <span className="row-ok">{msg('bulk.preview.ok')}</span>
                   )}
                 </td>
                 {columns.map((c) => (
@@ -80,18 +84,21 @@ export function BulkPreviewTable({ preview }: { preview: Preview }) {
   const laterInvalid = preview.invalid.filter((r) => !firstNumbers.has(r.row_number));
   return (
     <section className="card" aria-labelledby="bulk-preview">
-      <h2 id="bulk-preview">Preview</h2>
+      <h2 id="bulk-preview">{msg('bulk.preview.title')}</h2>
       <p role="status">
-        {preview.total_rows} rows;{' '}
-        {preview.invalid_rows ? `${preview.invalid_rows} with errors` : 'no errors'}.
+        {t('bulk.preview.summary', { total: preview.total_rows, invalid: preview.invalid_rows })}
       </p>
       <RowsTable
         columns={preview.columns}
         rows={preview.rows}
-        caption={`First ${preview.rows.length} rows`}
+        caption={t('bulk.preview.first_rows', { count: preview.rows.length })}
       />
       {laterInvalid.length ? (
-        <RowsTable columns={preview.columns} rows={laterInvalid} caption="Other rows with errors" />
+        <RowsTable
+          columns={preview.columns}
+          rows={laterInvalid}
+          caption={msg('bulk.preview.other_invalid')}
+        />
       ) : null}
     </section>
   );

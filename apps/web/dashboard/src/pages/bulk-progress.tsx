@@ -1,5 +1,6 @@
 import { csvFile } from '@esign/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { msg, t } from '../messages/index.ts';
 import { trpc, trpcClient } from '../trpc.ts';
 import { Button, ErrorNote, ProgressBar } from '../ui.tsx';
 
@@ -47,24 +48,28 @@ export function BulkProgress({ id }: { id: number }) {
   const done = b.counts.sent + b.counts.failed + b.counts.invalid;
   return (
     <section className="card" aria-labelledby="bulk-progress">
-      <h2 id="bulk-progress">Sending “{b.template.name}”</h2>
-      <ProgressBar value={b.total_rows ? done / b.total_rows : 1} label="Rows processed" />
+      <h2 id="bulk-progress">{t('bulk.progress.title', { name: b.template.name })}</h2>
+      <ProgressBar value={b.total_rows ? done / b.total_rows : 1} label={msg('bulk.progress.bar')} />
       <p role="status">
-        {b.status === 'completed' ? 'Done: ' : b.status === 'stopped' ? 'Stopped: ' : 'Sending: '}
-        {b.counts.sent} sent, {b.counts.invalid + b.counts.failed} not sent (errors), {b.counts.pending}{' '}
-        waiting, of {b.total_rows}.
+        {t('bulk.progress.status', {
+          state: b.status,
+          sent: b.counts.sent,
+          failed: b.counts.invalid + b.counts.failed,
+          pending: b.counts.pending,
+          total: b.total_rows,
+        })}
       </p>
       {b.status === 'stopped' ? (
         <p className="field-error">
           {b.stop_reason}{' '}
           <Button small onClick={() => resume.mutate({ id })} busy={resume.isPending}>
-            Resume
+            {msg('bulk.progress.resume')}
           </Button>
         </p>
       ) : null}
       <ErrorNote error={resume.error} />
       <Button onClick={() => download.mutate()} busy={download.isPending}>
-        Download results (CSV)
+        {msg('bulk.progress.download')}
       </Button>
       <ErrorNote error={download.error} />
     </section>

@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { background } from '../background.ts';
+import { msg, t } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { ErrorNote, PageHeader, SelectField } from '../ui.tsx';
@@ -55,14 +56,10 @@ export function BulkSendPage({ session }: { session: Session }) {
     setBatchId(null);
     check(u);
   };
-  if (session.user.role === 'viewer')
-    return <ErrorNote error={{ message: 'Your role (viewer) cannot send' }} />;
+  if (session.user.role === 'viewer') return <ErrorNote error={{ message: msg('bulk.viewer') }} />;
   return (
     <>
-      <PageHeader title="Bulk send">
-        Send one template to many people: one row of a CSV or Excel (.xlsx) file per request. The first row
-        names the columns. Check the preview, then send; every row becomes its own request.
-      </PageHeader>
+      <PageHeader title={msg('bulk.title')}>{msg('bulk.intro')}</PageHeader>
       <BulkFileCard
         templates={templates.data?.data ?? []}
         templateId={templateId}
@@ -125,19 +122,20 @@ function BulkSendNow(props: {
       noValidate
       onSubmit={form.handleSubmit((v) => props.onSend(v))}
     >
-      <h2 id="bulk-send-now">Send</h2>
+      <h2 id="bulk-send-now">{msg('bulk.send.title')}</h2>
       <p>
-        {sending} of {preview.total_rows} rows will be sent
-        {preview.invalid_rows ? `; ${preview.invalid_rows} with errors are skipped and reported` : ''}.
+        {t(preview.invalid_rows ? 'bulk.send.summary_skipped' : 'bulk.send.summary', {
+          sending,
+          total: preview.total_rows,
+          invalid: preview.invalid_rows,
+        })}
       </p>
       {props.extras}
-      {preview.can_send ? null : (
-        <p className="field-error">Not enough credits to send this template: buy credits first.</p>
-      )}
+      {preview.can_send ? null : <p className="field-error">{msg('bulk.send.no_credits')}</p>}
       <CopiesFields register={form.register} errors={form.formState.errors} />
       <ErrorNote error={props.error} />
       <button type="submit" className="btn btn-primary" aria-busy={props.busy || undefined}>
-        Send {sending} requests
+        {t('bulk.send.submit', { count: sending })}
       </button>
     </form>
   );
@@ -153,18 +151,18 @@ function BulkFileCard(props: {
 }) {
   return (
     <section className="card" aria-labelledby="bulk-file">
-      <h2 id="bulk-file">Template and file</h2>
+      <h2 id="bulk-file">{msg('bulk.file.title')}</h2>
       <SelectField
-        label="Template"
+        label={msg('bulk.file.template')}
         value={String(props.templateId)}
         onChange={(e) => props.onTemplate(Number(e.target.value))}
         options={[
-          { value: '0', label: 'Choose a template' },
+          { value: '0', label: msg('bulk.file.choose_template') },
           ...props.templates.map((t) => ({ value: String(t.id), label: t.name })),
         ]}
       />
       <div className="field">
-        <label htmlFor="bulk-upload">Spreadsheet (CSV or XLSX, at most 5,000 rows)</label>
+        <label htmlFor="bulk-upload">{msg('bulk.file.spreadsheet')}</label>
         <input
           id="bulk-upload"
           type="file"

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { msg, t } from '../messages/index.ts';
 import { trpc } from '../trpc.ts';
 import { TextField } from '../ui.tsx';
 
@@ -10,15 +11,16 @@ interface CopiesValues {
   notify?: string | undefined;
 }
 
-const alsoLine = (what: string, list: string[] | undefined) =>
-  list?.length ? ` Your account also ${what} ${list.join(', ')}.` : '';
+/** A field's hint, naming the account's default addresses when it has some. */
+const hint = (plain: 'copies.cc.hint' | 'copies.notify.hint', list: string[] | undefined) =>
+  list?.length ? t(`${plain}_defaults`, { list: list.join(', ') }) : msg(plain);
 
 /** Two fields: who is copied (read-only link, then the signed documents) and who is told when it ends. */
 export function CopiesFields<T extends CopiesValues>({
   register,
   errors,
   showDefaults = true,
-  legend = 'Copies and notices (optional)',
+  legend = msg('copies.legend'),
 }: {
   legend?: string;
   register: UseFormRegister<T>;
@@ -34,18 +36,18 @@ export function CopiesFields<T extends CopiesValues>({
       <legend>{legend}</legend>
       <div className="grid-2">
         <TextField
-          label="CC"
-          placeholder="lawyer@example.com"
+          label={msg('copies.cc')}
+          placeholder={msg('copies.cc.placeholder')}
           autoComplete="off"
-          hint={`Copied on the request: a read-only link when it is sent, the signed documents when it is completed. Never asked to sign.${alsoLine('copies', defaults.data?.cc)}`}
+          hint={hint('copies.cc.hint', defaults.data?.cc)}
           error={errors.cc?.message}
           {...reg('cc')}
         />
         <TextField
-          label="Notify when it ends"
-          placeholder="office@example.com"
+          label={msg('copies.notify')}
+          placeholder={msg('copies.notify.placeholder')}
           autoComplete="off"
-          hint={`Told when the request is completed, declined, expires or is canceled.${alsoLine('notifies', defaults.data?.notify)}`}
+          hint={hint('copies.notify.hint', defaults.data?.notify)}
           error={errors.notify?.message}
           {...reg('notify')}
         />

@@ -1,5 +1,6 @@
 import { MAX_CC, MAX_NOTIFY } from '@esign/core/schemas/recipients';
 import { z } from 'zod';
+import { msg, t } from '../messages/index.ts';
 
 // Issue 34: the CC and notify addresses as the dashboard's forms take them (one text field each,
 // addresses separated by commas, spaces or new lines), checked with the procedure's own rules.
@@ -13,11 +14,8 @@ const addressField = (max: number) =>
   z
     .string()
     .optional()
-    .refine((v) => addressList(v).length <= max, `At most ${max} addresses`)
-    .refine(
-      (v) => addressList(v).every((a) => z.email().safeParse(a).success),
-      'Enter email addresses separated by commas, like lawyer@example.com',
-    );
+    .refine((v) => addressList(v).length <= max, t('copies.too_many', { max }))
+    .refine((v) => addressList(v).every((a) => z.email().safeParse(a).success), msg('copies.invalid'));
 
 export const CopiesFormFields = {
   cc: addressField(MAX_CC),

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
+import { msg } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { CardForm, Loading } from '../ui.tsx';
@@ -29,12 +30,11 @@ export function CopyDefaultsForm({ session }: { session: Session }) {
   return (
     <CardForm
       id="copy-defaults"
-      title="Copies on every request"
+      title={msg('copies.defaults.title')}
       intro={
         <p className="hint">
-          Added to every request this account sends, through the dashboard, the API or MCP (each address
-          once).
-          {admin ? '' : ' Only an admin can change them.'}
+          {msg('copies.defaults.intro')}
+          {admin ? '' : ` ${msg('copies.defaults.admin_only')}`}
         </p>
       }
       onSubmit={form.handleSubmit((v) =>
@@ -42,13 +42,15 @@ export function CopyDefaultsForm({ session }: { session: Session }) {
       )}
       error={save.error ?? defaults.error}
       busy={save.isPending}
-      submitLabel={save.isSuccess && !form.formState.isDirty ? 'Saved' : 'Save copies'}
+      submitLabel={
+        save.isSuccess && !form.formState.isDirty ? msg('copies.defaults.saved') : msg('copies.defaults.save')
+      }
     >
       <CopiesFields
         register={form.register}
         errors={form.formState.errors}
         showDefaults={false}
-        legend="Default addresses"
+        legend={msg('copies.defaults.legend')}
       />
     </CardForm>
   );

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PrimaryLink } from '../link-button.tsx';
+import { msg, t } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { ErrorNote, Loading, PageHeader } from '../ui.tsx';
@@ -12,12 +13,12 @@ export function OverviewPage({ session }: { session: Session }) {
   return (
     <>
       <PageHeader
-        title="Overview"
+        title={msg('overview.title')}
         actions={
-          session.user.role !== 'viewer' ? <PrimaryLink to="/send">Send for signature</PrimaryLink> : null
+          session.user.role !== 'viewer' ? <PrimaryLink to="/send">{msg('overview.send')}</PrimaryLink> : null
         }
       >
-        {firstName ? `Welcome back, ${firstName}.` : 'Welcome back.'}
+        {firstName ? t('overview.welcome_name', { name: firstName }) : msg('overview.welcome')}
       </PageHeader>
       {overview.isPending ? <Loading /> : null}
       <ErrorNote error={overview.error} />

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { msg, t } from '../messages/index.ts';
 import { trpc } from '../trpc.ts';
 import { CardForm, CheckboxField, Loading, SelectField, useToast } from '../ui.tsx';
 
@@ -20,7 +21,10 @@ export interface RequestExtras {
 
 const EVERY = [24, 48, 72, 120, 168, 336];
 const SUGGESTED: Schedule = { every_hours: 72, max: 3 };
-const days = (h: number) => (h % 24 === 0 ? `${h / 24} day${h === 24 ? '' : 's'}` : `${h} hours`);
+const days = (h: number) =>
+  h % 24 === 0
+    ? t('requests.extras.every_days', { days: h / 24 })
+    : t('requests.extras.every_hours', { hours: h });
 
 /** The extras state of a send form, starting from the account's default schedule once it is read. */
 export function useRequestExtras(): [RequestExtras, (v: RequestExtras) => void] {
@@ -47,26 +51,26 @@ function ScheduleFields({
   return (
     <>
       <CheckboxField
-        label="Remind signers automatically"
-        hint="Signers whose turn it is and who have not signed get their link again by email, counted from the last email each got."
+        label={msg('requests.extras.remind')}
+        hint={msg('requests.extras.remind_hint')}
         checked={value !== null}
         onChange={(e) => onChange(e.target.checked ? (value ?? SUGGESTED) : null)}
       />
       {value ? (
         <div className="grid-2">
           <SelectField
-            label="Every"
+            label={msg('requests.extras.every')}
             value={String(value.every_hours)}
             onChange={(e) => onChange({ ...value, every_hours: Number(e.target.value) })}
             options={every.map((h) => ({ value: String(h), label: days(h) }))}
           />
           <SelectField
-            label="At most"
+            label={msg('requests.extras.at_most')}
             value={String(value.max)}
             onChange={(e) => onChange({ ...value, max: Number(e.target.value) })}
             options={Array.from({ length: maxReminders }, (_, i) => ({
               value: String(i + 1),
-              label: `${i + 1} reminder${i ? 's' : ''} per signer`,
+              label: t('requests.extras.per_signer', { count: i + 1 }),
             }))}
           />
         </div>
@@ -85,11 +89,11 @@ export function RequestExtrasFieldset({
 }) {
   return (
     <fieldset className="fieldset">
-      <legend>Reminders and handing on</legend>
+      <legend>{msg('requests.extras.legend')}</legend>
       <ScheduleFields value={value.reminders} onChange={(reminders) => onChange({ ...value, reminders })} />
       <CheckboxField
-        label="Let signers hand their turn to someone else"
-        hint="A signer can name another person with a reason; that person gets a new link and you get an email."
+        label={msg('requests.extras.delegation')}
+        hint={msg('requests.extras.delegation_hint')}
         checked={value.allow_delegation}
         onChange={(e) => onChange({ ...value, allow_delegation: e.target.checked })}
       />
@@ -108,7 +112,7 @@ export function ReminderDefaultsForm() {
   const save = useMutation(
     trpc.reminders.setDefaults.mutationOptions({
       onSuccess: async () => {
-        toast('Reminder default saved');
+        toast(msg('requests.extras.default_saved'));
         await queryClient.invalidateQueries({ queryKey: trpc.reminders.pathKey() });
       },
     }),
@@ -121,17 +125,12 @@ export function ReminderDefaultsForm() {
   return (
     <CardForm
       id="reminder-defaults"
-      title="Automatic reminders"
-      intro={
-        <p className="hint">
-          The default for every request sent without its own choice, from the dashboard, the API or MCP. A
-          request can still set its own schedule or none.
-        </p>
-      }
+      title={msg('requests.extras.default_title')}
+      intro={<p className="hint">{msg('requests.extras.default_intro')}</p>}
       onSubmit={submit}
       error={save.error ?? defaults.error}
       busy={save.isPending}
-      submitLabel="Save reminder default"
+      submitLabel={msg('requests.extras.default_save')}
     >
       <ScheduleFields value={value} onChange={setValue} maxReminders={defaults.data?.bounds.max_reminders} />
     </CardForm>

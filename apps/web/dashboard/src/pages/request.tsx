@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatDateTime, REQUEST_STATUS_LABEL } from '../format.ts';
+import { msg, t } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { errorCode, trpc } from '../trpc.ts';
 import { Badge, EmptyState, ErrorNote, Loading, Modal, PageHeader, statusTone } from '../ui.tsx';
@@ -52,8 +53,11 @@ export function RequestPage({ session }: { session: Session }) {
   if (request.isPending) return <Loading />;
   if (request.error) {
     return errorCode(request.error) === 'not_found' ? (
-      <EmptyState title="Request not found" action={<Link to="/requests">Back to requests</Link>}>
-        It does not exist, or belongs to the other side (live/test) of your account.
+      <EmptyState
+        title={msg('requests.not_found.title')}
+        action={<Link to="/requests">{msg('requests.not_found.back')}</Link>}
+      >
+        {msg('requests.not_found.text')}
       </EmptyState>
     ) : (
       <ErrorNote error={request.error} />
@@ -61,23 +65,23 @@ export function RequestPage({ session }: { session: Session }) {
   }
   const r = request.data;
   const open = r.status === 'sent' || r.status === 'in_progress';
+  const title = r.template?.name ?? t('requests.untitled', { id: String(r.id) });
   return (
     <>
       <p className="crumbs">
-        <Link to="/requests">Requests</Link> / {r.template?.name ?? `Request ${r.id}`}
+        <Link to="/requests">{msg('requests.detail.crumb')}</Link> / {title}
       </p>
-      <PageHeader
-        title={r.template?.name ?? `Request ${r.id}`}
-        actions={open && canWrite ? <RequestActions id={r.id} /> : null}
-      >
-        <Badge tone={statusTone(r.status)}>{REQUEST_STATUS_LABEL[r.status] ?? r.status}</Badge> Sent{' '}
-        {formatDateTime(r.created_at)}
-        {r.expires_at ? ` · expires ${formatDateTime(r.expires_at)}` : ''}
-        {r.created_by ? ` · by ${r.created_by.name || r.created_by.email}` : ''}
+      <PageHeader title={title} actions={open && canWrite ? <RequestActions id={r.id} /> : null}>
+        <Badge tone={statusTone(r.status)}>{REQUEST_STATUS_LABEL[r.status] ?? r.status}</Badge>{' '}
+        {t('requests.detail.sent', { date: formatDateTime(r.created_at) })}
+        {r.expires_at ? ` · ${t('requests.detail.expires', { date: formatDateTime(r.expires_at) })}` : ''}
+        {r.created_by
+          ? ` · ${t('requests.detail.by', { name: r.created_by.name || r.created_by.email })}`
+          : ''}
       </PageHeader>
       {r.status === 'completed' ? <Downloads request={r} /> : null}
       <section aria-labelledby="signers">
-        <h2 id="signers">Signers</h2>
+        <h2 id="signers">{msg('requests.detail.signers')}</h2>
         <ul className="rows">
           {r.signers.map((s) => (
             <SignerRow
@@ -97,7 +101,11 @@ export function RequestPage({ session }: { session: Session }) {
       <Modal
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}
-        title={`Edit ${editing?.name || editing?.email || 'signer'}`}
+        title={
+          editing?.name || editing?.email
+            ? t('requests.edit_signer.title', { name: editing.name || editing.email })
+            : msg('requests.edit_signer.title_unnamed')
+        }
       >
         {editing ? <EditSigner signer={editing} requestId={r.id} onClose={() => setEditing(null)} /> : null}
       </Modal>

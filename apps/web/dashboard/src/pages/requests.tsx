@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { useSearchParams } from 'react-router';
 import { PrimaryLink } from '../link-button.tsx';
+import { msg } from '../messages/index.ts';
 import { trpc } from '../trpc.ts';
 import { ErrorNote, Loading, PageHeader, ShowMore } from '../ui.tsx';
 import { RequestFilters } from './requests/filters.tsx';
@@ -27,14 +28,17 @@ export function RequestsPage() {
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
-      <PageHeader title="Requests" actions={<PrimaryLink to="/send">Send for signature</PrimaryLink>}>
-        Everything sent for signature, newest first.
+      <PageHeader
+        title={msg('requests.title')}
+        actions={<PrimaryLink to="/send">{msg('requests.send')}</PrimaryLink>}
+      >
+        {msg('requests.intro')}
       </PageHeader>
       <RequestFilters q={q} status={status} set={set} />
       {list.isPending ? <Loading /> : null}
       <ErrorNote error={list.error} />
       {list.data && rows.length === 0 ? <NoRequests filtered={Boolean(status || search)} /> : null}
-      <ul className="rows" aria-label="Signature requests">
+      <ul className="rows" aria-label={msg('requests.list_label')}>
         {rows.map((r) => (
           <RequestRow key={r.id} request={r} />
         ))}

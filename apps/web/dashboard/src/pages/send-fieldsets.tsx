@@ -1,7 +1,11 @@
+import { msg, t } from '../messages/index.ts';
 import { CheckboxField, SelectField, TextArea, TextField } from '../ui.tsx';
 import { PREFILLABLE, type SendForm, type TemplateField } from './send-form.ts';
 
 // The Send page's fieldsets: one per signer, and the optional message, expiry and security.
+
+/** The part of a signer's form values that holds the values filled in for them beforehand. */
+const PREFILL = 'prefill';
 
 /** One signer per template role: who, and optionally values filled in for them beforehand. */
 export function SignerFieldset({
@@ -21,19 +25,16 @@ export function SignerFieldset({
   const errors = form.formState.errors.signers?.[i];
   return (
     <fieldset className="fieldset">
-      <legend>
-        {number ? `${number}. ` : ''}
-        {role}
-      </legend>
+      <legend>{number ? t('send.signer.numbered', { number, role }) : role}</legend>
       <div className="grid-2">
         <TextField
-          label="Name"
+          label={msg('send.signer.name')}
           autoComplete="off"
           error={errors?.name?.message}
           {...form.register(`signers.${i}.name`)}
         />
         <TextField
-          label="Email"
+          label={msg('send.signer.email')}
           type="email"
           autoComplete="off"
           error={errors?.email?.message}
@@ -42,10 +43,10 @@ export function SignerFieldset({
       </div>
       {roleFields.length > 0 ? (
         <details>
-          <summary>Fill in values for {role} (optional)</summary>
+          <summary>{t('send.signer.prefill', { role })}</summary>
           <div className="grid-2">
             {roleFields.map((f) => {
-              const field = form.register(`signers.${i}.prefill.${f.name}`);
+              const field = form.register(`signers.${i}.${PREFILL}.${f.name}`);
               if (f.type === 'checkbox') return <CheckboxField key={f.name} label={f.name} {...field} />;
               if (f.type === 'select') {
                 const options = (f.options ?? []).map((o) => ({ value: o, label: o }));
@@ -71,26 +72,23 @@ export function SignerFieldset({
 export function SendOptions({ form, templateName }: { form: SendForm; templateName: string }) {
   return (
     <details>
-      <summary>Message, expiry and security (optional)</summary>
+      <summary>{msg('send.options')}</summary>
       <TextField
-        label="Email subject"
-        placeholder={`Please sign “${templateName}”`}
+        label={msg('send.options.subject')}
+        placeholder={t('send.options.subject_placeholder', { name: templateName })}
         {...form.register('subject')}
       />
-      <TextArea label="Message to signers" rows={3} {...form.register('body')} />
+      <TextArea label={msg('send.options.body')} rows={3} {...form.register('body')} />
       <TextField
-        label="Link expires on"
+        label={msg('send.options.expires')}
         type="date"
-        hint="After this day the signing links stop working."
+        hint={msg('send.options.expires_hint')}
         {...form.register('expires_on')}
       />
+      <CheckboxField label={msg('send.options.otp')} {...form.register('require_email_otp')} />
       <CheckboxField
-        label="Ask signers for a one-time code sent to their email before they can open the document"
-        {...form.register('require_email_otp')}
-      />
-      <CheckboxField
-        label="Email the signing links"
-        hint="Untick to share the links yourself."
+        label={msg('send.options.send_email')}
+        hint={msg('send.options.send_email_hint')}
         {...form.register('send_email')}
       />
     </details>

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { msg, tx } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { EmptyState, ErrorNote, Loading, PageHeader, SelectField, SubmitRow } from '../ui.tsx';
@@ -27,38 +28,35 @@ export function SendPage({ session }: { session: Session }) {
   if (session.user.role === 'viewer') {
     return (
       <>
-        <PageHeader title="Send for signature" />
-        <EmptyState title="Viewers cannot send documents">
-          Ask an admin of your account to give you the member role.
-        </EmptyState>
+        <PageHeader title={msg('send.title')} />
+        <EmptyState title={msg('send.viewer.title')}>{msg('send.viewer.text')}</EmptyState>
       </>
     );
   }
   const active = templates.data?.data.filter((t) => !t.archived_at) ?? [];
   return (
     <>
-      <PageHeader title="Send for signature">
-        Each signer gets an email with a private link
-        {session.environment === 'test' ? ' (test mode: no credits used)' : ''}. To send one template to many
-        people from a spreadsheet, use <Link to="/bulk">Bulk send</Link>.
+      <PageHeader title={msg('send.title')}>
+        {tx(session.environment === 'test' ? 'send.intro_test' : 'send.intro', {
+          link: (c) => <Link to="/bulk">{c}</Link>,
+        })}
       </PageHeader>
       {credits.data && !credits.data.can_send ? (
         <div className="notice notice-error" role="alert">
-          Your account has no credits left, so sending will be refused. <Link to="/billing">See billing</Link>
-          .
+          {tx('send.no_credits', { link: (c) => <Link to="/billing">{c}</Link> })}
         </div>
       ) : null}
       {templates.isPending ? <Loading /> : null}
       {templates.data && active.length === 0 ? (
         <EmptyState
-          title="No template to send yet"
+          title={msg('send.no_template.title')}
           action={
             <Link className="btn btn-primary" to="/templates">
-              Upload a template
+              {msg('send.no_template.action')}
             </Link>
           }
         >
-          Upload a PDF first; its fields tell each signer what to fill in.
+          {msg('send.no_template.text')}
         </EmptyState>
       ) : null}
       {active.length > 0 ? <SendFormCard active={active} /> : null}
@@ -97,20 +95,20 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
   const submit = form.handleSubmit((v) => {
     const checked = CreateSignatureRequestInput.safeParse(toPayload(v, templateId ?? 0, fields, extras));
     if (!checked.success) {
-      form.setError('root', { message: checked.error.issues[0]?.message ?? 'Check the form' });
+      form.setError('root', { message: checked.error.issues[0]?.message ?? msg('send.check_form') });
       return;
     }
     send.mutate(checked.data);
   });
   const numbered = signers.fields.length > 1 && form.watch('signing_order') === 'sequential';
   return (
-    <form className="card" onSubmit={submit} noValidate aria-label="Send for signature">
+    <form className="card" onSubmit={submit} noValidate aria-label={msg('send.form_label')}>
       <SelectField
-        label="Template"
+        label={msg('send.template')}
         value={templateId ? String(templateId) : ''}
         onChange={(e) => setParams(e.target.value ? { template: e.target.value } : {})}
         options={[
-          { value: '', label: 'Choose a template…' },
+          { value: '', label: msg('send.choose_template') },
           ...active.map((t) => ({ value: String(t.id), label: t.name })),
         ]}
       />
@@ -118,8 +116,7 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
       <ErrorNote error={template.error} />
       {template.data && fields.length === 0 ? (
         <div className="notice notice-error" role="alert">
-          This template has no fields yet, so it cannot be sent.{' '}
-          <a href={template.data.edit_url}>Place fields in the editor</a>.
+          {tx('send.no_fields', { link: (c) => <a href={template.data?.edit_url}>{c}</a> })}
         </div>
       ) : null}
       {template.data
@@ -161,16 +158,17 @@ function SendActions({
   send: { error: unknown; isPending: boolean };
   extras: ReactNode;
 }) {
+  const order = form.register('signing_order');
   return (
     <>
       {several ? (
         <SelectField
-          label="Signing order"
+          label={msg('send.order')}
           options={[
-            { value: 'sequential', label: 'One after another, in the order above' },
-            { value: 'parallel', label: 'Everyone at the same time' },
+            { value: 'sequential', label: msg('send.order.sequential') },
+            { value: 'parallel', label: msg('send.order.parallel') },
           ]}
-          {...form.register('signing_order')}
+          {...order}
         />
       ) : null}
       <CopiesFields register={form.register} errors={form.formState.errors} />
@@ -181,8 +179,8 @@ function SendActions({
           {form.formState.errors.root.message}
         </p>
       ) : null}
-      <ErrorNote error={send.error} title="Not sent." />
-      <SubmitRow busy={send.isPending}>Send for signature</SubmitRow>
+      <ErrorNote error={send.error} title={msg('send.not_sent')} />
+      <SubmitRow busy={send.isPending}>{msg('send.submit')}</SubmitRow>
     </>
   );
 }

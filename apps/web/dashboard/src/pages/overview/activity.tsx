@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { describeActivity, formatAgo } from '../../format.ts';
 import { PrimaryLink } from '../../link-button.tsx';
+import { msg } from '../../messages/index.ts';
 import type { Outputs } from '../../router-types.ts';
 import { EmptyState } from '../../ui.tsx';
 
@@ -9,15 +10,18 @@ type Overview = Outputs['dashboard']['overview'];
 /** Before anything happened: the next step (a first template, or a first request). */
 function FirstSteps({ hasTemplates }: { hasTemplates: boolean }) {
   return hasTemplates ? (
-    <EmptyState title="No activity yet" action={<PrimaryLink to="/send">Send a template</PrimaryLink>}>
-      Send one of your templates; views, signatures and completions show up here.
+    <EmptyState
+      title={msg('overview.first_request.title')}
+      action={<PrimaryLink to="/send">{msg('overview.first_request.action')}</PrimaryLink>}
+    >
+      {msg('overview.first_request.text')}
     </EmptyState>
   ) : (
     <EmptyState
-      title="Nothing has happened yet"
-      action={<PrimaryLink to="/templates">Upload your first template</PrimaryLink>}
+      title={msg('overview.first_template.title')}
+      action={<PrimaryLink to="/templates">{msg('overview.first_template.action')}</PrimaryLink>}
     >
-      Start by uploading a PDF as a template, then send it to the people who should sign it.
+      {msg('overview.first_template.text')}
     </EmptyState>
   );
 }
@@ -26,7 +30,7 @@ function FirstSteps({ hasTemplates }: { hasTemplates: boolean }) {
 export function RecentActivity({ overview: o }: { overview: Overview }) {
   return (
     <section aria-labelledby="activity">
-      <h2 id="activity">Recent activity</h2>
+      <h2 id="activity">{msg('overview.activity.title')}</h2>
       {o.recent_activity.length === 0 ? (
         <FirstSteps hasTemplates={o.active_templates !== 0} />
       ) : (

@@ -1,5 +1,6 @@
 import { areaToPercent } from '@esign/domain';
 import { type CSSProperties, useState } from 'react';
+import { msg, t } from '../../messages/index.ts';
 import type { Outputs } from '../../router-types.ts';
 
 // A request's documents as pages (issue 33 item 7): once sealed, the sealed files' pages (the
@@ -19,7 +20,8 @@ const isPicture = (v: RequestField['value']): v is string =>
 /** What a value says in words (`Yes` for a checked box, lists joined). */
 function valueText(field: Pick<RequestField, 'type' | 'value'>): string {
   const v = field.value;
-  if (field.type === 'checkbox') return v === true ? 'Yes' : 'No';
+  if (field.type === 'checkbox')
+    return v === true ? msg('requests.documents.yes') : msg('requests.documents.no');
   if (Array.isArray(v)) return v.join(', ');
   return v === null ? '' : String(v);
 }
@@ -50,7 +52,11 @@ function FieldOverlay({
       className={`doc-field ${filled ? 'doc-field-filled' : 'doc-field-empty'} t-${field.type}`}
       style={style}
       aria-hidden="true"
-      title={`${field.name} (${field.role})${filled ? '' : field.required ? ': not filled yet' : ': optional, empty'}`}
+      title={t('requests.documents.field_title', {
+        name: field.name,
+        role: field.role,
+        state: filled ? 'filled' : field.required ? 'required' : 'optional',
+      })}
       data-field={field.name}
     >
       {isPicture(field.value) ? (
@@ -89,7 +95,7 @@ function Page({
     <li className="doc-page" style={{ aspectRatio: `${size.width} / ${size.height}` }}>
       <img
         src={doc.page_image_url.replace('{page}', String(number))}
-        alt={`Page ${number} of ${doc.name}`}
+        alt={t('requests.documents.page_alt', { number, name: doc.name })}
         loading="lazy"
         decoding="async"
       />
@@ -108,16 +114,16 @@ function DocumentPages({ doc, fields }: { doc: Doc; fields: RequestField[] }) {
     <div className="doc">
       <h3>
         {doc.name}{' '}
-        <span className="hint">· {doc.page_count === 1 ? '1 page' : `${doc.page_count} pages`}</span>
+        <span className="hint">· {t('requests.documents.page_count', { count: doc.page_count })}</span>
       </h3>
-      <ol className="doc-pages" aria-label={`Pages of ${doc.name}`}>
+      <ol className="doc-pages" aria-label={t('requests.documents.pages_label', { name: doc.name })}>
         {shown.map((size) => (
           <Page key={size.number} doc={doc} number={size.number} size={size} fields={fields} />
         ))}
       </ol>
       {shown.length < sizes.length ? (
         <button type="button" className="btn btn-secondary btn-small" onClick={() => setAll(true)}>
-          Show all {sizes.length} pages
+          {t('requests.documents.show_all', { count: sizes.length })}
         </button>
       ) : null}
     </div>
@@ -129,12 +135,8 @@ export function Documents({ data }: { data: RequestDocuments }) {
   const sealed = data.documents.every((d) => d.sealed);
   return (
     <section className="card" aria-labelledby="documents">
-      <h2 id="documents">Documents</h2>
-      <p className="hint">
-        {sealed
-          ? 'The sealed documents, with every value drawn in.'
-          : 'The documents as sent, with the values filled in so far; outlined fields are still empty.'}
-      </p>
+      <h2 id="documents">{msg('requests.documents.title')}</h2>
+      <p className="hint">{sealed ? msg('requests.documents.sealed') : msg('requests.documents.as_sent')}</p>
       {data.documents.map((d) => (
         <DocumentPages key={d.index} doc={d} fields={data.fields} />
       ))}
@@ -147,13 +149,17 @@ export function SignerValues({ fields, signerName }: { fields: RequestField[]; s
   const filled = fields.filter((f) => f.value !== null);
   if (filled.length === 0) return null;
   return (
-    <dl className="signer-values" aria-label={`Values of ${signerName}`}>
+    <dl className="signer-values" aria-label={t('requests.documents.values_label', { signer: signerName })}>
       {filled.map((f) => (
         <div key={f.id}>
           <dt>{f.name}</dt>
           <dd>
             {isPicture(f.value) ? (
-              <img src={f.value} alt={`${f.name} of ${signerName}`} className="value-picture" />
+              <img
+                src={f.value}
+                alt={t('requests.documents.picture_alt', { field: f.name, signer: signerName })}
+                className="value-picture"
+              />
             ) : (
               valueText(f)
             )}

@@ -1,3 +1,4 @@
+import { msg, t } from '../../messages/index.ts';
 import { Loading } from '../../ui.tsx';
 
 interface RequestFiles {
@@ -10,31 +11,31 @@ interface RequestFiles {
 export function Downloads({ request: r }: { request: RequestFiles }) {
   return (
     <section className="card" aria-labelledby="downloads">
-      <h2 id="downloads">Signed documents</h2>
+      <h2 id="downloads">{msg('requests.downloads.title')}</h2>
       {r.audit_trail_url ? (
         <ul className="plain downloads">
           {r.documents?.map((d) => (
             <li key={d.url}>
               <a href={d.url} download>
-                {d.name}.pdf
+                {t('requests.downloads.file', { name: d.name })}
               </a>
             </li>
           ))}
           <li>
             <a href={r.audit_trail_url} download>
-              Audit trail
+              {msg('requests.downloads.audit_trail')}
             </a>
           </li>
           {r.combined_document_url ? (
             <li>
               <a href={r.combined_document_url} download>
-                Everything in one PDF
+                {msg('requests.downloads.combined')}
               </a>
             </li>
           ) : null}
         </ul>
       ) : (
-        <Loading label="Sealing the signed documents…" />
+        <Loading label={msg('requests.downloads.sealing')} />
       )}
     </section>
   );

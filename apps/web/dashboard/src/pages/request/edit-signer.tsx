@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChangeFeedback } from '../../feedback.ts';
+import { msg } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, TextField } from '../../ui.tsx';
 import type { Signer } from './signer-row.tsx';
@@ -21,7 +22,7 @@ export function EditSigner({
   const update = useMutation(
     trpc.signers.update.mutationOptions({
       onSuccess: async (_, v) => {
-        toast(v.resend ? 'Saved and the link was emailed again' : 'Signer saved');
+        toast(v.resend ? msg('requests.edit_signer.saved_resent') : msg('requests.edit_signer.saved'));
         onClose();
         await refresh();
       },
@@ -38,11 +39,20 @@ export function EditSigner({
       noValidate
     >
       <ErrorNote error={update.error} />
-      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} />
-      <TextField label="Email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      <TextField
+        label={msg('requests.edit_signer.name')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+      />
+      <TextField
+        label={msg('requests.edit_signer.email')}
+        type="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
       <div className="form-actions">
         <Button type="submit" busy={update.isPending && !update.variables?.resend}>
-          Save
+          {msg('requests.edit_signer.save')}
         </Button>
         {signer.sent_at ? (
           <Button
@@ -50,7 +60,7 @@ export function EditSigner({
             onClick={() => save(true)}
             busy={update.isPending && update.variables?.resend === true}
           >
-            Save and resend the link
+            {msg('requests.edit_signer.save_resend')}
           </Button>
         ) : null}
       </div>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { formatDateTime } from '../../format.ts';
+import { msg, t } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote } from '../../ui.tsx';
 
@@ -27,29 +28,28 @@ export function Reminders({ id, open, signers }: { id: number; open: boolean; si
   const sent = new Map(s.signers.map((x) => [x.id, x.sent]));
   return (
     <section aria-labelledby="reminders">
-      <h2 id="reminders">Automatic reminders</h2>
+      <h2 id="reminders">{msg('requests.reminders.title')}</h2>
       <dl className="copies">
-        <dt>Schedule</dt>
-        <dd>
-          Every {every_hours} hours, at most {max} per signer
-        </dd>
-        <dt>Next reminder</dt>
+        <dt>{msg('requests.reminders.schedule')}</dt>
+        <dd>{t('requests.reminders.schedule_value', { hours: every_hours, max })}</dd>
+        <dt>{msg('requests.reminders.next')}</dt>
         <dd>
           {s.next_run_at
             ? formatDateTime(s.next_run_at)
             : open
-              ? 'None scheduled: no signer can get one now'
-              : 'None: the request is no longer open'}
-          <div className="hint">
-            A signer whose turn it is gets one once {every_hours} hours have passed since their last email.
-          </div>
+              ? msg('requests.reminders.none_now')
+              : msg('requests.reminders.none_closed')}
+          <div className="hint">{t('requests.reminders.rule', { hours: every_hours })}</div>
         </dd>
         {signers.map((signer) => (
           <Fragment key={signer.id}>
-            <dt>{signer.name || signer.email || signer.phone || `Signer ${signer.id}`}</dt>
-            <dd>
-              {sent.get(signer.id) ?? 0} of {max} sent
-            </dd>
+            <dt>
+              {signer.name ||
+                signer.email ||
+                signer.phone ||
+                t('requests.reminders.signer_fallback', { id: String(signer.id) })}
+            </dt>
+            <dd>{t('requests.reminders.sent_count', { sent: sent.get(signer.id) ?? 0, max })}</dd>
           </Fragment>
         ))}
       </dl>

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useChangeFeedback } from '../../feedback.ts';
+import { msg, t } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { Button, Confirm } from '../../ui.tsx';
 
@@ -12,27 +13,23 @@ export function RequestActions({ id }: { id: number }) {
   const remind = useMutation(
     trpc.signatureRequests.remind.mutationOptions(
       announce((r: { reminded_signer_ids: number[] }) =>
-        r.reminded_signer_ids.length
-          ? `Reminded ${r.reminded_signer_ids.length} signer(s)`
-          : 'Nobody needed a reminder',
+        t('requests.actions.reminded', { count: r.reminded_signer_ids.length }),
       ),
     ),
   );
   const cancel = useMutation(
-    trpc.signatureRequests.cancel.mutationOptions(
-      announce('Request canceled: the signing links no longer work'),
-    ),
+    trpc.signatureRequests.cancel.mutationOptions(announce(msg('requests.actions.canceled'))),
   );
   return (
     <>
       <Button onClick={() => remind.mutate({ id })} busy={remind.isPending}>
-        Remind signers
+        {msg('requests.actions.remind')}
       </Button>
       <Confirm
-        trigger={<Button variant="danger">Cancel request</Button>}
-        title="Cancel this request?"
-        description="Signers can no longer open or sign it. This cannot be undone."
-        confirmLabel="Cancel request"
+        trigger={<Button variant="danger">{msg('requests.actions.cancel')}</Button>}
+        title={msg('requests.actions.cancel_title')}
+        description={msg('requests.actions.cancel_text')}
+        confirmLabel={msg('requests.actions.cancel_confirm')}
         onConfirm={() => cancel.mutate({ id })}
       />
     </>

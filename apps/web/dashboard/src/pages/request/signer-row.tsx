@@ -1,4 +1,5 @@
 import { formatDateTime, SIGNER_STATUS_LABEL } from '../../format.ts';
+import { msg, t } from '../../messages/index.ts';
 import { Badge, Button, CopyButton, statusTone } from '../../ui.tsx';
 import { type RequestField, SignerValues } from './documents.tsx';
 
@@ -17,6 +18,12 @@ export interface Signer {
   decline_reason?: string | null | undefined;
   documents?: { name: string; url: string }[] | undefined;
 }
+
+/** When a signer declined, and why if they said. */
+const declined = (at: string, reason: string | null | undefined) =>
+  reason
+    ? t('requests.signer.declined_reason', { date: formatDateTime(at), reason })
+    : t('requests.signer.declined', { date: formatDateTime(at) });
 
 /** A signer: status, what they did when, their signing link and an Edit button while it helps. */
 export function SignerRow({
@@ -37,23 +44,26 @@ export function SignerRow({
     <li className="row">
       <div className="row-main">
         <strong>{s.name || s.email || s.phone}</strong>{' '}
-        {s.role ? <span className="hint">as {s.role}</span> : null}{' '}
+        {s.role ? <span className="hint">{t('requests.signer.as_role', { role: s.role })}</span> : null}{' '}
         <Badge tone={statusTone(s.status)}>{SIGNER_STATUS_LABEL[s.status] ?? s.status}</Badge>
         <div className="hint">
           {[s.email, s.phone].filter(Boolean).join(' · ')}
-          {s.viewed_at ? ` · opened ${formatDateTime(s.viewed_at)}` : ''}
-          {s.signed_at ? ` · signed ${formatDateTime(s.signed_at)}` : ''}
-          {s.declined_at
-            ? ` · declined ${formatDateTime(s.declined_at)}${s.decline_reason ? `: “${s.decline_reason}”` : ''}`
-            : ''}
+          {s.viewed_at ? ` · ${t('requests.signer.opened', { date: formatDateTime(s.viewed_at) })}` : ''}
+          {s.signed_at ? ` · ${t('requests.signer.signed', { date: formatDateTime(s.signed_at) })}` : ''}
+          {s.declined_at ? ` · ${declined(s.declined_at, s.decline_reason)}` : ''}
         </div>
-        <SignerValues fields={values} signerName={s.name || s.email || s.phone || 'this signer'} />
+        <SignerValues
+          fields={values}
+          signerName={s.name || s.email || s.phone || msg('requests.signer.this_signer')}
+        />
       </div>
       <div className="row-actions">
-        {s.signing_url && canWrite ? <CopyButton value={s.signing_url} label="Copy signing link" /> : null}
+        {s.signing_url && canWrite ? (
+          <CopyButton value={s.signing_url} label={msg('requests.signer.copy_link')} />
+        ) : null}
         {editable ? (
           <Button small onClick={onEdit}>
-            Edit or resend
+            {msg('requests.signer.edit')}
           </Button>
         ) : null}
       </div>

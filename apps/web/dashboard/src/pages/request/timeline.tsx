@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { describeActivity, formatDateTime } from '../../format.ts';
+import { msg } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
 
@@ -8,7 +9,7 @@ export function Timeline({ id }: { id: number }) {
   const timeline = useQuery(trpc.dashboard.requestTimeline.queryOptions({ id }));
   return (
     <section aria-labelledby="timeline">
-      <h2 id="timeline">Timeline</h2>
+      <h2 id="timeline">{msg('requests.timeline.title')}</h2>
       {timeline.isPending ? <Loading /> : null}
       <ErrorNote error={timeline.error} />
       <ol className="timeline">

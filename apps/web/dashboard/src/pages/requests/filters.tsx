@@ -1,10 +1,12 @@
+import { msg } from '../../messages/index.ts';
+
 const FILTERS = [
-  { value: '', label: 'All' },
-  { value: 'open', label: 'Waiting for signatures' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'declined', label: 'Declined' },
-  { value: 'expired', label: 'Expired' },
-  { value: 'canceled', label: 'Canceled' },
+  { value: '', label: msg('requests.filter.all') },
+  { value: 'open', label: msg('requests.filter.open') },
+  { value: 'completed', label: msg('requests.filter.completed') },
+  { value: 'declined', label: msg('requests.filter.declined') },
+  { value: 'expired', label: msg('requests.filter.expired') },
+  { value: 'canceled', label: msg('requests.filter.canceled') },
 ];
 
 /** Search by signer and a status filter, both kept in the address (`?q=`, `?status=`). */
@@ -20,16 +22,16 @@ export function RequestFilters({
   return (
     <search className="filters">
       <label className="inline grow">
-        <span className="sr-only">Search by signer name, email or phone</span>
+        <span className="sr-only">{msg('requests.search.label')}</span>
         <input
           type="search"
-          placeholder="Search signers by name, email or phone"
+          placeholder={msg('requests.search.placeholder')}
           value={q}
           onChange={(e) => set('q', e.target.value)}
         />
       </label>
       <label className="inline">
-        Status{' '}
+        {msg('requests.filter.status')}{' '}
         <select value={status} onChange={(e) => set('status', e.target.value)}>
           {FILTERS.map((f) => (
             <option key={f.value} value={f.value}>

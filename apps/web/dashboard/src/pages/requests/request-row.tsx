@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
-import { formatDateTime, REQUEST_STATUS_LABEL, SIGNER_STATUS_LABEL } from '../../format.ts';
+import { formatDateTime, REQUEST_STATUS_LABEL } from '../../format.ts';
 import { PrimaryLink } from '../../link-button.tsx';
+import { msg, t } from '../../messages/index.ts';
 import type { Outputs } from '../../router-types.ts';
 import { Badge, EmptyState, statusTone } from '../../ui.tsx';
 
@@ -12,18 +13,17 @@ export function RequestRow({ request: r }: { request: RequestSummary }) {
     <li className="row">
       <div className="row-main">
         <Link to={`/requests/${r.id}`} className="row-link">
-          <strong>{r.template?.name ?? `Request ${r.id}`}</strong>
+          <strong>{r.template?.name ?? t('requests.untitled', { id: String(r.id) })}</strong>
         </Link>{' '}
         <Badge tone={statusTone(r.status)}>{REQUEST_STATUS_LABEL[r.status] ?? r.status}</Badge>
         <div className="hint">
           {r.signers
-            .map(
-              (s) =>
-                `${s.name || s.email || s.phone} (${SIGNER_STATUS_LABEL[s.status]?.toLowerCase() ?? s.status})`,
+            .map((s) =>
+              t('requests.row.signer', { name: s.name || s.email || s.phone || '', status: s.status }),
             )
             .join(' · ')}
         </div>
-        <div className="hint">Sent {formatDateTime(r.created_at)}</div>
+        <div className="hint">{t('requests.row.sent', { date: formatDateTime(r.created_at) })}</div>
       </div>
     </li>
   );
@@ -32,13 +32,13 @@ export function RequestRow({ request: r }: { request: RequestSummary }) {
 /** An empty list: nothing matches the filters, or nothing was sent yet. */
 export function NoRequests({ filtered }: { filtered: boolean }) {
   return filtered ? (
-    <EmptyState title="Nothing matches">Try another status or search.</EmptyState>
+    <EmptyState title={msg('requests.none_match.title')}>{msg('requests.none_match.text')}</EmptyState>
   ) : (
     <EmptyState
-      title="No requests yet"
-      action={<PrimaryLink to="/send">Send your first document</PrimaryLink>}
+      title={msg('requests.empty.title')}
+      action={<PrimaryLink to="/send">{msg('requests.empty.action')}</PrimaryLink>}
     >
-      Send a template to one or more signers; you can follow their progress here.
+      {msg('requests.empty.text')}
     </EmptyState>
   );
 }
