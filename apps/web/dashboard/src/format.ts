@@ -34,7 +34,9 @@ export const SIGNER_STATUS_LABEL: Record<string, string> = {
   viewed: msg('signer.viewed'),
   signed: msg('signer.signed'),
   declined: msg('signer.declined'),
-}; /** What an SMS was, in words (an unknown kind as it is). */
+};
+
+/** What an SMS was, in words (an unknown kind as it is). */
 const SMS_KINDS: Record<string, string> = {
   invitation: msg('activity.sms_kind.invitation'),
   next_signer: msg('activity.sms_kind.invitation'),
