@@ -1,5 +1,65 @@
 /** Words of templates, the template editor, uploads, public signing links and embedding (pages/editor/, template-row, templates, template-filters, upload, upload-parts, upload-errors.ts, signing-link, embed-settings). */
 export const templates = {
+  // The Templates page (templates.tsx, template-filters.tsx)
+  'templates.title': 'Templates',
+  'templates.intro':
+    'Reusable documents with fields for each signer role. Text tags such as <code>{tag}</code> in a PDF become fields automatically.',
+  'templates.search.label': 'Search templates by name',
+  'templates.search.placeholder': 'Search by name',
+  'templates.filter.folder': 'Folder',
+  'templates.filter.all_folders': 'All folders',
+  'templates.filter.archived_only': 'Archived only',
+  'templates.no_match.title': 'No templates match',
+  'templates.no_match.body': 'Try another name or folder.',
+  'templates.empty.title': 'No templates yet',
+  'templates.empty.can_write': 'Drop a PDF above to create your first template; then send it for signature.',
+  'templates.empty.read_only': 'When your team uploads templates, they appear here.',
+  'templates.list': 'Templates',
+  'templates.duplicated': 'Created “{name}”',
+  'templates.archived': 'Archived “{name}”: it can no longer be sent',
+
+  // One template in the list (template-row.tsx)
+  'templates.row.archived': 'archived',
+  'templates.row.counts':
+    '{pages, plural, one {# page} other {# pages}}{documents, plural, =0 {} =1 {} other { in # documents}} · {fields, plural, one {# field} other {# fields}}',
+  'templates.row.details': 'Roles: {roles} · created {date}',
+  'templates.row.details_by': 'Roles: {roles} · created {date} by {person}',
+  'templates.row.no_roles': 'none yet',
+  'templates.row.send': 'Send',
+  'templates.row.bulk_send': 'Bulk send',
+  'templates.row.bulk_send_label': 'Bulk send {name}',
+  'templates.row.public_link': 'Public link',
+  'templates.row.public_link_label': 'Public link of {name}',
+  'templates.row.edit_fields': 'Edit fields',
+  'templates.row.duplicate': 'Duplicate',
+  'templates.row.duplicate_label': 'Duplicate {name}',
+  'templates.row.archive': 'Archive',
+  'templates.row.archive_label': 'Archive {name}',
+  'templates.row.archive_title': 'Archive “{name}”?',
+  'templates.row.archive_body':
+    'It can no longer be sent, and signing links of its unfinished requests stop working. There is no undo.',
+
+  // The New template card (upload.tsx, upload-parts.tsx, upload-errors.ts)
+  'upload.title': 'New template',
+  'upload.drop': 'Drop PDF or image files here',
+  'upload.drop_hint': 'or press to choose files (up to 25 MB per upload)',
+  'upload.file_size': '({size} MB)',
+  'upload.too_big':
+    'These files add up to {size} MB; upload at most 25 MB at a time here (the API takes up to 10 documents of 25 MB each).',
+  'upload.name': 'Template name (optional)',
+  'upload.folder': 'Folder (optional)',
+  'upload.progress': 'Uploading',
+  'upload.clear': 'Clear',
+  'upload.submit': 'Upload',
+  'upload.read_failed': 'Could not read {file}',
+  'upload.failed': 'The upload failed.',
+  /** An error of the API about one document, named by the file the person chose. */
+  'upload.file_error': '{file}: {error}',
+  'upload.created': 'Template “{name}” created',
+  'upload.done_no_fields':
+    '“{name}” is ready, but has no fields yet: <link>place fields in the editor</link>',
+  'upload.done': '“{name}” is ready. <link>Send it for signature</link>',
+
   // The template editor: opening it (editor-page.tsx)
   'editor.back_link': '← Templates',
   'editor.viewer.title': 'You can look, not edit',
