@@ -170,4 +170,43 @@ export const templates = {
   'editor.default.first_role': 'Signer',
   'editor.default.option': 'Option {number}',
 
+  // A template's public signing link (signing-link.tsx)
+  'link.title': 'Public link: {name}',
+  /** {source} is the value of a request's source field. */
+  'link.intro':
+    'Anyone with the link enters their name and email, confirms the email with a code, and signs their own copy. Each signature is a request of yours (source <code>{source}</code>) and uses credits as usual.',
+  'link.back': 'Back to templates',
+  'link.status.on': 'The link is on',
+  'link.status.off': 'The link is off',
+  'link.copy': 'Copy link',
+  'link.status.off_hint': 'Visitors who open the link are told it is turned off.',
+  'link.uses': '{uses} signed through it.',
+  'link.uses_capped': '{uses} signed through it of at most {max}.',
+  'link.saved_on': 'The public link is on',
+  'link.saved_off': 'The public link is off',
+  'link.settings': 'Settings',
+  'link.save': 'Save',
+  'link.enabled': 'Turn the public link on',
+  'link.role': 'Visitors sign as',
+  'link.cap': 'Most signatures through the link (optional)',
+  'link.cap_hint': 'At the cap the link says it is no longer available. Leave empty for no cap.',
+  'link.preset.legend': '{role}: the same person on every copy',
+  'link.preset.name': '{role} name',
+  'link.preset.email': '{role} email',
+
+  // Embedded signing (embed-settings.tsx); the values in <code> are code and stay as they are.
+  'embed.title': 'Embedded signing',
+  'embed.intro':
+    "Let people sign inside your own site. Send a request with <code>{option}</code>, then show its signer's <code>{field}</code> with the <code>{element}</code> element.",
+  'embed.snippet.title': 'On your page',
+  'embed.snippet.events':
+    'The element fires <code>{loaded}</code>, <code>{completed}</code>, <code>{declined}</code> and <code>{error}</code>.',
+  'embed.origins.read_only': 'Allowed origins: {origins}',
+  'embed.origins.none': 'none',
+  'embed.origins.title': 'Allowed origins',
+  'embed.origins.label': 'One origin per line',
+  'embed.origins.hint':
+    'For example {example}. Other sites cannot show your signing pages; requests not sent for embedding are never shown in a frame.',
+  'embed.origins.save': 'Save',
+  'embed.origins.saved': 'Allowed origins saved',
 } as const;
