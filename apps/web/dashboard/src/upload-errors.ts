@@ -1,3 +1,4 @@
+import { t } from './messages/index.ts';
 import { errorMessage } from './trpc.ts';
 
 /**
@@ -5,9 +6,9 @@ import { errorMessage } from './trpc.ts';
  * files, so the message names the file instead.
  */
 export function withFileNames(err: unknown, files: readonly { name: string }[]): { message: string } {
-  const message = errorMessage(err).replace(/^documents\[(\d+)\]:?\s*/, (whole, i: string) => {
-    const file = files[Number(i)];
-    return file ? `${file.name}: ` : whole;
-  });
-  return { message };
+  const message = errorMessage(err);
+  const [whole, i] = /^documents\[(\d+)\]:?\s*/.exec(message) ?? [];
+  const file = whole ? files[Number(i)] : undefined;
+  if (!whole || !file) return { message };
+  return { message: t('upload.file_error', { file: file.name, error: message.slice(whole.length) }) };
 }

@@ -1,10 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { msg, t, tx } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { CardForm, ErrorNote, Loading, PageHeader, TextArea, useToast } from '../ui.tsx';
 
 // /embed: the origins allowed to show this account's signing pages inside their own pages.
+
+/** The HTML to paste into a page (code, not words). */
+const snippet = (script: string) =>
+  ['<script src="', script, '"></script>\n<esign-form signing-url="SIGNING_URL"></esign-form>'].join('');
+
+const code = (c: React.ReactNode[]) => <code>{c}</code>;
 
 export function EmbedSettingsPage({ session }: { session: Session }) {
   const settings = useQuery(trpc.embed.get.queryOptions());
@@ -13,24 +20,32 @@ export function EmbedSettingsPage({ session }: { session: Session }) {
   const { script_url: script } = settings.data;
   return (
     <>
-      <PageHeader title="Embedded signing">
-        Let people sign inside your own site. Send a request with <code>"embed": true</code>, then show its
-        signer's <code>signing_url</code> with the <code>&lt;esign-form&gt;</code> element.
+      <PageHeader title={msg('embed.title')}>
+        {tx('embed.intro', { option: '"embed": true', field: 'signing_url', element: '<esign-form>', code })}
       </PageHeader>
       <section className="card" aria-labelledby="embed-snippet">
-        <h2 id="embed-snippet">On your page</h2>
+        <h2 id="embed-snippet">{msg('embed.snippet.title')}</h2>
         <pre>
-          <code>{`<script src="${script}"></script>\n<esign-form signing-url="SIGNING_URL"></esign-form>`}</code>
+          <code>{snippet(script)}</code>
         </pre>
         <p className="hint">
-          The element fires <code>esign:loaded</code>, <code>esign:completed</code>,{' '}
-          <code>esign:declined</code> and <code>esign:error</code>.
+          {tx('embed.snippet.events', {
+            loaded: 'esign:loaded',
+            completed: 'esign:completed',
+            declined: 'esign:declined',
+            error: 'esign:error',
+            code,
+          })}
         </p>
       </section>
       {session.user.role === 'admin' ? (
         <OriginsForm origins={settings.data.origins} />
       ) : (
-        <p>Allowed origins: {settings.data.origins.join(', ') || 'none'}</p>
+        <p>
+          {t('embed.origins.read_only', {
+            origins: settings.data.origins.join(', ') || msg('embed.origins.none'),
+          })}
+        </p>
       )}
     </>
   );
@@ -44,7 +59,7 @@ function OriginsForm({ origins }: { origins: string[] }) {
   const save = useMutation(
     trpc.embed.update.mutationOptions({
       onSuccess: async () => {
-        toast('Allowed origins saved');
+        toast(msg('embed.origins.saved'));
         await queryClient.invalidateQueries({ queryKey: trpc.embed.pathKey() });
       },
     }),
@@ -56,18 +71,18 @@ function OriginsForm({ origins }: { origins: string[] }) {
   return (
     <CardForm
       id="embed-origins"
-      title="Allowed origins"
+      title={msg('embed.origins.title')}
       onSubmit={submit}
       error={save.error}
       busy={save.isPending}
-      submitLabel="Save"
+      submitLabel={msg('embed.origins.save')}
     >
       <TextArea
-        label="One origin per line"
+        label={msg('embed.origins.label')}
         rows={5}
         value={text}
         onChange={(e) => setText(e.target.value)}
-        hint="For example https://app.example.com. Other sites cannot show your signing pages; requests not sent for embedding are never shown in a frame."
+        hint={t('embed.origins.hint', { example: 'https://app.example.com' })}
       />
     </CardForm>
   );

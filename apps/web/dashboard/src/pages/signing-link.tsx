@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { msg, t, tx } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import {
@@ -17,6 +18,9 @@ import {
 
 // /templates/:id/link: a template's public signing link (source `link`, docs/sending.md).
 
+/** The `source` of the requests a public link makes (a value of the API). */
+const LINK_SOURCE = 'link';
+
 interface Preset {
   role: string;
   name: string;
@@ -31,16 +35,15 @@ export function SigningLinkPage({ session }: { session: Session }) {
   if (!template.data || !link.data) return <ErrorNote error={template.error ?? link.error} />;
   return (
     <>
-      <PageHeader title={`Public link: ${template.data.name}`}>
-        Anyone with the link enters their name and email, confirms the email with a code, and signs their own
-        copy. Each signature is a request of yours (source <code>link</code>) and uses credits as usual.
+      <PageHeader title={t('link.title', { name: template.data.name })}>
+        {tx('link.intro', { source: LINK_SOURCE, code: (c) => <code>{c}</code> })}
       </PageHeader>
       <LinkStatus link={link.data} />
       {session.user.role !== 'viewer' ? (
         <LinkSettings id={id} roles={template.data.roles} link={link.data} />
       ) : null}
       <p>
-        <Link to="/templates">Back to templates</Link>
+        <Link to="/templates">{msg('link.back')}</Link>
       </p>
     </>
   );
@@ -58,16 +61,18 @@ interface LinkData {
 function LinkStatus({ link }: { link: LinkData }) {
   return (
     <section className="card" aria-labelledby="link-status">
-      <h2 id="link-status">{link.enabled ? 'The link is on' : 'The link is off'}</h2>
+      <h2 id="link-status">{msg(link.enabled ? 'link.status.on' : 'link.status.off')}</h2>
       {link.url && link.enabled ? (
         <p className="row-actions">
-          <code className="grow">{link.url}</code> <CopyButton value={link.url} label="Copy link" />
+          <code className="grow">{link.url}</code> <CopyButton value={link.url} label={msg('link.copy')} />
         </p>
       ) : (
-        <p className="hint">Visitors who open the link are told it is turned off.</p>
+        <p className="hint">{msg('link.status.off_hint')}</p>
       )}
       <p className="hint">
-        {link.uses} signed through it{link.max_uses ? ` of at most ${link.max_uses}` : ''}.
+        {link.max_uses
+          ? t('link.uses_capped', { uses: link.uses, max: link.max_uses })
+          : t('link.uses', { uses: link.uses })}
       </p>
     </section>
   );
@@ -93,7 +98,7 @@ function LinkSettings({ id, roles, link }: { id: number; roles: string[]; link: 
   const save = useMutation(
     trpc.signingLinks.update.mutationOptions({
       onSuccess: async (l) => {
-        toast(l.enabled ? 'The public link is on' : 'The public link is off');
+        toast(msg(l.enabled ? 'link.saved_on' : 'link.saved_off'));
         await queryClient.invalidateQueries({ queryKey: trpc.signingLinks.pathKey() });
       },
     }),
@@ -117,19 +122,19 @@ function LinkSettings({ id, roles, link }: { id: number; roles: string[]; link: 
   return (
     <CardForm
       id="link-settings"
-      title="Settings"
+      title={msg('link.settings')}
       onSubmit={submit}
       error={save.error}
       busy={save.isPending}
-      submitLabel="Save"
+      submitLabel={msg('link.save')}
     >
       <CheckboxField
-        label="Turn the public link on"
+        label={msg('link.enabled')}
         checked={enabled}
         onChange={(e) => setEnabled(e.target.checked)}
       />
       <SelectField
-        label="Visitors sign as"
+        label={msg('link.role')}
         value={role}
         onChange={(e) => setRole(e.target.value)}
         options={roles.map((r) => ({ value: r, label: r }))}
@@ -138,11 +143,11 @@ function LinkSettings({ id, roles, link }: { id: number; roles: string[]; link: 
         <PresetFields key={p.role} preset={p} onChange={(patch) => setPreset(i, patch)} />
       ))}
       <TextField
-        label="Most signatures through the link (optional)"
+        label={msg('link.cap')}
         inputMode="numeric"
         value={cap}
         onChange={(e) => setCap(e.target.value.replace(/\D/g, ''))}
-        hint="At the cap the link says it is no longer available. Leave empty for no cap."
+        hint={msg('link.cap_hint')}
       />
     </CardForm>
   );
@@ -152,14 +157,14 @@ function LinkSettings({ id, roles, link }: { id: number; roles: string[]; link: 
 function PresetFields({ preset, onChange }: { preset: Preset; onChange: (patch: Partial<Preset>) => void }) {
   return (
     <fieldset className="card">
-      <legend>{preset.role}: the same person on every copy</legend>
+      <legend>{t('link.preset.legend', { role: preset.role })}</legend>
       <TextField
-        label={`${preset.role} name`}
+        label={t('link.preset.name', { role: preset.role })}
         value={preset.name}
         onChange={(e) => onChange({ name: e.target.value })}
       />
       <TextField
-        label={`${preset.role} email`}
+        label={t('link.preset.email', { role: preset.role })}
         type="email"
         required
         value={preset.email}

@@ -1,3 +1,5 @@
+import { msg } from '../messages/index.ts';
+
 // The Templates page's search: name, folder, archived only.
 
 export function TemplateFilters(p: {
@@ -12,18 +14,18 @@ export function TemplateFilters(p: {
   return (
     <search className="filters">
       <label className="inline grow">
-        <span className="sr-only">Search templates by name</span>
+        <span className="sr-only">{msg('templates.search.label')}</span>
         <input
           type="search"
-          placeholder="Search by name"
+          placeholder={msg('templates.search.placeholder')}
           value={p.q}
           onChange={(e) => p.onQ(e.target.value)}
         />
       </label>
       <label className="inline">
-        Folder{' '}
+        {msg('templates.filter.folder')}{' '}
         <select value={p.folder} onChange={(e) => p.onFolder(e.target.value)}>
-          <option value="">All folders</option>
+          <option value="">{msg('templates.filter.all_folders')}</option>
           {p.folders.map((f) => (
             <option key={f} value={f}>
               {f}
@@ -33,7 +35,7 @@ export function TemplateFilters(p: {
       </label>
       <label className="inline">
         <input type="checkbox" checked={p.archived} onChange={(e) => p.onArchived(e.target.checked)} />{' '}
-        Archived only
+        {msg('templates.filter.archived_only')}
       </label>
     </search>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '../format.ts';
+import { msg, t } from '../messages/index.ts';
 import { Badge, Button, Confirm } from '../ui.tsx';
 
 // One template in the Templates list, with what can be done to it.
@@ -19,8 +20,6 @@ interface TemplateItem {
   document_count: number;
   thumbnail_url: string | null;
 }
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
  * The first page as a small picture, loaded when the row scrolls into view. Until the image is
@@ -45,7 +44,7 @@ function Thumbnail({ url }: { url: string | null }) {
 }
 
 export function TemplateRow({
-  template: t,
+  template,
   canWrite,
   onDuplicate,
   onArchive,
@@ -55,63 +54,76 @@ export function TemplateRow({
   onDuplicate: () => void;
   onArchive: () => void;
 }) {
-  const active = !t.archived_at;
+  const active = !template.archived_at;
   return (
     <li className="row template-row">
-      <Thumbnail url={t.thumbnail_url} />
+      <Thumbnail url={template.thumbnail_url} />
       <div className="row-main">
-        <strong>{t.name}</strong> {t.folder ? <Badge>{t.folder}</Badge> : null}
-        {t.archived_at ? <Badge tone="muted">archived</Badge> : null}
+        <strong>{template.name}</strong> {template.folder ? <Badge>{template.folder}</Badge> : null}
+        {template.archived_at ? <Badge tone="muted">{msg('templates.row.archived')}</Badge> : null}
         <div className="hint template-counts">
-          {plural(t.page_count, 'page')}
-          {t.document_count > 1 ? ` in ${plural(t.document_count, 'document')}` : ''} ·{' '}
-          {plural(t.field_count, 'field')}
+          {t('templates.row.counts', {
+            pages: template.page_count,
+            documents: template.document_count,
+            fields: template.field_count,
+          })}
         </div>
         <div className="hint">
-          Roles: {t.roles.join(', ') || 'none yet'} · created {formatDate(t.created_at)}
-          {t.created_by ? ` by ${t.created_by.name || t.created_by.email}` : ''}
+          {t(template.created_by ? 'templates.row.details_by' : 'templates.row.details', {
+            roles: template.roles.join(', ') || msg('templates.row.no_roles'),
+            date: formatDate(template.created_at),
+            person: template.created_by ? template.created_by.name || template.created_by.email : '',
+          })}
         </div>
       </div>
       <div className="row-actions">
         {active && canWrite ? (
           <>
-            <Link className="btn btn-primary btn-small" to={`/send?template=${t.id}`}>
-              Send
+            <Link className="btn btn-primary btn-small" to={`/send?template=${template.id}`}>
+              {msg('templates.row.send')}
             </Link>
             <Link
               className="btn btn-secondary btn-small"
-              to={`/bulk?template=${t.id}`}
-              aria-label={`Bulk send ${t.name}`}
+              to={`/bulk?template=${template.id}`}
+              aria-label={t('templates.row.bulk_send_label', { name: template.name })}
             >
-              Bulk send
+              {msg('templates.row.bulk_send')}
             </Link>
           </>
         ) : null}
         <Link
           className="btn btn-secondary btn-small"
-          to={`/templates/${t.id}/link`}
-          aria-label={`Public link of ${t.name}`}
+          to={`/templates/${template.id}/link`}
+          aria-label={t('templates.row.public_link_label', { name: template.name })}
         >
-          Public link
+          {msg('templates.row.public_link')}
         </Link>
-        <a className="btn btn-secondary btn-small" href={t.edit_url}>
-          Edit fields
+        <a className="btn btn-secondary btn-small" href={template.edit_url}>
+          {msg('templates.row.edit_fields')}
         </a>
         {canWrite ? (
-          <Button small onClick={onDuplicate} aria-label={`Duplicate ${t.name}`}>
-            Duplicate
+          <Button
+            small
+            onClick={onDuplicate}
+            aria-label={t('templates.row.duplicate_label', { name: template.name })}
+          >
+            {msg('templates.row.duplicate')}
           </Button>
         ) : null}
         {canWrite && active ? (
           <Confirm
             trigger={
-              <Button small variant="danger" aria-label={`Archive ${t.name}`}>
-                Archive
+              <Button
+                small
+                variant="danger"
+                aria-label={t('templates.row.archive_label', { name: template.name })}
+              >
+                {msg('templates.row.archive')}
               </Button>
             }
-            title={`Archive “${t.name}”?`}
-            description="It can no longer be sent, and signing links of its unfinished requests stop working. There is no undo."
-            confirmLabel="Archive"
+            title={t('templates.row.archive_title', { name: template.name })}
+            description={msg('templates.row.archive_body')}
+            confirmLabel={msg('templates.row.archive')}
             onConfirm={onArchive}
           />
         ) : null}

@@ -1,11 +1,15 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
+import { msg, t, tx } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { EmptyState, ErrorNote, Loading, PageHeader, ShowMore, useToast } from '../ui.tsx';
 import { TemplateFilters } from './template-filters.tsx';
 import { TemplateRow } from './template-row.tsx';
 import { Upload } from './upload.tsx';
+
+/** A text tag as written in a PDF (the syntax, not words). */
+const TEXT_TAG_EXAMPLE = '{{signature;role=Client}}';
 
 export function TemplatesPage({ session }: { session: Session }) {
   const queryClient = useQueryClient();
@@ -30,9 +34,8 @@ export function TemplatesPage({ session }: { session: Session }) {
   const filtered = search !== '' || folder !== '' || archived;
   return (
     <>
-      <PageHeader title="Templates">
-        Reusable documents with fields for each signer role. Text tags such as{' '}
-        <code>{'{{signature;role=Client}}'}</code> in a PDF become fields automatically.
+      <PageHeader title={msg('templates.title')}>
+        {tx('templates.intro', { tag: TEXT_TAG_EXAMPLE, code: (c) => <code>{c}</code> })}
       </PageHeader>
       {canWrite ? <Upload folders={folders.data ?? []} onUploaded={refresh} /> : null}
       <TemplateFilters
@@ -48,16 +51,14 @@ export function TemplatesPage({ session }: { session: Session }) {
       <ErrorNote error={list.error} />
       {list.data && rows.length === 0 ? (
         filtered ? (
-          <EmptyState title="No templates match">Try another name or folder.</EmptyState>
+          <EmptyState title={msg('templates.no_match.title')}>{msg('templates.no_match.body')}</EmptyState>
         ) : (
-          <EmptyState title="No templates yet">
-            {canWrite
-              ? 'Drop a PDF above to create your first template; then send it for signature.'
-              : 'When your team uploads templates, they appear here.'}
+          <EmptyState title={msg('templates.empty.title')}>
+            {msg(canWrite ? 'templates.empty.can_write' : 'templates.empty.read_only')}
           </EmptyState>
         )
       ) : null}
-      <ul className="rows" aria-label="Templates">
+      <ul className="rows" aria-label={msg('templates.list')}>
         {rows.map((t) => (
           <TemplateRow
             key={t.id}
@@ -79,8 +80,8 @@ function useTemplateActions(refresh: () => Promise<void>) {
   const onError = (e: { message: string }) => toast(e.message, 'bad');
   const duplicate = useMutation(
     trpc.templates.duplicate.mutationOptions({
-      onSuccess: async (t) => {
-        toast(`Created “${t.name}”`);
+      onSuccess: async (created) => {
+        toast(t('templates.duplicated', { name: created.name }));
         await refresh();
       },
       onError,
@@ -88,8 +89,8 @@ function useTemplateActions(refresh: () => Promise<void>) {
   );
   const archive = useMutation(
     trpc.templates.archive.mutationOptions({
-      onSuccess: async (t) => {
-        toast(`Archived “${t.name}”: it can no longer be sent`);
+      onSuccess: async (archived) => {
+        toast(t('templates.archived', { name: archived.name }));
         await refresh();
       },
       onError,

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { msg, t, tx } from '../messages/index.ts';
 
 // The pieces of the New template card (upload.tsx): the drop zone, the chosen files with their
 // name and folder, and the note once the template exists.
@@ -38,8 +39,8 @@ export function Dropzone({
         onChoose(e.dataTransfer.files);
       }}
     >
-      <strong>Drop PDF or image files here</strong>
-      <span className="hint">or press to choose files (up to 25 MB per upload)</span>
+      <strong>{msg('upload.drop')}</strong>
+      <span className="hint">{msg('upload.drop_hint')}</span>
       <input
         id={inputId}
         className="sr-only"
@@ -72,19 +73,18 @@ export function ChosenFiles(p: {
       <ul className="plain">
         {p.files.map((f) => (
           <li key={f.name}>
-            {f.name} <span className="hint">({mb(f.size)} MB)</span>
+            {f.name} <span className="hint">{t('upload.file_size', { size: mb(f.size) })}</span>
           </li>
         ))}
       </ul>
       {p.tooBig ? (
         <div className="notice notice-error" role="alert">
-          These files add up to {mb(p.total)} MB; upload at most 25 MB at a time here (the API takes up to 10
-          documents of 25 MB each).
+          {t('upload.too_big', { size: mb(p.total) })}
         </div>
       ) : null}
       <div className="grid-2">
         <div className="field">
-          <label htmlFor={`${p.inputId}-name`}>Template name (optional)</label>
+          <label htmlFor={`${p.inputId}-name`}>{msg('upload.name')}</label>
           <input
             id={`${p.inputId}-name`}
             value={p.name}
@@ -93,7 +93,7 @@ export function ChosenFiles(p: {
           />
         </div>
         <div className="field">
-          <label htmlFor={`${p.inputId}-folder`}>Folder (optional)</label>
+          <label htmlFor={`${p.inputId}-folder`}>{msg('upload.folder')}</label>
           <input
             id={`${p.inputId}-folder`}
             list={`${p.inputId}-folders`}
@@ -116,13 +116,15 @@ export function UploadDone({ created }: { created: Created }) {
   const noFields = created.fields && created.fields.length === 0;
   return (
     <div className="notice notice-good" role="status">
-      “{created.name}” is ready
-      {noFields ? ', but has no fields yet: ' : '. '}
-      {noFields ? (
-        <a href={created.edit_url}>place fields in the editor</a>
-      ) : (
-        <Link to={`/send?template=${created.id}`}>Send it for signature</Link>
-      )}
+      {noFields
+        ? tx('upload.done_no_fields', {
+            name: created.name,
+            link: (c) => <a href={created.edit_url}>{c}</a>,
+          })
+        : tx('upload.done', {
+            name: created.name,
+            link: (c) => <Link to={`/send?template=${created.id}`}>{c}</Link>,
+          })}
       {created.warnings?.length ? <span className="hint"> ({created.warnings.join(' ')})</span> : null}
     </div>
   );

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { msg, t } from '../messages/index.ts';
 import { mutateWithProgress } from '../trpc.ts';
 import { Button, ErrorNote, ProgressBar, useToast } from '../ui.tsx';
 import { withFileNames } from '../upload-errors.ts';
@@ -11,7 +12,7 @@ const readAsDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(new Error(`Could not read ${file.name}`));
+    reader.onerror = () => reject(new Error(t('upload.read_failed', { file: file.name })));
     reader.readAsDataURL(file);
   });
 
@@ -41,7 +42,7 @@ export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded:
       const documents = await Promise.all(
         files.map(async (f) => ({ name: f.name.replace(/\.[^.]+$/, ''), file: await readAsDataUrl(f) })),
       );
-      const t = await mutateWithProgress<Created>(
+      const template = await mutateWithProgress<Created>(
         'templates.create',
         {
           documents,
@@ -50,10 +51,10 @@ export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded:
         },
         setProgress,
       );
-      setCreated(t);
+      setCreated(template);
       setFiles([]);
       setName('');
-      toast(`Template “${t.name}” created`);
+      toast(t('upload.created', { name: template.name }));
       onUploaded();
     } catch (err) {
       setError(withFileNames(err, files));
@@ -63,7 +64,7 @@ export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded:
   };
   return (
     <section className="card" aria-labelledby={`${inputId}-title`}>
-      <h2 id={`${inputId}-title`}>New template</h2>
+      <h2 id={`${inputId}-title`}>{msg('upload.title')}</h2>
       <Dropzone inputId={inputId} onChoose={choose} />
       {files.length > 0 ? (
         <ChosenFiles
@@ -78,16 +79,16 @@ export function Upload({ folders, onUploaded }: { folders: string[]; onUploaded:
           folders={folders}
         />
       ) : null}
-      {progress !== null ? <ProgressBar value={progress} label="Uploading" /> : null}
-      <ErrorNote error={error} title="The upload failed." />
+      {progress !== null ? <ProgressBar value={progress} label={msg('upload.progress')} /> : null}
+      <ErrorNote error={error} title={msg('upload.failed')} />
       {created ? <UploadDone created={created} /> : null}
       {files.length > 0 ? (
         <div className="form-actions">
           <Button onClick={() => setFiles([])} disabled={progress !== null}>
-            Clear
+            {msg('upload.clear')}
           </Button>
           <Button variant="primary" onClick={upload} busy={progress !== null} disabled={tooBig}>
-            Upload
+            {msg('upload.submit')}
           </Button>
         </div>
       ) : null}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { msg } from '../../messages/index.ts';
 import type { Session } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { EmptyState, ErrorNote, Loading } from '../../ui.tsx';
@@ -23,28 +24,26 @@ export function EditorPage({ session }: { session: Session }) {
   if (session.user.role === 'viewer') {
     return (
       <EditorFrame>
-        <EmptyState title="You can look, not edit">
-          Your role (viewer) cannot change templates. Ask an admin of the account for the member role.
-        </EmptyState>
+        <EmptyState title={msg('editor.viewer.title')}>{msg('editor.viewer.body')}</EmptyState>
       </EditorFrame>
     );
   }
   if (!valid)
     return (
       <EditorFrame>
-        <ErrorNote error={new Error('There is no template at this address.')} />
+        <ErrorNote error={new Error(msg('editor.not_found'))} />
       </EditorFrame>
     );
   if (state.isPending)
     return (
       <EditorFrame>
-        <Loading label="Opening the template…" />
+        <Loading label={msg('editor.opening')} />
       </EditorFrame>
     );
   if (state.error)
     return (
       <EditorFrame>
-        <ErrorNote error={state.error} title="The template could not be opened" />
+        <ErrorNote error={state.error} title={msg('editor.open_failed')} />
       </EditorFrame>
     );
   return <Workspace key={id} templateId={id} initial={state.data} />;
@@ -54,7 +53,7 @@ function EditorFrame({ children }: { children: React.ReactNode }) {
   return (
     <main className="ed-frame">
       <p>
-        <Link to="/templates">← Templates</Link>
+        <Link to="/templates">{msg('editor.back_link')}</Link>
       </p>
       {children}
     </main>

@@ -1,5 +1,6 @@
 import { type AreaBox, areaToPercent, fitOnPage, snapBox } from '@esign/domain';
 import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
+import { t } from '../../messages/index.ts';
 import { type EditorArea, type EditorField, TYPE_LABEL } from './model.ts';
 
 // One area of a field on a page: drawn with the signing page's geometry (areaToPercent), moved
@@ -110,7 +111,12 @@ export function FieldBox(props: FieldBoxProps) {
     } else if (e.key === 'Escape') props.onKeyCommand('deselect');
   };
 
-  const label = `${field.name || TYPE_LABEL[field.type]}, ${TYPE_LABEL[field.type].toLowerCase()} for ${field.role}${field.required ? ', required' : ''}`;
+  const label = t('editor.field.label', {
+    name: field.name || TYPE_LABEL[field.type],
+    type: TYPE_LABEL[field.type].toLowerCase(),
+    role: field.role,
+    required: field.required ? 'yes' : 'no',
+  });
   return (
     // biome-ignore lint/a11y/useSemanticElements: a draggable box with a resize handle inside cannot be a <button>
     <div

@@ -6,6 +6,7 @@ import {
   fitOnPage,
   isOptionFieldType,
 } from '@esign/domain';
+import { msg, t } from '../../messages/index.ts';
 
 // The editor's document: what one save sends (name, roles, fields, document order). Areas name
 // their document by id while editing, so reordering or removing documents never mixes them up;
@@ -43,21 +44,27 @@ export interface Selection {
 }
 
 export const TYPE_LABEL: Record<FieldType, string> = {
-  text: 'Text',
-  signature: 'Signature',
-  initials: 'Initials',
-  date: 'Date',
-  checkbox: 'Checkbox',
-  number: 'Number',
-  phone: 'Phone',
-  select: 'Select',
-  radio: 'Radio',
-  multiple: 'Multiple select',
-  image: 'Image',
-  file: 'File',
-  stamp: 'Stamp',
-  cells: 'Cells',
+  text: msg('editor.type.text'),
+  signature: msg('editor.type.signature'),
+  initials: msg('editor.type.initials'),
+  date: msg('editor.type.date'),
+  checkbox: msg('editor.type.checkbox'),
+  number: msg('editor.type.number'),
+  phone: msg('editor.type.phone'),
+  select: msg('editor.type.select'),
+  radio: msg('editor.type.radio'),
+  multiple: msg('editor.type.multiple'),
+  image: msg('editor.type.image'),
+  file: msg('editor.type.file'),
+  stamp: msg('editor.type.stamp'),
+  cells: msg('editor.type.cells'),
 };
+
+/** The options a new select, radio or multiple-select field starts with. */
+export const defaultOptions = (): string[] => [
+  t('editor.default.option', { number: 1 }),
+  t('editor.default.option', { number: 2 }),
+];
 
 /** A new field's box, in fractions of the page: wide for text-like types, square for a checkbox. */
 export function defaultSize(type: FieldType): { w: number; h: number } {
@@ -101,7 +108,7 @@ export function newField(doc: EditorDoc, type: FieldType, role: string, area: Ed
     type,
     role,
     required: true,
-    options: isOptionFieldType(type) ? ['Option 1', 'Option 2'] : [],
+    options: isOptionFieldType(type) ? defaultOptions() : [],
     areas: [{ ...area, ...fitOnPage(area) }],
   };
 }

@@ -1,6 +1,7 @@
 import type { AppRouter } from '@esign/core';
 import { type AreaBox, fitOnPage, isOptionFieldType } from '@esign/domain';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { msg, t } from '../../messages/index.ts';
 import {
   type EditorArea,
   type EditorDoc,
@@ -46,7 +47,7 @@ export function toSaveInput(id: number, version: number, doc: EditorDoc): SaveIn
   return {
     id,
     version,
-    name: doc.name.trim() || 'Untitled template',
+    name: doc.name.trim() || msg('editor.default.name'),
     roles: doc.roles,
     documents: doc.documents,
     fields: doc.fields.map((f) => ({
@@ -124,9 +125,10 @@ export function addAreaOnPage(doc: EditorDoc, key: string, target: { doc: number
 
 export function addRole(doc: EditorDoc): EditorDoc {
   if (doc.roles.length >= MAX_ROLES) return doc;
+  const roleName = (number: number) => t('editor.default.role', { number });
   let n = doc.roles.length + 1;
-  while (doc.roles.includes(`Signer ${n}`)) n++;
-  return { ...doc, roles: [...doc.roles, `Signer ${n}`] };
+  while (doc.roles.includes(roleName(n))) n++;
+  return { ...doc, roles: [...doc.roles, roleName(n)] };
 }
 
 /** Renames a role and moves its fields with it (PATCH renames roles by position). */

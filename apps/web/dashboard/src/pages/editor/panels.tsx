@@ -1,5 +1,6 @@
 import { FIELD_TYPES, type FieldType } from '@esign/domain';
 import { useEffect, useState } from 'react';
+import { msg, t } from '../../messages/index.ts';
 import { Button } from '../../ui.tsx';
 import { MAX_ROLES, ROLE_COLOURS, TYPE_LABEL } from './model.ts';
 import { DRAG_TYPE } from './page-view.tsx';
@@ -18,10 +19,8 @@ export function Palette({
 }) {
   return (
     <section className="ed-panel" aria-labelledby="ed-palette">
-      <h2 id="ed-palette">Fields</h2>
-      <p className="ed-hint">
-        Drag a type onto a page, or pick it and click or draw on a page. Enter places it.
-      </p>
+      <h2 id="ed-palette">{msg('editor.palette.title')}</h2>
+      <p className="ed-hint">{msg('editor.palette.hint')}</p>
       <div className="ed-palette">
         {FIELD_TYPES.map((t) => (
           <button
@@ -60,8 +59,8 @@ export function RolesPanel(props: {
   const { roles } = props;
   return (
     <section className="ed-panel" aria-labelledby="ed-roles">
-      <h2 id="ed-roles">Roles</h2>
-      <p className="ed-hint">Signing order, top first. New fields go to the selected role.</p>
+      <h2 id="ed-roles">{msg('editor.roles.title')}</h2>
+      <p className="ed-hint">{msg('editor.roles.hint')}</p>
       <ol className="ed-roles">
         {roles.map((r, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a role is its position (PATCH renames by position); its name is being edited
@@ -69,7 +68,7 @@ export function RolesPanel(props: {
             <input
               type="radio"
               name="active-role"
-              aria-label={`Place fields for ${r}`}
+              aria-label={t('editor.roles.place_for', { role: r })}
               checked={props.active === r}
               onChange={() => props.onActive(r)}
             />
@@ -84,10 +83,10 @@ export function RolesPanel(props: {
         ))}
       </ol>
       <Button small onClick={props.onAdd} disabled={roles.length >= MAX_ROLES}>
-        Add role
+        {msg('editor.roles.add')}
       </Button>
       {roles.length >= MAX_ROLES ? (
-        <p className="ed-hint">A template has at most {MAX_ROLES} roles.</p>
+        <p className="ed-hint">{t('editor.roles.max', { max: MAX_ROLES })}</p>
       ) : null}
     </section>
   );
@@ -103,18 +102,18 @@ export function DocumentsPanel(props: {
   const docs = props.documents;
   return (
     <section className="ed-panel" aria-labelledby="ed-docs">
-      <h2 id="ed-docs">Documents</h2>
+      <h2 id="ed-docs">{msg('editor.docs.title')}</h2>
       <ol className="ed-docs">
         {docs.map((d, i) => (
           <li key={d.id}>
             <a href={`#doc-${d.id}`} className="ed-doc-name">
-              {d.name} <span className="ed-hint">({d.pages} p.)</span>
+              {d.name} <span className="ed-hint">{t('editor.docs.pages', { count: d.pages })}</span>
             </a>
             <MoveButtons label={d.name} index={i} count={docs.length} onMove={props.onMove} />
             <Button
               small
               variant="ghost"
-              aria-label={`Remove ${d.name}`}
+              aria-label={t('editor.docs.remove', { name: d.name })}
               disabled={docs.length <= 1}
               onClick={() => props.onRemove(d.id)}
             >
@@ -124,7 +123,7 @@ export function DocumentsPanel(props: {
         ))}
       </ol>
       <label className={`btn btn-secondary btn-small${props.busy || docs.length >= 10 ? ' disabled' : ''}`}>
-        {props.busy ? 'Adding…' : 'Add document'}
+        {msg(props.busy ? 'editor.docs.adding' : 'editor.docs.add')}
         <input
           type="file"
           className="sr-only"
@@ -164,9 +163,9 @@ function RoleName({
   return (
     <input
       className="ed-role-name"
-      aria-label={`Role ${index + 1} name`}
+      aria-label={t('editor.roles.name', { number: index + 1 })}
       aria-invalid={trimmed === '' || taken || undefined}
-      title={taken ? 'Another role has this name' : undefined}
+      title={taken ? msg('editor.roles.name_taken') : undefined}
       value={draft}
       maxLength={100}
       onChange={(e) => {
@@ -192,7 +191,7 @@ function MoveButtons(props: {
       <Button
         small
         variant="ghost"
-        aria-label={`Move ${label} up`}
+        aria-label={t('editor.move_up', { name: label })}
         disabled={index === 0}
         onClick={() => onMove(index, index - 1)}
       >
@@ -201,7 +200,7 @@ function MoveButtons(props: {
       <Button
         small
         variant="ghost"
-        aria-label={`Move ${label} down`}
+        aria-label={t('editor.move_down', { name: label })}
         disabled={index === count - 1}
         onClick={() => onMove(index, index + 1)}
       >

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { background } from '../../background.ts';
+import { msg } from '../../messages/index.ts';
 import { errorMessage, trpcClient } from '../../trpc.ts';
 import { Button, useToast } from '../../ui.tsx';
 
@@ -25,8 +26,7 @@ export function Preview({
     const tab = window.open('about:blank', '_blank');
     setBusy(true);
     try {
-      if (!(await flush()))
-        throw new Error('Save your changes first: the preview shows the template as saved.');
+      if (!(await flush())) throw new Error(msg('editor.preview.save_first'));
       const { url } = await trpcClient.templates.preview.mutate({ id: templateId, role: chosen });
       if (tab) tab.location.href = url;
       else window.location.href = url;
@@ -39,8 +39,12 @@ export function Preview({
   };
   return (
     <fieldset className="ed-bar-group ed-preview">
-      <legend className="sr-only">Preview</legend>
-      <select aria-label="Preview as role" value={chosen} onChange={(e) => setRole(e.target.value)}>
+      <legend className="sr-only">{msg('editor.preview')}</legend>
+      <select
+        aria-label={msg('editor.preview.role')}
+        value={chosen}
+        onChange={(e) => setRole(e.target.value)}
+      >
         {roles.map((r) => (
           <option key={r} value={r}>
             {r}
@@ -48,7 +52,7 @@ export function Preview({
         ))}
       </select>
       <Button small busy={busy} onClick={() => background(open())}>
-        Preview
+        {msg('editor.preview')}
       </Button>
     </fieldset>
   );

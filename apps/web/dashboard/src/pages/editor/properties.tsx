@@ -1,6 +1,7 @@
 import { FIELD_TYPES, isOptionFieldType } from '@esign/domain';
+import { msg, t } from '../../messages/index.ts';
 import { Button } from '../../ui.tsx';
-import { type EditorField, isType, TYPE_LABEL } from './model.ts';
+import { defaultOptions, type EditorField, isType, TYPE_LABEL } from './model.ts';
 import { fieldNeedsOptions } from './operations.ts';
 
 // The selected field's properties: what the signing page and sealing use (name, type, role,
@@ -29,18 +30,24 @@ export function Properties(
   return (
     <section className="ed-panel ed-props" aria-labelledby="ed-props">
       <div className="ed-props-head">
-        <h2 id="ed-props">Field</h2>
+        <h2 id="ed-props">{msg('editor.field.title')}</h2>
         <Button small variant="ghost" onClick={props.onClose}>
-          Done
+          {msg('editor.field.done')}
         </Button>
       </div>
       <FieldSettings {...props} />
       <p className="ed-hint">
-        {field.areas.length > 1 ? `On ${field.areas.length} places. ` : ''}This one: page {area.page}, x{' '}
-        {pct(area.x)}, y {pct(area.y)}, {pct(area.w)} × {pct(area.h)}.
+        {t('editor.field.position', {
+          places: field.areas.length,
+          page: area.page,
+          x: pct(area.x),
+          y: pct(area.y),
+          w: pct(area.w),
+          h: pct(area.h),
+        })}
       </p>
       <div className="field">
-        <label htmlFor="ed-area-page">Also place on</label>
+        <label htmlFor="ed-area-page">{msg('editor.field.also_place')}</label>
         <select
           id="ed-area-page"
           value=""
@@ -49,7 +56,7 @@ export function Properties(
             if (target) props.onAddArea(target);
           }}
         >
-          <option value="">Choose a page…</option>
+          <option value="">{msg('editor.field.choose_page')}</option>
           {props.pages.map((p) => (
             <option key={pageKey(p)} value={pageKey(p)}>
               {p.label}
@@ -59,15 +66,13 @@ export function Properties(
       </div>
       <div className="ed-actions">
         <Button small onClick={props.onDuplicate}>
-          Duplicate
+          {msg('editor.field.duplicate')}
         </Button>
         <Button small variant="danger" onClick={props.onDelete}>
-          {field.areas.length > 1 ? 'Delete this place' : 'Delete field'}
+          {msg(field.areas.length > 1 ? 'editor.field.delete_place' : 'editor.field.delete')}
         </Button>
       </div>
-      <p className="ed-hint">
-        Keys: arrows move, Alt+arrows resize, Shift for bigger steps, Delete removes, Ctrl+D duplicates.
-      </p>
+      <p className="ed-hint">{msg('editor.field.keys')}</p>
     </section>
   );
 }
@@ -78,7 +83,7 @@ function FieldSettings(props: SettingsProps) {
   return (
     <>
       <div className="field">
-        <label htmlFor="ed-name">Name</label>
+        <label htmlFor="ed-name">{msg('editor.field.name')}</label>
         <input
           id="ed-name"
           value={field.name}
@@ -87,7 +92,7 @@ function FieldSettings(props: SettingsProps) {
         />
       </div>
       <div className="field">
-        <label htmlFor="ed-type">Type</label>
+        <label htmlFor="ed-type">{msg('editor.field.type')}</label>
         <select
           id="ed-type"
           value={field.type}
@@ -95,9 +100,7 @@ function FieldSettings(props: SettingsProps) {
             const type = e.target.value;
             if (!isType(type)) return;
             const options =
-              isOptionFieldType(type) && field.options.length === 0
-                ? ['Option 1', 'Option 2']
-                : field.options;
+              isOptionFieldType(type) && field.options.length === 0 ? defaultOptions() : field.options;
             props.onChange({ type, options });
           }}
         >
@@ -109,7 +112,7 @@ function FieldSettings(props: SettingsProps) {
         </select>
       </div>
       <div className="field">
-        <label htmlFor="ed-role">Role</label>
+        <label htmlFor="ed-role">{msg('editor.field.role')}</label>
         <select id="ed-role" value={field.role} onChange={(e) => props.onChange({ role: e.target.value })}>
           {props.roles.map((r) => (
             <option key={r} value={r}>
@@ -124,11 +127,11 @@ function FieldSettings(props: SettingsProps) {
           checked={field.required}
           onChange={(e) => props.onChange({ required: e.target.checked })}
         />
-        Required
+        {msg('editor.field.required')}
       </label>
       {isOptionFieldType(field.type) ? (
         <div className="field">
-          <label htmlFor="ed-options">Options (one per line)</label>
+          <label htmlFor="ed-options">{msg('editor.field.options')}</label>
           <textarea
             id="ed-options"
             rows={4}
@@ -136,7 +139,9 @@ function FieldSettings(props: SettingsProps) {
             aria-invalid={fieldNeedsOptions(field) || undefined}
             onChange={(e) => props.onOptions(e.target.value)}
           />
-          {fieldNeedsOptions(field) ? <p className="field-error">Add at least one option.</p> : null}
+          {fieldNeedsOptions(field) ? (
+            <p className="field-error">{msg('editor.field.options_missing')}</p>
+          ) : null}
         </div>
       ) : null}
     </>

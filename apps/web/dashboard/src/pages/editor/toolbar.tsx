@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatDateTime } from '../../format.ts';
+import { type DashboardMessageKey, msg, t, tx } from '../../messages/index.ts';
 import { Button } from '../../ui.tsx';
 import type { History } from './history.ts';
 import type { EditorState } from './operations.ts';
@@ -10,12 +11,12 @@ import type { Autosave } from './use-autosave.ts';
 
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
 
-const SAVE_LABEL: Record<Autosave['status'], string> = {
-  saved: 'All changes saved',
-  pending: 'Unsaved changes…',
-  saving: 'Saving…',
-  error: 'Not saved',
-  conflict: 'Not saved: edited elsewhere',
+const SAVE_LABEL: Record<Autosave['status'], DashboardMessageKey> = {
+  saved: 'editor.save.saved',
+  pending: 'editor.save.pending',
+  saving: 'editor.save.saving',
+  error: 'editor.save.error',
+  conflict: 'editor.save.conflict',
 };
 
 export function Toolbar(props: {
@@ -33,25 +34,25 @@ export function Toolbar(props: {
   const { save, zoom } = props;
   return (
     <header className="ed-bar">
-      <Link to="/templates" className="ed-back" aria-label="Back to templates">
+      <Link to="/templates" className="ed-back" aria-label={msg('editor.back')}>
         ←
       </Link>
       <input
         className="ed-title"
-        aria-label="Template name"
+        aria-label={msg('editor.name')}
         value={props.name}
         maxLength={200}
         onChange={(e) => props.onName(e.target.value)}
       />
       <fieldset className="ed-bar-group">
-        <legend className="sr-only">History</legend>
+        <legend className="sr-only">{msg('editor.history')}</legend>
         <Button
           small
           variant="ghost"
           onClick={props.onUndo}
           disabled={props.history.past.length === 0}
-          aria-label="Undo"
-          title="Undo (Ctrl+Z)"
+          aria-label={msg('editor.undo')}
+          title={msg('editor.undo_title')}
         >
           ↶
         </Button>
@@ -60,8 +61,8 @@ export function Toolbar(props: {
           variant="ghost"
           onClick={props.onRedo}
           disabled={props.history.future.length === 0}
-          aria-label="Redo"
-          title="Redo (Ctrl+Shift+Z)"
+          aria-label={msg('editor.redo')}
+          title={msg('editor.redo_title')}
         >
           ↷
         </Button>
@@ -73,8 +74,9 @@ export function Toolbar(props: {
         data-status={save.status}
         title={save.error ?? undefined}
       >
-        {SAVE_LABEL[save.status]}
-        {save.status === 'error' && save.error ? `: ${save.error}` : ''}
+        {save.status === 'error' && save.error
+          ? t('editor.save.error_reason', { error: save.error })
+          : msg(SAVE_LABEL[save.status])}
       </output>
       <Preview templateId={props.templateId} roles={props.roles} flush={save.flush} />
     </header>
@@ -85,11 +87,11 @@ function ZoomControls({ zoom, onZoom }: { zoom: number; onZoom: (z: number) => v
   const z = ZOOMS.indexOf(zoom as (typeof ZOOMS)[number]);
   return (
     <fieldset className="ed-bar-group">
-      <legend className="sr-only">Zoom</legend>
+      <legend className="sr-only">{msg('editor.zoom')}</legend>
       <Button
         small
         variant="ghost"
-        aria-label="Zoom out"
+        aria-label={msg('editor.zoom_out')}
         disabled={z <= 0}
         onClick={() => onZoom(ZOOMS[z - 1]!)}
       >
@@ -101,7 +103,7 @@ function ZoomControls({ zoom, onZoom }: { zoom: number; onZoom: (z: number) => v
       <Button
         small
         variant="ghost"
-        aria-label="Zoom in"
+        aria-label={msg('editor.zoom_in')}
         disabled={z >= ZOOMS.length - 1}
         onClick={() => onZoom(ZOOMS[z + 1]!)}
       >
@@ -120,19 +122,18 @@ export function ConflictBanner({
   onTheirs: () => void;
   onMine: () => void;
 }) {
-  const by = conflict.template.updated_at ? formatDateTime(conflict.template.updated_at) : 'just now';
+  const by = conflict.template.updated_at
+    ? formatDateTime(conflict.template.updated_at)
+    : msg('editor.conflict.just_now');
   return (
     <div className="ed-conflict" role="alert">
-      <p>
-        <strong>Someone else saved this template</strong> ({by}) while you were editing. Your latest changes
-        are not saved.
-      </p>
+      <p>{tx('editor.conflict', { when: by, strong: (c) => <strong>{c}</strong> })}</p>
       <div className="ed-actions">
         <Button small onClick={onTheirs}>
-          Load their version
+          {msg('editor.conflict.load_theirs')}
         </Button>
         <Button small variant="danger" onClick={onMine}>
-          Keep mine (replace theirs)
+          {msg('editor.conflict.keep_mine')}
         </Button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import type { AreaBox, FieldType } from '@esign/domain';
 import { useCallback, useMemo, useState } from 'react';
+import { msg, t } from '../../messages/index.ts';
 import { errorMessage, trpcClient } from '../../trpc.ts';
 import { useToast } from '../../ui.tsx';
 import { change, type History, startHistory } from './history.ts';
@@ -22,7 +23,7 @@ export function useWorkspace(templateId: number, initial: EditorState) {
   const save = useAutosave(templateId, initial, doc, start.present);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [armed, setArmed] = useState<FieldType | null>(null);
-  const [activeRole, setActiveRole] = useState(doc.roles[0] ?? 'Signer');
+  const [activeRole, setActiveRole] = useState(doc.roles[0] ?? msg('editor.default.first_role'));
   const [current, setCurrent] = useState<Where>({ doc: doc.documents[0]!, page: 1 });
   const [zoom, setZoom] = useState(1);
   const [focusKey, setFocusKey] = useState<string | null>(null);
@@ -106,14 +107,11 @@ function useDocumentUpload(templateId: number, save: Autosave, reset: (state: Ed
         file: await readAsDataUrl(file),
       });
       if (answer.status === 'conflict') {
-        toast(
-          'Someone else changed this template. Reload the page to see their version, then add the document.',
-          'bad',
-        );
+        toast(msg('editor.docs.conflict'), 'bad');
         return;
       }
       reset(answer);
-      toast(`Added “${answer.documents.at(-1)?.name}”`);
+      toast(t('editor.docs.added', { name: answer.documents.at(-1)?.name }));
     } catch (err) {
       toast(errorMessage(err), 'bad');
     } finally {
@@ -134,7 +132,11 @@ function usePages(server: EditorState, doc: EditorDoc) {
       count.set(d.id, d.pages.length);
       byDoc.set(
         d.id,
-        d.pages.map((p) => ({ ...p, doc: d.id, label: `${d.name}, page ${p.number} of ${d.pages.length}` })),
+        d.pages.map((p) => ({
+          ...p,
+          doc: d.id,
+          label: t('editor.page', { document: d.name, page: p.number, pages: d.pages.length }),
+        })),
       );
     }
     const all = doc.documents.flatMap((id) =>
@@ -148,7 +150,7 @@ function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const r = new FileReader();
     r.onload = () => resolve(String(r.result));
-    r.onerror = () => reject(new Error('The file could not be read.'));
+    r.onerror = () => reject(new Error(msg('editor.docs.read_failed')));
     r.readAsDataURL(file);
   });
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { background } from '../../background.ts';
+import { msg } from '../../messages/index.ts';
 import { type History, redo, undo } from './history.ts';
 import { type EditorDoc, roleColour, type Selection } from './model.ts';
 import type { EditorState } from './operations.ts';
@@ -43,7 +44,7 @@ export function Workspace({ templateId, initial }: { templateId: number; initial
         />
       ) : null}
       <SidePanels w={w} />
-      <main className="ed-pages" aria-label="Pages">
+      <main className="ed-pages" aria-label={msg('editor.pages')}>
         {doc.documents.map((id) => (
           <section key={id} id={`doc-${id}`} className="ed-doc" aria-label={pages.names.get(id)}>
             {doc.documents.length > 1 ? <h2 className="ed-doc-title">{pages.names.get(id)}</h2> : null}
@@ -80,9 +81,7 @@ export function Workspace({ templateId, initial }: { templateId: number; initial
             onClose={() => w.setSelection(null)}
           />
         ) : (
-          <p className="ed-hint ed-panel">
-            Select a field to set its name, role, options and whether it is required.
-          </p>
+          <p className="ed-hint ed-panel">{msg('editor.select_hint')}</p>
         )}
       </aside>
     </div>
@@ -106,7 +105,7 @@ function SidePanels({ w }: { w: WorkspaceState }) {
       <DocumentsPanel
         documents={doc.documents.map((id) => ({
           id,
-          name: pages.names.get(id) ?? 'Document',
+          name: pages.names.get(id) ?? msg('editor.docs.unnamed'),
           pages: pages.count.get(id) ?? 0,
         }))}
         busy={w.adding}
