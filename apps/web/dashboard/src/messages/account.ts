@@ -1,2 +1,65 @@
 /** Words of signing in and the account: sign-in, sign-up, invitations, password reset, the account and its sessions, the team, API keys, connected apps (pages/auth/, account, team/, team, api-keys/, api-keys, connected-apps, admin-only, not-found). */
-export const account = {} as const;
+export const account = {
+  // The sign-in pages' card and footer; {endpoint} is the MCP endpoint's path.
+  'auth.footer': 'Developers: <link>API reference</link> · MCP endpoint at {endpoint}',
+  'auth.back_to_sign_in': 'Back to sign-in',
+  // Fields shared by the sign-in forms.
+  'auth.field.name': 'Your name',
+  'auth.field.email': 'Email',
+  'auth.field.password': 'Password',
+  'auth.field.password_hint': 'At least 8 characters.',
+
+  // Sign-in page (/login): a password, or a one-time link by email.
+  'auth.login.title': 'Sign in',
+  'auth.login.new_here': 'New here? <link>Create an account</link>',
+  'auth.login.tabs': 'How to sign in',
+  'auth.login.tab_password': 'Password',
+  'auth.login.tab_link': 'Email me a link',
+  'auth.login.link_intro': 'No password needed: we email you a link that signs you in once.',
+  'auth.login.forgot': 'Forgot your password?',
+  'auth.login.submit': 'Sign in',
+  'auth.login.send_link': 'Email me a sign-in link',
+  'auth.login.send_reset': 'Email me a reset link',
+  'auth.login.link_sent':
+    'If <b>{email}</b> belongs to an account, an email is on its way with a sign-in link (valid for 15 minutes). Check your spam folder if it does not arrive.',
+  'auth.login.reset_sent':
+    'If <b>{email}</b> belongs to an account, an email is on its way with a link to choose a new password (valid for 1 hour). Check your spam folder if it does not arrive.',
+  'auth.login.another_address': 'Use another address',
+  'auth.login.reset_title': 'Reset your password',
+  'auth.login.reset_lead': 'We will email you a link to choose a new password.',
+
+  // The one-time sign-in link from the email (/login/link).
+  'auth.link.title': 'Signing you in',
+  'auth.link.incomplete':
+    'This sign-in link is incomplete. Open it again from the email, or ask for a new one.',
+  'auth.link.checking': 'Checking your link…',
+
+  // Choosing a new password from the emailed link (/reset-password).
+  'auth.reset.title': 'Reset your password',
+  'auth.reset.incomplete':
+    'This reset link is incomplete. Open it again from the email, or <link>ask for a new one</link>.',
+  'auth.reset.choose_title': 'Choose a new password',
+  'auth.reset.lead': 'Your other sessions will be signed out.',
+  'auth.reset.new_password': 'New password',
+  'auth.reset.repeat': 'Repeat the new password',
+  'auth.reset.differ': 'The two passwords differ',
+  'auth.reset.submit': 'Save and sign in',
+
+  // Joining an account from an invitation email (/invite); {role} is admin, member or viewer.
+  'auth.invite.title': 'Invitation',
+  'auth.invite.incomplete': 'This invitation link is incomplete. Open it again from the email.',
+  'auth.invite.already_member': 'Already a member? <link>Sign in</link>',
+  'auth.invite.join': 'Join {account}',
+  'auth.invite.join_unnamed': 'Join the account',
+  'auth.invite.lead':
+    '{inviter} invited <b>{email}</b> as {role, select, admin {an admin} member {a member} viewer {a viewer} other {a {role}}}. Choose your name and a password to accept.',
+  'auth.invite.submit': 'Accept and sign in',
+
+  // Sign-up (/signup); {command} is the operator's command line.
+  'auth.signup.title': 'Create an account',
+  'auth.signup.closed':
+    'This server does not take sign-ups. Ask its operator to create an account for you ({command}), or ask a colleague to invite you.',
+  'auth.signup.have_account': 'Already have an account? <link>Sign in</link>',
+  'auth.signup.company': 'Company or team name',
+  'auth.signup.submit': 'Create account',
+} as const;
