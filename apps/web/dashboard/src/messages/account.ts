@@ -62,4 +62,55 @@ export const account = {
   'auth.signup.have_account': 'Already have an account? <link>Sign in</link>',
   'auth.signup.company': 'Company or team name',
   'auth.signup.submit': 'Create account',
+
+  // Account page (/account).
+  'account.title': 'Account',
+  'account.intro': 'Your profile, password and sessions.',
+  'account.intro_admin': 'Your profile, password and sessions, and the account name.',
+  // Profile.
+  'account.profile.title': 'Your profile',
+  'account.profile.signed_in_as': 'Signed in as {email}.',
+  'account.profile.submit': 'Save profile',
+  'account.profile.name': 'Name',
+  'account.profile.country': 'Billing country',
+  'account.profile.country_example': 'US',
+  'account.profile.country_hint': 'Two-letter code; needed before buying credits.',
+  'account.profile.saved': 'Profile saved',
+  // The account's name (admins).
+  'account.name.title': 'Account',
+  'account.name.submit': 'Rename account',
+  'account.name.label': 'Account name',
+  'account.name.hint': 'Shown to people you invite.',
+  'account.name.saved': 'Account renamed',
+  // The language signers read by default (admins).
+  'account.language.title': "Signers' language",
+  'account.language.intro':
+    "What signers read (signing page, emails, consent, audit trail) when neither the signer nor the request names a language. Without one, the signing page follows each signer's browser.",
+  'account.language.submit': 'Save language',
+  'account.language.label': 'Default language',
+  'account.language.browser': "The signer's browser language",
+  'account.language.saved': 'Signers’ language saved',
+  // Password.
+  'account.password.title_set': 'Set a password',
+  'account.password.title_change': 'Change password',
+  'account.password.submit': 'Save password',
+  'account.password.current': 'Current password',
+  'account.password.new': 'New password',
+  'account.password.hint': 'At least 8 characters. Your other sessions will be signed out.',
+  'account.password.changed':
+    '{count, plural, =0 {Password changed} one {Password changed; # other session signed out} other {Password changed; # other sessions signed out}}',
+  // Sessions: where the person is signed in; {browser} and {os} are names such as Firefox and Linux.
+  'account.sessions.title': 'Where you are signed in',
+  'account.sessions.sign_out_others': 'Sign out other sessions',
+  'account.sessions.others_signed_out':
+    '{count, plural, one {# other session signed out} other {# other sessions signed out}}',
+  'account.sessions.agent': '{browser} on {os}',
+  'account.sessions.unknown_browser': 'Unknown browser',
+  'account.sessions.browser': 'Browser',
+  'account.sessions.this_browser': 'this browser',
+  'account.sessions.test_mode': 'test mode',
+  'account.sessions.details': '{address} · signed in {signed_in} · last active {last_active}',
+  'account.sessions.unknown_address': 'unknown address',
+  'account.sessions.sign_out': 'Sign out',
+  'account.sessions.signed_out': 'Session signed out',
 } as const;
