@@ -113,4 +113,49 @@ export const account = {
   'account.sessions.unknown_address': 'unknown address',
   'account.sessions.sign_out': 'Sign out',
   'account.sessions.signed_out': 'Session signed out',
+
+  // Team page (/team).
+  'team.title': 'Team',
+  'team.intro':
+    'People who can sign in to {account}. Admins manage everything; members work with templates and requests; viewers can only look.',
+  'team.intro_unnamed':
+    'People who can sign in to this account. Admins manage everything; members work with templates and requests; viewers can only look.',
+  // A member's role in a badge; {role} is admin, member or viewer.
+  'team.role': '{role, select, admin {admin} member {member} viewer {viewer} other {{role}}}',
+  // Inviting (admins).
+  'team.invite.title': 'Invite someone',
+  'team.invite.submit': 'Send invitation',
+  'team.invite.email': 'Email',
+  'team.invite.role': 'Role',
+  'team.invite.role_admin': 'Admin: everything, including keys, webhooks and billing',
+  'team.invite.role_member': 'Member: templates and requests',
+  'team.invite.role_viewer': 'Viewer: read only',
+  'team.invite.sent': 'Invitation emailed to {email}',
+  // Members.
+  'team.members.title': 'Members ({count})',
+  'team.members.you': 'you',
+  'team.members.details': '{email} · since {date}',
+  'team.members.role_of': 'Role of {email}',
+  'team.members.role_admin': 'Admin',
+  'team.members.role_member': 'Member',
+  'team.members.role_viewer': 'Viewer',
+  'team.members.remove': 'Remove',
+  'team.members.remove_label': 'Remove {email}',
+  'team.members.remove_title': 'Remove {name}?',
+  'team.members.remove_description':
+    'They are signed out everywhere and their API keys stop working. What they created stays.',
+  'team.members.remove_confirm': 'Remove member',
+  'team.members.role_changed': 'Role changed',
+  'team.members.removed': 'Member removed',
+  // Invitations not answered yet.
+  'team.invitations.title': 'Pending invitations',
+  'team.invitations.none': 'No invitations waiting for an answer.',
+  'team.invitations.details': 'Invited by {inviter} · expires {date}',
+  'team.invitations.details_unknown': 'Invited by an admin · expires {date}',
+  'team.invitations.withdraw': 'Withdraw',
+  'team.invitations.withdrawn': 'Invitation withdrawn',
+  // What members and viewers see on an admin page; {what} names its contents ("API keys").
+  'team.admin_only.title': 'Only admins can see this page',
+  'team.admin_only.body':
+    '{what} are managed by the admins of your account. Ask one of them (see the Team page) if you need a change.',
 } as const;
