@@ -158,4 +158,51 @@ export const account = {
   'team.admin_only.title': 'Only admins can see this page',
   'team.admin_only.body':
     '{what} are managed by the admins of your account. Ask one of them (see the Team page) if you need a change.',
+
+  // API keys page (/api-keys).
+  'keys.title': 'API keys',
+  'keys.admin_only': 'API keys',
+  'keys.intro':
+    'Keys let your software use the REST API and MCP endpoint. A key acts as the person who created it.',
+  // A new key; {prefix} is the start of the key (svc_live_…).
+  'keys.new.title': 'New key',
+  'keys.new.submit': 'Create key',
+  'keys.new.name': 'Name',
+  'keys.new.name_example': 'e.g. Zapier, CRM sync',
+  'keys.new.expires': 'Expires on (optional)',
+  'keys.new.data': 'Data',
+  'keys.new.live': 'Live ({prefix}): real requests, uses credits',
+  'keys.new.test': 'Test ({prefix}): test data only',
+  'keys.new.permission': 'Permission',
+  'keys.new.full': 'Full access',
+  'keys.new.read': 'Read only (GET, verify, feedback)',
+  // The new key, shown once.
+  'keys.secret.title': 'Your new API key',
+  'keys.secret.description': 'Copy it now and store it somewhere safe: it will not be shown again.',
+  'keys.secret.copy': 'Copy key',
+  'keys.secret.done': 'I have stored it',
+  // Active keys; the quotes around '<key>' are ICU's: it shows as <key>.
+  'keys.active.title': 'Active keys',
+  'keys.active.none': 'No active keys',
+  'keys.active.none_hint': "Create one above, then send it as Authorization: Bearer '<key>'.",
+  'keys.col.name': 'Name',
+  'keys.col.key': 'Key',
+  'keys.col.access': 'Access',
+  'keys.col.owner': 'Owner',
+  'keys.col.last_used': 'Last used',
+  'keys.col.expires': 'Expires',
+  // {environment} is live or test.
+  'keys.environment': '{environment, select, live {live} test {test} other {{environment}}}',
+  'keys.permission.full': 'full access',
+  'keys.permission.read': 'read only',
+  'keys.never': 'never',
+  'keys.revoke.label': 'Revoke key {name}',
+  'keys.revoke.button': 'Revoke',
+  'keys.revoke.title': 'Revoke “{name}”?',
+  'keys.revoke.description': 'Software using this key stops working at once. This cannot be undone.',
+  'keys.revoke.confirm': 'Revoke key',
+  'keys.revoke.done': 'Key revoked: requests with it now get 401',
+  // Revoked keys, folded away; {key} is the key's start.
+  'keys.revoked.title': 'Revoked keys ({count})',
+  'keys.revoked.item': '{name} {key} — revoked {date}',
 } as const;
