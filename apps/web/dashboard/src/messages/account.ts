@@ -205,4 +205,30 @@ export const account = {
   // Revoked keys, folded away; {key} is the key's start.
   'keys.revoked.title': 'Revoked keys ({count})',
   'keys.revoked.item': '{name} {key} — revoked {date}',
+
+  // Connected apps page (/connected-apps): AI assistants connected with OAuth.
+  'apps.title': 'Connected apps',
+  'apps.intro': 'Assistants you connected to the MCP server with “{full}” or “{view}”. They act as you.',
+  'apps.none': 'No connected apps',
+  'apps.none_hint':
+    "Add this server's MCP address to an assistant (see {doc}): it sends you here to approve.",
+  'apps.col.app': 'App',
+  'apps.col.access': 'Access',
+  'apps.col.returns_to': 'Returns to',
+  'apps.col.connected': 'Connected',
+  'apps.col.actions': 'Actions',
+  'apps.access.full': 'Full access',
+  'apps.access.view': 'View only',
+  'apps.disconnect.button': 'Disconnect',
+  'apps.disconnect.label': 'Disconnect {name}',
+  'apps.disconnect.title': 'Disconnect “{name}”?',
+  'apps.disconnect.description': 'Its tokens stop working at once; to use it again, connect it again.',
+  'apps.disconnect.confirm': 'Disconnect',
+  'apps.disconnect.done': 'App disconnected: its access ends now',
+
+  // A page that does not exist.
+  'notfound.title': 'Page not found',
+  'notfound.heading': 'There is nothing at this address',
+  'notfound.body': 'The link may be out of date.',
+  'notfound.home': 'Go to the overview',
 } as const;
