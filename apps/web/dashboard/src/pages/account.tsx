@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { formatAgo, formatDateTime } from '../format.ts';
+import { msg, t } from '../messages/index.ts';
 import { type Session, sessionQuery } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, CardForm, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
@@ -26,7 +27,7 @@ function ProfileForm() {
   const save = useMutation(
     trpc.sessions.updateProfile.mutationOptions({
       onSuccess: async () => {
-        toast('Profile saved');
+        toast(msg('account.profile.saved'));
         await queryClient.invalidateQueries();
       },
     }),
@@ -36,20 +37,25 @@ function ProfileForm() {
   return (
     <CardForm
       id="profile"
-      title="Your profile"
-      intro={<p className="hint">Signed in as {profile.data?.email}.</p>}
+      title={msg('account.profile.title')}
+      intro={<p className="hint">{t('account.profile.signed_in_as', { email: profile.data?.email })}</p>}
       onSubmit={form.handleSubmit((v) => save.mutate(v))}
       error={save.error ?? profile.error}
       busy={save.isPending}
-      submitLabel="Save profile"
+      submitLabel={msg('account.profile.submit')}
     >
       <div className="grid-2">
-        <TextField label="Name" autoComplete="name" error={errors.name?.message} {...form.register('name')} />
         <TextField
-          label="Billing country"
-          placeholder="US"
+          label={msg('account.profile.name')}
+          autoComplete="name"
+          error={errors.name?.message}
+          {...form.register('name')}
+        />
+        <TextField
+          label={msg('account.profile.country')}
+          placeholder={msg('account.profile.country_example')}
           maxLength={2}
-          hint="Two-letter code; needed before buying credits."
+          hint={msg('account.profile.country_hint')}
           error={errors.billing_country?.message}
           {...form.register('billing_country')}
         />
@@ -68,7 +74,7 @@ function AccountNameForm({ session }: { session: Session }) {
   const save = useMutation(
     trpc.members.updateAccount.mutationOptions({
       onSuccess: async () => {
-        toast('Account renamed');
+        toast(msg('account.name.saved'));
         await queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
       },
     }),
@@ -76,15 +82,15 @@ function AccountNameForm({ session }: { session: Session }) {
   return (
     <CardForm
       id="acct"
-      title="Account"
+      title={msg('account.name.title')}
       onSubmit={form.handleSubmit((v) => save.mutate(v))}
       error={save.error}
       busy={save.isPending}
-      submitLabel="Rename account"
+      submitLabel={msg('account.name.submit')}
     >
       <TextField
-        label="Account name"
-        hint="Shown to people you invite."
+        label={msg('account.name.label')}
+        hint={msg('account.name.hint')}
         error={form.formState.errors.name?.message}
         {...form.register('name')}
       />
@@ -101,7 +107,7 @@ function SignerLanguageForm() {
   const save = useMutation(
     trpc.members.setLanguage.mutationOptions({
       onSuccess: async () => {
-        toast('Signers\u2019 language saved');
+        toast(msg('account.language.saved'));
         await queryClient.invalidateQueries({ queryKey: trpc.members.language.queryKey() });
       },
     }),
@@ -111,24 +117,19 @@ function SignerLanguageForm() {
   return (
     <CardForm
       id="signer-language"
-      title="Signers' language"
-      intro={
-        <p className="hint">
-          What signers read (signing page, emails, consent, audit trail) when neither the signer nor the
-          request names a language. Without one, the signing page follows each signer's browser.
-        </p>
-      }
+      title={msg('account.language.title')}
+      intro={<p className="hint">{msg('account.language.intro')}</p>}
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate({ default_locale: value || null });
       }}
       error={save.error ?? current.error}
       busy={save.isPending}
-      submitLabel="Save language"
+      submitLabel={msg('account.language.submit')}
     >
-      <label htmlFor="default-locale">Default language</label>
+      <label htmlFor="default-locale">{msg('account.language.label')}</label>
       <select id="default-locale" value={value} onChange={(e) => setChoice(e.target.value)}>
-        <option value="">The signer's browser language</option>
+        <option value="">{msg('account.language.browser')}</option>
         {LOCALES.map((l) => (
           <option key={l} value={l} lang={l}>
             {LANGUAGE_NAMES[l]}
@@ -147,38 +148,41 @@ function PasswordForm() {
   const change = useMutation(
     trpc.sessions.changePassword.mutationOptions({
       onSuccess: async (r) => {
-        toast(
-          `Password changed${r.signed_out_sessions ? `; ${r.signed_out_sessions} other session(s) signed out` : ''}`,
-        );
+        toast(t('account.password.changed', { count: r.signed_out_sessions }));
         form.reset({ current_password: '', password: '' });
         await queryClient.invalidateQueries();
       },
     }),
   );
   const { errors } = form.formState;
+  // Someone who signs in only by emailed links has no current password to give.
+  const currentPassword =
+    profile.data?.has_password === false ? null : (
+      <TextField
+        label={msg('account.password.current')}
+        type="password"
+        autoComplete="current-password"
+        {...form.register('current_password')}
+      />
+    );
   return (
     <CardForm
       id="pw"
-      title={profile.data?.has_password === false ? 'Set a password' : 'Change password'}
+      title={msg(
+        profile.data?.has_password === false ? 'account.password.title_set' : 'account.password.title_change',
+      )}
       onSubmit={form.handleSubmit((v) => change.mutate(v))}
       error={change.error}
       busy={change.isPending}
-      submitLabel="Save password"
+      submitLabel={msg('account.password.submit')}
     >
       <div className="grid-2">
-        {profile.data?.has_password === false ? null : (
-          <TextField
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            {...form.register('current_password')}
-          />
-        )}
+        {currentPassword}
         <TextField
-          label="New password"
+          label={msg('account.password.new')}
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters. Your other sessions will be signed out."
+          hint={msg('account.password.hint')}
           error={errors.password?.message}
           {...form.register('password')}
         />
@@ -187,30 +191,32 @@ function PasswordForm() {
   );
 }
 
+/** Browsers by name (names, not words to translate), each with how its user agent shows it, first match wins. */
+const BROWSERS: Record<string, RegExp> = {
+  Edge: /Edg\//,
+  Firefox: /Firefox\//,
+  Chrome: /Chrome\//,
+  Safari: /Safari\//,
+};
+
+/** Operating systems by name, as `BROWSERS`. */
+const SYSTEMS: Record<string, RegExp> = {
+  iOS: /iPhone|iPad/,
+  Android: /Android/,
+  macOS: /Mac OS X/,
+  Windows: /Windows/,
+  Linux: /Linux/,
+};
+
+const nameIn = (names: Record<string, RegExp>, ua: string) =>
+  Object.entries(names).find(([, pattern]) => pattern.test(ua))?.[0];
+
 /** A short description of a browser from its user agent. */
 function describeAgent(ua: string | null): string {
-  if (!ua) return 'Unknown browser';
-  const browser = /Edg\//.test(ua)
-    ? 'Edge'
-    : /Firefox\//.test(ua)
-      ? 'Firefox'
-      : /Chrome\//.test(ua)
-        ? 'Chrome'
-        : /Safari\//.test(ua)
-          ? 'Safari'
-          : 'Browser';
-  const os = /iPhone|iPad/.test(ua)
-    ? 'iOS'
-    : /Android/.test(ua)
-      ? 'Android'
-      : /Mac OS X/.test(ua)
-        ? 'macOS'
-        : /Windows/.test(ua)
-          ? 'Windows'
-          : /Linux/.test(ua)
-            ? 'Linux'
-            : '';
-  return os ? `${browser} on ${os}` : browser;
+  if (!ua) return msg('account.sessions.unknown_browser');
+  const browser = nameIn(BROWSERS, ua) ?? msg('account.sessions.browser');
+  const os = nameIn(SYSTEMS, ua);
+  return os ? t('account.sessions.agent', { browser, os }) : browser;
 }
 
 function Sessions() {
@@ -221,7 +227,7 @@ function Sessions() {
   const revoke = useMutation(
     trpc.sessions.revoke.mutationOptions({
       onSuccess: async () => {
-        toast('Session signed out');
+        toast(msg('account.sessions.signed_out'));
         await refresh();
       },
     }),
@@ -229,7 +235,7 @@ function Sessions() {
   const others = useMutation(
     trpc.sessions.revokeOthers.mutationOptions({
       onSuccess: async (r) => {
-        toast(`${r.signed_out_sessions} other session(s) signed out`);
+        toast(t('account.sessions.others_signed_out', { count: r.signed_out_sessions }));
         await refresh();
       },
     }),
@@ -237,14 +243,14 @@ function Sessions() {
   return (
     <section className="card" aria-labelledby="sessions">
       <div className="section-head">
-        <h2 id="sessions">Where you are signed in</h2>
+        <h2 id="sessions">{msg('account.sessions.title')}</h2>
         <Button
           small
           onClick={() => others.mutate()}
           busy={others.isPending}
           disabled={(list.data?.length ?? 0) < 2}
         >
-          Sign out other sessions
+          {msg('account.sessions.sign_out_others')}
         </Button>
       </div>
       {list.isPending ? <Loading /> : null}
@@ -254,17 +260,22 @@ function Sessions() {
           <li key={s.id} className="row">
             <div className="row-main">
               <strong>{describeAgent(s.user_agent)}</strong>{' '}
-              {s.current ? <Badge tone="good">this browser</Badge> : null}
-              {s.environment === 'test' ? <Badge tone="warn">test mode</Badge> : null}
+              {s.current ? <Badge tone="good">{msg('account.sessions.this_browser')}</Badge> : null}
+              {s.environment === 'test' ? (
+                <Badge tone="warn">{msg('account.sessions.test_mode')}</Badge>
+              ) : null}
               <div className="hint">
-                {s.ip ?? 'unknown address'} · signed in {formatDateTime(s.created_at)} · last active{' '}
-                {formatAgo(s.last_seen_at)}
+                {t('account.sessions.details', {
+                  address: s.ip ?? msg('account.sessions.unknown_address'),
+                  signed_in: formatDateTime(s.created_at),
+                  last_active: formatAgo(s.last_seen_at),
+                })}
               </div>
             </div>
             {s.current ? null : (
               <div className="row-actions">
                 <Button small onClick={() => revoke.mutate({ id: s.id })}>
-                  Sign out
+                  {msg('account.sessions.sign_out')}
                 </Button>
               </div>
             )}
@@ -278,8 +289,8 @@ function Sessions() {
 export function AccountPage({ session }: { session: Session }) {
   return (
     <>
-      <PageHeader title="Account">
-        Your profile, password and sessions{session.user.role === 'admin' ? ', and the account name' : ''}.
+      <PageHeader title={msg('account.title')}>
+        {msg(session.user.role === 'admin' ? 'account.intro_admin' : 'account.intro')}
       </PageHeader>
       <ProfileForm />
       {session.user.role === 'admin' ? <AccountNameForm session={session} /> : null}

@@ -1,7 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatDate } from '../format.ts';
+import { msg, t } from '../messages/index.ts';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, Confirm, EmptyState, ErrorNote, Loading, PageHeader, useToast } from '../ui.tsx';
+
+/** The guide to connecting an assistant, in the repository. */
+const MCP_GUIDE = 'docs/mcp.md';
+
+/** The table's column names, also the cells' labels on a phone. */
+const COLUMNS = {
+  app: msg('apps.col.app'),
+  access: msg('apps.col.access'),
+  returns_to: msg('apps.col.returns_to'),
+  connected: msg('apps.col.connected'),
+};
 
 /** The apps (AI assistants) the user connected to the MCP server with OAuth, and disconnecting one. */
 export function ConnectedAppsPage() {
@@ -11,7 +23,7 @@ export function ConnectedAppsPage() {
   const revoke = useMutation(
     trpc.connectedApps.revoke.mutationOptions({
       onSuccess: async () => {
-        toast('App disconnected: its access ends now');
+        toast(msg('apps.disconnect.done'));
         await queryClient.invalidateQueries({ queryKey: trpc.connectedApps.list.queryKey() });
       },
       onError: (err) => toast(err.message, 'bad'),
@@ -19,53 +31,55 @@ export function ConnectedAppsPage() {
   );
   return (
     <>
-      <PageHeader title="Connected apps">
-        Assistants you connected to the MCP server with “Full access” or “View only”. They act as you.
+      <PageHeader title={msg('apps.title')}>
+        {t('apps.intro', { full: msg('apps.access.full'), view: msg('apps.access.view') })}
       </PageHeader>
       {apps.isPending ? <Loading /> : null}
       <ErrorNote error={apps.error} />
       {apps.data && apps.data.length === 0 ? (
-        <EmptyState title="No connected apps">
-          Add this server's MCP address to an assistant (see docs/mcp.md): it sends you here to approve.
-        </EmptyState>
+        <EmptyState title={msg('apps.none')}>{t('apps.none_hint', { doc: MCP_GUIDE })}</EmptyState>
       ) : null}
       {apps.data && apps.data.length > 0 ? (
         <div className="table-wrap">
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">App</th>
-                <th scope="col">Access</th>
-                <th scope="col">Returns to</th>
-                <th scope="col">Connected</th>
+                <th scope="col">{COLUMNS.app}</th>
+                <th scope="col">{COLUMNS.access}</th>
+                <th scope="col">{COLUMNS.returns_to}</th>
+                <th scope="col">{COLUMNS.connected}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{msg('apps.col.actions')}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {apps.data.map((a) => (
                 <tr key={a.client_id}>
-                  <td data-label="App">{a.name}</td>
-                  <td data-label="Access">
+                  <td data-label={COLUMNS.app}>{a.name}</td>
+                  <td data-label={COLUMNS.access}>
                     <Badge tone={a.access === 'full' ? 'info' : undefined}>
-                      {a.access === 'full' ? 'Full access' : 'View only'}
+                      {msg(a.access === 'full' ? 'apps.access.full' : 'apps.access.view')}
                     </Badge>
                   </td>
-                  <td data-label="Returns to">
+                  <td data-label={COLUMNS.returns_to}>
                     <code>{a.redirect_uris.join(', ')}</code>
                   </td>
-                  <td data-label="Connected">{formatDate(a.connected_at)}</td>
+                  <td data-label={COLUMNS.connected}>{formatDate(a.connected_at)}</td>
                   <td>
                     <Confirm
                       trigger={
-                        <Button small variant="danger" aria-label={`Disconnect ${a.name}`}>
-                          Disconnect
+                        <Button
+                          small
+                          variant="danger"
+                          aria-label={t('apps.disconnect.label', { name: a.name })}
+                        >
+                          {msg('apps.disconnect.button')}
                         </Button>
                       }
-                      title={`Disconnect “${a.name}”?`}
-                      description="Its tokens stop working at once; to use it again, connect it again."
-                      confirmLabel="Disconnect"
+                      title={t('apps.disconnect.title', { name: a.name })}
+                      description={msg('apps.disconnect.description')}
+                      confirmLabel={msg('apps.disconnect.confirm')}
                       onConfirm={() => revoke.mutate({ client_id: a.client_id })}
                     />
                   </td>

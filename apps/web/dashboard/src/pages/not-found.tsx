@@ -1,12 +1,13 @@
 import { Link } from 'react-router';
+import { msg } from '../messages/index.ts';
 import { EmptyState, PageHeader } from '../ui.tsx';
 
 export function NotFoundPage() {
   return (
     <>
-      <PageHeader title="Page not found" />
-      <EmptyState title="There is nothing at this address" action={<Link to="/">Go to the overview</Link>}>
-        The link may be out of date.
+      <PageHeader title={msg('notfound.title')} />
+      <EmptyState title={msg('notfound.heading')} action={<Link to="/">{msg('notfound.home')}</Link>}>
+        {msg('notfound.body')}
       </EmptyState>
     </>
   );

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { msg, t } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { ErrorNote, Loading, PageHeader } from '../ui.tsx';
@@ -11,9 +12,10 @@ export function TeamPage({ session }: { session: Session }) {
   const list = useQuery(trpc.members.list.queryOptions());
   return (
     <>
-      <PageHeader title="Team">
-        People who can sign in to {list.data?.account.name ?? 'this account'}. Admins manage everything;
-        members work with templates and requests; viewers can only look.
+      <PageHeader title={msg('team.title')}>
+        {list.data?.account.name
+          ? t('team.intro', { account: list.data.account.name })
+          : msg('team.intro_unnamed')}
       </PageHeader>
       {admin ? <InviteForm /> : null}
       {list.isPending ? <Loading /> : null}

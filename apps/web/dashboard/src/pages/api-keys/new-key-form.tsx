@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useChangeFeedback } from '../../feedback.ts';
+import { msg, t } from '../../messages/index.ts';
 import type { Session } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { CardForm, SelectField, TextField } from '../../ui.tsx';
@@ -34,33 +35,33 @@ export function NewKeyForm({ session, onCreated }: { session: Session; onCreated
   return (
     <CardForm
       id="new-key"
-      title="New key"
+      title={msg('keys.new.title')}
       onSubmit={submit}
       error={create.error}
       busy={create.isPending}
-      submitLabel="Create key"
+      submitLabel={msg('keys.new.submit')}
     >
       <div className="grid-2">
         <TextField
-          label="Name"
-          placeholder="e.g. Zapier, CRM sync"
+          label={msg('keys.new.name')}
+          placeholder={msg('keys.new.name_example')}
           error={form.formState.errors.name?.message}
           {...form.register('name')}
         />
-        <TextField label="Expires on (optional)" type="date" {...form.register('expires_on')} />
+        <TextField label={msg('keys.new.expires')} type="date" {...form.register('expires_on')} />
         <SelectField
-          label="Data"
+          label={msg('keys.new.data')}
           options={[
-            { value: 'live', label: 'Live (svc_live_…): real requests, uses credits' },
-            { value: 'test', label: 'Test (svc_test_…): test data only' },
+            { value: 'live', label: t('keys.new.live', { prefix: 'svc_live_…' }) },
+            { value: 'test', label: t('keys.new.test', { prefix: 'svc_test_…' }) },
           ]}
           {...form.register('environment')}
         />
         <SelectField
-          label="Permission"
+          label={msg('keys.new.permission')}
           options={[
-            { value: 'full', label: 'Full access' },
-            { value: 'read', label: 'Read only (GET, verify, feedback)' },
+            { value: 'full', label: msg('keys.new.full') },
+            { value: 'read', label: msg('keys.new.read') },
           ]}
           {...form.register('permission')}
         />

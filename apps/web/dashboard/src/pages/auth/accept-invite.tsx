@@ -5,6 +5,7 @@ import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
+import { msg, t, tx } from '../../messages/index.ts';
 import { tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading, SubmitRow } from '../../ui.tsx';
@@ -30,17 +31,15 @@ export function AcceptInvitePage() {
   );
   if (!token.current || invitation.isError) {
     return (
-      <AuthLayout title="Invitation">
+      <AuthLayout title={msg('auth.invite.title')}>
         {invitation.isError ? (
           <ErrorNote error={invitation.error} />
         ) : (
           <div className="notice notice-error" role="alert">
-            This invitation link is incomplete. Open it again from the email.
+            {msg('auth.invite.incomplete')}
           </div>
         )}
-        <p>
-          Already a member? <Link to="/login">Sign in</Link>
-        </p>
+        <p>{tx('auth.invite.already_member', { link: (c) => <Link to="/login">{c}</Link> })}</p>
       </AuthLayout>
     );
   }
@@ -48,16 +47,26 @@ export function AcceptInvitePage() {
   const inv = invitation.data;
   const { errors } = form.formState;
   return (
-    <AuthLayout title={`Join ${inv.account_name ?? 'the account'}`}>
+    <AuthLayout
+      title={
+        inv.account_name
+          ? t('auth.invite.join', { account: inv.account_name })
+          : msg('auth.invite.join_unnamed')
+      }
+    >
       <p className="lead">
-        {inv.invited_by} invited <strong>{inv.email}</strong> as {inv.role === 'admin' ? 'an' : 'a'}{' '}
-        {inv.role}. Choose your name and a password to accept.
+        {tx('auth.invite.lead', {
+          inviter: inv.invited_by ?? '',
+          b: (c) => <strong>{c}</strong>,
+          email: inv.email,
+          role: inv.role,
+        })}
       </p>
       <form onSubmit={form.handleSubmit((v) => accept.mutate({ ...v, token: token.current }))} noValidate>
         <ErrorNote error={accept.error} />
         <NameField error={errors.name?.message} {...form.register('name')} />
         <NewPasswordField error={errors.password?.message} {...form.register('password')} />
-        <SubmitRow busy={accept.isPending}>Accept and sign in</SubmitRow>
+        <SubmitRow busy={accept.isPending}>{msg('auth.invite.submit')}</SubmitRow>
       </form>
     </AuthLayout>
   );

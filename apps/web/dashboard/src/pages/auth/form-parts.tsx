@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { isServerPage } from '../../links.ts';
+import { msg } from '../../messages/index.ts';
 import { sessionQuery } from '../../session.tsx';
 import { TextField } from '../../ui.tsx';
 
@@ -26,18 +27,23 @@ export function useSignedIn(): (to?: string, opts?: { clearHash?: boolean }) => 
 }
 
 export const NameField = forwardRef<HTMLInputElement, InputProps>(function NameField(props, ref) {
-  return <TextField ref={ref} label="Your name" autoComplete="name" {...props} />;
+  return <TextField ref={ref} label={msg('auth.field.name')} autoComplete="name" {...props} />;
 });
 
 export const EmailField = forwardRef<HTMLInputElement, InputProps>(function EmailField(props, ref) {
-  return <TextField ref={ref} label="Email" type="email" autoComplete="username" {...props} />;
+  return (
+    <TextField ref={ref} label={msg('auth.field.email')} type="email" autoComplete="username" {...props} />
+  );
 });
 
 /** A password being chosen; `label` and `hint` change for the second, confirming field. */
 export const NewPasswordField = forwardRef<
   HTMLInputElement,
   InputProps & { label?: string; hint?: ReactNode }
->(function NewPasswordField({ label = 'Password', hint = 'At least 8 characters.', ...props }, ref) {
+>(function NewPasswordField(
+  { label = msg('auth.field.password'), hint = msg('auth.field.password_hint'), ...props },
+  ref,
+) {
   return (
     <TextField ref={ref} label={label} type="password" autoComplete="new-password" hint={hint} {...props} />
   );

@@ -1,4 +1,8 @@
 import type { ReactNode } from 'react';
+import { msg, tx } from '../../messages/index.ts';
+
+/** Where this server answers MCP clients. */
+const MCP_PATH = '/mcp';
 
 /** The centred card of the sign-in pages. */
 export function AuthLayout({
@@ -13,14 +17,17 @@ export function AuthLayout({
   return (
     <div className="auth">
       <main className="auth-card" id="main">
-        <p className="brand">E-Signature</p>
+        <p className="brand">{msg('shell.brand')}</p>
         <h1>{title}</h1>
         {children}
       </main>
       <footer className="auth-footer">
         {footer}
         <p>
-          Developers: <a href="/api/docs">API reference</a> · MCP endpoint at <code>/mcp</code>
+          {tx('auth.footer', {
+            link: (c) => <a href="/api/docs">{c}</a>,
+            endpoint: <code>{MCP_PATH}</code>,
+          })}
         </p>
       </footer>
     </div>

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { msg } from '../../messages/index.ts';
 import { nextPath, tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
@@ -29,19 +30,19 @@ export function LinkSignInPage() {
     signIn.mutate({ token: token.current });
   }, [signIn]);
   return (
-    <AuthLayout title="Signing you in">
+    <AuthLayout title={msg('auth.link.title')}>
       {!token.current ? (
         <div className="notice notice-error" role="alert">
-          This sign-in link is incomplete. Open it again from the email, or ask for a new one.
+          {msg('auth.link.incomplete')}
         </div>
       ) : signIn.isError ? (
         <ErrorNote error={signIn.error} />
       ) : (
-        <Loading label="Checking your link…" />
+        <Loading label={msg('auth.link.checking')} />
       )}
       {!token.current || signIn.isError ? (
         <p>
-          <Link to="/login">Back to sign-in</Link>
+          <Link to="/login">{msg('auth.back_to_sign_in')}</Link>
         </p>
       ) : null}
     </AuthLayout>

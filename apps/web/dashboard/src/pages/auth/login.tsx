@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation } from 'react-router';
 import type { z } from 'zod';
 import { isServerPage } from '../../links.ts';
+import { msg, tx } from '../../messages/index.ts';
 import { nextPath, sessionQuery } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
@@ -28,7 +29,7 @@ function PasswordForm({ onForgot }: { onForgot: (email: string) => void }) {
       <ErrorNote error={signIn.error} />
       <EmailField error={errors.email?.message} {...form.register('email')} />
       <TextField
-        label="Password"
+        label={msg('auth.field.password')}
         type="password"
         autoComplete="current-password"
         error={errors.password?.message}
@@ -36,10 +37,10 @@ function PasswordForm({ onForgot }: { onForgot: (email: string) => void }) {
       />
       <div className="form-actions spread">
         <button type="button" className="link-button" onClick={() => onForgot(form.getValues('email') ?? '')}>
-          Forgot your password?
+          {msg('auth.login.forgot')}
         </button>
         <Button type="submit" variant="primary" busy={signIn.isPending}>
-          Sign in
+          {msg('auth.login.submit')}
         </Button>
       </div>
     </form>
@@ -61,13 +62,12 @@ function EmailForm({ purpose, initialEmail }: { purpose: 'link' | 'reset'; initi
   if (sentTo) {
     return (
       <div className="notice notice-good" role="status">
-        If <strong>{sentTo}</strong> belongs to an account, an email is on its way with a{' '}
-        {purpose === 'link'
-          ? 'sign-in link (valid for 15 minutes)'
-          : 'link to choose a new password (valid for 1 hour)'}
-        . Check your spam folder if it does not arrive.{' '}
+        {tx(purpose === 'link' ? 'auth.login.link_sent' : 'auth.login.reset_sent', {
+          b: (c) => <strong>{c}</strong>,
+          email: sentTo,
+        })}{' '}
         <button type="button" className="link-button" onClick={() => setSentTo(null)}>
-          Use another address
+          {msg('auth.login.another_address')}
         </button>
       </div>
     );
@@ -82,7 +82,7 @@ function EmailForm({ purpose, initialEmail }: { purpose: 'link' | 'reset'; initi
       <ErrorNote error={m.error} />
       <EmailField error={form.formState.errors.email?.message} {...form.register('email')} />
       <SubmitRow busy={m.isPending}>
-        {purpose === 'link' ? 'Email me a sign-in link' : 'Email me a reset link'}
+        {msg(purpose === 'link' ? 'auth.login.send_link' : 'auth.login.send_reset')}
       </SubmitRow>
     </form>
   );
@@ -104,12 +104,12 @@ export function LoginPage() {
   }
   if (resetEmail !== null) {
     return (
-      <AuthLayout title="Reset your password">
-        <p className="lead">We will email you a link to choose a new password.</p>
+      <AuthLayout title={msg('auth.login.reset_title')}>
+        <p className="lead">{msg('auth.login.reset_lead')}</p>
         <EmailForm purpose="reset" initialEmail={resetEmail} />
         <p>
           <button type="button" className="link-button" onClick={() => setResetEmail(null)}>
-            Back to sign-in
+            {msg('auth.back_to_sign_in')}
           </button>
         </p>
       </AuthLayout>
@@ -117,29 +117,27 @@ export function LoginPage() {
   }
   return (
     <AuthLayout
-      title="Sign in"
+      title={msg('auth.login.title')}
       footer={
         session.data?.signup_enabled ? (
-          <p>
-            New here? <Link to="/signup">Create an account</Link>
-          </p>
+          <p>{tx('auth.login.new_here', { link: (c) => <Link to="/signup">{c}</Link> })}</p>
         ) : null
       }
     >
       <Tabs.Root value={tab} onValueChange={setTab}>
-        <Tabs.List className="tabs" aria-label="How to sign in">
+        <Tabs.List className="tabs" aria-label={msg('auth.login.tabs')}>
           <Tabs.Trigger className="tab" value="password">
-            Password
+            {msg('auth.login.tab_password')}
           </Tabs.Trigger>
           <Tabs.Trigger className="tab" value="link">
-            Email me a link
+            {msg('auth.login.tab_link')}
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="password" className="tab-panel">
           <PasswordForm onForgot={(email) => setResetEmail(email)} />
         </Tabs.Content>
         <Tabs.Content value="link" className="tab-panel">
-          <p className="hint">No password needed: we email you a link that signs you in once.</p>
+          <p className="hint">{msg('auth.login.link_intro')}</p>
           <EmailForm purpose="link" />
         </Tabs.Content>
       </Tabs.Root>

@@ -5,6 +5,7 @@ import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
+import { msg, tx } from '../../messages/index.ts';
 import { tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, SubmitRow } from '../../ui.tsx';
@@ -13,7 +14,7 @@ import { AuthLayout } from './layout.tsx';
 
 const Form = z
   .object({ password: NewPassword, confirm: z.string() })
-  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords differ' });
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: msg('auth.reset.differ') });
 
 /** /reset-password#token=...: choose a new password from the emailed link. */
 export function ResetPasswordPage() {
@@ -27,35 +28,34 @@ export function ResetPasswordPage() {
   );
   if (!token.current) {
     return (
-      <AuthLayout title="Reset your password">
+      <AuthLayout title={msg('auth.reset.title')}>
         <div className="notice notice-error" role="alert">
-          This reset link is incomplete. Open it again from the email, or{' '}
-          <Link to="/login">ask for a new one</Link>.
+          {tx('auth.reset.incomplete', { link: (c) => <Link to="/login">{c}</Link> })}
         </div>
       </AuthLayout>
     );
   }
   const { errors } = form.formState;
   return (
-    <AuthLayout title="Choose a new password">
-      <p className="lead">Your other sessions will be signed out.</p>
+    <AuthLayout title={msg('auth.reset.choose_title')}>
+      <p className="lead">{msg('auth.reset.lead')}</p>
       <form
         onSubmit={form.handleSubmit((v) => reset.mutate({ token: token.current!, password: v.password }))}
         noValidate
       >
         <ErrorNote error={reset.error} />
         <NewPasswordField
-          label="New password"
+          label={msg('auth.reset.new_password')}
           error={errors.password?.message}
           {...form.register('password')}
         />
         <NewPasswordField
-          label="Repeat the new password"
+          label={msg('auth.reset.repeat')}
           hint={null}
           error={errors.confirm?.message}
           {...form.register('confirm')}
         />
-        <SubmitRow busy={reset.isPending}>Save and sign in</SubmitRow>
+        <SubmitRow busy={reset.isPending}>{msg('auth.reset.submit')}</SubmitRow>
       </form>
     </AuthLayout>
   );

@@ -4,11 +4,15 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
+import { msg, tx } from '../../messages/index.ts';
 import { sessionQuery } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
 import { EmailField, NameField, NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
+
+/** The operator's command that creates an account (apps/cli). */
+const CREATE_ACCOUNT_COMMAND = 'esign account create';
 
 /** /signup: only when the operator turned self-service sign-up on (SIGNUP_ENABLED). */
 export function SignUpPage() {
@@ -23,13 +27,12 @@ export function SignUpPage() {
   if (session.isPending) return <Loading />;
   if (!session.data?.signup_enabled) {
     return (
-      <AuthLayout title="Create an account">
+      <AuthLayout title={msg('auth.signup.title')}>
         <div className="notice" role="status">
-          This server does not take sign-ups. Ask its operator to create an account for you (
-          <code>esign account create</code>), or ask a colleague to invite you.
+          {tx('auth.signup.closed', { command: <code>{CREATE_ACCOUNT_COMMAND}</code> })}
         </div>
         <p>
-          <Link to="/login">Back to sign-in</Link>
+          <Link to="/login">{msg('auth.back_to_sign_in')}</Link>
         </p>
       </AuthLayout>
     );
@@ -37,25 +40,21 @@ export function SignUpPage() {
   const { errors } = form.formState;
   return (
     <AuthLayout
-      title="Create an account"
-      footer={
-        <p>
-          Already have an account? <Link to="/login">Sign in</Link>
-        </p>
-      }
+      title={msg('auth.signup.title')}
+      footer={<p>{tx('auth.signup.have_account', { link: (c) => <Link to="/login">{c}</Link> })}</p>}
     >
       <form onSubmit={form.handleSubmit((v) => signUp.mutate(v))} noValidate>
         <ErrorNote error={signUp.error} />
         <NameField error={errors.name?.message} {...form.register('name')} />
         <TextField
-          label="Company or team name"
+          label={msg('auth.signup.company')}
           autoComplete="organization"
           error={errors.account_name?.message}
           {...form.register('account_name')}
         />
         <EmailField error={errors.email?.message} {...form.register('email')} />
         <NewPasswordField error={errors.password?.message} {...form.register('password')} />
-        <SubmitRow busy={signUp.isPending}>Create account</SubmitRow>
+        <SubmitRow busy={signUp.isPending}>{msg('auth.signup.submit')}</SubmitRow>
       </form>
     </AuthLayout>
   );

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useChangeFeedback } from '../../feedback.ts';
 import { formatDate } from '../../format.ts';
+import { msg, t } from '../../messages/index.ts';
 import type { Outputs } from '../../router-types.ts';
 import { trpc } from '../../trpc.ts';
 import { Badge, Button } from '../../ui.tsx';
@@ -11,27 +12,29 @@ type Invitation = Outputs['members']['list']['invitations'][number];
 export function Invitations({ invitations, admin }: { invitations: Invitation[]; admin: boolean }) {
   const { announce } = useChangeFeedback(trpc.members.list.queryKey());
   const revokeInvitation = useMutation(
-    trpc.members.revokeInvitation.mutationOptions(announce('Invitation withdrawn')),
+    trpc.members.revokeInvitation.mutationOptions(announce(msg('team.invitations.withdrawn'))),
   );
   return (
     <>
-      <h2>Pending invitations</h2>
+      <h2>{msg('team.invitations.title')}</h2>
       {invitations.length === 0 ? (
-        <p className="hint">No invitations waiting for an answer.</p>
+        <p className="hint">{msg('team.invitations.none')}</p>
       ) : (
         <ul className="rows">
           {invitations.map((i) => (
             <li key={i.id} className="row">
               <div className="row-main">
-                <strong>{i.email}</strong> <Badge>{i.role}</Badge>
+                <strong>{i.email}</strong> <Badge>{t('team.role', { role: i.role })}</Badge>
                 <div className="hint">
-                  Invited by {i.invited_by ?? 'an admin'} · expires {formatDate(i.expires_at)}
+                  {i.invited_by
+                    ? t('team.invitations.details', { inviter: i.invited_by, date: formatDate(i.expires_at) })
+                    : t('team.invitations.details_unknown', { date: formatDate(i.expires_at) })}
                 </div>
               </div>
               {admin ? (
                 <div className="row-actions">
                   <Button small onClick={() => revokeInvitation.mutate({ id: i.id })}>
-                    Withdraw
+                    {msg('team.invitations.withdraw')}
                   </Button>
                 </div>
               ) : null}

@@ -4,13 +4,14 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { useChangeFeedback } from '../../feedback.ts';
+import { msg, t } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { CardForm, SelectField, TextField } from '../../ui.tsx';
 
 const ROLE_OPTIONS = [
-  { value: 'admin', label: 'Admin: everything, including keys, webhooks and billing' },
-  { value: 'member', label: 'Member: templates and requests' },
-  { value: 'viewer', label: 'Viewer: read only' },
+  { value: 'admin', label: msg('team.invite.role_admin') },
+  { value: 'member', label: msg('team.invite.role_member') },
+  { value: 'viewer', label: msg('team.invite.role_viewer') },
 ];
 
 /** An admin invites someone by email, with a role. */
@@ -23,7 +24,7 @@ export function InviteForm() {
   const invite = useMutation(
     trpc.members.invite.mutationOptions({
       onSuccess: async (inv) => {
-        toast(`Invitation emailed to ${inv.email}`);
+        toast(t('team.invite.sent', { email: inv.email }));
         form.reset({ email: '', role: inv.role });
         await refresh();
       },
@@ -32,20 +33,20 @@ export function InviteForm() {
   return (
     <CardForm
       id="invite"
-      title="Invite someone"
+      title={msg('team.invite.title')}
       onSubmit={form.handleSubmit((v) => invite.mutate(v))}
       error={invite.error}
       busy={invite.isPending}
-      submitLabel="Send invitation"
+      submitLabel={msg('team.invite.submit')}
     >
       <div className="grid-2">
         <TextField
-          label="Email"
+          label={msg('team.invite.email')}
           type="email"
           error={form.formState.errors.email?.message}
           {...form.register('email')}
         />
-        <SelectField label="Role" options={ROLE_OPTIONS} {...form.register('role')} />
+        <SelectField label={msg('team.invite.role')} options={ROLE_OPTIONS} {...form.register('role')} />
       </div>
     </CardForm>
   );

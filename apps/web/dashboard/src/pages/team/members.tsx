@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useChangeFeedback } from '../../feedback.ts';
 import { formatDate } from '../../format.ts';
+import { msg, t } from '../../messages/index.ts';
 import type { Outputs } from '../../router-types.ts';
 import { trpc } from '../../trpc.ts';
 import { Badge, Button, Confirm } from '../../ui.tsx';
@@ -23,7 +24,7 @@ function MemberActions({
   return (
     <div className="row-actions">
       <label className="sr-only" htmlFor={`role-${m.id}`}>
-        Role of {m.email}
+        {t('team.members.role_of', { email: m.email })}
       </label>
       <select
         id={`role-${m.id}`}
@@ -31,19 +32,19 @@ function MemberActions({
         disabled={changingRole}
         onChange={(e) => onRole(e.target.value as Role)}
       >
-        <option value="admin">Admin</option>
-        <option value="member">Member</option>
-        <option value="viewer">Viewer</option>
+        <option value="admin">{msg('team.members.role_admin')}</option>
+        <option value="member">{msg('team.members.role_member')}</option>
+        <option value="viewer">{msg('team.members.role_viewer')}</option>
       </select>
       <Confirm
         trigger={
-          <Button small variant="danger" aria-label={`Remove ${m.email}`}>
-            Remove
+          <Button small variant="danger" aria-label={t('team.members.remove_label', { email: m.email })}>
+            {msg('team.members.remove')}
           </Button>
         }
-        title={`Remove ${m.name || m.email}?`}
-        description="They are signed out everywhere and their API keys stop working. What they created stays."
-        confirmLabel="Remove member"
+        title={t('team.members.remove_title', { name: m.name || m.email })}
+        description={msg('team.members.remove_description')}
+        confirmLabel={msg('team.members.remove_confirm')}
         onConfirm={onRemove}
       />
     </div>
@@ -53,18 +54,21 @@ function MemberActions({
 /** The people who can sign in; admins change their roles or remove them. */
 export function Members({ members, you, admin }: { members: Member[]; you: number; admin: boolean }) {
   const { announce } = useChangeFeedback(trpc.members.list.queryKey());
-  const changeRole = useMutation(trpc.members.changeRole.mutationOptions(announce('Role changed')));
-  const remove = useMutation(trpc.members.remove.mutationOptions(announce('Member removed')));
+  const changeRole = useMutation(
+    trpc.members.changeRole.mutationOptions(announce(msg('team.members.role_changed'))),
+  );
+  const remove = useMutation(trpc.members.remove.mutationOptions(announce(msg('team.members.removed'))));
   return (
     <>
-      <h2 id="members">Members ({members.length})</h2>
+      <h2 id="members">{t('team.members.title', { count: members.length })}</h2>
       <ul className="rows">
         {members.map((m) => (
           <li key={m.id} className="row">
             <div className="row-main">
-              <strong>{m.name || m.email}</strong> {m.id === you ? <Badge tone="info">you</Badge> : null}
+              <strong>{m.name || m.email}</strong>{' '}
+              {m.id === you ? <Badge tone="info">{msg('team.members.you')}</Badge> : null}
               <div className="hint">
-                {m.email} · since {formatDate(m.created_at)}
+                {t('team.members.details', { email: m.email, date: formatDate(m.created_at) })}
               </div>
             </div>
             {admin ? (
@@ -75,7 +79,7 @@ export function Members({ members, you, admin }: { members: Member[]; you: numbe
                 onRemove={() => remove.mutate({ id: m.id })}
               />
             ) : (
-              <Badge>{m.role}</Badge>
+              <Badge>{t('team.role', { role: m.role })}</Badge>
             )}
           </li>
         ))}
