@@ -92,4 +92,66 @@ export const settings = {
   'webhooks.delivery.delivered': 'Delivered',
   'webhooks.delivery.retry_failed': 'Attempt failed: {error}',
   'webhooks.delivery.no_answer': 'no answer',
+
+  // Billing page: balance, billing country, packs for sale and recent checkouts.
+  'billing.title': 'Billing',
+  'billing.lead':
+    'Credits are shared by everyone in the account. One credit is used per signed document: a template uses a credit the first time it is signed, and sending the same template again uses no further credit. Test mode and the lifetime plan use none.',
+  'billing.lifetime_note':
+    'Your account is on the lifetime plan: sending never uses credits, so there is nothing to buy.',
+  'billing.members_note':
+    'Admins of your account manage billing and buy credits. Ask one of them (see the Team page) if you need more.',
+  'billing.balance.title': 'Balance',
+  'billing.balance.unlimited': 'Unlimited',
+  'billing.balance.credits': '{count, plural, one {# credit} other {# credits}}',
+  'billing.balance.overdraft': 'You may go down to {limit} before sending is blocked.',
+  'billing.balance.can_send': 'You can send documents for signature.',
+  'billing.balance.blocked': 'Sending is blocked until credits are added.',
+  'billing.country.invalid': 'Enter a two-letter country code such as US or DE',
+  'billing.country.saved': 'Billing country saved',
+  'billing.country.current':
+    'Billing country: <strong>{country}</strong> (change it on your <link>Account</link> page).',
+  'billing.country.title': 'Billing country',
+  'billing.country.intro': 'Add the country you are billed in once, before your first purchase.',
+  'billing.country.label': 'Billing country',
+  'billing.country.placeholder': 'US',
+  'billing.country.hint': 'Two-letter code, such as US, DE or FR.',
+  'billing.country.save': 'Save country',
+  'billing.packs.title': 'Buy credits',
+  'billing.packs.list_label': 'Credit packs',
+  'billing.packs.empty_title': 'No credit packs are for sale right now',
+  'billing.packs.empty': 'The operator of this server adds packs (esign pack create).',
+  'billing.packs.discount_code': 'Discount code (optional)',
+  'billing.packs.discount_hint': 'Applies to the pack you buy next.',
+  'billing.packs.how_buying_works':
+    'Buy opens the payment page; you come back here when the payment is done. Credits are added once the payment is confirmed.',
+  'billing.pack.lifetime_badge': 'Lifetime deal',
+  'billing.pack.unlimited': 'Unlimited signed documents, for life',
+  'billing.pack.credits': '{credits, plural, one {# credit} other {# credits}} · {price} USD per credit',
+  'billing.pack.price': '{price} USD',
+  'billing.pack.buy': 'Buy',
+  'billing.pack.buy_label': 'Buy {name} for {price} USD',
+  'billing.checkouts.title': 'Your recent checkouts',
+  'billing.checkouts.none': 'You have not bought any credits yet.',
+  'billing.checkouts.started': 'Started',
+  'billing.checkouts.pack': 'Pack',
+  'billing.checkouts.amount': 'Amount',
+  'billing.checkouts.status': 'Status',
+  'billing.checkouts.amount_value': '{amount} {currency}',
+  'billing.checkouts.code': '(code {code})',
+  'billing.checkouts.pending': 'Waiting for payment',
+  'billing.checkouts.completed': 'Paid',
+  'billing.checkouts.failed': 'Failed or canceled',
+  'billing.checkouts.continue': 'Continue to payment',
+
+  // Why a checkout could not start (billing-errors.ts; the codes are the API's).
+  'billing.error.billing_details_required': 'Add your billing country before buying credits.',
+  'billing.error.invalid_discount_code':
+    'That discount code cannot be used: check its spelling, or it may have expired, been used up, or be meant for another pack. Clear it to buy at the full price.',
+  'billing.error.already_purchased':
+    'Your account already has the lifetime deal, so sending is unlimited: there is nothing more to buy.',
+  'billing.error.payment_provider_error':
+    'The payment provider could not start the checkout. Nothing was charged; please try again in a moment.',
+  'billing.error.forbidden': 'Only admins of your account can buy credits.',
+  'billing.error.not_found': 'That pack is no longer for sale. Pick another one.',
 } as const;
