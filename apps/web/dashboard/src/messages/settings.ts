@@ -154,4 +154,56 @@ export const settings = {
     'The payment provider could not start the checkout. Nothing was charged; please try again in a moment.',
   'billing.error.forbidden': 'Only admins of your account can buy credits.',
   'billing.error.not_found': 'That pack is no longer for sale. Pick another one.',
+
+  // The public verify page: drop a PDF, read whether this service sealed it unchanged.
+  'verify.title': 'Verify a signed document',
+  'verify.lead':
+    'Drop a PDF you received: we check whether this service sealed it and whether anything changed since. The file is checked and forgotten: it is not stored.',
+  'verify.drop': 'Drop a PDF here',
+  'verify.drop_hint': 'or press to choose one (up to 25 MB)',
+  'verify.too_large': '{name} is {size} MB; files up to 25 MB can be checked.',
+  'verify.could_not_read': 'Could not read {name}',
+  'verify.failed': 'This file could not be checked.',
+  'verify.checking': 'Checking the signatures…',
+  'verify.again': 'Check another file',
+  // The verdict: a short badge (the API's verdict) and a headline.
+  'verify.verdict.badge':
+    '{verdict, select, authentic {authentic} intact_signature {intact signature} modified {modified} unsigned {unsigned} other {{verdict}}}',
+  'verify.verdict.authentic': 'Authentic: sealed by this service and unchanged',
+  'verify.verdict.intact_signature': 'Signatures intact, but not a file this service sealed',
+  'verify.verdict.modified': 'Changed after it was signed',
+  'verify.verdict.unsigned': 'Not signed',
+  // The facts about the file.
+  'verify.fact.what': 'What it is',
+  'verify.fact.changed': 'Changed',
+  'verify.fact.sealed_by': 'Sealed by',
+  'verify.fact.when': 'When',
+  'verify.fact.level': 'Level',
+  'verify.fact.sha256': 'SHA-256',
+  'verify.what.document':
+    'The sealed document “{name}”{test, select, true { (made in test mode: not legally binding)} other {}}.',
+  'verify.what.audit_trail':
+    'The audit trail of “{name}”{test, select, true { (made in test mode: not legally binding)} other {}}.',
+  'verify.what.combined':
+    'The combined file (every document and the audit trail) “{name}”{test, select, true { (made in test mode: not legally binding)} other {}}.',
+  'verify.what.signer_copy':
+    "Signer {number}'s own signed copy of “{name}”, made when they signed{test, select, true { (made in test mode: not legally binding)} other {}}.",
+  'verify.what.final_exists':
+    'A later final document, sealed once everyone had signed, exists: ask for that one.',
+  'verify.what.final_not_yet': 'The final document, with every signature, did not exist yet.',
+  'verify.changed.pages': '{count, plural, one {Page {last}} other {Pages {others} and {last}}}',
+  'verify.changed.pages_and_file': '{pages}, and the file itself (its structure, form or signatures)',
+  'verify.changed.file': 'The file itself (its structure, form or signatures)',
+  'verify.sealed_by': "{name}{service, select, true { (this service's sealing certificate)} other {}}",
+  'verify.unknown_signer': 'an unknown signer',
+  'verify.when.timestamped': '{time}, certified by a timestamp authority',
+  'verify.when.stated': '{time}, as the file states it',
+  'verify.level.b_b': 'PAdES B-B: a basic electronic seal; the time is the one the service wrote',
+  'verify.level.b_t': 'PAdES B-T: sealed, with a trusted timestamp',
+  'verify.level.b_lt': 'PAdES B-LT: timestamped, with the certificate checks kept in the file',
+  'verify.level.b_lta':
+    'PAdES B-LTA: timestamped, certificate checks kept in the file, and an archive timestamp',
+  'verify.changes.title': 'What changed after signing',
+  'verify.change.text': '{description} (revision {revision})',
+  'verify.change.on_page': 'Page {page}: {description} (revision {revision})',
 } as const;
