@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dialog, DropdownMenu, Switch } from 'radix-ui';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
-import { type DashboardMessageKey, msg } from './messages/index.ts';
+import { type DashboardMessageKey, msg, t } from './messages/index.ts';
 import type { Session } from './session.tsx';
 import { trpc } from './trpc.ts';
 import { Button, useToast } from './ui.tsx';
@@ -99,7 +99,7 @@ function UserMenu({ session }: { session: Session }) {
         <button
           type="button"
           className="user-button"
-          aria-label={`Account menu for ${session.user.name || session.user.email}`}
+          aria-label={t('ui.account_menu_for', { name: session.user.name || session.user.email })}
         >
           {/* The initial is drawn by CSS, so the visible text is exactly the name the label contains (WCAG 2.5.3). */}
           <span

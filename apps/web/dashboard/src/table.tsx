@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { msg } from './messages/index.ts';
 
 /**
  * A table that becomes labelled rows on a phone (each cell carries `data-label`). An empty column
@@ -12,7 +13,7 @@ export function Table({ columns, children }: { columns: string[]; children: Reac
           <tr>
             {columns.map((name) => (
               <th key={name || 'actions'} scope="col">
-                {name || <span className="sr-only">Actions</span>}
+                {name || <span className="sr-only">{msg('table.actions')}</span>}
               </th>
             ))}
           </tr>

@@ -3,6 +3,7 @@ import { TRPC_MAX_BATCH } from '@esign/domain';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { msg } from './messages/index.ts';
 
 // The dashboard is a client of the one router (packages/core): every action is a tRPC procedure,
 // authenticated by the HttpOnly session cookie. Changes carry the session's CSRF token.
@@ -23,18 +24,18 @@ export function errorCode(err: unknown): string | null {
 /** A sentence a person understands, for any failure. */
 export function errorMessage(err: unknown): string {
   const code = errorCode(err);
-  if (code === 'internal_error') return 'Something went wrong on our side. Please try again in a moment.';
+  if (code === 'internal_error') return msg('errors.internal');
   if (code === 'unauthenticated' && !(err instanceof Error && /password|link/i.test(err.message))) {
-    return 'You are signed out. Sign in again to continue.';
+    return msg('errors.signed_out');
   }
   if (err instanceof TRPCClientError && !code) {
-    return 'The server could not be reached. Check your connection and try again.';
+    return msg('errors.unreachable');
   }
   if (err instanceof Error && err.message) return err.message;
   // A message the page wrote itself ({ message }), not an Error: shown as it is.
   const own = (err as { message?: unknown } | null)?.message;
   if (typeof own === 'string' && own) return own;
-  return 'Something went wrong. Please try again.';
+  return msg('errors.generic');
 }
 
 let onSignedOut: () => void = () => {};
@@ -93,15 +94,14 @@ export function mutateWithProgress<T>(
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
-    xhr.onerror = () =>
-      reject(new UploadError('network', 'The upload was interrupted. Check your connection and try again.'));
+    xhr.onerror = () => reject(new UploadError('network', msg('errors.upload_interrupted')));
     xhr.onload = () => {
       let body: { result?: { data: T }; error?: { message: string; data?: { code?: string } } } = {};
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
         if (xhr.status === 413) {
-          reject(new UploadError('document_too_large', 'These files are too large to upload at once.'));
+          reject(new UploadError('document_too_large', msg('errors.upload_too_large')));
           return;
         }
       }
@@ -110,7 +110,7 @@ export function mutateWithProgress<T>(
         resolve(body.result.data);
       } else {
         const code = body.error?.data?.code ?? 'internal_error';
-        const error = new UploadError(code, body.error?.message ?? 'The upload failed.');
+        const error = new UploadError(code, body.error?.message ?? msg('errors.upload_failed'));
         signedOut(error);
         reject(error);
       }

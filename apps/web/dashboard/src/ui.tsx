@@ -13,6 +13,7 @@ import {
   useId,
   useState,
 } from 'react';
+import { msg, t } from './messages/index.ts';
 import { errorMessage } from './trpc.ts';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -193,7 +194,7 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label = msg('ui.loading') }: { label?: string }) {
   return (
     <p className="loading" role="status">
       <span className="spinner" aria-hidden="true" /> {label}
@@ -224,7 +225,7 @@ export const statusTone = (status: string) =>
 
 export function CopyButton({
   value,
-  label = 'Copy',
+  label = msg('ui.copy'),
   small = true,
 }: {
   value: string;
@@ -249,7 +250,7 @@ export function CopyButton({
   };
   return (
     <Button small={small} onClick={copy} aria-live="polite">
-      {copied ? 'Copied' : label}
+      {copied ? msg('ui.copied') : label}
     </Button>
   );
 }
@@ -265,7 +266,7 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
         />
       </Progress.Root>
       <span className="hint" aria-hidden="true">
-        {percent}%
+        {t('ui.percent', { percent })}
       </span>
     </div>
   );
@@ -293,7 +294,7 @@ export function Modal({
           {description ? <Dialog.Description className="lead">{description}</Dialog.Description> : null}
           {children}
           <Dialog.Close asChild>
-            <button type="button" className="dialog-x" aria-label="Close">
+            <button type="button" className="dialog-x" aria-label={msg('ui.close')}>
               ×
             </button>
           </Dialog.Close>
@@ -329,7 +330,7 @@ export function Confirm({
           <AlertDialog.Description className="lead">{description}</AlertDialog.Description>
           <div className="form-actions">
             <AlertDialog.Cancel asChild>
-              <Button>Keep it</Button>
+              <Button>{msg('ui.keep_it')}</Button>
             </AlertDialog.Cancel>
             <AlertDialog.Action asChild>
               <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm}>
@@ -370,7 +371,7 @@ export function Toasts({ children }: { children: ReactNode }) {
             }}
           >
             <Toast.Description>{t.text}</Toast.Description>
-            <Toast.Close className="toast-x" aria-label="Dismiss">
+            <Toast.Close className="toast-x" aria-label={msg('ui.dismiss')}>
               ×
             </Toast.Close>
           </Toast.Root>
@@ -435,7 +436,7 @@ export function ShowMore({
   if (!list.hasNextPage) return null;
   return (
     <Button onClick={() => list.fetchNextPage()} busy={list.isFetchingNextPage}>
-      Show more
+      {msg('ui.show_more')}
     </Button>
   );
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { msg } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { PageHeader } from '../ui.tsx';
@@ -18,18 +19,14 @@ export function BillingPage({ session }: { session: Session }) {
   const unlimited = useQuery(trpc.account.credits.queryOptions()).data?.unlimited === true;
   return (
     <>
-      <PageHeader title="Billing">
-        Credits are shared by everyone in the account. One credit is used per signed document: a template uses
-        a credit the first time it is signed, and sending the same template again uses no further credit. Test
-        mode and the lifetime plan use none.
-      </PageHeader>
+      <PageHeader title={msg('billing.title')}>{msg('billing.lead')}</PageHeader>
       <Balance />
       {admin ? (
         <>
           <BillingCountry />
           {unlimited ? (
             <p className="notice" role="note">
-              Your account is on the lifetime plan: sending never uses credits, so there is nothing to buy.
+              {msg('billing.lifetime_note')}
             </p>
           ) : (
             <Packs />
@@ -38,8 +35,7 @@ export function BillingPage({ session }: { session: Session }) {
         </>
       ) : (
         <p className="notice" role="note">
-          Admins of your account manage billing and buy credits. Ask one of them (see the Team page) if you
-          need more.
+          {msg('billing.members_note')}
         </p>
       )}
     </>

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
 import { background } from '../background.ts';
+import { msg, t } from '../messages/index.ts';
 import type { Outputs } from '../router-types.ts';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, ErrorNote } from '../ui.tsx';
@@ -20,22 +21,22 @@ const readAsDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(new Error(`Could not read ${file.name}`));
+    reader.onerror = () => reject(new Error(t('verify.could_not_read', { name: file.name })));
     reader.readAsDataURL(file);
   });
 
 const HEADLINE: Record<Verification['verdict'], { tone: string; title: string }> = {
-  authentic: { tone: 'good', title: 'Authentic: sealed by this service and unchanged' },
-  intact_signature: { tone: 'warn', title: 'Signatures intact, but not a file this service sealed' },
-  modified: { tone: 'bad', title: 'Changed after it was signed' },
-  unsigned: { tone: 'muted', title: 'Not signed' },
+  authentic: { tone: 'good', title: msg('verify.verdict.authentic') },
+  intact_signature: { tone: 'warn', title: msg('verify.verdict.intact_signature') },
+  modified: { tone: 'bad', title: msg('verify.verdict.modified') },
+  unsigned: { tone: 'muted', title: msg('verify.verdict.unsigned') },
 };
 
 const LEVEL_WORDS: Record<string, string> = {
-  'B-B': 'PAdES B-B: a basic electronic seal; the time is the one the service wrote',
-  'B-T': 'PAdES B-T: sealed, with a trusted timestamp',
-  'B-LT': 'PAdES B-LT: timestamped, with the certificate checks kept in the file',
-  'B-LTA': 'PAdES B-LTA: timestamped, certificate checks kept in the file, and an archive timestamp',
+  'B-B': msg('verify.level.b_b'),
+  'B-T': msg('verify.level.b_t'),
+  'B-LT': msg('verify.level.b_lt'),
+  'B-LTA': msg('verify.level.b_lta'),
 };
 
 /** As the audit trail writes times: 2026-11-27 20:25 UTC (the same in every reader's locale). */
@@ -47,20 +48,20 @@ const commonName = (subject: string | null) => subject?.match(/CN=([^,]+)/)?.[1]
 function whatItIs(v: Verification): string | null {
   const m = v.match;
   if (!m) return null;
-  const test = m.test_mode ? ' (made in test mode: not legally binding)' : '';
+  const test = m.test_mode;
   switch (m.kind) {
     case 'document':
-      return `The sealed document “${m.name}”${test}.`;
+      return t('verify.what.document', { name: m.name, test });
     case 'audit_trail':
-      return `The audit trail of “${m.name.replace(/ - audit trail$/, '')}”${test}.`;
+      // The server names the trail "<document> - audit trail"; the message says which document.
+      return t('verify.what.audit_trail', { name: m.name.replace(/ - audit trail$/, ''), test });
     case 'combined':
-      return `The combined file (every document and the audit trail) “${m.name}”${test}.`;
+      return t('verify.what.combined', { name: m.name, test });
     case 'signer_copy':
-      return `Signer ${m.signer_number}'s own signed copy of “${m.name}”, made when they signed${test}. ${
-        m.final_document_exists
-          ? 'A later final document, sealed once everyone had signed, exists: ask for that one.'
-          : 'The final document, with every signature, did not exist yet.'
-      }`;
+      return [
+        t('verify.what.signer_copy', { number: m.signer_number, name: m.name, test }),
+        msg(m.final_document_exists ? 'verify.what.final_exists' : 'verify.what.final_not_yet'),
+      ].join(' ');
   }
 }
 
@@ -73,15 +74,22 @@ function changedWhere(changes: Verification['changes']): string | null {
   const listed =
     pages.length === 0
       ? null
-      : pages.length === 1
-        ? `Page ${pages[0]}`
-        : `Pages ${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}`;
-  const elsewhere = changes.some((c) => c.page === null)
-    ? 'the file itself (its structure, form or signatures)'
-    : null;
-  if (listed && elsewhere) return `${listed}, and ${elsewhere}`;
-  return listed ?? `${elsewhere![0]!.toUpperCase()}${elsewhere!.slice(1)}`;
+      : t('verify.changed.pages', {
+          count: pages.length,
+          others: pages.slice(0, -1).join(', '),
+          last: pages.at(-1),
+        });
+  const elsewhere = changes.some((c) => c.page === null);
+  if (listed && elsewhere) return t('verify.changed.pages_and_file', { pages: listed });
+  return listed ?? msg('verify.changed.file');
 }
+
+/**
+ * Whether the server's (English) description of a change already says its page ("content of page 1
+ * changed"), so the page is not named twice.
+ */
+const namesItsPage = (c: Verification['changes'][number]) =>
+  c.page !== null && new RegExp(`\\bpage ${c.page}\\b`).test(c.description);
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -100,41 +108,47 @@ function Result({ v }: { v: Verification }) {
   return (
     <section aria-labelledby="verdict" className="verify-result" data-testid="verify-result">
       <h2 id="verdict" className={`verify-verdict verify-${head.tone}`} aria-live="polite">
-        <Badge tone={head.tone}>{v.verdict.replace('_', ' ')}</Badge> {head.title}
+        <Badge tone={head.tone}>{t('verify.verdict.badge', { verdict: v.verdict })}</Badge> {head.title}
       </h2>
       <p>{v.summary}</p>
       <dl className="verify-facts">
-        {what ? <Fact label="What it is">{what}</Fact> : null}
+        {what ? <Fact label={msg('verify.fact.what')}>{what}</Fact> : null}
         {changedWhere(v.changes) ? (
-          <Fact label="Changed">
+          <Fact label={msg('verify.fact.changed')}>
             <span data-testid="verify-changed-where">{changedWhere(v.changes)}</span>
           </Fact>
         ) : null}
         {seal ? (
-          <Fact label="Sealed by">
-            {commonName(seal.signer_subject) ?? 'an unknown signer'}
-            {seal.certificate_is_service ? " (this service's sealing certificate)" : ''}
+          <Fact label={msg('verify.fact.sealed_by')}>
+            {t('verify.sealed_by', {
+              name: commonName(seal.signer_subject) ?? msg('verify.unknown_signer'),
+              service: seal.certificate_is_service,
+            })}
           </Fact>
         ) : null}
         {sealedAt ? (
-          <Fact label="When">
-            {sealedAt}
-            {seal?.timestamp_time ? ', certified by a timestamp authority' : ', as the file states it'}
+          <Fact label={msg('verify.fact.when')}>
+            {t(seal?.timestamp_time ? 'verify.when.timestamped' : 'verify.when.stated', { time: sealedAt })}
           </Fact>
         ) : null}
-        {v.level ? <Fact label="Level">{LEVEL_WORDS[v.level] ?? v.level}</Fact> : null}
-        <Fact label="SHA-256">
+        {v.level ? <Fact label={msg('verify.fact.level')}>{LEVEL_WORDS[v.level] ?? v.level}</Fact> : null}
+        <Fact label={msg('verify.fact.sha256')}>
           <code className="verify-hash">{v.sha256}</code>
         </Fact>
       </dl>
       {v.changes.length > 0 ? (
         <>
-          <h3>What changed after signing</h3>
+          <h3>{msg('verify.changes.title')}</h3>
           <ul data-testid="verify-changes">
             {v.changes.map((c) => (
               <li key={`${c.revision}-${c.kind}-${c.page}-${c.description}`}>
-                {c.page && !c.description.includes(`page ${c.page}`) ? `Page ${c.page}: ` : ''}
-                {c.description} (revision {c.revision})
+                {c.page && !namesItsPage(c)
+                  ? t('verify.change.on_page', {
+                      page: c.page,
+                      description: c.description,
+                      revision: c.revision,
+                    })
+                  : t('verify.change.text', { description: c.description, revision: c.revision })}
               </li>
             ))}
           </ul>
@@ -156,27 +170,22 @@ export function VerifyPage() {
     verify.reset();
     setProblem(null);
     if (file.size > MAX_BYTES) {
-      setProblem(
-        `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; files up to 25 MB can be checked.`,
-      );
+      setProblem(t('verify.too_large', { name: file.name, size: (file.size / 1024 / 1024).toFixed(1) }));
       return;
     }
     let data: string;
     try {
       data = await readAsDataUrl(file);
     } catch (err) {
-      setProblem(err instanceof Error ? err.message : `Could not read ${file.name}`);
+      setProblem(err instanceof Error ? err.message : t('verify.could_not_read', { name: file.name }));
       return;
     }
     verify.mutate({ file: data });
   };
 
   return (
-    <AuthLayout title="Verify a signed document">
-      <p className="lead">
-        Drop a PDF you received: we check whether this service sealed it and whether anything changed since.
-        The file is checked and forgotten: it is not stored.
-      </p>
+    <AuthLayout title={msg('verify.title')}>
+      <p className="lead">{msg('verify.lead')}</p>
       <label
         htmlFor={inputId}
         className={`dropzone${over ? ' dropzone-over' : ''}`}
@@ -191,8 +200,8 @@ export function VerifyPage() {
           background(choose(e.dataTransfer.files));
         }}
       >
-        <strong>Drop a PDF here</strong>
-        <span className="hint">or press to choose one (up to 25 MB)</span>
+        <strong>{msg('verify.drop')}</strong>
+        <span className="hint">{msg('verify.drop_hint')}</span>
         <input
           id={inputId}
           className="sr-only"
@@ -207,16 +216,16 @@ export function VerifyPage() {
           {problem}
         </div>
       ) : null}
-      <ErrorNote error={verify.error} title="This file could not be checked." />
+      <ErrorNote error={verify.error} title={msg('verify.failed')} />
       {verify.isPending ? (
         <p className="loading" role="status">
-          Checking the signatures…
+          {msg('verify.checking')}
         </p>
       ) : null}
       {verify.data ? <Result v={verify.data} /> : null}
       {verify.data || verify.error ? (
         <Button type="button" onClick={() => verify.reset()}>
-          Check another file
+          {msg('verify.again')}
         </Button>
       ) : null}
     </AuthLayout>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChangeFeedback } from '../feedback.ts';
+import { msg, t } from '../messages/index.ts';
 import { SecretDialog } from '../secret-dialog.tsx';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
@@ -22,12 +23,13 @@ export function WebhooksPage({ session }: { session: Session }) {
     trpc.webhookEndpoints.create.mutationOptions({
       onSuccess: async (r) => {
         setAdding(false);
-        setSecret({ secret: r.secret, title: 'Endpoint added: its signing secret' });
+        setSecret({ secret: r.secret, title: msg('webhooks.added_secret_title') });
         await refresh();
       },
     }),
   );
-  if (session.user.role !== 'admin') return <AdminOnly title="Webhooks" what="Webhook endpoints" />;
+  if (session.user.role !== 'admin')
+    return <AdminOnly title={msg('webhooks.title')} what={msg('webhooks.admin_only_what')} />;
   const addButton = (label: string) => (
     <Button variant="primary" onClick={() => setAdding(true)}>
       {label}
@@ -35,18 +37,17 @@ export function WebhooksPage({ session }: { session: Session }) {
   );
   return (
     <>
-      <PageHeader title="Webhooks" actions={addButton('Add endpoint')}>
-        We POST signed events to your endpoints when templates, requests and signers change (
-        {session.environment} data).
+      <PageHeader title={msg('webhooks.title')} actions={addButton(msg('webhooks.add'))}>
+        {t('webhooks.lead', { environment: session.environment })}
       </PageHeader>
-      <Modal open={adding} onOpenChange={setAdding} title="Add an endpoint">
+      <Modal open={adding} onOpenChange={setAdding} title={msg('webhooks.add_title')}>
         {list.data ? (
           <EndpointForm
             eventTypes={list.data.event_types}
             initial={{ url: '', events: list.data.default_event_types, headers: {} }}
             busy={create.isPending}
             error={create.error}
-            submitLabel="Add endpoint"
+            submitLabel={msg('webhooks.add')}
             onSubmit={(v) => create.mutate(v)}
           />
         ) : (
@@ -56,17 +57,17 @@ export function WebhooksPage({ session }: { session: Session }) {
       <SecretDialog
         secret={secret?.secret ?? null}
         title={secret?.title ?? ''}
-        description="Your receiver checks each delivery's X-Esign-Signature with this secret. Keep it private."
+        description={msg('webhooks.secret_description')}
         testId="webhook-secret"
-        copyLabel="Copy secret"
-        doneLabel="Done"
+        copyLabel={msg('webhooks.copy_secret')}
+        doneLabel={msg('webhooks.done')}
         onClose={() => setSecret(null)}
       />
       {list.isPending ? <Loading /> : null}
       <ErrorNote error={list.error} />
       {list.data?.endpoints.length === 0 ? (
-        <EmptyState title="No endpoints yet" action={addButton('Add your first endpoint')}>
-          Add the URL of a server that should hear about signatures as they happen.
+        <EmptyState title={msg('webhooks.empty_title')} action={addButton(msg('webhooks.add_first'))}>
+          {msg('webhooks.empty')}
         </EmptyState>
       ) : null}
       {list.data?.endpoints.map((e) => (

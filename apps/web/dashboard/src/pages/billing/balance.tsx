@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { msg, t } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
 
@@ -10,16 +11,18 @@ export function Balance() {
   if (!c) return <ErrorNote error={credits.error} />;
   return (
     <section className="card" aria-labelledby="balance">
-      <h2 id="balance">Balance</h2>
+      <h2 id="balance">{msg('billing.balance.title')}</h2>
       <p className="big-number">
-        {c.unlimited ? 'Unlimited' : `${c.available} credit${c.available === 1 ? '' : 's'}`}
+        {c.unlimited
+          ? msg('billing.balance.unlimited')
+          : t('billing.balance.credits', { count: c.available })}
       </p>
       <p>{c.billing}</p>
       {!c.unlimited && c.overdraft_limit < 0 ? (
-        <p className="hint">You may go down to {c.overdraft_limit} before sending is blocked.</p>
+        <p className="hint">{t('billing.balance.overdraft', { limit: c.overdraft_limit })}</p>
       ) : null}
       <p className={c.can_send ? 'notice notice-good' : 'notice notice-error'} role="status">
-        {c.can_send ? 'You can send documents for signature.' : 'Sending is blocked until credits are added.'}
+        {msg(c.can_send ? 'billing.balance.can_send' : 'billing.balance.blocked')}
       </p>
     </section>
   );

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { useChangeFeedback } from '../../feedback.ts';
+import { msg, tx } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, Loading, TextField } from '../../ui.tsx';
 
@@ -11,7 +12,7 @@ const CountryInput = z.object({
   billing_country: z
     .string()
     .trim()
-    .regex(/^[A-Za-z]{2}$/, 'Enter a two-letter country code such as US or DE'),
+    .regex(/^[A-Za-z]{2}$/, msg('billing.country.invalid')),
 });
 
 /** A billing country is needed before buying; set it here (the same procedure as the Account page). */
@@ -25,7 +26,7 @@ export function BillingCountry() {
   const save = useMutation(
     trpc.sessions.updateProfile.mutationOptions({
       onSuccess: async () => {
-        toast('Billing country saved');
+        toast(msg('billing.country.saved'));
         await refresh();
       },
     }),
@@ -35,8 +36,11 @@ export function BillingCountry() {
   if (profile.data.billing_country) {
     return (
       <p className="hint">
-        Billing country: <strong>{profile.data.billing_country}</strong> (change it on your{' '}
-        <Link to="/account">Account</Link> page).
+        {tx('billing.country.current', {
+          country: profile.data.billing_country,
+          strong: (chunks) => <strong>{chunks}</strong>,
+          link: (chunks) => <Link to="/account">{chunks}</Link>,
+        })}
       </p>
     );
   }
@@ -49,24 +53,24 @@ export function BillingCountry() {
         save.mutate({ billing_country: v.billing_country.trim().toUpperCase() }),
       )}
     >
-      <h2 id="country">Billing country</h2>
-      <p className="hint">Add the country you are billed in once, before your first purchase.</p>
+      <h2 id="country">{msg('billing.country.title')}</h2>
+      <p className="hint">{msg('billing.country.intro')}</p>
       <ErrorNote error={save.error} />
       <div className="narrow">
         <TextField
-          label="Billing country"
-          placeholder="US"
+          label={msg('billing.country.label')}
+          placeholder={msg('billing.country.placeholder')}
           maxLength={2}
           autoComplete="country"
           required
-          hint="Two-letter code, such as US, DE or FR."
+          hint={msg('billing.country.hint')}
           error={form.formState.errors.billing_country?.message}
           {...form.register('billing_country')}
         />
       </div>
       <div className="form-actions">
         <Button type="submit" variant="primary" busy={save.isPending}>
-          Save country
+          {msg('billing.country.save')}
         </Button>
       </div>
     </form>

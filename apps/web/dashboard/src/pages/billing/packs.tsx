@@ -1,14 +1,15 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { billingErrorMessage } from '../../billing-errors.ts';
+import { msg, t } from '../../messages/index.ts';
 import type { Outputs } from '../../router-types.ts';
 import { trpc } from '../../trpc.ts';
 import { Badge, Button, EmptyState, ErrorNote, Loading } from '../../ui.tsx';
 
 function packIncludes(p: { unlimited: boolean; credits: number | null; price_per_credit: string | null }) {
   return p.unlimited
-    ? 'Unlimited signed documents, for life'
-    : `${p.credits} credits · ${p.price_per_credit} USD per credit`;
+    ? msg('billing.pack.unlimited')
+    : t('billing.pack.credits', { credits: p.credits, price: p.price_per_credit });
 }
 
 /** The optional discount code, applied to the next pack bought. */
@@ -16,7 +17,7 @@ function DiscountCode({ value, onChange }: { value: string; onChange: (code: str
   const codeId = useId();
   return (
     <div className="field narrow">
-      <label htmlFor={codeId}>Discount code (optional)</label>
+      <label htmlFor={codeId}>{msg('billing.packs.discount_code')}</label>
       <input
         id={codeId}
         value={value}
@@ -27,7 +28,7 @@ function DiscountCode({ value, onChange }: { value: string; onChange: (code: str
         onChange={(e) => onChange(e.target.value)}
       />
       <p id={`${codeId}-note`} className="hint">
-        Applies to the pack you buy next.
+        {msg('billing.packs.discount_hint')}
       </p>
     </div>
   );
@@ -50,20 +51,21 @@ function PackRow({
   return (
     <li className="row">
       <div className="row-main">
-        <strong>{p.name}</strong> {p.unlimited ? <Badge tone="good">Lifetime deal</Badge> : null}
+        <strong>{p.name}</strong>{' '}
+        {p.unlimited ? <Badge tone="good">{msg('billing.pack.lifetime_badge')}</Badge> : null}
         <div className="hint">{packIncludes(p)}</div>
         {p.description ? <div className="hint">{p.description}</div> : null}
       </div>
       <div className="row-actions">
-        <span className="price">{p.price} USD</span>
+        <span className="price">{t('billing.pack.price', { price: p.price })}</span>
         <Button
           variant="primary"
-          aria-label={`Buy ${p.name} for ${p.price} USD`}
+          aria-label={t('billing.pack.buy_label', { name: p.name, price: p.price })}
           busy={busy}
           disabled={disabled}
           onClick={onBuy}
         >
-          Buy
+          {msg('billing.pack.buy')}
         </Button>
       </div>
     </li>
@@ -88,7 +90,7 @@ export function Packs() {
   return (
     <section aria-labelledby="packs">
       <div className="section-head">
-        <h2 id="packs">Buy credits</h2>
+        <h2 id="packs">{msg('billing.packs.title')}</h2>
       </div>
       {packs.isPending ? <Loading /> : null}
       <ErrorNote error={packs.error} />
@@ -98,14 +100,12 @@ export function Packs() {
         </div>
       ) : null}
       {packs.data && packs.data.data.length === 0 ? (
-        <EmptyState title="No credit packs are for sale right now">
-          The operator of this server adds packs (esign pack create).
-        </EmptyState>
+        <EmptyState title={msg('billing.packs.empty_title')}>{msg('billing.packs.empty')}</EmptyState>
       ) : null}
       {packs.data && packs.data.data.length > 0 ? (
         <>
           <DiscountCode value={code} onChange={setCode} />
-          <ul className="rows packs" aria-label="Credit packs">
+          <ul className="rows packs" aria-label={msg('billing.packs.list_label')}>
             {packs.data.data.map((p) => (
               <PackRow
                 key={p.id}
@@ -116,10 +116,7 @@ export function Packs() {
               />
             ))}
           </ul>
-          <p className="hint">
-            Buy opens the payment page; you come back here when the payment is done. Credits are added once
-            the payment is confirmed.
-          </p>
+          <p className="hint">{msg('billing.packs.how_buying_works')}</p>
         </>
       ) : null}
     </section>

@@ -2,37 +2,58 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChangeFeedback } from '../../feedback.ts';
 import { formatDateTime } from '../../format.ts';
+import { msg, t } from '../../messages/index.ts';
 import type { Outputs } from '../../router-types.ts';
 import { trpc } from '../../trpc.ts';
 import { Badge, Button, EmptyState, ErrorNote, Loading, statusTone } from '../../ui.tsx';
 
 type Delivery = Outputs['webhookEndpoints']['deliveries']['data'][number];
 
+/** The facts after a delivery's event type: when, how many attempts, the last HTTP status, the next try. */
+function deliveryFacts(d: Delivery): string {
+  return [
+    formatDateTime(d.created_at),
+    t('webhooks.delivery.attempts', { count: d.attempt_count }),
+    d.last_status_code ? t('webhooks.http_status', { code: d.last_status_code }) : null,
+    d.next_attempt_at && d.status === 'pending'
+      ? t('webhooks.delivery.next_try', { time: formatDateTime(d.next_attempt_at) })
+      : null,
+  ]
+    .filter((fact) => fact !== null)
+    .join(' · ');
+}
+
+/** One attempt: when, the receiver's answer (or the error), and how long it took. */
+function attemptLine(a: Delivery['attempts'][number]): string {
+  const values = {
+    number: a.attempt,
+    time: formatDateTime(a.started_at),
+    outcome: a.status_code
+      ? t('webhooks.http_status', { code: a.status_code })
+      : (a.error ?? msg('webhooks.delivery.in_flight')),
+  };
+  return a.duration_ms !== null
+    ? t('webhooks.delivery.attempt_timed', { ...values, duration: a.duration_ms })
+    : t('webhooks.delivery.attempt', values);
+}
+
 /** One delivery: its status, and every attempt with the receiver's answer, folded. */
 function DeliveryDetails({ delivery: d }: { delivery: Delivery }) {
   return (
     <details>
       <summary>
-        <Badge tone={statusTone(d.status)}>{d.status}</Badge> <code>{d.event.type}</code>{' '}
-        <span className="hint">
-          {formatDateTime(d.created_at)} · {d.attempt_count} attempt{d.attempt_count === 1 ? '' : 's'}
-          {d.last_status_code ? ` · HTTP ${d.last_status_code}` : ''}
-          {d.next_attempt_at && d.status === 'pending'
-            ? ` · next try ${formatDateTime(d.next_attempt_at)}`
-            : ''}
-        </span>
+        <Badge tone={statusTone(d.status)}>{t('webhooks.delivery.status', { status: d.status })}</Badge>{' '}
+        <code>{d.event.type}</code> <span className="hint">{deliveryFacts(d)}</span>
       </summary>
       <ol className="attempts">
         {d.attempts.map((a) => (
           <li key={a.id}>
-            Attempt {a.attempt} at {formatDateTime(a.started_at)}:{' '}
-            {a.status_code ? `HTTP ${a.status_code}` : (a.error ?? 'in flight')}
-            {a.duration_ms !== null ? ` in ${a.duration_ms} ms` : ''}
+            {attemptLine(a)}
             {a.response_excerpt ? <pre className="excerpt">{a.response_excerpt}</pre> : null}
           </li>
         ))}
       </ol>
-      <p className="hint">Event id {d.event.id}</p>
+      <p className="hint">{t('webhooks.delivery.event_id', { id: d.event.id })}</p>
     </details>
   );
 }
@@ -46,7 +67,11 @@ function Deliveries({ endpointId }: { endpointId: number | undefined }) {
     trpc.webhookEndpoints.retryDelivery.mutationOptions({
       onSuccess: async (d) => {
         toast(
-          d.status === 'succeeded' ? 'Delivered' : `Attempt failed: ${d.last_error ?? 'no answer'}`,
+          d.status === 'succeeded'
+            ? msg('webhooks.delivery.delivered')
+            : t('webhooks.delivery.retry_failed', {
+                error: d.last_error ?? msg('webhooks.delivery.no_answer'),
+              }),
           d.status === 'succeeded' ? 'good' : 'bad',
         );
         await refresh();
@@ -58,8 +83,8 @@ function Deliveries({ endpointId }: { endpointId: number | undefined }) {
   if (list.error) return <ErrorNote error={list.error} />;
   if (list.data.data.length === 0) {
     return (
-      <EmptyState title="No deliveries yet">
-        Send a test event, or create a template or request to trigger one.
+      <EmptyState title={msg('webhooks.deliveries.empty_title')}>
+        {msg('webhooks.deliveries.empty')}
       </EmptyState>
     );
   }
@@ -74,7 +99,7 @@ function Deliveries({ endpointId }: { endpointId: number | undefined }) {
               onClick={() => retry.mutate({ id: d.id })}
               busy={retry.isPending && retry.variables?.id === d.id}
             >
-              Retry now
+              {msg('webhooks.delivery.retry')}
             </Button>
           )}
         </li>
@@ -89,14 +114,14 @@ export function DeliveryLog({ endpoints }: { endpoints: { id: number; url: strin
   return (
     <section aria-labelledby="deliveries">
       <div className="section-head">
-        <h2 id="deliveries">Delivery log</h2>
+        <h2 id="deliveries">{msg('webhooks.deliveries.title')}</h2>
         <label className="inline">
-          Endpoint{' '}
+          {msg('webhooks.deliveries.endpoint')}{' '}
           <select
             value={filter ?? ''}
             onChange={(e) => setFilter(e.target.value ? Number(e.target.value) : undefined)}
           >
-            <option value="">All endpoints</option>
+            <option value="">{msg('webhooks.deliveries.all_endpoints')}</option>
             {endpoints.map((e) => (
               <option key={e.id} value={e.id}>
                 {e.url}

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChangeFeedback } from '../../feedback.ts';
+import { msg, t } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { Badge, Button, Confirm, Modal } from '../../ui.tsx';
 import { EndpointForm } from './endpoint-form.tsx';
@@ -23,8 +24,10 @@ function useEndpointChanges(onSecret: ShowSecret, onSaved: () => void) {
       onSuccess: async (d) => {
         toast(
           d.status === 'succeeded'
-            ? `Test delivered: HTTP ${d.last_status_code}`
-            : `Test failed: ${d.last_error ?? `HTTP ${d.last_status_code}`}`,
+            ? t('webhooks.endpoint.test_delivered', { code: d.last_status_code })
+            : t('webhooks.endpoint.test_failed', {
+                error: d.last_error ?? t('webhooks.http_status', { code: d.last_status_code }),
+              }),
           d.status === 'succeeded' ? 'good' : 'bad',
         );
         await refresh();
@@ -34,20 +37,20 @@ function useEndpointChanges(onSecret: ShowSecret, onSaved: () => void) {
   );
   const reveal = useMutation(
     trpc.webhookEndpoints.revealSecret.mutationOptions({
-      onSuccess: (r) => onSecret({ secret: r.secret, title: 'Signing secret' }),
+      onSuccess: (r) => onSecret({ secret: r.secret, title: msg('webhooks.endpoint.secret_title') }),
       onError,
     }),
   );
   const rotate = useMutation(
     trpc.webhookEndpoints.rotateSecret.mutationOptions({
-      onSuccess: (r) => onSecret({ secret: r.secret, title: 'New signing secret' }),
+      onSuccess: (r) => onSecret({ secret: r.secret, title: msg('webhooks.endpoint.new_secret_title') }),
       onError,
     }),
   );
   const update = useMutation(
     trpc.webhookEndpoints.update.mutationOptions({
       onSuccess: async (e) => {
-        toast(e.enabled ? 'Endpoint saved' : 'Endpoint disabled: no new deliveries');
+        toast(msg(e.enabled ? 'webhooks.endpoint.saved' : 'webhooks.endpoint.disabled_toast'));
         onSaved();
         await refresh();
       },
@@ -64,30 +67,34 @@ export function EndpointCard({ endpoint, onSecret }: { endpoint: Endpoint; onSec
   const id = endpoint.id;
   const headerNames = Object.keys(endpoint.headers);
   return (
-    <article className="card endpoint" aria-label={`Endpoint ${endpoint.url}`}>
+    <article className="card endpoint" aria-label={t('webhooks.endpoint.label', { url: endpoint.url })}>
       <header className="endpoint-head">
         <code className="url">{endpoint.url}</code>
-        <Badge tone={endpoint.enabled ? 'good' : 'muted'}>{endpoint.enabled ? 'enabled' : 'disabled'}</Badge>
+        <Badge tone={endpoint.enabled ? 'good' : 'muted'}>
+          {msg(endpoint.enabled ? 'webhooks.endpoint.enabled' : 'webhooks.endpoint.disabled')}
+        </Badge>
       </header>
       <p className="hint">
-        {endpoint.events.length} event{endpoint.events.length === 1 ? '' : 's'}: {endpoint.events.join(', ')}
-        {headerNames.length ? ` · custom headers: ${headerNames.join(', ')}` : ''}
+        {t('webhooks.endpoint.events', { count: endpoint.events.length, events: endpoint.events.join(', ') })}
+        {headerNames.length
+          ? ` · ${t('webhooks.endpoint.custom_headers', { names: headerNames.join(', ') })}`
+          : ''}
       </p>
       <div className="button-row">
         <Button small variant="primary" onClick={() => test.mutate({ id })} busy={test.isPending}>
-          Send test
+          {msg('webhooks.endpoint.send_test')}
         </Button>
         <Button small onClick={() => setEditing(true)}>
-          Edit
+          {msg('webhooks.endpoint.edit')}
         </Button>
         <Button small onClick={() => reveal.mutate({ id })} busy={reveal.isPending}>
-          Reveal secret
+          {msg('webhooks.endpoint.reveal_secret')}
         </Button>
         <Confirm
-          trigger={<Button small>Rotate secret</Button>}
-          title="Rotate the signing secret?"
-          description="Deliveries are signed with the new secret at once; update your receiver right away."
-          confirmLabel="Rotate"
+          trigger={<Button small>{msg('webhooks.endpoint.rotate_secret')}</Button>}
+          title={msg('webhooks.endpoint.rotate_title')}
+          description={msg('webhooks.endpoint.rotate_description')}
+          confirmLabel={msg('webhooks.endpoint.rotate')}
           danger={false}
           onConfirm={() => rotate.mutate({ id })}
         />
@@ -97,15 +104,15 @@ export function EndpointCard({ endpoint, onSecret }: { endpoint: Endpoint; onSec
           busy={update.isPending}
           onClick={() => update.mutate({ id, enabled: !endpoint.enabled })}
         >
-          {endpoint.enabled ? 'Disable' : 'Enable'}
+          {msg(endpoint.enabled ? 'webhooks.endpoint.disable' : 'webhooks.endpoint.enable')}
         </Button>
       </div>
-      <Modal open={editing} onOpenChange={setEditing} title="Edit endpoint">
+      <Modal open={editing} onOpenChange={setEditing} title={msg('webhooks.endpoint.edit_title')}>
         <EndpointForm
           initial={endpoint}
           busy={update.isPending}
           error={update.error}
-          submitLabel="Save"
+          submitLabel={msg('webhooks.endpoint.save')}
           onSubmit={(v) => update.mutate({ id, ...v })}
         />
       </Modal>

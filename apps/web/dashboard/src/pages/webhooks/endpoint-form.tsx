@@ -1,6 +1,7 @@
 import { CreateWebhookEndpointInput } from '@esign/core/schemas/webhook-endpoints';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { msg, t } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, SubmitRow, TextField } from '../../ui.tsx';
 
@@ -11,6 +12,10 @@ interface Values {
 }
 
 type HeaderRow = { name: string; value: string };
+
+/** Examples in the empty fields: data, the same in every language. */
+const EXAMPLE_HEADER_NAME = 'X-Api-Token';
+const EXAMPLE_URL = 'https://example.com/webhooks/esign';
 
 /** A checkbox per event type; `error` is the events' validation message. */
 function EventChoices({
@@ -27,7 +32,7 @@ function EventChoices({
   const legend = useId();
   return (
     <fieldset className="fieldset" aria-describedby={error ? `${legend}-err` : undefined}>
-      <legend id={legend}>Events</legend>
+      <legend id={legend}>{msg('webhooks.form.events')}</legend>
       {error ? (
         <p id={`${legend}-err`} className="field-error" role="alert">
           {error}
@@ -63,34 +68,34 @@ function HeaderRows({
     setHeaders((l) => l.map((x, j) => (j === i ? { ...x, ...part } : x)));
   return (
     <fieldset className="fieldset">
-      <legend>Custom headers (optional)</legend>
+      <legend>{msg('webhooks.form.headers')}</legend>
       {headers.map((h, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own
         <div key={i} className="header-row">
           <input
-            aria-label={`Header ${i + 1} name`}
-            placeholder="X-Api-Token"
+            aria-label={t('webhooks.form.header_name', { number: i + 1 })}
+            placeholder={EXAMPLE_HEADER_NAME}
             value={h.name}
             onChange={(e) => edit(i, { name: e.target.value })}
           />
           <input
-            aria-label={`Header ${i + 1} value`}
-            placeholder="value"
+            aria-label={t('webhooks.form.header_value', { number: i + 1 })}
+            placeholder={msg('webhooks.form.header_value_placeholder')}
             value={h.value}
             onChange={(e) => edit(i, { value: e.target.value })}
           />
           <Button
             small
             variant="ghost"
-            aria-label={`Remove header ${i + 1}`}
+            aria-label={t('webhooks.form.remove_header', { number: i + 1 })}
             onClick={() => setHeaders((l) => l.filter((_, j) => j !== i))}
           >
-            Remove
+            {msg('webhooks.form.remove')}
           </Button>
         </div>
       ))}
       <Button small onClick={() => setHeaders((l) => [...l, { name: '', value: '' }])}>
-        Add a header
+        {msg('webhooks.form.add_header')}
       </Button>
     </fieldset>
   );
@@ -139,9 +144,9 @@ export function EndpointForm({
     <form onSubmit={submit} noValidate>
       <ErrorNote error={error} />
       <TextField
-        label="URL"
+        label={msg('webhooks.form.url')}
         type="url"
-        placeholder="https://example.com/webhooks/esign"
+        placeholder={EXAMPLE_URL}
         value={url}
         onChange={(e) => setUrl(e.target.value)}
         error={issues.url}
