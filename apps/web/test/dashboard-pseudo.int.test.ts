@@ -74,7 +74,10 @@ describe.runIf(browserTestsEnabled('dashboard pseudo-language'))(
       d = await openDashboard({ template: { name: 'Ωμέγα', role: 'Ρόλος', text: { name: 'Όνομα' } } });
       const sent = await d.t.api('POST', 'signature_requests', {
         key: d.owner.key,
-        body: { template_id: d.templateId, signers: [{ role: 'Ρόλος', name: 'Ἀλφα', email: 'alpha@example.com' }] },
+        body: {
+          template_id: d.templateId,
+          signers: [{ role: 'Ρόλος', name: 'Ἀλφα', email: 'alpha@example.com' }],
+        },
       });
       expect(sent.status, sent.text).toBe(201);
       requestId = sent.body.id;

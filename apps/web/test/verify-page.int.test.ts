@@ -199,6 +199,19 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
     const err = (await limited!.json()) as { error: { code: string; message: string } };
     expect(err.error.code).toBe('rate_limited');
     expect(err.error.message).toMatch(/at most 10 a minute/);
+    // The page says so in words (the envelope's message), not "the server could not be reached".
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${t.baseUrl}/verify`);
+      writeFileSync(join(SHOTS, 'one-more.pdf'), await plainPdf(1, 'One more'));
+      await page.getByTestId('verify-file').setInputFiles(join(SHOTS, 'one-more.pdf'));
+      await expect(page.getByRole('alert').textContent()).resolves.toContain(
+        'Too many files checked from your address',
+      );
+    } finally {
+      await context.close();
+    }
 
     // An address past its minute is answered before it has sent its (here endless) body: the
     // server neither waits for nor reads 30 MB it would refuse anyway.

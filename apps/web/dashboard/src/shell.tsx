@@ -115,7 +115,7 @@ function UserMenu({ session }: { session: Session }) {
           <DropdownMenu.Label className="menu-label">
             {session.user.email}
             <br />
-            {session.account.name ?? msg('menu.your_account')} · {session.user.role}
+            {session.account.name ?? msg('menu.your_account')} · {t('team.role', { role: session.user.role })}
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="menu-sep" />
           <DropdownMenu.Item className="menu-item" onSelect={() => navigate('/account')}>

@@ -16,13 +16,28 @@ const csrfHeaders = (): Record<string, string> => (csrfToken ? { 'x-csrf-token':
 
 /** The stable error code of a failed call (`forbidden`, `not_found`, ...), as the REST API spells it. */
 export function errorCode(err: unknown): string | null {
-  if (err instanceof TRPCClientError) return (err.data as { code?: string } | undefined)?.code ?? null;
+  if (err instanceof TRPCClientError)
+    return (err.data as { code?: string } | undefined)?.code ?? envelopeOf(err)?.code ?? null;
   if (err instanceof UploadError) return err.code;
   return null;
 }
 
+/**
+ * A refusal of the HTTP layer before tRPC ran (a body over its limit, the public verify page's
+ * address past its minute): the REST error envelope `{ error: { code, message } }`, which the tRPC
+ * client cannot read as its own.
+ */
+function envelopeOf(err: TRPCClientError<AppRouter>): { code: string; message: string } | null {
+  const meta = err.meta as { responseJSON?: unknown } | undefined;
+  const error = (meta?.responseJSON as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') return null;
+  return { code: error.code, message: error.message };
+}
+
 /** A sentence a person understands, for any failure. */
 export function errorMessage(err: unknown): string {
+  const envelope = err instanceof TRPCClientError && !err.data ? envelopeOf(err) : null;
+  if (envelope) return envelope.message;
   const code = errorCode(err);
   if (code === 'internal_error') return msg('errors.internal');
   if (code === 'unauthenticated' && !(err instanceof Error && /password|link/i.test(err.message))) {
