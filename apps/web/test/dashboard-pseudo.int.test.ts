@@ -1,3 +1,4 @@
+import { LANGUAGE_NAMES } from '@esign/i18n/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserTestsEnabled } from './browser.ts';
@@ -52,12 +53,14 @@ async function inlineEnglish(page: Page, data: string[]): Promise<string[]> {
   });
   const left: string[] = [];
   for (const text of found) {
-    // Inside ⟦…⟧ is the catalogue's; what is outside must be data or Intl's.
-    let rest = text.replace(/⟦[^⟧]*⟧/g, ' ');
+    // Inside ⟦…⟧ is the catalogue's (a message with markup spans several text nodes, and its words
+    // are accented in each); what is outside must be data or Intl's.
+    let rest = text.replace(/⟦[^⟧]*(⟧|$)/g, ' ').replace(/^[^⟦]*⟧/, ' ');
     for (const d of data) rest = rest.split(d).join(' ');
     for (const pattern of DATA) rest = rest.replace(pattern, ' ');
     rest = rest.replace(INTL_WORDS, ' ');
-    if (/[A-Za-z]{3,}/.test(rest)) left.push(text.trim().slice(0, 100));
+    // An English word: three or more letters, none accented as the pseudo-language accents them.
+    if (rest.split(/[^\p{L}]+/u).some((w) => /^[A-Za-z]{3,}$/.test(w))) left.push(text.trim().slice(0, 100));
   }
   return [...new Set(left)];
 }
@@ -87,7 +90,11 @@ describe.runIf(browserTestsEnabled('dashboard pseudo-language'))(
         .select(['users.name as user', 'accounts.name as account'])
         .where('users.id', '=', d.owner.userId)
         .executeTakeFirstOrThrow();
-      data.push(d.owner.email, user.user ?? '', user.account ?? '');
+      // The fixture's signature field is named `Signature` (data, as every field name).
+      data.push(d.owner.email, user.user ?? '', user.account ?? '', 'Signature');
+      // Names the server gives (the first API key, a document without a name), and each language
+      // in its own name (the signers' language select): data too.
+      data.push('Default key', 'Document 1', ...Object.values(LANGUAGE_NAMES));
       const tab = await signedInContext(d.browser, d.t, d.owner, { width: 1280, height: 900 });
       await tab.ctx.addInitScript(() => localStorage.setItem('esign.dashboard.locale', 'en-XA'));
       page = tab.page;
@@ -120,8 +127,9 @@ describe.runIf(browserTestsEnabled('dashboard pseudo-language'))(
         await page.goto(`${d.t.baseUrl}${path}`);
         await page.locator('main').first().waitFor();
         await page.waitForLoadState('networkidle');
-        // The page's own words have arrived once the pseudo-language shows in its main part.
-        await expect.poll(() => page.locator('main').innerText(), { timeout: 20_000 }).toContain('⟦');
+        // The page has drawn what it loaded: no spinner left, and its own words are on screen.
+        await expect.poll(() => page.locator('.loading').count(), { timeout: 20_000 }).toBe(0);
+
         const name = path === '/' ? 'overview' : path.replace(/\W+/g, '-').replace(/^-|-$/g, '');
         await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
         const english = await inlineEnglish(page, data);
@@ -129,5 +137,26 @@ describe.runIf(browserTestsEnabled('dashboard pseudo-language'))(
       }
       expect(left).toEqual({});
     }, 300_000);
+
+    it('the pages of someone signed out (sign in, sign up, password reset, a sign-in link) too', async () => {
+      const ctx = await d.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      await ctx.addInitScript(() => localStorage.setItem('esign.dashboard.locale', 'en-XA'));
+      const out = await ctx.newPage();
+      const left: Record<string, string[]> = {};
+      try {
+        for (const path of ['/login', '/signup', '/reset-password', '/login/link']) {
+          await out.goto(`${d.t.baseUrl}${path}`);
+          await out.locator('main').first().waitFor();
+          await out.waitForLoadState('networkidle');
+          await expect.poll(() => out.locator('.loading').count(), { timeout: 20_000 }).toBe(0);
+          await out.screenshot({ path: `${SHOTS}/${path.replace(/\W+/g, '-').replace(/^-/, '')}.png` });
+          const english = await inlineEnglish(out, data);
+          if (english.length) left[path] = english;
+        }
+      } finally {
+        await ctx.close();
+      }
+      expect(left).toEqual({});
+    }, 120_000);
   },
 );

@@ -172,9 +172,11 @@ function placeOf(
     if (ts.isCallExpression(parent)) {
       const name = calleeName(parent);
       if (name && KEY_CALLS.has(name)) return null;
+      // An argument is the call's input, read as code (`{...form.register('email')}`), unless prose.
+      if (parent.arguments.some((a) => a === child)) return { kind: 'code' };
     }
-    // A literal whose value is computed into something else (a call's result, an object) keeps
-    // looking upward: `{fmt('Saved')}` in JSX is still words.
+    // A literal inside an object, array or conditional keeps looking upward: `{done ? 'on' :
+    // 'off'}` in JSX is words.
     if (ts.isBlock(parent) || ts.isSourceFile(parent) || ts.isVariableDeclaration(parent)) break;
     child = parent;
     parent = parent.parent;
@@ -183,13 +185,13 @@ function placeOf(
 }
 
 /** Every inline English word of the dashboard's sources, by file and line. */
-export function untranslatedWords(): Finding[] {
+export function untranslatedWords(dir = SRC): Finding[] {
   const findings: Finding[] = [];
-  for (const path of sourceFiles(SRC)) {
+  for (const path of sourceFiles(dir)) {
     const text = readFileSync(path, 'utf8');
     const kind = path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
     const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
-    const file = relative(SRC, path);
+    const file = relative(dir, path);
     const report = (node: ts.Node, words: string) => {
       const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
       findings.push({ file, line: line + 1, text: words.trim().replace(/\s+/g, ' ').slice(0, 80) });

@@ -359,7 +359,7 @@ export function Toasts({ children }: { children: ReactNode }) {
   }, []);
   return (
     <ToastContext.Provider value={push}>
-      <Toast.Provider swipeDirection="right" duration={5000}>
+      <Toast.Provider swipeDirection="right" duration={5000} label={msg('ui.notification')}>
         {children}
         {items.map((t) => (
           <Toast.Root
@@ -376,7 +376,8 @@ export function Toasts({ children }: { children: ReactNode }) {
             </Toast.Close>
           </Toast.Root>
         ))}
-        <Toast.Viewport className="toast-viewport" />
+        {/* Radix puts the key's name where the label says {hotkey}. */}
+        <Toast.Viewport className="toast-viewport" label={t('ui.notifications', { hotkey: '{hotkey}' })} />
       </Toast.Provider>
     </ToastContext.Provider>
   );

@@ -2,6 +2,9 @@
 export const settings = {
   // Shared parts (ui.tsx, table.tsx, shell.tsx): loading, copy buttons, dialogs, toasts, lists.
   'ui.loading': 'Loading…',
+  // The toasts' region ({hotkey}: the key that moves there, F8) and each toast, for screen readers.
+  'ui.notifications': 'Notifications ({hotkey})',
+  'ui.notification': 'Notification',
   'ui.copy': 'Copy',
   'ui.copied': 'Copied',
   'ui.percent': '{percent}%',
@@ -104,6 +107,8 @@ export const settings = {
   'billing.balance.title': 'Balance',
   'billing.balance.unlimited': 'Unlimited',
   'billing.balance.credits': '{count, plural, one {# credit} other {# credits}}',
+  'billing.balance.lifetime': 'Lifetime plan: unlimited signed documents.',
+  'billing.balance.how_used': 'One credit is used the first time a template is signed.',
   'billing.balance.overdraft': 'You may go down to {limit} before sending is blocked.',
   'billing.balance.can_send': 'You can send documents for signature.',
   'billing.balance.blocked': 'Sending is blocked until credits are added.',

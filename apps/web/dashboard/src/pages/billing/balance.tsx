@@ -17,7 +17,8 @@ export function Balance() {
           ? msg('billing.balance.unlimited')
           : t('billing.balance.credits', { count: c.available })}
       </p>
-      <p>{c.billing}</p>
+      {/* The API's `billing` sentence is English; the page says the same from the catalogue. */}
+      <p>{msg(c.unlimited ? 'billing.balance.lifetime' : 'billing.balance.how_used')}</p>
       {!c.unlimited && c.overdraft_limit < 0 ? (
         <p className="hint">{t('billing.balance.overdraft', { limit: c.overdraft_limit })}</p>
       ) : null}
