@@ -251,7 +251,7 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
     await ctx.close();
   });
 
-  it('an admin adds a webhook endpoint, sends a test and sees the delivery in the log', async () => {
+  it('an admin adds a webhook endpoint, sends a test, sees the delivery in the log, then deletes the endpoint after a confirm that names its URL and says deliveries stop', async () => {
     const receiver = await startReceiver();
     try {
       const email = await operatorAccount();
@@ -280,6 +280,16 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
       const log = page.getByRole('region', { name: 'Delivery log' }).or(page.locator('.deliveries'));
       await log.getByText('webhook.test').first().waitFor();
       await shot(page, 'desktop-webhooks');
+      // Deleting: the confirm names the URL and says its deliveries stop; the card and log go.
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Delete this endpoint?' });
+      await confirm.getByText(receiver.url).waitFor();
+      await confirm.getByText(/stops receiving events at once: deliveries waiting/).waitFor();
+      await confirm.getByRole('button', { name: 'Delete endpoint' }).click();
+      await page.getByText('Endpoint deleted: no more deliveries').first().waitFor();
+      await page.getByRole('heading', { name: 'No endpoints yet' }).waitFor();
+      expect(await page.getByRole('article', { name: `Endpoint ${receiver.url}` }).count()).toBe(0);
+      expect(await page.getByRole('heading', { name: 'Delivery log' }).count()).toBe(0);
       expect(problems).toEqual([]);
       await ctx.close();
     } finally {

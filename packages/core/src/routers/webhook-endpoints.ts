@@ -14,6 +14,7 @@ import {
 } from '../services/dashboard/webhooks.ts';
 import {
   createWebhookEndpoint,
+  deleteWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
@@ -50,6 +51,11 @@ export const webhookEndpointsRouter = router({
     const { id, ...patch } = input;
     return updateWebhookEndpoint(ctx.db, scopeOf(ctx.actor), { id, input: patch, ...opts(ctx) });
   }),
+
+  /** Deletes the endpoint with its delivery records (docs/webhooks.md, Endpoints). */
+  delete: adminProcedure
+    .input(WebhookEndpointIdInput)
+    .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.db, scopeOf(ctx.actor), { id: input.id })),
 
   revealSecret: adminProcedure
     .input(WebhookEndpointIdInput)

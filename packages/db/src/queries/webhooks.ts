@@ -824,6 +824,25 @@ export async function updateEndpoint(
     .executeTakeFirst();
 }
 
+/**
+ * Deletes an endpoint of the scope and, by the foreign keys' `on delete cascade`, its deliveries and
+ * their attempts, in one statement; the deleted endpoint, or undefined when it is not in the scope.
+ * A claim or outcome holding one of its deliveries this instant is waited for (row locks).
+ */
+export async function deleteEndpoint(
+  db: Executor,
+  scope: Scope,
+  id: number,
+): Promise<WebhookEndpointPublicRow | undefined> {
+  return db
+    .deleteFrom('webhook_endpoints')
+    .where('id', '=', id)
+    .where('account_id', '=', scope.accountId)
+    .where('environment', '=', scope.environment)
+    .returning(ENDPOINT_COLUMNS)
+    .executeTakeFirst();
+}
+
 /** An endpoint's stored (sealed) signing secret; undefined when it is not in the scope. */
 export async function findEndpointSealedSecret(
   db: Executor,

@@ -65,6 +65,13 @@ export const settings = {
   'webhooks.endpoint.disable': 'Disable',
   'webhooks.endpoint.enable': 'Enable',
   'webhooks.endpoint.disabled_toast': 'Endpoint disabled: no new deliveries',
+  'webhooks.endpoint.delete': 'Delete',
+  'webhooks.endpoint.delete_title': 'Delete this endpoint?',
+  // {url} is the endpoint's URL (shown as code).
+  'webhooks.endpoint.delete_description':
+    '{url} stops receiving events at once: deliveries waiting to be sent or retried are dropped, and its delivery log is deleted. This cannot be undone.',
+  'webhooks.endpoint.delete_confirm': 'Delete endpoint',
+  'webhooks.endpoint.deleted_toast': 'Endpoint deleted: no more deliveries',
 
   // The endpoint form (add and edit).
   'webhooks.form.url': 'URL',

@@ -1,5 +1,6 @@
 import type { Executor } from '@esign/db';
 import {
+  deleteEndpoint,
   type EndpointChanges,
   findEndpointAccount,
   findEndpointScope,
@@ -59,7 +60,7 @@ export async function createWebhookEndpoint(
   if (account.endpoints >= WEBHOOK_MAX_ENDPOINTS) {
     throw new CoreError(
       'invalid_request',
-      `An account has at most ${WEBHOOK_MAX_ENDPOINTS} webhook endpoints (live and test each); change the URL and events of one you no longer use`,
+      `An account has at most ${WEBHOOK_MAX_ENDPOINTS} webhook endpoints (live and test each); delete one you no longer use, or change its URL and events`,
     );
   }
   const secret = generateWebhookSecret();
@@ -160,6 +161,26 @@ export async function disableWebhookEndpoint(
   { id, now }: { id: number; now: Date },
 ): Promise<WebhookEndpointDto> {
   return setEndpoint(db, scope, id, { enabled: false, now });
+}
+
+/**
+ * Deletes an endpoint for good, which frees its place under WEBHOOK_MAX_ENDPOINTS. Its delivery
+ * records and their attempts go with it (`on delete cascade`): nothing is left to send, so pending
+ * and retrying deliveries are never sent afterwards, and a `webhook.deliver` job that wakes for one
+ * finds no delivery and finishes (claim.ts: skip). An attempt already on the wire when the endpoint
+ * is deleted may still reach the receiver; its outcome has no row left to write and is dropped.
+ * The events stay (they belong to the account side, and other endpoints may have them). Endpoint
+ * changes record no audit event (update, rotate and disable do not either), so this is one
+ * statement. Another account's or side's id is `404 not_found`.
+ */
+export async function deleteWebhookEndpoint(
+  db: Executor,
+  scope: Scope,
+  { id }: { id: number },
+): Promise<{ id: number; url: string; deleted: true }> {
+  const row = await deleteEndpoint(db, scope, id);
+  if (!row) throw notFound('Webhook endpoint', id);
+  return { id: row.id, url: row.url, deleted: true };
 }
 
 /** Event data of a `webhook_endpoint` (the `webhook.test` event): the endpoint now. */

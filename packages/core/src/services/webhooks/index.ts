@@ -21,6 +21,7 @@ export {
 export {
   type CreateWebhookEndpointInput,
   createWebhookEndpoint,
+  deleteWebhookEndpoint,
   disableWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookEndpoints,

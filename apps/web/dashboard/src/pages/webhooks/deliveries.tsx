@@ -110,7 +110,9 @@ function Deliveries({ endpointId }: { endpointId: number | undefined }) {
 
 /** The delivery log, with a choice of endpoint. */
 export function DeliveryLog({ endpoints }: { endpoints: { id: number; url: string }[] }) {
-  const [filter, setFilter] = useState<number | undefined>(undefined);
+  const [chosen, setFilter] = useState<number | undefined>(undefined);
+  // A deleted endpoint leaves the choice (its deliveries went with it): back to all endpoints.
+  const filter = endpoints.some((e) => e.id === chosen) ? chosen : undefined;
   return (
     <section aria-labelledby="deliveries">
       <div className="section-head">

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChangeFeedback } from '../../feedback.ts';
-import { msg, t } from '../../messages/index.ts';
+import { msg, t, tx } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { Badge, Button, Confirm, Modal } from '../../ui.tsx';
 import { EndpointForm } from './endpoint-form.tsx';
@@ -16,7 +16,7 @@ export type Endpoint = {
 
 export type ShowSecret = (s: { secret: string; title: string }) => void;
 
-/** What can be done to one endpoint: send a test, reveal or rotate its secret, save or disable it. */
+/** What can be done to one endpoint: send a test, reveal or rotate its secret, save, disable or delete it. */
 function useEndpointChanges(onSecret: ShowSecret, onSaved: () => void) {
   const { toast, refresh, onError } = useChangeFeedback(trpc.webhookEndpoints.pathKey());
   const test = useMutation(
@@ -57,13 +57,22 @@ function useEndpointChanges(onSecret: ShowSecret, onSaved: () => void) {
       onError,
     }),
   );
-  return { test, reveal, rotate, update };
+  const remove = useMutation(
+    trpc.webhookEndpoints.delete.mutationOptions({
+      onSuccess: async () => {
+        toast(msg('webhooks.endpoint.deleted_toast'));
+        await refresh();
+      },
+      onError,
+    }),
+  );
+  return { test, reveal, rotate, update, remove };
 }
 
 /** One endpoint: its URL, events and headers, and its buttons. */
 export function EndpointCard({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: ShowSecret }) {
   const [editing, setEditing] = useState(false);
-  const { test, reveal, rotate, update } = useEndpointChanges(onSecret, () => setEditing(false));
+  const { test, reveal, rotate, update, remove } = useEndpointChanges(onSecret, () => setEditing(false));
   const id = endpoint.id;
   const headerNames = Object.keys(endpoint.headers);
   return (
@@ -106,6 +115,17 @@ export function EndpointCard({ endpoint, onSecret }: { endpoint: Endpoint; onSec
         >
           {msg(endpoint.enabled ? 'webhooks.endpoint.disable' : 'webhooks.endpoint.enable')}
         </Button>
+        <Confirm
+          trigger={
+            <Button small variant="danger" busy={remove.isPending}>
+              {msg('webhooks.endpoint.delete')}
+            </Button>
+          }
+          title={msg('webhooks.endpoint.delete_title')}
+          description={tx('webhooks.endpoint.delete_description', { url: <code>{endpoint.url}</code> })}
+          confirmLabel={msg('webhooks.endpoint.delete_confirm')}
+          onConfirm={() => remove.mutate({ id })}
+        />
       </div>
       <Modal open={editing} onOpenChange={setEditing} title={msg('webhooks.endpoint.edit_title')}>
         <EndpointForm
