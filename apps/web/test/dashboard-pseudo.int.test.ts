@@ -134,6 +134,7 @@ describe.runIf(browserTestsEnabled('dashboard pseudo-language'))(
         await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
         const english = await inlineEnglish(page, data);
         if (english.length) left[path] = english;
+        expect(await page.evaluate(() => document.documentElement.lang), path).toBe('en-XA');
       }
       expect(left).toEqual({});
     }, 300_000);

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
+import { dashboardLocale } from './messages/index.ts';
 import { AccountPage } from './pages/account.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { AcceptInvitePage } from './pages/auth/accept-invite.tsx';
@@ -70,6 +71,9 @@ function App() {
     </Routes>
   );
 }
+
+// The page's language is the catalogue's (en, or the pseudo-language en-XA).
+document.documentElement.lang = dashboardLocale;
 
 const root = document.getElementById('root');
 if (root) {
