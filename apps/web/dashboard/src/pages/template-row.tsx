@@ -43,6 +43,30 @@ function Thumbnail({ url }: { url: string | null }) {
   );
 }
 
+/** The row's name, folder, counts, roles and who made it when. */
+function TemplateSummary({ template }: { template: TemplateItem }) {
+  return (
+    <div className="row-main">
+      <strong>{template.name}</strong> {template.folder ? <Badge>{template.folder}</Badge> : null}
+      {template.archived_at ? <Badge tone="muted">{msg('templates.row.archived')}</Badge> : null}
+      <div className="hint template-counts">
+        {t('templates.row.counts', {
+          pages: template.page_count,
+          documents: template.document_count,
+          fields: template.field_count,
+        })}
+      </div>
+      <div className="hint">
+        {t(template.created_by ? 'templates.row.details_by' : 'templates.row.details', {
+          roles: template.roles.join(', ') || msg('templates.row.no_roles'),
+          date: formatDate(template.created_at),
+          person: template.created_by ? template.created_by.name || template.created_by.email : '',
+        })}
+      </div>
+    </div>
+  );
+}
+
 export function TemplateRow({
   template,
   canWrite,
@@ -58,24 +82,7 @@ export function TemplateRow({
   return (
     <li className="row template-row">
       <Thumbnail url={template.thumbnail_url} />
-      <div className="row-main">
-        <strong>{template.name}</strong> {template.folder ? <Badge>{template.folder}</Badge> : null}
-        {template.archived_at ? <Badge tone="muted">{msg('templates.row.archived')}</Badge> : null}
-        <div className="hint template-counts">
-          {t('templates.row.counts', {
-            pages: template.page_count,
-            documents: template.document_count,
-            fields: template.field_count,
-          })}
-        </div>
-        <div className="hint">
-          {t(template.created_by ? 'templates.row.details_by' : 'templates.row.details', {
-            roles: template.roles.join(', ') || msg('templates.row.no_roles'),
-            date: formatDate(template.created_at),
-            person: template.created_by ? template.created_by.name || template.created_by.email : '',
-          })}
-        </div>
-      </div>
+      <TemplateSummary template={template} />
       <div className="row-actions">
         {active && canWrite ? (
           <>
