@@ -4,7 +4,7 @@ import { makeRequest } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { seriousViolations } from './axe.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
-import { signedInContext } from './editor-helpers.ts';
+import { DASHBOARD_PAGES, signedInContext } from './editor-helpers.ts';
 
 // Issue 33 item 6: axe-core finds no serious or critical violation on any dashboard page, the
 // sign-in page or the signing page, at desktop and phone width.
@@ -30,21 +30,7 @@ describe.runIf(browserTestsEnabled('accessibility'))(
       await t?.close();
     });
 
-    const PAGES = [
-      '/',
-      '/templates',
-      '/send',
-      '/bulk',
-      '/requests',
-      '/api-keys',
-      '/connected-apps',
-      '/webhooks',
-      '/embed',
-      '/team',
-      '/billing',
-      '/account',
-      '/nope',
-    ];
+    const PAGES = DASHBOARD_PAGES;
 
     it.each([
       ['desktop', DESKTOP],

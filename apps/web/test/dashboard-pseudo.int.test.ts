@@ -2,7 +2,7 @@ import { LANGUAGE_NAMES } from '@esign/i18n/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserTestsEnabled } from './browser.ts';
-import { type DashboardFixture, openDashboard, signedInContext } from './editor-helpers.ts';
+import { DASHBOARD_PAGES, type DashboardFixture, openDashboard, signedInContext } from './editor-helpers.ts';
 
 // Issue 32, "the dashboard's strings should be ready to translate", checked on screen: every page
 // of the dashboard shown in the pseudo-language en-XA (dashboard/src/messages/index.ts), where each
@@ -102,23 +102,11 @@ describe.runIf(browserTestsEnabled('dashboard pseudo-language'))(
     afterAll(() => d?.close());
 
     const pages = () => [
-      '/',
-      '/templates',
+      ...DASHBOARD_PAGES,
       `/templates/${d.templateId}/edit`,
       `/templates/${d.templateId}/link`,
-      '/send',
-      '/bulk',
-      '/requests',
       `/requests/${requestId}`,
-      '/api-keys',
-      '/connected-apps',
-      '/webhooks',
-      '/embed',
-      '/team',
-      '/billing',
-      '/account',
       '/verify',
-      '/no-such-page',
     ];
 
     it('every page: each word on screen, in labels, placeholders, tooltips and the title is from the catalogue or data', async () => {

@@ -12,6 +12,23 @@ import { launchChromium } from './browser.ts';
 // DevTools Protocol), which the page sees as touch pointer events.
 
 export const DESKTOP = { width: 1280, height: 860 };
+
+/** The dashboard's pages that need no id, and one that does not exist (its not-found page). */
+export const DASHBOARD_PAGES = [
+  '/',
+  '/templates',
+  '/send',
+  '/bulk',
+  '/requests',
+  '/api-keys',
+  '/connected-apps',
+  '/webhooks',
+  '/embed',
+  '/team',
+  '/billing',
+  '/account',
+  '/nope',
+];
 export const PHONE = { width: 390, height: 844 };
 
 export interface EditorTab {
