@@ -30,8 +30,6 @@ export const MAX_PARSE_THREADS = 2;
 const IN_FLIGHT_BYTES = 1024 * 1024;
 /** The parser thread's young generation (its short-lived garbage), MB. */
 const YOUNG_GENERATION_MB = 8;
-/** How long an abandoned parse may take to close its files before its thread is ended. */
-const ABORT_WAIT_MS = 5_000;
 
 const unreadable = () => new CoreError('invalid_request', 'The request body could not be read');
 /** The parser thread failed (not the body): answered as a server error. */
@@ -152,14 +150,14 @@ class ParseThread {
     return this.result;
   }
 
-  /** Stops the parse: its files are closed (or its thread ended) when this resolves. */
+  /**
+   * Stops the parse: its files are closed and its thread has ended when this resolves. The thread
+   * is never ended before it closed its files: a thread's descriptors are the process's, so ending
+   * it mid-write would leave them open for good. It stops once the chunk it is taking is done (a
+   * bounded amount of work, however slowly it runs at its low priority on a busy machine).
+   */
   async abort(): Promise<void> {
-    if (!this.finished) {
-      this.worker.postMessage({ abort: true });
-      const timer = setTimeout(() => this.worker.terminate().catch(() => {}), ABORT_WAIT_MS);
-      await this.closed;
-      clearTimeout(timer);
-    }
+    if (!this.finished) this.worker.postMessage({ abort: true });
     await this.closed;
   }
 }
