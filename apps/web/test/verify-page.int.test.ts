@@ -215,29 +215,43 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
 
     // An address past its minute is answered before it has sent its (here endless) body: the
     // server neither waits for nor reads 30 MB it would refuse anyway.
+    // A batch that names the procedure (twice, or beside another call) is refused as early.
     const { port, hostname } = new URL(t.baseUrl);
-    const early = await new Promise<{ status: number | undefined; sent: number }>((resolve, reject) => {
-      let sent = 0;
-      const req = request(
-        {
-          host: hostname,
-          port,
-          method: 'POST',
-          path: '/trpc/documents.verifyPublic',
-          headers: { 'content-type': 'application/json', 'content-length': String(30 * 1024 * 1024) },
-        },
-        (res) => {
-          resolve({ status: res.statusCode, sent });
-          res.resume();
-          req.destroy();
-        },
-      );
-      req.on('error', (e) => (sent < 30 * 1024 * 1024 ? undefined : reject(e)));
-      const chunk = Buffer.from('{"file":"' + 'A'.repeat(64 * 1024));
-      req.write(chunk);
-      sent += chunk.length;
-      setTimeout(() => reject(new Error('no answer while the body was still coming')), 20_000).unref();
+    const endless = (path: string, first: string) =>
+      new Promise<{ status: number | undefined; sent: number }>((resolve, reject) => {
+        let sent = 0;
+        const req = request(
+          {
+            host: hostname,
+            port,
+            method: 'POST',
+            path,
+            headers: { 'content-type': 'application/json', 'content-length': String(30 * 1024 * 1024) },
+          },
+          (res) => {
+            resolve({ status: res.statusCode, sent });
+            res.resume();
+            req.destroy();
+          },
+        );
+        req.on('error', (e) => (sent < 30 * 1024 * 1024 ? undefined : reject(e)));
+        const chunk = Buffer.from(first + 'A'.repeat(64 * 1024));
+        req.write(chunk);
+        sent += chunk.length;
+        setTimeout(
+          () => reject(new Error(`${path}: no answer while the body was still coming`)),
+          20_000,
+        ).unref();
+      });
+    const single = '{"file":"';
+    const batched = '{"0":{"file":"';
+    expect(await endless('/trpc/documents.verifyPublic', single)).toEqual({
+      status: 429,
+      sent: 64 * 1024 + single.length,
     });
-    expect(early).toEqual({ status: 429, sent: 64 * 1024 + 9 });
+    expect(await endless('/trpc/documents.verifyPublic,documents.verifyPublic?batch=1', batched)).toEqual({
+      status: 429,
+      sent: 64 * 1024 + batched.length,
+    });
   });
 });

@@ -101,9 +101,10 @@ export async function trpcEndpoint(app: FastifyInstance, opts: WebRouteOptions):
   // Mounted on our own route (not fastifyTRPCPlugin, which swaps in its own JSON parser) so /trpc
   // bodies go through the shared parser: its limits, its depth check, invalid_json.
   // A batch over the cap runs nothing and is not counted: refused before its body is read.
-  // The public verify page's address past its minute is refused before its file is read.
+  // The public verify page's address past its minute is refused before its file is read, whether
+  // the procedure comes alone or in a batch (`a,b?batch=1`).
   const refuseEarly = async (req: FastifyRequest<{ Params: { path: string } }>, res: FastifyReply) => {
-    if (req.params.path === 'documents.verifyPublic') {
+    if (req.params.path.split(',').includes('documents.verifyPublic')) {
       const refusal = await publicVerifyRefusal({ db: opts.db, now: opts.now }, { ip: req.ip });
       if (refusal) return sendError(res, refusal);
     }
