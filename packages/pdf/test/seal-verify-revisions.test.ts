@@ -9,7 +9,12 @@ import {
   type SigningIdentity,
   sealDocument,
 } from '../src/seal/index.ts';
-import { diffRevisions, MAX_OBJECTS, revisionEnds as revisionEndsOf } from '../src/seal/revisions.ts';
+import { diffRevision } from '../src/verify/diff.ts';
+import { MAX_COMPARED } from '../src/verify/equal.ts';
+import { PdfFile } from '../src/verify/file.ts';
+import { View } from '../src/verify/model.ts';
+
+const revisionEndsOf = (bytes: Uint8Array) => new PdfFile(bytes).revisions.map((r) => r.end);
 import { forge } from './forgery.ts';
 import { sourcePdf, tempDir } from './seal-helpers.ts';
 
@@ -151,21 +156,20 @@ describe('POST /documents/verify: each signature is judged against the revision 
     expect((await ourSeal(atLimit)).seal.changesAfter).toEqual([]);
   }, 120_000);
 
-  it('a revision with more objects than the walk visits (MAX_OBJECTS) is reported, not half-checked', async () => {
+  it('a revision with more values than the comparison visits (MAX_COMPARED) is reported, not half-checked', async () => {
     const pdf = await PDF.load(sealed);
     pdf.setTitle('one more revision');
     const next = await pdf.save({ incremental: true });
-    const ends = revisionEndsOf(next);
-    const older = await PDF.load(next.subarray(0, ends[1]!));
-    const newer = await PDF.load(next);
-    expect(diffRevisions(older, newer, 3)).toEqual([]);
-    expect(diffRevisions(older, newer, 3, { maxObjects: 5 })).toEqual([
+    const file = new PdfFile(next);
+    const [, older, newer] = file.revisions.map((r) => new View(file, r));
+    expect(diffRevision(older!, newer!, 3)).toEqual([]);
+    expect(diffRevision(older!, newer!, 3, 5)).toEqual([
       expect.objectContaining({
         kind: 'unreadable_revision',
-        description: expect.stringContaining('more than 5 objects'),
+        description: expect.stringContaining('more than 5 values'),
       }),
     ]);
-    expect(MAX_OBJECTS).toBe(200_000);
+    expect(MAX_COMPARED).toBe(500_000);
   });
 
   it('a page content stream changed while referenced from a DSS is still page content, not validation data', async () => {

@@ -132,7 +132,7 @@ describe('issue 30, item 7: files readers disagree on are never intact [modified
       expect(sealOf(c).changesAfter, c.name).toContainEqual(
         expect.objectContaining({
           kind: 'unreadable_revision',
-          description: expect.stringContaining('has a trailer that names /Root twice, so readers disagree'),
+          description: expect.stringContaining('names /Root twice'),
         }),
       );
     }
@@ -141,9 +141,8 @@ describe('issue 30, item 7: files readers disagree on are never intact [modified
   it('an update appended with a trailer but without an xref of its own', () => {
     for (const c of casesOf('item 7: update without xref')) {
       expect(verdict(c), c.name).toBe('modified');
-      expect(descriptions(c).join('; '), c.name).toContain(
-        'appended without a cross-reference section of its own',
-      );
+      // Its startxref names the signed revision's section: the update is no revision at all.
+      expect(descriptions(c).join('; '), c.name).toMatch(/\d+ bytes appended after the last revision/);
     }
   });
 });
@@ -155,7 +154,7 @@ describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF 
     for (const c of cases) {
       expect(verdict(c), c.name).toBe('modified');
       expect(descriptions(c), c.name).toContainEqual(
-        expect.stringContaining('has a cross-reference section that lists object 6 twice'),
+        expect.stringMatching(/lists object 6 twice|list object 6 differently/),
       );
     }
   });
@@ -167,7 +166,7 @@ describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF 
       expect(verdict(c), c.name).toBe('modified');
       expect(descriptions(c), c.name).toContainEqual(
         expect.stringMatching(
-          /lists object 6 0 at an offset that holds object 77 0|lists object 3 as entry 0 of object stream \d+, which holds object 77 there/,
+          /lists object 6 0 at \d+, not where the update writes it|lists object 3 as entry 0 of object stream \d+, which holds object 77 there/,
         ),
       );
     }
@@ -178,7 +177,9 @@ describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF 
     expect(cases).toHaveLength(2);
     for (const c of cases) {
       expect(verdict(c), c.name).toBe('modified');
-      expect(descriptions(c), c.name).toContainEqual(expect.stringMatching(/^annotation object \d+ added$/));
+      expect(descriptions(c), c.name).toContainEqual(
+        expect.stringMatching(/^document timestamp field "Timestamp \d+" added with a visible appearance/),
+      );
     }
   });
 
@@ -207,8 +208,8 @@ describe("issue 30 audit, outsider tricks: where readers and the verifier's PDF 
         expect.objectContaining({
           kind: 'page_content',
           page: 1,
-          description: expect.stringContaining(
-            'object 6 is referenced as generation 0 but listed as generation 1',
+          description: expect.stringMatching(
+            /object 6 is referenced as generation 0 but listed as generation 1|object 6 used by page 1 removed/,
           ),
         }),
       );

@@ -28,6 +28,8 @@ export const VerificationChangeOutput = z.object({
   description: z.string(),
 });
 
+const ModificationLevelOutput = z.enum(['none', 'validation_data', 'form_filling', 'annotations', 'other']);
+
 export const VerificationSignatureOutput = z.object({
   valid: z
     .boolean()
@@ -79,6 +81,19 @@ export const VerificationSignatureOutput = z.object({
   changes_after_signing: z
     .array(VerificationChangeOutput)
     .describe('what later revisions changed that this signature does not allow'),
+  modification_level: ModificationLevelOutput.describe(
+    'the most any later revision changed, allowed or not: none, validation_data (DSS, document timestamps), form_filling (fields filled, signatures added), annotations, or other',
+  ),
+  modifications_permitted: ModificationLevelOutput.describe(
+    'the most this signature permits later revisions to change: validation_data after a certification with DocMDP P=1, form_filling after P=2 or without a certification, annotations after P=3',
+  ),
+  modifications: z
+    .array(VerificationChangeOutput)
+    .describe('every change after this signature, allowed or not, oldest revision first'),
+  weak_algorithms: z
+    .array(z.string())
+    .optional()
+    .describe('algorithms the signature uses that verify but are weak (SHA-1); absent when none'),
   signer_subject: z.string().nullable(),
   signer_certificate_sha256: z.string().nullable(),
   certificate_is_service: z.boolean().describe("signed with this service's sealing certificate"),

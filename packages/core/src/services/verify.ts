@@ -48,6 +48,10 @@ export interface SignatureDto {
   timestamp_issues?: string[];
   revision: number;
   changes_after_signing: ChangeDto[];
+  modification_level: SignatureCheck['modificationLevel'];
+  modifications_permitted: SignatureCheck['modificationsPermitted'];
+  modifications: ChangeDto[];
+  weak_algorithms?: string[];
   signer_subject: string | null;
   signer_certificate_sha256: string | null;
   certificate_is_service: boolean;
@@ -112,6 +116,10 @@ function signatureDto(c: SignatureCheck, serviceFingerprint: string): SignatureD
     ...(c.timestampIssues && { timestamp_issues: c.timestampIssues }),
     revision: c.revision,
     changes_after_signing: c.changesAfter.map(toChangeDto),
+    modification_level: c.modificationLevel,
+    modifications_permitted: c.modificationsPermitted,
+    modifications: c.modifications.map(toChangeDto),
+    ...(c.weakAlgorithms && { weak_algorithms: c.weakAlgorithms }),
     signer_subject: c.signerSubject,
     signer_certificate_sha256: c.signerCertificateSha256,
     certificate_is_service: c.signerCertificateSha256 === serviceFingerprint,

@@ -3,7 +3,7 @@ import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import type { SealDocumentInput } from '../seal/seal-document.ts';
 import type { TimestampAuthorityOptions, TrustFetch } from '../seal/trust.ts';
-import type { SignatureCheck } from '../seal/verify.ts';
+import type { SignatureCheck } from '../verify/index.ts';
 import type { DocumentInputErrorCode } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 

@@ -540,7 +540,7 @@ export async function auditTrailIsolated(
   return { pdf: reply.pdf, sha256: reply.sha256, timestampTime: reply.timestampTime };
 }
 
-/** Checks the signatures of an uploaded PDF and hashes it, in a worker of the pool (seal/verify.ts). */
+/** Checks the signatures of an uploaded PDF and hashes it, in a worker of the pool (verify/index.ts). */
 export async function verifyIsolated(
   pdf: Uint8Array,
   identity: LoadSigningIdentityOptions,

@@ -35,7 +35,7 @@ const inProcess = {
   render: async () => await import('./render.ts'),
   verify: async (pdf: Uint8Array, identity: LoadSigningIdentityOptions): Promise<VerifyResult> => {
     const [{ verifyPdf }, { loadSigningIdentity }] = await Promise.all([
-      import('../seal/verify.ts'),
+      import('../verify/index.ts'),
       import('../seal/identity.ts'),
     ]);
     const [found, service] = await Promise.all([verifyPdf(pdf), loadSigningIdentity(identity)]);

@@ -153,7 +153,7 @@ async function handle(msg: WorkerRequest, send: Send): Promise<WorkerReply> {
     return { id: msg.id, ok: true, op: 'render-pages', pageCount: await renderPages(msg, send) };
   if (msg.op === 'seal' || msg.op === 'combine' || msg.op === 'audit-trail') return sealingTask(msg, send);
   if (msg.op === 'verify') {
-    const { verifyPdf } = await import('../seal/verify.ts');
+    const { verifyPdf } = await import('../verify/index.ts');
     const identity = await identityFor(msg.identity);
     const found = await verifyPdf(msg.bytes);
     const result = { ...found, serviceCertificateSha256: identity.fingerprintSha256 };

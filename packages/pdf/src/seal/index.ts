@@ -18,4 +18,4 @@ export {
   type RevisionChange,
   type SignatureCheck,
   type SignatureKind,
-} from './verify.ts';
+} from '../verify/index.ts';
