@@ -23,7 +23,8 @@ type BaseLevel = 'B-B' | 'B-LTA';
 
 export interface Base {
   level: BaseLevel;
-  template: 'contract' | 'dangling';
+  /** 'contract' and 'dangling' here; issue 40's families seal templates of their own. */
+  template: string;
   bytes: Uint8Array;
   /** Where the seal's signed revision ends (its /ByteRange end). */
   signedEnd: number;
@@ -62,7 +63,29 @@ const VALUES = [
 ];
 
 /** Seals a template at B-B, or at B-LTA with the corpus TSA (in process, no network). */
-async function seal(template: Base['template'], level: BaseLevel, identity: SigningIdentity, tsa: TestTsa) {
+async function seal(
+  template: 'contract' | 'dangling',
+  level: BaseLevel,
+  identity: SigningIdentity,
+  tsa: TestTsa,
+) {
+  return sealTemplate(
+    contractTemplate({ dangling: template === 'dangling' }),
+    template,
+    level,
+    identity,
+    tsa,
+  );
+}
+
+/** Seals any template as `seal` does (the signer's values on pages 1 and 2). */
+export async function sealTemplate(
+  pdf: Uint8Array,
+  template: string,
+  level: BaseLevel,
+  identity: SigningIdentity,
+  tsa: TestTsa,
+): Promise<Base> {
   const trust =
     level === 'B-LTA'
       ? {
@@ -74,7 +97,7 @@ async function seal(template: Base['template'], level: BaseLevel, identity: Sign
         }
       : undefined;
   const bytes = await sealDocument({
-    pdf: contractTemplate({ dangling: template === 'dangling' }),
+    pdf,
     values: VALUES,
     identity,
     name: 'contract',
@@ -88,8 +111,8 @@ async function seal(template: Base['template'], level: BaseLevel, identity: Sign
     .getFields()
     .find((f) => f.getDict().getName('FT')?.value === 'Sig')!;
   const sigDict = (sigField.getDict().get('V') as PdfRef).objectNumber;
-  const page = p.resolve(p.pageRef(0)) as PdfDict;
-  const xobjects = p.resolve((p.resolve(page.get('Resources')) as PdfDict).get('XObject')) as PdfDict;
+  const page = p.pdf.getPage(0)!;
+  const xobjects = p.resolve(page.getResources().get('XObject')) as PdfDict;
   const values = [...xobjects].find(([k]) => k.value.startsWith('EsignSeal'))![1] as PdfRef;
   return {
     level,
@@ -104,18 +127,18 @@ async function seal(template: Base['template'], level: BaseLevel, identity: Sign
 const paint = (s: string) => `q 1 g 55 690 240 30 re f Q BT /F1 14 Tf 60 700 Td (${s}) Tj ET`;
 
 /** Page 1's text with the fee painted over: "Fee: EUR 40,000". */
-const forgedText1 = flateStream(
+export const forgedText1 = flateStream(
   '',
   `BT /F1 12 Tf 40 800 Td (Contract page 1) Tj ET ${paint('Fee: EUR 40,000')}`,
 );
 
 /** The current source of an object, for rewriting it with a change. */
-async function dictOf(bytes: Uint8Array, num: number): Promise<PdfDict> {
+export async function dictOf(bytes: Uint8Array, num: number): Promise<PdfDict> {
   const p = await parse(bytes);
   return p.resolve(PdfRef.of(num, 0)) as PdfDict;
 }
 
-async function page1With(bytes: Uint8Array, entries: Record<string, string | undefined>) {
+export async function page1With(bytes: Uint8Array, entries: Record<string, string | undefined>) {
   return withEntries(await dictOf(bytes, T.page1), entries);
 }
 
@@ -670,7 +693,7 @@ const ATTACKS: Attack[] = [
 ];
 
 /** Where the template wrote object `num` (its first definition in the file). */
-function signedOffset(bytes: Uint8Array, num: number): number {
+export function signedOffset(bytes: Uint8Array, num: number): number {
   return Buffer.from(bytes).toString('latin1').indexOf(`\n${num} 0 obj`) + 1;
 }
 

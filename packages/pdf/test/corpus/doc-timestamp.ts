@@ -13,7 +13,7 @@ import {
   PdfString,
 } from '@libpdf/core';
 import type { TestTsa } from './tsa.ts';
-import { appendUpdate, type NewObject, stream, trailerOf } from './update.ts';
+import { appendUpdate, type Layout, type NewObject, stream, trailerOf } from './update.ts';
 
 // Document timestamps (ISO 32000-2 §12.8.5, ETSI EN 319 142-1 §5.4) and DSS updates (§12.8.4.3)
 // appended by hand, as a renewal tool (pyHanko `ltaupdate`) writes them, or as an attacker does:
@@ -70,8 +70,11 @@ export interface RevisionOptions {
   dssCertificates?: Uint8Array[];
   /** Catalog /Extensions (the ESIC developer extension PAdES names). */
   extensions?: boolean;
-  /** A document timestamp by this TSA, at `time` (default now). */
-  timestamp?: { tsa: TestTsa; time?: Date };
+  /**
+   * A document timestamp by this TSA, at `time` (default now), imprinting the digest of its byte
+   * ranges, or `digest` when given (a token that is not over the range).
+   */
+  timestamp?: Timestamp;
   /** The timestamp's widget is also listed in page 1's /Annots (as pyHanko and Acrobat do). */
   widgetOnPage?: boolean;
   /** AcroForm /NeedAppearances true. */
@@ -80,8 +83,23 @@ export interface RevisionOptions {
   fieldExtra?: string;
   /** The widget's /Rect (default [0 0 0 0]: invisible). */
   rect?: string;
+  /**
+   * Instead of a timestamp: a signature field whose /V is this dictionary, written as given (no
+   * token is filled in), in an object stream of an xref-stream update when `packed`.
+   */
+  signature?: { body: string; packed?: boolean; field?: string };
+  /** The widget's /F (default 132: print, locked). */
+  flags?: string;
   /** Other objects written in the same revision. */
   objects?: NewObject[];
+  /** How the revision's update is written (see update.ts). */
+  layout?: Layout;
+}
+
+interface Timestamp {
+  tsa: TestTsa;
+  time?: Date;
+  digest?: Uint8Array;
 }
 
 const CONTENTS_HEX = 16384;
@@ -122,17 +140,22 @@ export async function appendLtvRevision(base: Uint8Array, opts: RevisionOptions)
   }
 
   let sigNum = -1;
-  if (opts.timestamp) {
+  const packed: NewObject[] = [];
+  if (opts.timestamp || opts.signature) {
     const fieldNum = next++;
-    sigNum = next++;
+    const valueNum = next++;
+    if (opts.timestamp && !opts.signature) sigNum = valueNum;
     const page = p.pageRef(0);
-    objects.push({
-      num: sigNum,
-      body: `<< /Type /DocTimeStamp /Filter /Adobe.PPK.Lite /SubFilter /ETSI.RFC3161 /ByteRange [0 0 0 0]${' '.repeat(30)} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`,
-    });
+    const value = {
+      num: valueNum,
+      body:
+        opts.signature?.body ??
+        `<< /Type /DocTimeStamp /Filter /Adobe.PPK.Lite /SubFilter /ETSI.RFC3161 /ByteRange [0 0 0 0]${' '.repeat(30)} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`,
+    };
+    (opts.signature?.packed ? packed : objects).push(value);
     objects.push({
       num: fieldNum,
-      body: `<< /FT /Sig /T (Timestamp ${fieldNum}) /V ${sigNum} 0 R /Type /Annot /Subtype /Widget /Rect ${opts.rect ?? '[0 0 0 0]'} /F 132 /P ${src(page)} ${opts.fieldExtra ?? ''} >>`,
+      body: `<< /FT /Sig /T (${opts.signature?.field ?? 'Timestamp'} ${fieldNum}) /V ${valueNum} 0 R /Type /Annot /Subtype /Widget /Rect ${opts.rect ?? '[0 0 0 0]'} /F ${opts.flags ?? '132'} /P ${src(page)} ${opts.fieldExtra ?? ''} >>`,
     });
     const formValue = p.catalog.get('AcroForm');
     const form = p.resolve(formValue) as PdfDict | undefined;
@@ -162,12 +185,16 @@ export async function appendLtvRevision(base: Uint8Array, opts: RevisionOptions)
   if (catalogChanged)
     objects.push({ num: p.catalogRef.objectNumber, body: withEntries(p.catalog, catalogEntries) });
 
-  const bytes = appendUpdate(base, { objects });
+  const bytes = appendUpdate(base, {
+    objects,
+    layout: opts.layout,
+    ...(packed.length > 0 ? { xref: 'stream' as const, packed } : {}),
+  });
   return sigNum < 0 ? bytes : fillTimestamp(bytes, base.length, opts.timestamp!);
 }
 
 /** Writes the /ByteRange and the token into the placeholder the last revision holds. */
-function fillTimestamp(bytes: Uint8Array, from: number, ts: { tsa: TestTsa; time?: Date }): Uint8Array {
+function fillTimestamp(bytes: Uint8Array, from: number, ts: Timestamp): Uint8Array {
   const text = Buffer.from(bytes).toString('latin1');
   const rangeAt = text.indexOf('/ByteRange [0 0 0 0]', from);
   const contentsAt = text.indexOf('/Contents <', rangeAt) + '/Contents '.length;
@@ -180,7 +207,7 @@ function fillTimestamp(bytes: Uint8Array, from: number, ts: { tsa: TestTsa; time
     .update(out.subarray(0, contentsAt))
     .update(out.subarray(contentsEnd))
     .digest();
-  const token = Buffer.from(ts.tsa.token(digest, ts.time ?? new Date())).toString('hex');
+  const token = Buffer.from(ts.tsa.token(ts.digest ?? digest, ts.time ?? new Date())).toString('hex');
   if (token.length > CONTENTS_HEX) throw new Error('timestamp token too large');
   out.write(token, contentsAt + 1, 'latin1');
   return new Uint8Array(out);

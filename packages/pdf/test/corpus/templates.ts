@@ -5,7 +5,7 @@ import { flateStream, type NewObject, stream } from './update.ts';
 // hide-and-replace), a page content reference to an object that does not exist (item 3).
 
 /** A whole PDF file from its objects (classic xref, trailer with /Root 1 0 R and /Info). */
-function buildPdf(objects: NewObject[], info?: number): Uint8Array {
+export function buildPdf(objects: NewObject[], info?: number): Uint8Array {
   let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
   const offsets = new Map<number, number>();
   for (const o of [...objects].sort((a, b) => a.num - b.num)) {
@@ -50,60 +50,62 @@ const text = (lines: [number, number, string][]) =>
  * also names object 900, which does not exist.
  */
 export function contractTemplate(opts: { dangling?: boolean } = {}): Uint8Array {
+  return buildPdf(contractObjects(opts), T.info);
+}
+
+/** The objects of `contractTemplate`, for templates built from it. */
+export function contractObjects(opts: { dangling?: boolean } = {}): NewObject[] {
   const contents = `[${T.text1} 0 R ${T.covered} 0 R${opts.dangling ? ` ${T.dangling} 0 R` : ''}]`;
-  return buildPdf(
-    [
-      { num: T.catalog, body: `<< /Type /Catalog /Pages ${T.pages} 0 R >>` },
-      { num: T.pages, body: `<< /Type /Pages /Kids [${T.page1} 0 R ${T.page2} 0 R] /Count 2 >>` },
-      {
-        num: T.page1,
-        body: `<< /Type /Page /Parent ${T.pages} 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${T.font} 0 R >> /XObject << /Cover ${T.cover} 0 R >> >> /Contents ${contents} >>`,
-      },
-      {
-        num: T.page2,
-        body: `<< /Type /Page /Parent ${T.pages} 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${T.font} 0 R >> >> /Contents ${T.text2} 0 R >>`,
-      },
-      {
-        num: T.font,
-        body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-      },
-      {
-        num: T.text1,
-        body: flateStream(
-          '',
-          text([
-            [40, 800, 'Contract page 1'],
-            [60, 700, 'Fee: EUR 4,000'],
-          ]),
-        ),
-      },
-      {
-        num: T.text2,
-        body: flateStream(
-          '',
-          text([
-            [40, 800, 'Contract page 2'],
-            [60, 700, 'Term: 12 months'],
-          ]),
-        ),
-      },
-      {
-        num: T.cover,
-        body: stream('/Type /XObject /Subtype /Form /BBox [0 0 595 842]', '1 g 50 640 300 30 re f'),
-      },
-      { num: T.covered, body: stream('', `${text([[60, 650, 'Fee: EUR 40,000']])}\n/Cover Do`) },
-      {
-        num: T.shadow,
-        body: stream(
-          '',
-          text([
-            [40, 800, 'Contract page 1'],
-            [60, 700, 'Fee: EUR 40,000'],
-          ]),
-        ),
-      },
-      { num: T.info, body: '<< /Title (Contract) /Producer (corpus) >>' },
-    ],
-    T.info,
-  );
+  return [
+    { num: T.catalog, body: `<< /Type /Catalog /Pages ${T.pages} 0 R >>` },
+    { num: T.pages, body: `<< /Type /Pages /Kids [${T.page1} 0 R ${T.page2} 0 R] /Count 2 >>` },
+    {
+      num: T.page1,
+      body: `<< /Type /Page /Parent ${T.pages} 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${T.font} 0 R >> /XObject << /Cover ${T.cover} 0 R >> >> /Contents ${contents} >>`,
+    },
+    {
+      num: T.page2,
+      body: `<< /Type /Page /Parent ${T.pages} 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${T.font} 0 R >> >> /Contents ${T.text2} 0 R >>`,
+    },
+    {
+      num: T.font,
+      body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    },
+    {
+      num: T.text1,
+      body: flateStream(
+        '',
+        text([
+          [40, 800, 'Contract page 1'],
+          [60, 700, 'Fee: EUR 4,000'],
+        ]),
+      ),
+    },
+    {
+      num: T.text2,
+      body: flateStream(
+        '',
+        text([
+          [40, 800, 'Contract page 2'],
+          [60, 700, 'Term: 12 months'],
+        ]),
+      ),
+    },
+    {
+      num: T.cover,
+      body: stream('/Type /XObject /Subtype /Form /BBox [0 0 595 842]', '1 g 50 640 300 30 re f'),
+    },
+    { num: T.covered, body: stream('', `${text([[60, 650, 'Fee: EUR 40,000']])}\n/Cover Do`) },
+    {
+      num: T.shadow,
+      body: stream(
+        '',
+        text([
+          [40, 800, 'Contract page 1'],
+          [60, 700, 'Fee: EUR 40,000'],
+        ]),
+      ),
+    },
+    { num: T.info, body: '<< /Title (Contract) /Producer (corpus) >>' },
+  ];
 }
