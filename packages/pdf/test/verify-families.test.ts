@@ -24,29 +24,7 @@ import { requireTool, tempDir } from './seal-helpers.ts';
  * Their verdict tests run as `it.fails`; when the verifier gets one right, its test fails and
  * says so: remove it from this list.
  */
-const WRONG_TODAY = new Set([
-  'a hybrid update whose /XRefStm (/W [1 8 2]) lists the forged page 1 text (B-B)',
-  'a hybrid update whose /XRefStm (/W [1 8 2]) lists the forged page 1 text (B-LTA)',
-  'a timestamp widget whose /Rect is an indirect reference (B-B)',
-  'a timestamp widget whose /Rect is an indirect reference (B-LTA)',
-  'a timestamp widget whose /Rect is an array of indirect numbers (B-B)',
-  'a timestamp widget whose /Rect is an array of indirect numbers (B-LTA)',
-  'a timestamp widget with /F 2.0 (a real, not the integer 2 that means hidden) (B-B)',
-  'a timestamp widget with /F 2.0 (a real, not the integer 2 that means hidden) (B-LTA)',
-  "page 1's /Parent is a /Pages node the tree does not list; an update gives that node /Rotate 180 (B-B)",
-  "page 1's /Parent is a /Pages node the tree does not list; an update gives that node /Rotate 180 (B-LTA)",
-  "page 1's /Parent is a /Pages node the tree does not list; an update gives that node a /CropBox without the fee line (B-B)",
-  "page 1's /Parent is a /Pages node the tree does not list; an update gives that node a /CropBox without the fee line (B-LTA)",
-  'a text widget outside /Fields whose /V differs from its empty appearance, redrawn after a document timestamp sets /NeedAppearances true (B-B)',
-  'a text widget outside /Fields whose /V differs from its empty appearance, redrawn after a document timestamp sets /NeedAppearances true (B-LTA)',
-  '/Encrypt added by an update, its user password unknown (readers cannot open the file) (B-B)',
-  '/Encrypt added by an update, its user password unknown (readers cannot open the file) (B-LTA)',
-  "a second approval signature whose /ByteRange and /Contents are the seal's (it signs the seal's revision), /M 1980 (B-B)",
-  "a second approval signature whose /ByteRange and /Contents are the seal's (it signs the seal's revision), /M 1980 (B-LTA)",
-  "a second approval signature over the seal's /ByteRange whose /Contents is zeroed (B-B)",
-  "a second approval signature over the seal's /ByteRange whose /Contents is zeroed (B-LTA)",
-  'a DSS-only update with 19-byte xref entries (ending in a bare LF) (B-B)',
-]);
+const WRONG_TODAY = new Set<string>([]);
 
 // The files are built when the module loads the tests (vitest collects titles before beforeAll),
 // so each file gets a test of its own.
@@ -66,9 +44,11 @@ for (const family of Object.keys(FAMILY_TITLES) as Family[]) {
       const test = WRONG_TODAY.has(name) ? it.fails : it;
       test(`issue 40, family ${family}: ${name} [${c.expect}]`, () => {
         const all = checks.get(c)!;
-        for (const i of c.invalid ?? []) {
-          expect(all[i], `signature ${i + 1} is found`).toBeDefined();
-          expect(all[i]!.valid, `signature ${i + 1} must not verify`).toBe(false);
+        if (c.invalid) {
+          // The forged approval signature (whatever its place among the seal's timestamps) never verifies.
+          const approvals = all.filter((s) => s.kind === 'approval');
+          expect(approvals.length, 'the forged signature is found').toBeGreaterThan(0);
+          for (const s of approvals) expect(s.valid, 'a signature whose /ByteRange is not its own').toBe(false);
         }
         expect(verdict(c)).toBe(c.expect);
       });

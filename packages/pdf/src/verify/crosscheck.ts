@@ -1,6 +1,6 @@
 import { PDF, PdfArray, PdfBool, PdfDict, PdfName, PdfNull, PdfNumber, type PdfObject, PdfRef, PdfStream, PdfString } from '@libpdf/core';
 import type { PdfFile, Revision } from './file.ts';
-import { Dict, Name, Ref, Str, Stream, type Value } from './lexer.ts';
+import { Dict, Name, Real, Ref, Str, Stream, type Value } from './lexer.ts';
 
 // Issue 40, item 1: every other parser the product uses must read an update's objects as the
 // strict reader does. @libpdf/core (the sealing and form library) loads the revision; it must not
@@ -42,6 +42,7 @@ function agree(mine: Value, theirs: PdfObject | null, depth = 0): boolean {
   if (mine === null) return theirs === null || theirs instanceof PdfNull;
   if (typeof mine === 'boolean') return theirs instanceof PdfBool && theirs.value === mine;
   if (typeof mine === 'number') return theirs instanceof PdfNumber && Math.abs(theirs.value - mine) < 1e-9;
+  if (mine instanceof Real) return theirs instanceof PdfNumber && Math.abs(theirs.value - mine.value) < 1e-9;
   if (mine instanceof Name) return theirs instanceof PdfName && theirs.value === mine.name;
   if (mine instanceof Str) return theirs instanceof PdfString && Buffer.from(theirs.bytes).equals(Buffer.from(mine.bytes));
   if (mine instanceof Ref) return theirs instanceof PdfRef && theirs.objectNumber === mine.num && theirs.generation === mine.gen;

@@ -118,7 +118,12 @@ class Diff {
       this.add({ kind: 'form', level: 'other', page: null, description: 'the form fields cannot be walked' });
       return;
     }
-    const onlySignatures = fieldsB.every((f) => f.type === 'Sig');
+    // Readers redraw every widget on the pages, in the form or not (a widget outside /Fields too).
+    const onlySignatures =
+      fieldsB.every((f) => f.type === 'Sig') &&
+      (this.b.pages() ?? []).every((p) =>
+        p.annots.every((a) => !isName(this.b.get(a.dict.get('Subtype')), 'Widget') || this.b.isSignatureWidget(a.dict)),
+      );
     for (const key of this.cmp.changedKeys(fa, fb, new Set(['Fields', 'SigFlags']))) {
       if (key === 'DR' && this.onlyAdds(this.a.get(fa?.get('DR')), this.b.get(fb?.get('DR'))))
         this.add({ kind: 'form_fill', level: 'form_filling', page: null, description: 'resources added to the form (/DR)' });

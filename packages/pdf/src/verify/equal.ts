@@ -1,5 +1,5 @@
 import { decodeStream } from './decode.ts';
-import { Dict, Name, Ref, Str, Stream, type Value } from './lexer.ts';
+import { Dict, Name, Real, Ref, Str, Stream, type Value } from './lexer.ts';
 import type { View } from './model.ts';
 
 /** Values compared in one revision pair at most; a larger graph is reported, not half-checked. */
@@ -48,6 +48,7 @@ export class Comparer {
     if (x === undefined || y === undefined) return x === y;
     if (x === null || typeof x !== 'object' || y === null || typeof y !== 'object') return x === y;
     if (x instanceof Name) return y instanceof Name && x.name === y.name;
+    if (x instanceof Real) return y instanceof Real && x.value === y.value;
     if (x instanceof Str) return y instanceof Str && Buffer.from(x.bytes).equals(Buffer.from(y.bytes));
     if (Array.isArray(x)) return Array.isArray(y) && x.length === y.length && x.every((v, i) => this.same(v, y[i]));
     if (x instanceof Stream) return y instanceof Stream && this.sameStream(x, y);

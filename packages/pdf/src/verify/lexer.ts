@@ -20,6 +20,14 @@ export class Name {
   }
 }
 
+/** A real number written with a decimal point: 2.0 is not the integer 2 (an annotation flag, say). */
+export class Real {
+  readonly value: number;
+  constructor(value: number) {
+    this.value = value;
+  }
+}
+
 export class Ref {
   readonly num: number;
   readonly gen: number;
@@ -78,7 +86,7 @@ export class Stream {
   }
 }
 
-export type Value = null | boolean | number | Name | Str | Ref | Value[] | Dict | Stream;
+export type Value = null | boolean | number | Real | Name | Str | Ref | Value[] | Dict | Stream;
 
 const WHITE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIM = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
@@ -234,7 +242,8 @@ export class Lexer {
       case 'str':
         return t.v;
       case 'num': {
-        if (!t.int || t.v < 0) return t.v;
+        if (!t.int) return new Real(t.v);
+        if (t.v < 0) return t.v;
         // `N G R`: look ahead two tokens, go back if it is not a reference.
         const save = this.pos;
         const g = this.peekToken();

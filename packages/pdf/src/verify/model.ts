@@ -1,5 +1,5 @@
 import { isName, type PdfFile, type Revision } from './file.ts';
-import { Dict, Name, Ref, Str, Stream, type Value } from './lexer.ts';
+import { Dict, Name, Real, Ref, Str, Stream, type Value } from './lexer.ts';
 
 // What a revision shows, read through the object model (issue 40, item 2): every value resolved
 // before it is judged (an indirect /Rect or /F is a number like any other), page attributes
@@ -59,7 +59,7 @@ export class View {
   /** A number, resolved; null when it is not one. */
   number(value: Value | undefined): number | null {
     const v = this.get(value);
-    return typeof v === 'number' ? v : null;
+    return typeof v === 'number' ? v : v instanceof Real ? v.value : null;
   }
 
   /** A rectangle of four numbers, each resolved; null when it is not one. */
@@ -164,10 +164,21 @@ export class View {
     return this.fieldsCache;
   }
 
-  /** Annotation flags, when given as a whole number (a real /F is no flag any reader agrees on). */
+  /** Annotation flags, when given as an integer (a real /F, 2.0 say, is no flag readers agree on). */
   flags(annot: Dict): number {
     const f = this.get(annot.get('F'));
     return typeof f === 'number' && Number.isInteger(f) ? f : 0;
+  }
+
+  /** Whether a widget belongs to a signature field: its /FT, or one inherited through /Parent, is /Sig. */
+  isSignatureWidget(widget: Dict): boolean {
+    let node: Dict | null = widget;
+    for (let i = 0; node && i < MAX_TREE_DEPTH; i++) {
+      const ft = this.get(node.get('FT'));
+      if (ft instanceof Name) return ft.name === 'Sig';
+      node = this.dict(node.get('Parent'));
+    }
+    return false;
   }
 
   /** A widget no reader draws: the Hidden or NoView flag, or a zero-area rectangle. */

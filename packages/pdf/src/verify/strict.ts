@@ -59,7 +59,8 @@ export function updateProblems(file: PdfFile, rev: Revision, prev: Revision): st
     if (e.type === 1) {
       const mine = written.get(num);
       const at = mine ? gaps.find(([, start]) => start === mine.start) : undefined;
-      const inPlace = mine && at && e.offset >= at[0] && e.offset <= mine.start && onlySpace(file, e.offset, mine.start);
+      // At its header, or at the white space before it (the end of line of the previous %%EOF too).
+      const inPlace = mine && at && e.offset <= mine.start && onlySpace(file, e.offset, mine.start);
       if (mine && !inPlace) problems.push(`lists object ${num} ${e.gen} at ${e.offset}, not where the update writes it`);
       if (mine && mine.gen !== e.gen) problems.push(`lists object ${num} as generation ${e.gen} but writes generation ${mine.gen}`);
       if (!mine) {
