@@ -13,5 +13,5 @@ const corpus = await buildCorpus();
 for (const base of corpus.bases.filter((b) => b.template === 'contract')) {
   const file = path.join(dir, `esign-${base.level}.pdf`);
   writeFileSync(file, base.bytes);
-  console.log(`${file}: ${base.bytes.length} bytes, signed revision ends at ${base.signedEnd}`);
+  process.stdout.write(`${file}: ${base.bytes.length} bytes, signed revision ends at ${base.signedEnd}\n`);
 }
