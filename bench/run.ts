@@ -14,6 +14,7 @@ const ROOT = join(import.meta.dirname, '..');
 const BENCHES = {
   api: ['bench/api.ts'],
   'large-documents': ['bench/large-documents.ts'],
+  'verify-outside': ['bench/verify-outside.ts'],
   sealing: ['bench/sealing.ts'],
   sends: ['bench/sends.ts'],
   bulk: ['bench/bulk.ts'],

@@ -5,6 +5,7 @@ import { type Base, buildCorpus, type Corpus, type CorpusCase } from './corpus/c
 import { differs, mapLimit, mupdf, poppler, type Reader, type Shown } from './corpus/oracle.ts';
 import { T } from './corpus/templates.ts';
 import { appendUpdate } from './corpus/update.ts';
+import { differs, mapLimit, mupdf, poppler, type Reader, type Shown } from './readers.ts';
 import { requireTool, tempDir } from './seal-helpers.ts';
 
 // Issue 30: the verifier, round two. Each case of the issue is generated here (corpus/corpus.ts:
