@@ -129,14 +129,17 @@ export class PdfFile {
   }
 
   private group(chain: Section[]): void {
-    // Oldest first; a section starts a revision when a `startxref` after it names it.
+    // A section starts a revision when a `startxref` after it names it; one that none names (a
+    // linearized file's main section, or a second section inside one update) belongs to the newer
+    // revision whose chain reached it.
     const groups: { statement: { value: number; at: number; end: number } | null; sections: Section[] }[] = [];
-    for (const section of chain.reverse()) {
+    for (const section of chain) {
       const statement = this.statements.find((s) => s.value === section.offset && s.at > section.offset) ?? null;
       const open = groups.at(-1);
-      if (statement === null && open) open.sections.unshift(section);
+      if (statement === null && open) open.sections.push(section);
       else groups.push({ statement, sections: [section] });
     }
+    groups.reverse();
     const table = new Map<number, Entry>();
     for (const g of groups) {
       // A linearized file's first-page section is named, its main section (no startxref) follows it.

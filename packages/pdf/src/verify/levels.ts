@@ -124,7 +124,7 @@ export function levelOf(s: FoundSignature, all: FoundSignature[], dss: DssHistor
     (d) => certs.every((c) => d.certificates.has(c)) && (!needsRevocation || d.revocationEntries + embedded > 0),
   );
   if (ltvAt < 0) return 'B-T';
-  return stamps.some((t) => t.revision > ltvAt + 1) ? 'B-LTA' : 'B-LT';
+  return stamps.some((t) => t.revision >= ltvAt + 1) ? 'B-LTA' : 'B-LT';
 }
 
 function safeNames(der: Uint8Array): boolean {
