@@ -224,18 +224,18 @@ function parseSignedData(bytes: Uint8Array): SignedData {
   };
   if (fields[0]?.cls === 2 && fields[0].tag === 0) {
     for (const cert of children(bytes, fields.shift()!)) {
-      if (cert.cls === 0 && cert.tag === SEQUENCE) sd.certificates.push(encodingOf(bytes, cert));
+      if (cert.cls === 0 && cert.tag === SEQUENCE) sd.certificates.push(copyOf(bytes, cert));
       else sd.otherCertificates = true;
     }
   }
   if (fields[0]?.cls === 2 && fields[0].tag === 1) {
     for (const entry of children(bytes, fields.shift()!)) {
-      if (entry.cls === 0 && entry.tag === SEQUENCE) sd.crls.push(encodingOf(bytes, entry));
+      if (entry.cls === 0 && entry.tag === SEQUENCE) sd.crls.push(copyOf(bytes, entry));
       else if (entry.cls === 2 && entry.tag === 1) {
         sd.otherRevocation = true;
         const [format, value] = children(bytes, entry);
         if (oidOf(bytes, format, 'revocation info format') === OID_RI_OCSP_RESPONSE && value)
-          sd.ocsps.push(encodingOf(bytes, value));
+          sd.ocsps.push(copyOf(bytes, value));
       } else throw new BerError('SignedData crls holds an unknown element');
     }
   }
@@ -245,6 +245,9 @@ function parseSignedData(bytes: Uint8Array): SignedData {
   if (sd.signerInfos.length === 0) throw new Error('The CMS holds no SignerInfo');
   return sd;
 }
+
+/** An element's encoding as a Uint8Array of its own (what checkCms returns outlives the input). */
+const copyOf = (bytes: Uint8Array, e: Element): Uint8Array => new Uint8Array(encodingOf(bytes, e));
 
 function algorithmOf(bytes: Uint8Array, e: Element | undefined, what: string): AlgorithmId {
   const parts = children(bytes, expectTag(e, 0, SEQUENCE, what));
@@ -581,7 +584,7 @@ function collectArchival(si: SignerInfo, result: CmsResult): void {
       const [list] = children(value, part);
       const items = children(value, expectTag(list, 0, SEQUENCE, 'adbe-revocationInfoArchival list'));
       const target = part.tag === 0 ? result.revocation.crls : result.revocation.ocsps;
-      for (const item of items) target.push(encodingOf(value, item));
+      for (const item of items) target.push(copyOf(value, item));
     }
   }
 }
