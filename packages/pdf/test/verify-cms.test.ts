@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,11 @@ import {
 // changed (not verified). Without openssl the cases are skipped with a message (failed under CI).
 
 const available = requirement('openssl', hasOpenssl, 'apt-get install -y openssl');
+const hasPdfsig = requirement(
+  'pdfsig',
+  spawnSync('which', ['pdfsig']).status === 0,
+  'apt-get install -y poppler-utils',
+);
 
 const DETACHED = '/Type /Sig /Filter /Adobe.PPK.Lite /SubFilter /adbe.pkcs7.detached';
 const CADES = '/Type /Sig /Filter /Adobe.PPK.Lite /SubFilter /ETSI.CAdES.detached';
@@ -71,6 +77,31 @@ describe.skipIf(!available)('issue 40 item 5: the CMS of real signed PDFs (check
       createHash('sha256').update(ssl.der('rsa.pem')).digest('hex'),
     );
   });
+
+  it.skipIf(!hasPdfsig)(
+    'issue 40 item 5: poppler (pdfsig) reads these files as we do: SHA-1, no signed attributes, ECDSA, two SignerInfos valid, each fee-changed copy not',
+    () => {
+      const cases = [
+        (d: Uint8Array) => ssl.cms(d, ['rsa'], ['-md', 'sha1']),
+        (d: Uint8Array) => ssl.cms(d, ['rsa'], ['-noattr']),
+        (d: Uint8Array) => ssl.cms(d, ['p256']),
+        (d: Uint8Array) => ssl.cms(d, ['rsa', 'p256']),
+      ];
+      const pdfsig = (pdf: Uint8Array) => {
+        const file = path.join(ssl.dir, ssl.write('oracle.pdf', pdf));
+        return /Signature Validation: (.*)/.exec(
+          spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout,
+        )?.[1];
+      };
+      for (const make of cases) {
+        const pdf = signedPdf(DETACHED, make);
+        expect(checkCms(inputOf(pdf)).valid).toBe(true);
+        expect(pdfsig(pdf)).toBe('Signature is Valid.');
+        expect(checkCms(inputOf(tamper(pdf))).valid).toBe(false);
+        expect(pdfsig(tamper(pdf))).toMatch(/Digest Mismatch|Signature is Invalid/);
+      }
+    },
+  );
 
   it.each(['sha384', 'sha512', 'sha3-256', 'sha3-512'])(
     'issue 40 item 5: a %s signature verifies, not flagged weak',
