@@ -36,6 +36,8 @@ import {
 // The CMS is the first BER element of /Contents: what follows it (zero padding, or anything a
 // tool left) is outside every signature and ignored. Digests SHA-1 (reported weak), SHA-2 and
 // SHA-3; RSA PKCS #1 v1.5, RSASSA-PSS, ECDSA (named with or without its hash), Ed25519.
+// weakAlgorithms names SHA-1 (a digest, a signature hash or a timestamp imprint) and RSA keys
+// under 2,048 bits ('RSA-1024').
 // CRLs and OCSP responses are located, never parsed, so an archived CRL of any size is returned.
 
 export interface CmsInput {
