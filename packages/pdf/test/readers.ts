@@ -4,8 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 // The readers the verifier tests hold it against (poppler and MuPDF): what each shows of a file,
-// page by page, and whether two showings differ. Shared by verify-corpus.test.ts and
-// verify-outside.test.ts.
+// page by page, and whether two showings differ. Shared by verify-corpus.test.ts,
+// verify-families.test.ts and verify-outside.test.ts.
 
 const run = promisify(execFile);
 

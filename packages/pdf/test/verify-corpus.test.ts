@@ -2,7 +2,6 @@ import { rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inspectSignatures, isIntact, type SignatureCheck } from '../src/seal/index.ts';
 import { type Base, buildCorpus, type Corpus, type CorpusCase } from './corpus/corpus.ts';
-import { differs, mapLimit, mupdf, poppler, type Reader, type Shown } from './corpus/oracle.ts';
 import { T } from './corpus/templates.ts';
 import { appendUpdate } from './corpus/update.ts';
 import { differs, mapLimit, mupdf, poppler, type Reader, type Shown } from './readers.ts';

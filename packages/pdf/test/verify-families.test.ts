@@ -10,7 +10,7 @@ import {
   type Family,
   type FamilyCase,
 } from './corpus/families.ts';
-import { differs, mapLimit, mupdf, poppler, type Reader, type Shown } from './corpus/oracle.ts';
+import { differs, mapLimit, mupdf, poppler, type Reader, type Shown } from './readers.ts';
 import { requireTool, tempDir } from './seal-helpers.ts';
 
 // Issue 40: the families of forgeries the verifier's redesign must read `modified`, each on a B-B

@@ -168,7 +168,7 @@ function tstInfo(signed: pkijs.SignedData): pkijs.TSTInfo {
  * A TimeStampToken's own signature: its signer attributes sign the TSTInfo (content type
  * id-ct-TSTInfo, message digest of the TSTInfo DER). Returns the TSTInfo and the TSA certificate.
  */
-export function checkTimestampToken(signed: pkijs.SignedData) {
+function checkTimestampToken(signed: pkijs.SignedData) {
   const content = encapsulatedContent(signed);
   if (!content) throw new Error('The timestamp token holds no TSTInfo');
   const signer = verifySigner(signed, OID_TST_INFO);

@@ -60,6 +60,9 @@ export function diffRevision(a: View, b: View, revision: number, maxCompared?: n
   }
 }
 
+/** Annotation flags that changed only in bits that neither hide nor show it (Invisible, Hidden, NoView, ToggleNoView). */
+const quietFlags = (x: number, y: number) => ((x ^ y) & (1 | 2 | 32 | 256)) === 0;
+
 export function unreadable(revision: number, description: string): Change {
   return { revision, kind: 'unreadable_revision', level: 'other', page: null, description };
 }
@@ -97,7 +100,13 @@ class Diff {
   private catalog(ca: Dict, cb: Dict): void {
     const changed = this.cmp.changedKeys(ca, cb, new Set(['Pages', 'AcroForm', 'Type']));
     const validation = changed.filter((k) => VALIDATION_ENTRIES.has(k));
-    const other = changed.filter((k) => !VALIDATION_ENTRIES.has(k));
+    let other = changed.filter((k) => !VALIDATION_ENTRIES.has(k));
+    // The /AP name tree holds named appearances of annotations (stamps): an annotation's part.
+    const names = this.cmp.changedKeys(this.a.dict(ca.get('Names')), this.b.dict(cb.get('Names')));
+    if (other.includes('Names') && names.length === 1 && names[0] === 'AP') {
+      other = other.filter((k) => k !== 'Names');
+      this.add({ kind: 'annotation', level: 'annotations', page: null, description: 'named annotation appearances changed (/Names /AP)' });
+    }
     if (validation.length > 0)
       this.add({
         kind: 'dss',
@@ -175,13 +184,18 @@ class Diff {
     this.add({ kind: 'form', level: 'other', page: null, description: `form field "${field.name}" added` });
   }
 
+  /** Keys changed besides the value, its appearance, and flags that neither hide nor show (Locked, Print). */
+  private otherKeys(x: Dict, y: Dict, skip: ReadonlySet<string>): string[] {
+    return this.cmp.changedKeys(x, y, skip).filter((k) => k !== 'F' || !quietFlags(this.a.flags(x), this.b.flags(y)));
+  }
+
   private changedField(old: FieldView, field: FieldView): void {
     const skip = new Set(['Kids', ...VALUE_KEYS]);
-    const keys = this.cmp.changedKeys(old.dict, field.dict, skip);
+    const keys = this.otherKeys(old.dict, field.dict, skip);
     if (old.widgets.length !== field.widgets.length) keys.push('Kids');
     field.widgets.forEach((w, i) => {
       const was = old.widgets[i];
-      if (was && w.dict !== field.dict) keys.push(...this.cmp.changedKeys(was.dict, w.dict, VALUE_KEYS));
+      if (was && w.dict !== field.dict) keys.push(...this.otherKeys(was.dict, w.dict, VALUE_KEYS));
     });
     if (keys.length > 0) {
       this.add({
@@ -199,6 +213,14 @@ class Diff {
     if (field.type === 'Sig') {
       if (old.dict.get('V') === undefined) return this.signatureChange(field, 'signed');
       this.add({ kind: 'form', level: 'other', page: null, description: `signature field "${field.name}" changed after it was signed` });
+      return;
+    }
+    const newValue = [field.dict, ...field.widgets.map((w) => w.dict)].some(
+      (d, i) => !this.cmp.same(i === 0 ? old.dict.get('V') : old.widgets[i - 1]?.dict.get('AS'), i === 0 ? d.get('V') : d.get('AS')),
+    );
+    if (!newValue) {
+      // A new appearance over the same value shows something the field does not hold.
+      this.add({ kind: 'form', level: 'other', page: null, description: `form field "${field.name}" shows a new appearance without a new value` });
       return;
     }
     const areas = this.areas(field);
@@ -284,7 +306,7 @@ class Diff {
         continue;
       }
       if (this.cmp.same(was.dict, annot.dict)) continue;
-      if (widget && explained && this.cmp.changedKeys(was.dict, annot.dict, VALUE_KEYS).length === 0) continue;
+      if (widget && explained && this.otherKeys(was.dict, annot.dict, VALUE_KEYS).length === 0) continue;
       this.add({
         kind: 'annotation',
         level: widget ? 'other' : 'annotations',

@@ -34,9 +34,9 @@ export class Comparer {
   same(x: Value | undefined, y: Value | undefined): boolean {
     if (++this.count > this.max) throw new TooLarge(`more than ${this.max} values to compare`);
     if (x instanceof Ref || y instanceof Ref) {
-      const pageX = x instanceof Ref ? this.pageIndex(this.a).get(x.key) : undefined;
-      const pageY = y instanceof Ref ? this.pageIndex(this.b).get(y.key) : undefined;
-      if (pageX !== undefined || pageY !== undefined) return pageX === pageY;
+      const roleX = x instanceof Ref ? this.roles(this.a).get(x.key) : undefined;
+      const roleY = y instanceof Ref ? this.roles(this.b).get(y.key) : undefined;
+      if (roleX !== undefined || roleY !== undefined) return roleX === roleY;
       const key = `${x instanceof Ref ? x.key : '-'}|${y instanceof Ref ? y.key : '-'}`;
       const known = this.memo.get(key);
       if (known !== undefined) return known;
@@ -66,16 +66,25 @@ export class Comparer {
     return this.changedKeys(x, y, skip).length === 0;
   }
 
-  private readonly pages = new Map<View, Map<string, number>>();
+  private readonly roleMaps = new Map<View, Map<string, string>>();
 
-  /** Pages are compared by their place in the document (what they show is compared page by page). */
-  private pageIndex(view: View): Map<string, number> {
-    let index = this.pages.get(view);
-    if (!index) {
-      index = new Map((view.pages() ?? []).flatMap((p, i) => (p.ref ? [[p.ref.key, i] as const] : [])));
-      this.pages.set(view, index);
+  /**
+   * Objects compared where they stand, by role, and elsewhere only by identity: a reference to a
+   * page is the same when it names the page at the same place (what pages show is compared page
+   * by page), to the catalog when it names the catalog (a FieldMDP reference's /Data), to a form
+   * field when it names the field of the same name (fields are compared by name).
+   */
+  private roles(view: View): Map<string, string> {
+    let roles = this.roleMaps.get(view);
+    if (!roles) {
+      roles = new Map();
+      const root = view.rev.trailer.get('Root');
+      if (root instanceof Ref) roles.set(root.key, 'catalog');
+      for (const f of view.fields() ?? []) if (f.ref) roles.set(f.ref.key, `field:${f.name}`);
+      (view.pages() ?? []).forEach((p, i) => p.ref && roles!.set(p.ref.key, `page:${i}`));
+      this.roleMaps.set(view, roles);
     }
-    return index;
+    return roles;
   }
 
   private sameStream(x: Stream, y: Stream): boolean {
