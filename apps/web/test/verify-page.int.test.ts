@@ -100,6 +100,10 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       expect(text).toMatch(/When\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, as the file states it/);
       // Nobody's request id on the public page.
       expect(text).not.toContain(`#${requestId}`);
+      // Issue 40: each signature's level of modification, in words a recipient understands.
+      expect(await page.getByTestId('verify-signatures').textContent()).toBe(
+        'Certified by esign document sealing Nothing was changed after it.',
+      );
       await page.screenshot({ path: join(SHOTS, 'verify-authentic.png'), fullPage: true });
 
       // The same file with "EUR 40,000" painted over page 1 in an update appended after the seal.
@@ -110,6 +114,9 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       expect(await page.getByTestId('verify-changes').textContent()).toContain('content of page 1 changed');
       // In plain words first: which page shows the change.
       expect(await page.getByTestId('verify-changed-where').textContent()).toBe('Page 1');
+      expect(await page.getByTestId('verify-signatures').textContent()).toContain(
+        'After it, the document itself was changed. This signature does not allow that.',
+      );
       await page.screenshot({ path: join(SHOTS, 'verify-modified.png'), fullPage: true });
 
       // At a phone's width (390 px) nothing is clipped: the page never scrolls sideways.

@@ -312,7 +312,9 @@ function attributes(bytes: Uint8Array, set: Element): Map<string, Uint8Array[]> 
     if (extra.length > 0) throw new BerError('Attribute has more than two elements');
     const oid = oidOf(bytes, type, 'Attribute type');
     if (map.has(oid) && SINGLE_ATTRIBUTES.has(oid)) throw new Error(`Attribute ${oid} appears twice`);
-    const found = children(bytes, expectTag(values, 0, SET, 'Attribute values')).map((v) => encodingOf(bytes, v));
+    const found = children(bytes, expectTag(values, 0, SET, 'Attribute values')).map((v) =>
+      encodingOf(bytes, v),
+    );
     map.set(oid, [...(map.get(oid) ?? []), ...found]);
   }
   return map;

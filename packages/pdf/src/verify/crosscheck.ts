@@ -1,4 +1,16 @@
-import { PDF, PdfArray, PdfBool, PdfDict, PdfName, PdfNull, PdfNumber, type PdfObject, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import {
+  PDF,
+  PdfArray,
+  PdfBool,
+  PdfDict,
+  PdfName,
+  PdfNull,
+  PdfNumber,
+  type PdfObject,
+  PdfRef,
+  PdfStream,
+  PdfString,
+} from '@libpdf/core';
 import type { PdfFile, Revision } from './file.ts';
 import { Dict, Name, Real, Ref, Str, Stream, type Value } from './lexer.ts';
 
@@ -44,10 +56,16 @@ function agree(mine: Value, theirs: PdfObject | null, depth = 0): boolean {
   if (typeof mine === 'number') return theirs instanceof PdfNumber && Math.abs(theirs.value - mine) < 1e-9;
   if (mine instanceof Real) return theirs instanceof PdfNumber && Math.abs(theirs.value - mine.value) < 1e-9;
   if (mine instanceof Name) return theirs instanceof PdfName && theirs.value === mine.name;
-  if (mine instanceof Str) return theirs instanceof PdfString && Buffer.from(theirs.bytes).equals(Buffer.from(mine.bytes));
-  if (mine instanceof Ref) return theirs instanceof PdfRef && theirs.objectNumber === mine.num && theirs.generation === mine.gen;
+  if (mine instanceof Str)
+    return theirs instanceof PdfString && Buffer.from(theirs.bytes).equals(Buffer.from(mine.bytes));
+  if (mine instanceof Ref)
+    return theirs instanceof PdfRef && theirs.objectNumber === mine.num && theirs.generation === mine.gen;
   if (Array.isArray(mine))
-    return theirs instanceof PdfArray && theirs.length === mine.length && mine.every((v, i) => agree(v, theirs.at(i) ?? null, depth + 1));
+    return (
+      theirs instanceof PdfArray &&
+      theirs.length === mine.length &&
+      mine.every((v, i) => agree(v, theirs.at(i) ?? null, depth + 1))
+    );
   const dict = mine instanceof Stream ? mine.dict : mine;
   if (!(dict instanceof Dict) || !(theirs instanceof PdfDict)) return false;
   if (mine instanceof Stream !== theirs instanceof PdfStream) return false;

@@ -28,7 +28,11 @@ export function decodeStream(stream: Stream): Uint8Array | null {
   const colors = num(parms.get('Colors')) ?? 1;
   const bits = num(parms.get('BitsPerComponent')) ?? 8;
   const columns = num(parms.get('Columns')) ?? 1;
-  return unpredict(data, Math.ceil((colors * bits * columns) / 8), Math.max(1, Math.ceil((colors * bits) / 8)));
+  return unpredict(
+    data,
+    Math.ceil((colors * bits * columns) / 8),
+    Math.max(1, Math.ceil((colors * bits) / 8)),
+  );
 }
 
 const num = (v: Value | undefined) => (typeof v === 'number' ? v : undefined);

@@ -11,7 +11,13 @@ import { type FieldView, INHERITED, type PageView, refKey, type View } from './m
 // signature permits decides whether it breaks it (see judge.ts).
 
 export type ModificationLevel = 'none' | 'validation_data' | 'form_filling' | 'annotations' | 'other';
-export const LEVEL_ORDER: ModificationLevel[] = ['none', 'validation_data', 'form_filling', 'annotations', 'other'];
+export const LEVEL_ORDER: ModificationLevel[] = [
+  'none',
+  'validation_data',
+  'form_filling',
+  'annotations',
+  'other',
+];
 export const levelRank = (l: ModificationLevel) => LEVEL_ORDER.indexOf(l);
 
 export type ChangeKind =
@@ -90,7 +96,8 @@ class Diff {
   run(): Change[] {
     const ca = this.a.catalog();
     const cb = this.b.catalog();
-    if (!ca || !cb) return [unreadable(this.revision, `revision ${this.revision} has no readable document catalog`)];
+    if (!ca || !cb)
+      return [unreadable(this.revision, `revision ${this.revision} has no readable document catalog`)];
     this.catalog(ca, cb);
     this.form(ca, cb);
     this.pages(ca, cb);
@@ -105,7 +112,12 @@ class Diff {
     const names = this.cmp.changedKeys(this.a.dict(ca.get('Names')), this.b.dict(cb.get('Names')));
     if (other.includes('Names') && names.length === 1 && names[0] === 'AP') {
       other = other.filter((k) => k !== 'Names');
-      this.add({ kind: 'annotation', level: 'annotations', page: null, description: 'named annotation appearances changed (/Names /AP)' });
+      this.add({
+        kind: 'annotation',
+        level: 'annotations',
+        page: null,
+        description: 'named annotation appearances changed (/Names /AP)',
+      });
     }
     if (validation.length > 0)
       this.add({
@@ -115,7 +127,12 @@ class Diff {
         description: `validation data or metadata changed (${validation.join(', ')})`,
       });
     if (other.length > 0)
-      this.add({ kind: 'catalog', level: 'other', page: null, description: `document catalog changed (${other.join(', ')})` });
+      this.add({
+        kind: 'catalog',
+        level: 'other',
+        page: null,
+        description: `document catalog changed (${other.join(', ')})`,
+      });
   }
 
   private form(ca: Dict, cb: Dict): void {
@@ -131,13 +148,25 @@ class Diff {
     const onlySignatures =
       fieldsB.every((f) => f.type === 'Sig') &&
       (this.b.pages() ?? []).every((p) =>
-        p.annots.every((a) => !isName(this.b.get(a.dict.get('Subtype')), 'Widget') || this.b.isSignatureWidget(a.dict)),
+        p.annots.every(
+          (a) => !isName(this.b.get(a.dict.get('Subtype')), 'Widget') || this.b.isSignatureWidget(a.dict),
+        ),
       );
     for (const key of this.cmp.changedKeys(fa, fb, new Set(['Fields', 'SigFlags']))) {
       if (key === 'DR' && this.onlyAdds(this.a.get(fa?.get('DR')), this.b.get(fb?.get('DR'))))
-        this.add({ kind: 'form_fill', level: 'form_filling', page: null, description: 'resources added to the form (/DR)' });
+        this.add({
+          kind: 'form_fill',
+          level: 'form_filling',
+          page: null,
+          description: 'resources added to the form (/DR)',
+        });
       else if ((REDRAW_ENTRIES.has(key) || key === 'DR') && onlySignatures)
-        this.add({ kind: 'form_fill', level: 'validation_data', page: null, description: `form /${key} changed (signature fields only)` });
+        this.add({
+          kind: 'form_fill',
+          level: 'validation_data',
+          page: null,
+          description: `form /${key} changed (signature fields only)`,
+        });
       else this.add({ kind: 'form', level: 'other', page: null, description: `form changed (${key})` });
     }
     const before = new Map((fieldsA ?? []).map((f) => [f.name, f]));
@@ -164,7 +193,8 @@ class Diff {
 
   private signatureChange(field: FieldView, verb: string): void {
     const sig = this.b.dict(field.dict.get('V'));
-    const timestamp = isName(sig?.get('Type'), 'DocTimeStamp') || isName(sig?.get('SubFilter'), 'ETSI.RFC3161');
+    const timestamp =
+      isName(sig?.get('Type'), 'DocTimeStamp') || isName(sig?.get('SubFilter'), 'ETSI.RFC3161');
     const areas = this.areas(field);
     for (const w of field.widgets) if (w.ref) this.explained.add(w.ref.key);
     if (field.ref) this.explained.add(field.ref.key);
@@ -180,13 +210,15 @@ class Diff {
   }
 
   private newField(field: FieldView): void {
-    if (field.type === 'Sig') return this.signatureChange(field, 'added');
-    this.add({ kind: 'form', level: 'other', page: null, description: `form field "${field.name}" added` });
+    if (field.type === 'Sig') this.signatureChange(field, 'added');
+    else this.add({ kind: 'form', level: 'other', page: null, description: `form field "${field.name}" added` });
   }
 
   /** Keys changed besides the value, its appearance, and flags that neither hide nor show (Locked, Print). */
   private otherKeys(x: Dict, y: Dict, skip: ReadonlySet<string>): string[] {
-    return this.cmp.changedKeys(x, y, skip).filter((k) => k !== 'F' || !quietFlags(this.a.flags(x), this.b.flags(y)));
+    return this.cmp
+      .changedKeys(x, y, skip)
+      .filter((k) => k !== 'F' || !quietFlags(this.a.flags(x), this.b.flags(y)));
   }
 
   private changedField(old: FieldView, field: FieldView): void {
@@ -211,16 +243,33 @@ class Diff {
       field.widgets.some((w, i) => !this.cmp.same(old.widgets[i]!.dict, w.dict));
     if (!valueChanged) return;
     if (field.type === 'Sig') {
-      if (old.dict.get('V') === undefined) return this.signatureChange(field, 'signed');
-      this.add({ kind: 'form', level: 'other', page: null, description: `signature field "${field.name}" changed after it was signed` });
+      if (old.dict.get('V') === undefined) {
+        this.signatureChange(field, 'signed');
+        return;
+      }
+      this.add({
+        kind: 'form',
+        level: 'other',
+        page: null,
+        description: `signature field "${field.name}" changed after it was signed`,
+      });
       return;
     }
     const newValue = [field.dict, ...field.widgets.map((w) => w.dict)].some(
-      (d, i) => !this.cmp.same(i === 0 ? old.dict.get('V') : old.widgets[i - 1]?.dict.get('AS'), i === 0 ? d.get('V') : d.get('AS')),
+      (d, i) =>
+        !this.cmp.same(
+          i === 0 ? old.dict.get('V') : old.widgets[i - 1]?.dict.get('AS'),
+          i === 0 ? d.get('V') : d.get('AS'),
+        ),
     );
     if (!newValue) {
       // A new appearance over the same value shows something the field does not hold.
-      this.add({ kind: 'form', level: 'other', page: null, description: `form field "${field.name}" shows a new appearance without a new value` });
+      this.add({
+        kind: 'form',
+        level: 'other',
+        page: null,
+        description: `form field "${field.name}" shows a new appearance without a new value`,
+      });
       return;
     }
     const areas = this.areas(field);
@@ -243,7 +292,9 @@ class Diff {
     for (const w of field.widgets) {
       if (this.b.invisible(w.dict)) continue;
       const rect = this.b.rect(w.dict.get('Rect'));
-      const page = pages.findIndex((p) => p.annots.some((x) => x.dict === w.dict || (w.ref && refKey(x.ref) === w.ref.key)));
+      const page = pages.findIndex((p) =>
+        p.annots.some((x) => x.dict === w.dict || (w.ref && refKey(x.ref) === w.ref.key)),
+      );
       if (rect && page >= 0) out.push({ page: page + 1, rect });
       else if (!rect || page < 0) out.push({ page: 0, rect: rect ?? [0, 0, 0, 0] });
     }
@@ -260,24 +311,37 @@ class Diff {
     const ra = this.a.dict(ca.get('Pages'));
     const rb = this.b.dict(cb.get('Pages'));
     if (pa.length !== pb.length || !this.cmp.same(ra?.get('Count'), rb?.get('Count')))
-      this.add({ kind: 'pages', level: 'other', page: null, description: 'pages added, removed or reordered' });
+      this.add({
+        kind: 'pages',
+        level: 'other',
+        page: null,
+        description: 'pages added, removed or reordered',
+      });
     for (let i = 0; i < Math.min(pa.length, pb.length); i++) this.page(pa[i]!, pb[i]!, i + 1);
   }
 
   private page(x: PageView, y: PageView, n: number): void {
     const keys = this.cmp.changedKeys(x.dict, y.dict, new Set(['Annots', 'Parent', ...INHERITED]));
     for (const k of INHERITED)
-      if (!this.cmp.same(x.fromTree.get(k), y.fromTree.get(k)) || !this.cmp.same(x.fromParents.get(k), y.fromParents.get(k)))
+      if (
+        !this.cmp.same(x.fromTree.get(k), y.fromTree.get(k)) ||
+        !this.cmp.same(x.fromParents.get(k), y.fromParents.get(k))
+      )
         keys.push(k);
     if (keys.length > 0) {
       const content = keys.includes('Contents') || keys.includes('Resources');
-      const cause = this.cause(keys.includes('Contents') ? x.dict.get('Contents') : x.fromTree.get('Resources'),
-        keys.includes('Contents') ? y.dict.get('Contents') : y.fromTree.get('Resources'), n);
+      const cause = this.cause(
+        keys.includes('Contents') ? x.dict.get('Contents') : x.fromTree.get('Resources'),
+        keys.includes('Contents') ? y.dict.get('Contents') : y.fromTree.get('Resources'),
+        n,
+      );
       this.add({
         kind: 'page_content',
         level: 'other',
         page: n,
-        description: content ? (cause ?? `content of page ${n} changed`) : `page ${n} changed (${keys.join(', ')})`,
+        description: content
+          ? (cause ?? `content of page ${n} changed`)
+          : `page ${n} changed (${keys.join(', ')})`,
       });
     }
     this.annotations(x, y, n);
@@ -300,8 +364,18 @@ class Diff {
         if (widget && explained) continue;
         this.add(
           widget
-            ? { kind: 'annotation', level: 'other', page: n, description: `${what} added on page ${n} outside the form` }
-            : { kind: 'annotation', level: 'annotations', page: n, description: `${what} added on page ${n}` },
+            ? {
+                kind: 'annotation',
+                level: 'other',
+                page: n,
+                description: `${what} added on page ${n} outside the form`,
+              }
+            : {
+                kind: 'annotation',
+                level: 'annotations',
+                page: n,
+                description: `${what} added on page ${n}`,
+              },
         );
         continue;
       }
@@ -334,10 +408,14 @@ class Diff {
       const vy = this.b.get(y);
       if (entry && entry.type === 1 && entry.gen !== y.gen)
         return `object ${y.num} is referenced as generation ${y.gen} but listed as generation ${entry.gen} on page ${page}, so readers disagree on what it is`;
-      if ((vx === null || vx === undefined) && vy !== null && vy !== undefined) return `content object ${y.num} added on page ${page}`;
+      if ((vx === null || vx === undefined) && vy !== null && vy !== undefined)
+        return `content object ${y.num} added on page ${page}`;
       if (vx !== null && vx !== undefined && (vy === null || vy === undefined))
         return `object ${y.num} used by page ${page} removed (freed or no longer readable)`;
-      return this.cause(vx, vy, page, depth + 1) ?? (this.cmp.same(vx, vy) ? null : `content object ${y.num} changed on page ${page}`);
+      return (
+        this.cause(vx, vy, page, depth + 1) ??
+        (this.cmp.same(vx, vy) ? null : `content object ${y.num} changed on page ${page}`)
+      );
     }
     const dx = x instanceof Dict ? x : null;
     const dy = y instanceof Dict ? y : null;

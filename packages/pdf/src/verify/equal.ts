@@ -50,7 +50,8 @@ export class Comparer {
     if (x instanceof Name) return y instanceof Name && x.name === y.name;
     if (x instanceof Real) return y instanceof Real && x.value === y.value;
     if (x instanceof Str) return y instanceof Str && Buffer.from(x.bytes).equals(Buffer.from(y.bytes));
-    if (Array.isArray(x)) return Array.isArray(y) && x.length === y.length && x.every((v, i) => this.same(v, y[i]));
+    if (Array.isArray(x))
+      return Array.isArray(y) && x.length === y.length && x.every((v, i) => this.same(v, y[i]));
     if (x instanceof Stream) return y instanceof Stream && this.sameStream(x, y);
     if (x instanceof Dict) return y instanceof Dict && this.sameDict(x, y);
     return false;

@@ -84,12 +84,17 @@ export class PdfFile {
    * after that revision are then an update nobody reads alike).
    */
   private readChain(): void {
-    for (let i = this.statements.length - 1; i >= 0; i--) {
+    // Earlier statements are tried a few times at most: a file of thousands of broken updates
+    // must not be read thousands of times.
+    const oldest = Math.max(0, this.statements.length - 8);
+    for (let i = this.statements.length - 1; i >= oldest; i--) {
       const problems: string[] = [];
       const chain = this.chainFrom(this.statements[i]!.value, problems);
-      if (problems.length === 0 || i === 0) {
+      if (problems.length === 0 || i === oldest) {
         if (i < this.statements.length - 1 && problems.length === 0)
-          this.problems.push(`the update after offset ${this.statements[i]!.end} cannot be read (${this.firstProblem})`);
+          this.problems.push(
+            `the update after offset ${this.statements[i]!.end} cannot be read (${this.firstProblem})`,
+          );
         this.problems.push(...problems);
         this.group(chain);
         return;
@@ -132,9 +137,11 @@ export class PdfFile {
     // A section starts a revision when a `startxref` after it names it; one that none names (a
     // linearized file's main section, or a second section inside one update) belongs to the newer
     // revision whose chain reached it.
-    const groups: { statement: { value: number; at: number; end: number } | null; sections: Section[] }[] = [];
+    const groups: { statement: { value: number; at: number; end: number } | null; sections: Section[] }[] =
+      [];
     for (const section of chain) {
-      const statement = this.statements.find((s) => s.value === section.offset && s.at > section.offset) ?? null;
+      const statement =
+        this.statements.find((s) => s.value === section.offset && s.at > section.offset) ?? null;
       const open = groups.at(-1);
       if (statement === null && open) open.sections.push(section);
       else groups.push({ statement, sections: [section] });
@@ -205,7 +212,9 @@ export class PdfFile {
         pos = entry.lastIndex;
         const num = first + i;
         const value: Entry =
-          e[3] === 'n' ? { type: 1, offset: Number(e[1]), gen: Number(e[2]) } : { type: 0, gen: Number(e[2]) };
+          e[3] === 'n'
+            ? { type: 1, offset: Number(e[1]), gen: Number(e[2]) }
+            : { type: 0, gen: Number(e[2]) };
         if (entries.has(num)) {
           oddities.push(`the xref section lists object ${num} twice`);
           continue;
@@ -298,7 +307,10 @@ export class PdfFile {
       }
     }
     // During the chain read no revision exists yet: a plain header search, last one wins.
-    const re = new RegExp(`(?:^|[\\0\\t\\n\\f\\r ])${ref.num}[\\0\\t\\n\\f\\r ]+${ref.gen}[\\0\\t\\n\\f\\r ]+obj\\b`, 'g');
+    const re = new RegExp(
+      `(?:^|[\\0\\t\\n\\f\\r ])${ref.num}[\\0\\t\\n\\f\\r ]+${ref.gen}[\\0\\t\\n\\f\\r ]+obj\\b`,
+      'g',
+    );
     let last: number | undefined;
     for (let m = re.exec(this.text); m; m = re.exec(this.text)) {
       const obj = this.objectAt(m.index);
@@ -387,12 +399,18 @@ function readXrefStream(stream: Stream): { entries: Map<number, Entry>; oddities
   const oddities: string[] = [];
   const entries = new Map<number, Entry>();
   const w = d.get('W');
-  if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0))
+  if (
+    !Array.isArray(w) ||
+    w.length !== 3 ||
+    !w.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0)
+  )
     throw new ReadError('xref stream /W is not three whole numbers', 0);
   const [w0, w1, w2] = w as number[];
-  if (w0! > 1 || w1! < 1 || w1! > 4 || w2! > 2) oddities.push(`xref stream /W [${w.join(' ')}] is outside [0-1 1-4 0-2]`);
+  if (w0! > 1 || w1! < 1 || w1! > 4 || w2! > 2)
+    oddities.push(`xref stream /W [${w.join(' ')}] is outside [0-1 1-4 0-2]`);
   const filter = d.get('Filter');
-  if (filter !== undefined && !isName(filter, 'FlateDecode')) oddities.push('xref stream /Filter is not the name /FlateDecode');
+  if (filter !== undefined && !isName(filter, 'FlateDecode'))
+    oddities.push('xref stream /Filter is not the name /FlateDecode');
   const size = d.get('Size');
   if (typeof size !== 'number') throw new ReadError('xref stream has no /Size', 0);
   const index = d.get('Index') ?? [0, size];
@@ -416,7 +434,11 @@ function readXrefStream(stream: Stream): { entries: Map<number, Entry>; oddities
       const f2 = field(row, w0!, w1!);
       const f3 = w2 === 0 ? 0 : field(row, w0! + w1!, w2!);
       const e: Entry =
-        type === 2 ? { type: 2, stream: f2, index: f3 } : type === 1 ? { type: 1, offset: f2, gen: f3 } : { type: 0, gen: f3 };
+        type === 2
+          ? { type: 2, stream: f2, index: f3 }
+          : type === 1
+            ? { type: 1, offset: f2, gen: f3 }
+            : { type: 0, gen: f3 };
       if (type > 2) oddities.push(`xref stream entry ${first + n} has type ${type}`);
       if (entries.has(first + n)) {
         oddities.push(`the xref stream lists object ${first + n} twice`);

@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { PadesLevel } from '../seal/sign.ts';
 import { libpdfDisagrees } from './crosscheck.ts';
-import { type Change, diffRevision, levelRank, type ModificationLevel, type RevisionChange, unreadable } from './diff.ts';
+import {
+  type Change,
+  diffRevision,
+  levelRank,
+  type ModificationLevel,
+  type RevisionChange,
+  unreadable,
+} from './diff.ts';
 import { PdfFile } from './file.ts';
-import { readDssHistory, levelOf, signingTimeOf, timeOf } from './levels.ts';
+import { levelOf, readDssHistory, signingTimeOf, timeOf } from './levels.ts';
 import { View } from './model.ts';
 import { type FoundSignature, findSignatures, locks, type SignatureKind, strayMarker } from './signatures.ts';
 import { updateProblems } from './strict.ts';
@@ -88,7 +95,10 @@ export async function inspectSignatures(pdf: Uint8Array): Promise<SignatureCheck
       timestampIssues: timing.issues.length > 0 ? timing.issues : undefined,
       level,
       revision: s.revision,
-      modificationLevel: after.reduce<ModificationLevel>((m, c) => (levelRank(c.level) > levelRank(m) ? c.level : m), 'none'),
+      modificationLevel: after.reduce<ModificationLevel>(
+        (m, c) => (levelRank(c.level) > levelRank(m) ? c.level : m),
+        'none',
+      ),
       modificationsPermitted: permitted,
       modifications: after.map(plain),
       changesAfter: broken.map(plain),
@@ -128,7 +138,12 @@ function stray(file: PdfFile): SignatureCheck[] {
   ];
 }
 
-const plain = ({ revision, kind, page, description }: Change): RevisionChange => ({ revision, kind, page, description });
+const plain = ({ revision, kind, page, description }: Change): RevisionChange => ({
+  revision,
+  kind,
+  page,
+  description,
+});
 
 /** What a signature lets later revisions change (ISO 32000-2 §12.8.2.2, §12.8.4). */
 function permittedBy(s: FoundSignature, certification: FoundSignature | undefined): ModificationLevel {
@@ -141,7 +156,11 @@ function permittedBy(s: FoundSignature, certification: FoundSignature | undefine
 function allowed(c: Change, permitted: ModificationLevel, s: FoundSignature, all: FoundSignature[]): boolean {
   if (levelRank(c.level) > levelRank(permitted)) return false;
   // FieldMDP: a field this signature, or a signature before it, locked may not be filled again.
-  if (c.kind === 'form_fill' && c.field && all.some((o) => o.revision <= s.revision && locks(o.lock, c.field!)))
+  if (
+    c.kind === 'form_fill' &&
+    c.field &&
+    all.some((o) => o.revision <= s.revision && locks(o.lock, c.field!))
+  )
     return false;
   return true;
 }
@@ -152,7 +171,9 @@ export function isIntact(checks: SignatureCheck[]): boolean {
 }
 
 /** What POST /documents/verify needs from the file itself: its signatures checked, and its hash. */
-export async function verifyPdf(pdf: Uint8Array): Promise<{ checks: SignatureCheck[]; intact: boolean; sha256: string }> {
+export async function verifyPdf(
+  pdf: Uint8Array,
+): Promise<{ checks: SignatureCheck[]; intact: boolean; sha256: string }> {
   const sha256 = createHash('sha256').update(pdf).digest('hex');
   const checks = await inspectSignatures(pdf);
   return { checks, intact: isIntact(checks), sha256 };
@@ -165,7 +186,10 @@ async function changesSince(file: PdfFile, first: number): Promise<Change[]> {
   const last = revs.at(-1)!;
   if (revs.length - first > MAX_REVISIONS_CHECKED)
     return [
-      unreadable(first + 1, `${revs.length - first} revisions after the first signature; at most ${MAX_REVISIONS_CHECKED} are checked`),
+      unreadable(
+        first + 1,
+        `${revs.length - first} revisions after the first signature; at most ${MAX_REVISIONS_CHECKED} are checked`,
+      ),
     ];
   for (const problem of file.problems) changes.push(unreadable(revs.length + 1, problem));
   if (file.bytes.length > last.end)
@@ -185,7 +209,9 @@ async function changesSince(file: PdfFile, first: number): Promise<Change[]> {
       if (disagreement) problems.push(disagreement);
     }
     for (const p of problems)
-      changes.push(unreadable(rev.number, `revision ${rev.number} ${p}, so readers disagree on what the file shows`));
+      changes.push(
+        unreadable(rev.number, `revision ${rev.number} ${p}, so readers disagree on what the file shows`),
+      );
     changes.push(...diffRevision(new View(file, prev), new View(file, rev), rev.number));
   }
   return changes.sort((a, b) => a.revision - b.revision);

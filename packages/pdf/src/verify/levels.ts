@@ -33,7 +33,9 @@ export function readDssHistory(file: PdfFile): DssHistory {
     const view = new View(file, rev);
     const dss = view.dict(view.catalog()?.get('DSS'));
     const streams = (name: string) =>
-      (view.array(dss?.get(name)) ?? []).map((v) => view.get(v)).filter((v): v is Stream => v instanceof Stream);
+      (view.array(dss?.get(name)) ?? [])
+        .map((v) => view.get(v))
+        .filter((v): v is Stream => v instanceof Stream);
     for (const s of streams('Certs')) {
       const data = decodeStream(s);
       if (data) certificates.add(createHash('sha256').update(data).digest('hex'));
@@ -98,12 +100,23 @@ export function signingTimeOf(s: FoundSignature | undefined): string | null {
  * certificate names an OCSP responder or CRL, revocation data; B-LTA when a counted document
  * timestamp follows the revision where that became true.
  */
-export function levelOf(s: FoundSignature, all: FoundSignature[], dss: DssHistory, timing: Timing): PadesLevel | null {
+export function levelOf(
+  s: FoundSignature,
+  all: FoundSignature[],
+  dss: DssHistory,
+  timing: Timing,
+): PadesLevel | null {
   if (!s.check.valid || s.kind === 'document_timestamp') return null;
   const after = timing.counted ? s.check.timestampTime : signingTimeOf(s);
   const stamps: FoundSignature[] = [];
   for (const t of all) {
-    if (t.kind !== 'document_timestamp' || !t.check.valid || t.revision <= s.revision || !t.check.timestampTime) continue;
+    if (
+      t.kind !== 'document_timestamp' ||
+      !t.check.valid ||
+      t.revision <= s.revision ||
+      !t.check.timestampTime
+    )
+      continue;
     const judgement = judgeTimestamp(claim(t, 'document timestamp'), {
       signer: s.check.certificates[0] ?? null,
       beforeExpiry: false,
@@ -121,7 +134,8 @@ export function levelOf(s: FoundSignature, all: FoundSignature[], dss: DssHistor
   const needsRevocation = s.check.certificates.some((c) => safeNames(c));
   const embedded = s.check.revocation.crls.length + s.check.revocation.ocsps.length;
   const ltvAt = dss.byRevision.findIndex(
-    (d) => certs.every((c) => d.certificates.has(c)) && (!needsRevocation || d.revocationEntries + embedded > 0),
+    (d) =>
+      certs.every((c) => d.certificates.has(c)) && (!needsRevocation || d.revocationEntries + embedded > 0),
   );
   if (ltvAt < 0) return 'B-T';
   return stamps.some((t) => t.revision >= ltvAt + 1) ? 'B-LTA' : 'B-LT';

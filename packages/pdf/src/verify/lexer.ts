@@ -169,7 +169,8 @@ export class Lexer {
       this.pos++;
       return c === 0x5b ? { k: 'open', v: '[' } : { k: 'close', v: ']' };
     }
-    if (!isRegular(c)) throw new ReadError(`unexpected character ${JSON.stringify(String.fromCharCode(c))}`, at);
+    if (!isRegular(c))
+      throw new ReadError(`unexpected character ${JSON.stringify(String.fromCharCode(c))}`, at);
     while (isRegular(b[this.pos])) this.pos++;
     const word = Buffer.from(b.subarray(at, this.pos)).toString('latin1');
     if (/^[+-]?\d+$/.test(word)) return { k: 'num', v: Number(word), int: true };
@@ -188,7 +189,16 @@ export class Lexer {
       if (c === 0x5c) {
         const n = b[++i];
         if (n === undefined) break;
-        const esc: Record<number, number> = { 110: 10, 114: 13, 116: 9, 98: 8, 102: 12, 40: 40, 41: 41, 92: 92 };
+        const esc: Record<number, number> = {
+          110: 10,
+          114: 13,
+          116: 9,
+          98: 8,
+          102: 12,
+          40: 40,
+          41: 41,
+          92: 92,
+        };
         if (esc[n] !== undefined) out.push(esc[n]!);
         else if (n >= 0x30 && n <= 0x37) {
           let v = n - 0x30;

@@ -81,7 +81,11 @@ export class View {
     if (this.pagesCache !== undefined) return this.pagesCache;
     const pages: PageView[] = [];
     const seen = new Set<string>();
-    const walk = (node: Value | undefined, inherited: Map<string, Value | undefined>, depth: number): boolean => {
+    const walk = (
+      node: Value | undefined,
+      inherited: Map<string, Value | undefined>,
+      depth: number,
+    ): boolean => {
       if (depth > MAX_TREE_DEPTH || pages.length > MAX_PAGES) return false;
       if (node instanceof Ref) {
         if (seen.has(node.key)) return false;

@@ -75,7 +75,8 @@ function certifiedBy(view: View): string | null {
 function transform(view: View, dict: Dict, method: string): Dict | null {
   for (const r of view.array(dict.get('Reference')) ?? []) {
     const ref = view.dict(r);
-    if (ref && isName(view.get(ref.get('TransformMethod')), method)) return view.dict(ref.get('TransformParams')) ?? new Dict(new Map());
+    if (ref && isName(view.get(ref.get('TransformMethod')), method))
+      return view.dict(ref.get('TransformParams')) ?? new Dict(new Map());
   }
   return null;
 }
@@ -138,17 +139,25 @@ function selfCheck(
 ): { ranges: Uint8Array[]; end: number } | { error: string } {
   const br = view.array(dict.get('ByteRange'))?.map((v) => view.get(v));
   const contents = dict.get('Contents');
-  if (!br || br.length !== 4 || !br.every((n): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0))
+  if (
+    !br ||
+    br.length !== 4 ||
+    !br.every((n): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0)
+  )
     return { error: 'Signature dictionary has no readable /ByteRange' };
   if (!(contents instanceof Str) || contents.start < 0)
-    return { error: 'Signature /Contents is not a string written in the file (it is indirect or inside an object stream)' };
+    return {
+      error:
+        'Signature /Contents is not a string written in the file (it is indirect or inside an object stream)',
+    };
   const [o1, l1, o2, l2] = br as [number, number, number, number];
   if (o1 !== 0) return { error: '/ByteRange does not start at byte 0' };
   if (l1 !== contents.start || o2 !== contents.end)
     return { error: '/ByteRange does not leave out exactly its own /Contents string' };
   const end = o2 + l2;
   const eof = file.text.lastIndexOf('%%EOF', revision.end) + 5;
-  if (end !== revision.end && end !== eof) return { error: '/ByteRange does not end where its revision ends' };
+  if (end !== revision.end && end !== eof)
+    return { error: '/ByteRange does not end where its revision ends' };
   if (contents.start < after) return { error: 'the signature dictionary is not in the revision it signs' };
   return { ranges: [file.bytes.subarray(0, l1), file.bytes.subarray(o2, end)], end };
 }

@@ -54,15 +54,18 @@ export function updateProblems(file: PdfFile, rev: Revision, prev: Revision): st
   const size = trailer.get('Size');
   const entries = new Map([...(section.hidden ?? []), ...section.entries]);
   const highest = Math.max(-1, ...entries.keys());
-  if (typeof size !== 'number' || size <= highest) problems.push(`has a /Size that does not exceed object ${highest}`);
+  if (typeof size !== 'number' || size <= highest)
+    problems.push(`has a /Size that does not exceed object ${highest}`);
   for (const [num, e] of entries) {
     if (e.type === 1) {
       const mine = written.get(num);
       const at = mine ? gaps.find(([, start]) => start === mine.start) : undefined;
       // At its header, or at the white space before it (the end of line of the previous %%EOF too).
       const inPlace = mine && at && e.offset <= mine.start && onlySpace(file, e.offset, mine.start);
-      if (mine && !inPlace) problems.push(`lists object ${num} ${e.gen} at ${e.offset}, not where the update writes it`);
-      if (mine && mine.gen !== e.gen) problems.push(`lists object ${num} as generation ${e.gen} but writes generation ${mine.gen}`);
+      if (mine && !inPlace)
+        problems.push(`lists object ${num} ${e.gen} at ${e.offset}, not where the update writes it`);
+      if (mine && mine.gen !== e.gen)
+        problems.push(`lists object ${num} as generation ${e.gen} but writes generation ${mine.gen}`);
       if (!mine) {
         const old = e.offset < prev.end ? file.objectAt(e.offset) : null;
         if (!old || old instanceof ReadError || old.num !== num || old.gen !== e.gen)
@@ -81,7 +84,8 @@ export function updateProblems(file: PdfFile, rev: Revision, prev: Revision): st
   for (const [num, obj] of written) {
     const listed = entries.get(num);
     const self = obj.start === section.offset || obj.start === section.hiddenAt;
-    if (!listed && !self) problems.push(`writes object ${num} that its cross-reference section does not list`);
+    if (!listed && !self)
+      problems.push(`writes object ${num} that its cross-reference section does not list`);
     if (obj.value instanceof Stream && isName(obj.value.dict.get('Type'), 'ObjStm')) {
       const objects = file.objectStream(obj.start);
       if (objects instanceof ReadError) problems.push(`holds object stream ${num} that cannot be read`);

@@ -218,4 +218,12 @@ export const settings = {
   'verify.changes.title': 'What changed after signing',
   'verify.change.text': '{description} (revision {revision})',
   'verify.change.on_page': 'Page {page}: {description} (revision {revision})',
+  // Each signature, and what was changed after it (issue 40: the modification level).
+  'verify.signatures.title': 'Each signature',
+  'verify.signature.who':
+    '{kind, select, certification {Certified by {name}} document_timestamp {Timestamp by {name}} other {Signed by {name}}}{valid, select, true {} other { (this signature does not check)}}',
+  'verify.signature.after':
+    '{level, select, none {Nothing was changed after it.} validation_data {After it, only data for checking the signatures later was added (certificate checks, timestamps).} form_filling {After it, form fields were filled in or further signatures were added.} annotations {After it, comments or markings were added or changed on the pages.} other {After it, the document itself was changed.}}',
+  'verify.signature.permits':
+    '{allowed, select, true {This signature allows that.} other {This signature does not allow that.}}',
 } as const;

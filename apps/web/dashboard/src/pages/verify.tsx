@@ -136,6 +136,22 @@ function Result({ v }: { v: Verification }) {
           <code className="verify-hash">{v.sha256}</code>
         </Fact>
       </dl>
+      <h3>{msg('verify.signatures.title')}</h3>
+      <ul data-testid="verify-signatures">
+        {v.signatures.map((s, i) => (
+          <li key={`${s.revision}-${i}`} data-level={s.modification_level}>
+            {t('verify.signature.who', {
+              kind: s.kind,
+              name: commonName(s.signer_subject) ?? msg('verify.unknown_signer'),
+              valid: s.valid,
+            })}{' '}
+            {t('verify.signature.after', { level: s.modification_level })}
+            {s.modification_level !== 'none'
+              ? ` ${t('verify.signature.permits', { allowed: !s.modified_after_signing })}`
+              : null}
+          </li>
+        ))}
+      </ul>
       {v.changes.length > 0 ? (
         <>
           <h3>{msg('verify.changes.title')}</h3>
