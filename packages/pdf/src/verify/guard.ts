@@ -80,13 +80,13 @@ export function guardDocumentsOpen(): number {
 }
 
 interface Opened {
-  doc: PDFDocumentProxy | null;
-  /** Why pdf.js could not open it (`password` when it asks for one). */
-  error: 'password' | 'damaged' | null;
+  /** Settles with the document, or with why pdf.js could not open it (`password` when it asks for one). */
+  ready: Promise<{ doc: PDFDocumentProxy; error: null } | { doc: null; error: 'password' | 'damaged' }>;
+  /** Destroys the document (or stops its loading); every path calls it, more than once is fine. */
   destroy(): Promise<void>;
 }
 
-async function open({ pdfjs, assets }: PdfJs, bytes: Uint8Array): Promise<Opened> {
+function open({ pdfjs, assets }: PdfJs, bytes: Uint8Array): Opened {
   const task = pdfjs.getDocument({
     data: bytes.slice(),
     ...assets,
@@ -96,24 +96,47 @@ async function open({ pdfjs, assets }: PdfJs, bytes: Uint8Array): Promise<Opened
     verbosity: pdfjs.VerbosityLevel.ERRORS,
   });
   openDocuments++;
-  let destroyed = false;
-  const destroy = async () => {
-    if (destroyed) return;
-    destroyed = true;
-    try {
-      await task.destroy();
-    } finally {
+  let destroyed: Promise<void> | undefined;
+  const destroy = () => {
+    destroyed ??= task.destroy().finally(() => {
       openDocuments--;
-    }
+    });
+    return destroyed;
   };
-  try {
-    return { doc: await task.promise, error: null, destroy };
-  } catch (e) {
-    await destroy();
-    const password = e instanceof Error && e.name === 'PasswordException';
-    return { doc: null, error: password ? 'password' : 'damaged', destroy };
-  }
+  const ready = task.promise.then(
+    (doc) => ({ doc, error: null }) as const,
+    async (e: unknown) => {
+      await destroy();
+      const password = e instanceof Error && e.name === 'PasswordException';
+      return { doc: null, error: password ? 'password' : 'damaged' } as const;
+    },
+  );
+  return { ready, destroy };
 }
+
+/**
+ * The guard's wall-time limit: `over()` between steps, `race(p)` around a step pdf.js cannot
+ * cancel (opening, text extraction), which rejects with OverTime when the limit passes; the
+ * documents are destroyed afterwards, which stops the work pdf.js still does for them.
+ */
+function deadline(timeMs: number) {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OverTime()), timeMs);
+  });
+  expired.catch(() => {});
+  return {
+    over: () => performance.now() - started > timeMs,
+    race<T>(step: Promise<T>): Promise<T> {
+      step.catch(() => {}); // when the limit wins, the step's own failure is not wanted
+      return Promise.race([step, expired]);
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+type Deadline = ReturnType<typeof deadline>;
 
 class OverTime extends Error {}
 
@@ -129,12 +152,12 @@ export async function renderingGuard(
   limits: Partial<GuardLimits> = {},
 ): Promise<GuardResult> {
   const { maxPages, timeMs } = { ...DEFAULT_LIMITS, ...limits };
-  const started = performance.now();
-  const overTime = () => performance.now() - started > timeMs;
+  const time = deadline(timeMs);
   const pdfjs = await loadPdfJs();
-  const [a, b] = await Promise.all([open(pdfjs, signed), open(pdfjs, whole)]);
+  const files = [open(pdfjs, signed), open(pdfjs, whole)] as const;
   let page = 0;
   try {
+    const [a, b] = await time.race(Promise.all([files[0].ready, files[1].ready]));
     if (!b.doc) {
       const why = b.error === 'password' ? 'is encrypted (pdf.js asks for a password)' : 'cannot be opened';
       return differs(
@@ -144,7 +167,7 @@ export async function renderingGuard(
       );
     }
     if (!a.doc) return differs(0, 'unreadable', 'pdf.js cannot open the signed revision');
-    const [infoA, infoB] = await Promise.all([encryptionOf(a.doc), encryptionOf(b.doc)]);
+    const [infoA, infoB] = await time.race(Promise.all([encryptionOf(a.doc), encryptionOf(b.doc)]));
     if (infoA !== infoB)
       return differs(
         0,
@@ -159,15 +182,12 @@ export async function renderingGuard(
         `The signed revision has ${count} page(s), the whole file ${b.doc.numPages}`,
       );
     const last = Math.min(count, maxPages);
-    const check = () => {
-      if (overTime()) throw new OverTime();
-    };
     for (page = 1; page <= last; page++) {
-      check();
+      if (time.over()) throw new OverTime();
       const areas = allowed.filter((x) => x.page === page).map((x) => normalise(x.rect));
-      const [pa, pb] = await Promise.all([a.doc.getPage(page), b.doc.getPage(page)]);
+      const [pa, pb] = await time.race(Promise.all([a.doc.getPage(page), b.doc.getPage(page)]));
       try {
-        const found = await comparePage(pdfjs, pa, pb, areas, check, overTime);
+        const found = await comparePage(pdfjs, pa, pb, areas, time);
         if (found) return differs(page, found.what, found.detail);
       } finally {
         pa.cleanup();
@@ -186,10 +206,11 @@ export async function renderingGuard(
     return {
       status: 'skipped',
       pagesCompared: Math.max(0, page - 1),
-      reason: `stopped after ${timeMs / 1000} s at page ${page}`,
+      reason: `stopped after ${timeMs / 1000} s ${page === 0 ? 'opening the files' : `at page ${page}`}`,
     };
   } finally {
-    await Promise.all([a.destroy(), b.destroy()]);
+    time.clear();
+    await Promise.all(files.map((f) => f.destroy()));
   }
 }
 
@@ -223,26 +244,25 @@ async function comparePage(
   pa: PDFPageProxy,
   pb: PDFPageProxy,
   areas: Rect[],
-  check: () => void,
-  overTime: () => boolean,
+  time: Deadline,
 ): Promise<Found | null> {
   const shape = (p: PDFPageProxy) =>
     `box [${p.view.join(' ')}], rotation ${p.rotate}, user unit ${p.userUnit}`;
   if (shape(pa) !== shape(pb))
     return { what: 'pages', detail: `The signed page has ${shape(pa)}; the file's has ${shape(pb)}` };
 
-  const [ta, tb] = await Promise.all([textOf(pa, areas), textOf(pb, areas)]);
+  const [ta, tb] = await time.race(Promise.all([textOf(pa, areas), textOf(pb, areas)]));
   const text = compareMultisets(ta, tb);
   if (text) return { what: 'text', detail: text };
-  check();
+  if (time.over()) throw new OverTime();
 
   const base = pa.getViewport({ scale: 1 });
   const fit = Math.sqrt(MAX_PIXELS / Math.max(1, base.width * base.height));
   const low = Math.min(LOW_DPI / 72, fit);
-  const whole = await comparePixels(pdfjs, pa, pb, low, null, areas, LOW_MARGIN_PX, overTime);
+  const whole = await comparePixels(pdfjs, pa, pb, low, null, areas, LOW_MARGIN_PX, time);
   if (whole) return whole;
   if (areas.length === 0) return null;
-  check();
+  if (time.over()) throw new OverTime();
 
   // The band the low resolution masked (areas + its margin + a pixel), drawn again at HIGH_DPI.
   const pad = (LOW_MARGIN_PX + 1) / (low * pa.userUnit);
@@ -253,7 +273,7 @@ async function comparePage(
   const region: Rect = [band[0] - pad, band[1] - pad, band[2] + pad, band[3] + pad];
   const regionArea = (region[2] - region[0]) * (region[3] - region[1]) * pa.userUnit ** 2;
   const high = Math.min(HIGH_DPI / 72, Math.sqrt(MAX_PIXELS / Math.max(1, regionArea)));
-  return comparePixels(pdfjs, pa, pb, high, region, areas, HIGH_MARGIN_PX, overTime);
+  return comparePixels(pdfjs, pa, pb, high, region, areas, HIGH_MARGIN_PX, time);
 }
 
 async function textOf(page: PDFPageProxy, areas: Rect[]): Promise<Map<string, number>> {
@@ -291,7 +311,7 @@ async function comparePixels(
   region: Rect | null,
   areas: Rect[],
   margin: number,
-  overTime: () => boolean,
+  time: Deadline,
 ): Promise<Found | null> {
   let viewport = pa.getViewport({ scale });
   let width = Math.max(1, Math.ceil(viewport.width));
@@ -313,13 +333,17 @@ async function comparePixels(
     // Between drawing steps (pdf.js yields about every 15 ms): stop when over time, else let the
     // event loop run (a timer, the other page) before going on.
     task.onContinue = (go: () => void) => {
-      if (overTime()) task.cancel();
+      if (time.over()) task.cancel();
       else setImmediate(go);
     };
     await task.promise;
-    return canvas.getContext('2d').getImageData(0, 0, width, height).data;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, width, height);
+    // Frees the drawing surface now: its native memory is not counted by the garbage collector.
+    canvas.width = 1;
+    canvas.height = 1;
+    return data;
   };
-  const [da, db] = await Promise.all([draw(pa), draw(pb)]);
+  const [da, db] = await time.race(Promise.all([draw(pa), draw(pb)]));
   const mask = new Uint8Array(width * height);
   for (const area of areas) {
     const [x1, y1, x2, y2] = deviceRect(viewport, area, margin);
@@ -392,9 +416,9 @@ interface AnnotationData {
 
 /** What pdf.js makes of a file (every page, every annotation whatever its flags, the form's fields). */
 export async function pdfjsView(bytes: Uint8Array): Promise<PdfjsView | null> {
-  const opened = await open(await loadPdfJs(), bytes);
-  const { doc } = opened;
+  const opened = open(await loadPdfJs(), bytes);
   try {
+    const { doc } = await opened.ready;
     if (!doc) return null;
     const pages: PdfjsView['pages'] = [];
     for (let n = 1; n <= doc.numPages; n++) {
