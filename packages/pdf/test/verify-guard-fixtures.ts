@@ -1,14 +1,18 @@
-import { PDFDocument, PDFName, type PDFRef, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, PDFName, type PDFRef, StandardFonts } from 'pdf-lib';
 
 // PDFs for the rendering guard's tests, written by pdf-lib (another tool than the product's own
 // writer); the changes are byte-level incremental updates (corpus/update.ts).
 
-/** A text PDF: each page has a heading, a fee line at (72, 700) and `lines` lines of body text. */
-export async function textPdf(pages: number, lines = 30): Promise<Uint8Array> {
+/**
+ * A text PDF: each page has a heading, a fee line at (72, 700) and `lines` lines of body text;
+ * with `rotate`, each page's /Rotate.
+ */
+export async function textPdf(pages: number, lines = 30, rotate = 0): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let n = 1; n <= pages; n++) {
     const page = doc.addPage([612, 792]);
+    if (rotate) page.setRotation(degrees(rotate));
     page.drawText(`Page ${n}`, { x: 72, y: 740, size: 18, font });
     page.drawText('The fee is 100 EUR', { x: 72, y: 700, size: 12, font });
     for (let i = 0; i < lines; i++)
