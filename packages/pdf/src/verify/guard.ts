@@ -27,9 +27,11 @@
  * Bounds: at most `maxPages` pages and `timeMs` of wall time. The time is checked between the
  * steps of each page and while a page is drawn (the render task is cancelled), and the steps
  * pdf.js cannot cancel (opening, text extraction) race a timer; the documents are then destroyed,
- * which ends their work. pdf.js runs in the calling thread, so one synchronous step can overrun the
- * limit (a page of 40,000 paths with `timeMs` 300 answered after 0.4 to 1.3 s, depending on the
- * machine's load): the document pool's own time limit is the hard bound. Every pdf.js document is
+ * which ends their work. pdf.js runs in the calling thread and its worker code continues in
+ * microtasks, so a timer cannot interrupt one step: a step can overrun the limit (a page of 40,000
+ * paths: its text extraction alone takes ~450 ms, and with `timeMs` 300 the guard answered after
+ * 0.4 to 1.4 s depending on the machine's load). The document pool's own time limit is the hard
+ * bound. Every pdf.js document is
  * destroyed on every path (`guardDocumentsOpen` counts the open ones), and each canvas's surface is
  * freed as soon as its pixels are read (napi-rs canvases are native memory the collector does not
  * see: without it the resident size grew ~1 MiB a call until a collection).
@@ -199,7 +201,10 @@ export async function renderingGuard(
     const last = Math.min(count, maxPages);
     for (page = 1; page <= last; page++) {
       if (time.over()) throw new OverTime();
-      const areas = allowed.filter((x) => x.page === page).map((x) => normalise(x.rect));
+      // A rectangle that is not four finite numbers allows nothing (every change there is seen).
+      const areas = allowed
+        .filter((x) => x.page === page && x.rect.length === 4 && x.rect.every(Number.isFinite))
+        .map((x) => normalise(x.rect));
       const [pa, pb] = await time.race(Promise.all([a.doc.getPage(page), b.doc.getPage(page)]));
       try {
         const found = await comparePage(pdfjs, pa, pb, areas, time);
