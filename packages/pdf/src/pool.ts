@@ -29,4 +29,4 @@ export type { LoadSigningIdentityOptions } from './seal/identity.ts';
 export type { SealTrust } from './seal/sign.ts';
 export type { TrustFetch } from './seal/trust.ts';
 export { TrustServiceError } from './seal/trust-error.ts';
-export type { RevisionChange, SignatureCheck } from './verify/index.ts';
+export type { RenderingCheck, RevisionChange, SignatureCheck } from './verify/index.ts';

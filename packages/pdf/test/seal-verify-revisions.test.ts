@@ -15,6 +15,7 @@ import { PdfFile } from '../src/verify/file.ts';
 import { View } from '../src/verify/model.ts';
 
 const revisionEndsOf = (bytes: Uint8Array) => new PdfFile(bytes).revisions.map((r) => r.end);
+
 import { forge } from './forgery.ts';
 import { sourcePdf, tempDir } from './seal-helpers.ts';
 

@@ -31,7 +31,13 @@ const latin1 = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 const concat = (a: Uint8Array, b: string) => new Uint8Array(Buffer.concat([a, Buffer.from(b, 'latin1')]));
 
 /** An update with no object: an empty xref section whose trailer names the previous one. */
-function emptyUpdate(bytes: Uint8Array, prev: number, size: number, root: string, prevOverride?: number): Uint8Array {
+function emptyUpdate(
+  bytes: Uint8Array,
+  prev: number,
+  size: number,
+  root: string,
+  prevOverride?: number,
+): Uint8Array {
   const at = bytes.length;
   return concat(
     bytes,
@@ -82,7 +88,10 @@ describe('issue 40: verify stays within its limits on hostile files [modified]',
     }
     const [seal] = await inspectSignatures(bytes);
     expect(seal!.changesAfter).toEqual([
-      expect.objectContaining({ kind: 'unreadable_revision', description: expect.stringContaining(`at most ${MAX_REVISIONS_CHECKED}`) }),
+      expect.objectContaining({
+        kind: 'unreadable_revision',
+        description: expect.stringContaining(`at most ${MAX_REVISIONS_CHECKED}`),
+      }),
     ]);
   });
 
@@ -105,11 +114,16 @@ describe('issue 40: verify stays within its limits on hostile files [modified]',
 
   it('a value nested 100,000 arrays deep in an update is refused by the reader (no stack overflow): the revision is unreadable', async () => {
     const { size } = trailerOf(sealed);
-    const bytes = appendUpdate(sealed, { objects: [{ num: size, body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }] });
+    const bytes = appendUpdate(sealed, {
+      objects: [{ num: size, body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }],
+    });
     const [seal] = await inspectSignatures(bytes);
     expect(seal!.valid).toBe(true);
     expect(seal!.changesAfter).toContainEqual(
-      expect.objectContaining({ kind: 'unreadable_revision', description: expect.stringContaining('nesting too deep') }),
+      expect.objectContaining({
+        kind: 'unreadable_revision',
+        description: expect.stringContaining('nesting too deep'),
+      }),
     );
   });
 

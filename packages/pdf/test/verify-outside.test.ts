@@ -33,13 +33,6 @@ const DIR = path.join(import.meta.dirname, 'outside');
 const manifest = JSON.parse(readFileSync(path.join(DIR, 'manifest.json'), 'utf8')) as Entry[];
 const bytesOf = (e: Entry) => new Uint8Array(readFileSync(path.join(DIR, 'files', e.file)));
 
-/**
- * What today's verifier (packages/pdf/src/seal/verify.ts at 9732d5a) gets wrong, each with why:
- * these run as `it.fails`, so the test turns red the day a file reads right, and the entry is
- * removed then. The redesign of issue 40 is what empties this list.
- */
-const WRONG_TODAY: Record<string, string> = {};
-
 const checked = new Map<Entry, SignatureCheck[]>();
 beforeAll(async () => {
   for (const e of manifest) checked.set(e, await inspectSignatures(bytesOf(e)));
@@ -92,13 +85,11 @@ describe('issue 40 item 6: signed PDFs from other tools and public corpora read 
     const total = manifest.reduce((n, e) => n + bytesOf(e).length, 0);
     expect(total).toBeLessThan(25 << 20);
     expect(files).not.toContain('"verdict": "intact"');
-    for (const name of Object.keys(WRONG_TODAY)) expect(manifest.map((e) => e.file)).toContain(name);
   });
 
   for (const e of manifest) {
-    const wrong = WRONG_TODAY[e.file];
-    const title = `${e.file} (${e.writer}): ${e.expect.verdict}, ${e.expect.signatures.map((s) => `${s.kind}${s.valid ? '' : ' invalid'}`).join(' + ')}${wrong ? ` [wrong today: ${wrong}]` : ''}`;
-    (wrong ? it.fails : it)(title, () => {
+    const title = `${e.file} (${e.writer}): ${e.expect.verdict}, ${e.expect.signatures.map((s) => `${s.kind}${s.valid ? '' : ' invalid'}`).join(' + ')}`;
+    it(title, () => {
       const checks = checked.get(e)!;
       expect(reading(e)).toEqual(expected(e, checks));
     });

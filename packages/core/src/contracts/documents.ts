@@ -162,4 +162,18 @@ export const VerificationOutput = z.object({
     .array(VerificationChangeOutput)
     .describe('every change after a signature that the signature does not allow, once, in file order'),
   signatures: z.array(VerificationSignatureOutput),
+  rendering_check: z
+    .object({
+      status: z
+        .enum(['not_needed', 'same', 'differs', 'skipped'])
+        .describe(
+          "pdf.js's last check before an intact verdict (issue 40): not_needed when nothing follows the first signature or the file is already modified; same; differs (a change the analysis missed, listed in changes); skipped (over its page or time bound, see detail)",
+        ),
+      pages_compared: z.number().int().nullable(),
+      page: z.number().int().nullable().describe('differs: the page that differs (0: the file as a whole)'),
+      detail: z.string().nullable().describe('differs: what differs; skipped: why the check stopped'),
+    })
+    .describe(
+      'the rendering guard: every page of the whole file drawn with pdf.js and compared with the signed revision',
+    ),
 });

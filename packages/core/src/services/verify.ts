@@ -3,6 +3,7 @@ import { findRequestsByFileHash, findSignerCopiesByFileHash } from '@esign/db/qu
 import {
   DocumentInputError,
   DocumentPoolBusyError,
+  type RenderingCheck,
   type RevisionChange,
   type SignatureCheck,
   type VerifyResult,
@@ -84,6 +85,24 @@ export interface VerificationDto {
   summary: string;
   changes: ChangeDto[];
   signatures: SignatureDto[];
+  rendering_check: RenderingCheckDto;
+}
+
+/** Issue 40 item 4: pdf.js's last check before an intact verdict (docs/verify.md, "The rendering guard"). */
+export interface RenderingCheckDto {
+  status: RenderingCheck['status'];
+  pages_compared: number | null;
+  page: number | null;
+  detail: string | null;
+}
+
+function renderingDto(r: RenderingCheck): RenderingCheckDto {
+  return {
+    status: r.status,
+    pages_compared: 'pagesCompared' in r ? r.pagesCompared : null,
+    page: r.status === 'differs' ? r.page : null,
+    detail: r.status === 'differs' ? r.detail : r.status === 'skipped' ? r.reason : null,
+  };
 }
 
 /** `file`: base64 of the PDF, a `data:` URI prefix allowed. URLs are not fetched. */
@@ -277,6 +296,7 @@ export async function verifyDocument(
     checks,
     intact,
     sha256: hash,
+    rendering,
     serviceCertificateSha256,
   } = await checkInPool(bytes, caller.tenant, ctx.config);
   const match = await findProduced(ctx.db, caller.scope, hash);
@@ -305,6 +325,7 @@ export async function verifyDocument(
     summary: summarize(verdict, signatures, changes, match),
     changes,
     signatures,
+    rendering_check: renderingDto(rendering),
   };
 }
 

@@ -3,7 +3,7 @@ import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import type { SealDocumentInput } from '../seal/seal-document.ts';
 import type { TimestampAuthorityOptions, TrustFetch } from '../seal/trust.ts';
-import type { SignatureCheck } from '../verify/index.ts';
+import type { RenderingCheck, SignatureCheck } from '../verify/index.ts';
 import type { DocumentInputErrorCode } from './errors.ts';
 import type { IngestedDocument } from './types.ts';
 
@@ -74,6 +74,8 @@ export interface VerifyResult {
   intact: boolean;
   /** SHA-256 of the whole file, lowercase hex. */
   sha256: string;
+  /** How pdf.js's last check went (the rendering guard, issue 40 item 4). */
+  rendering: RenderingCheck;
   /** SHA-256 of this service's sealing certificate (to tell its seals from others'). */
   serviceCertificateSha256: string;
 }

@@ -1,3 +1,11 @@
+export {
+  inspectSignatures,
+  isIntact,
+  MAX_REVISIONS_CHECKED,
+  type RevisionChange,
+  type SignatureCheck,
+  type SignatureKind,
+} from '../verify/index.ts';
 export { type AuditTrailInput, buildAuditTrail } from './audit-trail.ts';
 export { combineDocuments } from './combine.ts';
 export { decodeImageDataUri, type SealArea, type SealValue, type SealValueType } from './draw-values.ts';
@@ -11,11 +19,3 @@ export {
   type TrustFetch,
   TrustServiceError,
 } from './trust.ts';
-export {
-  inspectSignatures,
-  isIntact,
-  MAX_REVISIONS_CHECKED,
-  type RevisionChange,
-  type SignatureCheck,
-  type SignatureKind,
-} from '../verify/index.ts';

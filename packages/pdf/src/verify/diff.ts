@@ -211,7 +211,8 @@ class Diff {
 
   private newField(field: FieldView): void {
     if (field.type === 'Sig') this.signatureChange(field, 'added');
-    else this.add({ kind: 'form', level: 'other', page: null, description: `form field "${field.name}" added` });
+    else
+      this.add({ kind: 'form', level: 'other', page: null, description: `form field "${field.name}" added` });
   }
 
   /** Keys changed besides the value, its appearance, and flags that neither hide nor show (Locked, Print). */

@@ -10,6 +10,7 @@ import {
   unreadable,
 } from './diff.ts';
 import { PdfFile } from './file.ts';
+import { pdfjsView, renderingGuard } from './guard.ts';
 import { levelOf, readDssHistory, signingTimeOf, timeOf } from './levels.ts';
 import { View } from './model.ts';
 import { type FoundSignature, findSignatures, locks, type SignatureKind, strayMarker } from './signatures.ts';
@@ -65,14 +66,26 @@ export const MAX_REVISIONS_CHECKED = 50;
  * what later revisions changed is held against what each signature permits.
  */
 export async function inspectSignatures(pdf: Uint8Array): Promise<SignatureCheck[]> {
+  return (await inspect(pdf)).checks;
+}
+
+/** How the rendering guard went (issue 40 item 4): not needed when nothing follows the first signature. */
+export type RenderingCheck =
+  | { status: 'not_needed' }
+  | { status: 'same'; pagesCompared: number }
+  | { status: 'differs'; page: number; detail: string }
+  | { status: 'skipped'; pagesCompared: number; reason: string };
+
+async function inspect(pdf: Uint8Array): Promise<{ checks: SignatureCheck[]; rendering: RenderingCheck }> {
   const file = new PdfFile(pdf);
   const found = findSignatures(file);
-  if (found.length === 0) return stray(file);
+  if (found.length === 0) return { checks: stray(file), rendering: { status: 'not_needed' } };
   const first = Math.min(...found.map((s) => s.revision));
   const changes = await changesSince(file, first);
+  const rendering = await lastCheck(file, found, first, changes);
   const dss = readDssHistory(file);
   const certification = found.find((s) => s.kind === 'certification' && s.check.valid);
-  return found.map((s) => {
+  const checks = found.map((s): SignatureCheck => {
     const timing = timeOf(s, found);
     const level = levelOf(s, found, dss, timing);
     const permitted = permittedBy(s, certification);
@@ -107,6 +120,96 @@ export async function inspectSignatures(pdf: Uint8Array): Promise<SignatureCheck
       error: s.check.error,
     };
   });
+  return { checks, rendering };
+}
+
+/**
+ * The pdf.js checks, last before any intact verdict: pdf.js must read the file's pages as the
+ * strict reader does (count, boxes, rotation, annotations), and show every page of the whole file
+ * as the first signed revision shows it, outside the areas of the changes the analysis allowed.
+ * A difference is a change the analysis missed: it is added to the first signature's changes.
+ */
+async function lastCheck(
+  file: PdfFile,
+  found: FoundSignature[],
+  first: number,
+  changes: Change[],
+): Promise<RenderingCheck> {
+  const last = file.revisions.at(-1)!;
+  if (last.number <= first && file.bytes.length === last.end) return { status: 'not_needed' };
+  const signedFirst = found.filter((s) => s.revision === first);
+  const permitted = permittedBy(
+    signedFirst[0]!,
+    found.find((s) => s.kind === 'certification' && s.check.valid),
+  );
+  const allowedChanges = changes.filter(
+    (c) => c.revision > first && allowed(c, permitted, signedFirst[0]!, found),
+  );
+  // Only worth drawing when everything else holds: a file already modified needs no more proof.
+  if (
+    !found.every((s) => s.check.valid) ||
+    allowedChanges.length !== changes.filter((c) => c.revision > first).length
+  )
+    return { status: 'not_needed' };
+  const missed = (page: number | null, description: string) =>
+    changes.push({
+      revision: last.number,
+      kind: page ? 'page_content' : 'unreadable_revision',
+      level: 'other',
+      page,
+      description,
+    });
+  const disagreement = await pdfjsDisagrees(file);
+  if (disagreement) {
+    missed(
+      disagreement.page,
+      `pdf.js reads the file differently from the strict reader (${disagreement.detail})`,
+    );
+    return { status: 'differs', page: disagreement.page ?? 0, detail: disagreement.detail };
+  }
+  const areas = allowedChanges.flatMap((c) => c.areas ?? []).filter((a) => a.page > 0);
+  const signedEnd = file.revisions[first - 1]!.end;
+  const result = await renderingGuard(file.bytes.subarray(0, signedEnd), file.bytes, areas);
+  if (result.status === 'differs') {
+    const where = result.page > 0 ? `page ${result.page}` : 'the file';
+    missed(
+      result.page || null,
+      `pdf.js shows ${where} differently from the signed revision (${result.what}: ${result.detail})`,
+    );
+    return { status: 'differs', page: result.page, detail: `${result.what}: ${result.detail}` };
+  }
+  return result;
+}
+
+/** Where pdf.js reads the final revision's pages otherwise than the strict reader: count, box, rotation, annotations. */
+async function pdfjsDisagrees(file: PdfFile): Promise<{ page: number | null; detail: string } | null> {
+  const seen = await pdfjsView(file.bytes);
+  if (!seen) return { page: null, detail: 'pdf.js cannot open it' };
+  const view = new View(file, file.revisions.at(-1)!);
+  const pages = view.pages();
+  if (!pages) return null; // the analysis already reports a page tree it cannot walk
+  if (seen.numPages !== pages.length)
+    return {
+      page: null,
+      detail: `pdf.js counts ${seen.numPages} pages, the file's page tree ${pages.length}`,
+    };
+  for (let i = 0; i < pages.length; i++) {
+    const mine = pages[i]!;
+    const theirs = seen.pages[i]!;
+    const rotate = (((view.number(mine.fromParents.get('Rotate')) ?? 0) % 360) + 360) % 360;
+    if (theirs.rotate !== rotate)
+      return {
+        page: i + 1,
+        detail: `page ${i + 1} is rotated ${theirs.rotate}° in pdf.js, ${rotate}° as read`,
+      };
+    const annots = mine.annots.length;
+    if (theirs.annotations.length > annots)
+      return {
+        page: i + 1,
+        detail: `pdf.js finds ${theirs.annotations.length} annotations on page ${i + 1}, the file lists ${annots}`,
+      };
+  }
+  return null;
 }
 
 /** A signature dictionary no form field reaches: one signature that does not verify (see strayMarker). */
@@ -173,10 +276,10 @@ export function isIntact(checks: SignatureCheck[]): boolean {
 /** What POST /documents/verify needs from the file itself: its signatures checked, and its hash. */
 export async function verifyPdf(
   pdf: Uint8Array,
-): Promise<{ checks: SignatureCheck[]; intact: boolean; sha256: string }> {
+): Promise<{ checks: SignatureCheck[]; intact: boolean; sha256: string; rendering: RenderingCheck }> {
   const sha256 = createHash('sha256').update(pdf).digest('hex');
-  const checks = await inspectSignatures(pdf);
-  return { checks, intact: isIntact(checks), sha256 };
+  const { checks, rendering } = await inspect(pdf);
+  return { checks, intact: isIntact(checks), sha256, rendering };
 }
 
 /** Every change of every revision after revision `first`. */
