@@ -82,7 +82,7 @@ export class Comparer {
       const root = view.rev.trailer.get('Root');
       if (root instanceof Ref) roles.set(root.key, 'catalog');
       for (const f of view.fields() ?? []) if (f.ref) roles.set(f.ref.key, `field:${f.name}`);
-      (view.pages() ?? []).forEach((p, i) => p.ref && roles!.set(p.ref.key, `page:${i}`));
+      for (const [i, p] of (view.pages() ?? []).entries()) if (p.ref) roles.set(p.ref.key, `page:${i}`);
       this.roleMaps.set(view, roles);
     }
     return roles;

@@ -138,8 +138,11 @@ function Result({ v }: { v: Verification }) {
       </dl>
       <h3>{msg('verify.signatures.title')}</h3>
       <ul data-testid="verify-signatures">
-        {v.signatures.map((s, i) => (
-          <li key={`${s.revision}-${i}`} data-level={s.modification_level}>
+        {v.signatures.map((s) => (
+          <li
+            key={`${s.revision}-${s.kind}-${s.signer_certificate_sha256}`}
+            data-level={s.modification_level}
+          >
             {t('verify.signature.who', {
               kind: s.kind,
               name: commonName(s.signer_subject) ?? msg('verify.unknown_signer'),
