@@ -80,6 +80,8 @@ export async function startTestApp(
       logger: createLogger(config.LOG_LEVEL, 'test'),
       config,
       deps: { ...createCoreDeps(config), ...deps },
+      // As in a process with METRICS_PORT: the same metrics count HTTP responses and core's work.
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
       embedded: false,
       close: async () => {},
     };

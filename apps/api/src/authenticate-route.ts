@@ -1,6 +1,6 @@
 import { type CallerKind, type Config, CoreError } from '@esign/core';
 import type { Db } from '@esign/db';
-import { authenticateHttp, sendError, setMetricsRoute } from '@esign/http';
+import { authenticateHttp, sendError, setMetricsRoute, UNMATCHED_ROUTE } from '@esign/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_BASE, pathOf } from './request-state.ts';
 import { matchRoute, type RestRoute } from './routes.ts';
@@ -19,7 +19,11 @@ export function authenticateRoute(routes: RestRoute[], opts: { db: Db; config: C
     // PUT is an alias of every PATCH.
     const method = request.method;
     if (method === 'PUT') request.raw.method = 'PATCH';
-    // Authenticate before matching: every authenticated response, a 404 too, carries RateLimit-*.
+    const { route, params } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
+    // Counted under the endpoint's pattern even when refused before it runs (a 401, a 429), and
+    // under `unmatched` when no endpoint matches: never under the wildcard `/api/v1/*` (issue 41 item 7).
+    setMetricsRoute(request, route ? `${API_BASE}${route.path}` : UNMATCHED_ROUTE);
+    // Authenticate before answering a match: every authenticated response, a 404 too, carries RateLimit-*.
     const auth = await authenticateHttp(request, reply, {
       db: opts.db,
       now: opts.now,
@@ -28,9 +32,7 @@ export function authenticateRoute(routes: RestRoute[], opts: { db: Db; config: C
       allow: REST_CALLERS,
     });
     if (auth.error) return sendError(reply, auth.error);
-    const { route, params } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
     if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
-    setMetricsRoute(request, `${API_BASE}${route.path}`);
     request.esign = { route, params, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
   };
 }

@@ -79,7 +79,11 @@ export async function claimIdempotencyKey(
     }
     state.idempotency = idem;
   } catch (err) {
-    return sendError(reply, toCoreError(err));
+    const error = toCoreError(err);
+    // A 500 here is ours (the database refused the claim): logged with the request's id (the
+    // request logger carries it); the key and the body are not logged.
+    if (error.code === 'internal_error') request.log.error({ err }, 'idempotency key not claimed');
+    return sendError(reply, error);
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   type BodyLimit,
+  BULK_UPLOAD_LIMIT,
   JSON_LIMIT,
   TEMPLATE_FIELDS_LIMIT,
   TEMPLATE_UPLOAD_LIMIT,
@@ -12,7 +13,7 @@ import { API_BASE } from './request-state.ts';
 
 /**
  * The body limit of the matched endpoint: documents for POST /templates and /documents/verify,
- * a template's fields for PATCH /templates/{id}.
+ * a template's fields for PATCH /templates/{id}, the file of POST /bulk_sends and /bulk_sends/preview.
  */
 function restBodyLimit(request: FastifyRequest): BodyLimit {
   const route = request.esign?.route;
@@ -23,6 +24,8 @@ function restBodyLimit(request: FastifyRequest): BodyLimit {
     return { bytes: TEMPLATE_FIELDS_LIMIT, code: 'invalid_request' };
   if (route?.method === 'POST' && route.path === '/documents/verify')
     return { bytes: VERIFY_UPLOAD_LIMIT, code: 'document_too_large' };
+  if (route?.method === 'POST' && (route.path === '/bulk_sends' || route.path === '/bulk_sends/preview'))
+    return { bytes: BULK_UPLOAD_LIMIT, code: 'invalid_request' };
   return { bytes: JSON_LIMIT, code: 'invalid_request' };
 }
 

@@ -1,8 +1,10 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@esign/core';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeRequest } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 import { tokenOf, trpc } from '../../../test/signing.ts';
 
 let t: TestApp;
@@ -57,4 +59,39 @@ it('signing credentials are not in request logs: /s/<token>, /trpc input and /fi
   expect(all).not.toContain(token);
   expect(all).not.toContain(encodeURIComponent(token));
   expect(all).not.toContain(fileToken);
+});
+
+it('a 500 from the idempotency claim is logged at error level with the request id, without the key (issue 41 item 7)', async () => {
+  const a = await createTestAccount(t.db);
+  const created = await t.api('POST', 'templates', {
+    key: a.key,
+    body: { name: 'Claim', documents: [{ file: b64(await plainPdf(1)) }], fields: [signatureField()] },
+  });
+  expect(created.status).toBe(201);
+  const idempotencyKey = 'claim-key-7f3a9c';
+  lines.length = 0;
+  // The claim's table missing: the database refuses the claim.
+  await sql`alter table idempotency_keys rename to idempotency_keys_away`.execute(t.db);
+  try {
+    const res = await t.api('POST', `templates/${created.body.id}/archive`, {
+      key: a.key,
+      headers: { 'idempotency-key': idempotencyKey, 'x-request-id': 'claim-500-request' },
+    });
+    expect(res.status).toBe(500);
+  } finally {
+    await sql`alter table idempotency_keys_away rename to idempotency_keys`.execute(t.db);
+  }
+  const logged = lines
+    .map(
+      (line) => JSON.parse(line) as { level: number; msg: string; reqId?: string; err?: { message: string } },
+    )
+    .filter((entry) => entry.msg === 'idempotency key not claimed');
+  expect(logged).toHaveLength(1);
+  expect(logged[0]).toMatchObject({
+    level: 50,
+    reqId: 'claim-500-request',
+    err: { message: expect.stringMatching(/idempotency_keys/) },
+  });
+  expect(lines.join('')).not.toContain(idempotencyKey);
+  expect(lines.join('')).not.toContain(a.key);
 });

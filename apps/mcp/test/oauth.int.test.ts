@@ -500,6 +500,27 @@ describe('MCP OAuth without a browser', () => {
     }
   });
 
+  it("OAuth pages are never framed: /oauth/... answers (the provider's authorization error page, the consent page, the token endpoint) carry X-Frame-Options DENY and CSP frame-ancestors 'none' (issue 41 item 7)", async () => {
+    const pages = [
+      { url: `${t.baseUrl}/oauth/authorize`, init: {} },
+      { url: `${t.baseUrl}/oauth/authorize/consent/no-such-interaction`, init: {} },
+      {
+        url: `${t.baseUrl}/oauth/token`,
+        init: {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=authorization_code&code=nothing',
+        },
+      },
+    ];
+    for (const { url, init } of pages) {
+      const res = await fetch(url, { ...init, redirect: 'manual' });
+      expect(res.status, url).toBeGreaterThanOrEqual(300);
+      expect(res.headers.get('x-frame-options'), url).toBe('DENY');
+      expect(res.headers.get('content-security-policy'), url).toMatch(/frame-ancestors 'none'/);
+    }
+  });
+
   it('an OAuth-looking token on the REST API is 401 (Authentication rule 8: MCP only), and on /mcp an unknown one is 401 invalid_token', async () => {
     const rest = await t.api('GET', 'me', { key: 'not-a-svc-key-but-an-oauth-token' });
     expect(rest.status).toBe(401);

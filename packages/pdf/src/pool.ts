@@ -16,6 +16,8 @@ export {
   type PooledSigned,
   type SealingOptions,
 } from './ingest/isolate.ts';
+// The pool's fair scheduler, for other bounded work of the process (bulk send files).
+export { createFairScheduler } from './ingest/isolate-pool.ts';
 export type {
   PoolTrust,
   SealTaskInput,

@@ -40,6 +40,7 @@ function html(reply: FastifyReply, status: number, body: string, csp: string) {
     .header('Cache-Control', 'no-store')
     .header('Referrer-Policy', 'same-origin')
     .header('X-Content-Type-Options', 'nosniff')
+    .header('X-Frame-Options', 'DENY')
     .header('Content-Security-Policy', csp)
     .send(body);
 }

@@ -52,6 +52,10 @@ export async function oauthServer(app: FastifyInstance, opts: OAuthServerOptions
       // Its client address is ours (TRUST_PROXY decided it), never the header a client sent.
       request.raw.headers['x-forwarded-for'] = request.ip;
       reply.raw.setHeader('X-Request-Id', String(request.id));
+      // Its pages (the authorization error page, the form that posts back to the client) are never
+      // shown in a frame: clickjacking (issue 41 item 7).
+      reply.raw.setHeader('X-Frame-Options', 'DENY');
+      reply.raw.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
       await callback(request.raw, reply.raw);
     };
     for (const url of PROVIDER_PATHS) {

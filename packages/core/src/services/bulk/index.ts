@@ -10,4 +10,4 @@ export {
 export type { BulkSendDto } from './dto.ts';
 export type { BulkMapping } from './mapping.ts';
 export { bulkSendJob, processBulkSend } from './process.ts';
-export { MAX_BULK_FILE_BYTES, MAX_BULK_ROWS } from './spreadsheet.ts';
+export { MAX_BULK_FILE_BYTES, MAX_BULK_ROWS, SPREADSHEET_LIMITS } from './spreadsheet-limits.ts';

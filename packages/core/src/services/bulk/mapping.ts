@@ -3,7 +3,7 @@ import type { SendFieldRow } from '@esign/db/queries/signature-requests';
 import { SignerInput } from '../../contracts/signature-requests.ts';
 import { CoreError, formatPath } from '../../errors.ts';
 import { keepImages, planRequest, type TemplateSource } from '../signature-requests/plan.ts';
-import type { Cell, Spreadsheet } from './spreadsheet.ts';
+import type { Cell, Spreadsheet } from './spreadsheet-read.ts';
 
 // A bulk send's column mapping: which column holds each role's name, email and phone, and which
 // columns prefill which fields. Each row becomes the `signers` of one POST /signature_requests,

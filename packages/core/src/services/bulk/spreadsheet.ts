@@ -1,20 +1,10 @@
-import { parse } from 'csv-parse/sync';
-import { readSheet } from 'read-excel-file/node';
+import { Worker } from 'node:worker_threads';
+import { createFairScheduler, DocumentPoolBusyError } from '@esign/pdf/pool';
 import { CoreError } from '../../errors.ts';
-
-// Reading a bulk send's file: CSV with csv-parse, XLSX with read-excel-file (both maintained
-// parsers). The first row names the columns; every later non-empty row is one request.
-
-export const MAX_BULK_FILE_BYTES = 5 * 1024 * 1024;
-export const MAX_BULK_ROWS = 5_000;
-
-export type Cell = string | number | boolean | Date | null;
-
-export interface Spreadsheet {
-  columns: string[];
-  /** Data rows (without the header row), each as long as `columns`. */
-  rows: Cell[][];
-}
+import { poolBusy } from '../documents-input.ts';
+import { MAX_BULK_FILE_BYTES, SPREADSHEET_LIMITS, type SpreadsheetLimits } from './spreadsheet-limits.ts';
+import type { Spreadsheet } from './spreadsheet-read.ts';
+import type { SpreadsheetThreadData, SpreadsheetThreadMessage } from './spreadsheet-thread.ts';
 
 /** The file's bytes from base64 (a `data:` prefix is allowed). */
 export function decodeFile(file: string): Buffer {
@@ -27,52 +17,79 @@ export function decodeFile(file: string): Buffer {
   return bytes;
 }
 
-function kindOf(fileName: string, bytes: Buffer): 'csv' | 'xlsx' {
-  // XLSX is a ZIP archive: "PK\x03\x04".
-  if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return 'xlsx';
-  if (/\.xlsx$/i.test(fileName))
-    throw new CoreError('invalid_request', 'The file is not a valid XLSX workbook');
-  return 'csv';
-}
+/**
+ * Files read at once by the process, and per account; a few more may wait (beyond that:
+ * `429 rate_limited`). Each read is one thread of at most SPREADSHEET_LIMITS.memoryMb of heap,
+ * so what reading costs the process is bounded whatever the load, and one account's files leave
+ * the other slot to everyone else.
+ */
+const scheduler = createFairScheduler(() => ({ size: 2, perKey: 1, maxQueued: 50, maxQueuedPerKey: 3 }));
 
-function readCsv(bytes: Buffer): Cell[][] {
-  try {
-    return parse(bytes, {
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-    }) as string[][];
-  } catch (err) {
-    throw new CoreError('invalid_request', `The CSV file cannot be read: ${(err as Error).message}`);
-  }
-}
+const refused = (message: string) => new CoreError('invalid_request', message);
 
-async function readXlsx(bytes: Buffer): Promise<Cell[][]> {
-  try {
-    return (await readSheet(bytes)) as Cell[][];
-  } catch (err) {
-    throw new CoreError('invalid_request', `The XLSX file cannot be read: ${(err as Error).message}`);
-  }
-}
-
-const blank = (c: Cell) => c === null || c === undefined || (typeof c === 'string' && c.trim() === '');
-
-/** Parses the file; 422 invalid_request for an unreadable file, no header, no rows or too many. */
-export async function readSpreadsheet(bytes: Buffer, fileName: string): Promise<Spreadsheet> {
-  const all = kindOf(fileName, bytes) === 'xlsx' ? await readXlsx(bytes) : readCsv(bytes);
-  const [header, ...body] = all.filter((r) => !r.every(blank));
-  if (!header)
-    throw new CoreError('invalid_request', 'The file is empty: the first row must name the columns');
-  const columns = header.map((c, i) => (blank(c) ? `Column ${i + 1}` : String(c).trim()));
-  if (new Set(columns).size !== columns.length)
-    throw new CoreError('invalid_request', 'Two columns have the same name in the first row');
-  if (body.length === 0)
-    throw new CoreError('invalid_request', 'The file has a header row but no rows to send');
-  if (body.length > MAX_BULK_ROWS)
-    throw new CoreError(
-      'invalid_request',
-      `The file has ${body.length} rows; at most ${MAX_BULK_ROWS} can be sent at once`,
+function readInThread(bytes: Buffer, fileName: string, limits: SpreadsheetLimits): Promise<Spreadsheet> {
+  const data: SpreadsheetThreadData = { bytes, fileName, limits };
+  const worker = new Worker(new URL('./spreadsheet-thread.ts', import.meta.url), {
+    workerData: data,
+    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: 16 },
+  });
+  return new Promise<Spreadsheet>((resolve, reject) => {
+    let settled = false;
+    const finish = (err: Error | null, sheet?: Spreadsheet) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(sheet!);
+      // The thread holds no files: ending it at once is safe. (terminate does not reject.)
+      worker.terminate().catch(() => {});
+    };
+    const timer = setTimeout(
+      () =>
+        finish(
+          refused(
+            `The file took longer than ${limits.timeoutMs / 1000} s to read; a bulk send's file must be read within that`,
+          ),
+        ),
+      limits.timeoutMs,
     );
-  return { columns, rows: body.map((r) => columns.map((_, i) => r[i] ?? null)) };
+    worker.on('message', (m: SpreadsheetThreadMessage) =>
+      'sheet' in m ? finish(null, m.sheet) : finish(refused(m.refused)),
+    );
+    worker.on('error', (err: NodeJS.ErrnoException) =>
+      finish(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? refused(
+              `The file needs more than ${limits.memoryMb} MB of memory to read; a bulk send's file must be read within that`,
+            )
+          : new Error('The spreadsheet thread failed', { cause: err }),
+      ),
+    );
+    worker.once('exit', () => finish(new Error('The spreadsheet thread ended without an answer')));
+  });
+}
+
+/**
+ * Parses the file in a thread of its own, as `accountId`'s work, within `limits`: 422
+ * invalid_request for an unreadable file, a file past a bound (naming it), no header, no rows or
+ * too many; 429 rate_limited when too many files wait.
+ */
+export async function readSpreadsheet(
+  bytes: Buffer,
+  fileName: string,
+  accountId: number,
+  limits: SpreadsheetLimits = SPREADSHEET_LIMITS,
+): Promise<Spreadsheet> {
+  let release: () => void;
+  try {
+    release = await scheduler.acquire(String(accountId));
+  } catch (err) {
+    if (err instanceof DocumentPoolBusyError) throw poolBusy(err, 'The bulk send file');
+    throw err;
+  }
+  try {
+    return await readInThread(bytes, fileName, limits);
+  } finally {
+    release();
+  }
 }
