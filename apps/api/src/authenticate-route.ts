@@ -31,6 +31,14 @@ export function authenticateRoute(routes: RestRoute[], opts: { db: Db; config: C
     const { route, params } = matchRoute(routes, request.method, path.slice(API_BASE.length) || '/');
     if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
     setMetricsRoute(request, `${API_BASE}${route.path}`);
-    request.esign = { route, params, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
+    request.esign = {
+      route,
+      params,
+      actor: auth.actor,
+      idempotency: null,
+      committed: null,
+      replayed: false,
+      uploads: null,
+    };
   };
 }
