@@ -16,7 +16,7 @@ export interface IdempotencyKeyRef {
 }
 
 /** One claim on a record: the record, and the id the claim got when it was inserted. */
-export interface IdempotencyClaimRef extends IdempotencyKeyRef {
+interface IdempotencyClaimRef extends IdempotencyKeyRef {
   claimId: string;
 }
 
