@@ -33,6 +33,14 @@ export function authenticateRoute(routes: RestRoute[], opts: { db: Db; config: C
     });
     if (auth.error) return sendError(reply, auth.error);
     if (!route) return sendError(reply, new CoreError('not_found', `No endpoint matches ${method} ${path}`));
-    request.esign = { route, params, actor: auth.actor, idempotency: null, replayed: false, uploads: null };
+    request.esign = {
+      route,
+      params,
+      actor: auth.actor,
+      idempotency: null,
+      committed: null,
+      replayed: false,
+      uploads: null,
+    };
   };
 }

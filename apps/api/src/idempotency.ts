@@ -49,11 +49,12 @@ export function canonicalBodyHash(body: unknown): string {
 
 /**
  * For an idempotent route called with an `Idempotency-Key`: claims the key (the request then
- * goes on and `state.idempotency` holds the claim), or answers with the stored response.
+ * goes on and `state.idempotency` holds the claim), or answers with the stored response. A key
+ * whose work committed without a stored answer goes on with `state.committed` set: the handler
+ * answers from what the work made (replayCommittedOutcome) and never runs the procedure again.
  */
 export async function claimIdempotencyKey(
   db: Db,
-  now: () => Date,
   request: FastifyRequest,
   reply: FastifyReply,
   state: RequestState,
@@ -68,7 +69,7 @@ export async function claimIdempotencyKey(
     requestHash: canonicalBodyHash(request.body ?? {}),
   };
   try {
-    const start = await beginIdempotent(db, idem, now());
+    const start = await beginIdempotent(db, idem);
     if (start.kind === 'replay') {
       state.replayed = true;
       return reply
@@ -77,7 +78,8 @@ export async function claimIdempotencyKey(
         .type('application/json')
         .send(start.body);
     }
-    state.idempotency = idem;
+    state.idempotency = start.claim;
+    if (start.kind === 'committed') state.committed = start.outcome;
   } catch (err) {
     const error = toCoreError(err);
     // A 500 here is ours (the database refused the claim): logged with the request's id (the

@@ -21,7 +21,7 @@ export { API_BASE } from './request-state.ts';
  * The `preHandler` hook: a multipart upload becomes the procedure's JSON body, and an idempotent
  * call claims its key (or gets the stored response).
  */
-function prepareBody(db: Db, now: () => Date, uploadDir: string) {
+function prepareBody(db: Db, uploadDir: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const state = request.esign;
     if (!state) return;
@@ -30,7 +30,7 @@ function prepareBody(db: Db, now: () => Date, uploadDir: string) {
       const answered = await readMultipartBody(request, reply, state.route, state.uploads);
       if (answered) return answered;
     }
-    return claimIdempotencyKey(db, now, request, reply, state);
+    return claimIdempotencyKey(db, request, reply, state);
   };
 }
 
@@ -49,7 +49,7 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
   app.addHook('onRequest', authenticateRoute(routes, { db: opts.db, config: opts.config, now }));
   // Multipart files and long base64 `file` strings are streamed to DATA_DIR/uploads and removed
   // once the response is sent.
-  app.addHook('preHandler', prepareBody(opts.db, now, uploadDir));
+  app.addHook('preHandler', prepareBody(opts.db, uploadDir));
   const removeUploads = async (request: FastifyRequest) => {
     await request.esign?.uploads?.remove();
   };

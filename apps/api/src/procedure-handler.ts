@@ -1,4 +1,4 @@
-import { CoreError, callProcedure, createContext, toCoreError } from '@esign/core';
+import { CoreError, callProcedure, createContext, replayCommittedOutcome, toCoreError } from '@esign/core';
 import { sendError } from '@esign/http';
 import { TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -42,14 +42,17 @@ export function procedureHandler(opts: RestApiOptions, now: () => Date) {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
         now,
+        idempotency: state.idempotency,
       });
-      const data = await callProcedure(
-        ctx,
-        route.procedurePath,
-        restInput(route.input, request, state.params),
-      );
+      // This key's work committed, its answer was never stored: the answer from what it made.
+      const body = state.committed
+        ? await replayCommittedOutcome(ctx, state.committed)
+        : JSON.stringify(
+            await callProcedure(ctx, route.procedurePath, restInput(route.input, request, state.params)),
+          );
       reply.code(route.meta.successStatus ?? 200).header('Content-Type', 'application/json');
-      return reply.send(JSON.stringify(data));
+      if (state.committed) reply.header('Idempotent-Replayed', 'true');
+      return reply.send(body);
     } catch (err) {
       const error = toCoreError(err);
       if (error.code === 'internal_error') {

@@ -130,6 +130,8 @@ Operations that list the \`Idempotency-Key\` header replay their first success f
 retried with the same key and body (\`Idempotent-Replayed: true\`); the same key with another body
 returns \`422 idempotency_key_reused\`, one still running \`409 idempotency_key_in_use\`. Failures
 are not stored, so retrying after fixing the cause (buying credits, say) works with the same key.
+A send's key commits with the request it makes: after a crash at any point, a retry with the key
+gets that request, never a second one.
 
 ## Errors
 

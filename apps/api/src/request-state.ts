@@ -1,4 +1,4 @@
-import type { Actor, IdempotencyRequest, UploadedFiles } from '@esign/core';
+import type { Actor, CommittedOutcome, IdempotencyClaim, UploadedFiles } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
 import type { RestRoute } from './routes.ts';
 
@@ -10,7 +10,12 @@ export interface RequestState {
   /** The route's path parameters (`{id}`), as the path spells them. */
   params: Record<string, string>;
   actor: Actor;
-  idempotency: IdempotencyRequest | null;
+  idempotency: IdempotencyClaim | null;
+  /**
+   * The key's work committed but its answer was never stored (its process died in between): the
+   * handler answers from this instead of running the procedure again.
+   */
+  committed: CommittedOutcome | null;
   replayed: boolean;
   /** A multipart request's files on disk (removed once the response is sent), else null. */
   uploads: UploadedFiles | null;

@@ -22,7 +22,7 @@ function housekeeping(rt: Runtime, now: () => Date) {
       every: 60_000,
       run: async () => {
         await pruneRateLimitWindows(rt.db, now());
-        await pruneIdempotencyKeys(rt.db, now());
+        await pruneIdempotencyKeys(rt.db);
         // OAuth codes, tokens, consent interactions and connections past their expiry.
         await pruneOAuthRecords(rt.db, now());
         // Outbox bodies whose signing link or code no longer works, or that went out by SMTP.

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { CoreError } from './errors.ts';
 import type { PaymentProvider } from './services/billing/providers.ts';
+import type { IdempotencyClaim } from './services/idempotency.ts';
 import { createFileStore, type FileStore } from './services/storage.ts';
 
 /** Where a record came from; becomes its `source` column (@esign/domain `SOURCES`). */
@@ -94,6 +95,11 @@ export interface Ctx {
    * signing page, which needs none).
    */
   authFailure: CoreError | null;
+  /**
+   * The Idempotency-Key this request holds (REST, `Idempotency-Key` on an idempotent operation):
+   * the work's transaction commits the key's outcome with it (services/idempotency.ts).
+   */
+  idempotency: IdempotencyClaim | null;
 }
 
 export interface CreateContextInput {
@@ -110,6 +116,7 @@ export interface CreateContextInput {
   now?: () => Date;
   web?: WebSession | null;
   authFailure?: CoreError | null;
+  idempotency?: IdempotencyClaim | null;
 }
 
 export function createContext(input: CreateContextInput): Ctx {
@@ -127,6 +134,7 @@ export function createContext(input: CreateContextInput): Ctx {
     now: input.now ?? (() => new Date()),
     web: input.web ?? null,
     authFailure: input.authFailure ?? null,
+    idempotency: input.idempotency ?? null,
     logger: input.logger.child({
       requestId,
       source: input.source,

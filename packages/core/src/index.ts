@@ -5,6 +5,7 @@ export * from './context.ts';
 export { MAX_ID } from './contracts/ids.ts';
 export * from './crypto.ts';
 export * from './errors.ts';
+export { replayCommittedOutcome } from './idempotent-replay.ts';
 export { jobHandlers } from './jobs.ts';
 /** Parses the environment at process start; a bad value stops the process naming the variable. */
 export { loadConfigOrExit } from './load-config.ts';

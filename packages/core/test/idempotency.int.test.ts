@@ -1,10 +1,13 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount } from '../../../test/harness.ts';
 import {
   beginIdempotent,
+  commitIdempotentOutcome,
   completeIdempotent,
   IDEMPOTENCY_LEASE_MS,
+  type IdempotencyClaim,
   type IdempotencyRequest,
   releaseIdempotent,
 } from '../src/index.ts';
@@ -23,58 +26,83 @@ const req = (key: string, hash = 'h1', path = '/api/v1/templates'): IdempotencyR
   key,
   requestHash: hash,
 });
-const now = new Date('2030-01-01T00:00:00Z');
+
+/** Claims a key that must be new; returns the claim. */
+async function claim(r: IdempotencyRequest): Promise<IdempotencyClaim> {
+  const start = await beginIdempotent(tdb.db, r);
+  if (start.kind !== 'new') throw new Error(`expected a new claim, got ${start.kind}`);
+  return start.claim;
+}
+
+/**
+ * Moves a record `ms` into the past, by the database's clock (its lease and expiry): the only
+ * clock the rules read, so the test moves the record, not a process's clock.
+ */
+async function age(key: string, ms: number): Promise<void> {
+  await sql`update idempotency_keys
+    set locked_until = locked_until - make_interval(secs => ${ms / 1000}),
+        expires_at = expires_at - make_interval(secs => ${ms / 1000})
+    where api_key_id = ${keyId} and key = ${key}`.execute(tdb.db);
+}
+
+/** A stand-in for a request's work: one row the test can look for. */
+const work = (bucket: string) =>
+  sql`insert into rate_limit_windows (bucket, window_start, count) values (${bucket}, now(), 1)`;
+const workDone = async (bucket: string) =>
+  (
+    await sql<{
+      n: number;
+    }>`select count(*)::int as n from rate_limit_windows where bucket = ${bucket}`.execute(tdb.db)
+  ).rows[0]!.n;
 
 describe('Idempotency rules', () => {
   it('rule 2: the first success is stored and a retry replays it', async () => {
-    expect(await beginIdempotent(tdb.db, req('a'), now)).toEqual({ kind: 'new' });
-    await completeIdempotent(tdb.db, req('a'), 201, '{"id":1}');
-    expect(await beginIdempotent(tdb.db, req('a'), now)).toEqual({
+    const c = await claim(req('a'));
+    await completeIdempotent(tdb.db, c, 201, '{"id":1}');
+    expect(await beginIdempotent(tdb.db, req('a'))).toEqual({
       kind: 'replay',
       status: 201,
       body: '{"id":1}',
     });
   });
 
-  it('rule 2: records are per key and path, and last 24 hours', async () => {
-    await beginIdempotent(tdb.db, req('b'), now);
-    await completeIdempotent(tdb.db, req('b'), 200, 'x');
-    expect(await beginIdempotent(tdb.db, req('b', 'h1', '/api/v1/other'), now)).toEqual({ kind: 'new' });
-    const later = new Date(now.getTime() + 24 * 3600_000 + 1000);
-    expect(await beginIdempotent(tdb.db, req('b'), later)).toEqual({ kind: 'new' });
+  it('rule 2: records are per key and path, and last 24 hours (by the database clock)', async () => {
+    await completeIdempotent(tdb.db, await claim(req('b')), 200, 'x');
+    expect(await beginIdempotent(tdb.db, req('b', 'h1', '/api/v1/other'))).toMatchObject({ kind: 'new' });
+    expect(await beginIdempotent(tdb.db, req('b'))).toMatchObject({ kind: 'replay' });
+    await age('b', 24 * 3600_000 + 1000);
+    expect(await beginIdempotent(tdb.db, req('b'))).toMatchObject({ kind: 'new' });
   });
 
   it('rule 3: failed responses are not stored; the key can be retried', async () => {
-    await beginIdempotent(tdb.db, req('c'), now);
-    await releaseIdempotent(tdb.db, req('c'));
-    expect(await beginIdempotent(tdb.db, req('c'), now)).toEqual({ kind: 'new' });
+    await releaseIdempotent(tdb.db, await claim(req('c')));
+    expect(await beginIdempotent(tdb.db, req('c'))).toMatchObject({ kind: 'new' });
   });
 
   it('rule 4: while the first request runs, a retry is 409 idempotency_key_in_use', async () => {
-    await beginIdempotent(tdb.db, req('d'), now);
-    await expect(beginIdempotent(tdb.db, req('d'), now)).rejects.toMatchObject({
+    await claim(req('d'));
+    await expect(beginIdempotent(tdb.db, req('d'))).rejects.toMatchObject({
       code: 'idempotency_key_in_use',
     });
   });
 
   it('rule 5: the same key with a different body is 422 idempotency_key_reused', async () => {
-    await beginIdempotent(tdb.db, req('e'), now);
-    await completeIdempotent(tdb.db, req('e'), 201, '{}');
-    await expect(beginIdempotent(tdb.db, req('e', 'other-hash'), now)).rejects.toMatchObject({
+    await completeIdempotent(tdb.db, await claim(req('e')), 201, '{}');
+    await expect(beginIdempotent(tdb.db, req('e', 'other-hash'))).rejects.toMatchObject({
       code: 'idempotency_key_reused',
     });
   });
 
   it('rule 1: keys longer than 255 characters are rejected', async () => {
-    await expect(beginIdempotent(tdb.db, req('k'.repeat(256)), now)).rejects.toMatchObject({
+    await expect(beginIdempotent(tdb.db, req('k'.repeat(256)))).rejects.toMatchObject({
       code: 'invalid_parameter',
     });
-    expect(await beginIdempotent(tdb.db, req('k'.repeat(255)), now)).toEqual({ kind: 'new' });
+    expect(await beginIdempotent(tdb.db, req('k'.repeat(255)))).toMatchObject({ kind: 'new' });
   });
 
   it('concurrent retries across connections: exactly one runs, the others get 409', async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 12 }, () => beginIdempotent(tdb.db, req('race'), now)),
+      Array.from({ length: 12 }, () => beginIdempotent(tdb.db, req('race'))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((x) => x.status === 'rejected')) {
@@ -82,53 +110,121 @@ describe('Idempotency rules', () => {
     }
   });
 
-  it('a claim held by a living process is renewed: its lease moves on while the request runs, and stops once it is released (issue 27.4)', {
+  it('a claim held by a living process is renewed by the database clock: its lease moves on while the request runs, and stops once it is released (issue 27.4, 41)', {
     timeout: 30_000,
   }, async () => {
-    const started = new Date();
-    const lockedUntil = async (key: string) =>
+    const lease = async (key: string) =>
       (
-        await tdb.db
-          .selectFrom('idempotency_keys')
-          .select('locked_until')
-          .where('api_key_id', '=', keyId)
-          .where('key', '=', key)
-          .executeTakeFirstOrThrow()
-      ).locked_until.getTime();
-    expect(await beginIdempotent(tdb.db, req('held'), started)).toEqual({ kind: 'new' });
-    const first = await lockedUntil('held');
-    expect(first).toBe(started.getTime() + IDEMPOTENCY_LEASE_MS);
+        await sql<{ until: Date; db_now: Date }>`select locked_until as until, now() as db_now
+          from idempotency_keys where api_key_id = ${keyId} and key = ${key}`.execute(tdb.db)
+      ).rows[0]!;
+    const c = await claim(req('held'));
+    const first = await lease('held');
+    // The lease is the database's time plus IDEMPOTENCY_LEASE_MS (within the test's round trips).
+    const ahead = first.until.getTime() - first.db_now.getTime();
+    expect(ahead).toBeGreaterThan(IDEMPOTENCY_LEASE_MS - 1_000);
+    expect(ahead).toBeLessThanOrEqual(IDEMPOTENCY_LEASE_MS);
     // One renewal interval later the lease reaches further than the claim's first one.
     await new Promise((r) => setTimeout(r, 6_000));
-    const renewed = await lockedUntil('held');
-    expect(renewed).toBeGreaterThan(first + 4_000);
-    // A retry at a time past the first lease (the renewal is what keeps the claim) is still 409.
-    await expect(beginIdempotent(tdb.db, req('held'), new Date(first + 1))).rejects.toMatchObject({
+    const renewed = (await lease('held')).until.getTime();
+    expect(renewed).toBeGreaterThan(first.until.getTime() + 4_000);
+    // Moved past its first lease, the renewal is what keeps the claim: still 409.
+    await age('held', renewed - first.until.getTime() - 1_000);
+    await expect(beginIdempotent(tdb.db, req('held'))).rejects.toMatchObject({
       code: 'idempotency_key_in_use',
     });
-    await completeIdempotent(tdb.db, req('held'), 201, '{}');
-    expect(await beginIdempotent(tdb.db, req('held'), new Date(renewed + 1))).toMatchObject({
-      kind: 'replay',
-    });
+    await completeIdempotent(tdb.db, c, 201, '{}');
+    await age('held', IDEMPOTENCY_LEASE_MS + 1_000);
+    expect(await beginIdempotent(tdb.db, req('held'))).toMatchObject({ kind: 'replay' });
   });
 
-  it('a running record whose process died is taken over once its lease (seconds, not minutes) runs out (issue 27.4)', async () => {
-    await beginIdempotent(tdb.db, req('lapsed'), now);
+  it('a running record whose process died is taken over once its lease (seconds, not minutes) runs out, by the database clock (issue 27.4, 41)', async () => {
+    await claim(req('lapsed'));
+    await age('lapsed', 5_000);
+    await expect(beginIdempotent(tdb.db, req('lapsed'))).rejects.toMatchObject({
+      code: 'idempotency_key_in_use',
+    });
+    await age('lapsed', IDEMPOTENCY_LEASE_MS);
+    await releaseIdempotent(tdb.db, await claim(req('lapsed')));
+  });
+});
+
+describe('Idempotency outcome commits with the work (issue 41)', () => {
+  it('the outcome commits in the work transaction: a retry gets the committed resource, never a second run, whatever the lease and the answer', async () => {
+    const c = await claim(req('w1', 'h1', '/api/v1/signature_requests'));
+    await tdb.db.transaction().execute(async (tx) => {
+      await work('w1').execute(tx);
+      await commitIdempotentOutcome(tx, c, { resource: { type: 'signature_request', id: 42 } });
+    });
+    // The process dies here: no answer stored, no renewal; the lease lapses.
+    await age('w1', IDEMPOTENCY_LEASE_MS + 1_000);
+    expect(await beginIdempotent(tdb.db, req('w1', 'h1', '/api/v1/signature_requests'))).toEqual({
+      kind: 'committed',
+      claim: { ...req('w1', 'h1', '/api/v1/signature_requests'), claimId: c.claimId },
+      outcome: { resourceType: 'signature_request', resourceId: '42', body: null },
+    });
+    // A failure answered after the commit releases nothing: the key still holds the outcome.
+    await releaseIdempotent(tdb.db, c);
+    expect(await beginIdempotent(tdb.db, req('w1', 'h1', '/api/v1/signature_requests'))).toMatchObject({
+      kind: 'committed',
+    });
+    // The same key with another body is still refused.
     await expect(
-      beginIdempotent(tdb.db, req('lapsed'), new Date(now.getTime() + 5_000)),
+      beginIdempotent(tdb.db, req('w1', 'h2', '/api/v1/signature_requests')),
     ).rejects.toMatchObject({
-      code: 'idempotency_key_in_use',
+      code: 'idempotency_key_reused',
     });
-    expect(
-      await beginIdempotent(tdb.db, req('lapsed'), new Date(now.getTime() + IDEMPOTENCY_LEASE_MS + 1)),
-    ).toEqual({ kind: 'new' });
-    await releaseIdempotent(tdb.db, req('lapsed'));
+    expect(await workDone('w1')).toBe(1);
   });
 
-  it('a running record whose process died is taken over after its lease', async () => {
-    await beginIdempotent(tdb.db, req('dead'), now);
-    expect(await beginIdempotent(tdb.db, req('dead'), new Date(now.getTime() + 6 * 60_000))).toEqual({
-      kind: 'new',
+  it('a failure after the work rolls back the work and the outcome together: the key is still running, and its retry runs once', async () => {
+    const c = await claim(req('w2'));
+    await expect(
+      tdb.db.transaction().execute(async (tx) => {
+        await work('w2').execute(tx);
+        await commitIdempotentOutcome(tx, c, { resource: { type: 'template', id: 7 } });
+        throw new Error('fails after the work');
+      }),
+    ).rejects.toThrow('fails after the work');
+    expect(await workDone('w2')).toBe(0);
+    const row = await tdb.db
+      .selectFrom('idempotency_keys')
+      .select(['status', 'resource_id'])
+      .where('api_key_id', '=', keyId)
+      .where('key', '=', 'w2')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'running', resource_id: null });
+    await releaseIdempotent(tdb.db, c);
+    expect(await beginIdempotent(tdb.db, req('w2'))).toMatchObject({ kind: 'new' });
+  });
+
+  it('a claim taken over by a retry can no longer commit: its work rolls back, and only the retry commits (no duplicate however the clocks disagree)', async () => {
+    const slow = await claim(req('w3'));
+    await age('w3', IDEMPOTENCY_LEASE_MS + 1_000);
+    const retry = await claim(req('w3'));
+    expect(retry.claimId).not.toBe(slow.claimId);
+    await expect(
+      tdb.db.transaction().execute(async (tx) => {
+        await work('w3').execute(tx);
+        await commitIdempotentOutcome(tx, slow, { resource: { type: 'template', id: 1 } });
+      }),
+    ).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+    expect(await workDone('w3')).toBe(0);
+    await tdb.db.transaction().execute(async (tx) => {
+      await work('w3').execute(tx);
+      await commitIdempotentOutcome(tx, retry, { resource: { type: 'template', id: 2 } });
+    });
+    expect(await workDone('w3')).toBe(1);
+    expect(await beginIdempotent(tdb.db, req('w3'))).toMatchObject({
+      kind: 'committed',
+      outcome: { resourceId: '2' },
+    });
+    // The stored answer replaces the rebuilt one once the claim's holder stores it.
+    await completeIdempotent(tdb.db, retry, 201, '{"id":2}');
+    expect(await beginIdempotent(tdb.db, req('w3'))).toEqual({
+      kind: 'replay',
+      status: 201,
+      body: '{"id":2}',
     });
   });
 });

@@ -441,9 +441,14 @@ export interface IdempotencyKeysTable {
   path: string;
   key: string;
   request_hash: string;
-  status: 'running' | 'done';
+  /** `running` (claimed), `committed` (its work committed: answer from the resource), `done`. */
+  status: 'running' | 'committed' | 'done';
   response_status: number | null;
   response_body: string | null;
+  /** Which claim holds the record: the work's transaction commits only under its own claim. */
+  claim_id: Generated<string>;
+  resource_type: string | null;
+  resource_id: string | null;
   locked_until: Timestamp;
   created_at: CreatedAt;
   expires_at: Timestamp;

@@ -1,15 +1,25 @@
-import type { Db } from '@esign/db';
+import type { Db, Tx } from '@esign/db';
 import {
   deleteExpiredIdempotencyRecords,
   deleteIdempotencyRecordAsRead,
   deleteRunningIdempotencyClaim,
   findIdempotencyRecord,
   insertIdempotencyClaim,
+  markIdempotencyClaimCommitted,
   renewIdempotencyLeases,
   storeIdempotentResponse,
 } from '@esign/db/queries/idempotency';
 import type { Logger } from 'pino';
 import { CoreError } from '../errors.ts';
+
+// The Idempotency-Key rules (spec, "Idempotency rules"). A key is claimed (`running`) before its
+// request runs; the work's own transaction marks the claim `committed` with what it made
+// (commitIdempotentOutcome), so the work and the key's outcome commit together or not at all; the
+// answer is stored (`done`) once it is sent. A retry replays the stored answer, or, when the
+// process died between the commit and storing it, the answer rebuilt from what the work made: a
+// request whose work committed never runs again. A `running` claim whose process died is taken
+// over once its lease lapses, which is safe: nothing of it committed, and the old claim can no
+// longer commit (its mark needs its own claim id). Leases and expiry use the database's clock.
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
@@ -29,7 +39,32 @@ export interface IdempotencyRequest {
   requestHash: string;
 }
 
-export type IdempotencyStart = { kind: 'new' } | { kind: 'replay'; status: number; body: string };
+/** A request that holds its key: `claimId` names this claim (a retry's takeover gets another). */
+export interface IdempotencyClaim extends IdempotencyRequest {
+  claimId: string;
+}
+
+/** What an idempotent request's work made, recorded in its transaction. */
+export type IdempotentResourceType = 'signature_request' | 'template' | 'checkout' | 'bulk_send';
+
+export interface IdempotentOutcome {
+  /** The resource the answer shows (read again to replay it) ... */
+  resource: { type: IdempotentResourceType; id: number | string };
+  /** ... unless the answer is known inside the transaction: then it is stored as it is. */
+  body?: unknown;
+}
+
+/** A committed outcome whose answer was never stored: the resource, or the answer itself. */
+export interface CommittedOutcome {
+  resourceType: IdempotentResourceType;
+  resourceId: string;
+  body: string | null;
+}
+
+export type IdempotencyStart =
+  | { kind: 'new'; claim: IdempotencyClaim }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'committed'; claim: IdempotencyClaim; outcome: CommittedOutcome };
 
 /** Rule 1: at most 255 characters. */
 export function checkIdempotencyKey(key: string): void {
@@ -40,26 +75,26 @@ export function checkIdempotencyKey(key: string): void {
 
 /**
  * Claims the key (rules 2, 4, 5). The insert is atomic, so concurrent retries across processes see
- * exactly one `new`; the others get 409 while it runs and the stored response once it is done.
+ * exactly one `new`; the others get 409 while it runs, and once it is done the stored response, or
+ * (`committed`: its work committed but its answer was not stored) what its work made.
  */
-export async function beginIdempotent(db: Db, req: IdempotencyRequest, now: Date): Promise<IdempotencyStart> {
+export async function beginIdempotent(db: Db, req: IdempotencyRequest): Promise<IdempotencyStart> {
   checkIdempotencyKey(req.key);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await insertIdempotencyClaim(db, req, {
+    const claimId = await insertIdempotencyClaim(db, req, {
       requestHash: req.requestHash,
-      lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-      expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+      leaseMs: IDEMPOTENCY_LEASE_MS,
+      retentionMs: IDEMPOTENCY_RETENTION_MS,
     });
-    if (inserted) {
-      leasesOf(db).hold(req);
-      return { kind: 'new' };
+    if (claimId) {
+      const claim = { ...req, claimId };
+      leasesOf(db).hold(claim);
+      return { kind: 'new', claim };
     }
 
     const existing = await findIdempotencyRecord(db, req);
     if (!existing) continue; // released between our insert and select: try again
-    const stale =
-      existing.expires_at <= now || (existing.status === 'running' && existing.locked_until <= now);
-    if (stale) {
+    if (existing.expired || (existing.status === 'running' && existing.lapsed)) {
       await deleteIdempotencyRecordAsRead(db, req, existing);
       continue;
     }
@@ -75,6 +110,17 @@ export async function beginIdempotent(db: Db, req: IdempotencyRequest, now: Date
         'A request with this Idempotency-Key is still running; retry shortly with the same key',
       );
     }
+    if (existing.status === 'committed') {
+      return {
+        kind: 'committed',
+        claim: { ...req, claimId: existing.claim_id },
+        outcome: {
+          resourceType: existing.resource_type as IdempotentResourceType,
+          resourceId: existing.resource_id ?? '',
+          body: existing.response_body,
+        },
+      };
+    }
     return { kind: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '' };
   }
   throw new CoreError(
@@ -84,24 +130,49 @@ export async function beginIdempotent(db: Db, req: IdempotencyRequest, now: Date
 }
 
 /**
- * Rule 2: the first successful response is stored. The work it answers is done (committed), so a
- * retry must replay it, never run it again: if the database refuses the statement (a dropped
- * connection, a restart), the claim stays held (its lease renewed) and storing is retried in the
- * background with back-off for up to STORE_RETRY_FOR_MS, while retries of the key get 409. The
- * caller answers its client at once either way. (Its positional signature is the one the
- * black-box idempotency tests call.)
+ * Inside the transaction of the work an Idempotency-Key guards (a no-op without one): marks the
+ * key's claim `committed` with what the work made, so both commit together. When a retry took the
+ * claim over meanwhile (this process was thought dead), this throws and the work rolls back: the
+ * key's request commits once. Call it last in the transaction, so the record's lock is held briefly.
+ */
+export async function commitIdempotentOutcome(
+  tx: Tx,
+  claim: IdempotencyClaim | null | undefined,
+  outcome: IdempotentOutcome,
+): Promise<void> {
+  if (!claim) return;
+  const marked = await markIdempotencyClaimCommitted(tx, claim, {
+    resourceType: outcome.resource.type,
+    resourceId: String(outcome.resource.id),
+    body: outcome.body === undefined ? null : JSON.stringify(outcome.body),
+  });
+  if (!marked) {
+    throw new CoreError(
+      'idempotency_key_in_use',
+      'A retry with this Idempotency-Key took this request over while it ran; nothing was changed here. Retry shortly with the same key',
+    );
+  }
+}
+
+/**
+ * Rule 2: the first successful response is stored. When the work committed its outcome
+ * (commitIdempotentOutcome), a response that cannot be stored costs nothing: a retry replays it
+ * from what the work made. Otherwise (a request whose work needed no transaction of its own), the
+ * claim stays held (its lease renewed) and storing is retried in the background with back-off for
+ * up to STORE_RETRY_FOR_MS, while retries of the key get 409. The caller answers its client at
+ * once either way.
  */
 export async function completeIdempotent(
   db: Db,
-  req: IdempotencyRequest,
+  claim: IdempotencyClaim,
   status: number,
   body: string,
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>,
 ): Promise<void> {
-  const store = () => storeIdempotentResponse(db, req, { status, body });
+  const store = () => storeIdempotentResponse(db, claim, { status, body });
   try {
     await store();
-    leasesOf(db).drop(req);
+    leasesOf(db).drop(claim);
   } catch (err) {
     logger?.warn({ err }, 'idempotent response not stored yet; retrying while the key stays claimed');
     retryStore(store, STORE_RETRY_FOR_MS)
@@ -110,10 +181,10 @@ export async function completeIdempotent(
         (last: unknown) =>
           logger?.error(
             { err: last },
-            'idempotent response could not be stored; the key lapses with its lease',
+            'idempotent response could not be stored; a retry replays its committed outcome, if any',
           ),
       )
-      .finally(() => leasesOf(db).drop(req))
+      .finally(() => leasesOf(db).drop(claim))
       .catch(() => {}); // drop() does not throw; the outcomes are logged above
   }
 }
@@ -135,24 +206,28 @@ async function retryStore(attempt: () => Promise<unknown>, forMs: number): Promi
   }
 }
 
-/** Rule 3: failed responses are not stored; the key can be retried. */
-export async function releaseIdempotent(db: Db, req: IdempotencyRequest): Promise<void> {
-  leasesOf(db).drop(req);
-  await deleteRunningIdempotencyClaim(db, req);
+/**
+ * Rule 3: failed responses are not stored; the key can be retried. A claim whose work committed
+ * (a failure after the commit) is kept: the retry replays what was made.
+ */
+export async function releaseIdempotent(db: Db, claim: IdempotencyClaim): Promise<void> {
+  leasesOf(db).drop(claim);
+  await deleteRunningIdempotencyClaim(db, claim);
 }
 
-export async function pruneIdempotencyKeys(db: Db, now: Date): Promise<void> {
-  await deleteExpiredIdempotencyRecords(db, now);
+/** Deletes the records older than the retention, by the database's clock. */
+export async function pruneIdempotencyKeys(db: Db): Promise<void> {
+  await deleteExpiredIdempotencyRecords(db);
 }
 
 /**
  * The claims this process holds on one database, renewed together in one statement while any is
- * held. The renewal pushes `locked_until` to the wall clock plus the lease (never back: a claim
- * dated by a clock ahead of it keeps its date). A renewal that fails is tried again a second later;
- * after IDEMPOTENCY_LEASE_MS without one the claim lapses, as it does when the process is gone.
+ * held, to the database's time plus the lease. A renewal that fails is tried again a second
+ * later; after IDEMPOTENCY_LEASE_MS without one the claim lapses, as it does when the process is
+ * gone. Only this process's timers depend on its clock: how long a second is, never what time it is.
  */
 class ClaimLeases {
-  private readonly held = new Map<string, IdempotencyRequest>();
+  private readonly held = new Map<string, IdempotencyClaim>();
   private readonly db: Db;
   private timer: NodeJS.Timeout | undefined;
   /** A renewal is scheduled or running. */
@@ -163,16 +238,16 @@ class ClaimLeases {
     this.db = db;
   }
 
-  hold(req: IdempotencyRequest): void {
-    this.held.set(claimId(req), req);
+  hold(claim: IdempotencyClaim): void {
+    this.held.set(claim.claimId, claim);
     if (!this.active) {
       this.active = true;
       this.schedule(RENEW_EVERY_MS);
     }
   }
 
-  drop(req: IdempotencyRequest): void {
-    this.held.delete(claimId(req));
+  drop(claim: IdempotencyClaim): void {
+    this.held.delete(claim.claimId);
     if (this.held.size === 0 && !this.renewing) {
       clearTimeout(this.timer);
       this.active = false;
@@ -199,12 +274,10 @@ class ClaimLeases {
   private async renew(): Promise<void> {
     const claims = [...this.held.values()];
     if (claims.length === 0) return;
-    const until = new Date(Date.now() + IDEMPOTENCY_LEASE_MS);
-    await renewIdempotencyLeases(this.db, claims, until);
+    await renewIdempotencyLeases(this.db, claims, IDEMPOTENCY_LEASE_MS);
   }
 }
 
-const claimId = (req: IdempotencyRequest) => JSON.stringify([req.apiKeyId, req.path, req.key]);
 const leases = new WeakMap<Db, ClaimLeases>();
 function leasesOf(db: Db): ClaimLeases {
   let l = leases.get(db);

@@ -1,3 +1,4 @@
+import type { IdempotencyClaim } from './idempotency.ts';
 import type { JobContext } from './jobs.ts';
 
 /**
@@ -6,4 +7,7 @@ import type { JobContext } from './jobs.ts';
  * runtime with `now` all are one, so the API, the MCP tools, the worker and the CLI run the same
  * service with the same rules and the same after-commit work (mail sent at once).
  */
-export type ServiceContext = JobContext;
+export type ServiceContext = JobContext & {
+  /** A request's Idempotency-Key claim (ctx.idempotency): its outcome commits with the work. */
+  idempotency?: IdempotencyClaim | null;
+};

@@ -17,6 +17,7 @@ import { CoreError, notFound } from '../../errors.ts';
 import { readAfterCommit } from '../after-commit.ts';
 import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
+import { commitIdempotentOutcome, type IdempotencyClaim } from '../idempotency.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { scheduleAutoReminders } from './auto-reminders.ts';
 import { type RequestRecipients, recipientRefs, writeRecipients } from './cc.ts';
@@ -330,7 +331,7 @@ export async function createSignatureRequest(
   actor: Actor,
   { input, ...opts }: CreationOptions & { input: CreateSignatureRequestInput },
 ): Promise<SignatureRequestDto> {
-  const written = await create(sc, actor, input, opts);
+  const written = await create(sc, actor, input, { ...opts, idempotency: sc.idempotency });
   const signers =
     written.mailIds.length + written.smsIds.length
       ? await readAfterCommit(() => loadSigners(sc.db, written.request.id))
@@ -359,7 +360,7 @@ async function create(
   sc: ServiceContext,
   actor: Actor,
   input: CreateSignatureRequestInput,
-  opts: CreationOptions,
+  opts: CreationOptions & { idempotency?: IdempotencyClaim | null },
 ): Promise<Written> {
   const now = sc.now();
   const scope = scopeOf(actor);
@@ -367,9 +368,14 @@ async function create(
   const source = input.embed ? 'embed' : opts.source;
   const b: SendBatch = { actor, scope, source, config: sc.config, now };
   const signers = await withImagesFetched(sc, scope, input);
-  const written = await sc.db
-    .transaction()
-    .execute((tx) => writeRequest(tx, b, { input, expiresAt, signers, within: opts.within }));
+  const written = await sc.db.transaction().execute(async (tx) => {
+    const w = await writeRequest(tx, b, { input, expiresAt, signers, within: opts.within });
+    // The Idempotency-Key's outcome commits with the request (issue 41): never sent twice.
+    await commitIdempotentOutcome(tx, opts.idempotency, {
+      resource: { type: 'signature_request', id: w.request.id },
+    });
+    return w;
+  });
   await sendQueuedMail(sc, { mail: written.mailIds, sms: written.smsIds });
   return written;
 }
