@@ -32,6 +32,7 @@ export * from './services/jobs.ts';
 export * from './services/links/index.ts';
 export * from './services/mail.ts';
 export * from './services/mail-secrets.ts';
+export { type MessageChannel, readMessageBacklog, retryUndeliverableMessages } from './services/outbox-retry.ts';
 // MCP OAuth (Authentication rule 8): the authorization server's storage, token check, connected apps.
 export * from './services/oauth/index.ts';
 export * from './services/rate-limit.ts';
