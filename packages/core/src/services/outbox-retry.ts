@@ -6,6 +6,7 @@ import {
   requeueUndeliverable,
   setStatementTimeout,
 } from '@esign/db/queries/outbox';
+import type { Scope } from '../context.ts';
 import { CoreError, notFound } from '../errors.ts';
 import type { MessageBacklogRow } from '../metrics/metrics.ts';
 import { enqueueJobs } from './jobs.ts';
@@ -87,4 +88,15 @@ export async function readMessageBacklog(
     }
     return rows;
   });
+}
+
+/** The dashboard's line (Account page, admins): this account side's backlog per channel. */
+export async function accountMessageBacklog(db: Db, scope: Scope) {
+  const rows = await readMessageBacklog(db, scope);
+  return rows.map((r) => ({
+    channel: r.channel,
+    waiting: r.waiting,
+    undeliverable: r.undeliverable,
+    oldest_waiting_at: r.oldestWaitingAt?.toISOString() ?? null,
+  }));
 }
