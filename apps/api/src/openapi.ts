@@ -2,8 +2,8 @@ import {
   appRouter,
   type Config,
   ERROR_STATUS,
-  errorStatus,
   type ErrorCode,
+  errorStatus,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
 } from '@esign/core';

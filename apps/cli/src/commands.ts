@@ -137,8 +137,12 @@ function retryCommand(channel: MessageChannel): Command {
     run: async (ctx, o) => {
       const id = int(o, 'id') ?? null;
       if ((id === null) === (o.all !== true))
-        throw new CoreError('missing_parameter', 'give either --id N (one message) or --all (every undeliverable one)');
-      if (id !== null && id < 1) throw new CoreError('invalid_parameter', `--id must be a positive integer, got "${id}"`);
+        throw new CoreError(
+          'missing_parameter',
+          'give either --id N (one message) or --all (every undeliverable one)',
+        );
+      if (id !== null && id < 1)
+        throw new CoreError('invalid_parameter', `--id must be a positive integer, got "${id}"`);
       return retryUndeliverableMessages(ctx.db, channel, { id, now: ctx.now() });
     },
     text: (r) =>

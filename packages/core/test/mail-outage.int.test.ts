@@ -143,7 +143,15 @@ describe('issue 41: mail survives an SMTP outage', () => {
     const one = await esign(['mail', 'retry', '--id', String(first!.id), '--json'], env);
     expect(one.code, one.stderr).toBe(0);
     expect(JSON.parse(one.stdout)).toEqual({
-      data: [{ id: first!.id, to: to[0], status: 'queued', attempts: first!.attempts, last_error: expect.any(String) }],
+      data: [
+        {
+          id: first!.id,
+          to: to[0],
+          status: 'queued',
+          attempts: first!.attempts,
+          last_error: expect.any(String),
+        },
+      ],
     });
     offsetMs = 0;
     await drainJobs(jctx, jobHandlers);

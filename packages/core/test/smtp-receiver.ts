@@ -24,26 +24,27 @@ export interface SmtpReceiver {
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = [];
   let failing = 0;
-  const create = () => new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      let raw = '';
-      stream.on('data', (c) => (raw += c));
-      stream.on('end', () => {
-        if (failing > 0) {
-          failing--;
-          return done(new Error('451 try again later'));
-        }
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
+  const create = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, done) {
+        let raw = '';
+        stream.on('data', (c) => (raw += c));
+        stream.on('end', () => {
+          if (failing > 0) {
+            failing--;
+            return done(new Error('451 try again later'));
+          }
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
+          done();
         });
-        done();
-      });
-    },
-  });
+      },
+    });
   let smtp: SMTPServer | null = create();
   const listening = smtp;
   await new Promise<void>((ok) => listening.listen(0, '127.0.0.1', () => ok()));

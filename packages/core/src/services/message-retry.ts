@@ -18,7 +18,10 @@ export const MESSAGE_MAX_ATTEMPTS = 1_000_000;
 
 /** The wait after failed attempt number `attempts` (1 for the first). */
 export function messageRetryDelayMs(attempts: number): number {
-  return Math.min(MESSAGE_RETRY_FIRST_MS * 2 ** Math.min(30, Math.max(0, attempts - 1)), MESSAGE_RETRY_CAP_MS);
+  return Math.min(
+    MESSAGE_RETRY_FIRST_MS * 2 ** Math.min(30, Math.max(0, attempts - 1)),
+    MESSAGE_RETRY_CAP_MS,
+  );
 }
 
 /** Whether a message created (or last queued again by an operator) then is past its retry window at `now`. */
