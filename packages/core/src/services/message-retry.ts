@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 /** First step of the back-off; the steps double up to MESSAGE_RETRY_CAP_MS. */
 const MESSAGE_RETRY_FIRST_MS = 5_000;
 /** The longest wait between two attempts: a message goes out at most this long after its provider is back. */
-export const MESSAGE_RETRY_CAP_MS = 10 * 60_000;
+const MESSAGE_RETRY_CAP_MS = 10 * 60_000;
 /**
  * Attempts of a message's job: more than a window of MESSAGE_RETRY_HOURS' longest value takes at
  * the cap, so the window, not the attempt count, decides when to give up.
