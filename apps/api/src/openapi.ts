@@ -3,6 +3,7 @@ import {
   type Config,
   ERROR_STATUS,
   type ErrorCode,
+  errorStatus,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
 } from '@esign/core';
@@ -62,13 +63,13 @@ function operationErrorCodes(route: RestRoute, op: Json): ErrorCode[] {
   if (hasInput(op)) codes.add('invalid_parameter');
   for (const code of Object.values(route.meta.inputErrors ?? {})) codes.add(code);
   for (const code of route.meta.errors ?? []) codes.add(code);
-  return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
+  return [...codes].sort((a, b) => errorStatus(a) - errorStatus(b));
 }
 
 function errorResponses(codes: ErrorCode[]): Json {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
-    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+    byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
   const responses: Json = {};
   for (const [status, list] of byStatus) {
     responses[String(status)] = {

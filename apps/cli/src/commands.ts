@@ -13,7 +13,9 @@ import {
   listSms,
   listWebhookDeliveries,
   listWebhookEndpoints,
+  type MessageChannel,
   requireUserByEmail,
+  retryUndeliverableMessages,
   revokeApiKey,
   sendTestWebhook,
   updateUser,
@@ -126,6 +128,29 @@ const userDto = (u: {
   ...(u.role !== undefined ? { role: u.role } : {}),
   ...(u.billing_country !== undefined ? { billing_country: u.billing_country } : {}),
 });
+
+/** `mail retry` / `sms retry`: one undeliverable message (`--id N`) or every one (`--all`). */
+function retryCommand(channel: MessageChannel): Command {
+  return {
+    usage: `${channel} retry (--id N | --all)`,
+    options: { id: { type: 'string' }, all: { type: 'boolean' } },
+    run: async (ctx, o) => {
+      const id = int(o, 'id') ?? null;
+      if ((id === null) === (o.all !== true))
+        throw new CoreError(
+          'missing_parameter',
+          'give either --id N (one message) or --all (every undeliverable one)',
+        );
+      if (id !== null && id < 1)
+        throw new CoreError('invalid_parameter', `--id must be a positive integer, got "${id}"`);
+      return retryUndeliverableMessages(ctx.db, channel, { id, now: ctx.now() });
+    },
+    text: (r) =>
+      r.data.length
+        ? `Queued again (the worker sends them):\n${r.data.map((m: any) => `#${m.id} to ${m.to} (after ${m.attempts} attempt(s), last: ${m.last_error ?? 'none'})`).join('\n')}`
+        : `No undeliverable ${channel === 'mail' ? 'mail' : 'SMS'} to queue again`,
+  };
+}
 
 /** README, "`esign` commands". Each command is a thin call into core services. */
 export const commands: Record<string, Command> = {
@@ -372,6 +397,7 @@ export const commands: Record<string, Command> = {
             .join('\n')
         : 'No mail',
   },
+  'mail retry': retryCommand('mail'),
   'sms list': {
     usage: 'sms list [--to PHONE] [--limit N]',
     options: { to: { type: 'string' }, limit: { type: 'string' } },
@@ -381,4 +407,5 @@ export const commands: Record<string, Command> = {
         ? r.data.map((m: any) => `#${m.id} ${m.created_at} to ${m.to} (${m.status}): ${m.text}`).join('\n')
         : 'No SMS',
   },
+  'sms retry': retryCommand('sms'),
 };

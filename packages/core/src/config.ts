@@ -90,6 +90,13 @@ export const ConfigSchema = z
     TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
     /** The most SMS one account side (live or test) may queue in any 24 hours; beyond, they are `capped`. */
     SMS_DAILY_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    /** How long an email or SMS is retried (capped exponential back-off) before it is `undeliverable`. */
+    MESSAGE_RETRY_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(48),
     SIGNING_CERT_P12: z.string().min(1).optional(),
     SIGNING_CERT_PASSWORD: z.string().optional(),
     /** RFC 3161 time-stamping authority for PAdES B-T/B-LT/B-LTA seals (docs/verify.md); unset: B-B. */

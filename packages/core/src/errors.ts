@@ -40,7 +40,41 @@ export const ERROR_STATUS = {
   payment_provider_error: 502,
 } as const satisfies Record<string, number>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * Codes this service answers beyond the specification's table (README, "Errors"): `507
+ * storage_full` when the disk (DATA_DIR) has no space left for what a call must write; the call
+ * can be retried once space is back (`Retry-After`), and everything else keeps being served.
+ */
+export const EXTENSION_ERROR_STATUS = { storage_full: 507 } as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS | keyof typeof EXTENSION_ERROR_STATUS;
+
+const STATUS_OF: Record<ErrorCode, number> = { ...ERROR_STATUS, ...EXTENSION_ERROR_STATUS };
+
+/** The HTTP status of any code the service answers (the specification's or an extension). */
+export const errorStatus = (code: ErrorCode): number => STATUS_OF[code];
+
+/** The system error codes of a full disk (or an exhausted quota). */
+const STORAGE_FULL_ERRNO = new Set(['ENOSPC', 'EDQUOT']);
+
+/** Whether `err` (or an error it wraps) is a write refused for lack of space. */
+export function isStorageFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && STORAGE_FULL_ERRNO.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** `507 storage_full`: what a call that must write answers while the disk is full. */
+export function storageFull(): CoreError {
+  return new CoreError(
+    'storage_full',
+    'The server has no storage space left for this right now; nothing was changed. Retry later.',
+    { retryAfterSeconds: 60 },
+  );
+}
 
 /**
  * What an error may carry beside its English message: the wait a `rate_limited` answer asks for,
@@ -66,7 +100,7 @@ export class CoreError extends Error {
   }
 
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return STATUS_OF[this.code];
   }
 }
 

@@ -35,6 +35,11 @@ export * from './services/mail.ts';
 export * from './services/mail-secrets.ts';
 // MCP OAuth (Authentication rule 8): the authorization server's storage, token check, connected apps.
 export * from './services/oauth/index.ts';
+export {
+  type MessageChannel,
+  readMessageBacklog,
+  retryUndeliverableMessages,
+} from './services/outbox-retry.ts';
 export * from './services/rate-limit.ts';
 export * from './services/request-model.ts';
 export * from './services/scoped.ts';

@@ -9,6 +9,7 @@ import { createLogger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { serveMetrics } from './metrics/server.ts';
 import { readJobQueue } from './services/jobs.ts';
+import { readMessageBacklog } from './services/outbox-retry.ts';
 import { sweepUploads } from './services/upload-files.ts';
 
 /** Where every process listens: its HTTP port and its metrics port (METRICS_PORT). */
@@ -79,6 +80,7 @@ export async function createRuntime(
     documentPool: documentPoolStats,
     jobQueue: (now) => readJobQueue(database.db, now),
     jobKinds: Object.keys(jobHandlers),
+    messageBacklog: () => readMessageBacklog(database.db),
   });
   const sweeper = sweepUploadsNowAndThen(join(config.DATA_DIR, 'uploads'), logger);
   const deps: CoreDeps = { ...createCoreDeps(config), ...(metrics ? { metrics } : {}) };

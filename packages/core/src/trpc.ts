@@ -7,7 +7,14 @@ import {
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
-import { CoreError, type ErrorCode, formatPath, INTERNAL_ERROR_MESSAGE } from './errors.ts';
+import {
+  CoreError,
+  type ErrorCode,
+  formatPath,
+  INTERNAL_ERROR_MESSAGE,
+  isStorageFull,
+  storageFull,
+} from './errors.ts';
 import { isSameOrigin } from './services/sessions/sessions.ts';
 
 export interface McpMeta {
@@ -74,6 +81,8 @@ export function toCoreError(error: unknown): CoreError {
       return new CoreError('invalid_request', 'The request body is too large');
     if ((error.code as string) === 'METHOD_NOT_SUPPORTED') return new CoreError('not_found', error.message);
   }
+  // A write refused for lack of space (ENOSPC): a clear 507 for this call, not a crash or a 500.
+  if (isStorageFull(error)) return storageFull();
   return new CoreError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 

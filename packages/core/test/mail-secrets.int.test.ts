@@ -237,7 +237,7 @@ describe('with SMTP_URL', () => {
       .selectAll()
       .where('signer_id', '=', signer.id)
       .executeTakeFirstOrThrow();
-    expect(mail.status).toBe('failed');
+    expect(mail.status).toBe('undeliverable');
     expect(mail.last_error).toMatch(/no longer/);
     expectPurged(mail, token);
   });

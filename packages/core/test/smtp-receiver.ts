@@ -13,6 +13,10 @@ export interface SmtpReceiver {
   received: ReceivedMail[];
   /** Answers the next `n` messages with 451 (try again later) instead of taking them. */
   failNext(n: number): void;
+  /** Stops listening: connections to its port are refused (the server is down) until `up()`. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,34 +24,52 @@ export interface SmtpReceiver {
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = [];
   let failing = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      let raw = '';
-      stream.on('data', (c) => (raw += c));
-      stream.on('end', () => {
-        if (failing > 0) {
-          failing--;
-          return done(new Error('451 try again later'));
-        }
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
+  const create = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, done) {
+        let raw = '';
+        stream.on('data', (c) => (raw += c));
+        stream.on('end', () => {
+          if (failing > 0) {
+            failing--;
+            return done(new Error('451 try again later'));
+          }
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
+          done();
         });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((ok) => smtp.listen(0, '127.0.0.1', () => ok()));
-  const port = (smtp.server.address() as { port: number }).port;
+      },
+    });
+  let smtp: SMTPServer | null = create();
+  const listening = smtp;
+  await new Promise<void>((ok) => listening.listen(0, '127.0.0.1', () => ok()));
+  const port = (listening.server.address() as { port: number }).port;
+  const stop = async () => {
+    const current = smtp;
+    smtp = null;
+    if (current) await new Promise<void>((ok) => current.close(() => ok()));
+  };
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
     failNext: (n) => {
       failing = n;
     },
-    close: () => new Promise<void>((ok) => smtp.close(() => ok())),
+    down: stop,
+    up: async () => {
+      if (smtp) return;
+      const next = create();
+      await new Promise<void>((ok, fail) => {
+        next.server.once('error', fail);
+        next.listen(port, '127.0.0.1', () => ok());
+      });
+      smtp = next;
+    },
+    close: stop,
   };
 }

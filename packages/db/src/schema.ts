@@ -480,8 +480,13 @@ export interface SmsOutboxTable {
   provider_id: string | null;
   sent_at: NullableTimestamp;
   redacted_at: NullableTimestamp;
+  /** when an operator queued it again (`esign sms retry`): its retry window starts there */
+  retried_at: NullableTimestamp;
   created_at: CreatedAt;
 }
+
+/** `failed`: an attempt failed and it is retried; `undeliverable`: given up (`esign mail retry`). */
+export type MailStatus = 'queued' | 'sent' | 'kept' | 'failed' | 'undeliverable';
 
 export interface MailOutboxTable {
   id: Generated<number>;
@@ -494,17 +499,15 @@ export interface MailOutboxTable {
   text_body: string;
   html_body: string;
   links: JsonDefault<string[]>;
-  status: ColumnType<
-    'queued' | 'sent' | 'kept' | 'failed',
-    'queued' | undefined,
-    'queued' | 'sent' | 'kept' | 'failed'
-  >;
+  status: ColumnType<MailStatus, 'queued' | undefined, MailStatus>;
   attempts: Generated<number>;
   last_error: string | null;
   sent_at: NullableTimestamp;
   signer_id: number | null;
   /** set when the body (and links) were replaced by a marker: see mail-secrets.ts in core */
   redacted_at: NullableTimestamp;
+  /** when an operator queued it again (`esign mail retry`): its retry window starts there */
+  retried_at: NullableTimestamp;
   created_at: CreatedAt;
 }
 

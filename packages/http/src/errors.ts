@@ -1,4 +1,4 @@
-import { CoreError, ERROR_STATUS, type ErrorCode } from '@esign/core';
+import { CoreError, type ErrorCode, errorStatus } from '@esign/core';
 import type { FastifyReply } from 'fastify';
 
 export function envelope(code: ErrorCode, message: string) {
@@ -10,7 +10,7 @@ export function sendError(reply: FastifyReply, error: CoreError) {
   if (error.details.retryAfterSeconds !== undefined)
     reply.header('Retry-After', String(error.details.retryAfterSeconds));
   return reply
-    .code(ERROR_STATUS[error.code])
+    .code(errorStatus(error.code))
     .type('application/json')
     .send(envelope(error.code, error.message));
 }

@@ -19,6 +19,17 @@ export interface JobQueueRow {
   oldestPendingAt: Date | null;
 }
 
+/** One outbox's messages not delivered (metrics): being retried, given up, the oldest waiting. */
+export interface MessageBacklogRow {
+  channel: 'mail' | 'sms';
+  /** `queued` or `failed`: to send, retried on the back-off. */
+  waiting: number;
+  /** Given up after the retry window: `esign mail retry` / `esign sms retry`. */
+  undeliverable: number;
+  /** `created_at` of the oldest waiting message (null when none waits). */
+  oldestWaitingAt: Date | null;
+}
+
 export type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'retry' | 'superseded';
 export type JobRunOutcome = 'done' | 'retry' | 'failed';
 /** The jobs that seal documents (a failed attempt of either is a sealing failure). */
@@ -32,6 +43,8 @@ export interface MetricSources {
   jobQueue?: (now: Date) => Promise<JobQueueRow[]>;
   /** Every job kind there is: each gets a series, 0 when it has no job. */
   jobKinds?: readonly string[];
+  /** The email and SMS outboxes' backlog (one query each; cached and time-bounded like the job queue). */
+  messageBacklog?: () => Promise<MessageBacklogRow[]>;
 }
 
 export interface Metrics {
@@ -109,6 +122,7 @@ export function createMetrics(opts: MetricsOptions): Metrics {
   });
   poolGauges(registers, sources);
   jobQueueGauges(registers, sources, opts.jobQueue ?? {});
+  messageBacklogGauges(registers, sources, opts.jobQueue ?? {});
 
   return {
     exposition: () => registry.metrics(),
@@ -240,4 +254,49 @@ function jobQueueGauges(
       this.set((await read()).ok ? 1 : 0);
     },
   });
+}
+
+/**
+ * The outboxes' backlog per channel (mail, sms), read like the job queue: at most once every
+ * `cacheMs`, a scrape waiting at most `waitMs`; when the database cannot answer, the series are
+ * left out.
+ */
+function messageBacklogGauges(
+  registers: Registry[],
+  sources: MetricSources,
+  timing: { cacheMs?: number; waitMs?: number },
+): void {
+  const read = cachedRead(
+    async () => ({ at: new Date(), rows: sources.messageBacklog ? await sources.messageBacklog() : [] }),
+    timing.cacheMs ?? JOB_QUEUE_CACHE_MS,
+    timing.waitMs ?? JOB_QUEUE_SCRAPE_WAIT_MS,
+  );
+  const perChannel = (name: string, help: string, value: (row: MessageBacklogRow, at: Date) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['channel'] as const,
+      registers,
+      async collect() {
+        const got = await read();
+        this.reset();
+        if (!got.ok) return;
+        for (const row of got.value.rows) this.labels(row.channel).set(value(row, got.value.at));
+      },
+    });
+  perChannel(
+    'esign_messages_waiting',
+    'Emails or SMS not delivered yet and being retried (queued or failed)',
+    (r) => r.waiting,
+  );
+  perChannel(
+    'esign_messages_undeliverable',
+    'Emails or SMS given up after their retry window (esign mail retry / esign sms retry)',
+    (r) => r.undeliverable,
+  );
+  perChannel(
+    'esign_messages_oldest_waiting_age_seconds',
+    'How long ago the oldest email or SMS still waiting was written',
+    (r, at) => (r.oldestWaitingAt ? Math.max(0, (at.getTime() - r.oldestWaitingAt.getTime()) / 1000) : 0),
+  );
 }

@@ -3,7 +3,8 @@ import { IdInput } from '../contracts/signature-requests.ts';
 import { ListTemplatesInput } from '../contracts/templates.ts';
 import { accountOverview, listFolders, requestTimeline } from '../services/dashboard/activity.ts';
 import { listTemplateCardsPage, requestDocuments } from '../services/dashboard/documents.ts';
-import { actorProcedure, router } from '../trpc.ts';
+import { accountMessageBacklog } from '../services/outbox-retry.ts';
+import { actorProcedure, adminReadProcedure, router } from '../trpc.ts';
 
 /** Read-only views the dashboard needs beyond the REST resources (no `openapi`/`mcp` meta). */
 export const dashboardRouter = router({
@@ -20,4 +21,6 @@ export const dashboardRouter = router({
   requestDocuments: actorProcedure
     .input(IdInput)
     .query(({ ctx, input }) => requestDocuments(ctx, scopeOf(ctx.actor), input.id)),
+  /** Admins: this account side's emails and SMS still being retried, and those given up (issue 41). */
+  messageBacklog: adminReadProcedure.query(({ ctx }) => accountMessageBacklog(ctx.db, scopeOf(ctx.actor))),
 });

@@ -1,7 +1,7 @@
 import type { Executor } from '@esign/db';
 import { findPageRenderFailure, insertPageRenderFailure } from '@esign/db/queries/page-images';
 import type { Config } from '../config.ts';
-import { CoreError } from '../errors.ts';
+import { CoreError, isStorageFull, storageFull } from '../errors.ts';
 import { poolBusy } from './documents-input.ts';
 import type { PageRun } from './request-model.ts';
 import { hmac, safeEqual } from './secret.ts';
@@ -297,6 +297,10 @@ async function drawPages(
         writes = writes
           .then(() => storage.put(`${pdfKey}.page-${page}.png`, png, 'image/png'))
           .then(() => forget(pdfKey, page, ours(page)));
+        // Observed at once: a write refused while pages are still drawing (a full disk) must not
+        // be an unhandled rejection, which ended the process (issue 41); `await writes` below
+        // still sees it.
+        writes.catch(() => {});
       },
       { width: 1240, tenant: accountOfKey(pdfKey) },
     );
@@ -323,7 +327,14 @@ async function drawPages(
       throw failure;
     }
     // Every worker busy and the waiting line full: the viewer asks again later (429, Retry-After).
-    const failure = err instanceof DocumentPoolBusyError ? poolBusy(err, `Page ${pages[0]}`) : err;
+    // A full disk: the pages not served yet answer 507 storage_full (those drawn were served from
+    // memory; they are drawn again once there is space).
+    const failure =
+      err instanceof DocumentPoolBusyError
+        ? poolBusy(err, `Page ${pages[0]}`)
+        : isStorageFull(err)
+          ? storageFull()
+          : err;
     for (const s of settle.values()) s.reject(failure);
     throw failure;
   }

@@ -28,6 +28,20 @@ export interface JobContext {
 export class RetryLater extends Error {}
 
 /**
+ * Thrown by a handler whose failure is retried on its own back-off (the outboxes'
+ * message-retry.ts) instead of the queue's: the job runs again after `delayMs`.
+ */
+export class RetryIn extends Error {
+  readonly delayMs: number;
+  readonly reason: unknown;
+  constructor(delayMs: number, reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.delayMs = delayMs;
+    this.reason = reason;
+  }
+}
+
+/**
  * Every kind of job core enqueues. `jobHandlers` (src/jobs.ts) declares one handler per kind with
  * `satisfies Record<JobKind, JobHandler>`, so a kind without a handler does not compile. The queue
  * itself takes any string (tests enqueue their own kinds).
@@ -145,13 +159,13 @@ export async function finishJob(db: Db, job: JobRow, now: Date): Promise<void> {
 export async function failJob(
   db: Db,
   job: JobRow,
-  { error, now }: { error: string; now: Date },
+  { error, now, delayMs }: { error: string; now: Date; delayMs?: number | undefined },
 ): Promise<'retry' | 'failed'> {
   const exhausted = job.attempts >= job.max_attempts;
   await markJobFailed(db, job, {
     status: exhausted ? 'failed' : 'queued',
     error: error.slice(0, 2000),
-    runAt: new Date(now.getTime() + jobRetryDelayMs(job.attempts)),
+    runAt: new Date(now.getTime() + (delayMs ?? jobRetryDelayMs(job.attempts))),
     finishedAt: exhausted ? now : null,
   });
   return exhausted ? 'failed' : 'retry';

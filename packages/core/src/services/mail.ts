@@ -4,8 +4,9 @@ import { insertMail, listMailRows, markInvitedSignerSent, markMailDelivered } fr
 import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
-import { enqueueJob, type JobHandler, type JobKind, RetryLater } from './jobs.ts';
+import { enqueueJob, type JobHandler, type JobKind, RetryIn, RetryLater } from './jobs.ts';
 import { purgeSentMail } from './mail-secrets.ts';
+import { MESSAGE_MAX_ATTEMPTS, messageRetryDelayMs, retryWindowOver } from './message-retry.ts';
 import { SIGNING_LINK_KINDS } from './secret-markers.ts';
 
 export interface MailMessage {
@@ -39,7 +40,7 @@ export async function queueMail(tx: Executor, mail: MailMessage): Promise<number
     environment: mail.environment ?? null,
     signer_id: mail.signerId ?? null,
   });
-  await enqueueJob(tx, { kind: MAIL_SEND_JOB, payload: { mailId }, maxAttempts: 8 });
+  await enqueueJob(tx, { kind: MAIL_SEND_JOB, payload: { mailId }, maxAttempts: MESSAGE_MAX_ATTEMPTS });
   return mailId;
 }
 
@@ -55,10 +56,13 @@ const INVITING_KINDS = new Set<string>(SIGNING_LINK_KINDS);
 /**
  * Job `mail.send`: SMTP when SMTP_URL is set (then the body is purged from the outbox); otherwise
  * the message is kept in the outbox (readable with `esign mail list`), which counts as delivered. The row is locked while sending, so the
- * worker and an immediate send after commit never both send it.
+ * worker and an immediate send after commit never both send it. A failed attempt leaves it
+ * `failed` and retried on message-retry.ts's back-off; past its retry window (or on its job's
+ * last attempt) it is `undeliverable`, logged with the command that queues it again.
  */
-export const sendMailJob: JobHandler = async (ctx, payload) => {
+export const sendMailJob: JobHandler = async (ctx, payload, job) => {
   const id = Number(payload.mailId);
+  const lastAttempt = job?.max_attempts !== undefined && job.attempts >= job.max_attempts;
   const failure = await ctx.db.transaction().execute(async (tx): Promise<unknown> => {
     const claim = await claimOutboxMessage(tx, 'mail_outbox', id);
     if (!claim.row) {
@@ -70,7 +74,7 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
       // Its link or code stopped working before it could go out (mail-secrets.ts): never send it.
       await markOutboxNotSent(tx, 'mail_outbox', {
         id,
-        status: 'failed',
+        status: 'undeliverable',
         reason: 'not sent: its signing link or code no longer works',
       });
       return null;
@@ -88,9 +92,19 @@ export const sendMailJob: JobHandler = async (ctx, payload) => {
         });
         status = 'sent';
       } catch (err) {
+        const giveUp = lastAttempt || retryWindowOver(ctx.config, mail, ctx.now());
         // Recorded in this transaction (it holds the row), which then commits; the job retries.
-        await recordOutboxAttemptFailed(tx, 'mail_outbox', { id, error: String(err).slice(0, 1000) });
-        return err;
+        await recordOutboxAttemptFailed(tx, 'mail_outbox', {
+          id,
+          error: String(err).slice(0, 1000),
+          status: giveUp ? 'undeliverable' : 'failed',
+        });
+        if (!giveUp) return new RetryIn(messageRetryDelayMs(job?.attempts ?? 1), err);
+        ctx.logger.error(
+          { err, mailId: id, attempts: mail.attempts + 1 },
+          `mail ${id} is undeliverable: its retry window (MESSAGE_RETRY_HOURS) ran out; once the SMTP server takes mail again, run \`esign mail retry --id ${id}\` (or \`--all\`)`,
+        );
+        return null;
       }
     }
     const now = ctx.now();

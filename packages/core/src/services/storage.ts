@@ -59,8 +59,15 @@ export class LocalFileStore implements FileStore {
     const p = this.path(key);
     await mkdir(dirname(p), { recursive: true });
     const tmp = `${p}.${randomUUID()}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, p);
+    try {
+      await writeFile(tmp, bytes);
+      await rename(tmp, p);
+    } catch (err) {
+      // A write the disk refused part-way (ENOSPC) leaves its temp file behind: removed, so a
+      // full disk leaves nothing once space is back.
+      await unlink(tmp).catch(() => {});
+      throw err;
+    }
   }
 
   async get(key: string): Promise<Uint8Array> {

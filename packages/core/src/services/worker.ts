@@ -13,6 +13,7 @@ import {
   JOBS_CHANNEL,
   type JobContext,
   type JobHandler,
+  RetryIn,
   RetryLater,
   renewJobLease,
 } from './jobs.ts';
@@ -58,13 +59,14 @@ export async function runClaimedJob(
     ctx.deps.metrics?.jobRun(job.kind, 'done');
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const outcome = await failJob(ctx.db, job, { error: message, now: ctx.now() });
+    const delayMs = err instanceof RetryIn ? err.delayMs : undefined;
+    const outcome = await failJob(ctx.db, job, { error: message, now: ctx.now(), delayMs });
     ctx.deps.metrics?.jobRun(job.kind, outcome);
     if (outcome === 'retry' && err instanceof RetryLater)
       log.debug({ reason: message }, 'job will be retried');
     else
       log[outcome === 'failed' ? 'error' : 'warn'](
-        { err },
+        { err: err instanceof RetryIn ? err.reason : err },
         `job ${outcome === 'failed' ? 'failed for good' : 'will be retried'}`,
       );
   } finally {

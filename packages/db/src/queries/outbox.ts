@@ -185,3 +185,70 @@ export async function purgeSpentSecretBodies(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+// ---- Given up, queued again, and the backlog ----------------------------------------------------
+
+/** One message an operator may queue again, or why not (`esign mail retry --id N`). */
+export async function findOutboxStatus(
+  db: Executor,
+  table: OutboxTable,
+  id: number,
+): Promise<{ status: string; redacted_at: Date | null } | undefined> {
+  const outbox: OutboxTable = table;
+  return db.selectFrom(outbox).select(['status', 'redacted_at']).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Puts `undeliverable` messages back to `queued` with `retried_at = now` (their retry window starts
+ * again): the one of `id`, or every one when `id` is null; never a message whose body was purged
+ * (its link or code no longer works). Returns them, oldest first.
+ */
+export async function requeueUndeliverable(
+  tx: Tx,
+  table: OutboxTable,
+  o: { id: number | null; now: Date },
+): Promise<{ id: number; to: string; attempts: number; last_error: string | null }[]> {
+  const outbox: OutboxTable = table;
+  let q = tx
+    .updateTable(outbox)
+    .set({ status: 'queued', retried_at: o.now })
+    .where('status', '=', 'undeliverable')
+    .where('redacted_at', 'is', null);
+  if (o.id !== null) q = q.where('id', '=', o.id);
+  const to = table === 'mail_outbox' ? sql<string>`to_address` : sql<string>`to_number`;
+  const rows = await q.returning(['id', 'attempts', 'last_error', to.as('to')]).execute();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** Stops this transaction's statements after `timeoutMs` (a reading that must not hang). */
+export async function setStatementTimeout(tx: Tx, timeoutMs: number): Promise<void> {
+  await sql`set local statement_timeout = ${sql.lit(Math.max(1, Math.round(timeoutMs)))}`.execute(tx);
+}
+
+/** One outbox's messages not delivered, per state, and when the oldest waiting one was written. */
+export interface OutboxBacklogRow {
+  waiting: number;
+  undeliverable: number;
+  oldest_waiting: Date | null;
+}
+
+/**
+ * The backlog of one outbox (over its partial index of undelivered messages): waiting (`queued` or
+ * `failed`, being retried) and `undeliverable`; for one account side when `scope` is given.
+ */
+export async function countOutboxBacklog(
+  db: Executor,
+  table: OutboxTable,
+  scope?: { accountId: number; environment: string },
+): Promise<OutboxBacklogRow> {
+  const where = scope
+    ? sql`and account_id = ${scope.accountId} and environment = ${scope.environment}`
+    : sql``;
+  const { rows } = await sql<OutboxBacklogRow>`
+    select count(*) filter (where status <> 'undeliverable')::int as waiting,
+      count(*) filter (where status = 'undeliverable')::int as undeliverable,
+      min(created_at) filter (where status <> 'undeliverable') as oldest_waiting
+    from ${sql.table(table)}
+    where status in ('queued', 'failed', 'undeliverable') ${where}`.execute(db);
+  return rows[0] ?? { waiting: 0, undeliverable: 0, oldest_waiting: null };
+}

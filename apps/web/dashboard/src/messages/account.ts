@@ -67,6 +67,18 @@ export const account = {
   'account.title': 'Account',
   'account.intro': 'Your profile, password and sessions.',
   'account.intro_admin': 'Your profile, password and sessions, and the account name.',
+  // Admins: emails and SMS of this account not delivered yet (the SMTP server or SMS provider was
+  // down), retried for a while, then given up until the operator sends them again.
+  'account.delivery.title': 'Message delivery',
+  'account.delivery.all_sent': 'Every email and SMS of this account has gone out.',
+  'account.delivery.mail_waiting':
+    '{count, plural, one {# email waiting to go out} other {# emails waiting to go out}} (retried automatically; the oldest written {ago}).',
+  'account.delivery.sms_waiting':
+    '{count, plural, one {# SMS waiting to go out} other {# SMS waiting to go out}} (retried automatically; the oldest written {ago}).',
+  'account.delivery.mail_undeliverable':
+    '{count, plural, one {# email could not be delivered} other {# emails could not be delivered}}: ask your operator to send again with esign mail retry.',
+  'account.delivery.sms_undeliverable':
+    '{count, plural, one {# SMS could not be delivered} other {# SMS could not be delivered}}: ask your operator to send again with esign sms retry.',
   // Profile.
   'account.profile.title': 'Your profile',
   'account.profile.signed_in_as': 'Signed in as {email}.',

@@ -286,6 +286,41 @@ function Sessions() {
   );
 }
 
+/** Admins: this account's emails and SMS still being retried, and those given up (issue 41). */
+function MessageDelivery() {
+  const backlog = useQuery(trpc.dashboard.messageBacklog.queryOptions());
+  if (backlog.isPending) return <Loading />;
+  const lines: string[] = [];
+  for (const row of backlog.data ?? []) {
+    if (row.waiting > 0)
+      lines.push(
+        t(`account.delivery.${row.channel}_waiting`, {
+          count: row.waiting,
+          ago: formatAgo(row.oldest_waiting_at),
+        }),
+      );
+    if (row.undeliverable > 0)
+      lines.push(t(`account.delivery.${row.channel}_undeliverable`, { count: row.undeliverable }));
+  }
+  return (
+    <section className="card" aria-labelledby="delivery">
+      <h2 id="delivery">{msg('account.delivery.title')}</h2>
+      <ErrorNote error={backlog.error} />
+      {backlog.data ? (
+        lines.length ? (
+          lines.map((line) => (
+            <p key={line} className="hint">
+              {line}
+            </p>
+          ))
+        ) : (
+          <p className="hint">{msg('account.delivery.all_sent')}</p>
+        )
+      ) : null}
+    </section>
+  );
+}
+
 export function AccountPage({ session }: { session: Session }) {
   return (
     <>
@@ -297,6 +332,7 @@ export function AccountPage({ session }: { session: Session }) {
       <CopyDefaultsForm session={session} />
       {session.user.role === 'admin' ? <ReminderDefaultsForm /> : null}
       {session.user.role === 'admin' ? <SignerLanguageForm /> : null}
+      {session.user.role === 'admin' ? <MessageDelivery /> : null}
       <PasswordForm />
       <Sessions />
     </>

@@ -12,7 +12,8 @@ import {
 import type { Config } from '../../config.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
-import { enqueueJob, type JobContext, type JobHandler, type JobKind, RetryLater } from '../jobs.ts';
+import { enqueueJob, type JobContext, type JobHandler, type JobKind, RetryIn, RetryLater } from '../jobs.ts';
+import { MESSAGE_MAX_ATTEMPTS, messageRetryDelayMs, retryWindowOver } from '../message-retry.ts';
 import { SIGNING_LINK_KINDS } from '../secret-markers.ts';
 import { normalisePhone } from './phone.ts';
 import { purgeSentSms } from './secrets.ts';
@@ -23,8 +24,6 @@ import { SmsRefused, sendTwilioSms } from './twilio.ts';
 // retries the rest. Without SMS_PROVIDER the outbox is the channel (`esign sms list`).
 
 export const SMS_SEND_JOB = 'sms.send' satisfies JobKind;
-/** Attempts before a message is `undeliverable`: about 10 minutes of the queue's back-off. */
-const SMS_MAX_ATTEMPTS = 8;
 const DAY_MS = 24 * 3600_000;
 const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g;
 
@@ -84,7 +83,7 @@ export async function queueSms(
       data: { limit: o.config.SMS_DAILY_LIMIT },
     });
   } else {
-    await enqueueJob(tx, { kind: SMS_SEND_JOB, payload: { smsId: id }, maxAttempts: SMS_MAX_ATTEMPTS });
+    await enqueueJob(tx, { kind: SMS_SEND_JOB, payload: { smsId: id }, maxAttempts: MESSAGE_MAX_ATTEMPTS });
   }
   return id;
 }
@@ -138,7 +137,11 @@ async function delivered(
 }
 
 /** One attempt on a locked message; returns the error to retry with, or null when settled. */
-async function attempt(tx: Tx, ctx: JobContext, o: { sms: SmsRow; lastAttempt: boolean }): Promise<unknown> {
+async function attempt(
+  tx: Tx,
+  ctx: JobContext,
+  o: { sms: SmsRow; lastAttempt: boolean; attempts: number },
+): Promise<unknown> {
   const { sms } = o;
   if (!ctx.config.SMS_PROVIDER) {
     await delivered(tx, ctx, { sms, status: 'kept', providerId: null });
@@ -149,7 +152,7 @@ async function attempt(tx: Tx, ctx: JobContext, o: { sms: SmsRow; lastAttempt: b
     await delivered(tx, ctx, { sms, status: 'sent', providerId });
     return null;
   } catch (err) {
-    const giveUp = err instanceof SmsRefused || o.lastAttempt;
+    const giveUp = err instanceof SmsRefused || o.lastAttempt || retryWindowOver(ctx.config, sms, ctx.now());
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     // Recorded in this transaction (it holds the row), which then commits; the job retries.
     await recordOutboxAttemptFailed(tx, 'sms_outbox', {
@@ -163,14 +166,21 @@ async function attempt(tx: Tx, ctx: JobContext, o: { sms: SmsRow; lastAttempt: b
       now: ctx.now(),
       data: { attempt: sms.attempts + 1, error, retried: !giveUp },
     });
-    return giveUp ? null : err;
+    if (!giveUp) return new RetryIn(messageRetryDelayMs(o.attempts), err);
+    if (!(err instanceof SmsRefused))
+      ctx.logger.error(
+        { err, smsId: sms.id, attempts: sms.attempts + 1 },
+        `SMS ${sms.id} is undeliverable: its retry window (MESSAGE_RETRY_HOURS) ran out; once the provider takes messages again, run \`esign sms retry --id ${sms.id}\` (or \`--all\`)`,
+      );
+    return null;
   }
 }
 
 /**
  * Job `sms.send`: Twilio when SMS_PROVIDER=twilio (then the body is purged from the outbox), else
  * the message is kept in the outbox, which counts as delivered. A failed attempt is `failed` and
- * retried by the job queue; a refusal, or the last attempt failing, makes it `undeliverable`. The
+ * retried on message-retry.ts's back-off; a refusal, or a failure past the message's retry window
+ * (MESSAGE_RETRY_HOURS), makes it `undeliverable` (`esign sms retry` queues it again). The
  * row is locked while sending, so the worker and an immediate send never both send it.
  */
 export const sendSmsJob: JobHandler = async (ctx, payload, job) => {
@@ -188,7 +198,7 @@ export const sendSmsJob: JobHandler = async (ctx, payload, job) => {
       });
       return null;
     }
-    return attempt(tx, ctx, { sms, lastAttempt });
+    return attempt(tx, ctx, { sms, lastAttempt, attempts: job?.attempts ?? 1 });
   });
   if (failure) throw failure;
 };
