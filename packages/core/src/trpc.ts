@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@esign/db';
 import { type AnyProcedure, type AnyRouter, initTRPC, type ProcedureType, TRPCError } from '@trpc/server';
 import {
   type TRPC_ERROR_CODE_KEY,
@@ -7,7 +8,13 @@ import {
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
-import { CoreError, type ErrorCode, formatPath, INTERNAL_ERROR_MESSAGE } from './errors.ts';
+import {
+  CoreError,
+  databaseUnavailable,
+  type ErrorCode,
+  formatPath,
+  INTERNAL_ERROR_MESSAGE,
+} from './errors.ts';
 import { isSameOrigin } from './services/sessions/sessions.ts';
 
 export interface McpMeta {
@@ -73,7 +80,9 @@ export function toCoreError(error: unknown): CoreError {
     if (error.code === 'PAYLOAD_TOO_LARGE')
       return new CoreError('invalid_request', 'The request body is too large');
     if ((error.code as string) === 'METHOD_NOT_SUPPORTED') return new CoreError('not_found', error.message);
+    if (isDatabaseUnavailable(error.cause)) return databaseUnavailable();
   }
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   return new CoreError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 
@@ -92,6 +101,7 @@ const TRPC_KIND_OF_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** The JSON-RPC code (tRPC's numbering) of a service error. */
