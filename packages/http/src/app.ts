@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { CALLER_KINDS, type Config, CoreError, type Metrics, type StoppablePart } from '@esign/core';
 import { type Db, migrationsApplied } from '@esign/db';
 import { pingDatabase } from '@esign/db/queries/health';
@@ -135,7 +136,18 @@ function trustProxyOf(
   setting: Config['TRUST_PROXY'],
 ): string[] | boolean | ((address: string, hop: number) => boolean) {
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
-  return setting ?? false;
+  return Array.isArray(setting) ? setting.flatMap(wholeRangeAsHalves) : (setting ?? false);
+}
+
+/**
+ * A CIDR range of prefix length 0 (`0.0.0.0/0`, `::/0`: every address, as when the proxies'
+ * addresses are not known in advance) is valid, but Fastify's proxy-addr refuses it: the same
+ * addresses as its two halves, which it takes.
+ */
+function wholeRangeAsHalves(entry: string): string[] {
+  const [address = '', prefix] = entry.split('/');
+  if (prefix === undefined || Number(prefix) !== 0) return [entry];
+  return isIP(address) === 4 ? ['0.0.0.0/1', '128.0.0.0/1'] : ['::/1', '8000::/1'];
 }
 
 const drains = new WeakMap<FastifyInstance, { on: boolean }>();
