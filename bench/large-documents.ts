@@ -737,7 +737,7 @@ async function startMode(
   const split = { ...common, PUBLIC_URL: `http://127.0.0.1:${webPort}` };
   const apiProc = startProc('api', 'apps/api/src/main.ts', { ...split, PORT: port });
   const webProc = startProc('web', 'apps/web/src/main.ts', { ...split, PORT: webPort });
-  const worker = startProc('worker', 'apps/worker/src/main.ts', split);
+  const worker = startProc('worker', 'apps/worker/src/main.ts', { ...split, PORT: '0' });
   procs = [apiProc, webProc, worker];
   await waitReady(`http://127.0.0.1:${port}`, apiProc);
   await waitReady(`http://127.0.0.1:${webPort}`, webProc);

@@ -103,6 +103,8 @@ function startWorkers(n: number, dbUrl: string): ChildProcess[] {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         DATABASE_URL: dbUrl,
+        // Its /healthz and /readyz on a port of its own choosing (several workers on one host).
+        PORT: '0',
         DATA_DIR: dataDir,
         SECRET_KEY,
         WEBHOOK_ALLOW_PRIVATE: 'true',

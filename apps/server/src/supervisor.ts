@@ -14,12 +14,19 @@
  *   (`ESIGN_RESTART_COUNT`, for its metrics).
  * - An exit with code 0 that nobody asked for (someone sent SIGTERM to the service itself) is a
  *   stop, as with systemd's Restart=on-failure.
+ * - An exit with CONFIG_ERROR_EXIT_CODE (78: a bad setting, the web build missing) is not
+ *   restarted either: the supervisor exits with that code, after the service's message naming
+ *   the variable (systemd's RestartPreventExitStatus=78 in the README does the same).
+ * - Should the process that started it go away (npm's process and its `sh` end on a SIGTERM
+ *   without passing it on), the supervisor is an orphan: it stops the service as on SIGTERM and
+ *   exits, rather than keep the port of the next `npm start`.
  *
  * It imports nothing of the service but pino, so it stays small (one Node process, about 60 MB
  * resident, against the service's 200 MB and more).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_ERROR_EXIT_CODE } from '@esign/core/exit-codes';
 import pino from 'pino';
 
 const SERVICE = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -51,6 +58,10 @@ function start(): void {
     if (code === 0) {
       log.info('the service stopped (exit code 0); not restarting it');
       process.exit(0);
+    }
+    if (code === CONFIG_ERROR_EXIT_CODE) {
+      log.error({ exitCode: code }, 'the service cannot start with this configuration; not restarting it');
+      process.exit(CONFIG_ERROR_EXIT_CODE);
     }
     const ranMs = Date.now() - startedAt;
     if (ranMs >= STABLE_MS) delay = FIRST_DELAY_MS;
@@ -88,6 +99,19 @@ function forward(signal: NodeJS.Signals): void {
   }
   child?.kill(signal);
 }
+
+/** How often the supervisor checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 500;
+const parent = process.ppid;
+const parentWatch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(parentWatch);
+  // Already stopping (the same signal reached us too): a second one would end the service at once.
+  if (stopping) return;
+  log.warn({ parent }, 'the process that started the supervisor is gone; stopping');
+  forward('SIGTERM');
+}, PARENT_CHECK_MS);
+parentWatch.unref();
 
 process.on('SIGTERM', forward);
 process.on('SIGINT', forward);

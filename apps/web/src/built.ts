@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { CONFIG_ERROR_EXIT_CODE } from '@esign/core/exit-codes';
 import { type DashboardBuild, loadDashboard } from './dashboard/assets.ts';
 import { loadSigningAssets, type SigningAssets } from './signing/assets.ts';
 
@@ -55,8 +56,8 @@ export function webBuild(): Promise<WebBuild> {
 
 /**
  * For a process's entry, before it starts anything: reads the build (WEB_DIST unless `dir` is
- * given), or exits (code 2) with the message naming the build command, as a bad setting does
- * (loadConfigOrExit).
+ * given), or exits (CONFIG_ERROR_EXIT_CODE, not restarted) with the message naming the build
+ * command, as a bad setting does (loadConfigOrExit).
  */
 export async function loadWebBuildOrExit(dir?: string): Promise<WebBuild> {
   try {
@@ -64,6 +65,6 @@ export async function loadWebBuildOrExit(dir?: string): Promise<WebBuild> {
   } catch (err) {
     if (!(err instanceof MissingBuildError)) throw err;
     process.stderr.write(`${err.message}\n`);
-    process.exit(2);
+    process.exit(CONFIG_ERROR_EXIT_CODE);
   }
 }

@@ -44,14 +44,14 @@ describe('the web build (issue 28, item 3: a turbo task, not a step of the serve
     rmSync(dir, { recursive: true });
   });
 
-  it('the check the web and all-in-one processes run first exits (code 2) with that message', () => {
+  it('the check the web and all-in-one processes run first exits with status 78 (a configuration error, never restarted) and that message', () => {
     const built = pathToFileURL(join(ROOT, 'apps/web/src/built.ts')).href;
     const script = `import { loadWebBuildOrExit } from '${built}'; await loadWebBuildOrExit(${JSON.stringify(empty)});`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
       timeout: 30_000,
     });
-    expect(run.status, run.stderr).toBe(2);
+    expect(run.status, run.stderr).toBe(78);
     expect(run.stderr).toMatch(/dashboard and signing page are not built .*Run `pnpm build`/);
   });
 

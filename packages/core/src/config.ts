@@ -61,6 +61,14 @@ export const ConfigSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
       .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
+    /**
+     * A database that does not answer (frozen, overloaded, cut off) fails a request after these,
+     * as 503 with Retry-After, instead of holding it: the longest one statement may take (the
+     * server cancels it; a server that does not answer at all is given up on at the same time), and
+     * the longest a request waits for a pooled connection. Migrations have no statement limit.
+     */
+    DATABASE_STATEMENT_TIMEOUT_SECONDS: positiveInt.max(3600).default(10),
+    DATABASE_ACQUIRE_TIMEOUT_SECONDS: positiveInt.max(600).default(5),
     STORAGE_URL: z
       .string()
       .regex(/^s3:\/\/[^/?]+/, 'must look like s3://bucket?endpoint=...&region=...')

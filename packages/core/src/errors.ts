@@ -84,6 +84,12 @@ export function storageFull(): CoreError {
  */
 export interface CoreErrorDetails {
   retryAfterSeconds?: number;
+  /**
+   * The service cannot answer now (its database does not): HTTP 503 instead of the code's status.
+   * The specification's Errors table has no code of its own for it; such an error keeps the
+   * retryable `internal_error` ("server-side failure; retry") and says when in `Retry-After`.
+   */
+  unavailable?: true;
   messageKey?: MessageKey;
   messageValues?: Record<string, string | number>;
 }
@@ -100,12 +106,24 @@ export class CoreError extends Error {
   }
 
   get status(): number {
-    return STATUS_OF[this.code];
+    return this.details.unavailable ? 503 : STATUS_OF[this.code];
   }
 }
 
 export const INTERNAL_ERROR_MESSAGE =
   'Something went wrong on our side. Retry the request (reuse the same Idempotency-Key for POST requests).';
+
+/** How long a client is asked to wait when the database did not answer in time (Retry-After). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** A request the database did not answer in time (DATABASE_*_TIMEOUT_SECONDS): 503, retry. */
+export function databaseUnavailable(): CoreError {
+  return new CoreError(
+    'internal_error',
+    'The database did not answer in time. Retry the request after Retry-After seconds (reuse the same Idempotency-Key for POST requests).',
+    { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS, unavailable: true },
+  );
+}
 
 export function notFound(what: string, id: number | string): CoreError {
   return new CoreError('not_found', `${what} ${id} was not found`);

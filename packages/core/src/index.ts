@@ -6,8 +6,9 @@ export { MAX_ID } from './contracts/ids.ts';
 export * from './crypto.ts';
 export * from './errors.ts';
 export { replayCommittedOutcome } from './idempotent-replay.ts';
-export { jobHandlers } from './jobs.ts';
 /** Parses the environment at process start; a bad value stops the process naming the variable. */
+export { CONFIG_ERROR_EXIT_CODE } from './exit-codes.ts';
+export { jobHandlers } from './jobs.ts';
 export { loadConfigOrExit } from './load-config.ts';
 export * from './logger.ts';
 // Prometheus metrics (README, "Monitoring"): created by createRuntime when METRICS_PORT is set.

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { type Db, migrateToLatest, openDatabase } from '@esign/db';
+import { createDb, type Db, migrateToLatest, openDatabase } from '@esign/db';
 import { configureDocumentPool, documentPoolStats } from '@esign/pdf/pool';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -50,6 +50,8 @@ export async function createRuntime(
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     applicationName: `esign-${name}`,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_SECONDS * 1000,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
     onLog: (line) => logger.debug({ postgres: line }),
     onConnectionLost: (err) => logger.warn({ err }, 'database connection lost; the pool replaces it'),
     onAcquire: metrics && ((ms) => metrics.dbAcquired(ms)),
@@ -65,8 +67,15 @@ export async function createRuntime(
   if (database.location && database.location !== join(resolve(config.DATA_DIR), 'db'))
     logger.info({ postgres: database.location }, 'embedded PostgreSQL keeps its data outside DATA_DIR');
   if (opts.migrate) {
-    const { applied } = await migrateToLatest(database.db);
-    if (applied.length) logger.info({ applied }, 'migrations applied');
+    // On a connection of their own without the statement timeout: a migration may rewrite a large
+    // table for minutes.
+    const migrating = createDb(database.url, { max: 1, applicationName: `esign-${name}-migrate` });
+    try {
+      const { applied } = await migrateToLatest(migrating);
+      if (applied.length) logger.info({ applied }, 'migrations applied');
+    } finally {
+      await migrating.destroy();
+    }
   }
   configureDocumentPool({
     size: config.DOCUMENT_WORKERS,

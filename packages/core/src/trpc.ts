@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@esign/db';
 import { type AnyProcedure, type AnyRouter, initTRPC, type ProcedureType, TRPCError } from '@trpc/server';
 import {
   type TRPC_ERROR_CODE_KEY,
@@ -9,6 +10,7 @@ import type { z } from 'zod';
 import type { Ctx } from './context.ts';
 import {
   CoreError,
+  databaseUnavailable,
   type ErrorCode,
   formatPath,
   INTERNAL_ERROR_MESSAGE,
@@ -80,9 +82,11 @@ export function toCoreError(error: unknown): CoreError {
     if (error.code === 'PAYLOAD_TOO_LARGE')
       return new CoreError('invalid_request', 'The request body is too large');
     if ((error.code as string) === 'METHOD_NOT_SUPPORTED') return new CoreError('not_found', error.message);
+    if (isDatabaseUnavailable(error.cause)) return databaseUnavailable();
   }
   // A write refused for lack of space (ENOSPC): a clear 507 for this call, not a crash or a 500.
   if (isStorageFull(error)) return storageFull();
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   return new CoreError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 
@@ -101,6 +105,7 @@ const TRPC_KIND_OF_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** The JSON-RPC code (tRPC's numbering) of a service error. */

@@ -127,4 +127,17 @@ describe('configuration (README, Configuration)', () => {
       expect(() => parseConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
     }
   });
+
+  it('issue 41 item 5: a database that does not answer is given up on after 10 s per statement and 5 s for a connection by default; other values in whole seconds, junk named', () => {
+    expect(parseConfig({})).toMatchObject({
+      DATABASE_STATEMENT_TIMEOUT_SECONDS: 10,
+      DATABASE_ACQUIRE_TIMEOUT_SECONDS: 5,
+    });
+    expect(
+      parseConfig({ DATABASE_STATEMENT_TIMEOUT_SECONDS: '60', DATABASE_ACQUIRE_TIMEOUT_SECONDS: '2' }),
+    ).toMatchObject({ DATABASE_STATEMENT_TIMEOUT_SECONDS: 60, DATABASE_ACQUIRE_TIMEOUT_SECONDS: 2 });
+    for (const name of ['DATABASE_STATEMENT_TIMEOUT_SECONDS', 'DATABASE_ACQUIRE_TIMEOUT_SECONDS'])
+      for (const bad of ['0', '-1', 'soon', '1.5'])
+        expect(() => parseConfig({ [name]: bad }), `${name}=${bad}`).toThrow(new RegExp(name));
+  });
 });

@@ -78,6 +78,7 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
         HOME: process.env.HOME ?? '/tmp',
         ...env,
         DATABASE_URL: tdb.url,
+        PORT: '0',
         WORKER_CONCURRENCY: '1',
       },
       stdio: 'ignore',

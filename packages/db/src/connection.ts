@@ -20,8 +20,19 @@ export type Executor = Db | Tx;
 export interface DbOptions {
   max?: number;
   applicationName?: string;
-  /** How long opening a connection may take before the query waiting for it fails (default 10 s). */
-  connectTimeoutMs?: number;
+  /**
+   * Longest a checkout of a connection may take, waiting for a free one or opening a new one
+   * (default 10 s); past it the query fails with DatabaseUnavailableError.
+   */
+  acquireTimeoutMs?: number;
+  /**
+   * Longest one statement may take (unset: no limit). The server cancels a statement a little
+   * before (`statement_timeout`, a fifth of it earlier, at most 1 s: error 57014); a server that
+   * does not answer at all (frozen, stopped, cut off) is given up on at the limit: the connection is
+   * closed and the query fails with DatabaseUnavailableError, so no statement holds its caller
+   * longer.
+   */
+  statementTimeoutMs?: number;
   /** Told about each connection lost outside a query (logging); the pool replaces it on demand. */
   onConnectionLost?: (err: Error) => void;
   /**
@@ -141,6 +152,60 @@ export function preparedInsert<R extends Record<string, unknown>, T>(
 type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 
 /**
+ * The database did not answer in time: no connection within the acquire timeout, or a statement
+ * past the statement timeout (cancelled by the server, or a server that does not answer at all).
+ * Adapters answer it `503` with `Retry-After` (core's toCoreError).
+ */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
+/** PostgreSQL's query_canceled: a statement past `statement_timeout` (or cancelled by an operator). */
+const QUERY_CANCELED = '57014';
+
+/** True for an error that says the database did not answer in time (see DatabaseUnavailableError). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError) return true;
+  return (err as { code?: unknown } | null)?.code === QUERY_CANCELED;
+}
+
+/** The server's statement_timeout for a client limit of `ms`: a fifth earlier, at most 1 s earlier. */
+function serverStatementTimeout(ms: number): number {
+  return Math.max(1, ms - Math.min(1_000, Math.round(ms / 5)));
+}
+
+/**
+ * Gives each statement of this client `ms` to answer: past it, the connection is closed (a late
+ * answer could otherwise reach the next user of the connection, or leave its transaction open), so
+ * the query fails at once and the pool discards the client. Only promise queries are timed (what
+ * Kysely sends); a cursor's reads have the server's statement_timeout.
+ */
+function limitStatementTime(client: pg.PoolClient, ms: number): void {
+  const own = client as unknown as { query: QueryFn; connection?: { stream?: { destroy(): void } } };
+  const query = own.query;
+  own.query = (config, values, callback) => {
+    const result = query.call(client, config, values, callback);
+    if (!(result instanceof Promise)) return result;
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      own.connection?.stream?.destroy();
+    }, ms);
+    return result.then(
+      (value: unknown) => {
+        clearTimeout(timer);
+        return value;
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (!late) throw err;
+        throw new DatabaseUnavailableError(`The database did not answer within ${ms} ms`, { cause: err });
+      },
+    );
+  };
+}
+
+/**
  * Sends the texts given to preparedSql as named statements on this client. Should a migration
  * still change such a statement's result (PostgreSQL then refuses the cached plan: 0A000), this
  * connection runs it unnamed from then on, and the query is retried once that way.
@@ -178,7 +243,12 @@ export function createDbPool(connectionString: string, opts: DbOptions = {}): { 
     connectionString,
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'esign',
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    connectionTimeoutMillis: opts.acquireTimeoutMs ?? 10_000,
+    // Sent at connection start: the server cancels a longer statement (57014) a little before the
+    // client gives up on it, so a slow statement on a live server keeps its connection.
+    ...(opts.statementTimeoutMs
+      ? { statement_timeout: serverStatementTimeout(opts.statementTimeoutMs) }
+      : {}),
     // Finds peers that vanished without closing the connection (a partition, a killed host).
     keepAlive: true,
   });
@@ -192,9 +262,10 @@ export function createDbPool(connectionString: string, opts: DbOptions = {}): { 
   pool.on('connect', (client) => {
     client.on('error', () => {});
     prepareNamedStatements(client);
+    if (opts.statementTimeoutMs) limitStatementTime(client, opts.statementTimeoutMs);
   });
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: timedCheckouts(pool, opts.onAcquire) }),
+    dialect: new PostgresDialect({ pool: timedCheckouts(pool, opts) }),
   });
   return {
     db,
@@ -207,9 +278,13 @@ export function createDbPool(connectionString: string, opts: DbOptions = {}): { 
   };
 }
 
-/** The pool as Kysely sees it, each checkout timed for `onAcquire` (the pool itself when unset). */
-function timedCheckouts(pool: pg.Pool, onAcquire: DbOptions['onAcquire']): PostgresPool {
-  if (!onAcquire) return pool;
+/**
+ * The pool as Kysely sees it: a checkout that timed out fails with DatabaseUnavailableError, and
+ * each checkout is timed for `onAcquire`.
+ */
+function timedCheckouts(pool: pg.Pool, opts: DbOptions): PostgresPool {
+  const { onAcquire } = opts;
+  const limitMs = opts.acquireTimeoutMs ?? 10_000;
   return {
     Client: (pool as unknown as Pick<PostgresPool, 'Client'>).Client,
     options: pool.options,
@@ -218,8 +293,13 @@ function timedCheckouts(pool: pg.Pool, onAcquire: DbOptions['onAcquire']): Postg
       const started = performance.now();
       try {
         return await pool.connect();
+      } catch (err) {
+        // pg-pool's two timeouts: no free connection in time, or a new one not opened in time.
+        if (err instanceof Error && /timeout/i.test(err.message))
+          throw new DatabaseUnavailableError(`No database connection within ${limitMs} ms`, { cause: err });
+        throw err;
       } finally {
-        onAcquire(performance.now() - started);
+        onAcquire?.(performance.now() - started);
       }
     },
   };

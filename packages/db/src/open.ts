@@ -19,6 +19,10 @@ export async function openDatabase(opts: {
   poolSize?: number;
   applicationName?: string;
   onLog?: (line: string) => void;
+  /** Longest a connection checkout may take (DbOptions.acquireTimeoutMs). */
+  acquireTimeoutMs?: number;
+  /** Longest one statement may take (DbOptions.statementTimeoutMs); unset: no limit. */
+  statementTimeoutMs?: number;
   /** A pooled connection was lost while idle (the pool replaces it). */
   onConnectionLost?: (err: Error) => void;
   /** How long each checkout of a pooled connection took, in ms (metrics). */
@@ -31,6 +35,8 @@ export async function openDatabase(opts: {
     applicationName: opts.applicationName,
     onConnectionLost: opts.onConnectionLost,
     onAcquire: opts.onAcquire,
+    acquireTimeoutMs: opts.acquireTimeoutMs,
+    statementTimeoutMs: opts.statementTimeoutMs,
   };
   if (opts.databaseUrl) {
     const { db, stats } = createDbPool(opts.databaseUrl, pool);

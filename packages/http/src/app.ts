@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { CALLER_KINDS, type Config, CoreError, type Metrics, type StoppablePart } from '@esign/core';
 import { type Db, migrationsApplied } from '@esign/db';
 import { pingDatabase } from '@esign/db/queries/health';
@@ -68,15 +69,11 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   denyFramingByDefault(app);
   drains.set(app, draining);
   app.get('/healthz', async () => ({ status: 'ok' }));
+  const readiness = readinessProbe(opts.db);
   app.get('/readyz', async (_req, reply) => {
     if (draining.on) return reply.code(503).send({ status: 'shutting down' });
-    try {
-      await pingDatabase(opts.db);
-      if (!(await migrationsApplied(opts.db))) return reply.code(503).send({ status: 'migrations pending' });
-      return { status: 'ready' };
-    } catch {
-      return reply.code(503).send({ status: 'database unreachable' });
-    }
+    const status = await readiness();
+    return status === 'ready' ? { status } : reply.code(503).send({ status });
   });
   app.setNotFoundHandler(async (request, reply) => {
     // An authenticated request is counted and carries RateLimit-* even when nothing matches.
@@ -98,6 +95,39 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   return app;
 }
 
+/** Longest /readyz waits for the database before it answers 503 (a load balancer's check is short). */
+const READY_WITHIN_MS = 500;
+
+/**
+ * The database half of /readyz: reachable (one round trip) and migrated, answered within
+ * READY_WITHIN_MS. A frozen or unreachable database is `503` within that time, whatever the
+ * statement timeout; the probes of a burst of checks share one query, so checks never take the
+ * pool's connections from requests.
+ */
+function readinessProbe(db: Db): () => Promise<string> {
+  let running: Promise<string> | null = null;
+  const probe = async () => {
+    await pingDatabase(db);
+    return (await migrationsApplied(db)) ? 'ready' : 'migrations pending';
+  };
+  return async () => {
+    running ??= probe()
+      .catch(() => 'database unreachable')
+      .finally(() => {
+        running = null;
+      });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('database not answering'), READY_WITHIN_MS);
+    });
+    try {
+      return await Promise.race([running, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
 /**
  * TRUST_PROXY as Fastify takes it: a hop count becomes the function Fastify makes of a number
  * (trust the nearest `hops` addresses), which its typings do not accept as a number.
@@ -106,7 +136,18 @@ function trustProxyOf(
   setting: Config['TRUST_PROXY'],
 ): string[] | boolean | ((address: string, hop: number) => boolean) {
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
-  return setting ?? false;
+  return Array.isArray(setting) ? setting.flatMap(wholeRangeAsHalves) : (setting ?? false);
+}
+
+/**
+ * A CIDR range of prefix length 0 (`0.0.0.0/0`, `::/0`: every address, as when the proxies'
+ * addresses are not known in advance) is valid, but Fastify's proxy-addr refuses it: the same
+ * addresses as its two halves, which it takes.
+ */
+function wholeRangeAsHalves(entry: string): string[] {
+  const [address = '', prefix] = entry.split('/');
+  if (prefix === undefined || Number(prefix) !== 0) return [entry];
+  return isIP(address) === 4 ? ['0.0.0.0/1', '128.0.0.0/1'] : ['::/1', '8000::/1'];
 }
 
 const drains = new WeakMap<FastifyInstance, { on: boolean }>();

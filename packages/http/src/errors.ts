@@ -1,4 +1,5 @@
-import { CoreError, type ErrorCode, errorStatus } from '@esign/core';
+import { CoreError, databaseUnavailable, type ErrorCode } from '@esign/core';
+import { isDatabaseUnavailable } from '@esign/db';
 import type { FastifyReply } from 'fastify';
 
 export function envelope(code: ErrorCode, message: string) {
@@ -9,10 +10,7 @@ export function envelope(code: ErrorCode, message: string) {
 export function sendError(reply: FastifyReply, error: CoreError) {
   if (error.details.retryAfterSeconds !== undefined)
     reply.header('Retry-After', String(error.details.retryAfterSeconds));
-  return reply
-    .code(errorStatus(error.code))
-    .type('application/json')
-    .send(envelope(error.code, error.message));
+  return reply.code(error.status).type('application/json').send(envelope(error.code, error.message));
 }
 
 /**
@@ -21,6 +19,8 @@ export function sendError(reply: FastifyReply, error: CoreError) {
  */
 export function fromFastifyError(err: { code?: string; statusCode?: number; message: string }): CoreError {
   if (err instanceof CoreError) return err;
+  // The database did not answer in time under a hook (authentication, the idempotency claim).
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415) {
     return new CoreError(
       'invalid_request',
