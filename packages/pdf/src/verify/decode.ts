@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { Dict, Name, type Stream, type Value } from './lexer.ts';
 
 /** Decoded streams are refused past this size (a compression bomb must not take the process down). */
-export const MAX_DECODED = 64 << 20;
+const MAX_DECODED = 64 << 20;
 
 /**
  * A stream's data decoded, for the filters whose output the comparison and the xref need:

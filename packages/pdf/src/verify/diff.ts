@@ -11,16 +11,10 @@ import { type FieldView, INHERITED, type PageView, refKey, type View } from './m
 // signature permits decides whether it breaks it (see judge.ts).
 
 export type ModificationLevel = 'none' | 'validation_data' | 'form_filling' | 'annotations' | 'other';
-export const LEVEL_ORDER: ModificationLevel[] = [
-  'none',
-  'validation_data',
-  'form_filling',
-  'annotations',
-  'other',
-];
+const LEVEL_ORDER: ModificationLevel[] = ['none', 'validation_data', 'form_filling', 'annotations', 'other'];
 export const levelRank = (l: ModificationLevel) => LEVEL_ORDER.indexOf(l);
 
-export type ChangeKind =
+type ChangeKind =
   | 'dss'
   | 'document_timestamp'
   | 'signature'

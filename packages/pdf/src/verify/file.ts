@@ -7,7 +7,7 @@ import { Dict, isWhite, Lexer, Name, ReadError, Ref, Stream, type Value } from '
 // objects in different revisions. This reading is lenient only where the caller allows it (the
 // revisions a signature covers); strict.ts judges the updates after a signature byte by byte.
 
-export type Entry =
+type Entry =
   | { type: 0; gen: number }
   | { type: 1; offset: number; gen: number }
   | { type: 2; stream: number; index: number };
@@ -450,5 +450,3 @@ function readXrefStream(stream: Stream): { entries: Map<number, Entry>; oddities
   if (row * width !== data.length) oddities.push('xref stream data is longer than its /Index');
   return { entries, oddities };
 }
-
-export { isWhite };

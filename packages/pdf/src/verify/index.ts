@@ -16,7 +16,7 @@ import { View } from './model.ts';
 import { type FoundSignature, findSignatures, locks, type SignatureKind, strayMarker } from './signatures.ts';
 import { updateProblems } from './strict.ts';
 
-export type { ModificationLevel, RevisionChange } from './diff.ts';
+export type { RevisionChange } from './diff.ts';
 export type { SignatureKind } from './signatures.ts';
 
 /** Result of checking one embedded signature (see docs/verify.md). */

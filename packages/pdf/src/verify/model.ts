@@ -7,8 +7,8 @@ import { Dict, Name, Real, Ref, Str, Stream, type Value } from './lexer.ts';
 // fields and never from a byte scan.
 
 /** Pages, fields and widgets past these bounds make a revision unreadable, not slow. */
-export const MAX_PAGES = 10_000;
-export const MAX_FIELDS = 10_000;
+const MAX_PAGES = 10_000;
+const MAX_FIELDS = 10_000;
 const MAX_TREE_DEPTH = 64;
 
 export const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate'] as const;

@@ -226,7 +226,7 @@ export function locks(lock: FieldLock | null, field: string): boolean {
 }
 
 /** PDF date `D:YYYYMMDDHHmmSS+HH'mm'` → ISO 8601. */
-export function pdfDate(value: string | null): string | null {
+function pdfDate(value: string | null): string | null {
   const m =
     value && /D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+-])?(\d{2})?'?(\d{2})?/.exec(value);
   if (!m) return null;
