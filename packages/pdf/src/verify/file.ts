@@ -1,5 +1,5 @@
 import { decodeStream } from './decode.ts';
-import { Dict, isWhite, Lexer, Name, ReadError, Ref, Stream, type Value } from './lexer.ts';
+import { Dict, Lexer, Name, ReadError, Ref, Stream, type Value } from './lexer.ts';
 
 // The file as revisions (ISO 32000-2 §7.5.6): the chain of cross-reference sections from the last
 // `startxref`, each revision ending at the `%%EOF` of the `startxref` that names its section. Objects
