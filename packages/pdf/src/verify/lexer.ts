@@ -90,7 +90,6 @@ export type Value = null | boolean | number | Real | Name | Str | Ref | Value[] 
 
 const WHITE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIM = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const isWhite = (c: number | undefined) => c !== undefined && WHITE.has(c);
 const isRegular = (c: number | undefined) => c !== undefined && !WHITE.has(c) && !DELIM.has(c);
 
 /** How deep arrays and dictionaries may nest; deeper is refused, never a stack overflow. */
