@@ -60,7 +60,10 @@ async function readUpload(sc: ServiceContext, scope: Scope, input: BulkUpload) {
   });
   if (!source) throw notFound('Template', input.template_id);
   const { template, fields } = source;
-  const sheet = await readSpreadsheet(decodeFile(input.file), input.file_name, scope.accountId);
+  const sheet = await readSpreadsheet(
+    { bytes: decodeFile(input.file), fileName: input.file_name },
+    scope.accountId,
+  );
   const mapping = input.mapping ?? suggestMapping(sheet.columns, template, fields);
   checkMapping(mapping, sheet.columns, template);
   const rows = await checkRows(sheet, mapping, source);

@@ -75,11 +75,11 @@ function readInThread(bytes: Buffer, fileName: string, limits: SpreadsheetLimits
  * too many; 429 rate_limited when too many files wait.
  */
 export async function readSpreadsheet(
-  bytes: Buffer,
-  fileName: string,
+  file: { bytes: Buffer; fileName: string },
   accountId: number,
   limits: SpreadsheetLimits = SPREADSHEET_LIMITS,
 ): Promise<Spreadsheet> {
+  const { bytes, fileName } = file;
   let release: () => void;
   try {
     release = await scheduler.acquire(String(accountId));
