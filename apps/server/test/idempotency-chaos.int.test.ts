@@ -162,7 +162,7 @@ async function expectExactlyOnce(answers: Map<string, Outcome[]>): Promise<void>
 
 describe('Idempotency-Key under kill -9 (issue 41.1)', () => {
   it(`${ROUNDS} kills (SIGKILL at random points of an idempotent send load): every key ends with exactly one signature request, and every retry is answered with that request`, {
-    timeout: 240_000,
+    timeout: 900_000,
   }, async () => {
     const s = sender();
     let killedMidSend = 0;
@@ -189,7 +189,7 @@ describe('Idempotency-Key under kill -9 (issue 41.1)', () => {
   it.runIf(hasFaketime)(
     `the same with a second API process whose clock runs 60 s ahead taking the same keys: no key is run twice (leases use the database clock)`,
     {
-      timeout: 240_000,
+      timeout: 900_000,
     },
     async () => {
       const s = sender();
