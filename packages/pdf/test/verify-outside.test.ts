@@ -36,7 +36,7 @@ const bytesOf = (e: Entry) => new Uint8Array(readFileSync(path.join(DIR, 'files'
 const checked = new Map<Entry, SignatureCheck[]>();
 beforeAll(async () => {
   for (const e of manifest) checked.set(e, await inspectSignatures(bytesOf(e)));
-}, 120_000);
+}, 300_000);
 
 function verdictOf(checks: SignatureCheck[]): Verdict {
   if (checks.length === 0) return 'unsigned';
@@ -77,11 +77,29 @@ function expected(e: Entry, checks: SignatureCheck[]) {
   };
 }
 
+/**
+ * Files the verifier reads otherwise than their source says, the expectation kept (issue 40 item 6):
+ * each test runs as `it.fails` so the list is what the lead reviews. An entry that starts to pass
+ * fails the suite and must leave the list.
+ */
+const EXPECTED_DISAGREEMENTS: Record<string, string> = {
+  // DSS1469Test asserts PAdES_BASELINE_T. The file holds the signer's chain, an OCSP response and
+  // CRLs in its DSS and a later document timestamp, which is what this verifier asks of B-LTA; the
+  // EU reference validator also judges the revocation data (its issuer, its freshness against the
+  // signing time), which this verifier does not (docs/verify.md, Levels).
+  'dss-doc-firmado.pdf': 'DSS1469Test asserts PAdES_BASELINE_T; the verifier reads B-LTA',
+};
+
 describe('issue 40 item 6: signed PDFs from other tools and public corpora read as their source says', () => {
-  it('the manifest lists every file of outside/files once, and keeps the corpus small (under 25 MB, at most 80 files)', () => {
+  it('every expected disagreement names a file of the manifest', () => {
+    const files = new Set(manifest.map((e) => e.file));
+    expect(Object.keys(EXPECTED_DISAGREEMENTS).filter((f) => !files.has(f))).toEqual([]);
+  });
+
+  it('the manifest lists every file of outside/files once, and keeps the corpus small (under 25 MB, at most 100 files)', () => {
     const files = readFileSync(path.join(DIR, 'manifest.json'), 'utf8');
     expect(new Set(manifest.map((e) => e.file)).size).toBe(manifest.length);
-    expect(manifest.length).toBeLessThanOrEqual(80);
+    expect(manifest.length).toBeLessThanOrEqual(100);
     const total = manifest.reduce((n, e) => n + bytesOf(e).length, 0);
     expect(total).toBeLessThan(25 << 20);
     expect(files).not.toContain('"verdict": "intact"');
@@ -89,10 +107,14 @@ describe('issue 40 item 6: signed PDFs from other tools and public corpora read 
 
   for (const e of manifest) {
     const title = `${e.file} (${e.writer}): ${e.expect.verdict}, ${e.expect.signatures.map((s) => `${s.kind}${s.valid ? '' : ' invalid'}`).join(' + ')}`;
-    it(title, () => {
-      const checks = checked.get(e)!;
-      expect(reading(e)).toEqual(expected(e, checks));
-    });
+    const disagreement = EXPECTED_DISAGREEMENTS[e.file];
+    (disagreement ? it.fails : it)(
+      disagreement ? `${title} [expected disagreement: ${disagreement}]` : title,
+      () => {
+        const checks = checked.get(e)!;
+        expect(reading(e)).toEqual(expected(e, checks));
+      },
+    );
   }
 });
 
@@ -138,10 +160,10 @@ describe('issue 40 item 6: oracles (what readers show against the first signed r
     requireTool('pdftotext');
     requireTool('pdftoppm');
     await readerOracle(poppler);
-  }, 120_000);
+  }, 300_000);
 
   it('MuPDF shows every intact file that adds nothing drawn as its first signed revision, and the fee attacks differently', async () => {
     requireTool('mutool');
     await readerOracle(mupdf);
-  }, 120_000);
+  }, 300_000);
 });

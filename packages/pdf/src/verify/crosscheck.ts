@@ -23,10 +23,14 @@ export async function libpdfDisagrees(file: PdfFile, rev: Revision): Promise<str
   let pdf: PDF;
   try {
     pdf = await PDF.load(file.bytes.subarray(0, rev.end));
-  } catch (err) {
-    return `@libpdf/core cannot load it (${(err as Error).message})`;
+  } catch {
+    // A file @libpdf/core cannot load at all is one it shows nothing of (it only seals files of
+    // ours): there is no second reading to disagree, and pdf.js, which shows every file, is held
+    // to the strict reading by the rendering guard.
+    return null;
   }
-  if (pdf.recoveredViaBruteForce) return '@libpdf/core had to rebuild its cross-reference';
+  // When it had to rebuild the cross-reference (it does for an offset at the white space before
+  // `xref`, which every reader accepts), the objects it found must still be the ones listed.
   const listed = new Set<number>();
   for (const s of rev.sections) {
     for (const [num, e] of s.entries) if (e.type !== 0) listed.add(num);

@@ -49,7 +49,8 @@ export interface Change extends RevisionChange {
 const VALIDATION_ENTRIES = new Set(['DSS', 'Extensions', 'Version', 'Metadata', 'MarkInfo']);
 /** Form entries that make readers redraw fields from their values. */
 const REDRAW_ENTRIES = new Set(['NeedAppearances', 'DA', 'Q']);
-const VALUE_KEYS = new Set(['V', 'AS', 'AP']);
+/** What filling a field changes: its value (/V, a choice field's selected /I), its state and appearance, and the default appearance some fillers rewrite (/DA). */
+const VALUE_KEYS = new Set(['V', 'I', 'AS', 'AP', 'DA']);
 
 export function diffRevision(a: View, b: View, revision: number, maxCompared?: number): Change[] {
   try {
@@ -120,6 +121,16 @@ class Diff {
         page: null,
         description: `validation data or metadata changed (${validation.join(', ')})`,
       });
+    // The structure tree (tagging) gains entries when a tool signs or fills a tagged document.
+    if (other.includes('StructTreeRoot')) {
+      other = other.filter((k) => k !== 'StructTreeRoot');
+      this.add({
+        kind: 'catalog',
+        level: 'form_filling',
+        page: null,
+        description: 'structure tree (tagging) changed',
+      });
+    }
     if (other.length > 0)
       this.add({
         kind: 'catalog',
@@ -211,9 +222,9 @@ class Diff {
 
   /** Keys changed besides the value, its appearance, and flags that neither hide nor show (Locked, Print). */
   private otherKeys(x: Dict, y: Dict, skip: ReadonlySet<string>): string[] {
-    return this.cmp
-      .changedKeys(x, y, skip)
-      .filter((k) => k !== 'F' || !quietFlags(this.a.flags(x), this.b.flags(y)));
+    const keys = this.cmp.changedKeys(x, y, skip).filter((k) => k !== 'F');
+    // Flags as readers read them: /F 2 and /F 2.0 are the same number but not the same flag.
+    return quietFlags(this.a.flags(x), this.b.flags(y)) ? keys : [...keys, 'F'];
   }
 
   private changedField(old: FieldView, field: FieldView): void {
@@ -369,17 +380,20 @@ class Diff {
                 kind: 'annotation',
                 level: 'annotations',
                 page: n,
+                areas: this.annotationArea(annot.dict, n),
                 description: `${what} added on page ${n}`,
               },
         );
         continue;
       }
-      if (this.cmp.same(was.dict, annot.dict)) continue;
+      if (this.cmp.same(was.dict, annot.dict) && this.a.flags(was.dict) === this.b.flags(annot.dict))
+        continue;
       if (widget && explained && this.otherKeys(was.dict, annot.dict, VALUE_KEYS).length === 0) continue;
       this.add({
         kind: 'annotation',
         level: widget ? 'other' : 'annotations',
         page: n,
+        areas: [...this.annotationArea(was.dict, n, this.a), ...this.annotationArea(annot.dict, n)],
         description: `${what} changed on page ${n}`,
       });
     }
@@ -389,9 +403,19 @@ class Diff {
         kind: 'annotation',
         level: widget ? 'other' : 'annotations',
         page: n,
+        areas: this.annotationArea(gone.dict, n, this.a),
         description: `annotation${gone.ref ? ` object ${gone.ref.num}` : ''} removed from page ${n}`,
       });
     }
+  }
+
+  /**
+   * Where an annotation draws: its /Rect, and its pop-up's. pdf.js clips an appearance to its
+   * /Rect, so a permitted annotation's change shows only there (the rendering guard checks it).
+   */
+  private annotationArea(annot: Dict, page: number, view: View = this.b): NonNullable<Change['areas']> {
+    const rects = [view.rect(annot.get('Rect')), view.rect(view.dict(annot.get('Popup'))?.get('Rect'))];
+    return rects.flatMap((rect) => (rect ? [{ page, rect }] : []));
   }
 
   /** The first object under two values that differs, described (freed, added, another generation). */

@@ -7,6 +7,8 @@ export const MAX_COMPARED = 500_000;
 
 export class TooLarge extends Error {}
 
+const numeric = (v: Value) => (typeof v === 'number' ? v : v instanceof Real ? v.value : null);
+
 /**
  * Links back up a tree (a widget's field and page, a field's parent): what they lead to is
  * compared where it stands (the form from /Fields, pages from the page tree), not again from below.
@@ -46,9 +48,11 @@ export class Comparer {
       return result;
     }
     if (x === undefined || y === undefined) return x === y;
+    // 595.0 and 595 are the same number wherever a number is read (a flag is read as such elsewhere).
+    if (x instanceof Real || y instanceof Real || typeof x === 'number' || typeof y === 'number')
+      return numeric(x) !== null && numeric(x) === numeric(y);
     if (x === null || typeof x !== 'object' || y === null || typeof y !== 'object') return x === y;
     if (x instanceof Name) return y instanceof Name && x.name === y.name;
-    if (x instanceof Real) return y instanceof Real && x.value === y.value;
     if (x instanceof Str) return y instanceof Str && Buffer.from(x.bytes).equals(Buffer.from(y.bytes));
     if (Array.isArray(x))
       return Array.isArray(y) && x.length === y.length && x.every((v, i) => this.same(v, y[i]));

@@ -13,7 +13,10 @@ type Entry =
   | { type: 2; stream: number; index: number };
 
 export interface Section {
+  /** Where the pointer (`startxref`, `/Prev`) points: the keyword or object, or white space before it. */
   offset: number;
+  /** Where the `xref` keyword or the xref stream's `N G obj` header stands. */
+  at: number;
   kind: 'table' | 'stream';
   entries: Map<number, Entry>;
   trailer: Dict;
@@ -171,12 +174,28 @@ export class PdfFile {
   readSection(offset: number): Section {
     const lex = new Lexer(this.bytes, offset);
     lex.skipSpace();
-    if (this.text.startsWith('xref', lex.pos)) return this.readTable(lex.pos);
+    // A pointer at the white space before the keyword is read alike by every reader; a comment is not white space.
+    const gap = /^[\0\t\n\f\r ]*$/.test(this.text.slice(offset, lex.pos))
+      ? []
+      : ['a pointer to this section lands before a comment'];
+    if (this.text.startsWith('xref', lex.pos)) {
+      const table = this.readTable(lex.pos);
+      return { ...table, offset, oddities: [...gap, ...table.oddities] };
+    }
     const obj = this.objectAt(offset);
     if (obj instanceof ReadError) throw obj;
     if (!(obj.value instanceof Stream) || !isName(obj.value.dict.get('Type'), 'XRef'))
       throw new ReadError('startxref does not point to a cross-reference section', offset);
-    return { offset, kind: 'stream', ...readXrefStream(obj.value), trailer: obj.value.dict, end: obj.end };
+    const stream = readXrefStream(obj.value);
+    return {
+      offset,
+      at: obj.start,
+      kind: 'stream',
+      entries: stream.entries,
+      oddities: [...gap, ...stream.oddities],
+      trailer: obj.value.dict,
+      end: obj.end,
+    };
   }
 
   private readTable(at: number): Section {
@@ -226,7 +245,7 @@ export class PdfFile {
     lex.expect('trailer');
     const trailer = lex.value();
     if (!(trailer instanceof Dict)) throw new ReadError('trailer is not a dictionary', pos);
-    const section: Section = { offset: at, kind: 'table', entries, trailer, end: lex.pos, oddities };
+    const section: Section = { offset: at, at, kind: 'table', entries, trailer, end: lex.pos, oddities };
     const stm = trailer.get('XRefStm');
     if (typeof stm === 'number') {
       const obj = this.objectAt(stm);
@@ -234,7 +253,7 @@ export class PdfFile {
         throw new ReadError('/XRefStm does not point to an xref stream', stm);
       const hidden = readXrefStream(obj.value);
       section.hidden = hidden.entries;
-      section.hiddenAt = stm;
+      section.hiddenAt = obj.start;
       section.oddities.push(...hidden.oddities.map((o) => `its /XRefStm: ${o}`));
       for (const [num, e] of hidden.entries) {
         const shown = entries.get(num);

@@ -88,7 +88,7 @@ async function inspect(pdf: Uint8Array): Promise<{ checks: SignatureCheck[]; ren
   const checks = found.map((s): SignatureCheck => {
     const timing = timeOf(s, found);
     const level = levelOf(s, found, dss, timing);
-    const permitted = permittedBy(s, certification);
+    const permitted = permittedBy(s, certification, found);
     const after = changes.filter((c) => c.revision > s.revision);
     const broken = after.filter((c) => !allowed(c, permitted, s, found));
     const counted = timing.counted;
@@ -136,11 +136,13 @@ async function lastCheck(
   changes: Change[],
 ): Promise<RenderingCheck> {
   const last = file.revisions.at(-1)!;
-  if (last.number <= first && file.bytes.length === last.end) return { status: 'not_needed' };
+  if (last.number <= first && /^[\0\t\n\f\r ]*$/.test(file.text.slice(last.end)))
+    return { status: 'not_needed' };
   const signedFirst = found.filter((s) => s.revision === first);
   const permitted = permittedBy(
     signedFirst[0]!,
     found.find((s) => s.kind === 'certification' && s.check.valid),
+    found,
   );
   const allowedChanges = changes.filter(
     (c) => c.revision > first && allowed(c, permitted, signedFirst[0]!, found),
@@ -249,8 +251,18 @@ const plain = ({ revision, kind, page, description }: Change): RevisionChange =>
 });
 
 /** What a signature lets later revisions change (ISO 32000-2 §12.8.2.2, §12.8.4). */
-function permittedBy(s: FoundSignature, certification: FoundSignature | undefined): ModificationLevel {
-  const p = certification && certification.revision <= s.revision ? certification.docMdp : null;
+function permittedBy(
+  s: FoundSignature,
+  certification: FoundSignature | undefined,
+  all: FoundSignature[],
+): ModificationLevel {
+  // The certification's DocMDP P, and the /P of any signature lock made up to this one (PDF 2.0
+  // locking signatures): the most restrictive holds.
+  const ps = [
+    certification && certification.revision <= s.revision ? certification.docMdp : null,
+    ...all.filter((o) => o.revision <= s.revision && o.check.valid).map((o) => o.lock?.p ?? null),
+  ].filter((p): p is number => p !== null);
+  const p = ps.length > 0 ? Math.min(...ps) : null;
   if (p === 1) return 'validation_data';
   if (p === 3) return 'annotations';
   return 'form_filling';
@@ -295,7 +307,8 @@ async function changesSince(file: PdfFile, first: number): Promise<Change[]> {
       ),
     ];
   for (const problem of file.problems) changes.push(unreadable(revs.length + 1, problem));
-  if (file.bytes.length > last.end)
+  // White space after the last %%EOF (an extra end of line, as OpenPDF writes) shows nothing.
+  if (file.bytes.length > last.end && !/^[\0\t\n\f\r ]*$/.test(file.text.slice(last.end)))
     changes.push({
       revision: revs.length + 1,
       kind: 'appended_bytes',

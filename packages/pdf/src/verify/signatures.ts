@@ -14,6 +14,8 @@ export type SignatureKind = 'certification' | 'approval' | 'document_timestamp';
 export interface FieldLock {
   action: 'All' | 'Include' | 'Exclude';
   fields: string[];
+  /** ISO 32000-2 §12.7.5.5: the lock's /P, the permissions left after this signature (as DocMDP's). */
+  p: number | null;
 }
 
 export interface FoundSignature {
@@ -191,7 +193,8 @@ function lockOf(view: View, field: Dict, dict: Dict): FieldLock | null {
     const s = view.get(f);
     return s instanceof Str ? [s.text()] : [];
   });
-  return { action, fields };
+  const p = view.number(params.get('P'));
+  return { action, fields, p: p !== null && p >= 1 && p <= 3 ? p : null };
 }
 
 /**

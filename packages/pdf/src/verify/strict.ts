@@ -25,7 +25,7 @@ export function updateProblems(file: PdfFile, rev: Revision, prev: Revision): st
     lex.skipSpace();
     if (lex.pos >= rev.statement) break;
     if (file.text.startsWith('xref', lex.pos)) {
-      if (lex.pos !== section.offset || section.kind !== 'table') {
+      if (lex.pos !== section.at || section.kind !== 'table') {
         problems.push(`holds an xref table at ${lex.pos} that startxref does not name`);
         break;
       }
@@ -83,7 +83,7 @@ export function updateProblems(file: PdfFile, rev: Revision, prev: Revision): st
   }
   for (const [num, obj] of written) {
     const listed = entries.get(num);
-    const self = obj.start === section.offset || obj.start === section.hiddenAt;
+    const self = obj.start === section.at || obj.start === section.hiddenAt;
     if (!listed && !self)
       problems.push(`writes object ${num} that its cross-reference section does not list`);
     if (obj.value instanceof Stream && isName(obj.value.dict.get('Type'), 'ObjStm')) {
