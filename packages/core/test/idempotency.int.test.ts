@@ -1,16 +1,25 @@
+import type { Db } from '@esign/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePack } from '../../../test/billing.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createTestAccount } from '../../../test/harness.ts';
+import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
 import {
   beginIdempotent,
   commitIdempotentOutcome,
   completeIdempotent,
+  createCaller,
+  createContext,
+  createLogger,
+  grantCredits,
   IDEMPOTENCY_LEASE_MS,
   type IdempotencyClaim,
   type IdempotencyRequest,
+  processBulkSend,
   releaseIdempotent,
+  replayCommittedOutcome,
 } from '../src/index.ts';
+import { type CoreHarness, startCore, twoRoleTemplate } from './caller.ts';
 
 let tdb: TestDatabase;
 let keyId: number;
@@ -38,11 +47,11 @@ async function claim(r: IdempotencyRequest): Promise<IdempotencyClaim> {
  * Moves a record `ms` into the past, by the database's clock (its lease and expiry): the only
  * clock the rules read, so the test moves the record, not a process's clock.
  */
-async function age(key: string, ms: number): Promise<void> {
+async function age(key: string, ms: number, db: Db = tdb.db, apiKeyId = keyId): Promise<void> {
   await sql`update idempotency_keys
     set locked_until = locked_until - make_interval(secs => ${ms / 1000}),
         expires_at = expires_at - make_interval(secs => ${ms / 1000})
-    where api_key_id = ${keyId} and key = ${key}`.execute(tdb.db);
+    where api_key_id = ${apiKeyId} and key = ${key}`.execute(db);
 }
 
 /** A stand-in for a request's work: one row the test can look for. */
@@ -226,5 +235,201 @@ describe('Idempotency outcome commits with the work (issue 41)', () => {
       status: 201,
       body: '{"id":2}',
     });
+  });
+});
+
+describe('Every idempotent operation commits its outcome with its work: the retry after a committed but unanswered run gets the committed result and never runs it again (issue 41)', () => {
+  let h: CoreHarness;
+  let acct: TestAccount;
+  beforeAll(async () => {
+    h = await startCore();
+    acct = await h.account({ credits: 5, billingCountry: 'US' });
+  });
+  afterAll(() => h?.close());
+
+  type Caller = ReturnType<typeof createCaller>;
+  const logger = createLogger('silent', 'test');
+  const ctxWith = async (idempotency: IdempotencyClaim | null) =>
+    createContext({
+      db: h.db,
+      logger,
+      config: h.config,
+      deps: h.deps,
+      actor: await h.actor(acct.key),
+      source: 'api',
+      now: () => h.clock.now ?? new Date(),
+      idempotency,
+    });
+
+  /**
+   * One request under `key` as the REST adapter serves it: claims the key; a new claim runs `op`
+   * with the claim (the process then dies: no answer stored, its lease runs out); a committed one
+   * is answered from what its work made, as the adapter does, without running `op`. Returns how the
+   * key started and the answer (as JSON, like the adapter's).
+   */
+  async function serve(key: string, path: string, op: (c: Caller) => Promise<unknown>) {
+    const r: IdempotencyRequest = { apiKeyId: acct.keyId, path, key, requestHash: `hash-${key}` };
+    const start = await beginIdempotent(h.db, r);
+    if (start.kind === 'replay') return { kind: start.kind, answer: JSON.parse(start.body) as unknown };
+    if (start.kind === 'committed') {
+      const body = await replayCommittedOutcome(await ctxWith(start.claim), start.outcome);
+      return { kind: start.kind, answer: JSON.parse(body) as unknown };
+    }
+    const answer = JSON.parse(JSON.stringify(await op(createCaller(await ctxWith(start.claim))))) as unknown;
+    // kill -9 here: the work committed, its answer was never stored, nobody renews its lease.
+    await age(key, IDEMPOTENCY_LEASE_MS + 1_000, h.db, acct.keyId);
+    return { kind: start.kind, answer };
+  }
+
+  /** Serves `op` twice under one key, the first run dying after its commit; both answers. */
+  async function crashThenRetry(key: string, path: string, op: (c: Caller) => Promise<unknown>) {
+    // One instant for both: the answer's signed file links name their expiry; a rebuilt answer
+    // shows the resource as it is at the retry, so its links are fresh ones.
+    h.clock.now = new Date();
+    const first = await serve(key, path, op);
+    expect(first.kind).toBe('new');
+    const retry = await serve(key, path, op);
+    expect(retry.kind).toBe('committed');
+    expect(retry.answer).toEqual(first.answer);
+    h.clock.now = null;
+    return first.answer as { id: number | string };
+  }
+
+  const count = async (table: 'templates' | 'checkouts' | 'bulk_sends') =>
+    (
+      await h.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('account_id', '=', acct.accountId)
+        .executeTakeFirstOrThrow()
+    ).n;
+  const audits = async (type: string) =>
+    (
+      await h.db
+        .selectFrom('audit_events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('account_id', '=', acct.accountId)
+        .where('type', '=', type)
+        .executeTakeFirstOrThrow()
+    ).n;
+  const sendTo = (c: Caller, templateId: number) =>
+    c.signatureRequests.create({
+      template_id: templateId,
+      signers: [
+        { name: 'Cleo Client', email: 'cleo@example.com' },
+        { name: 'Andy Agent', email: 'andy@example.com' },
+      ],
+      signing_order: 'parallel',
+    });
+
+  it('templates.create (POST /templates): one template, the retry gets it', async () => {
+    const before = Number(await count('templates'));
+    const tpl = await crashThenRetry('t-create', '/api/v1/templates', (c) => twoRoleTemplate(c));
+    expect(Number(await count('templates'))).toBe(before + 1);
+    expect(tpl).toMatchObject({ object: 'template', name: 'Service Agreement' });
+  });
+
+  it('templates.duplicate (POST /templates/{id}/duplicate): one copy, the retry gets that copy', async () => {
+    const original = await twoRoleTemplate(createCaller(await ctxWith(null)));
+    const before = Number(await count('templates'));
+    const copy = await crashThenRetry('t-dup', `/api/v1/templates/${original.id}/duplicate`, (c) =>
+      c.templates.duplicate({ id: original.id }),
+    );
+    expect(copy.id).not.toBe(original.id);
+    expect(Number(await count('templates'))).toBe(before + 1);
+  });
+
+  it('templates.archive (POST /templates/{id}/archive): archived once, the retry gets the archived template', async () => {
+    const tpl = await twoRoleTemplate(createCaller(await ctxWith(null)));
+    const archived = await crashThenRetry('t-archive', `/api/v1/templates/${tpl.id}/archive`, (c) =>
+      c.templates.archive({ id: tpl.id }),
+    );
+    expect(archived).toMatchObject({ id: tpl.id, archived_at: expect.any(String) });
+  });
+
+  it('signatureRequests.cancel (POST /signature_requests/{id}/cancel): the retry gets the canceled request', async () => {
+    const c = createCaller(await ctxWith(null));
+    const sent = await sendTo(c, (await twoRoleTemplate(c)).id);
+    const canceled = await crashThenRetry('r-cancel', `/api/v1/signature_requests/${sent.id}/cancel`, (c) =>
+      c.signatureRequests.cancel({ id: sent.id }),
+    );
+    expect(canceled).toMatchObject({ id: sent.id, status: 'canceled' });
+  });
+
+  it('signatureRequests.remind (POST /signature_requests/{id}/remind): reminded once; the retry gets the committed answer (stored with the work), not 429 remind_too_soon', async () => {
+    const c = createCaller(await ctxWith(null));
+    const sent = await sendTo(c, (await twoRoleTemplate(c)).id);
+    const reminder = await crashThenRetry('r-remind', `/api/v1/signature_requests/${sent.id}/remind`, (c) =>
+      c.signatureRequests.remind({ id: sent.id }),
+    );
+    expect(reminder).toEqual({
+      object: 'reminder',
+      signature_request_id: sent.id,
+      reminded_signer_ids: sent.signers.map((s) => s.id).sort((a, b) => a - b),
+    });
+    expect(Number(await audits('request.reminded'))).toBe(1);
+  });
+
+  it('billing.createCheckout (POST /checkouts): one checkout, the retry gets it with its payment link', async () => {
+    const pack = await makePack(h.db, { credits: 5, price: 500 });
+    const before = Number(await count('checkouts'));
+    const checkout = await crashThenRetry('b-checkout', '/api/v1/checkouts', (c) =>
+      c.billing.createCheckout({ credit_pack_id: pack.id }),
+    );
+    expect(checkout).toMatchObject({ status: 'pending', checkout_url: expect.any(String) });
+    expect(Number(await count('checkouts'))).toBe(before + 1);
+  });
+
+  it('bulkSends.create (POST /bulk_sends): one batch, the retry gets it', async () => {
+    const c = createCaller(await ctxWith(null));
+    const tpl = await twoRoleTemplate(c);
+    const before = Number(await count('bulk_sends'));
+    const batch = await crashThenRetry('bulk-create', '/api/v1/bulk_sends', (c) =>
+      c.bulkSends.create({
+        template_id: tpl.id,
+        file: Buffer.from(
+          'Client,Client email,Agent,Agent email\r\nCleo,cleo@example.com,Andy,andy@example.com',
+        ).toString('base64'),
+        file_name: 'one.csv',
+        mapping: {
+          signers: [
+            { role: 'Client', name: 'Client', email: 'Client email' },
+            { role: 'Agent', name: 'Agent', email: 'Agent email' },
+          ],
+        },
+      }),
+    );
+    expect(batch).toMatchObject({ object: 'bulk_send', status: 'queued' });
+    expect(Number(await count('bulk_sends'))).toBe(before + 1);
+  });
+
+  it('bulkSends.resume (POST /bulk_sends/{id}/resume): resumed once, the retry gets the queued batch', async () => {
+    acct = await h.account({ credits: 1 }); // its batch stops when its one credit is gone
+    const c = createCaller(await ctxWith(null));
+    const tpl = await twoRoleTemplate(c);
+    const rows = ['Cleo', 'Dora', 'Emil'].map(
+      (n) => `${n},${n.toLowerCase()}@example.com,Andy,andy@example.com`,
+    );
+    const batch = await c.bulkSends.create({
+      template_id: tpl.id,
+      file: Buffer.from(['Client,Client email,Agent,Agent email', ...rows].join('\r\n')).toString('base64'),
+      file_name: 'three.csv',
+      mapping: {
+        signers: [
+          { role: 'Client', name: 'Client', email: 'Client email' },
+          { role: 'Agent', name: 'Agent', email: 'Agent email' },
+        ],
+      },
+    });
+    // Credits run out mid-batch: the batch stops with rows left.
+    await processBulkSend(h.sc, batch.id, { maxRows: 1 });
+    await grantCredits(h.db, acct.accountId, { credits: -1, note: 'spent elsewhere', now: new Date() });
+    await processBulkSend(h.sc, batch.id);
+    expect(await c.bulkSends.get({ id: batch.id })).toMatchObject({ status: 'stopped' });
+    await grantCredits(h.db, acct.accountId, { credits: 1, note: 'bought', now: new Date() });
+    const resumed = await crashThenRetry('bulk-resume', `/api/v1/bulk_sends/${batch.id}/resume`, (c) =>
+      c.bulkSends.resume({ id: batch.id }),
+    );
+    expect(resumed).toMatchObject({ id: batch.id, status: 'queued' });
   });
 });

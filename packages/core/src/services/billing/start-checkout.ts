@@ -6,6 +6,7 @@ import {
 } from '@esign/db/queries/billing';
 import type { Actor, Source } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
+import { commitIdempotentOutcome } from '../idempotency.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { auditCheckout, type CheckoutChangeBy } from './checkouts.ts';
 import { discountOf, takeDiscountUse } from './discounts.ts';
@@ -156,5 +157,12 @@ export async function startCheckout(
       insertCheckout(tx, p, { id, packId: input.credit_pack_id, code, provider: provider.name }),
     );
   const started = await startPayment(p, { provider, created, customerEmail: user.email });
-  return setCheckoutPayment(db, id, { ref: started.ref, url: started.url, now: p.now });
+  return db.transaction().execute(async (tx) => {
+    const payable = await setCheckoutPayment(tx, id, { ref: started.ref, url: started.url, now: p.now });
+    // The Idempotency-Key's outcome commits with the payment link (issue 41): a retry reads this
+    // checkout and never starts another. A crash before this leaves the first checkout pending
+    // without a link (nothing can be paid on it) and the retry starts a payable one.
+    await commitIdempotentOutcome(tx, ctx.idempotency, { resource: { type: 'checkout', id } });
+    return payable;
+  });
 }

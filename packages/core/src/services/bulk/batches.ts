@@ -15,6 +15,7 @@ import { type Actor, type Scope, scopeOf } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { creditsDecision } from '../credits.ts';
+import { commitIdempotentOutcome } from '../idempotency.ts';
 import { enqueueJob } from '../jobs.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { assertCanSend, assertCreditsRow, shareTemplate } from '../signature-requests/create.ts';
@@ -142,7 +143,8 @@ export async function createBulkSend(
       `No row can be sent: ${rows[0]!.errors.join('; ')} (row ${rows[0]!.row_number})`,
     );
   const key = batchKey(input, mapping);
-  const id = await sc.db.transaction().execute(async (tx) => {
+  /** The batch of this upload: the one made now, or the one its key already names. */
+  const insertBatch = async (tx: Tx): Promise<number> => {
     // Shared with sends, exclusive of edits: the template checked is the one the batch is made of.
     const locked = await shareTemplate(tx, actor, template.id);
     const existing = await findBulkSendIdByKey(tx, scope, key);
@@ -187,6 +189,12 @@ export async function createBulkSend(
     });
     await enqueueJob(tx, { kind: BULK_SEND_JOB, payload: { id: batchId }, uniqueKey: `bulk:${batchId}` });
     return batchId;
+  };
+  const id = await sc.db.transaction().execute(async (tx) => {
+    const batchId = await insertBatch(tx);
+    // The Idempotency-Key's outcome commits with the batch (issue 41): a retry reads the batch.
+    await commitIdempotentOutcome(tx, sc.idempotency, { resource: { type: 'bulk_send', id: batchId } });
+    return batchId;
   });
   return getBulkSend(sc, scope, id);
 }
@@ -221,10 +229,13 @@ export async function resumeBulkSend(sc: ServiceContext, actor: Actor, id: numbe
   const scope = scopeOf(actor);
   await sc.db.transaction().execute(async (tx) => {
     const batch = await requireBulkSend(tx, scope, id);
-    if (batch.status !== 'stopped') return;
-    await assertCanSend(tx, actor, batch.template_id);
-    await updateBulkSend(tx, id, { status: 'queued', stop_reason: null, updated_at: sc.now() });
-    await enqueueJob(tx, { kind: BULK_SEND_JOB, payload: { id }, uniqueKey: `bulk:${id}` });
+    if (batch.status === 'stopped') {
+      await assertCanSend(tx, actor, batch.template_id);
+      await updateBulkSend(tx, id, { status: 'queued', stop_reason: null, updated_at: sc.now() });
+      await enqueueJob(tx, { kind: BULK_SEND_JOB, payload: { id }, uniqueKey: `bulk:${id}` });
+    }
+    // The Idempotency-Key's outcome commits with the resume (issue 41): a retry reads the batch.
+    await commitIdempotentOutcome(tx, sc.idempotency, { resource: { type: 'bulk_send', id } });
   });
   return getBulkSend(sc, scope, id);
 }

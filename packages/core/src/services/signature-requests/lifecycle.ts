@@ -11,6 +11,7 @@ import type { SignatureRequestDto } from '../../contracts/signature-requests.ts'
 import { CoreError } from '../../errors.ts';
 import { type AuditBy, recordAudit } from '../audit.ts';
 import { recordEvent } from '../events.ts';
+import { commitIdempotentOutcome } from '../idempotency.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { addOutgoing, noOutgoing, type Outgoing } from '../sms/index.ts';
 import { signatureRequestDto } from './dto.ts';
@@ -78,7 +79,12 @@ export async function cancelSignatureRequest(
   id: number,
 ): Promise<SignatureRequestDto> {
   const now = sc.now();
-  const row = await sc.db.transaction().execute((tx) => cancelLocked(tx, sc, { actor, id, now }));
+  const row = await sc.db.transaction().execute(async (tx) => {
+    const canceled = await cancelLocked(tx, sc, { actor, id, now });
+    // The Idempotency-Key's outcome commits with the cancel (issue 41): its retry reads the request.
+    await commitIdempotentOutcome(tx, sc.idempotency, { resource: { type: 'signature_request', id } });
+    return canceled;
+  });
   return requestResult(sc, row);
 }
 
@@ -175,11 +181,23 @@ async function remindLocked(sc: ServiceContext, tx: Tx, actor: Actor, id: number
  */
 export async function remindSigners(sc: ServiceContext, actor: Actor, id: number): Promise<ReminderDto> {
   const now = sc.now();
-  const { signerIds, mailIds } = await sc.db
-    .transaction()
-    .execute((tx) => remindLocked(sc, tx, actor, id, now));
+  const { answer, mailIds } = await sc.db.transaction().execute(async (tx) => {
+    const reminded = await remindLocked(sc, tx, actor, id, now);
+    const dto: ReminderDto = {
+      object: 'reminder',
+      signature_request_id: id,
+      reminded_signer_ids: reminded.signerIds,
+    };
+    // A reminder is no resource to read again: the Idempotency-Key's outcome is the answer itself,
+    // committed with the reminder (issue 41), so a retry gets these signers and reminds no one.
+    await commitIdempotentOutcome(tx, sc.idempotency, {
+      resource: { type: 'signature_request', id },
+      body: dto,
+    });
+    return { answer: dto, mailIds: reminded.mailIds };
+  });
   await sendQueuedMail(sc, mailIds);
-  return { object: 'reminder', signature_request_id: id, reminded_signer_ids: signerIds };
+  return answer;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '@esign/db';
+import type { Executor, TemplateRow, Tx } from '@esign/db';
 import { insertTemplateDocuments } from '@esign/db/queries/template-documents';
 import { insertTemplate as insertTemplateRow, templateViewOf } from '@esign/db/queries/templates';
 import { type Actor, type CoreDeps, type Source, scopeOf } from '../../context.ts';
@@ -8,6 +8,7 @@ import { CoreError } from '../../errors.ts';
 import { readAfterCommit } from '../after-commit.ts';
 import { ingest, MAX_DOCUMENTS, readDocumentFile } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
+import { commitIdempotentOutcome } from '../idempotency.ts';
 import { enqueueJob } from '../jobs.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { removeFiles } from '../storage.ts';
@@ -167,15 +168,19 @@ export async function createTemplate(
     await removeFiles(sc.deps.storage, keys);
     throw err;
   });
+  if (row.answer) return row.answer;
   // Committed: the template and its files stay, whatever the read of the answer meets.
-  const dto = await readAfterCommit(async () =>
-    toTemplateDto(sc.db, await templateViewOf(sc.db, row.template), {
-      config: sc.config,
-      now: sc.now(),
-      withDetails: true,
-    }),
-  );
+  const dto = await readAfterCommit(() => answerOf(sc, sc.db, row.template));
   return row.warnings.length ? { ...dto, warnings: row.warnings } : dto;
+}
+
+/** The Template object as POST /templates answers it (GET /templates/{id} shows the same). */
+async function answerOf(sc: ServiceContext, db: Executor, template: TemplateRow): Promise<TemplateDto> {
+  return toTemplateDto(db, await templateViewOf(db, template), {
+    config: sc.config,
+    now: sc.now(),
+    withDetails: true,
+  });
 }
 
 /** Stores the documents, then writes the template in one transaction. */
@@ -196,10 +201,25 @@ async function storeAndInsert(
   // When every text tag names a role, the template gets exactly those roles (plus any in `fields`).
   const { roles, fields } = assignRoles([], nameFields([...detected, ...given]));
   const name = input.name ?? baseName(input.documents?.[0]?.name ?? stored[0]!.name);
-  const template = await sc.db
-    .transaction()
-    .execute((tx) =>
-      insertTemplate(tx, actor, { name, input, stored, roles, fields }, { source: opts.source, now }),
+  return sc.db.transaction().execute(async (tx) => {
+    const template = await insertTemplate(
+      tx,
+      actor,
+      { name, input, stored, roles, fields },
+      { source: opts.source, now },
     );
-  return { template, warnings };
+    // The Idempotency-Key's outcome commits with the template (issue 41): a retry reads the
+    // template. Its ingestion `warnings` are in no read, so an answer with warnings is recorded as
+    // it is (built in this transaction) and replayed as it was.
+    if (!sc.idempotency || warnings.length === 0) {
+      await commitIdempotentOutcome(tx, sc.idempotency, { resource: { type: 'template', id: template.id } });
+      return { template, warnings, answer: null };
+    }
+    const answer: TemplateDto = { ...(await answerOf(sc, tx, template)), warnings };
+    await commitIdempotentOutcome(tx, sc.idempotency, {
+      resource: { type: 'template', id: template.id },
+      body: answer,
+    });
+    return { template, warnings, answer };
+  });
 }

@@ -6,6 +6,7 @@ import type { Actor, Source } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
 import type { FieldDefinitionInput, FieldType, TemplateDto } from '../../contracts/templates.ts';
 import { recordEvent } from '../events.ts';
+import { commitIdempotentOutcome } from '../idempotency.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { reorderDocuments } from './documents.ts';
 import { toTemplateDto } from './dto.ts';
@@ -159,7 +160,12 @@ export async function duplicateTemplate(
   { source, ...input }: DuplicateTemplateArgs & { source: Source },
 ): Promise<TemplateDto> {
   const now = sc.now();
-  const row = await sc.db.transaction().execute((tx) => copyTemplate(tx, actor, input, { source, now }));
+  const row = await sc.db.transaction().execute(async (tx) => {
+    const copy = await copyTemplate(tx, actor, input, { source, now });
+    // The Idempotency-Key's outcome commits with the copy (issue 41): a retry reads it, never copies again.
+    await commitIdempotentOutcome(tx, sc.idempotency, { resource: { type: 'template', id: copy.id } });
+    return copy;
+  });
   return templateResult(sc, row);
 }
 
@@ -169,9 +175,13 @@ export async function archiveTemplate(sc: ServiceContext, actor: Actor, id: numb
   const row = await sc.db.transaction().execute(async (tx) => {
     const scope = scopeOf(actor);
     const current = await lockTemplate(tx, scope, id);
-    if (current.archived_at) return current;
-    const archived = await updateTemplateRow(tx, id, { archived_at: now, updated_at: now });
-    await recordEvent(tx, scope, { type: 'template.archived', objectType: 'template', objectId: id, now });
+    let archived = current;
+    if (!current.archived_at) {
+      archived = await updateTemplateRow(tx, id, { archived_at: now, updated_at: now });
+      await recordEvent(tx, scope, { type: 'template.archived', objectType: 'template', objectId: id, now });
+    }
+    // The Idempotency-Key's outcome commits with the archive (issue 41).
+    await commitIdempotentOutcome(tx, sc.idempotency, { resource: { type: 'template', id } });
     return archived;
   });
   return templateResult(sc, row);
