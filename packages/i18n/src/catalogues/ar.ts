@@ -231,6 +231,7 @@ export const ar: Catalogue = {
   'mail.hello': 'مرحبًا،',
   'mail.hello_name': 'مرحبًا {name}،',
   'mail.invite.lead': 'يطلب منك {sender} مراجعة «{title}» وتوقيعه.',
+  'mail.handed_over': 'أحال إليك {from} هذا الطلب لتوقّع بدلًا منه. السبب: {reason}',
   'mail.invite.subject': 'يُرجى توقيع «{title}»',
   'mail.next.lead': 'حان دورك لتوقيع «{title}» الذي أرسله {sender}.',
   'mail.reminder.lead': 'تذكير: ينتظر {sender} توقيعك على «{title}».',

@@ -246,6 +246,8 @@ export const de: Catalogue = {
   'mail.hello': 'Guten Tag,',
   'mail.hello_name': 'Guten Tag {name},',
   'mail.invite.lead': '{sender} bittet Sie, „{title}“ zu prüfen und zu unterschreiben.',
+  'mail.handed_over':
+    '{from} hat dies an Sie weitergegeben, damit Sie an seiner oder ihrer Stelle unterschreiben. Grund: {reason}',
   'mail.invite.subject': 'Bitte unterschreiben Sie „{title}“',
   'mail.next.lead': 'Sie sind an der Reihe, „{title}“ zu unterschreiben, gesendet von {sender}.',
   'mail.reminder.lead': 'Eine Erinnerung: {sender} wartet auf Ihre Unterschrift unter „{title}“.',

@@ -250,6 +250,7 @@ export const en = {
   'mail.hello': 'Hello,',
   'mail.hello_name': 'Hello {name},',
   'mail.invite.lead': '{sender} asks you to review and sign "{title}".',
+  'mail.handed_over': '{from} passed this on to you to sign in their place. Their reason: {reason}',
   'mail.invite.subject': 'Please sign "{title}"',
   'mail.next.lead': 'It is your turn to sign "{title}", sent by {sender}.',
   'mail.reminder.lead': 'A reminder: {sender} is waiting for your signature on "{title}".',

@@ -241,6 +241,7 @@ export const es: Catalogue = {
   'mail.hello': 'Hola:',
   'mail.hello_name': 'Hola, {name}:',
   'mail.invite.lead': '{sender} le pide que revise y firme «{title}».',
+  'mail.handed_over': '{from} le ha pasado esto para que firme en su lugar. Motivo: {reason}',
   'mail.invite.subject': 'Firme «{title}», por favor',
   'mail.next.lead': 'Es su turno de firmar «{title}», enviado por {sender}.',
   'mail.reminder.lead': 'Recordatorio: {sender} espera su firma en «{title}».',

@@ -244,6 +244,7 @@ export const fr: Catalogue = {
   'mail.hello': 'Bonjour,',
   'mail.hello_name': 'Bonjour {name},',
   'mail.invite.lead': '{sender} vous invite à vérifier et signer « {title} ».',
+  'mail.handed_over': '{from} vous a transmis ce document pour que vous signiez à sa place. Motif : {reason}',
   'mail.invite.subject': 'Veuillez signer « {title} »',
   'mail.next.lead': 'C’est à votre tour de signer « {title} », envoyé par {sender}.',
   'mail.reminder.lead': 'Rappel : {sender} attend votre signature sur « {title} ».',

@@ -239,6 +239,7 @@ export const it: Catalogue = {
   'mail.hello': 'Gentile destinatario,',
   'mail.hello_name': 'Gentile {name},',
   'mail.invite.lead': '{sender} Le chiede di controllare e firmare «{title}».',
+  'mail.handed_over': '{from} Le ha passato questo documento perché firmi al suo posto. Motivo: {reason}',
   'mail.invite.subject': 'Firmi «{title}»',
   'mail.next.lead': 'È il Suo turno di firmare «{title}», inviato da {sender}.',
   'mail.reminder.lead': 'Promemoria: {sender} attende la Sua firma su «{title}».',

@@ -240,6 +240,8 @@ export const nl: Catalogue = {
   'mail.hello': 'Beste,',
   'mail.hello_name': 'Beste {name},',
   'mail.invite.lead': '{sender} vraagt u ‘{title}’ te bekijken en te ondertekenen.',
+  'mail.handed_over':
+    '{from} heeft dit aan u doorgegeven om in zijn of haar plaats te ondertekenen. Reden: {reason}',
   'mail.invite.subject': 'Onderteken ‘{title}’',
   'mail.next.lead': 'U bent aan de beurt om ‘{title}’ te ondertekenen, verstuurd door {sender}.',
   'mail.reminder.lead': 'Een herinnering: {sender} wacht op uw handtekening onder ‘{title}’.',

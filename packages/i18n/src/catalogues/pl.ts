@@ -234,6 +234,8 @@ export const pl: Catalogue = {
   'mail.hello': 'Dzień dobry,',
   'mail.hello_name': 'Dzień dobry, {name},',
   'mail.invite.lead': '{sender} prosi o sprawdzenie i podpisanie dokumentu „{title}”.',
+  'mail.handed_over':
+    '{from} przekazuje Panu/Pani ten dokument do podpisania w swoim imieniu. Powód: {reason}',
   'mail.invite.subject': 'Prośba o podpisanie „{title}”',
   'mail.next.lead': 'Twoja kolej na podpisanie dokumentu „{title}” wysłanego przez: {sender}.',
   'mail.reminder.lead': 'Przypomnienie: {sender} czeka na Twój podpis pod dokumentem „{title}”.',

@@ -238,6 +238,7 @@ export const pt: Catalogue = {
   'mail.hello': 'Olá,',
   'mail.hello_name': 'Olá, {name},',
   'mail.invite.lead': '{sender} pede que você revise e assine “{title}”.',
+  'mail.handed_over': '{from} passou isto para você assinar no lugar dele ou dela. Motivo: {reason}',
   'mail.invite.subject': 'Por favor, assine “{title}”',
   'mail.next.lead': 'É a sua vez de assinar “{title}”, enviado por {sender}.',
   'mail.reminder.lead': 'Lembrete: {sender} está aguardando sua assinatura em “{title}”.',
