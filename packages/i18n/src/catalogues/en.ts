@@ -424,6 +424,8 @@ export const en = {
   'error.value_unknown': '"{field}" is not one of your fields in this document',
   'error.code_not_needed': 'This signing link does not need a code',
   'error.code_no_address': 'There is no email address or phone number to send a code to; ask the sender',
+  'error.code_sms_capped':
+    "No code was texted to you: the sender's SMS limit for today is reached. Contact {who} to sign.",
 
   // The audit trail: how a signer was authenticated, how a signature was made, who did what
   'audit.auth_link_email': 'Signing link sent by email to {email}',

@@ -411,6 +411,8 @@ export const es: Catalogue = {
   'error.code_not_needed': 'Este enlace de firma no necesita código',
   'error.code_no_address':
     'No hay correo electrónico ni teléfono al que enviar un código; consulte al remitente',
+  'error.code_sms_capped':
+    'No se le ha enviado ningún código por SMS: se ha alcanzado el límite diario de SMS del remitente. Contacte con {who} para firmar.',
   'audit.auth_link_email': 'Enlace de firma enviado por correo a {email}',
   'audit.auth_link_sms': 'Enlace de firma enviado por SMS al {phone}',
   'audit.auth_link': 'Enlace de firma',

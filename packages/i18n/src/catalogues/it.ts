@@ -408,6 +408,8 @@ export const it: Catalogue = {
   'error.code_not_needed': 'Questo link di firma non richiede un codice',
   'error.code_no_address':
     'Non c’è un indirizzo email né un numero di telefono a cui inviare un codice; si rivolga al mittente',
+  'error.code_sms_capped':
+    'Non Le è stato inviato alcun codice via SMS: il mittente ha raggiunto il limite giornaliero di SMS. Contatti {who} per firmare.',
   'audit.auth_link_email': 'Link di firma inviato via email a {email}',
   'audit.auth_link_sms': 'Link di firma inviato via SMS al {phone}',
   'audit.auth_link': 'Link di firma',

@@ -412,6 +412,8 @@ export const nl: Catalogue = {
   'error.code_not_needed': 'Deze ondertekenlink heeft geen code nodig',
   'error.code_no_address':
     'Er is geen e-mailadres of telefoonnummer om een code naar te sturen; neem contact op met de afzender',
+  'error.code_sms_capped':
+    'Er is geen code per sms naar u gestuurd: de afzender heeft zijn sms-limiet voor vandaag bereikt. Neem contact op met {who} om te ondertekenen.',
   'audit.auth_link_email': 'Ondertekeningslink per e-mail verstuurd naar {email}',
   'audit.auth_link_sms': 'Ondertekeningslink per sms verstuurd naar {phone}',
   'audit.auth_link': 'Ondertekeningslink',

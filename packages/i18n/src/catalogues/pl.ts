@@ -406,6 +406,8 @@ export const pl: Catalogue = {
   'error.code_not_needed': 'Ten link do podpisu nie wymaga kodu',
   'error.code_no_address':
     'Nie ma adresu e-mail ani numeru telefonu, na który można wysłać kod; skontaktuj się z nadawcą',
+  'error.code_sms_capped':
+    'Nie wysłano kodu SMS-em: nadawca wyczerpał dzienny limit SMS. Aby podpisać, skontaktuj się z: {who}.',
   'audit.auth_link_email': 'Link do podpisu wysłany e-mailem na adres {email}',
   'audit.auth_link_sms': 'Link do podpisu wysłany SMS-em na numer {phone}',
   'audit.auth_link': 'Link do podpisu',
