@@ -107,6 +107,26 @@ describe('issue 34.2: reminders on POST /signature_requests', () => {
     expect(second!.status).toBe('waiting');
   });
 
+  it("issue 42.4: reminders go by each signer's channel every time: phone-only signers get all 3 by SMS, not only the first", async () => {
+    const r = await send({
+      reminders: { every_hours: 72, max: 3 },
+      signers: [
+        { name: 'Pia Phone', phone: '+49 30 1234567' },
+        { name: 'Paul Phone', phone: '+49 30 7654321' },
+      ],
+    });
+    const [first, second] = r.signers;
+    for (const hours of [72, 144, 216, 288, 360, 432]) await runAt(hours);
+    const { rows } = await sql<{ signer_id: number; n: number }>`
+      select signer_id, count(*)::int as n from sms_outbox
+      where signer_id in (${first!.id}, ${second!.id}) and kind = 'reminder' group by signer_id`.execute(
+      h.db,
+    );
+    // The second waits for the first's turn (sequential): only the first is reminded.
+    expect(rows).toEqual([{ signer_id: first!.id, n: 3 }]);
+    expect(await remindersOf(r.id)).toEqual({});
+  });
+
   it('issue 34.2: the next signer in a sequential order gets their own reminders once it is their turn, counted from their invitation', async () => {
     const r = await send({ reminders: { every_hours: 48, max: 1 } });
     const [first, second] = r.signers;

@@ -315,6 +315,57 @@ describe('issue 32: the per-account daily SMS cap (SMS_DAILY_LIMIT)', () => {
     });
     expect((await listSms(t.db, { to: '+49301234503' })).data[0]!.status).toBe('capped');
   });
+
+  it('issue 42.3: a capped code is no dead end: the signer is told it was not texted and whom to contact, the timeline never says it was texted, and the sender gets the webhook event and one email a day per request', async () => {
+    const templateId = (await makeTemplate(t, owner, { fields: SIGNATURE })).id;
+    // The limit (2) is used up, whatever ran before.
+    for (const n of [8, 9])
+      await sendRequest(t, owner, { template_id: templateId, signers: [{ phone: `+49 30 123459${n}` }] });
+    const res = await sendRequest(t, owner, {
+      template_id: templateId,
+      signers: [{ phone: '+49 30 1234567' }],
+      require_email_otp: true,
+    });
+    expect(res.status).toBe(201);
+    const signer = res.body.signers[0];
+    const token = tokenOf(signer.signing_url);
+    expect((await trpc(t, 'open', { token }, 'query')).data).toMatchObject({ code_required: true });
+    const asked = await trpc(t, 'requestCode', { token });
+    expect(asked.data).toBeUndefined();
+    expect(asked.error?.code).toBe('invalid_request');
+    const sender = await t.db
+      .selectFrom('users')
+      .select('name')
+      .where('id', '=', owner.userId)
+      .executeTakeFirstOrThrow();
+    expect(asked.error?.message).toBe(
+      `No code was texted to you: the sender's SMS limit for today is reached. Contact ${sender.name} (${owner.email}) to sign.`,
+    );
+    expect((await smsOf(t, signer.id, 'otp')).map((m) => m.status)).toEqual(['capped']);
+    const timeline = await timelineOf(t, res.body.id);
+    expect(timeline.map((e) => e.type)).not.toContain('otp.sent');
+    expect(timeline.filter((e) => e.type === 'sms.capped').map((e) => e.data.kind)).toEqual([
+      'invitation',
+      'otp',
+    ]);
+    // The sender: an extension webhook event for each capped SMS, and one email for the request.
+    const events = await t.db
+      .selectFrom('webhook_events')
+      .select(['type'])
+      .where('object_type', '=', 'signer')
+      .where('object_id', '=', signer.id)
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(['signer.sms_capped', 'signer.sms_capped']);
+    const notices = await t.db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'subject', 'text_body'])
+      .where('kind', '=', 'sms_capped_notice')
+      .where('text_body', 'like', `%/requests/${res.body.id}%`)
+      .execute();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.to_address).toBe(owner.email);
+    expect(notices[0]!.text_body).toContain('limit of 2 SMS in 24 hours');
+  });
 });
 
 describe('issue 32: SMS_PROVIDER=twilio, against a local server speaking the Messages API', () => {

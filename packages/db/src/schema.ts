@@ -300,6 +300,19 @@ export interface AuditEventsTable {
   created_at: CreatedAt;
   /** The checkout an entry records (migration 2026_11_23_0002_billing). */
   checkout_id: string | null;
+  /**
+   * The signer's name, email and phone when the entry was written (a hand-over changes the row
+   * afterwards); filled by a trigger from the signer row unless the entry sets it (migration
+   * 2026_12_07_0401_audit_acting_signer). Null for entries without a signer.
+   */
+  signer_who: ColumnType<SignerWho | null, string | null | undefined, string | null>;
+}
+
+/** Who a signer was when an audit entry was written. */
+export interface SignerWho {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
 }
 
 export interface CreditLedgerTable {

@@ -79,6 +79,8 @@ export function invitationEmail(opts: {
   expiresAt: Date | null;
   /** the signer's language; English when left out */
   locale?: Locale;
+  /** A hand-over's invitation (issue 42): who passed the turn on, and why. */
+  handedOver?: { from: string; reason: string } | null;
 }): InvitationMail {
   const locale = opts.locale ?? 'en';
   const values = { title: opts.title, sender: opts.senderName };
@@ -97,6 +99,7 @@ export function invitationEmail(opts: {
     paragraphs: [
       greeting,
       t(locale, LEAD[opts.kind], values),
+      ...(opts.handedOver ? [t(locale, 'mail.handed_over', opts.handedOver)] : []),
       ...(custom ? [custom] : []),
       ...(expiry ? [expiry] : []),
     ],

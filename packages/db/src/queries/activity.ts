@@ -5,7 +5,7 @@ import type { Scope } from '../scope.ts';
 // The dashboard's reads of an account side's activity: audit entries with the request and signer
 // they name, and the overview's counts.
 
-/** One audit entry with the request's title and the signer it names. */
+/** One audit entry with the request's title and the signer it names (as they were then). */
 export interface ActivityRow {
   id: number;
   type: string;
@@ -35,8 +35,13 @@ function activityQuery(db: Executor, scope: Scope) {
       'a.signature_request_id',
       'r.template_name',
       'a.signer_id',
-      's.name as signer_name',
-      's.email as signer_email',
+      // The signer as they were when the entry was written (a hand-over changes the row, issue 42).
+      sql<string | null>`case when a.signer_who is null then s.name else a.signer_who->>'name' end`.as(
+        'signer_name',
+      ),
+      sql<string | null>`case when a.signer_who is null then s.email else a.signer_who->>'email' end`.as(
+        'signer_email',
+      ),
     ])
     .where('a.account_id', '=', scope.accountId)
     .where('a.environment', '=', scope.environment);

@@ -1,6 +1,6 @@
 import type { Executor, Tx } from '../connection.ts';
 import { json } from '../connection.ts';
-import type { SignatureRequestRow, SignerRow } from '../schema.ts';
+import type { SignatureRequestRow, SignerRow, SignerWho } from '../schema.ts';
 
 // The signer's flow on the signing page (packages/core/src/services/signing: open, codes, values,
 // complete): the reads that resolve a signing link, email-code sessions, and the signer's and
@@ -82,6 +82,8 @@ export interface SignerAuditEntry {
   userAgent: string | null;
   data: Record<string, unknown>;
   now: Date;
+  /** Who acted, when not the signer row as it is at insert time (the trigger's default). */
+  signerWho?: SignerWho;
 }
 
 export async function insertSignerAuditEvent(tx: Tx, entry: SignerAuditEntry): Promise<void> {
@@ -99,6 +101,7 @@ export async function insertSignerAuditEvent(tx: Tx, entry: SignerAuditEntry): P
       user_agent: entry.userAgent,
       data: json(entry.data),
       created_at: entry.now,
+      ...(entry.signerWho ? { signer_who: json(entry.signerWho) } : {}),
     })
     .execute();
 }

@@ -79,3 +79,37 @@ export async function listSmsRows(db: Executor, opts: { to?: string; limit: numb
   if (opts.to) q = q.where('to_number', '=', opts.to);
   return q.execute();
 }
+
+/** One SMS's status (`capped` when the daily limit kept it from being sent). */
+export async function findSmsStatus(db: Executor, id: number): Promise<SmsRow['status'] | undefined> {
+  const row = await db.selectFrom('sms_outbox').select('status').where('id', '=', id).executeTakeFirst();
+  return row?.status;
+}
+
+/**
+ * Whom to tell that a request's SMS was capped (issue 42.3): its title, its sender's name and
+ * email, its reply-to; and whether an SMS of the request was capped already since `since`.
+ */
+export async function findSmsCappedContext(db: Executor, requestId: number, since: Date) {
+  return db
+    .selectFrom('signature_requests as r')
+    .leftJoin('users as u', 'u.id', 'r.created_by_user_id')
+    .select((eb) => [
+      'r.template_name',
+      'r.reply_to',
+      'u.name as sender_name',
+      'u.email as sender_email',
+      eb
+        .exists(
+          eb
+            .selectFrom('sms_outbox as o')
+            .select('o.id')
+            .whereRef('o.signature_request_id', '=', 'r.id')
+            .where('o.status', '=', 'capped')
+            .where('o.created_at', '>=', since),
+        )
+        .as('capped_before'),
+    ])
+    .where('r.id', '=', requestId)
+    .executeTakeFirst();
+}

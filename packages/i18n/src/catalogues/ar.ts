@@ -231,6 +231,7 @@ export const ar: Catalogue = {
   'mail.hello': 'مرحبًا،',
   'mail.hello_name': 'مرحبًا {name}،',
   'mail.invite.lead': 'يطلب منك {sender} مراجعة «{title}» وتوقيعه.',
+  'mail.handed_over': 'أحال إليك {from} هذا الطلب لتوقّع بدلًا منه. السبب: {reason}',
   'mail.invite.subject': 'يُرجى توقيع «{title}»',
   'mail.next.lead': 'حان دورك لتوقيع «{title}» الذي أرسله {sender}.',
   'mail.reminder.lead': 'تذكير: ينتظر {sender} توقيعك على «{title}».',
@@ -391,6 +392,8 @@ export const ar: Catalogue = {
   'error.value_unknown': '«{field}» ليس من حقولك في هذا المستند',
   'error.code_not_needed': 'رابط التوقيع هذا لا يحتاج إلى رمز',
   'error.code_no_address': 'لا يوجد بريد إلكتروني ولا رقم هاتف لإرسال رمز إليه؛ تواصل مع المرسل',
+  'error.code_sms_capped':
+    'لم يُرسل إليك رمز برسالة نصية: بلغ المرسل حدّه اليومي من الرسائل النصية. تواصل مع {who} للتوقيع.',
   'audit.auth_link_email': 'أُرسل رابط التوقيع بالبريد الإلكتروني إلى {email}',
   'audit.auth_link_sms': 'أُرسل رابط التوقيع برسالة نصية إلى {phone}',
   'audit.auth_link': 'رابط التوقيع',

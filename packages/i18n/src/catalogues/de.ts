@@ -246,6 +246,8 @@ export const de: Catalogue = {
   'mail.hello': 'Guten Tag,',
   'mail.hello_name': 'Guten Tag {name},',
   'mail.invite.lead': '{sender} bittet Sie, „{title}“ zu prüfen und zu unterschreiben.',
+  'mail.handed_over':
+    '{from} hat dies an Sie weitergegeben, damit Sie an seiner oder ihrer Stelle unterschreiben. Grund: {reason}',
   'mail.invite.subject': 'Bitte unterschreiben Sie „{title}“',
   'mail.next.lead': 'Sie sind an der Reihe, „{title}“ zu unterschreiben, gesendet von {sender}.',
   'mail.reminder.lead': 'Eine Erinnerung: {sender} wartet auf Ihre Unterschrift unter „{title}“.',
@@ -419,6 +421,8 @@ export const de: Catalogue = {
   'error.code_not_needed': 'Für diesen Link ist kein Code nötig',
   'error.code_no_address':
     'Es gibt keine E-Mail-Adresse und keine Telefonnummer, an die ein Code gehen kann; wenden Sie sich an den Absender',
+  'error.code_sms_capped':
+    'Es wurde Ihnen kein Code per SMS gesendet: Das SMS-Tageslimit des Absenders ist erreicht. Wenden Sie sich an {who}, um zu unterschreiben.',
   'audit.auth_link_email': 'Link zum Unterschreiben per E-Mail an {email} gesendet',
   'audit.auth_link_sms': 'Link zum Unterschreiben per SMS an {phone} gesendet',
   'audit.auth_link': 'Link zum Unterschreiben',

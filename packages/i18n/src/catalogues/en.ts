@@ -250,6 +250,7 @@ export const en = {
   'mail.hello': 'Hello,',
   'mail.hello_name': 'Hello {name},',
   'mail.invite.lead': '{sender} asks you to review and sign "{title}".',
+  'mail.handed_over': '{from} passed this on to you to sign in their place. Their reason: {reason}',
   'mail.invite.subject': 'Please sign "{title}"',
   'mail.next.lead': 'It is your turn to sign "{title}", sent by {sender}.',
   'mail.reminder.lead': 'A reminder: {sender} is waiting for your signature on "{title}".',
@@ -423,6 +424,8 @@ export const en = {
   'error.value_unknown': '"{field}" is not one of your fields in this document',
   'error.code_not_needed': 'This signing link does not need a code',
   'error.code_no_address': 'There is no email address or phone number to send a code to; ask the sender',
+  'error.code_sms_capped':
+    "No code was texted to you: the sender's SMS limit for today is reached. Contact {who} to sign.",
 
   // The audit trail: how a signer was authenticated, how a signature was made, who did what
   'audit.auth_link_email': 'Signing link sent by email to {email}',

@@ -241,6 +241,7 @@ export const es: Catalogue = {
   'mail.hello': 'Hola:',
   'mail.hello_name': 'Hola, {name}:',
   'mail.invite.lead': '{sender} le pide que revise y firme «{title}».',
+  'mail.handed_over': '{from} le ha pasado esto para que firme en su lugar. Motivo: {reason}',
   'mail.invite.subject': 'Firme «{title}», por favor',
   'mail.next.lead': 'Es su turno de firmar «{title}», enviado por {sender}.',
   'mail.reminder.lead': 'Recordatorio: {sender} espera su firma en «{title}».',
@@ -410,6 +411,8 @@ export const es: Catalogue = {
   'error.code_not_needed': 'Este enlace de firma no necesita código',
   'error.code_no_address':
     'No hay correo electrónico ni teléfono al que enviar un código; consulte al remitente',
+  'error.code_sms_capped':
+    'No se le ha enviado ningún código por SMS: se ha alcanzado el límite diario de SMS del remitente. Contacte con {who} para firmar.',
   'audit.auth_link_email': 'Enlace de firma enviado por correo a {email}',
   'audit.auth_link_sms': 'Enlace de firma enviado por SMS al {phone}',
   'audit.auth_link': 'Enlace de firma',

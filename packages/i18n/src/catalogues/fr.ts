@@ -244,6 +244,7 @@ export const fr: Catalogue = {
   'mail.hello': 'Bonjour,',
   'mail.hello_name': 'Bonjour {name},',
   'mail.invite.lead': '{sender} vous invite à vérifier et signer « {title} ».',
+  'mail.handed_over': '{from} vous a transmis ce document pour que vous signiez à sa place. Motif : {reason}',
   'mail.invite.subject': 'Veuillez signer « {title} »',
   'mail.next.lead': 'C’est à votre tour de signer « {title} », envoyé par {sender}.',
   'mail.reminder.lead': 'Rappel : {sender} attend votre signature sur « {title} ».',
@@ -417,6 +418,8 @@ export const fr: Catalogue = {
   'error.code_not_needed': 'Ce lien de signature ne demande pas de code',
   'error.code_no_address':
     'Aucune adresse e-mail ni aucun numéro de téléphone pour envoyer un code ; contactez l’expéditeur',
+  'error.code_sms_capped':
+    'Aucun code ne vous a été envoyé par SMS : l’expéditeur a atteint sa limite de SMS pour aujourd’hui. Contactez {who} pour signer.',
   'audit.auth_link_email': 'Lien de signature envoyé par e-mail à {email}',
   'audit.auth_link_sms': 'Lien de signature envoyé par SMS au {phone}',
   'audit.auth_link': 'Lien de signature',

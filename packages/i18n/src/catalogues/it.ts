@@ -239,6 +239,7 @@ export const it: Catalogue = {
   'mail.hello': 'Gentile destinatario,',
   'mail.hello_name': 'Gentile {name},',
   'mail.invite.lead': '{sender} Le chiede di controllare e firmare «{title}».',
+  'mail.handed_over': '{from} Le ha passato questo documento perché firmi al suo posto. Motivo: {reason}',
   'mail.invite.subject': 'Firmi «{title}»',
   'mail.next.lead': 'È il Suo turno di firmare «{title}», inviato da {sender}.',
   'mail.reminder.lead': 'Promemoria: {sender} attende la Sua firma su «{title}».',
@@ -407,6 +408,8 @@ export const it: Catalogue = {
   'error.code_not_needed': 'Questo link di firma non richiede un codice',
   'error.code_no_address':
     'Non c’è un indirizzo email né un numero di telefono a cui inviare un codice; si rivolga al mittente',
+  'error.code_sms_capped':
+    'Non Le è stato inviato alcun codice via SMS: il mittente ha raggiunto il limite giornaliero di SMS. Contatti {who} per firmare.',
   'audit.auth_link_email': 'Link di firma inviato via email a {email}',
   'audit.auth_link_sms': 'Link di firma inviato via SMS al {phone}',
   'audit.auth_link': 'Link di firma',

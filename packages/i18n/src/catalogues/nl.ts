@@ -240,6 +240,8 @@ export const nl: Catalogue = {
   'mail.hello': 'Beste,',
   'mail.hello_name': 'Beste {name},',
   'mail.invite.lead': '{sender} vraagt u ‘{title}’ te bekijken en te ondertekenen.',
+  'mail.handed_over':
+    '{from} heeft dit aan u doorgegeven om in zijn of haar plaats te ondertekenen. Reden: {reason}',
   'mail.invite.subject': 'Onderteken ‘{title}’',
   'mail.next.lead': 'U bent aan de beurt om ‘{title}’ te ondertekenen, verstuurd door {sender}.',
   'mail.reminder.lead': 'Een herinnering: {sender} wacht op uw handtekening onder ‘{title}’.',
@@ -410,6 +412,8 @@ export const nl: Catalogue = {
   'error.code_not_needed': 'Deze ondertekenlink heeft geen code nodig',
   'error.code_no_address':
     'Er is geen e-mailadres of telefoonnummer om een code naar te sturen; neem contact op met de afzender',
+  'error.code_sms_capped':
+    'Er is geen code per sms naar u gestuurd: de afzender heeft zijn sms-limiet voor vandaag bereikt. Neem contact op met {who} om te ondertekenen.',
   'audit.auth_link_email': 'Ondertekeningslink per e-mail verstuurd naar {email}',
   'audit.auth_link_sms': 'Ondertekeningslink per sms verstuurd naar {phone}',
   'audit.auth_link': 'Ondertekeningslink',

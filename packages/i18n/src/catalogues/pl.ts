@@ -234,6 +234,8 @@ export const pl: Catalogue = {
   'mail.hello': 'Dzień dobry,',
   'mail.hello_name': 'Dzień dobry, {name},',
   'mail.invite.lead': '{sender} prosi o sprawdzenie i podpisanie dokumentu „{title}”.',
+  'mail.handed_over':
+    '{from} przekazuje Panu/Pani ten dokument do podpisania w swoim imieniu. Powód: {reason}',
   'mail.invite.subject': 'Prośba o podpisanie „{title}”',
   'mail.next.lead': 'Twoja kolej na podpisanie dokumentu „{title}” wysłanego przez: {sender}.',
   'mail.reminder.lead': 'Przypomnienie: {sender} czeka na Twój podpis pod dokumentem „{title}”.',
@@ -404,6 +406,8 @@ export const pl: Catalogue = {
   'error.code_not_needed': 'Ten link do podpisu nie wymaga kodu',
   'error.code_no_address':
     'Nie ma adresu e-mail ani numeru telefonu, na który można wysłać kod; skontaktuj się z nadawcą',
+  'error.code_sms_capped':
+    'Nie wysłano kodu SMS-em: nadawca wyczerpał dzienny limit SMS. Aby podpisać, skontaktuj się z: {who}.',
   'audit.auth_link_email': 'Link do podpisu wysłany e-mailem na adres {email}',
   'audit.auth_link_sms': 'Link do podpisu wysłany SMS-em na numer {phone}',
   'audit.auth_link': 'Link do podpisu',

@@ -238,6 +238,7 @@ export const pt: Catalogue = {
   'mail.hello': 'Olá,',
   'mail.hello_name': 'Olá, {name},',
   'mail.invite.lead': '{sender} pede que você revise e assine “{title}”.',
+  'mail.handed_over': '{from} passou isto para você assinar no lugar dele ou dela. Motivo: {reason}',
   'mail.invite.subject': 'Por favor, assine “{title}”',
   'mail.next.lead': 'É a sua vez de assinar “{title}”, enviado por {sender}.',
   'mail.reminder.lead': 'Lembrete: {sender} está aguardando sua assinatura em “{title}”.',
@@ -407,6 +408,8 @@ export const pt: Catalogue = {
   'error.value_unknown': '“{field}” não é um dos seus campos neste documento',
   'error.code_not_needed': 'Este link de assinatura não precisa de código',
   'error.code_no_address': 'Não há e-mail nem telefone para enviar um código; fale com o remetente',
+  'error.code_sms_capped':
+    'Nenhum código foi enviado por SMS: o remetente atingiu o limite diário de SMS. Entre em contato com {who} para assinar.',
   'audit.auth_link_email': 'Link de assinatura enviado por e-mail para {email}',
   'audit.auth_link_sms': 'Link de assinatura enviado por SMS para {phone}',
   'audit.auth_link': 'Link de assinatura',

@@ -23,10 +23,20 @@ const METHOD_WORDS: Record<string, string> = {
 const asRecord = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
+/**
+ * The signer's entries since their last hand-over (`signer.delegated`, issue 42): what the person
+ * who holds the row now did, not the one who handed it on.
+ */
+function ownSinceHandOver(events: AuditEventRow[], signerId: number): AuditEventRow[] {
+  const own = events.filter((e) => e.signer_id === signerId);
+  const last = own.findLastIndex((e) => e.type === 'signer.delegated');
+  return last < 0 ? own : own.slice(last + 1);
+}
+
 /** The consent the signer gave (the latest consent event), or null. */
 export function consentOf(events: AuditEventRow[], signerId: number): TrailSigner['consent'] {
-  const event = events
-    .filter((e) => e.signer_id === signerId && typeof asRecord(e.data).consent === 'string')
+  const event = ownSinceHandOver(events, signerId)
+    .filter((e) => typeof asRecord(e.data).consent === 'string')
     .at(-1);
   if (!event) return null;
   return { text: asRecord(event.data).consent as string, at: event.created_at };
@@ -35,8 +45,7 @@ export function consentOf(events: AuditEventRow[], signerId: number): TrailSigne
 /** How each signature / initials field was made, by field name. */
 export function signatureMethodsOf(events: AuditEventRow[], signerId: number): Map<string, string> {
   const methods = new Map<string, string>();
-  for (const e of events) {
-    if (e.signer_id !== signerId) continue;
+  for (const e of ownSinceHandOver(events, signerId)) {
     const data = asRecord(e.data);
     for (const [field, how] of Object.entries(asRecord(data.signature_methods ?? data.methods))) {
       const word = typeof how === 'string' ? METHOD_WORDS[how.toLowerCase()] : undefined;
@@ -56,7 +65,7 @@ export function authenticationOf(signer: SignerRow, o: { events: AuditEventRow[]
   if (signer.email) lines.push(tr('audit.auth_link_email', { email: signer.email }));
   else if (signer.phone) lines.push(tr('audit.auth_link_sms', { phone: signer.phone }));
   else lines.push(tr('audit.auth_link'));
-  const own = events.filter((e) => e.signer_id === signer.id);
+  const own = ownSinceHandOver(events, signer.id);
   if (signer.otp_verified_at || own.some((e) => e.type === 'otp.verified')) {
     const sent = own.filter((e) => e.type === 'otp.sent').at(-1);
     const bySms = asRecord(sent?.data).channel === 'sms';

@@ -63,7 +63,7 @@ function stillOpen(request: SignatureRequestRow, now: Date): boolean {
 
 /**
  * When the next run is due: the earliest time a signer who can still get an automatic reminder
- * is `every_hours` past their last email; null when no signer can get one now. A signer whose turn
+ * (by email or SMS) is `every_hours` past their last link; null when no signer can get one now. A signer whose turn
  * has not come (`waiting`) is not looked at: their schedule starts when their turn comes
  * (rearmAutoReminders from the signing that invites them). Never sooner than the hourly limit.
  */
@@ -71,7 +71,8 @@ function nextAutoRemindAt(signers: SignerRow[], schedule: ReminderSchedule, now:
   const every = schedule.every_hours * HOUR_MS;
   let next: number | null = null;
   for (const s of signers) {
-    if (isFinished(s) || !s.email || s.auto_reminders >= schedule.max) continue;
+    // Reminders go by each signer's channel (issue 42.4): a phone-only signer is texted each time.
+    if (isFinished(s) || (!s.email && !s.phone) || s.auto_reminders >= schedule.max) continue;
     if (!wasInvitedByEmail(s) || !s.last_emailed_at) continue;
     const at = s.last_emailed_at.getTime() + every;
     next = next === null ? at : Math.min(next, at);

@@ -40,13 +40,24 @@ export async function queueInvitation(
     kind,
     senderName,
     now,
-  }: { request: SignatureRequestRow; signer: SignerRow; kind: InvitationKind; senderName: string; now: Date },
+    handedOver,
+  }: {
+    request: SignatureRequestRow;
+    signer: SignerRow;
+    kind: InvitationKind;
+    senderName: string;
+    now: Date;
+    handedOver?: HandedOver;
+  },
 ): Promise<Outgoing> {
   await markSignerEmailed(tx, signer.id, now);
-  return queueInvitationMail(tx, { config, request, signer, kind, senderName, now });
+  return queueInvitationMail(tx, { config, request, signer, kind, senderName, now, handedOver });
 }
 
 type InvitationKind = 'invitation' | 'next_signer' | 'reminder' | 'resend';
+
+/** A hand-over's invitation: who passed the turn on (as the new person knows them), and why. */
+type HandedOver = { from: string; reason: string };
 
 /**
  * The email of {@link queueInvitation} alone, for a signer written with `last_emailed_at` already
@@ -63,6 +74,7 @@ export async function queueInvitationMail(
     now: Date;
     /** The account's default signer language when the caller read it already (undefined: read it). */
     accountLocale?: string | null;
+    handedOver?: HandedOver | undefined;
   },
 ): Promise<Outgoing> {
   const { request, signer } = o;
@@ -85,6 +97,7 @@ export async function queueInvitationMail(
     signingUrl: url,
     message: request.message,
     expiresAt: request.expires_at,
+    handedOver: o.handedOver ?? null,
   });
   const mailId = await queueMail(tx, {
     kind: o.kind,

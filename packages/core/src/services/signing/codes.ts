@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Tx } from '@esign/db';
+import { findUserName } from '@esign/db/queries/signature-requests';
 import {
   clearSignerCode,
   countSignerAuditEventsSince,
@@ -8,6 +9,7 @@ import {
   setSignerCode,
   setSignerCodeAttempts,
 } from '@esign/db/queries/signing';
+import { findSmsStatus } from '@esign/db/queries/sms';
 import type { Locale, MessageKey } from '@esign/i18n';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
@@ -49,7 +51,7 @@ const NO_CODE = {
  * a signer with only a phone, or one the sender reaches by SMS), at most 5 an hour.
  */
 export async function requestSigningCode(sc: SignerCtx, token: string) {
-  const { result, out } = await sc.db.transaction().execute(async (tx) => {
+  const { capped, result, out } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolveLocked(tx, token, sc.now);
     if (!r.signer.require_email_otp)
       throw new CoreError('invalid_request', 'This signing link does not need a code', {
@@ -75,29 +77,55 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
       request: r.request,
       acceptLanguage: sc.acceptLanguage,
     });
-    const out = bySms
-      ? {
-          mail: [],
-          sms: [
-            await queueCodeSms(tx, {
-              ...sc,
-              request: r.request,
-              signer: r.signer,
-              code,
-              minutes: CODE_TTL_MS / 60_000,
-              locale,
-            }),
-          ],
-        }
-      : { mail: [await queueCodeMail(tx, r, { code, locale })], sms: [] };
+    const smsId = bySms
+      ? await queueCodeSms(tx, {
+          ...sc,
+          request: r.request,
+          signer: r.signer,
+          code,
+          minutes: CODE_TTL_MS / 60_000,
+          locale,
+        })
+      : null;
+    // Past the account's daily SMS limit the code is never texted (issue 42.3): no `otp.sent`, and
+    // the signer is told whom to contact instead of to wait for it.
+    if (smsId !== null && (await findSmsStatus(tx, smsId)) === 'capped') {
+      return { capped: await senderContact(tx, r), result: null, out: { mail: [], sms: [] } };
+    }
+    const out =
+      smsId !== null
+        ? { mail: [], sms: [smsId] }
+        : { mail: [await queueCodeMail(tx, r, { code, locale })], sms: [] };
     await audit(tx, sc, { r, type: 'otp.sent', ...(bySms ? { data: { channel: 'sms' } } : {}) });
     const result = bySms
       ? { sent: true as const, channel: 'sms' as const, email: null, to: maskPhone(r.signer.phone!) }
       : { sent: true as const, channel: 'email' as const, email: r.signer.email!, to: r.signer.email! };
-    return { result: { ...result, expires_at: expires.toISOString() }, out };
+    return { capped: null, result: { ...result, expires_at: expires.toISOString() }, out };
   });
+  if (capped) {
+    const who =
+      capped.contact && capped.contact !== capped.sender
+        ? `${capped.sender} (${capped.contact})`
+        : capped.sender;
+    throw new CoreError(
+      'invalid_request',
+      `No code was texted to you: the sender's SMS limit for today is reached. Contact ${who} to sign.`,
+      { messageKey: 'error.code_sms_capped', messageValues: { who } },
+    );
+  }
   await sendOutgoingNow(mailCtx(sc), out);
-  return result;
+  return result!;
+}
+
+/** Whom a signer whose code could not be texted contacts: the sender's name and email (or reply-to). */
+async function senderContact(tx: Tx, r: Resolved): Promise<{ sender: string; contact: string | null }> {
+  const user = r.request.created_by_user_id
+    ? await findUserName(tx, r.request.created_by_user_id)
+    : undefined;
+  return {
+    sender: user?.name ?? user?.email ?? r.request.reply_to ?? 'the sender',
+    contact: user?.email ?? r.request.reply_to ?? null,
+  };
 }
 
 /** The code by email, in the language the signer reads (issue 32). */

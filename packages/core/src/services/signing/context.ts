@@ -1,4 +1,4 @@
-import type { Db, Executor, SignatureRequestRow, SignerRow, Tx } from '@esign/db';
+import type { Db, Executor, SignatureRequestRow, SignerRow, SignerWho, Tx } from '@esign/db';
 import {
   findSignerByTokenHash,
   findSigningSessionExpiry,
@@ -141,7 +141,7 @@ export async function requireSession(db: Executor, sc: SignerCtx, check: Session
 export function audit(
   tx: Tx,
   sc: SignerCtx,
-  entry: { r: Resolved; type: string; data?: Record<string, unknown> },
+  entry: { r: Resolved; type: string; data?: Record<string, unknown>; signerWho?: SignerWho },
 ): Promise<void> {
   const { r } = entry;
   return insertSignerAuditEvent(tx, {
@@ -152,5 +152,6 @@ export function audit(
     userAgent: sc.userAgent,
     data: entry.data ?? {},
     now: sc.now,
+    ...(entry.signerWho ? { signerWho: entry.signerWho } : {}),
   });
 }

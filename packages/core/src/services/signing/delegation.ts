@@ -54,6 +54,12 @@ const who = (s: Pick<SignerRow, 'name' | 'email' | 'phone'>) => ({
   phone: s.phone,
 });
 
+/** The person handing over as the new one knows them: name and address. */
+const personName = (s: SignerRow) => {
+  const address = s.email ?? s.phone;
+  return s.name && address ? `${s.name} (${address})` : (s.name ?? address ?? 'A signer');
+};
+
 /** The sender's notice: who handed the request to whom, and why. */
 async function queueSenderNotice(
   tx: Tx,
@@ -107,6 +113,8 @@ async function delegateLocked(tx: Tx, sc: SignerCtx, input: DelegateArgs) {
     r,
     type: 'signer.delegated',
     data: { from: who(from), to: who(to), reason: input.reason },
+    // Done by the person handing over: the row already names the new one.
+    signerWho: who(from),
   });
   const scope = { accountId: r.request.account_id, environment: r.request.environment };
   await recordEvent(tx, scope, {
@@ -123,6 +131,8 @@ async function delegateLocked(tx: Tx, sc: SignerCtx, input: DelegateArgs) {
     kind: 'invitation',
     senderName,
     now: sc.now,
+    // The new person learns who passed it on and why (issue 42).
+    handedOver: { from: personName(from), reason: input.reason },
   });
   const notice = await queueSenderNotice(tx, sc, { request: r.request, from, to, reason: input.reason });
   if (notice !== null) mailIds.mail.push(notice);

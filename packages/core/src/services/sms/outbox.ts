@@ -15,6 +15,7 @@ import { recordAudit } from '../audit.ts';
 import { enqueueJob, type JobContext, type JobHandler, type JobKind, RetryIn, RetryLater } from '../jobs.ts';
 import { MESSAGE_MAX_ATTEMPTS, messageRetryDelayMs, retryWindowOver } from '../message-retry.ts';
 import { SIGNING_LINK_KINDS } from '../secret-markers.ts';
+import { cappedContext, tellSenderSmsCapped } from './capped.ts';
 import { normalisePhone } from './phone.ts';
 import { purgeSentSms } from './secrets.ts';
 import { SmsRefused, sendTwilioSms } from './twilio.ts';
@@ -41,7 +42,8 @@ export interface SmsMessage {
 /**
  * Puts an SMS in the outbox and its delivery job in the caller's transaction. Past the account's
  * SMS_DAILY_LIMIT (any 24 hours, live and test sides together) the message is written `capped` and
- * never sent, and the request's timeline says so (`sms.capped`). Returns the message id.
+ * never sent, the request's timeline says so (`sms.capped`) and the sender is told (capped.ts).
+ * Returns the message id.
  */
 export async function queueSms(
   tx: Tx,
@@ -51,6 +53,10 @@ export async function queueSms(
   await lockAccountSms(tx, m.accountId);
   const used = await countAccountSmsSince(tx, m.accountId, new Date(now.getTime() - DAY_MS));
   const capped = used >= o.config.SMS_DAILY_LIMIT;
+  const toSender =
+    capped && m.signatureRequestId !== null ? { ...m, signatureRequestId: m.signatureRequestId } : null;
+  // Read before this message is written: whether the request had a capped SMS already today.
+  const context = toSender ? await cappedContext(tx, toSender, now) : undefined;
   const id = await insertSms(tx, {
     kind: m.kind,
     to_number: m.to,
@@ -82,6 +88,7 @@ export async function queueSms(
       now,
       data: { limit: o.config.SMS_DAILY_LIMIT },
     });
+    if (toSender) await tellSenderSmsCapped(tx, { config: o.config, now, sms: toSender, context });
   } else {
     await enqueueJob(tx, { kind: SMS_SEND_JOB, payload: { smsId: id }, maxAttempts: MESSAGE_MAX_ATTEMPTS });
   }
