@@ -152,8 +152,16 @@ describe('issue 32: without SMS_PROVIDER, SMS stay in the outbox', () => {
     const [completed] = await smsOf(t, signer.id, 'request.completed');
     expect(completed).toMatchObject({ to_number: '+49301234567', status: 'kept' });
     expect(completed!.links.length).toBeGreaterThan(0);
-    const file = await fetch(completed!.links[0]!);
+    // Issue 42.2: the completion SMS carries a short link (`/d/<35 characters>`) that leads to
+    // the sealed file; an altered one leads nowhere.
+    const short = completed!.links[0]!;
+    expect(short).toMatch(/\/d\/[\w-]{35}$/);
+    const file = await fetch(short);
     expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    const at = short.length - 5; // a character inside the MAC (the last one has padding bits)
+    const altered = `${short.slice(0, at)}${short[at] === 'A' ? 'B' : 'A'}${short.slice(at + 1)}`;
+    expect((await fetch(altered, { redirect: 'manual' })).status).toBe(404);
 
     const timeline = await timelineOf(t, res.body.id);
     const smsEvents = timeline.filter((e) => e.type === 'sms.sent').map((e) => e.data.kind);
@@ -163,8 +171,8 @@ describe('issue 32: without SMS_PROVIDER, SMS stay in the outbox', () => {
 
   it('issue 32: a German and an Arabic phone-only signer get their invitation, code and completion SMS in their language', async () => {
     const expected = {
-      de: { invite: 'bittet Sie, „', code: 'ist Ihr Code zum Unterschreiben', done: 'Alle haben' },
-      ar: { invite: 'يطلب منك', code: 'هو رمز التوقيع الخاص بك', done: 'وقّع الجميع على' },
+      de: { invite: 'bittet Sie, "', code: 'ist Ihr Code, um "', done: 'Alle haben' },
+      ar: { invite: 'يطلب منك', code: 'هو رمز توقيع', done: 'وقّع الجميع على' },
     } as const;
     for (const [locale, phone] of [
       ['de', '+49 89 1234567'],

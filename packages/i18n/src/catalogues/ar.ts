@@ -327,7 +327,7 @@ export const ar: Catalogue = {
   'sms.expires': 'تنتهي صلاحية الرابط في {date}.',
   'sms.private': 'رابط خاص، لا تعد توجيهه:',
   'sms.code':
-    '{code} هو رمز التوقيع الخاص بك. صالح لمدة {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}. لا تشاركه أبدًا.',
+    '{code} هو رمز توقيع «{title}» المرسل من {sender}. صالح لمدة {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}. لا تشاركه أبدًا.',
   'sms.done': 'وقّع الجميع على «{title}». نسختك الموقّعة، حتى {date}:',
   'sms.done_test': 'وقّع الجميع على «{title}» (وضع الاختبار، غير ملزم قانونيًا). نسختك الموقّعة، حتى {date}:',
   'mail.copy.subject': 'نسختك الموقّعة: {title}',
