@@ -423,5 +423,6 @@ export const ar: Catalogue = {
   'audit.event.sms_sent': 'أُرسلت رسالة نصية',
   'audit.event.sms_failed': 'لم تُسلَّم الرسالة النصية',
   'audit.event.sms_capped': 'حُجزت الرسالة النصية: بلغ الحد اليومي',
+  'audit.event.sms_opted_out': 'أُوقفت الرسائل النصية: ردّ الرقم بـ STOP',
   'audit.event.link_email_confirmed': 'أُكّد البريد الإلكتروني',
 };

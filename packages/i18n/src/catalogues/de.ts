@@ -452,5 +452,6 @@ export const de: Catalogue = {
   'audit.event.sms_sent': 'SMS gesendet',
   'audit.event.sms_failed': 'SMS nicht zugestellt',
   'audit.event.sms_capped': 'SMS zurückgehalten: Tageslimit erreicht',
+  'audit.event.sms_opted_out': 'SMS gestoppt: Die Nummer hat mit STOP geantwortet',
   'audit.event.link_email_confirmed': 'E-Mail-Adresse bestätigt',
 };

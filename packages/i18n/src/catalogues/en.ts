@@ -459,6 +459,7 @@ export const en = {
   'audit.event.sms_sent': 'SMS sent',
   'audit.event.sms_failed': 'SMS not delivered',
   'audit.event.sms_capped': 'SMS held: daily limit reached',
+  'audit.event.sms_opted_out': 'SMS stopped: the number replied STOP',
   'audit.event.link_email_confirmed': 'Email address confirmed',
 } as const;
 

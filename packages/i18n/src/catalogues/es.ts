@@ -442,5 +442,6 @@ export const es: Catalogue = {
   'audit.event.sms_sent': 'SMS enviado',
   'audit.event.sms_failed': 'SMS no entregado',
   'audit.event.sms_capped': 'SMS retenido: límite diario alcanzado',
+  'audit.event.sms_opted_out': 'SMS detenidos: el número respondió STOP',
   'audit.event.link_email_confirmed': 'Correo electrónico confirmado',
 };

@@ -449,5 +449,6 @@ export const fr: Catalogue = {
   'audit.event.sms_sent': 'SMS envoyé',
   'audit.event.sms_failed': 'SMS non distribué',
   'audit.event.sms_capped': 'SMS retenu : limite quotidienne atteinte',
+  'audit.event.sms_opted_out': 'SMS arrêtés : le numéro a répondu STOP',
   'audit.event.link_email_confirmed': 'Adresse e-mail confirmée',
 };

@@ -439,5 +439,6 @@ export const it: Catalogue = {
   'audit.event.sms_sent': 'SMS inviato',
   'audit.event.sms_failed': 'SMS non consegnato',
   'audit.event.sms_capped': 'SMS trattenuto: limite giornaliero raggiunto',
+  'audit.event.sms_opted_out': 'SMS interrotti: il numero ha risposto STOP',
   'audit.event.link_email_confirmed': 'Indirizzo email confermato',
 };

@@ -442,5 +442,6 @@ export const nl: Catalogue = {
   'audit.event.sms_sent': 'Sms verstuurd',
   'audit.event.sms_failed': 'Sms niet afgeleverd',
   'audit.event.sms_capped': 'Sms tegengehouden: daglimiet bereikt',
+  'audit.event.sms_opted_out': 'Sms gestopt: het nummer antwoordde STOP',
   'audit.event.link_email_confirmed': 'E-mailadres bevestigd',
 };

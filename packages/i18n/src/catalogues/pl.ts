@@ -437,5 +437,6 @@ export const pl: Catalogue = {
   'audit.event.sms_sent': 'Wysłano SMS',
   'audit.event.sms_failed': 'SMS niedostarczony',
   'audit.event.sms_capped': 'SMS wstrzymany: osiągnięto dzienny limit',
+  'audit.event.sms_opted_out': 'SMS wstrzymane: numer odpowiedział STOP',
   'audit.event.link_email_confirmed': 'Potwierdzono adres e-mail',
 };

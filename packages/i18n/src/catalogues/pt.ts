@@ -439,5 +439,6 @@ export const pt: Catalogue = {
   'audit.event.sms_sent': 'SMS enviado',
   'audit.event.sms_failed': 'SMS não entregue',
   'audit.event.sms_capped': 'SMS retido: limite diário atingido',
+  'audit.event.sms_opted_out': 'SMS interrompidos: o número respondeu STOP',
   'audit.event.link_email_confirmed': 'E-mail confirmado',
 };
