@@ -8,6 +8,7 @@ import { oauthServer } from './oauth/routes.ts';
 import type { WebOptions, WebRouteOptions } from './options.ts';
 import { sendSourcePages } from './send-sources.ts';
 import { signingPage } from './signing/routes.ts';
+import { smsWebhook } from './sms/routes.ts';
 import { trpcEndpoint } from './trpc/routes.ts';
 
 /**
@@ -21,6 +22,8 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   await app.register(signingPage, routeOptions);
   await app.register(billingPages, routeOptions);
   await app.register(stripeWebhook, routeOptions);
+  // Issue 42.7: replies to our SMS (STOP).
+  await app.register(smsWebhook, routeOptions);
   await app.register(dashboardPages, routeOptions);
   await app.register(sendSourcePages, routeOptions);
   // Issue 34.1: a CC recipient's read-only link.

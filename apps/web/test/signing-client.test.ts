@@ -15,7 +15,7 @@ import {
   initialsOf,
   isFilled,
   missingRequired,
-  nextRequired,
+  nextField,
   orderFields,
   parseTextInput,
   safeRedirect,
@@ -179,7 +179,7 @@ describe('values as the signing procedures take them', () => {
     expect(valuesByName([a, b, c, d], values, new Set([a.id]))).toEqual({ Name: 'Jane' });
   });
 
-  it('walks required fields in reading order for Next field, wrapping around', () => {
+  it('Next field visits optional fields too, in reading order, and wraps around to required ones only (issue 42.7)', () => {
     const p2 = field({ name: 'Sign', type: 'signature', areas: [area({ page: 2 })] });
     const top = field({ name: 'Name', areas: [area({ y: 0.1 })] });
     const optional = field({ name: 'Note', required: false, areas: [area({ y: 0.2 })] });
@@ -188,15 +188,18 @@ describe('values as the signing procedures take them', () => {
     const ordered = orderFields([p2, mid, optional, top, pre]);
     expect(ordered.map((f) => f.name)).toEqual(['Ref', 'Name', 'Note', 'Agree', 'Sign']);
     const values = new Map<string, FieldValue>();
-    expect(nextRequired(ordered, values)?.name).toBe('Name');
-    expect(nextRequired(ordered, values, top.id)?.name).toBe('Agree');
-    expect(nextRequired(ordered, values, p2.id)?.name).toBe('Name');
+    expect(nextField(ordered, values)?.name).toBe('Name');
+    expect(nextField(ordered, values, top.id)?.name).toBe('Note');
+    expect(nextField(ordered, values, optional.id)?.name).toBe('Agree');
+    expect(nextField(ordered, values, p2.id)?.name).toBe('Name');
     values.set(top.id, 'Jane');
     values.set(mid.id, true);
     expect(missingRequired(ordered, values).map((f) => f.name)).toEqual(['Sign']);
-    expect(nextRequired(ordered, values, p2.id)?.name).toBe('Sign');
+    // past the last field: back to the required field left, not to the optional one
+    expect(nextField(ordered, values, p2.id)?.name).toBe('Sign');
+    expect(nextField(ordered, values, top.id)?.name).toBe('Note');
     values.set(p2.id, 'data:image/png;base64,AA==');
-    expect(nextRequired(ordered, values)).toBeUndefined();
+    expect(nextField(ordered, values)).toBeUndefined();
   });
 
   it('makes initials and accepts only http(s) redirects', () => {

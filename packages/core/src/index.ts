@@ -50,6 +50,7 @@ export * from './services/secret.ts';
 export * from './services/service-context.ts';
 // Dashboard sign-in: sessions, one-time links, members (README, "Dashboard").
 export * from './services/sessions/index.ts';
+export { resolveShortFileLink, shortFileLink } from './services/short-file-links.ts';
 export * from './services/signature-requests/index.ts';
 export * from './services/signing/index.ts';
 export * from './services/sms/index.ts';

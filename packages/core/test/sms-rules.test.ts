@@ -78,8 +78,8 @@ describe('issue 32: SMS texts (one module, sms/texts.ts, from the catalogues)', 
     expect(text).toContain('Ann asks you to sign "Lease"');
     expect(text.endsWith(`\n${url}`)).toBe(true);
     expect(smsText('reminder', link, 'en')).toMatch(/^Reminder/);
-    expect(smsText('otp', { code: '123456', minutes: 10 }, 'en')).toMatch(
-      /^123456 is your signing code.*10 minutes/,
+    expect(smsText('otp', { code: '123456', minutes: 10, senderName: 'Ann', title: 'Lease' }, 'en')).toBe(
+      '123456 is your code to sign "Lease", sent by Ann. Valid for 10 minutes. Never share it.',
     );
     expect(
       smsText(
@@ -94,15 +94,17 @@ describe('issue 32: SMS texts (one module, sms/texts.ts, from the catalogues)', 
     const expiresAt = new Date('2030-03-04T10:00:00Z');
     const de = smsText('invitation', { ...link, expiresAt }, 'de');
     expect(de).toBe(
-      `Ann bittet Sie, „Lease“ zu unterschreiben. Link gültig bis 04.03.2030. Privater Link, nicht weiterleiten:\n${url}`,
+      `Ann bittet Sie, "Lease" zu unterschreiben. Link gültig bis 04.03.2030. Privater Link, nicht weiterleiten:\n${url}`,
     );
-    expect(smsText('otp', { code: '123456', minutes: 10 }, 'de')).toBe(
-      '123456 ist Ihr Code zum Unterschreiben. Er gilt 10 Minuten. Geben Sie ihn nie weiter.',
+    expect(smsText('otp', { code: '123456', minutes: 10, senderName: 'Ann', title: 'Lease' }, 'de')).toBe(
+      '123456 ist Ihr Code, um "Lease" von Ann zu unterschreiben. Er gilt 10 Minuten. Geben Sie ihn nie weiter.',
     );
     const ar = smsText('next_signer', link, 'ar');
     expect(ar).toContain('حان دورك لتوقيع «Lease»');
     expect(ar.endsWith(`\n${url}`)).toBe(true);
-    expect(smsText('otp', { code: '123456', minutes: 2 }, 'ar')).toContain('دقيقتين');
+    expect(smsText('otp', { code: '123456', minutes: 2, senderName: 'Ann', title: 'Lease' }, 'ar')).toContain(
+      'دقيقتين',
+    );
     const done = smsText(
       'request.completed',
       { title: 'Lease', urls: [url], until: expiresAt, test: false },

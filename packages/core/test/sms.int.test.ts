@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers, listSms } from '../src/index.ts';
+import { drainJobs, jobHandlers, listSms, twilioSignature } from '../src/index.ts';
 
 // Issue 32 (SMS): a signer with only a phone is invited, gets their code, signs and gets the
 // completion link by SMS; without SMS_PROVIDER the messages stay in the SMS outbox (`esign sms
@@ -152,8 +152,16 @@ describe('issue 32: without SMS_PROVIDER, SMS stay in the outbox', () => {
     const [completed] = await smsOf(t, signer.id, 'request.completed');
     expect(completed).toMatchObject({ to_number: '+49301234567', status: 'kept' });
     expect(completed!.links.length).toBeGreaterThan(0);
-    const file = await fetch(completed!.links[0]!);
+    // Issue 42.2: the completion SMS carries a short link (`/d/<35 characters>`) that leads to
+    // the sealed file; an altered one leads nowhere.
+    const short = completed!.links[0]!;
+    expect(short).toMatch(/\/d\/[\w-]{35}$/);
+    const file = await fetch(short);
     expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    const at = short.length - 5; // a character inside the MAC (the last one has padding bits)
+    const altered = `${short.slice(0, at)}${short[at] === 'A' ? 'B' : 'A'}${short.slice(at + 1)}`;
+    expect((await fetch(altered, { redirect: 'manual' })).status).toBe(404);
 
     const timeline = await timelineOf(t, res.body.id);
     const smsEvents = timeline.filter((e) => e.type === 'sms.sent').map((e) => e.data.kind);
@@ -163,8 +171,8 @@ describe('issue 32: without SMS_PROVIDER, SMS stay in the outbox', () => {
 
   it('issue 32: a German and an Arabic phone-only signer get their invitation, code and completion SMS in their language', async () => {
     const expected = {
-      de: { invite: 'bittet Sie, „', code: 'ist Ihr Code zum Unterschreiben', done: 'Alle haben' },
-      ar: { invite: 'يطلب منك', code: 'هو رمز التوقيع الخاص بك', done: 'وقّع الجميع على' },
+      de: { invite: 'bittet Sie, "', code: 'ist Ihr Code, um "', done: 'Alle haben' },
+      ar: { invite: 'يطلب منك', code: 'هو رمز توقيع', done: 'وقّع الجميع على' },
     } as const;
     for (const [locale, phone] of [
       ['de', '+49 89 1234567'],
@@ -388,6 +396,73 @@ describe('issue 32: SMS_PROVIDER=twilio, against a local server speaking the Mes
   afterAll(async () => {
     await t.close();
     await twilio.close();
+  });
+
+  it('issue 42.7: a reply of STOP (signed as Twilio signs) stops SMS to that number and tells the sender; a bad signature is refused; START undoes it', async () => {
+    const res = await sendRequest(t, owner, {
+      template_id: templateId,
+      signers: [{ name: 'Olga Stop', phone: '+44 20 7946 0999' }],
+    });
+    expect(res.status, res.text).toBe(201);
+    const signer = res.body.signers[0];
+    const url = `${t.config.PUBLIC_URL}/webhooks/sms`;
+    const reply = (body: string, signature?: string) => {
+      const params = new URLSearchParams({
+        MessageSid: `SM${'5'.repeat(32)}`,
+        AccountSid: SID,
+        From: '+442079460999',
+        To: '+15005550006',
+        Body: body,
+      });
+      return fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': signature ?? twilioSignature(TOKEN, url, params),
+        },
+        body: params.toString(),
+      });
+    };
+    const optOuts = () => t.db.selectFrom('sms_opt_outs').selectAll().execute();
+
+    const forged = await reply(
+      'STOP',
+      twilioSignature('not-the-token', url, new URLSearchParams({ Body: 'STOP' })),
+    );
+    expect(forged.status).toBe(400);
+    expect(await optOuts()).toEqual([]);
+
+    const stop = await reply(' Stop ');
+    expect(stop.status).toBe(200);
+    expect(stop.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect((await optOuts()).map((o) => [o.number, o.keyword])).toEqual([['+442079460999', 'STOP']]);
+    const timeline = await timelineOf(t, res.body.id);
+    expect(timeline.find((e) => e.type === 'sms.opted_out')).toMatchObject({
+      signer_id: signer.id,
+      data: { keyword: 'STOP' },
+    });
+    const told = await t.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('kind', '=', 'sms.opted_out')
+      .where('to_address', '=', owner.email)
+      .execute();
+    expect(told.map((m) => m.subject)).toEqual([
+      `Olga Stop stopped text messages for signature request #${res.body.id}`,
+    ]);
+
+    // The reminder is not sent: written `opted_out`, and the timeline says why.
+    const before = twilio.received.length;
+    expect((await t.api('POST', `signature_requests/${res.body.id}/remind`, { key: owner.key })).status).toBe(
+      200,
+    );
+    await runJobs(t);
+    const [reminder] = await smsOf(t, signer.id, 'reminder');
+    expect(reminder).toMatchObject({ status: 'opted_out', last_error: expect.stringContaining('STOP') });
+    expect(twilio.received.length).toBe(before);
+
+    expect((await reply('START')).status).toBe(200);
+    expect(await optOuts()).toEqual([]);
   });
 
   it('invitation, code, signing and completion go through Twilio (From, To, Body, Basic auth); sent bodies are purged', async () => {

@@ -473,7 +473,16 @@ export interface RateLimitWindowsTable {
   count: Generated<number>;
 }
 
-export type SmsStatus = 'queued' | 'sent' | 'kept' | 'failed' | 'undeliverable' | 'capped';
+/** `opted_out`: written for a number that replied STOP, never sent (issue 42.7). */
+export type SmsStatus = 'queued' | 'sent' | 'kept' | 'failed' | 'undeliverable' | 'capped' | 'opted_out';
+
+/** A number that replied STOP to our SMS (issue 42.7); a reply of START removes it. */
+export interface SmsOptOutsTable {
+  /** E.164 */
+  number: string;
+  keyword: string;
+  opted_out_at: Date;
+}
 
 /** SMS to signers (core services/sms): like the mail outbox, plus the provider's message id. */
 export interface SmsOutboxTable {
@@ -605,6 +614,7 @@ export interface Database {
   rate_limit_windows: RateLimitWindowsTable;
   mail_outbox: MailOutboxTable;
   sms_outbox: SmsOutboxTable;
+  sms_opt_outs: SmsOptOutsTable;
   oauth_clients: OauthClientsTable;
   oauth_records: OauthRecordsTable;
   feedback: FeedbackTable;

@@ -15,7 +15,7 @@ const SECRET_QUERY = new Set([
 ]);
 
 /**
- * A URL fit for logs: the signing token of `/s/<token>`, the embedded signing page's `/e/<token>`, the public link token of `/l/<token>`, the signed payload of `/files/<token>/…`
+ * A URL fit for logs: the signing token of `/s/<token>`, the embedded signing page's `/e/<token>`, the public link token of `/l/<token>`, the signed payload of `/files/<token>/…`, the short file link `/d/<token>`
  * and credential-bearing query parameters are replaced; anyone holding them could sign or read.
  */
 export function redactUrl(url: string): string {
@@ -24,7 +24,8 @@ export function redactUrl(url: string): string {
     .replace(/^\/s\/(?!assets\/)[^/]+/, `/s/${REDACTED}`)
     .replace(/^\/e\/[^/]+/, `/e/${REDACTED}`)
     .replace(/^\/l\/[^/]+/, `/l/${REDACTED}`)
-    .replace(/^\/files\/[^/]+/, `/files/${REDACTED}`);
+    .replace(/^\/files\/[^/]+/, `/files/${REDACTED}`)
+    .replace(/^\/d\/[^/]+/, `/d/${REDACTED}`);
   if (q === -1) return path;
   const query = url
     .slice(q + 1)

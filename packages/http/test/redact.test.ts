@@ -14,6 +14,10 @@ describe('redactUrl: signing credentials never reach the logs', () => {
     expect(redactUrl(`/files/${token}.sig/Contract.pdf`)).toBe('/files/[redacted]/Contract.pdf');
   });
 
+  it('the short file link /d/<token> of a completion SMS (issue 42.2)', () => {
+    expect(redactUrl(`/d/${token}`)).toBe('/d/[redacted]');
+  });
+
   it('the signing token of the embeddable page /e/<token> (issue 29 item 5)', () => {
     expect(redactUrl(`/e/${token}`)).toBe('/e/[redacted]');
     expect(redactUrl('/embed/esign-form.js')).toBe('/embed/esign-form.js');

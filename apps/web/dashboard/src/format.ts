@@ -110,6 +110,10 @@ export function describeActivity(a: {
       });
     case 'sms.capped':
       return t('activity.sms_capped', { kind, who, limit: String(a.data.limit) });
+    case 'sms.opted_out':
+      return a.data.keyword
+        ? t('activity.sms_stop_reply', { who })
+        : t('activity.sms_opted_out', { kind, who });
     case 'otp.verified':
       return t('activity.otp_verified', { who });
     case 'otp.failed':

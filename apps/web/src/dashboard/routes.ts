@@ -33,7 +33,16 @@ const DASHBOARD_PATHS = [
 ] as const;
 
 /** Prefixes whose every answer is JSON (or a file), whoever asks: the API, MCP, tRPC, OAuth, files. */
-const MACHINE_PREFIXES = ['/api/', '/mcp', '/trpc', '/oauth/', '/.well-known/', '/files/', '/app/assets/'];
+const MACHINE_PREFIXES = [
+  '/api/',
+  '/mcp',
+  '/trpc',
+  '/oauth/',
+  '/.well-known/',
+  '/files/',
+  '/d/',
+  '/app/assets/',
+];
 
 /** A browser loading a page: it asks for HTML, at an address that is not one of the API's. */
 function isPageNavigation(request: FastifyRequest): boolean {

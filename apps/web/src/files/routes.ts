@@ -1,4 +1,4 @@
-import { readLinkedFile, toCoreError } from '@esign/core';
+import { readLinkedFile, resolveShortFileLink, toCoreError } from '@esign/core';
 import type { FastifyInstance } from 'fastify';
 import type { WebRouteOptions } from '../options.ts';
 
@@ -28,6 +28,25 @@ export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Pr
       if (core.code === 'internal_error') request.log.error({ err }, 'file link failed');
       if (core.details.retryAfterSeconds !== undefined)
         reply.header('Retry-After', String(core.details.retryAfterSeconds));
+      return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
+    }
+  });
+
+  // GET /d/{token}: the short link of a sealed file that a completion SMS carries (issue 42.2),
+  // answered with a fresh signed file link.
+  app.get<{ Params: { token: string } }>('/d/:token', async (request, reply) => {
+    try {
+      const url = await resolveShortFileLink(
+        { db: opts.db, config: opts.config, now: opts.now },
+        request.params.token,
+      );
+      return reply
+        .header('Cache-Control', 'no-store')
+        .header('Referrer-Policy', 'no-referrer')
+        .redirect(url, 302);
+    } catch (err) {
+      const core = toCoreError(err);
+      if (core.code === 'internal_error') request.log.error({ err }, 'short file link failed');
       return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
     }
   });

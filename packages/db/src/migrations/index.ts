@@ -19,6 +19,7 @@ import * as ccNotify from './2026_11_28_0301_cc_notify.ts';
 import * as autoRemindersDelegation from './2026_11_28_0401_auto_reminders_delegation.ts';
 import * as idempotencyOutcome from './2026_12_07_0101_idempotency_outcome.ts';
 import * as outboxRetry from './2026_12_07_0102_outbox_retry.ts';
+import * as smsOptOuts from './2026_12_07_0301_sms_opt_outs.ts';
 import * as auditActingSigner from './2026_12_07_0401_audit_acting_signer.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0201_locales': locales,
   '2026_12_07_0101_idempotency_outcome': idempotencyOutcome,
   '2026_12_07_0102_outbox_retry': outboxRetry,
+  '2026_12_07_0301_sms_opt_outs': smsOptOuts,
   '2026_12_07_0401_audit_acting_signer': auditActingSigner,
 };

@@ -244,3 +244,15 @@ export function findSignerCopiesByFileHash(db: Executor, hash: string): Promise<
     .limit(20)
     .execute();
 }
+
+/** A request's produced files (`{ files }`), for a short link to one of them. */
+export function findRequestFiles(
+  db: Executor,
+  id: number,
+): Promise<{ id: number; documents: unknown } | undefined> {
+  return db
+    .selectFrom('signature_requests')
+    .select(['id', 'documents'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

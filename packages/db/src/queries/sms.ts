@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor, Tx } from '../connection.ts';
-import type { Database, SmsRow } from '../schema.ts';
+import type { Database, Environment, SmsRow } from '../schema.ts';
 
 // The SMS outbox: queued text messages to signers and their delivery (packages/core/src/services/sms).
 // The claim, the failed attempts and the purge of signing links and codes at rest are the mail
@@ -21,14 +21,14 @@ export async function lockAccountSms(tx: Tx, accountId: number): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext('sms_outbox'), ${accountId})`.execute(tx);
 }
 
-/** SMS of an account counted against its daily limit: every one written since `since`, except those capped. */
+/** SMS of an account counted against its daily limit: every one written since `since`, except those never sent (capped, opted out). */
 export async function countAccountSmsSince(db: Executor, accountId: number, since: Date): Promise<number> {
   const row = await db
     .selectFrom('sms_outbox')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('account_id', '=', accountId)
     .where('created_at', '>=', since)
-    .where('status', '!=', 'capped')
+    .where('status', 'not in', ['capped', 'opted_out'])
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -49,7 +49,7 @@ export async function countCodeSmsToSince(
     .where('to_number', '=', to.number)
     .where('kind', '=', to.kind)
     .where('created_at', '>=', since)
-    .where('status', '!=', 'capped')
+    .where('status', 'not in', ['capped', 'opted_out'])
     .executeTakeFirstOrThrow();
   return { n: Number(row.n), first: row.first ?? null, last: row.last ?? null };
 }
@@ -112,4 +112,69 @@ export async function findSmsCappedContext(db: Executor, requestId: number, sinc
     ])
     .where('r.id', '=', requestId)
     .executeTakeFirst();
+}
+
+/** Records that `number` replied STOP (the first time is kept). */
+export async function insertSmsOptOut(
+  db: Executor,
+  number: string,
+  keyword: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('sms_opt_outs')
+    .values({ number, keyword, opted_out_at: now })
+    .onConflict((oc) => oc.column('number').doNothing())
+    .execute();
+}
+
+/** Removes `number`'s opt-out (it replied START); whether there was one. */
+export async function deleteSmsOptOut(db: Executor, number: string): Promise<boolean> {
+  const r = await db.deleteFrom('sms_opt_outs').where('number', '=', number).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** When `number` opted out of SMS, if it did. */
+export async function findSmsOptOut(db: Executor, number: string): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('sms_opt_outs')
+    .select('opted_out_at')
+    .where('number', '=', number)
+    .executeTakeFirst();
+  return row?.opted_out_at;
+}
+
+/** The signers with this phone in requests still open (`sent` or `in_progress`), with their request. */
+export function listOpenSignersByPhone(
+  db: Executor,
+  phone: string,
+): Promise<
+  {
+    signer_id: number;
+    signature_request_id: number;
+    account_id: number;
+    environment: Environment;
+    created_by_user_id: number | null;
+    name: string | null;
+  }[]
+> {
+  return db
+    .selectFrom('signers')
+    .innerJoin('signature_requests', 'signature_requests.id', 'signers.signature_request_id')
+    .select([
+      'signers.id as signer_id',
+      'signers.signature_request_id',
+      'signature_requests.account_id',
+      'signature_requests.environment',
+      'signature_requests.created_by_user_id',
+      'signers.name',
+    ])
+    .where('signers.phone', '=', phone)
+    .where('signature_requests.completed_at', 'is', null)
+    .where('signature_requests.canceled_at', 'is', null)
+    .where('signature_requests.declined_at', 'is', null)
+    .where('signature_requests.expired_at', 'is', null)
+    .orderBy('signers.id')
+    .limit(100)
+    .execute();
 }

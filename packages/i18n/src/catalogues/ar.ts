@@ -328,7 +328,7 @@ export const ar: Catalogue = {
   'sms.expires': 'تنتهي صلاحية الرابط في {date}.',
   'sms.private': 'رابط خاص، لا تعد توجيهه:',
   'sms.code':
-    '{code} هو رمز التوقيع الخاص بك. صالح لمدة {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}. لا تشاركه أبدًا.',
+    '{code} هو رمز توقيع «{title}» المرسل من {sender}. صالح لمدة {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}. لا تشاركه أبدًا.',
   'sms.done': 'وقّع الجميع على «{title}». نسختك الموقّعة، حتى {date}:',
   'sms.done_test': 'وقّع الجميع على «{title}» (وضع الاختبار، غير ملزم قانونيًا). نسختك الموقّعة، حتى {date}:',
   'mail.copy.subject': 'نسختك الموقّعة: {title}',
@@ -426,5 +426,6 @@ export const ar: Catalogue = {
   'audit.event.sms_sent': 'أُرسلت رسالة نصية',
   'audit.event.sms_failed': 'لم تُسلَّم الرسالة النصية',
   'audit.event.sms_capped': 'حُجزت الرسالة النصية: بلغ الحد اليومي',
+  'audit.event.sms_opted_out': 'أُوقفت الرسائل النصية: ردّ الرقم بـ STOP',
   'audit.event.link_email_confirmed': 'أُكّد البريد الإلكتروني',
 };

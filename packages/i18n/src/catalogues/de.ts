@@ -341,16 +341,16 @@ export const de: Catalogue = {
   'audit.footer': 'Prüfprotokoll · Signaturanfrage #{id} · Seite {page} von {pages}',
   'audit.footer_verify': 'prüfen unter {url}',
   'audit.time': '{local} ({iso})',
-  'sms.invite': '{sender} bittet Sie, „{title}“ zu unterschreiben.',
-  'sms.next': 'Sie sind an der Reihe, „{title}“ zu unterschreiben, gesendet von {sender}.',
-  'sms.reminder': 'Erinnerung: {sender} wartet auf Ihre Unterschrift unter „{title}“.',
+  'sms.invite': '{sender} bittet Sie, "{title}" zu unterschreiben.',
+  'sms.next': 'Sie sind an der Reihe, "{title}" zu unterschreiben, gesendet von {sender}.',
+  'sms.reminder': 'Erinnerung: {sender} wartet auf Ihre Unterschrift unter "{title}".',
   'sms.expires': 'Link gültig bis {date}.',
   'sms.private': 'Privater Link, nicht weiterleiten:',
   'sms.code':
-    '{code} ist Ihr Code zum Unterschreiben. Er gilt {minutes, plural, one {# Minute} other {# Minuten}}. Geben Sie ihn nie weiter.',
-  'sms.done': 'Alle haben „{title}“ unterschrieben. Ihre unterschriebene Fassung, bis {date}:',
+    '{code} ist Ihr Code, um "{title}" von {sender} zu unterschreiben. Er gilt {minutes, plural, one {# Minute} other {# Minuten}}. Geben Sie ihn nie weiter.',
+  'sms.done': 'Alle haben "{title}" unterschrieben. Ihre unterschriebene Fassung, bis {date}:',
   'sms.done_test':
-    'Alle haben „{title}“ unterschrieben (Testmodus, nicht rechtsverbindlich). Ihre unterschriebene Fassung, bis {date}:',
+    'Alle haben "{title}" unterschrieben (Testmodus, nicht rechtsverbindlich). Ihre unterschriebene Fassung, bis {date}:',
   'mail.copy.subject': 'Ihre unterschriebene Fassung: {title}',
   'mail.copy.subject_test': '[Test] Ihre unterschriebene Fassung: {title}',
   'mail.copy.lead':
@@ -456,5 +456,6 @@ export const de: Catalogue = {
   'audit.event.sms_sent': 'SMS gesendet',
   'audit.event.sms_failed': 'SMS nicht zugestellt',
   'audit.event.sms_capped': 'SMS zurückgehalten: Tageslimit erreicht',
+  'audit.event.sms_opted_out': 'SMS gestoppt: Die Nummer hat mit STOP geantwortet',
   'audit.event.link_email_confirmed': 'E-Mail-Adresse bestätigt',
 };

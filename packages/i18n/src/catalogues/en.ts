@@ -345,14 +345,16 @@ export const en = {
   'audit.footer_verify': 'verify at {url}',
   'audit.time': '{local} ({iso})',
 
-  // Text messages (SMS) to signers: short, a message is paid per segment (160 GSM characters, 70 with any other)
+  // Text messages (SMS) to signers: short, a message is paid per segment (160 GSM characters, 70 with any other).
+  // Every language writes them in the GSM 7-bit alphabet where it can: straight quotes, no letter
+  // outside it (core sms/segments.ts; the budget test is core test/sms-segments.test.ts).
   'sms.invite': '{sender} asks you to sign "{title}".',
   'sms.next': 'It is your turn to sign "{title}", sent by {sender}.',
   'sms.reminder': 'Reminder: {sender} is waiting for your signature on "{title}".',
   'sms.expires': 'Link expires {date}.',
   'sms.private': 'Private link, do not forward:',
   'sms.code':
-    '{code} is your signing code. It is valid for {minutes, plural, one {# minute} other {# minutes}}. Never share it.',
+    '{code} is your code to sign "{title}", sent by {sender}. Valid for {minutes, plural, one {# minute} other {# minutes}}. Never share it.',
   'sms.done': 'Everyone has signed "{title}". Your signed copy, until {date}:',
   'sms.done_test':
     'Everyone has signed "{title}" (test mode, not legally binding). Your signed copy, until {date}:',
@@ -460,6 +462,7 @@ export const en = {
   'audit.event.sms_sent': 'SMS sent',
   'audit.event.sms_failed': 'SMS not delivered',
   'audit.event.sms_capped': 'SMS held: daily limit reached',
+  'audit.event.sms_opted_out': 'SMS stopped: the number replied STOP',
   'audit.event.link_email_confirmed': 'Email address confirmed',
 } as const;
 

@@ -334,16 +334,16 @@ export const es: Catalogue = {
   'audit.footer': 'Registro de auditoría · solicitud de firma n.º {id} · página {page} de {pages}',
   'audit.footer_verify': 'verificar en {url}',
   'audit.time': '{local} ({iso})',
-  'sms.invite': '{sender} le pide que firme «{title}».',
-  'sms.next': 'Le toca firmar «{title}», enviado por {sender}.',
-  'sms.reminder': 'Recordatorio: {sender} espera su firma en «{title}».',
+  'sms.invite': '{sender} le pide que firme "{title}".',
+  'sms.next': 'Le toca firmar "{title}", enviado por {sender}.',
+  'sms.reminder': 'Recordatorio: {sender} espera su firma en "{title}".',
   'sms.expires': 'El enlace caduca el {date}.',
-  'sms.private': 'Enlace privado, no lo reenvíe:',
+  'sms.private': 'Enlace personal, no lo comparta:',
   'sms.code':
-    '{code} es su código de firma. Es válido durante {minutes, plural, one {# minuto} other {# minutos}}. No lo comparta nunca.',
-  'sms.done': 'Todos han firmado «{title}». Su copia firmada, hasta el {date}:',
+    '{code} es su clave para firmar "{title}", enviado por {sender}. Vale {minutes, plural, one {# minuto} other {# minutos}}. No la comparta nunca.',
+  'sms.done': 'Todos han firmado "{title}". Su copia firmada, hasta el {date}:',
   'sms.done_test':
-    'Todos han firmado «{title}» (modo de prueba, sin validez legal). Su copia firmada, hasta el {date}:',
+    'Todos han firmado "{title}" (modo de prueba, sin validez legal). Su copia firmada, hasta el {date}:',
   'mail.copy.subject': 'Su copia firmada: {title}',
   'mail.copy.subject_test': '[Prueba] Su copia firmada: {title}',
   'mail.copy.lead':
@@ -445,5 +445,6 @@ export const es: Catalogue = {
   'audit.event.sms_sent': 'SMS enviado',
   'audit.event.sms_failed': 'SMS no entregado',
   'audit.event.sms_capped': 'SMS retenido: límite diario alcanzado',
+  'audit.event.sms_opted_out': 'SMS detenidos: el número respondió STOP',
   'audit.event.link_email_confirmed': 'Correo electrónico confirmado',
 };

@@ -338,16 +338,16 @@ export const fr: Catalogue = {
   'audit.footer': 'Journal d’audit · demande de signature n° {id} · page {page} sur {pages}',
   'audit.footer_verify': 'vérifier sur {url}',
   'audit.time': '{local} ({iso})',
-  'sms.invite': '{sender} vous invite à signer « {title} ».',
-  'sms.next': 'C’est à vous de signer « {title} », envoyé par {sender}.',
-  'sms.reminder': 'Rappel : {sender} attend votre signature sur « {title} ».',
-  'sms.expires': 'Lien valable jusqu’au {date}.',
+  'sms.invite': '{sender} vous invite à signer "{title}".',
+  'sms.next': 'C\'est à vous de signer "{title}", envoyé par {sender}.',
+  'sms.reminder': 'Rappel : {sender} attend votre signature sur "{title}".',
+  'sms.expires': "Lien valable jusqu'au {date}.",
   'sms.private': 'Lien personnel, ne le transférez pas :',
   'sms.code':
-    '{code} est votre code de signature. Il est valable {minutes, plural, one {# minute} other {# minutes}}. Ne le communiquez jamais.',
-  'sms.done': 'Tout le monde a signé « {title} ». Votre exemplaire signé, jusqu’au {date} :',
+    '{code} est votre code pour signer "{title}", envoyé par {sender}. Il est valable {minutes, plural, one {# minute} other {# minutes}}. Ne le communiquez jamais.',
+  'sms.done': 'Tout le monde a signé "{title}". Votre exemplaire signé, jusqu\'au {date} :',
   'sms.done_test':
-    'Tout le monde a signé « {title} » (mode test, sans valeur juridique). Votre exemplaire signé, jusqu’au {date} :',
+    'Tout le monde a signé "{title}" (mode test, sans valeur juridique). Votre exemplaire signé, jusqu\'au {date} :',
   'mail.copy.subject': 'Votre exemplaire signé : {title}',
   'mail.copy.subject_test': '[Test] Votre exemplaire signé : {title}',
   'mail.copy.lead':
@@ -452,5 +452,6 @@ export const fr: Catalogue = {
   'audit.event.sms_sent': 'SMS envoyé',
   'audit.event.sms_failed': 'SMS non distribué',
   'audit.event.sms_capped': 'SMS retenu : limite quotidienne atteinte',
+  'audit.event.sms_opted_out': 'SMS arrêtés : le numéro a répondu STOP',
   'audit.event.link_email_confirmed': 'Adresse e-mail confirmée',
 };

@@ -331,16 +331,16 @@ export const it: Catalogue = {
   'audit.footer': 'Registro di controllo · richiesta di firma n. {id} · pagina {page} di {pages}',
   'audit.footer_verify': 'verifica su {url}',
   'audit.time': '{local} ({iso})',
-  'sms.invite': '{sender} Le chiede di firmare «{title}».',
-  'sms.next': 'Tocca a Lei firmare «{title}», inviato da {sender}.',
-  'sms.reminder': 'Promemoria: {sender} attende la Sua firma su «{title}».',
+  'sms.invite': '{sender} Le chiede di firmare "{title}".',
+  'sms.next': 'Tocca a Lei firmare "{title}", inviato da {sender}.',
+  'sms.reminder': 'Promemoria: {sender} attende la Sua firma su "{title}".',
   'sms.expires': 'Il link scade il {date}.',
   'sms.private': 'Link personale, non inoltrarlo:',
   'sms.code':
-    '{code} è il Suo codice di firma. È valido per {minutes, plural, one {# minuto} other {# minuti}}. Non condividerlo mai.',
-  'sms.done': 'Tutti hanno firmato «{title}». La Sua copia firmata, fino al {date}:',
+    '{code} è il Suo codice per firmare "{title}", inviato da {sender}. Vale {minutes, plural, one {# minuto} other {# minuti}}. Non condividerlo mai.',
+  'sms.done': 'Tutti hanno firmato "{title}". La Sua copia firmata, fino al {date}:',
   'sms.done_test':
-    'Tutti hanno firmato «{title}» (modalità di prova, senza valore legale). La Sua copia firmata, fino al {date}:',
+    'Tutti hanno firmato "{title}" (modalità di prova, senza valore legale). La Sua copia firmata, fino al {date}:',
   'mail.copy.subject': 'La Sua copia firmata: {title}',
   'mail.copy.subject_test': '[Prova] La Sua copia firmata: {title}',
   'mail.copy.lead':
@@ -442,5 +442,6 @@ export const it: Catalogue = {
   'audit.event.sms_sent': 'SMS inviato',
   'audit.event.sms_failed': 'SMS non consegnato',
   'audit.event.sms_capped': 'SMS trattenuto: limite giornaliero raggiunto',
+  'audit.event.sms_opted_out': 'SMS interrotti: il numero ha risposto STOP',
   'audit.event.link_email_confirmed': 'Indirizzo email confermato',
 };

@@ -335,16 +335,16 @@ export const nl: Catalogue = {
   'audit.footer': 'Audittrail · ondertekeningsverzoek #{id} · pagina {page} van {pages}',
   'audit.footer_verify': 'controleer op {url}',
   'audit.time': '{local} ({iso})',
-  'sms.invite': '{sender} vraagt u ‘{title}’ te ondertekenen.',
-  'sms.next': 'U bent aan de beurt om ‘{title}’ te ondertekenen, verstuurd door {sender}.',
-  'sms.reminder': 'Herinnering: {sender} wacht op uw handtekening onder ‘{title}’.',
+  'sms.invite': '{sender} vraagt u "{title}" te ondertekenen.',
+  'sms.next': 'U bent aan de beurt om "{title}" te ondertekenen, verstuurd door {sender}.',
+  'sms.reminder': 'Herinnering: {sender} wacht op uw handtekening onder "{title}".',
   'sms.expires': 'Link verloopt op {date}.',
   'sms.private': 'Persoonlijke link, niet doorsturen:',
   'sms.code':
-    '{code} is uw ondertekeningscode. Hij is {minutes, plural, one {# minuut} other {# minuten}} geldig. Deel hem nooit.',
-  'sms.done': 'Iedereen heeft ‘{title}’ ondertekend. Uw ondertekende exemplaar, tot {date}:',
+    '{code} is uw code om "{title}" van {sender} te ondertekenen. Hij is {minutes, plural, one {# minuut} other {# minuten}} geldig. Deel hem nooit.',
+  'sms.done': 'Iedereen heeft "{title}" ondertekend. Uw ondertekende exemplaar, tot {date}:',
   'sms.done_test':
-    'Iedereen heeft ‘{title}’ ondertekend (testmodus, niet juridisch bindend). Uw ondertekende exemplaar, tot {date}:',
+    'Iedereen heeft "{title}" ondertekend (testmodus, niet juridisch bindend). Uw ondertekende exemplaar, tot {date}:',
   'mail.copy.subject': 'Uw ondertekende exemplaar: {title}',
   'mail.copy.subject_test': '[Test] Uw ondertekende exemplaar: {title}',
   'mail.copy.lead':
@@ -446,5 +446,6 @@ export const nl: Catalogue = {
   'audit.event.sms_sent': 'Sms verstuurd',
   'audit.event.sms_failed': 'Sms niet afgeleverd',
   'audit.event.sms_capped': 'Sms tegengehouden: daglimiet bereikt',
+  'audit.event.sms_opted_out': 'Sms gestopt: het nummer antwoordde STOP',
   'audit.event.link_email_confirmed': 'E-mailadres bevestigd',
 };

@@ -329,16 +329,16 @@ export const pl: Catalogue = {
   'audit.footer': 'Ścieżka audytu · prośba o podpis nr {id} · strona {page} z {pages}',
   'audit.footer_verify': 'sprawdź na {url}',
   'audit.time': '{local} ({iso})',
-  'sms.invite': '{sender} prosi o podpisanie dokumentu „{title}”.',
-  'sms.next': 'Twoja kolej na podpisanie „{title}”, wysłanego przez: {sender}.',
-  'sms.reminder': 'Przypomnienie: {sender} czeka na Twój podpis pod „{title}”.',
+  'sms.invite': '{sender} prosi o podpisanie dokumentu "{title}".',
+  'sms.next': '{sender} prosi o podpisanie dokumentu "{title}". Teraz Twoja kolej.',
+  'sms.reminder': 'Przypomnienie: {sender} czeka na podpis dokumentu "{title}".',
   'sms.expires': 'Link wygasa {date}.',
   'sms.private': 'Prywatny link, nie przekazuj go dalej:',
   'sms.code':
-    '{code} to Twój kod do podpisu. Jest ważny {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}. Nikomu go nie podawaj.',
-  'sms.done': 'Wszyscy podpisali „{title}”. Twoja podpisana kopia, do {date}:',
+    '{code} to kod do podpisu dokumentu "{title}" od: {sender}. Wygasa po {minutes, plural, one {# minucie} other {# minutach}}. Nie podawaj go nikomu.',
+  'sms.done': 'Wszyscy podpisali "{title}". Twoja podpisana kopia, do {date}:',
   'sms.done_test':
-    'Wszyscy podpisali „{title}” (tryb testowy, bez mocy prawnej). Twoja podpisana kopia, do {date}:',
+    'Wszyscy podpisali "{title}" (tryb testowy, bez mocy prawnej). Twoja podpisana kopia, do {date}:',
   'mail.copy.subject': 'Twoja podpisana kopia: {title}',
   'mail.copy.subject_test': '[Test] Twoja podpisana kopia: {title}',
   'mail.copy.lead':
@@ -441,5 +441,6 @@ export const pl: Catalogue = {
   'audit.event.sms_sent': 'Wysłano SMS',
   'audit.event.sms_failed': 'SMS niedostarczony',
   'audit.event.sms_capped': 'SMS wstrzymany: osiągnięto dzienny limit',
+  'audit.event.sms_opted_out': 'SMS wstrzymane: numer odpowiedział STOP',
   'audit.event.link_email_confirmed': 'Potwierdzono adres e-mail',
 };

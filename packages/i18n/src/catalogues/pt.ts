@@ -331,16 +331,16 @@ export const pt: Catalogue = {
   'audit.footer': 'Trilha de auditoria · solicitação de assinatura nº {id} · página {page} de {pages}',
   'audit.footer_verify': 'verifique em {url}',
   'audit.time': '{local} ({iso})',
-  'sms.invite': '{sender} pede que você assine “{title}”.',
-  'sms.next': 'É a sua vez de assinar “{title}”, enviado por {sender}.',
-  'sms.reminder': 'Lembrete: {sender} aguarda sua assinatura em “{title}”.',
+  'sms.invite': '{sender} pede a sua assinatura em "{title}".',
+  'sms.next': 'É a sua vez de assinar "{title}", enviado por {sender}.',
+  'sms.reminder': 'Lembrete: {sender} aguarda sua assinatura em "{title}".',
   'sms.expires': 'O link expira em {date}.',
-  'sms.private': 'Link pessoal, não encaminhe:',
+  'sms.private': 'Link pessoal, mantenha-o em sigilo:',
   'sms.code':
-    '{code} é seu código de assinatura. Ele vale por {minutes, plural, one {# minuto} other {# minutos}}. Nunca o compartilhe.',
-  'sms.done': 'Todos assinaram “{title}”. Sua cópia assinada, até {date}:',
+    '{code} é sua senha para assinar "{title}", enviado por {sender}. Vale por {minutes, plural, one {# minuto} other {# minutos}}. Nunca a compartilhe.',
+  'sms.done': 'Todos assinaram "{title}". Sua via assinada, até {date}:',
   'sms.done_test':
-    'Todos assinaram “{title}” (modo de teste, sem validade jurídica). Sua cópia assinada, até {date}:',
+    'Todos assinaram "{title}" (modo de teste, sem valor legal). Sua via assinada, até {date}:',
   'mail.copy.subject': 'Sua cópia assinada: {title}',
   'mail.copy.subject_test': '[Teste] Sua cópia assinada: {title}',
   'mail.copy.lead':
@@ -442,5 +442,6 @@ export const pt: Catalogue = {
   'audit.event.sms_sent': 'SMS enviado',
   'audit.event.sms_failed': 'SMS não entregue',
   'audit.event.sms_capped': 'SMS retido: limite diário atingido',
+  'audit.event.sms_opted_out': 'SMS interrompidos: o número respondeu STOP',
   'audit.event.link_email_confirmed': 'E-mail confirmado',
 };

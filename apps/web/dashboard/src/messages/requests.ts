@@ -47,6 +47,8 @@ export const requests = {
     '{status, select, kept {An SMS ({kind}) was kept in the SMS outbox for {who}} other {An SMS ({kind}) went out for {who}}}',
   'activity.sms_failed':
     '{retried, select, yes {An SMS ({kind}) to {who} failed, it will be retried: {error}} other {An SMS ({kind}) to {who} failed for good: {error}}}',
+  'activity.sms_stop_reply': '{who} replied STOP: their number gets no more SMS (a reply of START undoes it)',
+  'activity.sms_opted_out': 'An SMS ({kind}) to {who} was not sent: the number replied STOP',
   'activity.sms_capped': 'An SMS ({kind}) to {who} was not sent: the daily SMS limit ({limit}) was reached',
   'activity.otp_verified': '{who} entered their one-time code',
   'activity.otp_failed': '{who} entered a wrong one-time code',

@@ -7,7 +7,7 @@ import { tr } from './i18n.ts';
 import { scheduleSave } from './saving.ts';
 import { pageKey, type SigningPage } from './signing-state.ts';
 import type { FieldValue, SigningField } from './types.ts';
-import { isFilled, isImageValue, missingRequired, nextRequired } from './values.ts';
+import { isFilled, isImageValue, missingRequired, nextField } from './values.ts';
 import { bringToField } from './zoom.ts';
 
 export type Via = 'pointer' | 'keyboard';
@@ -55,7 +55,7 @@ export async function activate(
   }
   const area = field.areas[0];
   const pageInfo = area ? page.pages.get(pageKey(area.document, area.page)) : undefined;
-  const moreAfter = guided && nextRequired(page.fields, page.values, field.id)?.id !== field.id;
+  const moreAfter = guided && nextField(page.fields, page.values, field.id)?.id !== field.id;
   const edited = await editField({
     field,
     value: page.values.get(field.id) ?? null,
@@ -82,9 +82,9 @@ export async function activate(
   if (guided && left) await goNext(page, via);
 }
 
-/** Next field: the next required field still empty, scrolled to and opened. */
+/** Next field: the next field still empty (required or optional, values.ts nextField), scrolled to and opened. */
 export async function goNext(page: SigningPage, via: Via): Promise<void> {
-  const field = nextRequired(page.fields, page.values, page.lastFieldId);
+  const field = nextField(page.fields, page.values, page.lastFieldId);
   if (!field) {
     announce(tr('fill.all_done_finish'));
     page.ui.finish.focus();

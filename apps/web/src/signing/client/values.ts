@@ -116,18 +116,23 @@ export function missingRequired<T extends SigningField>(ordered: readonly T[], v
 }
 
 /**
- * The next required field to fill after `afterId` in reading order, wrapping around; without
- * `afterId`, the first one. Undefined when every required field is filled.
+ * The field Next field moves to (issue 42.7: optional fields are visited too): the next empty
+ * field the signer fills after `afterId` in reading order, required or optional; past the last
+ * one it wraps around to the first required field still empty (an optional field left empty is
+ * not visited again). Without `afterId`, the first empty field. Undefined when every required
+ * field is filled.
  */
-export function nextRequired<T extends SigningField>(
+export function nextField<T extends SigningField>(
   ordered: readonly T[],
   values: Values,
   afterId?: string | null,
 ): T | undefined {
   const todo = missingRequired(ordered, values);
-  if (!afterId) return todo[0];
+  if (!todo.length) return undefined;
+  const empty = ordered.filter((f) => !f.prefilled && !isFilled(values.get(f.id)));
+  if (!afterId) return empty[0];
   const start = ordered.findIndex((f) => f.id === afterId);
-  return todo.find((f) => ordered.indexOf(f) > start) ?? todo[0];
+  return empty.find((f) => ordered.indexOf(f) > start) ?? todo[0];
 }
 
 /**

@@ -6,6 +6,7 @@ import { signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
 import type { ProducedFile } from '../request-model.ts';
+import { shortFileLink } from '../short-file-links.ts';
 import { queueRecipientCompletionMails } from '../signature-requests/notices.ts';
 import { queueCompletionSms } from '../sms/completion.ts';
 
@@ -68,8 +69,17 @@ export async function queueCompletionMails(
         signerId: s.id,
       });
     }
-    // Signers reached by SMS get the link by SMS too (sms/completion.ts).
-    await queueCompletionSms(tx, { config, request, signers, links: labelled, title, until: untilDate, now });
+    // Signers reached by SMS get the link by SMS too (sms/completion.ts), short (issue 42.2): a
+    // signed file link alone takes ~290 characters, two SMS segments or more.
+    const short = files.map((f) => ({
+      kind: f.kind,
+      url: shortFileLink(
+        config,
+        { requestId: request.id, sha256: f.sha256 },
+        { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
+      ),
+    }));
+    await queueCompletionSms(tx, { config, request, signers, links: short, title, until: untilDate, now });
   }
   if (request.created_by_user_id) {
     const user = await findUserContact(tx, request.created_by_user_id);

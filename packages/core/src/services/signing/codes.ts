@@ -19,6 +19,7 @@ import { queueMail } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import { hmac, safeEqual } from '../secret.ts';
+import { senderNameOf } from '../signature-requests/index.ts';
 import { codeBySms, maskPhone, queueCodeSms, sendOutgoingNow } from '../sms/index.ts';
 import {
   CODE_MAX_ATTEMPTS,
@@ -84,6 +85,8 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
           signer: r.signer,
           code,
           minutes: CODE_TTL_MS / 60_000,
+          senderName: await senderNameOf(tx, r.request),
+          title: (r.request.snapshot as RequestSnapshot).template.name,
           locale,
         })
       : null;

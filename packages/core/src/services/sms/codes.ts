@@ -63,6 +63,9 @@ export async function queueCodeSms(
     signer: SignerRow;
     code: string;
     minutes: number;
+    /** who sent the request and the document's title: the code SMS names them (issue 42.7) */
+    senderName: string;
+    title: string;
     /** the signer's language (locale.ts readerLocale) */
     locale: Locale;
   },
@@ -75,7 +78,11 @@ export async function queueCodeSms(
     message: {
       kind: CODE_KIND,
       to: phone,
-      text: smsText('otp', { code: o.code, minutes: o.minutes }, o.locale),
+      text: smsText(
+        'otp',
+        { code: o.code, minutes: o.minutes, senderName: o.senderName, title: o.title },
+        o.locale,
+      ),
       accountId: o.request.account_id,
       environment: o.request.environment,
       signatureRequestId: o.request.id,

@@ -8,6 +8,7 @@ export {
   sendOutgoingNow,
   signerChannels,
 } from './delivery.ts';
+export { type InboundSmsOutcome, receiveInboundSms, twilioSignature } from './inbound.ts';
 export { listSms, queueSms, SMS_SEND_JOB, sendSmsJob, sendSmsNow } from './outbox.ts';
 export { normalisePhone } from './phone.ts';
 export { purgeSignerSms, purgeSmsSecrets } from './secrets.ts';

@@ -4,6 +4,7 @@ import { markInvitedSignerSent } from '@esign/db/queries/mail';
 import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
 import {
   countAccountSmsSince,
+  findSmsOptOut,
   insertSms,
   listSmsRows,
   lockAccountSms,
@@ -53,8 +54,12 @@ export async function queueSms(
   await lockAccountSms(tx, m.accountId);
   const used = await countAccountSmsSince(tx, m.accountId, new Date(now.getTime() - DAY_MS));
   const capped = used >= o.config.SMS_DAILY_LIMIT;
+  // Issue 42.7: a number that replied STOP gets nothing more (inbound.ts).
+  const optedOut = await findSmsOptOut(tx, m.to);
   const toSender =
-    capped && m.signatureRequestId !== null ? { ...m, signatureRequestId: m.signatureRequestId } : null;
+    capped && !optedOut && m.signatureRequestId !== null
+      ? { ...m, signatureRequestId: m.signatureRequestId }
+      : null;
   // Read before this message is written: whether the request had a capped SMS already today.
   const context = toSender ? await cappedContext(tx, toSender, now) : undefined;
   const id = await insertSms(tx, {
@@ -67,31 +72,32 @@ export async function queueSms(
     signature_request_id: m.signatureRequestId,
     signer_id: m.signerId,
     created_at: now,
-    ...(capped
+    ...(optedOut
       ? {
-          status: 'capped' as const,
-          last_error: `not sent: the account reached its limit of ${o.config.SMS_DAILY_LIMIT} SMS in 24 hours (SMS_DAILY_LIMIT)`,
+          status: 'opted_out' as const,
+          last_error: `not sent: the number replied STOP on ${optedOut.toISOString().slice(0, 10)} (opted out of SMS)`,
         }
-      : {}),
+      : capped
+        ? {
+            status: 'capped' as const,
+            last_error: `not sent: the account reached its limit of ${o.config.SMS_DAILY_LIMIT} SMS in 24 hours (SMS_DAILY_LIMIT)`,
+          }
+        : {}),
   });
-  if (capped) {
-    await auditSms(tx, {
-      sms: {
-        id,
-        kind: m.kind,
-        account_id: m.accountId,
-        environment: m.environment,
-        signature_request_id: m.signatureRequestId,
-        signer_id: m.signerId,
-      },
-      type: 'sms.capped',
-      now,
-      data: { limit: o.config.SMS_DAILY_LIMIT },
-    });
+  const ref = {
+    id,
+    kind: m.kind,
+    account_id: m.accountId,
+    environment: m.environment,
+    signature_request_id: m.signatureRequestId,
+    signer_id: m.signerId,
+  };
+  if (optedOut) await auditSms(tx, { sms: ref, type: 'sms.opted_out', now });
+  else if (capped) {
+    await auditSms(tx, { sms: ref, type: 'sms.capped', now, data: { limit: o.config.SMS_DAILY_LIMIT } });
     if (toSender) await tellSenderSmsCapped(tx, { config: o.config, now, sms: toSender, context });
-  } else {
+  } else
     await enqueueJob(tx, { kind: SMS_SEND_JOB, payload: { smsId: id }, maxAttempts: MESSAGE_MAX_ATTEMPTS });
-  }
   return id;
 }
 
