@@ -157,6 +157,7 @@ export const requests = {
     '{hours, plural, one {A signer whose turn it is gets one once # hour has passed since their last email.} other {A signer whose turn it is gets one once # hours have passed since their last email.}}',
   'requests.reminders.signer_fallback': 'Signer {id}',
   'requests.reminders.sent_count': '{sent} of {max} sent',
+  'requests.reminders.sent_total': '{sent, plural, =0 {None sent} one {# sent} other {# sent}}',
   'requests.timeline.title': 'Timeline',
 
   // Reminders and handing on: options of the Send and Bulk send pages, and the account's default.
