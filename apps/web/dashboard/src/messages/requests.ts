@@ -50,7 +50,17 @@ export const requests = {
   'activity.otp_verified': '{who} entered their one-time code',
   'activity.otp_failed': '{who} entered a wrong one-time code',
   'activity.sealed': '{what} was sealed: signed documents and audit trail are ready',
-  /** An event without its own sentence: its type in words ("signer delegated") and the document. */
+  'activity.request_created': '{what} was created',
+  'activity.request_completed': '{what} was completed: everyone has signed',
+  'activity.signer_reminded': '{who} was reminded to sign {what}',
+  'activity.signer_delegated': '{from} handed {what} on to {to}',
+  'activity.signer_delegated_reason': '{from} handed {what} on to {to}: “{reason}”',
+  'activity.signer_copy_sealed': 'The copy {who} signed of {what} was sealed',
+  'activity.signer_locale': '{who} chose {language} for {what}',
+  'activity.otp_locked': "{who}'s one-time code was locked after too many wrong tries",
+  'activity.otp_expired': '{who} entered a one-time code that had expired',
+  'activity.email_confirmed': '{who} confirmed their email address',
+  /** An event this dashboard does not know yet (every audit type has a sentence above). */
   'activity.other': '{type} ({what})',
   // What an SMS was ({kind} above).
   'activity.sms_kind.invitation': 'invitation',
