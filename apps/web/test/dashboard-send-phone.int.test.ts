@@ -4,7 +4,7 @@ import { type DashboardFixture, openDashboard } from './editor-helpers.ts';
 
 // Issue 42 item 5: the dashboard offers what the API offers for signers: the Send page takes a
 // phone, a language and a delivery channel; "Edit or resend" fixes a wrong number and texts the
-// link again to the right one.
+// link again to the right one; an SMS that did not arrive shows in the requests list.
 
 describe.runIf(browserTestsEnabled('send to a phone'))(
   'issue 42 item 5: phone-only signers from the dashboard',
@@ -44,6 +44,18 @@ describe.runIf(browserTestsEnabled('send to a phone'))(
       expect(signer).toMatchObject({ name: 'Tom Tenant', email: null, phone: '+491511234567', locale: 'de' });
       await expect.poll(() => smsTo(signer.id)).toEqual([{ to_number: '+491511234567', kind: 'invitation' }]);
 
+      // The provider gave up on that number: the requests list shows it on the request's row.
+      await t.db
+        .updateTable('sms_outbox')
+        .set({ status: 'undeliverable' })
+        .where('signer_id', '=', signer.id)
+        .execute();
+      await page.goto(`${t.baseUrl}/requests`);
+      const row = page.getByRole('list', { name: 'Signature requests' }).getByRole('listitem').first();
+      await row.getByText('SMS not delivered').waitFor();
+      await row.getByRole('link').first().click();
+      await page.waitForURL(/\/requests\/\d+$/);
+
       // The number was wrong: fixed in the dialog, and the link goes again to the right one (a
       // resend waits 10 minutes after the last message: that time has passed).
       await t.db
@@ -66,6 +78,11 @@ describe.runIf(browserTestsEnabled('send to a phone'))(
           { to_number: '+491511234567', kind: 'invitation' },
           { to_number: '+491517654321', kind: 'resend' },
         ]);
+      // The link went to the corrected number: the warning is gone from the list.
+      await page.goto(`${t.baseUrl}/requests`);
+      await page.getByRole('list', { name: 'Signature requests' }).getByRole('listitem').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByText('SMS not delivered').count()).toBe(0);
     }, 120_000);
   },
 );

@@ -89,6 +89,7 @@ export const requests = {
   'requests.row.signer':
     '{name} ({status, select, waiting {waiting for their turn} ready {ready (link not emailed)} sent {invited} viewed {opened} signed {signed} declined {declined} other {{status}}})',
   'requests.row.sent': 'Sent {date}',
+  'requests.row.sms_problem': 'SMS not delivered',
   'requests.none_match.title': 'Nothing matches',
   'requests.none_match.text': 'Try another status or search.',
   'requests.empty.title': 'No requests yet',
