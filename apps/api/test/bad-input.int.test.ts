@@ -78,21 +78,13 @@ describe('Errors: text PostgreSQL cannot store is 422 invalid_parameter naming t
 
 describe('Errors: ids beyond PostgreSQL integer (2^31 - 1) are 404 in paths, 422 in query and body', () => {
   const idRoutes = restRoutes(appRouter).filter((r) => r.path.includes('{id}'));
-  const badIds = [
-    '2147483648',
-    '9007199254740993',
-    '99999999999999999999999',
-    '-1',
-    '0',
-    'abc',
-    '1e400',
-    '1.5',
-  ];
+  const tooLarge = ['2147483648', '9007199254740993', '99999999999999999999999'];
+  const malformed = ['-1', '0', 'abc', '1e3', '1e400', '1.5', '0x10', '012', '%2012'];
 
   it.each(idRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))(
-    'not_found: %s with an id that can name no resource',
+    'not_found: %s with a decimal id too large to name a resource',
     async (_name, route) => {
-      for (const id of badIds) {
+      for (const id of tooLarge) {
         const res = await t.api(route.method, route.path.replace('{id}', id).slice(1), {
           key: owner.key,
           body: route.method === 'GET' ? undefined : {},
@@ -101,6 +93,31 @@ describe('Errors: ids beyond PostgreSQL integer (2^31 - 1) are 404 in paths, 422
       }
     },
   );
+
+  // Checkout ids are UUID strings (spec Conventions): any text names a checkout or none.
+  const integerIdRoutes = idRoutes.filter((r) => !r.path.startsWith('/checkouts/'));
+  it.each(integerIdRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    'invalid_parameter (422): %s with an id that is not a positive integer in plain decimal',
+    async (_name, route) => {
+      for (const id of malformed) {
+        const res = await t.api(route.method, route.path.replace('{id}', id).slice(1), {
+          key: owner.key,
+          body: route.method === 'GET' ? undefined : {},
+        });
+        expect([res.status, res.body?.error?.code], `${route.path} id=${id}`).toEqual([
+          422,
+          'invalid_parameter',
+        ]);
+        expect(res.body.error.message, `${route.path} id=${id}`).toMatch(/\bid\b.*positive integer/);
+      }
+    },
+  );
+
+  it('a query id in scientific notation is 422, not read as a number (template_id=1e3)', async () => {
+    const res = await t.api('GET', 'signature_requests?template_id=1e3', { key: owner.key });
+    expect([res.status, res.body.error.code]).toEqual([422, 'invalid_parameter']);
+    expect(res.body.error.message).toContain('template_id');
+  });
 
   it('the largest integer id is an ordinary unknown id (404), not an error', async () => {
     const res = await t.api('GET', 'templates/2147483647', { key: owner.key });

@@ -99,7 +99,7 @@ describe('POST /checkouts', () => {
     });
     const page = await fetch(res.body.checkout_url);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('20.00 USD');
+    expect(await page.text()).toContain('$20.00');
   });
 
   it('Billing: billing country required on the user (422 billing_details_required), nothing stored', async () => {

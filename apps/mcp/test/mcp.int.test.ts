@@ -373,7 +373,7 @@ describe('MCP endpoint over Streamable HTTP', () => {
       resultData(await client.callTool({ name, arguments: args })).error?.code;
     expect(await codeOf('list_templates', { q: 'a\u0000b' })).toBe('invalid_parameter');
     expect(await codeOf('get_template', { id: 2 ** 31 })).toBe('not_found');
-    expect(await codeOf('get_signature_request', { id: -3 })).toBe('not_found');
+    expect(await codeOf('get_signature_request', { id: -3 })).toBe('invalid_parameter');
     expect(await codeOf('list_signature_requests', { template_id: 2 ** 40 })).toBe('invalid_parameter');
     expect(await codeOf('send_signature_request', { template_id: 1e12, signers: [] })).toBe(
       'invalid_parameter',

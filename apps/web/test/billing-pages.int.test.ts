@@ -59,7 +59,7 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
 }
 
 async function newPage(viewport = DESKTOP) {
-  const context = await browser!.newContext({ viewport });
+  const context = await browser!.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
@@ -121,7 +121,7 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     await owner.context.close();
   });
 
-  it('Billing page: purchase_url signs in through /login, sets a billing country, buys a pack with a code, pays on the checkout page and comes back to the new balance', async () => {
+  it('Billing page: purchase_url signs in through /login, sets a billing country, buys a pack with a code, pays on the checkout page and comes back to the new balance; money as people read it ($0.39 per credit, issue 42)', async () => {
     const me = await person();
     const cheap = await makePack(t.db, { credits: 5, price: 500, name: 'Starter' });
     const dear = await makePack(t.db, {
@@ -131,6 +131,8 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
       description: 'For busy teams',
     });
     const lifetime = await makePack(t.db, { lifetime: true, price: 29900, name: 'Lifetime' });
+    // Issue 42: $20 for 51 credits is 0.392… a credit, shown to the cent.
+    const odd = await makePack(t.db, { credits: 51, price: 2000, name: 'Odd' });
     const code = await makeDiscount(t.db, { code: 'LAUNCH25', percentOff: 25, creditPackId: dear.id });
     const credits = await t.api('GET', 'credits', { key: me.key });
     expect(credits.body.purchase_url).toBe(`${t.baseUrl}/billing`);
@@ -151,9 +153,14 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     expect(await packs.getByRole('listitem').filter({ hasText: lifetime.name }).textContent()).toContain(
       'Lifetime deal',
     );
+    // Issue 42: money in the reader's format, a unit price to the cent.
+    const oddRow = (await packs.getByRole('listitem').filter({ hasText: odd.name }).textContent())!;
+    expect(oddRow).toContain('51 credits · $0.39 per credit');
+    expect(oddRow).toContain('$20.00');
+    expect(oddRow).not.toContain('0.392');
 
     // Without a billing country the purchase is refused in words, and nothing is started.
-    await page.getByRole('button', { name: `Buy ${dear.name} for 40.00 USD` }).click();
+    await page.getByRole('button', { name: `Buy ${dear.name} for $40.00` }).click();
     await expect
       .poll(() => page.getByRole('alert').first().textContent(), ROUND_TRIP)
       .toBe('Add your billing country before buying credits.');
@@ -163,16 +170,17 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     await expect.poll(() => page.textContent('main'), ROUND_TRIP).toContain('Billing country: US');
 
     await page.getByLabel('Discount code (optional)').fill(code.code);
-    await page.getByRole('button', { name: `Buy ${dear.name} for 40.00 USD` }).click();
+    await page.getByRole('button', { name: `Buy ${dear.name} for $40.00` }).click();
     await page.waitForURL(/\/checkout\/[0-9a-f-]{36}\?token=/);
     const order = (await page.getByRole('region', { name: 'Order' }).textContent())!;
     expect(order).toContain(dear.name);
     expect(order).toContain(code.code);
-    expect(order).toContain('40.00 USD');
-    expect(await page.getByTestId('amount').textContent()).toBe('30.00 USD');
+    expect(order).toContain('$40.00');
+    expect(order).toContain('50 credits ($0.60 each)');
+    expect(await page.getByTestId('amount').textContent()).toBe('$30.00');
     expect(await page.getByTestId('status').textContent()).toBe('pending');
 
-    await page.getByRole('button', { name: 'Pay 30.00 USD' }).click();
+    await page.getByRole('button', { name: 'Pay $30.00' }).click();
     await expect.poll(() => page.getByTestId('status').textContent(), ROUND_TRIP).toBe('completed');
     expect(await page.getByRole('status').first().textContent()).toContain('50 credits were added');
     expect(await available(me.key)).toBe(51);
@@ -182,7 +190,7 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     await expect.poll(() => page.locator('.big-number').textContent(), ROUND_TRIP).toBe('51 credits');
     const row = page.getByRole('row').filter({ hasText: dear.name });
     await row.waitFor();
-    expect(await row.textContent()).toContain('30.00 USD');
+    expect(await row.textContent()).toContain('$30.00');
     expect(await row.textContent()).toContain(code.code);
     expect(await row.getByText('Paid').count()).toBe(1);
     await page.mouse.move(0, 0);
@@ -208,7 +216,7 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     await page.goto(`${t.baseUrl}/billing`);
     await signIn(page, me.email);
     await page.getByLabel('Discount code (optional)').fill('NOSUCHCODE');
-    await page.getByRole('button', { name: `Buy ${pack.name} for 7.00 USD` }).click();
+    await page.getByRole('button', { name: `Buy ${pack.name} for $7.00` }).click();
     await expect
       .poll(() => page.getByRole('alert').first().textContent(), ROUND_TRIP)
       .toContain('That discount code cannot be used');
@@ -238,7 +246,7 @@ describe.runIf(useBrowser)('the dashboard Billing page in Chromium', () => {
     const started = await t.api('POST', 'checkouts', { key: buyer.key, body: { credit_pack_id: pack.id } });
     const page = await browser!.newPage();
     await page.goto(started.body.checkout_url);
-    expect(await page.getByTestId('amount').textContent()).toBe('9.00 USD');
+    expect(await page.getByTestId('amount').textContent()).toBe('$9.00');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByTestId('status').textContent(), ROUND_TRIP).toBe('failed');
     expect(await page.getByRole('link', { name: 'Back to Billing' }).getAttribute('href')).toBe('/billing');

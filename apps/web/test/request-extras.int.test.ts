@@ -68,7 +68,7 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
     expect(row).toEqual({ reminders: { every_hours: 120, max: 2 }, allow_delegation: true });
   }, 120_000);
 
-  it('issue 34 leftover (a): the request page shows the automatic reminders: the schedule, the next reminder time, and how many each signer got of max', async () => {
+  it('issue 34 leftover (a): the request page shows the automatic reminders: the schedule, the next reminder time, and how many each signer got of max; issue 42: once the request ended, no next reminder and no "of max"', async () => {
     const res = await t.api('POST', 'signature_requests', {
       key,
       body: {
@@ -91,6 +91,16 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
     expect(text).toContain(String(job.run_at.getFullYear()));
     expect(text).toMatch(/Rita Reminded\s*0 of 3 sent/);
     await section.screenshot({ path: `${SHOTS}/request-reminders.png` });
+
+    // Issue 42: once the request ended (its queued run not yet gone), no "Next reminder" date and
+    // no "0 of 3": the schedule is over and each signer's total is what is left.
+    expect((await t.api('POST', `signature_requests/${res.body.id}/cancel`, { key })).status).toBe(200);
+    await page.reload();
+    await section.getByText('None: the request is no longer open').waitFor();
+    const ended = (await section.textContent()) ?? '';
+    expect(ended).not.toContain(String(job.run_at.getFullYear()));
+    expect(ended).not.toMatch(/of 3 sent/);
+    expect(ended).toMatch(/Rita Reminded\s*None sent/);
   });
 
   it("issue 34.3: the signing page dialog (desktop): labelled, checks its input, asks the new person's language (issue 32), hands the turn on; the old link then shows the invalid-link page", async () => {

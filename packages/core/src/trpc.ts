@@ -8,6 +8,7 @@ import {
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
+import { DECIMAL_ID } from './contracts/ids.ts';
 import {
   CoreError,
   databaseUnavailable,
@@ -182,6 +183,12 @@ export function issuesToCoreError(
   return new CoreError('invalid_parameter', `Invalid value for ${name}: ${issue.message}`);
 }
 
+/** A positive integer, as text in plain decimal or as a number, however large. */
+function isWellFormedId(value: unknown): boolean {
+  if (typeof value === 'string') return DECIMAL_ID.test(value);
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
 /** The top-level input keys that are REST path parameters (`/templates/{id}` → `id`). */
 function pathParams(meta: Meta | undefined): Set<string> {
   return new Set([...(meta?.openapi?.path ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
@@ -240,14 +247,15 @@ const validationErrors = t.middleware(async (opts) => {
   if (!result.ok) {
     const cause = result.error.cause as { issues?: IssueLike[] } | undefined;
     if (result.error.code === 'BAD_REQUEST' && cause && Array.isArray(cause.issues)) {
-      // A path id that is no positive 32-bit integer names nothing: 404, as an unknown id would be.
+      // A path id that is a well-formed positive integer beyond PostgreSQL `integer` names nothing:
+      // 404, as an unknown id would be. Anything else (`abc`, `1e3`, `-1`) is 422 invalid_parameter.
       const issue = cause.issues[0];
       const top = issue?.path[0];
       if (
         issue &&
         typeof top === 'string' &&
         pathParams(opts.meta).has(top) &&
-        valueAt(raw, [top]) !== undefined
+        isWellFormedId(valueAt(raw, [top]))
       ) {
         throw new CoreError('not_found', `No resource has ${top} ${String(valueAt(raw, [top]))}`);
       }

@@ -169,6 +169,7 @@ describe('issue 34.2: reminders on POST /signature_requests', () => {
       object: 'reminder_schedule',
       signature_request_id: r.id,
       reminders: { every_hours: 72, max: 2 },
+      open: true,
       next_run_at: at(72).toISOString(),
       signers: [
         { id: first!.id, sent: 0 },
@@ -190,6 +191,31 @@ describe('issue 34.2: reminders on POST /signature_requests', () => {
     });
     const other = await h.as((await h.account({ credits: 1 })).key);
     expect(await codeOf(other.reminders.schedule({ id: r.id }))).toBe('not_found');
+  });
+
+  it('issue 42: a completed or canceled request shows no next reminder (open false, next_run_at null) though its last run is still queued', async () => {
+    const done = await send({ reminders: { every_hours: 72, max: 3 } });
+    h.clock.now = at(1);
+    for (const [signer, values] of [
+      [done.signers[0]!, { 'Client signature': PNG_DOT, 'Client name': 'Cleo' }],
+      [done.signers[1]!, { 'Agent signature': PNG_DOT }],
+    ] as const)
+      await h.anonymous().signing.complete({ token: tokenOf(signer.signing_url), values });
+    const canceled = await send({ reminders: { every_hours: 72, max: 3 } });
+    h.clock.now = at(1);
+    await caller.signatureRequests.cancel({ id: canceled.id });
+    for (const r of [done, canceled]) {
+      expect(
+        (await autoJobs(r.id)).some((j) => j.status === 'queued'),
+        `request ${r.id}`,
+      ).toBe(true);
+      expect(await caller.reminders.schedule({ id: r.id })).toMatchObject({
+        reminders: { every_hours: 72, max: 3 },
+        open: false,
+        next_run_at: null,
+      });
+    }
+    expect((await caller.signatureRequests.get({ id: done.id })).status).toBe('completed');
   });
 
   it('issue 34.2: never after cancel, decline, completion or expiry, and never to uninvited signers (send_email false): the schedule ends', async () => {

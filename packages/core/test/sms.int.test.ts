@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers, listSms, twilioSignature } from '../src/index.ts';
+import { drainJobs, jobHandlers, listSms, requestsWithSmsProblems, twilioSignature } from '../src/index.ts';
 
 // Issue 32 (SMS): a signer with only a phone is invited, gets their code, signs and gets the
 // completion link by SMS; without SMS_PROVIDER the messages stay in the SMS outbox (`esign sms
@@ -373,6 +373,58 @@ describe('issue 32: the per-account daily SMS cap (SMS_DAILY_LIMIT)', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]!.to_address).toBe(owner.email);
     expect(notices[0]!.text_body).toContain('limit of 2 SMS in 24 hours');
+  });
+
+  it('issue 42 item 5: the requests list learns which requests have an SMS that did not reach its signer (capped here), for this account side only', async () => {
+    const templateId = (await makeTemplate(t, owner, { fields: SIGNATURE })).id;
+    const rows: number[] = [];
+    // Over the day's limit of 2 (with or without the test above): at least the third is capped.
+    for (const n of [4, 5, 6]) {
+      const res = await sendRequest(t, owner, {
+        template_id: templateId,
+        signers: [{ phone: `+49 30 123450${n}` }],
+      });
+      expect(res.status).toBe(201);
+      rows.push(res.body.id);
+    }
+    const capped = await t.db
+      .selectFrom('sms_outbox')
+      .select('signature_request_id')
+      .where('signature_request_id', 'in', rows)
+      .where('status', '=', 'capped')
+      .execute();
+    const expected = [...new Set(capped.map((c) => c.signature_request_id))].sort((a, b) => a! - b!);
+    expect(expected.length).toBeGreaterThan(0);
+    const live = { accountId: owner.accountId, environment: 'live' as const };
+    expect(await requestsWithSmsProblems(t.db, live, rows)).toEqual({ signature_request_ids: expected });
+    expect(await requestsWithSmsProblems(t.db, { ...live, environment: 'test' }, rows)).toEqual({
+      signature_request_ids: [],
+    });
+    const other = await createTestAccount(t.db, { credits: 1 });
+    expect(
+      await requestsWithSmsProblems(t.db, { accountId: other.accountId, environment: 'live' }, rows),
+    ).toEqual({ signature_request_ids: [] });
+    // A later SMS that went out to the signer (a corrected number resent) clears the warning.
+    const [first] = expected;
+    const signer = await t.db
+      .selectFrom('sms_outbox')
+      .select(['signer_id', 'to_number', 'environment'])
+      .where('signature_request_id', '=', first!)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('sms_outbox')
+      .values({
+        account_id: owner.accountId,
+        environment: signer.environment,
+        signature_request_id: first!,
+        signer_id: signer.signer_id,
+        kind: 'resend',
+        to_number: '+49301234599',
+        text_body: 'x',
+        status: 'sent',
+      })
+      .execute();
+    expect((await requestsWithSmsProblems(t.db, live, rows)).signature_request_ids).not.toContain(first);
   });
 });
 

@@ -1,3 +1,4 @@
+import { LANGUAGE_NAMES, type Locale } from '@esign/i18n/core';
 import { msg, t } from './messages/index.ts';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -48,6 +49,15 @@ const SMS_KINDS: Record<string, string> = {
 const smsKind = (kind: unknown) => SMS_KINDS[String(kind)] ?? String(kind);
 /** Issue 34: the addresses of a request.recipients entry, or "nobody". */
 const listOf = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : msg('activity.nobody'));
+
+/** A person recorded in an event's data (`{name, email, phone}`), by the first of those they have. */
+function personIn(value: unknown, fallback: string): string {
+  const p = (value ?? {}) as { name?: unknown; email?: unknown; phone?: unknown };
+  return [p.name, p.email, p.phone].find((x): x is string => typeof x === 'string' && x !== '') ?? fallback;
+}
+
+/** A language in its own name (`de` → Deutsch); a code this build does not know as it is. */
+const languageName = (code: unknown) => LANGUAGE_NAMES[String(code) as Locale] ?? String(code);
 
 /** One line per audit event, in words. */
 /** A person an entry names (signer.delegated's `to`): their name, else their email or phone. */
@@ -120,6 +130,32 @@ export function describeActivity(a: {
       return t('activity.otp_failed', { who });
     case 'signature_request.sealed':
       return t('activity.sealed', { what });
+    case 'signature_request.created':
+      return t('activity.request_created', { what });
+    case 'signature_request.completed':
+      return t('activity.request_completed', { what });
+    case 'signer.reminded':
+      return t('activity.signer_reminded', { who, what });
+    case 'signer.delegated': {
+      const parties = {
+        from: personIn(a.data.from, who),
+        to: personIn(a.data.to, msg('activity.someone')),
+        what,
+      };
+      return a.data.reason
+        ? t('activity.signer_delegated_reason', { ...parties, reason: String(a.data.reason) })
+        : t('activity.signer_delegated', parties);
+    }
+    case 'signer.copy_sealed':
+      return t('activity.signer_copy_sealed', { who, what });
+    case 'signer.locale':
+      return t('activity.signer_locale', { who, what, language: languageName(a.data.to) });
+    case 'otp.locked':
+      return t('activity.otp_locked', { who });
+    case 'otp.expired':
+      return t('activity.otp_expired', { who });
+    case 'link.email_confirmed':
+      return t('activity.email_confirmed', { who });
     default:
       return t('activity.other', { type: a.type.replace(/[._]/g, ' '), what });
   }

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { dashboardLocale } from './messages/index.ts';
+import { PageTitle, type TitleKey } from './page-title.tsx';
 import { AccountPage } from './pages/account.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { AcceptInvitePage } from './pages/auth/accept-invite.tsx';
@@ -36,38 +37,46 @@ import { background } from './background.ts';
 // session guard sends the person to the sign-in page.
 whenSignedOut(() => background(queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey })));
 
-const signedIn = (page: (session: Session) => React.ReactNode) => (
-  <RequireSession>{(session) => <Shell session={session}>{page(session)}</Shell>}</RequireSession>
-);
+/** A page with its own title in the browser tab. */
+const titled = (title: TitleKey, page: React.ReactNode) => <PageTitle title={title}>{page}</PageTitle>;
+
+const signedIn = (title: TitleKey, page: (session: Session) => React.ReactNode) =>
+  titled(
+    title,
+    <RequireSession>{(session) => <Shell session={session}>{page(session)}</Shell>}</RequireSession>,
+  );
 
 function App() {
   return (
     <Routes>
-      <Route path="/login" element={<LoginPage />} />
-      <Route path="/login/link" element={<LinkSignInPage />} />
-      <Route path="/reset-password" element={<ResetPasswordPage />} />
-      <Route path="/invite" element={<AcceptInvitePage />} />
-      <Route path="/signup" element={<SignUpPage />} />
-      <Route path="/verify" element={<VerifyPage />} />
-      <Route path="/" element={signedIn((s) => <OverviewPage session={s} />)} />
-      <Route path="/templates" element={signedIn((s) => <TemplatesPage session={s} />)} />
+      <Route path="/login" element={titled('title.sign_in', <LoginPage />)} />
+      <Route path="/login/link" element={titled('title.sign_in_link', <LinkSignInPage />)} />
+      <Route path="/reset-password" element={titled('title.reset_password', <ResetPasswordPage />)} />
+      <Route path="/invite" element={titled('title.invite', <AcceptInvitePage />)} />
+      <Route path="/signup" element={titled('title.sign_up', <SignUpPage />)} />
+      <Route path="/verify" element={titled('title.verify', <VerifyPage />)} />
+      <Route path="/" element={signedIn('nav.overview', (s) => <OverviewPage session={s} />)} />
+      <Route path="/templates" element={signedIn('nav.templates', (s) => <TemplatesPage session={s} />)} />
       <Route
         path="/templates/:id/edit"
-        element={<RequireSession>{(s) => <EditorPage session={s} />}</RequireSession>}
+        element={titled('title.editor', <RequireSession>{(s) => <EditorPage session={s} />}</RequireSession>)}
       />
-      <Route path="/send" element={signedIn((s) => <SendPage session={s} />)} />
-      <Route path="/requests" element={signedIn(() => <RequestsPage />)} />
-      <Route path="/requests/:id" element={signedIn((s) => <RequestPage session={s} />)} />
-      <Route path="/connected-apps" element={signedIn(() => <ConnectedAppsPage />)} />
-      <Route path="/api-keys" element={signedIn((s) => <ApiKeysPage session={s} />)} />
-      <Route path="/webhooks" element={signedIn((s) => <WebhooksPage session={s} />)} />
-      <Route path="/team" element={signedIn((s) => <TeamPage session={s} />)} />
-      <Route path="/account" element={signedIn((s) => <AccountPage session={s} />)} />
-      <Route path="/billing" element={signedIn((s) => <BillingPage session={s} />)} />
-      <Route path="/templates/:id/link" element={signedIn((s) => <SigningLinkPage session={s} />)} />
-      <Route path="/bulk" element={signedIn((s) => <BulkSendPage session={s} />)} />
-      <Route path="/embed" element={signedIn((s) => <EmbedSettingsPage session={s} />)} />
-      <Route path="*" element={signedIn(() => <NotFoundPage />)} />
+      <Route path="/send" element={signedIn('nav.send', (s) => <SendPage session={s} />)} />
+      <Route path="/requests" element={signedIn('nav.requests', () => <RequestsPage />)} />
+      <Route path="/requests/:id" element={signedIn('title.request', (s) => <RequestPage session={s} />)} />
+      <Route path="/connected-apps" element={signedIn('nav.connected_apps', () => <ConnectedAppsPage />)} />
+      <Route path="/api-keys" element={signedIn('nav.api_keys', (s) => <ApiKeysPage session={s} />)} />
+      <Route path="/webhooks" element={signedIn('nav.webhooks', (s) => <WebhooksPage session={s} />)} />
+      <Route path="/team" element={signedIn('nav.team', (s) => <TeamPage session={s} />)} />
+      <Route path="/account" element={signedIn('nav.account', (s) => <AccountPage session={s} />)} />
+      <Route path="/billing" element={signedIn('nav.billing', (s) => <BillingPage session={s} />)} />
+      <Route
+        path="/templates/:id/link"
+        element={signedIn('title.signing_link', (s) => <SigningLinkPage session={s} />)}
+      />
+      <Route path="/bulk" element={signedIn('nav.bulk', (s) => <BulkSendPage session={s} />)} />
+      <Route path="/embed" element={signedIn('nav.embed', (s) => <EmbedSettingsPage session={s} />)} />
+      <Route path="*" element={signedIn('title.not_found', () => <NotFoundPage />)} />
     </Routes>
   );
 }

@@ -1,3 +1,5 @@
+import { formatMoney, formatUnitPrice } from '@esign/domain';
+
 // Server-rendered HTML of the checkout page (`checkout_url` of the simulated provider, and where
 // Stripe sends the buyer back). No script: a plain form that posts back to this origin. Buying
 // starts on the dashboard's Billing page (`/billing`).
@@ -50,10 +52,16 @@ interface CheckoutView {
   created_at: string;
 }
 
-const packLine = (p: PackView) =>
-  p.unlimited
-    ? 'Unlimited signed documents, for life'
-    : `${p.credits} credits (${p.price_per_credit} ${p.currency} each)`;
+// The page is English (`lang="en"`): its amounts are written the English way too.
+const LOCALE = 'en';
+const money = (amount: string, currency: string) => formatMoney(amount, currency, LOCALE);
+
+function packLine(p: PackView): string {
+  if (p.unlimited) return 'Unlimited signed documents, for life';
+  if (p.price_per_credit === null) return `${p.credits} credits`;
+  const unit = formatUnitPrice(p.price_per_credit, p.currency, LOCALE);
+  return `${p.credits} credits (${unit.below ? 'less than ' : ''}${unit.price} each)`;
+}
 
 export interface CheckoutPageModel {
   checkout: CheckoutView;
@@ -81,7 +89,7 @@ function outcome(m: CheckoutPageModel): string {
   if (m.provider === 'simulated') {
     return `<form method="post" action="/checkout/${esc(c.id)}" class="row">
 <input type="hidden" name="token" value="${esc(m.token)}">
-<button type="submit" name="action" value="pay">Pay ${esc(c.amount)} ${esc(c.currency)}</button>
+<button type="submit" name="action" value="pay">Pay ${esc(money(c.amount, c.currency))}</button>
 <button type="submit" name="action" value="cancel" class="secondary">Cancel</button>
 </form>
 <p class="muted">Simulated payment: no card is charged. This page plays the payment provider.</p>`;
@@ -102,8 +110,8 @@ export function checkoutPage(m: CheckoutPageModel): string {
 <dl>
 <dt>Pack</dt><dd>${esc(p.name)}${p.description ? ` — ${esc(p.description)}` : ''}</dd>
 <dt>Includes</dt><dd>${esc(packLine(p))}</dd>
-${discounted ? `<dt>List price</dt><dd>${esc(m.listPrice)} ${esc(c.currency)}</dd><dt>Discount code</dt><dd>${esc(c.discount_code)}</dd>` : ''}
-<dt>Amount</dt><dd><strong data-testid="amount">${esc(c.amount)} ${esc(c.currency)}</strong></dd>
+${discounted ? `<dt>List price</dt><dd>${esc(money(m.listPrice, c.currency))}</dd><dt>Discount code</dt><dd>${esc(c.discount_code)}</dd>` : ''}
+<dt>Amount</dt><dd><strong data-testid="amount">${esc(money(c.amount, c.currency))}</strong></dd>
 <dt>Status</dt><dd data-testid="status">${esc(c.status)}</dd>
 </dl>
 </section>

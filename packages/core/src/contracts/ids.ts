@@ -6,8 +6,19 @@ import { z } from 'zod';
  */
 export const MAX_ID = 2_147_483_647;
 
-/** An id read from a path or query string (`/templates/{id}`, `?template_id=`, `?cursor=`). */
-export const IdParam = z.coerce.number().int().positive().max(MAX_ID);
+/** How an id is written in a path or query string: a positive integer in plain decimal digits. */
+export const DECIMAL_ID = /^[1-9][0-9]*$/;
+
+const ID_FORM = 'expected a positive integer in decimal digits';
+
+/**
+ * An id read from a path or query string (`/templates/{id}`, `?template_id=`, `?cursor=`). Text is
+ * taken only in plain decimal (`12`, not `1e3`, `0x10`, `12.0` or ` 12`); a number (MCP) as it is.
+ */
+export const IdParam = z.preprocess(
+  (value) => (typeof value === 'string' && !DECIMAL_ID.test(value) ? Number.NaN : value),
+  z.coerce.number({ error: ID_FORM }).int({ error: ID_FORM }).positive({ error: ID_FORM }).max(MAX_ID),
+);
 
 /** An id in a JSON body (`template_id` of POST /signature_requests). */
 export const IdField = z.number().int().positive().max(MAX_ID);

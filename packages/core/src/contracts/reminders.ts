@@ -66,8 +66,10 @@ export const ReminderScheduleOutput = z.object({
   object: z.literal('reminder_schedule'),
   signature_request_id: z.number(),
   reminders: ReminderSchedule.nullable(),
+  /** Whether reminders can still go out: the request has a schedule and is still open. */
+  open: z.boolean(),
   /** When the next run looks for signers due (ISO 8601); null when none is scheduled. */
   next_run_at: z.string().nullable(),
-  /** Automatic reminders each signer got so far, out of `reminders.max`. */
+  /** Automatic reminders each signer got so far, out of `reminders.max` while `open`. */
   signers: z.array(z.object({ id: z.number(), sent: z.number() })),
 });

@@ -170,6 +170,9 @@ export const ListSignatureRequestsInput = PaginationInput.extend({
 
 export const IdInput = z.object({ id: IdParam.describe('the signature request id') });
 
+/** A page of the dashboard's requests list: the ids of its requests (at most 100, the page limit). */
+export const RequestIdsInput = z.object({ ids: z.array(IdParam).max(100) });
+
 export const SignerIdInput = z.object({ id: IdParam.describe('the signer id') });
 
 export const UpdateSignerInput = z.object({

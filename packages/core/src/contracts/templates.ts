@@ -59,6 +59,17 @@ export const FieldDefinition = z.object({
 });
 export type FieldDefinitionInput = z.infer<typeof FieldDefinition>;
 
+/**
+ * A field definition as PATCH (and the editor's save) takes it: any type a template field can have,
+ * `cells` too (which only text tags and PDF form fields make), so that a template read over REST or
+ * MCP can be written back as it was read.
+ */
+export const StoredFieldDefinition = FieldDefinition.extend({
+  type: z
+    .enum(FIELD_TYPES)
+    .describe('what the signer fills in; `cells` (from text tags and form fields) is kept as read'),
+});
+
 const MAX_FIELDS_TEXT = MAX_TEMPLATE_FIELDS.toLocaleString('en');
 
 /** A list of field definitions, at most MAX_TEMPLATE_FIELDS (insertFields bounds the template's total). */
@@ -128,7 +139,14 @@ export const UpdateTemplateInput = z.object({
   id: IdParam.describe('the template id'),
   name: nameOf('new template name'),
   external_id: z.string().max(200).nullable().optional().describe('your own id; null clears it'),
-  folder: folderName,
+  folder: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .nullable()
+    .optional()
+    .describe('folder name; created if missing; null takes the template out of its folder'),
   roles: z
     .array(z.string().trim().min(1).max(100))
     .min(1)
@@ -137,10 +155,12 @@ export const UpdateTemplateInput = z.object({
     .describe(
       'role names matched by position (the first renames the first role); extra names add roles; roles cannot be removed',
     ),
-  fields: fieldList(FieldDefinition)
+  fields: fieldList(StoredFieldDefinition)
     .optional()
     .describe(
-      withFieldMaximum('replaces all fields; [] removes all; roles named here that do not exist are added'),
+      withFieldMaximum(
+        "replaces all fields; [] removes all; roles named here that do not exist are added; a template's `fields` as read are accepted as they are",
+      ),
     ),
 });
 
@@ -209,17 +229,12 @@ export const TemplateListOutput = z.object({
 /**
  * The template editor's save (no REST route; PATCH /templates/{id} stays as the spec has it):
  * PATCH's keys plus `version`, the template version the editor loaded, and `documents`, the
- * template's document ids in their new order (ids left out are removed). Its fields may also be
- * `cells` (all 14 types of the spec): a template made from text tags or form fields can have them,
- * and the editor saves every field back, so it must be able to keep them.
+ * template's document ids in their new order (ids left out are removed). Its fields, like PATCH's,
+ * may be `cells` (all 14 types of the spec): the editor saves every field back.
  */
-export const EditorFieldDefinition = FieldDefinition.extend({
-  type: z.enum(FIELD_TYPES),
-});
-
 export const EditorSaveInput = UpdateTemplateInput.omit({ external_id: true, folder: true }).extend({
   version: z.number().int().min(1),
-  fields: fieldList(EditorFieldDefinition).optional(),
+  fields: fieldList(StoredFieldDefinition).optional(),
   documents: z.array(IdParam).min(1).max(10).optional(),
 });
 

@@ -1,7 +1,12 @@
 import { scopeOf } from '../context.ts';
-import { IdInput } from '../contracts/signature-requests.ts';
+import { IdInput, RequestIdsInput } from '../contracts/signature-requests.ts';
 import { ListTemplatesInput } from '../contracts/templates.ts';
-import { accountOverview, listFolders, requestTimeline } from '../services/dashboard/activity.ts';
+import {
+  accountOverview,
+  listFolders,
+  requestsWithSmsProblems,
+  requestTimeline,
+} from '../services/dashboard/activity.ts';
 import { listTemplateCardsPage, requestDocuments } from '../services/dashboard/documents.ts';
 import { accountMessageBacklog } from '../services/outbox-retry.ts';
 import { actorProcedure, adminReadProcedure, router } from '../trpc.ts';
@@ -13,6 +18,10 @@ export const dashboardRouter = router({
   requestTimeline: actorProcedure
     .input(IdInput)
     .query(({ ctx, input }) => requestTimeline(ctx.db, scopeOf(ctx.actor), input.id)),
+  /** Of a page of the requests list, the requests with an SMS that did not reach its signer. */
+  smsProblems: actorProcedure
+    .input(RequestIdsInput)
+    .query(({ ctx, input }) => requestsWithSmsProblems(ctx.db, scopeOf(ctx.actor), input.ids)),
   /** The templates list with each template's thumbnail and page, field and document counts. */
   templates: actorProcedure
     .input(ListTemplatesInput)

@@ -87,10 +87,10 @@ export function invitationEmail(opts: {
   const greeting = opts.signerName
     ? t(locale, 'mail.hello_name', { name: opts.signerName })
     : t(locale, 'mail.hello');
-  const custom =
-    opts.kind === 'invitation' || opts.kind === 'resend' || opts.kind === 'next_signer'
-      ? opts.message?.body
-      : undefined;
+  // The sender's own words go with every invitation (first, resent, or at a signer's turn), never
+  // with a reminder, whose subject and body say it is one.
+  const own = opts.kind === 'reminder' ? undefined : opts.message;
+  const custom = own?.body;
   // The date in the reader's words, with the ISO time beside it for anyone comparing zones.
   const expiry = opts.expiresAt
     ? t(locale, 'mail.expires', { date: formatDateTime(locale, opts.expiresAt) })
@@ -107,10 +107,9 @@ export function invitationEmail(opts: {
     footer: t(locale, 'mail.private'),
     locale,
   });
-  const subject =
-    (opts.kind === 'invitation' || opts.kind === 'resend') && opts.message?.subject
-      ? opts.message.subject
-      : t(locale, opts.kind === 'reminder' ? 'mail.reminder.subject' : 'mail.invite.subject', values);
+  const subject = own?.subject
+    ? own.subject
+    : t(locale, opts.kind === 'reminder' ? 'mail.reminder.subject' : 'mail.invite.subject', values);
   return { subject, ...body };
 }
 

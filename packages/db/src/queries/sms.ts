@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor, Tx } from '../connection.ts';
 import type { Database, Environment, SmsRow } from '../schema.ts';
+import type { Scope } from '../scope.ts';
 
 // The SMS outbox: queued text messages to signers and their delivery (packages/core/src/services/sms).
 // The claim, the failed attempts and the purge of signing links and codes at rest are the mail
@@ -177,4 +178,27 @@ export function listOpenSignersByPhone(
     .orderBy('signers.id')
     .limit(100)
     .execute();
+}
+
+/**
+ * Of these requests of one account side, those where a signer's latest SMS did not reach them:
+ * undeliverable (the provider gave up) or capped (the daily limit held it). A later SMS that went
+ * out (a corrected number resent) clears it. One statement for a page of the requests list.
+ */
+export async function listRequestsWithUndeliveredSms(
+  db: Executor,
+  scope: Scope,
+  requestIds: number[],
+): Promise<number[]> {
+  if (!requestIds.length) return [];
+  const { rows } = await sql<{ id: number }>`
+    select distinct latest.signature_request_id as id from (
+      select distinct on (signer_id) signer_id, signature_request_id, status from sms_outbox
+      where account_id = ${scope.accountId} and environment = ${scope.environment}
+        and signature_request_id = any(${requestIds}::int[]) and signer_id is not null
+      order by signer_id, id desc
+    ) latest
+    where latest.status in ('undeliverable', 'capped')
+    order by id`.execute(db);
+  return rows.map((r) => r.id);
 }

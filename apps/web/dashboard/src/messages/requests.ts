@@ -53,7 +53,17 @@ export const requests = {
   'activity.otp_verified': '{who} entered their one-time code',
   'activity.otp_failed': '{who} entered a wrong one-time code',
   'activity.sealed': '{what} was sealed: signed documents and audit trail are ready',
-  /** An event without its own sentence: its type in words ("signer delegated") and the document. */
+  'activity.request_created': '{what} was created',
+  'activity.request_completed': '{what} was completed: everyone has signed',
+  'activity.signer_reminded': '{who} was reminded to sign {what}',
+  'activity.signer_delegated': '{from} handed {what} on to {to}',
+  'activity.signer_delegated_reason': '{from} handed {what} on to {to}: “{reason}”',
+  'activity.signer_copy_sealed': 'The copy {who} signed of {what} was sealed',
+  'activity.signer_locale': '{who} chose {language} for {what}',
+  'activity.otp_locked': "{who}'s one-time code was locked after too many wrong tries",
+  'activity.otp_expired': '{who} entered a one-time code that had expired',
+  'activity.email_confirmed': '{who} confirmed their email address',
+  /** An event this dashboard does not know yet (every audit type has a sentence above). */
   'activity.other': '{type} ({what})',
   // What an SMS was ({kind} above).
   'activity.sms_kind.invitation': 'invitation',
@@ -82,6 +92,7 @@ export const requests = {
   'requests.row.signer':
     '{name} ({status, select, waiting {waiting for their turn} ready {ready (link not emailed)} sent {invited} viewed {opened} signed {signed} declined {declined} other {{status}}})',
   'requests.row.sent': 'Sent {date}',
+  'requests.row.sms_problem': 'SMS not delivered',
   'requests.none_match.title': 'Nothing matches',
   'requests.none_match.text': 'Try another status or search.',
   'requests.empty.title': 'No requests yet',
@@ -119,10 +130,15 @@ export const requests = {
   'requests.edit_signer.title_unnamed': 'Edit signer',
   'requests.edit_signer.name': 'Name',
   'requests.edit_signer.email': 'Email',
+  'requests.edit_signer.phone': 'Mobile phone',
+  'requests.edit_signer.phone_hint':
+    'International format, e.g. +49 30 1234567. A signer needs an email or a phone.',
+  'requests.edit_signer.language': 'Language',
+  'requests.edit_signer.language_default': 'The request’s language',
   'requests.edit_signer.save': 'Save',
   'requests.edit_signer.save_resend': 'Save and resend the link',
   'requests.edit_signer.saved': 'Signer saved',
-  'requests.edit_signer.saved_resent': 'Saved and the link was emailed again',
+  'requests.edit_signer.saved_resent': 'Saved and the link was sent again',
   'requests.documents.title': 'Documents',
   'requests.documents.sealed': 'The sealed documents, with every value drawn in.',
   'requests.documents.as_sent':
@@ -160,6 +176,7 @@ export const requests = {
     '{hours, plural, one {A signer whose turn it is gets one once # hour has passed since their last email.} other {A signer whose turn it is gets one once # hours have passed since their last email.}}',
   'requests.reminders.signer_fallback': 'Signer {id}',
   'requests.reminders.sent_count': '{sent} of {max} sent',
+  'requests.reminders.sent_total': '{sent, plural, =0 {None sent} one {# sent} other {# sent}}',
   'requests.timeline.title': 'Timeline',
 
   // Reminders and handing on: options of the Send and Bulk send pages, and the account's default.
@@ -209,6 +226,17 @@ export const requests = {
   'send.signer.numbered': '{number}. {role}',
   'send.signer.name': 'Name',
   'send.signer.email': 'Email',
+  'send.signer.phone': 'Mobile phone',
+  'send.signer.phone_hint': 'International format, e.g. +49 30 1234567',
+  'send.signer.email_or_phone': 'Enter an email address or a mobile phone number.',
+  'send.signer.language': 'Language',
+  'send.signer.language_default': 'The account’s default',
+  'send.signer.delivery': 'Send the link by',
+  'send.signer.delivery.email': 'Email',
+  'send.signer.delivery.sms': 'SMS',
+  'send.signer.delivery.email_and_sms': 'Email and SMS',
+  'send.signer.delivery_hint':
+    'Without an address for the channel chosen, the other is used. With a phone, the one-time code goes by SMS.',
   'send.signer.prefill': 'Fill in values for {role} (optional)',
   'send.options': 'Message, expiry and security (optional)',
   'send.options.subject': 'Email subject',

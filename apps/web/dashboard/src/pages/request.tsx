@@ -102,8 +102,8 @@ export function RequestPage({ session }: { session: Session }) {
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}
         title={
-          editing?.name || editing?.email
-            ? t('requests.edit_signer.title', { name: editing.name || editing.email })
+          editing?.name || editing?.email || editing?.phone
+            ? t('requests.edit_signer.title', { name: editing.name || editing.email || editing.phone })
             : msg('requests.edit_signer.title_unnamed')
         }
       >

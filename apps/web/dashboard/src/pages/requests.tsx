@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { useSearchParams } from 'react-router';
 import { PrimaryLink } from '../link-button.tsx';
@@ -26,6 +26,13 @@ export function RequestsPage() {
     ),
   );
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  // Issue 42 item 5: requests whose signer an SMS did not reach get a badge (the shown rows only).
+  const ids = rows.map((r) => r.id).slice(-100);
+  const smsProblems = useQuery({
+    ...trpc.dashboard.smsProblems.queryOptions({ ids }),
+    enabled: ids.length > 0,
+  });
+  const undelivered = new Set(smsProblems.data?.signature_request_ids ?? []);
   return (
     <>
       <PageHeader
@@ -40,7 +47,7 @@ export function RequestsPage() {
       {list.data && rows.length === 0 ? <NoRequests filtered={Boolean(status || search)} /> : null}
       <ul className="rows" aria-label={msg('requests.list_label')}>
         {rows.map((r) => (
-          <RequestRow key={r.id} request={r} />
+          <RequestRow key={r.id} request={r} smsProblem={undelivered.has(r.id)} />
         ))}
       </ul>
       <ShowMore list={list} />

@@ -1,3 +1,4 @@
+import { LANGUAGE_NAMES, LOCALES } from '@esign/i18n';
 import { msg, t } from '../messages/index.ts';
 import { CheckboxField, SelectField, TextArea, TextField } from '../ui.tsx';
 import { PREFILLABLE, type SendForm, type TemplateField } from './send-form.ts';
@@ -39,6 +40,32 @@ export function SignerFieldset({
           autoComplete="off"
           error={errors?.email?.message}
           {...form.register(`signers.${i}.email`)}
+        />
+        <TextField
+          label={msg('send.signer.phone')}
+          type="tel"
+          autoComplete="off"
+          hint={msg('send.signer.phone_hint')}
+          error={errors?.phone?.message}
+          {...form.register(`signers.${i}.phone`)}
+        />
+        <SelectField
+          label={msg('send.signer.language')}
+          options={[
+            { value: '', label: msg('send.signer.language_default') },
+            ...LOCALES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })),
+          ]}
+          {...form.register(`signers.${i}.locale`)}
+        />
+        <SelectField
+          label={msg('send.signer.delivery')}
+          hint={msg('send.signer.delivery_hint')}
+          options={[
+            { value: '', label: msg('send.signer.delivery.email') },
+            { value: 'sms', label: msg('send.signer.delivery.sms') },
+            { value: 'email_and_sms', label: msg('send.signer.delivery.email_and_sms') },
+          ]}
+          {...form.register(`signers.${i}.delivery`)}
         />
       </div>
       {roleFields.length > 0 ? (

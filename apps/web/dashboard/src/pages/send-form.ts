@@ -1,6 +1,7 @@
 import { CreateSignatureRequestInput, SignerInput } from '@esign/core/schemas/signature-requests';
 import type { UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
+import { msg } from '../messages/index.ts';
 import { CopiesFormFields, copiesPayload } from './copies-form.ts';
 import type { RequestExtras } from './request-extras.tsx';
 
@@ -8,12 +9,22 @@ import type { RequestExtras } from './request-extras.tsx';
 
 // The form reuses the procedure's own schemas: a signer's name and email rules come from SignerInput,
 // and the assembled request is checked with CreateSignatureRequestInput before it is sent.
-const SignerForm = z.object({
-  role: z.string(),
-  name: SignerInput.shape.name,
-  email: SignerInput.shape.email.unwrap(),
-  prefill: z.record(z.string(), z.union([z.string(), z.boolean()])).optional(),
-});
+// A signer needs an email or a phone (issue 42 item 5: the Send page offers what the API offers);
+// an empty box is "none". The language and channel are the signer's own when chosen.
+const SignerForm = z
+  .object({
+    role: z.string(),
+    name: SignerInput.shape.name,
+    email: z.union([z.literal(''), SignerInput.shape.email.unwrap()]),
+    phone: z.string().trim().max(40).optional(),
+    locale: z.string().optional(),
+    delivery: z.union([z.literal(''), SignerInput.shape.delivery.unwrap()]).optional(),
+    prefill: z.record(z.string(), z.union([z.string(), z.boolean()])).optional(),
+  })
+  .refine((s) => s.email !== '' || Boolean(s.phone), {
+    path: ['email'],
+    error: () => msg('send.signer.email_or_phone'),
+  });
 export const SendFormSchema = z.object({
   signers: z.array(SignerForm).min(1),
   signing_order: CreateSignatureRequestInput.shape.signing_order,
@@ -72,7 +83,10 @@ export function toPayload(
       );
       return {
         role: s.role,
-        email: s.email,
+        ...(s.email ? { email: s.email } : {}),
+        ...(s.phone ? { phone: s.phone } : {}),
+        ...(s.locale ? { locale: s.locale } : {}),
+        ...(s.delivery ? { delivery: s.delivery } : {}),
         ...(s.name ? { name: s.name } : {}),
         ...(Object.keys(prefill).length ? { prefill } : {}),
       };

@@ -88,7 +88,15 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
     if (roles)
       form.reset({
         ...form.getValues(),
-        signers: roles.map((role) => ({ role, name: '', email: '', prefill: {} })),
+        signers: roles.map((role) => ({
+          role,
+          name: '',
+          email: '',
+          phone: '',
+          locale: '',
+          delivery: '',
+          prefill: {},
+        })),
       });
   }, [roles, form]);
   const fields = (template.data?.fields ?? []) as TemplateField[];

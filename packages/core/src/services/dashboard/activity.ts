@@ -7,6 +7,7 @@ import {
   listRecentActivity,
   listRequestActivity,
 } from '@esign/db/queries/activity';
+import { listRequestsWithUndeliveredSms } from '@esign/db/queries/sms';
 import type { Scope } from '../../context.ts';
 import { getCredits } from '../credits.ts';
 import { requireRequest } from '../signature-requests/index.ts';
@@ -60,4 +61,13 @@ export async function accountOverview(db: Executor, scope: Scope, now: Date) {
 /** Folder names of the account side, for the templates page's filter. */
 export async function listFolders(db: Executor, scope: Scope): Promise<string[]> {
   return listFolderNames(db, scope);
+}
+
+/**
+ * The requests list's warning (issue 42 item 5): which of these requests (a page of the list) have
+ * a signer whose latest SMS was not delivered (undeliverable or capped), so the sender sees it
+ * without opening each request. Ids of another account side are simply never in the answer.
+ */
+export async function requestsWithSmsProblems(db: Executor, scope: Scope, ids: number[]) {
+  return { signature_request_ids: await listRequestsWithUndeliveredSms(db, scope, ids) };
 }

@@ -145,18 +145,22 @@ export async function rearmAutoReminders(tx: Tx, request: SignatureRequestRow, n
 }
 
 /**
- * A request's automatic reminders for the dashboard's request page: the schedule, when its next run
- * is queued (null when none is: no signer can get one now, or the request ended), and how many each
- * signer got. Another account's request is `404 not_found`.
+ * A request's automatic reminders for the dashboard's request page: the schedule, whether it still
+ * runs (`open`: the request is sent or in progress and its signers were emailed), when its next run
+ * is queued (null when none is: no signer can get one now, or the request ended, even while the
+ * last queued run has yet to notice), and how many each signer got. Another account's request is
+ * `404 not_found`.
  */
-export async function reminderSchedule(ctx: Pick<JobContext, 'db'>, scope: Scope, id: number) {
+export async function reminderSchedule(ctx: Pick<JobContext, 'db' | 'now'>, scope: Scope, id: number) {
   const request = await requireRequest(ctx.db, scope, id);
-  const nextRunAt = request.reminders ? await findPendingJobRunAt(ctx.db, uniqueKey(id)) : null;
+  const open = Boolean(request.reminders) && stillOpen(request, ctx.now());
+  const nextRunAt = open ? await findPendingJobRunAt(ctx.db, uniqueKey(id)) : null;
   const signers = await loadSigners(ctx.db, id);
   return {
     object: 'reminder_schedule' as const,
     signature_request_id: id,
     reminders: request.reminders,
+    open,
     next_run_at: nextRunAt?.toISOString() ?? null,
     signers: signers.map((s) => ({ id: s.id, sent: s.auto_reminders })),
   };

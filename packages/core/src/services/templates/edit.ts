@@ -26,7 +26,8 @@ import { folderId, loadTemplateDocuments, loadTemplateFields, lockTemplate } fro
 export interface UpdateTemplateArgs {
   name?: string;
   external_id?: string | null;
-  folder?: string;
+  /** null: out of its folder. */
+  folder?: string | null;
   roles?: string[];
   fields?: (Omit<FieldDefinitionInput, 'type'> & { type: FieldType })[];
   /** The editor only: the template's document ids in their new order; ids left out are removed. */

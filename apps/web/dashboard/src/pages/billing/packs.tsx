@@ -1,3 +1,4 @@
+import { formatMoney, formatUnitPrice } from '@esign/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { billingErrorMessage } from '../../billing-errors.ts';
@@ -6,10 +7,20 @@ import type { Outputs } from '../../router-types.ts';
 import { trpc } from '../../trpc.ts';
 import { Badge, Button, EmptyState, ErrorNote, Loading } from '../../ui.tsx';
 
-function packIncludes(p: { unlimited: boolean; credits: number | null; price_per_credit: string | null }) {
-  return p.unlimited
-    ? msg('billing.pack.unlimited')
-    : t('billing.pack.credits', { credits: p.credits, price: p.price_per_credit });
+function packIncludes(p: {
+  unlimited: boolean;
+  credits: number | null;
+  price_per_credit: string | null;
+  currency: string;
+}) {
+  if (p.unlimited) return msg('billing.pack.unlimited');
+  // The price per credit in the reader's format, to the cent (issue 42: not "0.392 USD").
+  const unit = formatUnitPrice(p.price_per_credit ?? 0, p.currency);
+  return t('billing.pack.credits', {
+    credits: p.credits,
+    price: unit.price,
+    below: unit.below ? 'yes' : 'no',
+  });
 }
 
 /** The optional discount code, applied to the next pack bought. */
@@ -57,10 +68,10 @@ function PackRow({
         {p.description ? <div className="hint">{p.description}</div> : null}
       </div>
       <div className="row-actions">
-        <span className="price">{t('billing.pack.price', { price: p.price })}</span>
+        <span className="price">{formatMoney(p.price, p.currency)}</span>
         <Button
           variant="primary"
-          aria-label={t('billing.pack.buy_label', { name: p.name, price: p.price })}
+          aria-label={t('billing.pack.buy_label', { name: p.name, price: formatMoney(p.price, p.currency) })}
           busy={busy}
           disabled={disabled}
           onClick={onBuy}

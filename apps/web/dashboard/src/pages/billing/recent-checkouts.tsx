@@ -1,3 +1,4 @@
+import { formatMoney } from '@esign/domain';
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '../../format.ts';
 import { msg, t } from '../../messages/index.ts';
@@ -41,7 +42,7 @@ export function RecentCheckouts() {
                 <td data-label={COLUMN.started}>{formatDateTime(c.created_at)}</td>
                 <td data-label={COLUMN.pack}>{c.credit_pack.name}</td>
                 <td data-label={COLUMN.amount}>
-                  {t('billing.checkouts.amount_value', { amount: c.amount, currency: c.currency })}
+                  {formatMoney(c.amount, c.currency)}
                   {c.discount_code ? (
                     <span className="hint"> {t('billing.checkouts.code', { code: c.discount_code })}</span>
                   ) : null}

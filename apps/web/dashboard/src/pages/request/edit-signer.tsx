@@ -1,12 +1,16 @@
+import { LANGUAGE_NAMES, LOCALES } from '@esign/i18n';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useChangeFeedback } from '../../feedback.ts';
 import { msg } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
-import { Button, ErrorNote, TextField } from '../../ui.tsx';
+import { Button, ErrorNote, SelectField, TextField } from '../../ui.tsx';
 import type { Signer } from './signer-row.tsx';
 
-/** A signer's name and email, saved, and the link emailed again on request. */
+/**
+ * A signer's name, email, phone and language, saved, and the link sent again on request (by the
+ * signer's channels: a corrected phone number gets the SMS). Issue 42 item 5.
+ */
 export function EditSigner({
   signer,
   requestId,
@@ -19,6 +23,8 @@ export function EditSigner({
   const { toast, refresh } = useChangeFeedback(trpc.signatureRequests.get.queryKey({ id: requestId }));
   const [name, setName] = useState(signer.name ?? '');
   const [email, setEmail] = useState(signer.email ?? '');
+  const [phone, setPhone] = useState(signer.phone ?? '');
+  const [locale, setLocale] = useState(signer.locale ?? '');
   const update = useMutation(
     trpc.signers.update.mutationOptions({
       onSuccess: async (_, v) => {
@@ -29,7 +35,14 @@ export function EditSigner({
     }),
   );
   const save = (resend: boolean) =>
-    update.mutate({ id: signer.id, name: name.trim() || null, email: email.trim() || null, resend });
+    update.mutate({
+      id: signer.id,
+      name: name.trim() || null,
+      email: email.trim() || null,
+      phone: phone.trim() || null,
+      locale: locale || null,
+      resend,
+    });
   return (
     <form
       onSubmit={(e) => {
@@ -49,6 +62,23 @@ export function EditSigner({
         type="email"
         value={email}
         onChange={(e) => setEmail(e.target.value)}
+      />
+      <TextField
+        label={msg('requests.edit_signer.phone')}
+        type="tel"
+        autoComplete="off"
+        hint={msg('requests.edit_signer.phone_hint')}
+        value={phone}
+        onChange={(e) => setPhone(e.target.value)}
+      />
+      <SelectField
+        label={msg('requests.edit_signer.language')}
+        value={locale}
+        onChange={(e) => setLocale(e.target.value)}
+        options={[
+          { value: '', label: msg('requests.edit_signer.language_default') },
+          ...LOCALES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })),
+        ]}
       />
       <div className="form-actions">
         <Button type="submit" busy={update.isPending && !update.variables?.resend}>

@@ -26,6 +26,9 @@ export function Reminders({ id, open, signers }: { id: number; open: boolean; si
   if (!s?.reminders) return null;
   const { every_hours, max } = s.reminders;
   const sent = new Map(s.signers.map((x) => [x.id, x.sent]));
+  // Once the request ended (completed, declined, canceled, expired), no run is next and a count
+  // "of max" would promise more: each signer's total is what is left to say.
+  const running = s.open && open;
   return (
     <section aria-labelledby="reminders">
       <h2 id="reminders">{msg('requests.reminders.title')}</h2>
@@ -34,12 +37,14 @@ export function Reminders({ id, open, signers }: { id: number; open: boolean; si
         <dd>{t('requests.reminders.schedule_value', { hours: every_hours, max })}</dd>
         <dt>{msg('requests.reminders.next')}</dt>
         <dd>
-          {s.next_run_at
-            ? formatDateTime(s.next_run_at)
-            : open
-              ? msg('requests.reminders.none_now')
-              : msg('requests.reminders.none_closed')}
-          <div className="hint">{t('requests.reminders.rule', { hours: every_hours })}</div>
+          {!running
+            ? msg('requests.reminders.none_closed')
+            : s.next_run_at
+              ? formatDateTime(s.next_run_at)
+              : msg('requests.reminders.none_now')}
+          {running ? (
+            <div className="hint">{t('requests.reminders.rule', { hours: every_hours })}</div>
+          ) : null}
         </dd>
         {signers.map((signer) => (
           <Fragment key={signer.id}>
@@ -49,7 +54,11 @@ export function Reminders({ id, open, signers }: { id: number; open: boolean; si
                 signer.phone ||
                 t('requests.reminders.signer_fallback', { id: String(signer.id) })}
             </dt>
-            <dd>{t('requests.reminders.sent_count', { sent: sent.get(signer.id) ?? 0, max })}</dd>
+            <dd>
+              {running
+                ? t('requests.reminders.sent_count', { sent: sent.get(signer.id) ?? 0, max })
+                : t('requests.reminders.sent_total', { sent: sent.get(signer.id) ?? 0 })}
+            </dd>
           </Fragment>
         ))}
       </dl>

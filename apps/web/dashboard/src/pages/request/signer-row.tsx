@@ -8,6 +8,8 @@ export interface Signer {
   name: string | null;
   email: string | null;
   phone: string | null;
+  /** The language set for this signer, or null (the request's). */
+  locale?: string | null | undefined;
   role: string | null;
   status: string;
   signing_url: string | null;

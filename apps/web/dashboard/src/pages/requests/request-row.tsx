@@ -8,14 +8,15 @@ import { Badge, EmptyState, statusTone } from '../../ui.tsx';
 type RequestSummary = Outputs['signatureRequests']['list']['data'][number];
 
 /** One request in the list: its template, status, signers and when it was sent. */
-export function RequestRow({ request: r }: { request: RequestSummary }) {
+export function RequestRow({ request: r, smsProblem }: { request: RequestSummary; smsProblem: boolean }) {
   return (
     <li className="row">
       <div className="row-main">
         <Link to={`/requests/${r.id}`} className="row-link">
           <strong>{r.template?.name ?? t('requests.untitled', { id: String(r.id) })}</strong>
         </Link>{' '}
-        <Badge tone={statusTone(r.status)}>{REQUEST_STATUS_LABEL[r.status] ?? r.status}</Badge>
+        <Badge tone={statusTone(r.status)}>{REQUEST_STATUS_LABEL[r.status] ?? r.status}</Badge>{' '}
+        {smsProblem ? <Badge tone="bad">{msg('requests.row.sms_problem')}</Badge> : null}
         <div className="hint">
           {r.signers
             .map((s) =>
