@@ -11,7 +11,7 @@ export const de: Catalogue = {
   'page.try_again': 'Erneut versuchen',
   'status.invalid_link.title': 'Dieser Link zum Unterschreiben ist ungültig',
   'status.invalid_link.body':
-    'Prüfen Sie, ob Sie den vollständigen Link aus Ihrer E-Mail geöffnet haben. Funktioniert er weiterhin nicht, bitten Sie den Absender um einen neuen Link.',
+    'Prüfen Sie, ob Sie den vollständigen Link aus Ihrer E-Mail oder SMS geöffnet haben. Funktioniert er weiterhin nicht, bitten Sie den Absender um einen neuen Link.',
   'status.signed.title': 'Dokument unterschrieben',
   'status.signed.body':
     'Vielen Dank. Ihre Unterschrift wurde erfasst und der Absender benachrichtigt. Sie können diese Seite schließen.',
@@ -35,7 +35,7 @@ export const de: Catalogue = {
   'status.completed.body': 'Alle haben dieses Dokument unterschrieben. Für Sie ist nichts mehr zu tun.',
   'status.waiting.title': 'Sie sind noch nicht an der Reihe',
   'status.waiting.body':
-    'Jemand anderes muss dieses Dokument vor Ihnen unterschreiben. Sie erhalten eine E-Mail, sobald Sie an der Reihe sind.',
+    'Jemand anderes muss dieses Dokument vor Ihnen unterschreiben. Sie erhalten eine Nachricht mit Ihrem Link, sobald Sie an der Reihe sind.',
   'status.finished.title': 'Sie sind bereits fertig',
   'status.finished.body':
     'Dieses Dokument wurde bereits unterschrieben oder abgelehnt, daher öffnet dieser Link es nicht mehr. Sie können diese Seite schließen.',
@@ -228,6 +228,7 @@ export const de: Catalogue = {
   'review.list': 'Ihre Eingaben',
   'review.signing': 'Das Dokument wird unterschrieben…',
   'review.session_ended': 'Ihre Sitzung ist abgelaufen: Geben Sie einen neuen Code aus der E-Mail ein.',
+  'review.session_ended_sms': 'Ihre Sitzung ist abgelaufen: Geben Sie einen neuen Code aus der SMS ein.',
   'review.network':
     'Das Dokument konnte nicht unterschrieben werden, weil der Server nicht erreichbar war. Prüfen Sie Ihre Verbindung und wählen Sie erneut „Unterschreiben“.',
   'review.failed': 'Das Dokument konnte nicht unterschrieben werden: {reason}',
@@ -326,7 +327,7 @@ export const de: Catalogue = {
   'audit.authentication': 'Authentifizierung',
   'audit.invited': 'Eingeladen',
   'audit.viewed': 'Angesehen',
-  'audit.code_verified': 'E-Mail-Code bestätigt',
+  'audit.code_verified': 'Einmalcode bestätigt',
   'audit.consent': 'Einwilligung in die elektronische Unterschrift',
   'audit.consent_text': 'Text der Einwilligung',
   'audit.signed': 'Unterschrieben',

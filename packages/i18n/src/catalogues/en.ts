@@ -16,7 +16,7 @@ export const en = {
   'page.try_again': 'Try again',
   'status.invalid_link.title': 'This signing link is not valid',
   'status.invalid_link.body':
-    'Check that you opened the whole link from your email. If it still does not work, ask the sender for a new link.',
+    'Check that you opened the whole link from your email or text message. If it still does not work, ask the sender for a new link.',
   'status.signed.title': 'Document signed',
   'status.signed.body':
     'Thank you. Your signature has been recorded and the sender has been notified. You can close this page.',
@@ -38,7 +38,7 @@ export const en = {
   'status.completed.body': 'Everyone has signed this document. There is nothing left for you to do.',
   'status.waiting.title': 'It is not your turn yet',
   'status.waiting.body':
-    'Someone else has to sign this document before you. You will get an email when it is your turn.',
+    'Someone else has to sign this document before you. You will get a message with your link when it is your turn.',
   'status.finished.title': 'You have already finished',
   'status.finished.body':
     'This document has already been signed or declined, so this link no longer opens it. You can close this page.',
@@ -230,6 +230,7 @@ export const en = {
   'review.list': 'What you entered',
   'review.signing': 'Signing the document…',
   'review.session_ended': 'Your session has ended: enter a new code from the email.',
+  'review.session_ended_sms': 'Your session has ended: enter a new code from the text message.',
   'review.network':
     'The document could not be signed because the server could not be reached. Check your connection and select Sign again.',
   'review.failed': 'The document could not be signed: {reason}',
@@ -330,7 +331,7 @@ export const en = {
   'audit.authentication': 'Authentication',
   'audit.invited': 'Invited',
   'audit.viewed': 'Viewed',
-  'audit.code_verified': 'Email code verified',
+  'audit.code_verified': 'One-time code verified',
   'audit.consent': 'Consent to sign electronically',
   'audit.consent_text': 'Consent text',
   'audit.signed': 'Signed',

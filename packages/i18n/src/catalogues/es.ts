@@ -11,7 +11,7 @@ export const es: Catalogue = {
   'page.try_again': 'Reintentar',
   'status.invalid_link.title': 'Este enlace de firma no es válido',
   'status.invalid_link.body':
-    'Compruebe que ha abierto el enlace completo de su correo. Si sigue sin funcionar, pida al remitente un enlace nuevo.',
+    'Compruebe que ha abierto el enlace completo de su correo o SMS. Si sigue sin funcionar, pida al remitente un enlace nuevo.',
   'status.signed.title': 'Documento firmado',
   'status.signed.body':
     'Gracias. Su firma se ha registrado y se ha avisado al remitente. Ya puede cerrar esta página.',
@@ -35,7 +35,7 @@ export const es: Catalogue = {
   'status.completed.body': 'Todos han firmado este documento. No tiene nada más que hacer.',
   'status.waiting.title': 'Todavía no es su turno',
   'status.waiting.body':
-    'Otra persona tiene que firmar este documento antes que usted. Recibirá un correo cuando sea su turno.',
+    'Otra persona tiene que firmar este documento antes que usted. Recibirá un mensaje con su enlace cuando sea su turno.',
   'status.finished.title': 'Ya ha terminado',
   'status.finished.body':
     'Este documento ya se ha firmado o rechazado, por lo que este enlace ya no lo abre. Ya puede cerrar esta página.',
@@ -223,6 +223,7 @@ export const es: Catalogue = {
   'review.list': 'Lo que ha introducido',
   'review.signing': 'Firmando el documento…',
   'review.session_ended': 'Su sesión ha terminado: introduzca un código nuevo del correo.',
+  'review.session_ended_sms': 'Su sesión ha terminado: introduzca un código nuevo del SMS.',
   'review.network':
     'No se ha podido firmar el documento porque no se pudo conectar con el servidor. Compruebe su conexión y seleccione Firmar de nuevo.',
   'review.failed': 'No se ha podido firmar el documento: {reason}',
@@ -320,7 +321,7 @@ export const es: Catalogue = {
   'audit.authentication': 'Autenticación',
   'audit.invited': 'Invitado',
   'audit.viewed': 'Visto',
-  'audit.code_verified': 'Código de correo verificado',
+  'audit.code_verified': 'Código de un solo uso verificado',
   'audit.consent': 'Consentimiento para firmar electrónicamente',
   'audit.consent_text': 'Texto del consentimiento',
   'audit.signed': 'Firmado',

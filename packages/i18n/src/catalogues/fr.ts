@@ -11,7 +11,7 @@ export const fr: Catalogue = {
   'page.try_again': 'Réessayer',
   'status.invalid_link.title': 'Ce lien de signature n’est pas valide',
   'status.invalid_link.body':
-    'Vérifiez que vous avez ouvert le lien complet de votre e-mail. S’il ne fonctionne toujours pas, demandez un nouveau lien à l’expéditeur.',
+    'Vérifiez que vous avez ouvert le lien complet de votre e-mail ou SMS. S’il ne fonctionne toujours pas, demandez un nouveau lien à l’expéditeur.',
   'status.signed.title': 'Document signé',
   'status.signed.body':
     'Merci. Votre signature a été enregistrée et l’expéditeur a été prévenu. Vous pouvez fermer cette page.',
@@ -34,7 +34,7 @@ export const fr: Catalogue = {
   'status.completed.body': 'Tout le monde a signé ce document. Vous n’avez plus rien à faire.',
   'status.waiting.title': 'Ce n’est pas encore votre tour',
   'status.waiting.body':
-    'Une autre personne doit signer ce document avant vous. Vous recevrez un e-mail quand ce sera votre tour.',
+    'Une autre personne doit signer ce document avant vous. Vous recevrez un message avec votre lien quand ce sera votre tour.',
   'status.finished.title': 'Vous avez déjà terminé',
   'status.finished.body':
     'Ce document a déjà été signé ou refusé : ce lien ne l’ouvre plus. Vous pouvez fermer cette page.',
@@ -226,6 +226,7 @@ export const fr: Catalogue = {
   'review.list': 'Vos saisies',
   'review.signing': 'Signature du document…',
   'review.session_ended': 'Votre session a expiré : saisissez un nouveau code reçu par e-mail.',
+  'review.session_ended_sms': 'Votre session a expiré : saisissez un nouveau code reçu par SMS.',
   'review.network':
     'Le document n’a pas pu être signé car le serveur est injoignable. Vérifiez votre connexion et sélectionnez à nouveau Signer.',
   'review.failed': 'Le document n’a pas pu être signé : {reason}',
@@ -324,7 +325,7 @@ export const fr: Catalogue = {
   'audit.authentication': 'Authentification',
   'audit.invited': 'Invité',
   'audit.viewed': 'Consulté',
-  'audit.code_verified': 'Code e-mail vérifié',
+  'audit.code_verified': 'Code à usage unique vérifié',
   'audit.consent': 'Consentement à la signature électronique',
   'audit.consent_text': 'Texte du consentement',
   'audit.signed': 'Signé',

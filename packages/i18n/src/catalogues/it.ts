@@ -11,7 +11,7 @@ export const it: Catalogue = {
   'page.try_again': 'Riprova',
   'status.invalid_link.title': 'Questo link di firma non è valido',
   'status.invalid_link.body':
-    'Verifichi di aver aperto il link completo dalla Sua email. Se continua a non funzionare, chieda un nuovo link al mittente.',
+    'Verifichi di aver aperto il link completo dalla Sua email o dal Suo SMS. Se continua a non funzionare, chieda un nuovo link al mittente.',
   'status.signed.title': 'Documento firmato',
   'status.signed.body':
     'Grazie. La Sua firma è stata registrata e il mittente è stato avvisato. Può chiudere questa pagina.',
@@ -34,7 +34,7 @@ export const it: Catalogue = {
   'status.completed.body': 'Tutti hanno firmato questo documento. Non deve fare altro.',
   'status.waiting.title': 'Non è ancora il Suo turno',
   'status.waiting.body':
-    'Un’altra persona deve firmare questo documento prima di Lei. Riceverà un’email quando sarà il Suo turno.',
+    'Un’altra persona deve firmare questo documento prima di Lei. Riceverà un messaggio con il Suo link quando sarà il Suo turno.',
   'status.finished.title': 'Ha già terminato',
   'status.finished.body':
     'Questo documento è già stato firmato o rifiutato, quindi questo link non lo apre più. Può chiudere questa pagina.',
@@ -221,6 +221,7 @@ export const it: Catalogue = {
   'review.list': 'Ciò che ha inserito',
   'review.signing': 'Firma del documento in corso…',
   'review.session_ended': 'La sessione è scaduta: inserisca un nuovo codice ricevuto via email.',
+  'review.session_ended_sms': 'La sessione è scaduta: inserisca un nuovo codice ricevuto via SMS.',
   'review.network':
     'Non è stato possibile firmare il documento perché il server non è raggiungibile. Controlli la connessione e selezioni di nuovo Firma.',
   'review.failed': 'Non è stato possibile firmare il documento: {reason}',
@@ -317,7 +318,7 @@ export const it: Catalogue = {
   'audit.authentication': 'Autenticazione',
   'audit.invited': 'Invitato',
   'audit.viewed': 'Visualizzato',
-  'audit.code_verified': 'Codice email verificato',
+  'audit.code_verified': 'Codice monouso verificato',
   'audit.consent': 'Consenso alla firma elettronica',
   'audit.consent_text': 'Testo del consenso',
   'audit.signed': 'Firmato',

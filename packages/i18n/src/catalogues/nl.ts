@@ -11,7 +11,7 @@ export const nl: Catalogue = {
   'page.try_again': 'Opnieuw proberen',
   'status.invalid_link.title': 'Deze ondertekenlink is niet geldig',
   'status.invalid_link.body':
-    'Controleer of u de volledige link uit uw e-mail hebt geopend. Werkt hij nog steeds niet, vraag de afzender dan om een nieuwe link.',
+    'Controleer of u de volledige link uit uw e-mail of sms hebt geopend. Werkt hij nog steeds niet, vraag de afzender dan om een nieuwe link.',
   'status.signed.title': 'Document ondertekend',
   'status.signed.body':
     'Dank u. Uw handtekening is vastgelegd en de afzender is op de hoogte gebracht. U kunt deze pagina sluiten.',
@@ -34,7 +34,7 @@ export const nl: Catalogue = {
   'status.completed.body': 'Iedereen heeft dit document ondertekend. U hoeft niets meer te doen.',
   'status.waiting.title': 'U bent nog niet aan de beurt',
   'status.waiting.body':
-    'Iemand anders moet dit document eerst ondertekenen. U krijgt een e-mail zodra u aan de beurt bent.',
+    'Iemand anders moet dit document eerst ondertekenen. U krijgt een bericht met uw link zodra u aan de beurt bent.',
   'status.finished.title': 'U bent al klaar',
   'status.finished.body':
     'Dit document is al ondertekend of geweigerd, dus deze link opent het niet meer. U kunt deze pagina sluiten.',
@@ -222,6 +222,7 @@ export const nl: Catalogue = {
   'review.list': 'Wat u hebt ingevuld',
   'review.signing': 'Het document wordt ondertekend…',
   'review.session_ended': 'Uw sessie is verlopen: voer een nieuwe code uit de e-mail in.',
+  'review.session_ended_sms': 'Uw sessie is verlopen: voer een nieuwe code uit de sms in.',
   'review.network':
     'Het document kon niet worden ondertekend omdat de server niet bereikbaar was. Controleer uw verbinding en kies opnieuw Ondertekenen.',
   'review.failed': 'Het document kon niet worden ondertekend: {reason}',
@@ -320,7 +321,7 @@ export const nl: Catalogue = {
   'audit.authentication': 'Authenticatie',
   'audit.invited': 'Uitgenodigd',
   'audit.viewed': 'Bekeken',
-  'audit.code_verified': 'E-mailcode bevestigd',
+  'audit.code_verified': 'Eenmalige code bevestigd',
   'audit.consent': 'Toestemming voor elektronisch ondertekenen',
   'audit.consent_text': 'Tekst van de toestemming',
   'audit.signed': 'Ondertekend',

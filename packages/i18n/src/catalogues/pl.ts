@@ -11,7 +11,7 @@ export const pl: Catalogue = {
   'page.try_again': 'Spróbuj ponownie',
   'status.invalid_link.title': 'Ten link do podpisu jest nieprawidłowy',
   'status.invalid_link.body':
-    'Sprawdź, czy otwarto cały link z wiadomości e-mail. Jeśli nadal nie działa, poproś nadawcę o nowy link.',
+    'Sprawdź, czy otwarto cały link z wiadomości e-mail lub SMS-a. Jeśli nadal nie działa, poproś nadawcę o nowy link.',
   'status.signed.title': 'Dokument podpisany',
   'status.signed.body':
     'Dziękujemy. Podpis został zapisany, a nadawca został powiadomiony. Możesz zamknąć tę stronę.',
@@ -33,7 +33,7 @@ export const pl: Catalogue = {
   'status.completed.body': 'Wszyscy podpisali ten dokument. Nie musisz już nic robić.',
   'status.waiting.title': 'To jeszcze nie twoja kolej',
   'status.waiting.body':
-    'Ktoś inny musi podpisać ten dokument przed tobą. Otrzymasz wiadomość e-mail, gdy przyjdzie twoja kolej.',
+    'Ktoś inny musi podpisać ten dokument przed tobą. Otrzymasz wiadomość z linkiem, gdy przyjdzie twoja kolej.',
   'status.finished.title': 'Już zakończono',
   'status.finished.body':
     'Ten dokument został już podpisany lub odrzucony, więc ten link go już nie otwiera. Możesz zamknąć tę stronę.',
@@ -216,6 +216,7 @@ export const pl: Catalogue = {
   'review.list': 'Wpisane dane',
   'review.signing': 'Podpisywanie dokumentu…',
   'review.session_ended': 'Sesja wygasła: wpisz nowy kod z wiadomości e-mail.',
+  'review.session_ended_sms': 'Sesja wygasła: wpisz nowy kod z SMS-a.',
   'review.network':
     'Nie udało się podpisać dokumentu, ponieważ serwer jest nieosiągalny. Sprawdź połączenie i ponownie wybierz Podpisz.',
   'review.failed': 'Nie udało się podpisać dokumentu: {reason}',
@@ -314,7 +315,7 @@ export const pl: Catalogue = {
   'audit.authentication': 'Uwierzytelnienie',
   'audit.invited': 'Zaproszono',
   'audit.viewed': 'Wyświetlono',
-  'audit.code_verified': 'Zweryfikowano kod e-mail',
+  'audit.code_verified': 'Zweryfikowano kod jednorazowy',
   'audit.consent': 'Zgoda na podpis elektroniczny',
   'audit.consent_text': 'Treść zgody',
   'audit.signed': 'Podpisano',

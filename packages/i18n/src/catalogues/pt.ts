@@ -11,7 +11,7 @@ export const pt: Catalogue = {
   'page.try_again': 'Tentar novamente',
   'status.invalid_link.title': 'Este link de assinatura não é válido',
   'status.invalid_link.body':
-    'Verifique se você abriu o link completo do seu e-mail. Se ainda assim não funcionar, peça um novo link ao remetente.',
+    'Verifique se você abriu o link completo do seu e-mail ou SMS. Se ainda assim não funcionar, peça um novo link ao remetente.',
   'status.signed.title': 'Documento assinado',
   'status.signed.body':
     'Obrigado. Sua assinatura foi registrada e o remetente foi avisado. Você já pode fechar esta página.',
@@ -34,7 +34,7 @@ export const pt: Catalogue = {
   'status.completed.body': 'Todos assinaram este documento. Não há mais nada para você fazer.',
   'status.waiting.title': 'Ainda não é a sua vez',
   'status.waiting.body':
-    'Outra pessoa precisa assinar este documento antes de você. Você receberá um e-mail quando for a sua vez.',
+    'Outra pessoa precisa assinar este documento antes de você. Você receberá uma mensagem com o seu link quando for a sua vez.',
   'status.finished.title': 'Você já terminou',
   'status.finished.body':
     'Este documento já foi assinado ou recusado, então este link não o abre mais. Você já pode fechar esta página.',
@@ -220,6 +220,7 @@ export const pt: Catalogue = {
   'review.list': 'O que você preencheu',
   'review.signing': 'Assinando o documento…',
   'review.session_ended': 'Sua sessão terminou: digite um novo código do e-mail.',
+  'review.session_ended_sms': 'Sua sessão terminou: digite um novo código do SMS.',
   'review.network':
     'Não foi possível assinar o documento porque o servidor não respondeu. Verifique sua conexão e selecione Assinar novamente.',
   'review.failed': 'Não foi possível assinar o documento: {reason}',
@@ -317,7 +318,7 @@ export const pt: Catalogue = {
   'audit.authentication': 'Autenticação',
   'audit.invited': 'Convidado',
   'audit.viewed': 'Visualizado',
-  'audit.code_verified': 'Código de e-mail verificado',
+  'audit.code_verified': 'Código de uso único verificado',
   'audit.consent': 'Consentimento para assinar eletronicamente',
   'audit.consent_text': 'Texto do consentimento',
   'audit.signed': 'Assinado',
