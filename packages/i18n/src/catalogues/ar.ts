@@ -129,6 +129,8 @@ export const ar: Catalogue = {
   'field.description_required': 'حقل {type}، إلزامي',
 
   'fill.checkbox_checked': 'حُدّد {field}.',
+  'fill.field_cleared': 'مُسح {field}.',
+  'fill.field_saved': 'حُفظ {field}.',
   'fill.checkbox_unchecked': 'أُلغي تحديد {field}.',
   'fill.left':
     '{count, plural, zero {لم يبقَ أي حقل إلزامي.} one {بقي حقل إلزامي واحد.} two {بقي حقلان إلزاميان.} few {بقيت # حقول إلزامية.} many {بقي # حقلًا إلزاميًا.} other {بقي # حقل إلزامي.}}',

@@ -138,6 +138,8 @@ export const de: Catalogue = {
   'field.description_required': 'Feld „{type}“, Pflichtfeld',
 
   'fill.checkbox_checked': '{field} angekreuzt.',
+  'fill.field_cleared': '{field} geleert.',
+  'fill.field_saved': '{field} gespeichert.',
   'fill.checkbox_unchecked': '{field} nicht angekreuzt.',
   'fill.left': '{count, plural, one {Noch # Pflichtfeld.} other {Noch # Pflichtfelder.}}',
   'fill.all_done': 'Alle Pflichtfelder sind ausgefüllt.',

@@ -140,6 +140,8 @@ export const en = {
 
   // Announcements while filling in
   'fill.checkbox_checked': '{field} checked.',
+  'fill.field_cleared': '{field} cleared.',
+  'fill.field_saved': '{field} saved.',
   'fill.checkbox_unchecked': '{field} not checked.',
   'fill.left': '{count, plural, one {# required field left.} other {# required fields left.}}',
   'fill.all_done': 'All required fields are filled in.',

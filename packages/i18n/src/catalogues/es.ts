@@ -135,6 +135,8 @@ export const es: Catalogue = {
   'field.description_required': 'Campo de {type}, obligatorio',
 
   'fill.checkbox_checked': '{field} marcado.',
+  'fill.field_cleared': '{field} borrado.',
+  'fill.field_saved': '{field} guardado.',
   'fill.checkbox_unchecked': '{field} sin marcar.',
   'fill.left': '{count, plural, one {Falta # campo obligatorio.} other {Faltan # campos obligatorios.}}',
   'fill.all_done': 'Todos los campos obligatorios están completos.',

@@ -136,6 +136,8 @@ export const fr: Catalogue = {
   'field.description_required': 'Champ {type}, obligatoire',
 
   'fill.checkbox_checked': '{field} coché.',
+  'fill.field_cleared': '{field} effacé.',
+  'fill.field_saved': '{field} enregistré.',
   'fill.checkbox_unchecked': '{field} non coché.',
   'fill.left': '{count, plural, one {Il reste # champ obligatoire.} other {Il reste # champs obligatoires.}}',
   'fill.all_done': 'Tous les champs obligatoires sont remplis.',

@@ -133,6 +133,8 @@ export const it: Catalogue = {
   'field.description_required': 'Campo {type}, obbligatorio',
 
   'fill.checkbox_checked': '{field} selezionato.',
+  'fill.field_cleared': '{field} svuotato.',
+  'fill.field_saved': '{field} salvato.',
   'fill.checkbox_unchecked': '{field} non selezionato.',
   'fill.left': '{count, plural, one {Manca # campo obbligatorio.} other {Mancano # campi obbligatori.}}',
   'fill.all_done': 'Tutti i campi obbligatori sono compilati.',

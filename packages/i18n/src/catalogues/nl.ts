@@ -134,6 +134,8 @@ export const nl: Catalogue = {
   'field.description_required': 'Veld voor {type}, verplicht',
 
   'fill.checkbox_checked': '{field} aangevinkt.',
+  'fill.field_cleared': '{field} gewist.',
+  'fill.field_saved': '{field} opgeslagen.',
   'fill.checkbox_unchecked': '{field} niet aangevinkt.',
   'fill.left': '{count, plural, one {Nog # verplicht veld.} other {Nog # verplichte velden.}}',
   'fill.all_done': 'Alle verplichte velden zijn ingevuld.',

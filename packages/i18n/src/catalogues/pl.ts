@@ -131,6 +131,8 @@ export const pl: Catalogue = {
   'field.description_required': 'Pole: {type}, wymagane',
 
   'fill.checkbox_checked': '{field}: zaznaczone.',
+  'fill.field_cleared': '{field}: wyczyszczono.',
+  'fill.field_saved': '{field}: zapisano.',
   'fill.checkbox_unchecked': '{field}: niezaznaczone.',
   'fill.left':
     '{count, plural, one {Zostało # wymagane pole.} few {Zostały # wymagane pola.} many {Zostało # wymaganych pól.} other {Zostało # wymaganego pola.}}',

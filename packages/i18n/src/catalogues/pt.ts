@@ -132,6 +132,8 @@ export const pt: Catalogue = {
   'field.description_required': 'Campo de {type}, obrigatório',
 
   'fill.checkbox_checked': '{field} marcado.',
+  'fill.field_cleared': '{field} apagado.',
+  'fill.field_saved': '{field} salvo.',
   'fill.checkbox_unchecked': '{field} não marcado.',
   'fill.left': '{count, plural, one {Falta # campo obrigatório.} other {Faltam # campos obrigatórios.}}',
   'fill.all_done': 'Todos os campos obrigatórios estão preenchidos.',
