@@ -59,3 +59,34 @@ describe("the signing page's first HTML is in the signer's language (issue 42.6)
     expect(await firstHtml(`/s/${await send({})}`, 'nl-NL')).toContain('<html lang="nl"');
   });
 });
+
+describe("the CC page in the request's language (issue 42.6)", () => {
+  it("a CC link of a request in German is a German page whatever the browser says; an unknown one reads the browser's language", async () => {
+    const res = await t.api('POST', 'signature_requests', {
+      key: owner.key,
+      body: {
+        template_id: templateId,
+        locale: 'de',
+        signers: [{ email: 'signer-de@example.com' }],
+        cc: ['kopie@example.com'],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const mail = await t.db
+      .selectFrom('mail_outbox')
+      .select('links')
+      .where('to_address', '=', 'kopie@example.com')
+      .where('kind', '=', 'cc')
+      .executeTakeFirstOrThrow();
+    const link = new URL((mail.links as string[]).find((l) => l.includes('/cc/'))!);
+    const html = await firstHtml(link.pathname);
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain(tr('de', 'cc.status.sent'));
+    expect(html).not.toContain(tr('en', 'cc.lead'));
+    const missing = await fetch(`${t.baseUrl}/cc/${'x'.repeat(43)}`, {
+      headers: { 'accept-language': 'pl' },
+    });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain(tr('pl', 'cc.not_found.body'));
+  });
+});

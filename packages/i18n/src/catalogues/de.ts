@@ -405,6 +405,8 @@ export const de: Catalogue = {
   'error.delegation_off': 'Der Absender dieser Anfrage erlaubt keine Übergabe an eine andere Person',
   'error.delegation_contact': 'Geben Sie eine E-Mail-Adresse oder Telefonnummer der neuen Person ein',
   'error.delegation_self': 'Nennen Sie eine andere Person als sich selbst',
+  'error.delegation_phone':
+    'Geben Sie die Telefonnummer im internationalen Format ein, zum Beispiel +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Pflichtfeld fehlt: {names}} other {Pflichtfelder fehlen: {names}}}',
   'error.prefilled': 'Das Feld „{field}“ hat der Absender ausgefüllt; es kann nicht geändert werden',
@@ -456,4 +458,34 @@ export const de: Catalogue = {
   'audit.event.sms_failed': 'SMS nicht zugestellt',
   'audit.event.sms_capped': 'SMS zurückgehalten: Tageslimit erreicht',
   'audit.event.link_email_confirmed': 'E-Mail-Adresse bestätigt',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (Kopie)',
+  'cc.lead':
+    'Sie wurden bei dieser Anfrage in Kopie gesetzt. Diese Seite ist schreibgeschützt: Mit ihr kann nicht unterschrieben werden.',
+  'cc.lead_by':
+    '{sender} hat Sie bei dieser Anfrage in Kopie gesetzt. Diese Seite ist schreibgeschützt: Mit ihr kann nicht unterschrieben werden.',
+  'cc.status.sent': 'Wartet auf Unterschriften',
+  'cc.status.in_progress': 'Wird unterschrieben',
+  'cc.status.completed': 'Abgeschlossen: Alle haben unterschrieben',
+  'cc.status.declined': 'Von einer unterzeichnenden Person abgelehnt',
+  'cc.status.canceled': 'Vom Absender storniert',
+  'cc.status.expired': 'Abgelaufen',
+  'cc.signer.waiting': 'Noch nicht an der Reihe',
+  'cc.signer.sent': 'Eingeladen',
+  'cc.signer.viewed': 'Dokument geöffnet',
+  'cc.signer.signed': 'Unterschrieben',
+  'cc.signer.declined': 'Abgelehnt',
+  'cc.a_signer': 'Unterzeichner',
+  'cc.signers': 'Unterzeichnende',
+  'cc.col_signer': 'Unterzeichner',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Unterschrieben',
+  'cc.documents': 'Dokumente',
+  'cc.signed_documents': 'Unterschriebene Dokumente',
+  'cc.audit_trail': 'Prüfprotokoll',
+  'cc.footer':
+    'Gesendet am {date}. Die Links zu den Dateien sind nur begrenzt gültig; laden Sie diese Seite neu, um neue zu erhalten.',
+  'cc.not_found.title': 'Link nicht gefunden',
+  'cc.not_found.body': 'Dieser Link ist ungültig. Bitten Sie den Absender um eine neue Kopie.',
 };

@@ -412,6 +412,7 @@ export const en = {
   'error.delegation_off': 'The sender of this request does not allow handing it to someone else',
   'error.delegation_contact': 'Enter an email address or a phone number for the new signer',
   'error.delegation_self': 'Name someone other than yourself to sign instead',
+  'error.delegation_phone': 'Enter the phone number in international format, for example +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Required field missing: {names}} other {Required fields missing: {names}}}',
   'error.prefilled': 'Field "{field}" was filled in by the sender and cannot be changed',
@@ -461,6 +462,33 @@ export const en = {
   'audit.event.sms_failed': 'SMS not delivered',
   'audit.event.sms_capped': 'SMS held: daily limit reached',
   'audit.event.link_email_confirmed': 'Email address confirmed',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copy)',
+  'cc.lead': 'You were copied on this request. This page is read-only: it cannot be used to sign.',
+  'cc.lead_by': '{sender} copied you on this request. This page is read-only: it cannot be used to sign.',
+  'cc.status.sent': 'Waiting for signatures',
+  'cc.status.in_progress': 'Being signed',
+  'cc.status.completed': 'Completed: everyone has signed',
+  'cc.status.declined': 'Declined by a signer',
+  'cc.status.canceled': 'Canceled by the sender',
+  'cc.status.expired': 'Expired',
+  'cc.signer.waiting': 'Not yet their turn',
+  'cc.signer.sent': 'Invited',
+  'cc.signer.viewed': 'Opened the document',
+  'cc.signer.signed': 'Signed',
+  'cc.signer.declined': 'Declined',
+  'cc.a_signer': 'Signer',
+  'cc.signers': 'Signers',
+  'cc.col_signer': 'Signer',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Signed',
+  'cc.documents': 'Documents',
+  'cc.signed_documents': 'Signed documents',
+  'cc.audit_trail': 'Audit trail',
+  'cc.footer': 'Sent {date}. Links to the files work for a limited time; reload this page for fresh ones.',
+  'cc.not_found.title': 'Link not found',
+  'cc.not_found.body': 'This link is not valid. Ask the sender for a new copy.',
 } as const;
 
 /** A message's key. */

@@ -397,6 +397,8 @@ export const es: Catalogue = {
   'error.delegation_off': 'El remitente de esta solicitud no permite pasarla a otra persona',
   'error.delegation_contact': 'Introduzca un correo electrónico o un número de teléfono de la nueva persona',
   'error.delegation_self': 'Indique a otra persona distinta de usted',
+  'error.delegation_phone':
+    'Introduzca el número de teléfono en formato internacional, por ejemplo +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Falta un campo obligatorio: {names}} other {Faltan campos obligatorios: {names}}}',
   'error.prefilled': 'El campo «{field}» lo rellenó el remitente y no se puede cambiar',
@@ -446,4 +448,33 @@ export const es: Catalogue = {
   'audit.event.sms_failed': 'SMS no entregado',
   'audit.event.sms_capped': 'SMS retenido: límite diario alcanzado',
   'audit.event.link_email_confirmed': 'Correo electrónico confirmado',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copia)',
+  'cc.lead': 'Ha recibido una copia de esta solicitud. Esta página es de solo lectura: no sirve para firmar.',
+  'cc.lead_by':
+    '{sender} le ha puesto en copia de esta solicitud. Esta página es de solo lectura: no sirve para firmar.',
+  'cc.status.sent': 'Esperando firmas',
+  'cc.status.in_progress': 'En proceso de firma',
+  'cc.status.completed': 'Completada: todos han firmado',
+  'cc.status.declined': 'Rechazada por un firmante',
+  'cc.status.canceled': 'Cancelada por el remitente',
+  'cc.status.expired': 'Caducada',
+  'cc.signer.waiting': 'Aún no es su turno',
+  'cc.signer.sent': 'Invitado',
+  'cc.signer.viewed': 'Abrió el documento',
+  'cc.signer.signed': 'Firmado',
+  'cc.signer.declined': 'Rechazado',
+  'cc.a_signer': 'Firmante',
+  'cc.signers': 'Firmantes',
+  'cc.col_signer': 'Firmante',
+  'cc.col_status': 'Estado',
+  'cc.col_signed': 'Firmado',
+  'cc.documents': 'Documentos',
+  'cc.signed_documents': 'Documentos firmados',
+  'cc.audit_trail': 'Registro de auditoría',
+  'cc.footer':
+    'Enviada el {date}. Los enlaces a los archivos funcionan durante un tiempo limitado; recargue esta página para obtener otros nuevos.',
+  'cc.not_found.title': 'Enlace no encontrado',
+  'cc.not_found.body': 'Este enlace no es válido. Pida al remitente una copia nueva.',
 };

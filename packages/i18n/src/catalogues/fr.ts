@@ -403,6 +403,8 @@ export const fr: Catalogue = {
   'error.delegation_contact':
     'Saisissez une adresse e-mail ou un numéro de téléphone pour la nouvelle personne',
   'error.delegation_self': 'Indiquez une autre personne que vous-même',
+  'error.delegation_phone':
+    'Saisissez le numéro de téléphone au format international, par exemple +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Champ obligatoire manquant : {names}} other {Champs obligatoires manquants : {names}}}',
   'error.prefilled': 'Le champ « {field} » a été rempli par l’expéditeur et ne peut pas être modifié',
@@ -453,4 +455,34 @@ export const fr: Catalogue = {
   'audit.event.sms_failed': 'SMS non distribué',
   'audit.event.sms_capped': 'SMS retenu : limite quotidienne atteinte',
   'audit.event.link_email_confirmed': 'Adresse e-mail confirmée',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copie)',
+  'cc.lead':
+    'Vous êtes en copie de cette demande. Cette page est en lecture seule : elle ne permet pas de signer.',
+  'cc.lead_by':
+    '{sender} vous a mis en copie de cette demande. Cette page est en lecture seule : elle ne permet pas de signer.',
+  'cc.status.sent': 'En attente de signatures',
+  'cc.status.in_progress': 'En cours de signature',
+  'cc.status.completed': 'Terminée : tout le monde a signé',
+  'cc.status.declined': 'Refusée par un signataire',
+  'cc.status.canceled': 'Annulée par l’expéditeur',
+  'cc.status.expired': 'Expirée',
+  'cc.signer.waiting': 'Pas encore son tour',
+  'cc.signer.sent': 'Invité',
+  'cc.signer.viewed': 'A ouvert le document',
+  'cc.signer.signed': 'Signé',
+  'cc.signer.declined': 'Refusé',
+  'cc.a_signer': 'Signataire',
+  'cc.signers': 'Signataires',
+  'cc.col_signer': 'Signataire',
+  'cc.col_status': 'Statut',
+  'cc.col_signed': 'Signé le',
+  'cc.documents': 'Documents',
+  'cc.signed_documents': 'Documents signés',
+  'cc.audit_trail': 'Piste d’audit',
+  'cc.footer':
+    'Envoyée le {date}. Les liens vers les fichiers sont valables un temps limité ; rechargez cette page pour en obtenir de nouveaux.',
+  'cc.not_found.title': 'Lien introuvable',
+  'cc.not_found.body': 'Ce lien n’est pas valide. Demandez une nouvelle copie à l’expéditeur.',
 };

@@ -394,6 +394,8 @@ export const it: Catalogue = {
   'error.delegation_off': 'Il mittente di questa richiesta non consente di affidarla a un’altra persona',
   'error.delegation_contact': 'Inserisca un indirizzo email o un numero di telefono della nuova persona',
   'error.delegation_self': 'Indichi una persona diversa da Lei',
+  'error.delegation_phone':
+    'Inserisca il numero di telefono in formato internazionale, ad esempio +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Campo obbligatorio mancante: {names}} other {Campi obbligatori mancanti: {names}}}',
   'error.prefilled': 'Il campo «{field}» è stato compilato dal mittente e non può essere modificato',
@@ -443,4 +445,34 @@ export const it: Catalogue = {
   'audit.event.sms_failed': 'SMS non consegnato',
   'audit.event.sms_capped': 'SMS trattenuto: limite giornaliero raggiunto',
   'audit.event.link_email_confirmed': 'Indirizzo email confermato',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copia)',
+  'cc.lead':
+    'È in copia in questa richiesta. Questa pagina è di sola lettura: non può essere usata per firmare.',
+  'cc.lead_by':
+    '{sender} L’ha messa in copia in questa richiesta. Questa pagina è di sola lettura: non può essere usata per firmare.',
+  'cc.status.sent': 'In attesa di firme',
+  'cc.status.in_progress': 'In fase di firma',
+  'cc.status.completed': 'Completata: tutti hanno firmato',
+  'cc.status.declined': 'Rifiutata da un firmatario',
+  'cc.status.canceled': 'Annullata dal mittente',
+  'cc.status.expired': 'Scaduta',
+  'cc.signer.waiting': 'Non ancora il suo turno',
+  'cc.signer.sent': 'Invitato',
+  'cc.signer.viewed': 'Ha aperto il documento',
+  'cc.signer.signed': 'Firmato',
+  'cc.signer.declined': 'Rifiutato',
+  'cc.a_signer': 'Firmatario',
+  'cc.signers': 'Firmatari',
+  'cc.col_signer': 'Firmatario',
+  'cc.col_status': 'Stato',
+  'cc.col_signed': 'Firmato',
+  'cc.documents': 'Documenti',
+  'cc.signed_documents': 'Documenti firmati',
+  'cc.audit_trail': 'Registro di controllo',
+  'cc.footer':
+    'Inviata il {date}. I link ai file funzionano per un tempo limitato; ricarichi questa pagina per averne di nuovi.',
+  'cc.not_found.title': 'Link non trovato',
+  'cc.not_found.body': 'Questo link non è valido. Chieda al mittente una nuova copia.',
 };

@@ -397,6 +397,8 @@ export const nl: Catalogue = {
     'De afzender van dit verzoek staat niet toe dat het aan iemand anders wordt overgedragen',
   'error.delegation_contact': 'Vul een e-mailadres of telefoonnummer van de nieuwe persoon in',
   'error.delegation_self': 'Geef iemand anders op dan uzelf',
+  'error.delegation_phone':
+    'Voer het telefoonnummer in internationaal formaat in, bijvoorbeeld +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Verplicht veld ontbreekt: {names}} other {Verplichte velden ontbreken: {names}}}',
   'error.prefilled': 'Het veld ‘{field}’ is door de afzender ingevuld en kan niet worden gewijzigd',
@@ -446,4 +448,34 @@ export const nl: Catalogue = {
   'audit.event.sms_failed': 'Sms niet afgeleverd',
   'audit.event.sms_capped': 'Sms tegengehouden: daglimiet bereikt',
   'audit.event.link_email_confirmed': 'E-mailadres bevestigd',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (kopie)',
+  'cc.lead':
+    'U staat in kopie bij dit verzoek. Deze pagina is alleen-lezen: er kan niet mee worden ondertekend.',
+  'cc.lead_by':
+    '{sender} heeft u in kopie gezet bij dit verzoek. Deze pagina is alleen-lezen: er kan niet mee worden ondertekend.',
+  'cc.status.sent': 'Wacht op handtekeningen',
+  'cc.status.in_progress': 'Wordt ondertekend',
+  'cc.status.completed': 'Voltooid: iedereen heeft ondertekend',
+  'cc.status.declined': 'Geweigerd door een ondertekenaar',
+  'cc.status.canceled': 'Geannuleerd door de afzender',
+  'cc.status.expired': 'Verlopen',
+  'cc.signer.waiting': 'Nog niet aan de beurt',
+  'cc.signer.sent': 'Uitgenodigd',
+  'cc.signer.viewed': 'Heeft het document geopend',
+  'cc.signer.signed': 'Ondertekend',
+  'cc.signer.declined': 'Geweigerd',
+  'cc.a_signer': 'Ondertekenaar',
+  'cc.signers': 'Ondertekenaars',
+  'cc.col_signer': 'Ondertekenaar',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Ondertekend',
+  'cc.documents': 'Documenten',
+  'cc.signed_documents': 'Ondertekende documenten',
+  'cc.audit_trail': 'Audittrail',
+  'cc.footer':
+    'Verzonden op {date}. De links naar de bestanden werken een beperkte tijd; laad deze pagina opnieuw voor nieuwe links.',
+  'cc.not_found.title': 'Link niet gevonden',
+  'cc.not_found.body': 'Deze link is niet geldig. Vraag de afzender om een nieuwe kopie.',
 };

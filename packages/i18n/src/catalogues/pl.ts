@@ -391,6 +391,7 @@ export const pl: Catalogue = {
   'error.delegation_off': 'Nadawca tej prośby nie pozwala przekazać jej innej osobie',
   'error.delegation_contact': 'Wpisz adres e-mail lub numer telefonu nowej osoby',
   'error.delegation_self': 'Wskaż kogoś innego niż siebie',
+  'error.delegation_phone': 'Wpisz numer telefonu w formacie międzynarodowym, na przykład +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Brak wymaganego pola: {names}} other {Brak wymaganych pól: {names}}}',
   'error.prefilled': 'Pole „{field}” wypełnił nadawca i nie można go zmienić',
@@ -441,4 +442,33 @@ export const pl: Catalogue = {
   'audit.event.sms_failed': 'SMS niedostarczony',
   'audit.event.sms_capped': 'SMS wstrzymany: osiągnięto dzienny limit',
   'audit.event.link_email_confirmed': 'Potwierdzono adres e-mail',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (kopia)',
+  'cc.lead': 'Otrzymujesz kopię tej prośby. Ta strona służy tylko do odczytu: nie można na niej podpisać.',
+  'cc.lead_by':
+    '{sender} przesyła ci kopię tej prośby. Ta strona służy tylko do odczytu: nie można na niej podpisać.',
+  'cc.status.sent': 'Oczekuje na podpisy',
+  'cc.status.in_progress': 'W trakcie podpisywania',
+  'cc.status.completed': 'Zakończono: wszyscy podpisali',
+  'cc.status.declined': 'Odrzucona przez podpisującego',
+  'cc.status.canceled': 'Anulowana przez nadawcę',
+  'cc.status.expired': 'Wygasła',
+  'cc.signer.waiting': 'Jeszcze nie jego kolej',
+  'cc.signer.sent': 'Zaproszono',
+  'cc.signer.viewed': 'Otworzono dokument',
+  'cc.signer.signed': 'Podpisano',
+  'cc.signer.declined': 'Odrzucono',
+  'cc.a_signer': 'Podpisujący',
+  'cc.signers': 'Podpisujący',
+  'cc.col_signer': 'Podpisujący',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Podpisano',
+  'cc.documents': 'Dokumenty',
+  'cc.signed_documents': 'Podpisane dokumenty',
+  'cc.audit_trail': 'Dziennik audytu',
+  'cc.footer':
+    'Wysłano {date}. Linki do plików działają przez ograniczony czas; odśwież tę stronę, aby otrzymać nowe.',
+  'cc.not_found.title': 'Nie znaleziono linku',
+  'cc.not_found.body': 'Ten link jest nieprawidłowy. Poproś nadawcę o nową kopię.',
 };

@@ -395,6 +395,8 @@ export const pt: Catalogue = {
   'error.delegation_off': 'O remetente desta solicitação não permite passá-la para outra pessoa',
   'error.delegation_contact': 'Informe um e-mail ou um número de telefone da nova pessoa',
   'error.delegation_self': 'Indique outra pessoa que não seja você',
+  'error.delegation_phone':
+    'Digite o número de telefone no formato internacional, por exemplo +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Campo obrigatório faltando: {names}} other {Campos obrigatórios faltando: {names}}}',
   'error.prefilled': 'O campo “{field}” foi preenchido pelo remetente e não pode ser alterado',
@@ -443,4 +445,34 @@ export const pt: Catalogue = {
   'audit.event.sms_failed': 'SMS não entregue',
   'audit.event.sms_capped': 'SMS retido: limite diário atingido',
   'audit.event.link_email_confirmed': 'E-mail confirmado',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (cópia)',
+  'cc.lead':
+    'Você foi copiado nesta solicitação. Esta página é somente leitura: não pode ser usada para assinar.',
+  'cc.lead_by':
+    '{sender} copiou você nesta solicitação. Esta página é somente leitura: não pode ser usada para assinar.',
+  'cc.status.sent': 'Aguardando assinaturas',
+  'cc.status.in_progress': 'Em assinatura',
+  'cc.status.completed': 'Concluída: todos assinaram',
+  'cc.status.declined': 'Recusada por um signatário',
+  'cc.status.canceled': 'Cancelada pelo remetente',
+  'cc.status.expired': 'Expirada',
+  'cc.signer.waiting': 'Ainda não é a vez dele',
+  'cc.signer.sent': 'Convidado',
+  'cc.signer.viewed': 'Abriu o documento',
+  'cc.signer.signed': 'Assinado',
+  'cc.signer.declined': 'Recusado',
+  'cc.a_signer': 'Signatário',
+  'cc.signers': 'Signatários',
+  'cc.col_signer': 'Signatário',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Assinado',
+  'cc.documents': 'Documentos',
+  'cc.signed_documents': 'Documentos assinados',
+  'cc.audit_trail': 'Trilha de auditoria',
+  'cc.footer':
+    'Enviada em {date}. Os links para os arquivos funcionam por tempo limitado; recarregue esta página para obter novos.',
+  'cc.not_found.title': 'Link não encontrado',
+  'cc.not_found.body': 'Este link não é válido. Peça ao remetente uma nova cópia.',
 };

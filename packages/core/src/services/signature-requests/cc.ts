@@ -221,7 +221,7 @@ function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
  * No signer's link, email, phone or values. An unknown token is `404 not_found`.
  */
 export async function viewAsCc(
-  sc: Pick<ServiceContext, 'db' | 'config' | 'now'>,
+  sc: Pick<ServiceContext, 'db' | 'config' | 'now'> & { acceptLanguage?: string | null },
   token: string,
 ): Promise<CcView> {
   const found = await findCcByTokenHash(sc.db, sha256Hex(token));
@@ -235,8 +235,11 @@ export async function viewAsCc(
     name: d.name,
     url: signFileLink(sc.config, { k: d.storage_key, t: 'application/pdf', n: `${d.name}.pdf` }, { now }),
   }));
+  // The language of the CC emails (the request's, else the account's), else the browser's (42.6).
+  const { locale } = await readerLocale(sc.db, { request, acceptLanguage: sc.acceptLanguage ?? null });
   return {
     object: 'cc_view',
+    locale,
     title: snapshot.template.name,
     status,
     sender: request.created_by_user_id ? await senderNameOf(sc.db, request) : null,
