@@ -5,9 +5,9 @@ export * from './context.ts';
 export { MAX_ID } from './contracts/ids.ts';
 export * from './crypto.ts';
 export * from './errors.ts';
-export { replayCommittedOutcome } from './idempotent-replay.ts';
 /** Parses the environment at process start; a bad value stops the process naming the variable. */
 export { CONFIG_ERROR_EXIT_CODE } from './exit-codes.ts';
+export { replayCommittedOutcome } from './idempotent-replay.ts';
 export { jobHandlers } from './jobs.ts';
 export { loadConfigOrExit } from './load-config.ts';
 export * from './logger.ts';
