@@ -456,4 +456,6 @@ export const ar: Catalogue = {
     'أُرسل في {date}. تعمل روابط الملفات لفترة محدودة؛ أعد تحميل هذه الصفحة للحصول على روابط جديدة.',
   'cc.not_found.title': 'الرابط غير موجود',
   'cc.not_found.body': 'هذا الرابط غير صالح. اطلب من المرسل نسخة جديدة.',
+  'file.combined': '{title} - موقّع',
+  'file.audit_trail': '{title} - سجل التدقيق',
 };

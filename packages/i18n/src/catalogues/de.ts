@@ -488,4 +488,6 @@ export const de: Catalogue = {
     'Gesendet am {date}. Die Links zu den Dateien sind nur begrenzt gültig; laden Sie diese Seite neu, um neue zu erhalten.',
   'cc.not_found.title': 'Link nicht gefunden',
   'cc.not_found.body': 'Dieser Link ist ungültig. Bitten Sie den Absender um eine neue Kopie.',
+  'file.combined': '{title} - unterschrieben',
+  'file.audit_trail': '{title} - Prüfprotokoll',
 };

@@ -489,6 +489,8 @@ export const en = {
   'cc.footer': 'Sent {date}. Links to the files work for a limited time; reload this page for fresh ones.',
   'cc.not_found.title': 'Link not found',
   'cc.not_found.body': 'This link is not valid. Ask the sender for a new copy.',
+  'file.combined': '{title} - signed',
+  'file.audit_trail': '{title} - audit trail',
 } as const;
 
 /** A message's key. */

@@ -477,4 +477,6 @@ export const es: Catalogue = {
     'Enviada el {date}. Los enlaces a los archivos funcionan durante un tiempo limitado; recargue esta página para obtener otros nuevos.',
   'cc.not_found.title': 'Enlace no encontrado',
   'cc.not_found.body': 'Este enlace no es válido. Pida al remitente una copia nueva.',
+  'file.combined': '{title} - firmado',
+  'file.audit_trail': '{title} - registro de auditoría',
 };

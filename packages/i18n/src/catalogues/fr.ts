@@ -485,4 +485,6 @@ export const fr: Catalogue = {
     'Envoyée le {date}. Les liens vers les fichiers sont valables un temps limité ; rechargez cette page pour en obtenir de nouveaux.',
   'cc.not_found.title': 'Lien introuvable',
   'cc.not_found.body': 'Ce lien n’est pas valide. Demandez une nouvelle copie à l’expéditeur.',
+  'file.combined': '{title} - signé',
+  'file.audit_trail': '{title} - piste d’audit',
 };

@@ -475,4 +475,6 @@ export const it: Catalogue = {
     'Inviata il {date}. I link ai file funzionano per un tempo limitato; ricarichi questa pagina per averne di nuovi.',
   'cc.not_found.title': 'Link non trovato',
   'cc.not_found.body': 'Questo link non è valido. Chieda al mittente una nuova copia.',
+  'file.combined': '{title} - firmato',
+  'file.audit_trail': '{title} - registro di controllo',
 };

@@ -478,4 +478,6 @@ export const nl: Catalogue = {
     'Verzonden op {date}. De links naar de bestanden werken een beperkte tijd; laad deze pagina opnieuw voor nieuwe links.',
   'cc.not_found.title': 'Link niet gevonden',
   'cc.not_found.body': 'Deze link is niet geldig. Vraag de afzender om een nieuwe kopie.',
+  'file.combined': '{title} - ondertekend',
+  'file.audit_trail': '{title} - audittrail',
 };

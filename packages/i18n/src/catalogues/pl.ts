@@ -471,4 +471,6 @@ export const pl: Catalogue = {
     'Wysłano {date}. Linki do plików działają przez ograniczony czas; odśwież tę stronę, aby otrzymać nowe.',
   'cc.not_found.title': 'Nie znaleziono linku',
   'cc.not_found.body': 'Ten link jest nieprawidłowy. Poproś nadawcę o nową kopię.',
+  'file.combined': '{title} - podpisany',
+  'file.audit_trail': '{title} - dziennik audytu',
 };

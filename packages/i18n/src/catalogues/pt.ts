@@ -475,4 +475,6 @@ export const pt: Catalogue = {
     'Enviada em {date}. Os links para os arquivos funcionam por tempo limitado; recarregue esta página para obter novos.',
   'cc.not_found.title': 'Link não encontrado',
   'cc.not_found.body': 'Este link não é válido. Peça ao remetente uma nova cópia.',
+  'file.combined': '{title} - assinado',
+  'file.audit_trail': '{title} - trilha de auditoria',
 };

@@ -18,7 +18,7 @@ import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { localeLayout } from '../emails.ts';
-import { signFileLink } from '../file-links.ts';
+import { downloadName, signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
 import type { ProducedFiles, RequestSnapshot } from '../request-model.ts';
@@ -201,7 +201,9 @@ export function recipientRefs(r: RequestRecipients | undefined): RecipientRef[] 
   ];
 }
 
-function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
+function sealedLinks(config: Config, request: SignatureRequestRow, o: { now: Date; locale: Locale }) {
+  const { now, locale } = o;
+  const title = (request.snapshot as RequestSnapshot).template.name;
   const files = (request.documents as ProducedFiles | null)?.files ?? [];
   const link = (k: string, n: string) =>
     signFileLink(config, { k, t: 'application/pdf', n: `${n}.pdf` }, { now });
@@ -210,7 +212,7 @@ function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
       .filter((f) => f.kind === 'document')
       .map((f) => ({ name: f.name, url: link(f.storage_key, f.name) })),
     audit_trail_url: request.audit_trail_storage_key
-      ? link(request.audit_trail_storage_key, `audit-trail-${request.id}`)
+      ? link(request.audit_trail_storage_key, downloadName(locale, { kind: 'audit_trail', name: '' }, title))
       : null,
   };
 }
@@ -249,7 +251,9 @@ export async function viewAsCc(
       status: s.status,
       signed_at: s.signed_at?.toISOString() ?? null,
     })),
-    ...(sealed ? sealedLinks(sc.config, request, now) : { documents: originals, audit_trail_url: null }),
+    ...(sealed
+      ? sealedLinks(sc.config, request, { now, locale })
+      : { documents: originals, audit_trail_url: null }),
     created_at: request.created_at.toISOString(),
     completed_at: request.completed_at?.toISOString() ?? null,
   };
