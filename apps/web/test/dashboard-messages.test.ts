@@ -38,3 +38,11 @@ describe("issue 32: the dashboard's words are ready to translate", () => {
     for (const english of Object.values(messages)) expect(pseudoLocalize(english)).not.toEqual([]);
   });
 });
+
+describe('issue 42.6: dashboard words about a signer do not assume email', () => {
+  it("a signer's status never says their link was (not) emailed: phone-only signers get it by SMS", () => {
+    const emailed = Object.entries(messages).filter(([, m]) => /link not emailed/i.test(m));
+    expect(emailed).toEqual([]);
+    expect(messages['signer.ready']).toBe('Ready (link not sent yet)');
+  });
+});

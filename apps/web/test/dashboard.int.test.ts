@@ -173,7 +173,7 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
     await shot(page, 'desktop-send');
     await page.getByRole('button', { name: 'Send for signature' }).click();
     await page.waitForURL(/\/requests\/\d+$/);
-    await page.getByText('Invited').or(page.getByText('Ready (link not emailed)')).first().waitFor();
+    await page.getByText('Invited').or(page.getByText('Ready (link not sent yet)')).first().waitFor();
     await shot(page, 'desktop-request-sent');
 
     // The signer opens the link from their email and signs.

@@ -1,3 +1,4 @@
+import { t as tr } from '@esign/i18n';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
@@ -92,5 +93,36 @@ describe('/l/{token}', () => {
     const ok = await post(`${url}/confirm`, { visit, code, name: 'Ian', email: 'ian@example.com' });
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toMatch(/\/s\/[\w-]+$/);
+  });
+
+  it('issue 42.6: a visitor reading the pages in German gets the code email, the invitation and the signing page in German', async () => {
+    const de = { 'accept-language': 'de-DE,de;q=0.9' };
+    const started = await post(url, { name: 'Jonas', email: 'jonas@example.com' }, de);
+    const visit = /name="visit" value="([^"]+)"/.exec(await started.text())![1]!;
+    const codeMail = await t.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('to_address', '=', 'jonas@example.com')
+      .executeTakeFirstOrThrow();
+    const code = /(\d{6})/.exec(codeMail.subject)![1]!;
+    expect(codeMail.subject).toBe(tr('de', 'mail.code.subject', { code }));
+    expect(codeMail.text_body).toContain(tr('de', 'mail.code.footer'));
+    const ok = await post(`${url}/confirm`, { visit, code, name: 'Jonas', email: 'jonas@example.com' }, de);
+    expect(ok.status).toBe(303);
+    const signer = await t.db
+      .selectFrom('signers')
+      .select(['locale', 'signature_request_id'])
+      .where('email', '=', 'jonas@example.com')
+      .executeTakeFirstOrThrow();
+    expect(signer.locale).toBe('de');
+    const invitation = await t.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'kind'])
+      .where('to_address', '=', 'jonas@example.com')
+      .where('kind', '!=', 'otp')
+      .executeTakeFirstOrThrow();
+    expect(invitation.subject).toBe(tr('de', 'mail.invite.subject', { title: 'Waiver' }));
+    const page = await fetch(new URL(ok.headers.get('location')!, t.baseUrl));
+    expect(await page.text()).toContain('<html lang="de"');
   });
 });

@@ -1,3 +1,4 @@
+import { t as tr } from '@esign/i18n';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/harness.ts';
@@ -26,12 +27,12 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
   }, 240_000);
   afterAll(() => fixture?.close());
 
-  async function sendWithDelegation(emailAddress: string): Promise<string> {
+  async function sendWithDelegation(emailAddress: string, locale?: string): Promise<string> {
     const res = await t.api('POST', 'signature_requests', {
       key,
       body: {
         template_id: templateId,
-        signers: [{ name: 'Sam Signer', email: emailAddress }],
+        signers: [{ name: 'Sam Signer', email: emailAddress, ...(locale ? { locale } : {}) }],
         allow_delegation: true,
       },
     });
@@ -157,6 +158,52 @@ describe.runIf(browserTestsEnabled('reminders and delegation'))('issue 34.2, 34.
     await dialog.getByRole('button', { name: 'Hand it over' }).scrollIntoViewIfNeeded();
     await dialog.getByRole('button', { name: 'Hand it over' }).click();
     await phone.getByRole('heading', { name: 'Handed to someone else' }).waitFor();
+    await phone.context().close();
+  }, 120_000);
+
+  it("issue 42.6: the server's refusals (own address, impossible number) show at their input, marked aria-invalid, in sight and in the signer's language", async () => {
+    const url = await sendWithDelegation('sam-de@example.com', 'de');
+    const phone = await (
+      await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    ).newPage();
+    await phone.goto(url);
+    await phone.getByRole('button', { name: tr('de', 'delegate.button') }).click();
+    const dialog = phone.getByRole('dialog', { name: tr('de', 'delegate.title') });
+    await dialog.waitFor();
+    await dialog.getByLabel(tr('de', 'delegate.name')).fill('Dana Deputy');
+    await dialog.getByLabel(tr('de', 'delegate.reason')).fill('Urlaub');
+    const email = dialog.getByLabel(tr('de', 'delegate.email'));
+    const number = dialog.getByLabel(tr('de', 'delegate.phone'));
+    const submit = dialog.getByRole('button', { name: tr('de', 'delegate.submit') });
+
+    /** The refusal's line: right after the input, the one the input is described by, on screen. */
+    async function expectAt(input: typeof email, key: 'error.delegation_self' | 'error.delegation_phone') {
+      await dialog.getByText(tr('de', key)).waitFor();
+      expect(await input.getAttribute('aria-invalid')).toBe('true');
+      const at = await input.evaluate((el) => {
+        const next = el.nextElementSibling as HTMLElement | null;
+        const described = (el.getAttribute('aria-describedby') ?? '').split(' ');
+        const box = next?.getBoundingClientRect();
+        return {
+          text: next?.textContent,
+          described: !!next && described.includes(next.id),
+          inView: !!box && box.top >= 0 && box.bottom <= window.innerHeight,
+        };
+      });
+      expect(at).toEqual({ text: tr('de', key), described: true, inView: true });
+    }
+
+    await email.fill('SAM-DE@example.com');
+    await submit.click();
+    await expectAt(email, 'error.delegation_self');
+    await email.fill('');
+    for (const impossible of ['12', '+1 555 12']) {
+      // '12' is refused in the page, '+1 555 12' by the server (not a possible number): both at the input.
+      await number.fill(impossible);
+      await submit.click();
+      await expectAt(number, 'error.delegation_phone');
+    }
+    expect(await email.getAttribute('aria-invalid')).toBeNull();
     await phone.context().close();
   }, 120_000);
 });

@@ -1,9 +1,9 @@
 import { toCoreError } from '@esign/core';
+import { negotiate } from '@esign/i18n';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type PublicPageOptions, publicCaller } from '../http/public-caller.ts';
 import { sendPublicPage } from '../http/public-page.ts';
-import { closedPage } from '../links/views.ts';
-import { ccPage } from './views.ts';
+import { ccNotFound, ccPage } from './views.ts';
 
 /** The CC page has no forms: it allows none and sends no Referer. */
 const html = (reply: FastifyReply, status: number, body: string) =>
@@ -23,11 +23,7 @@ export async function ccPages(app: FastifyInstance, opts: PublicPageOptions): Pr
       const core = toCoreError(err);
       if (core.code === 'internal_error') req.log.error({ err }, 'cc page failed');
       const status = core.code === 'internal_error' ? 500 : 404;
-      return html(
-        reply,
-        status,
-        closedPage('en', 'Link not found', 'This link is not valid. Ask the sender for a new copy.'),
-      );
+      return html(reply, status, ccNotFound(negotiate(req.headers['accept-language']) ?? 'en'));
     }
   });
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Config, embedFrameOrigins } from '@esign/core';
+import { type Config, embedFrameOrigins, signingPageLocale } from '@esign/core';
 import type { Db } from '@esign/db';
-import { negotiate } from '@esign/i18n';
 import type { FastifyInstance } from 'fastify';
 import { webBuild } from '../built.ts';
 import { pageCsp } from '../http/csp.ts';
@@ -34,6 +33,7 @@ export async function embedPages(app: FastifyInstance, opts: { db: Db; config: C
 
   app.get<{ Params: { token: string } }>('/e/:token', async (req, reply) => {
     const origins = await embedFrameOrigins(opts.db, req.params.token);
+    const locale = await signingPageLocale(opts.db, req.params.token, req.headers['accept-language']);
     const ancestors = origins.length ? origins.join(' ') : "'none'";
     return reply
       .type('text/html; charset=utf-8')
@@ -45,7 +45,7 @@ export async function embedPages(app: FastifyInstance, opts: { db: Db; config: C
       .send(
         renderSigningShell(assets, {
           embedOrigins: origins,
-          locale: negotiate(req.headers['accept-language']) ?? 'en',
+          locale,
         }),
       );
   });

@@ -20,7 +20,7 @@ export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Pr
       return reply
         .type(file.contentType)
         .header('Cache-Control', 'private, max-age=3600')
-        .header('Content-Disposition', `inline; filename="${file.fileName.replace(/[^\w. -]/g, '_')}"`)
+        .header('Content-Disposition', contentDisposition(file.fileName))
         .header('X-Content-Type-Options', 'nosniff')
         .send(body);
     } catch (err) {
@@ -50,4 +50,17 @@ export async function fileLinks(app: FastifyInstance, opts: WebRouteOptions): Pr
       return reply.code(core.status).send({ error: { code: core.code, message: core.message } });
     }
   });
+}
+
+/**
+ * `inline` with the file's name: an ASCII fallback, and the name as it is (a German or Arabic
+ * title, issue 42.6) in RFC 6266 / RFC 8187 `filename*` form, which every current browser reads.
+ */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\w. -]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -59,7 +59,7 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
     const page = await c.links.open({ token: req.params.token }).catch(() => null);
     const title = page?.title ?? t(locale, 'page.title');
     try {
-      const started = await c.links.start({ token: req.params.token, name, email: email.trim() });
+      const started = await c.links.start({ token: req.params.token, name, email: email.trim(), locale });
       return html(
         reply,
         200,
@@ -90,7 +90,7 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
     const { visit = '', code = '', name = '', email = '' } = req.body ?? {};
     const c = caller(req);
     try {
-      const done = await c.links.confirm({ token: req.params.token, visit, code });
+      const done = await c.links.confirm({ token: req.params.token, visit, code, locale });
       return reply.header('Cache-Control', 'no-store').redirect(done.signing_url, 303);
     } catch (err) {
       const page = await c.links.open({ token: req.params.token }).catch(() => null);

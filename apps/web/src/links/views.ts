@@ -12,7 +12,7 @@ const alert = (error: string | null) =>
 const described = (error: string | null) => (error ? ' aria-describedby="form-error"' : '');
 
 /** The shared page layout with `<html lang dir>` of the visitor's language. */
-function page(locale: Locale, title: string, body: string): string {
+export function localePage(locale: Locale, title: string, body: string): string {
   return layout(title, body).replace(
     '<html lang="en">',
     `<html lang="${locale}" dir="${direction(locale)}">`,
@@ -31,7 +31,7 @@ export interface LinkFormModel {
 export function detailsPage(m: LinkFormModel): string {
   const tr = (key: Parameters<typeof t>[1], values?: Parameters<typeof t>[2]) =>
     esc(t(m.locale, key, values));
-  return page(
+  return localePage(
     m.locale,
     t(m.locale, 'link.page_title', { title: m.title }),
     `<h1>${esc(m.title)}</h1>
@@ -54,7 +54,7 @@ export function codePage(m: LinkFormModel & { visit: string; action: string }): 
     '\u0000',
     `<strong>${esc(m.email)}</strong>`,
   );
-  return page(
+  return localePage(
     m.locale,
     t(m.locale, 'link.code_page_title', { title: m.title }),
     `<h1>${esc(m.title)}</h1>
@@ -73,5 +73,5 @@ ${alert(m.error)}
 
 /** A link that cannot be used: turned off, full, or unknown. */
 export function closedPage(locale: Locale, title: string, message: string): string {
-  return page(locale, title, `<h1>${esc(title)}</h1><p class="card" role="status">${esc(message)}</p>`);
+  return localePage(locale, title, `<h1>${esc(title)}</h1><p class="card" role="status">${esc(message)}</p>`);
 }

@@ -1,5 +1,5 @@
-import type { Config } from '@esign/core';
-import { negotiate } from '@esign/i18n';
+import { type Config, signingPageLocale } from '@esign/core';
+import type { Db } from '@esign/db';
 import type { FastifyInstance } from 'fastify';
 import { webBuild } from '../built.ts';
 import { pageCsp } from '../http/csp.ts';
@@ -8,7 +8,7 @@ import { ASSET_PREFIX } from './assets.ts';
 import { renderSigningShell } from './shell.ts';
 
 /** GET /s/{token}: the signing page (README, "Two commands"), and its script and stylesheet. */
-export async function signingPage(app: FastifyInstance, opts: { config: Config }): Promise<void> {
+export async function signingPage(app: FastifyInstance, opts: { db: Db; config: Config }): Promise<void> {
   // The client `pnpm build` bundled (src/built.ts), read at start.
   const assets = (await webBuild()).signing;
   const csp = pageCsp(opts.config.PUBLIC_URL, {
@@ -19,6 +19,8 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
   });
 
   app.get<{ Params: { token: string } }>('/s/:token', async (request, reply) => {
+    // The signer's language from the first byte (issue 42.6), not only once signing.open answers.
+    const locale = await signingPageLocale(opts.db, request.params.token, request.headers['accept-language']);
     return (
       reply
         .type('text/html; charset=utf-8')
@@ -28,7 +30,7 @@ export async function signingPage(app: FastifyInstance, opts: { config: Config }
         .header('X-Robots-Tag', 'noindex, nofollow')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Security-Policy', csp)
-        .send(renderSigningShell(assets, { locale: negotiate(request.headers['accept-language']) ?? 'en' }))
+        .send(renderSigningShell(assets, { locale }))
     );
   });
 

@@ -12,11 +12,11 @@ export function renderSigningShell(
   opts: { embedOrigins?: string[]; locale?: Locale } = {},
 ): string {
   const embed = opts.embedOrigins?.length ? ` data-embed-origins="${esc(opts.embedOrigins.join(' '))}"` : '';
-  // The browser's language until signing.open names the signer's (the client switches then).
+  // The signer's language (signingPageLocale), the browser's for a link that names no signer.
   const locale = opts.locale ?? 'en';
   const tr = (key: Parameters<typeof t>[1]) => esc(t(locale, key));
-  // The browser's language is fetched beside the script (the signer's, when it differs, after
-  // signing.open): the page shows no English in its place while it loads.
+  // That language's catalogue is fetched beside the script: the page shows no English in its
+  // place while it loads.
   const chunk = assets.locales[locale];
   const preload = chunk ? `\n<link rel="modulepreload" href="${esc(chunk)}">` : '';
   return `<!doctype html>

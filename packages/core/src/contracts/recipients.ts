@@ -1,4 +1,5 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES } from '@esign/domain';
+import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
 import { DateTime } from './ids.ts';
 
@@ -42,6 +43,8 @@ export const CcTokenInput = z.object({ token: z.string().min(1).max(200) });
 /** What a CC recipient's read-only link shows: the documents and who has signed so far. */
 export const CcViewOutput = z.object({
   object: z.literal('cc_view'),
+  /** the page's language: the request's (as its CC emails), else the account's, else the browser's */
+  locale: z.enum(LOCALES),
   title: z.string(),
   status: z.enum(REQUEST_STATUSES),
   sender: z.string().nullable(),

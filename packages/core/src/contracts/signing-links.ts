@@ -1,4 +1,5 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@esign/domain';
+import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
 import { DateTime, IdOutput, IdParam } from './ids.ts';
 
@@ -52,11 +53,14 @@ export const SigningLinkOutput = z.object({
 });
 
 export const LinkTokenInput = z.object({ token });
-export const LinkStartInput = z.object({ token, name: z.string().trim().min(1).max(200), email });
+/** The language the visitor reads the link's pages in: their code email and invitation follow it (issue 42.6). */
+const locale = z.enum(LOCALES).optional();
+export const LinkStartInput = z.object({ token, name: z.string().trim().min(1).max(200), email, locale });
 export const LinkConfirmInput = z.object({
   token,
   visit: z.string().min(3).max(100),
   code: z.string().trim().min(4).max(12),
+  locale,
 });
 
 export const LinkPageOutput = z.object({

@@ -66,7 +66,12 @@ export const linksRouter = router({
     .input(LinkStartInput)
     .output(LinkStartOutput)
     .mutation(({ ctx, input }) =>
-      startLinkVisit(ctx, input.token, { name: input.name, email: input.email, ip: ctx.ip }),
+      startLinkVisit(ctx, input.token, {
+        name: input.name,
+        email: input.email,
+        ip: ctx.ip,
+        ...(input.locale ? { locale: input.locale } : {}),
+      }),
     ),
 
   confirm: publicProcedure

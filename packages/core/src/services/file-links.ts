@@ -1,5 +1,6 @@
 import type { Executor } from '@esign/db';
 import { findPageRenderFailure, insertPageRenderFailure } from '@esign/db/queries/page-images';
+import { type Locale, t } from '@esign/i18n';
 import type { Config } from '../config.ts';
 import { CoreError, isStorageFull, storageFull } from '../errors.ts';
 import { poolBusy } from './documents-input.ts';
@@ -347,4 +348,14 @@ async function drawPages(
  */
 function accountOfKey(key: string): string | undefined {
   return /^(?:templates|requests)\/(\d+)\//.exec(key)?.[1];
+}
+
+/**
+ * A produced file's download name (without `.pdf`) in its reader's language (issue 42.6): a
+ * document keeps its own name; the audit trail and the combined file are named in `locale`.
+ */
+export function downloadName(locale: Locale, file: { kind: string; name: string }, title: string): string {
+  if (file.kind === 'audit_trail') return t(locale, 'file.audit_trail', { title });
+  if (file.kind === 'combined') return t(locale, 'file.combined', { title });
+  return file.name;
 }

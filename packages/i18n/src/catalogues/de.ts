@@ -11,7 +11,7 @@ export const de: Catalogue = {
   'page.try_again': 'Erneut versuchen',
   'status.invalid_link.title': 'Dieser Link zum Unterschreiben ist ungültig',
   'status.invalid_link.body':
-    'Prüfen Sie, ob Sie den vollständigen Link aus Ihrer E-Mail geöffnet haben. Funktioniert er weiterhin nicht, bitten Sie den Absender um einen neuen Link.',
+    'Prüfen Sie, ob Sie den vollständigen Link aus Ihrer E-Mail oder SMS geöffnet haben. Funktioniert er weiterhin nicht, bitten Sie den Absender um einen neuen Link.',
   'status.signed.title': 'Dokument unterschrieben',
   'status.signed.body':
     'Vielen Dank. Ihre Unterschrift wurde erfasst und der Absender benachrichtigt. Sie können diese Seite schließen.',
@@ -35,7 +35,7 @@ export const de: Catalogue = {
   'status.completed.body': 'Alle haben dieses Dokument unterschrieben. Für Sie ist nichts mehr zu tun.',
   'status.waiting.title': 'Sie sind noch nicht an der Reihe',
   'status.waiting.body':
-    'Jemand anderes muss dieses Dokument vor Ihnen unterschreiben. Sie erhalten eine E-Mail, sobald Sie an der Reihe sind.',
+    'Jemand anderes muss dieses Dokument vor Ihnen unterschreiben. Sie erhalten eine Nachricht mit Ihrem Link, sobald Sie an der Reihe sind.',
   'status.finished.title': 'Sie sind bereits fertig',
   'status.finished.body':
     'Dieses Dokument wurde bereits unterschrieben oder abgelehnt, daher öffnet dieser Link es nicht mehr. Sie können diese Seite schließen.',
@@ -138,6 +138,8 @@ export const de: Catalogue = {
   'field.description_required': 'Feld „{type}“, Pflichtfeld',
 
   'fill.checkbox_checked': '{field} angekreuzt.',
+  'fill.field_cleared': '{field} geleert.',
+  'fill.field_saved': '{field} gespeichert.',
   'fill.checkbox_unchecked': '{field} nicht angekreuzt.',
   'fill.left': '{count, plural, one {Noch # Pflichtfeld.} other {Noch # Pflichtfelder.}}',
   'fill.all_done': 'Alle Pflichtfelder sind ausgefüllt.',
@@ -228,6 +230,7 @@ export const de: Catalogue = {
   'review.list': 'Ihre Eingaben',
   'review.signing': 'Das Dokument wird unterschrieben…',
   'review.session_ended': 'Ihre Sitzung ist abgelaufen: Geben Sie einen neuen Code aus der E-Mail ein.',
+  'review.session_ended_sms': 'Ihre Sitzung ist abgelaufen: Geben Sie einen neuen Code aus der SMS ein.',
   'review.network':
     'Das Dokument konnte nicht unterschrieben werden, weil der Server nicht erreichbar war. Prüfen Sie Ihre Verbindung und wählen Sie erneut „Unterschreiben“.',
   'review.failed': 'Das Dokument konnte nicht unterschrieben werden: {reason}',
@@ -328,7 +331,7 @@ export const de: Catalogue = {
   'audit.authentication': 'Authentifizierung',
   'audit.invited': 'Eingeladen',
   'audit.viewed': 'Angesehen',
-  'audit.code_verified': 'E-Mail-Code bestätigt',
+  'audit.code_verified': 'Einmalcode bestätigt',
   'audit.consent': 'Einwilligung in die elektronische Unterschrift',
   'audit.consent_text': 'Text der Einwilligung',
   'audit.signed': 'Unterschrieben',
@@ -404,6 +407,8 @@ export const de: Catalogue = {
   'error.delegation_off': 'Der Absender dieser Anfrage erlaubt keine Übergabe an eine andere Person',
   'error.delegation_contact': 'Geben Sie eine E-Mail-Adresse oder Telefonnummer der neuen Person ein',
   'error.delegation_self': 'Nennen Sie eine andere Person als sich selbst',
+  'error.delegation_phone':
+    'Geben Sie die Telefonnummer im internationalen Format ein, zum Beispiel +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Pflichtfeld fehlt: {names}} other {Pflichtfelder fehlen: {names}}}',
   'error.prefilled': 'Das Feld „{field}“ hat der Absender ausgefüllt; es kann nicht geändert werden',
@@ -458,4 +463,36 @@ export const de: Catalogue = {
   'audit.event.sms_capped': 'SMS zurückgehalten: Tageslimit erreicht',
   'audit.event.sms_opted_out': 'SMS gestoppt: Die Nummer hat mit STOP geantwortet',
   'audit.event.link_email_confirmed': 'E-Mail-Adresse bestätigt',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (Kopie)',
+  'cc.lead':
+    'Sie wurden bei dieser Anfrage in Kopie gesetzt. Diese Seite ist schreibgeschützt: Mit ihr kann nicht unterschrieben werden.',
+  'cc.lead_by':
+    '{sender} hat Sie bei dieser Anfrage in Kopie gesetzt. Diese Seite ist schreibgeschützt: Mit ihr kann nicht unterschrieben werden.',
+  'cc.status.sent': 'Wartet auf Unterschriften',
+  'cc.status.in_progress': 'Wird unterschrieben',
+  'cc.status.completed': 'Abgeschlossen: Alle haben unterschrieben',
+  'cc.status.declined': 'Von einer unterzeichnenden Person abgelehnt',
+  'cc.status.canceled': 'Vom Absender storniert',
+  'cc.status.expired': 'Abgelaufen',
+  'cc.signer.waiting': 'Noch nicht an der Reihe',
+  'cc.signer.sent': 'Eingeladen',
+  'cc.signer.viewed': 'Dokument geöffnet',
+  'cc.signer.signed': 'Unterschrieben',
+  'cc.signer.declined': 'Abgelehnt',
+  'cc.a_signer': 'Unterzeichner',
+  'cc.signers': 'Unterzeichnende',
+  'cc.col_signer': 'Unterzeichner',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Unterschrieben',
+  'cc.documents': 'Dokumente',
+  'cc.signed_documents': 'Unterschriebene Dokumente',
+  'cc.audit_trail': 'Prüfprotokoll',
+  'cc.footer':
+    'Gesendet am {date}. Die Links zu den Dateien sind nur begrenzt gültig; laden Sie diese Seite neu, um neue zu erhalten.',
+  'cc.not_found.title': 'Link nicht gefunden',
+  'cc.not_found.body': 'Dieser Link ist ungültig. Bitten Sie den Absender um eine neue Kopie.',
+  'file.combined': '{title} - unterschrieben',
+  'file.audit_trail': '{title} - Prüfprotokoll',
 };

@@ -16,7 +16,7 @@ export const en = {
   'page.try_again': 'Try again',
   'status.invalid_link.title': 'This signing link is not valid',
   'status.invalid_link.body':
-    'Check that you opened the whole link from your email. If it still does not work, ask the sender for a new link.',
+    'Check that you opened the whole link from your email or text message. If it still does not work, ask the sender for a new link.',
   'status.signed.title': 'Document signed',
   'status.signed.body':
     'Thank you. Your signature has been recorded and the sender has been notified. You can close this page.',
@@ -38,7 +38,7 @@ export const en = {
   'status.completed.body': 'Everyone has signed this document. There is nothing left for you to do.',
   'status.waiting.title': 'It is not your turn yet',
   'status.waiting.body':
-    'Someone else has to sign this document before you. You will get an email when it is your turn.',
+    'Someone else has to sign this document before you. You will get a message with your link when it is your turn.',
   'status.finished.title': 'You have already finished',
   'status.finished.body':
     'This document has already been signed or declined, so this link no longer opens it. You can close this page.',
@@ -140,6 +140,8 @@ export const en = {
 
   // Announcements while filling in
   'fill.checkbox_checked': '{field} checked.',
+  'fill.field_cleared': '{field} cleared.',
+  'fill.field_saved': '{field} saved.',
   'fill.checkbox_unchecked': '{field} not checked.',
   'fill.left': '{count, plural, one {# required field left.} other {# required fields left.}}',
   'fill.all_done': 'All required fields are filled in.',
@@ -230,6 +232,7 @@ export const en = {
   'review.list': 'What you entered',
   'review.signing': 'Signing the document…',
   'review.session_ended': 'Your session has ended: enter a new code from the email.',
+  'review.session_ended_sms': 'Your session has ended: enter a new code from the text message.',
   'review.network':
     'The document could not be signed because the server could not be reached. Check your connection and select Sign again.',
   'review.failed': 'The document could not be signed: {reason}',
@@ -331,7 +334,7 @@ export const en = {
   'audit.authentication': 'Authentication',
   'audit.invited': 'Invited',
   'audit.viewed': 'Viewed',
-  'audit.code_verified': 'Email code verified',
+  'audit.code_verified': 'One-time code verified',
   'audit.consent': 'Consent to sign electronically',
   'audit.consent_text': 'Consent text',
   'audit.signed': 'Signed',
@@ -412,6 +415,7 @@ export const en = {
   'error.delegation_off': 'The sender of this request does not allow handing it to someone else',
   'error.delegation_contact': 'Enter an email address or a phone number for the new signer',
   'error.delegation_self': 'Name someone other than yourself to sign instead',
+  'error.delegation_phone': 'Enter the phone number in international format, for example +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Required field missing: {names}} other {Required fields missing: {names}}}',
   'error.prefilled': 'Field "{field}" was filled in by the sender and cannot be changed',
@@ -464,6 +468,35 @@ export const en = {
   'audit.event.sms_capped': 'SMS held: daily limit reached',
   'audit.event.sms_opted_out': 'SMS stopped: the number replied STOP',
   'audit.event.link_email_confirmed': 'Email address confirmed',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copy)',
+  'cc.lead': 'You were copied on this request. This page is read-only: it cannot be used to sign.',
+  'cc.lead_by': '{sender} copied you on this request. This page is read-only: it cannot be used to sign.',
+  'cc.status.sent': 'Waiting for signatures',
+  'cc.status.in_progress': 'Being signed',
+  'cc.status.completed': 'Completed: everyone has signed',
+  'cc.status.declined': 'Declined by a signer',
+  'cc.status.canceled': 'Canceled by the sender',
+  'cc.status.expired': 'Expired',
+  'cc.signer.waiting': 'Not yet their turn',
+  'cc.signer.sent': 'Invited',
+  'cc.signer.viewed': 'Opened the document',
+  'cc.signer.signed': 'Signed',
+  'cc.signer.declined': 'Declined',
+  'cc.a_signer': 'Signer',
+  'cc.signers': 'Signers',
+  'cc.col_signer': 'Signer',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Signed',
+  'cc.documents': 'Documents',
+  'cc.signed_documents': 'Signed documents',
+  'cc.audit_trail': 'Audit trail',
+  'cc.footer': 'Sent {date}. Links to the files work for a limited time; reload this page for fresh ones.',
+  'cc.not_found.title': 'Link not found',
+  'cc.not_found.body': 'This link is not valid. Ask the sender for a new copy.',
+  'file.combined': '{title} - signed',
+  'file.audit_trail': '{title} - audit trail',
 } as const;
 
 /** A message's key. */

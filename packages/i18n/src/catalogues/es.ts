@@ -11,7 +11,7 @@ export const es: Catalogue = {
   'page.try_again': 'Reintentar',
   'status.invalid_link.title': 'Este enlace de firma no es válido',
   'status.invalid_link.body':
-    'Compruebe que ha abierto el enlace completo de su correo. Si sigue sin funcionar, pida al remitente un enlace nuevo.',
+    'Compruebe que ha abierto el enlace completo de su correo o SMS. Si sigue sin funcionar, pida al remitente un enlace nuevo.',
   'status.signed.title': 'Documento firmado',
   'status.signed.body':
     'Gracias. Su firma se ha registrado y se ha avisado al remitente. Ya puede cerrar esta página.',
@@ -35,7 +35,7 @@ export const es: Catalogue = {
   'status.completed.body': 'Todos han firmado este documento. No tiene nada más que hacer.',
   'status.waiting.title': 'Todavía no es su turno',
   'status.waiting.body':
-    'Otra persona tiene que firmar este documento antes que usted. Recibirá un correo cuando sea su turno.',
+    'Otra persona tiene que firmar este documento antes que usted. Recibirá un mensaje con su enlace cuando sea su turno.',
   'status.finished.title': 'Ya ha terminado',
   'status.finished.body':
     'Este documento ya se ha firmado o rechazado, por lo que este enlace ya no lo abre. Ya puede cerrar esta página.',
@@ -135,6 +135,8 @@ export const es: Catalogue = {
   'field.description_required': 'Campo de {type}, obligatorio',
 
   'fill.checkbox_checked': '{field} marcado.',
+  'fill.field_cleared': '{field} borrado.',
+  'fill.field_saved': '{field} guardado.',
   'fill.checkbox_unchecked': '{field} sin marcar.',
   'fill.left': '{count, plural, one {Falta # campo obligatorio.} other {Faltan # campos obligatorios.}}',
   'fill.all_done': 'Todos los campos obligatorios están completos.',
@@ -223,6 +225,7 @@ export const es: Catalogue = {
   'review.list': 'Lo que ha introducido',
   'review.signing': 'Firmando el documento…',
   'review.session_ended': 'Su sesión ha terminado: introduzca un código nuevo del correo.',
+  'review.session_ended_sms': 'Su sesión ha terminado: introduzca un código nuevo del SMS.',
   'review.network':
     'No se ha podido firmar el documento porque no se pudo conectar con el servidor. Compruebe su conexión y seleccione Firmar de nuevo.',
   'review.failed': 'No se ha podido firmar el documento: {reason}',
@@ -321,7 +324,7 @@ export const es: Catalogue = {
   'audit.authentication': 'Autenticación',
   'audit.invited': 'Invitado',
   'audit.viewed': 'Visto',
-  'audit.code_verified': 'Código de correo verificado',
+  'audit.code_verified': 'Código de un solo uso verificado',
   'audit.consent': 'Consentimiento para firmar electrónicamente',
   'audit.consent_text': 'Texto del consentimiento',
   'audit.signed': 'Firmado',
@@ -395,6 +398,8 @@ export const es: Catalogue = {
   'error.delegation_off': 'El remitente de esta solicitud no permite pasarla a otra persona',
   'error.delegation_contact': 'Introduzca un correo electrónico o un número de teléfono de la nueva persona',
   'error.delegation_self': 'Indique a otra persona distinta de usted',
+  'error.delegation_phone':
+    'Introduzca el número de teléfono en formato internacional, por ejemplo +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Falta un campo obligatorio: {names}} other {Faltan campos obligatorios: {names}}}',
   'error.prefilled': 'El campo «{field}» lo rellenó el remitente y no se puede cambiar',
@@ -447,4 +452,35 @@ export const es: Catalogue = {
   'audit.event.sms_capped': 'SMS retenido: límite diario alcanzado',
   'audit.event.sms_opted_out': 'SMS detenidos: el número respondió STOP',
   'audit.event.link_email_confirmed': 'Correo electrónico confirmado',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copia)',
+  'cc.lead': 'Ha recibido una copia de esta solicitud. Esta página es de solo lectura: no sirve para firmar.',
+  'cc.lead_by':
+    '{sender} le ha puesto en copia de esta solicitud. Esta página es de solo lectura: no sirve para firmar.',
+  'cc.status.sent': 'Esperando firmas',
+  'cc.status.in_progress': 'En proceso de firma',
+  'cc.status.completed': 'Completada: todos han firmado',
+  'cc.status.declined': 'Rechazada por un firmante',
+  'cc.status.canceled': 'Cancelada por el remitente',
+  'cc.status.expired': 'Caducada',
+  'cc.signer.waiting': 'Aún no es su turno',
+  'cc.signer.sent': 'Invitado',
+  'cc.signer.viewed': 'Abrió el documento',
+  'cc.signer.signed': 'Firmado',
+  'cc.signer.declined': 'Rechazado',
+  'cc.a_signer': 'Firmante',
+  'cc.signers': 'Firmantes',
+  'cc.col_signer': 'Firmante',
+  'cc.col_status': 'Estado',
+  'cc.col_signed': 'Firmado',
+  'cc.documents': 'Documentos',
+  'cc.signed_documents': 'Documentos firmados',
+  'cc.audit_trail': 'Registro de auditoría',
+  'cc.footer':
+    'Enviada el {date}. Los enlaces a los archivos funcionan durante un tiempo limitado; recargue esta página para obtener otros nuevos.',
+  'cc.not_found.title': 'Enlace no encontrado',
+  'cc.not_found.body': 'Este enlace no es válido. Pida al remitente una copia nueva.',
+  'file.combined': '{title} - firmado',
+  'file.audit_trail': '{title} - registro de auditoría',
 };

@@ -11,7 +11,7 @@ export const fr: Catalogue = {
   'page.try_again': 'Réessayer',
   'status.invalid_link.title': 'Ce lien de signature n’est pas valide',
   'status.invalid_link.body':
-    'Vérifiez que vous avez ouvert le lien complet de votre e-mail. S’il ne fonctionne toujours pas, demandez un nouveau lien à l’expéditeur.',
+    'Vérifiez que vous avez ouvert le lien complet de votre e-mail ou SMS. S’il ne fonctionne toujours pas, demandez un nouveau lien à l’expéditeur.',
   'status.signed.title': 'Document signé',
   'status.signed.body':
     'Merci. Votre signature a été enregistrée et l’expéditeur a été prévenu. Vous pouvez fermer cette page.',
@@ -34,7 +34,7 @@ export const fr: Catalogue = {
   'status.completed.body': 'Tout le monde a signé ce document. Vous n’avez plus rien à faire.',
   'status.waiting.title': 'Ce n’est pas encore votre tour',
   'status.waiting.body':
-    'Une autre personne doit signer ce document avant vous. Vous recevrez un e-mail quand ce sera votre tour.',
+    'Une autre personne doit signer ce document avant vous. Vous recevrez un message avec votre lien quand ce sera votre tour.',
   'status.finished.title': 'Vous avez déjà terminé',
   'status.finished.body':
     'Ce document a déjà été signé ou refusé : ce lien ne l’ouvre plus. Vous pouvez fermer cette page.',
@@ -136,6 +136,8 @@ export const fr: Catalogue = {
   'field.description_required': 'Champ {type}, obligatoire',
 
   'fill.checkbox_checked': '{field} coché.',
+  'fill.field_cleared': '{field} effacé.',
+  'fill.field_saved': '{field} enregistré.',
   'fill.checkbox_unchecked': '{field} non coché.',
   'fill.left': '{count, plural, one {Il reste # champ obligatoire.} other {Il reste # champs obligatoires.}}',
   'fill.all_done': 'Tous les champs obligatoires sont remplis.',
@@ -226,6 +228,7 @@ export const fr: Catalogue = {
   'review.list': 'Vos saisies',
   'review.signing': 'Signature du document…',
   'review.session_ended': 'Votre session a expiré : saisissez un nouveau code reçu par e-mail.',
+  'review.session_ended_sms': 'Votre session a expiré : saisissez un nouveau code reçu par SMS.',
   'review.network':
     'Le document n’a pas pu être signé car le serveur est injoignable. Vérifiez votre connexion et sélectionnez à nouveau Signer.',
   'review.failed': 'Le document n’a pas pu être signé : {reason}',
@@ -325,7 +328,7 @@ export const fr: Catalogue = {
   'audit.authentication': 'Authentification',
   'audit.invited': 'Invité',
   'audit.viewed': 'Consulté',
-  'audit.code_verified': 'Code e-mail vérifié',
+  'audit.code_verified': 'Code à usage unique vérifié',
   'audit.consent': 'Consentement à la signature électronique',
   'audit.consent_text': 'Texte du consentement',
   'audit.signed': 'Signé',
@@ -401,6 +404,8 @@ export const fr: Catalogue = {
   'error.delegation_contact':
     'Saisissez une adresse e-mail ou un numéro de téléphone pour la nouvelle personne',
   'error.delegation_self': 'Indiquez une autre personne que vous-même',
+  'error.delegation_phone':
+    'Saisissez le numéro de téléphone au format international, par exemple +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Champ obligatoire manquant : {names}} other {Champs obligatoires manquants : {names}}}',
   'error.prefilled': 'Le champ « {field} » a été rempli par l’expéditeur et ne peut pas être modifié',
@@ -454,4 +459,36 @@ export const fr: Catalogue = {
   'audit.event.sms_capped': 'SMS retenu : limite quotidienne atteinte',
   'audit.event.sms_opted_out': 'SMS arrêtés : le numéro a répondu STOP',
   'audit.event.link_email_confirmed': 'Adresse e-mail confirmée',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copie)',
+  'cc.lead':
+    'Vous êtes en copie de cette demande. Cette page est en lecture seule : elle ne permet pas de signer.',
+  'cc.lead_by':
+    '{sender} vous a mis en copie de cette demande. Cette page est en lecture seule : elle ne permet pas de signer.',
+  'cc.status.sent': 'En attente de signatures',
+  'cc.status.in_progress': 'En cours de signature',
+  'cc.status.completed': 'Terminée : tout le monde a signé',
+  'cc.status.declined': 'Refusée par un signataire',
+  'cc.status.canceled': 'Annulée par l’expéditeur',
+  'cc.status.expired': 'Expirée',
+  'cc.signer.waiting': 'Pas encore son tour',
+  'cc.signer.sent': 'Invité',
+  'cc.signer.viewed': 'A ouvert le document',
+  'cc.signer.signed': 'Signé',
+  'cc.signer.declined': 'Refusé',
+  'cc.a_signer': 'Signataire',
+  'cc.signers': 'Signataires',
+  'cc.col_signer': 'Signataire',
+  'cc.col_status': 'Statut',
+  'cc.col_signed': 'Signé le',
+  'cc.documents': 'Documents',
+  'cc.signed_documents': 'Documents signés',
+  'cc.audit_trail': 'Piste d’audit',
+  'cc.footer':
+    'Envoyée le {date}. Les liens vers les fichiers sont valables un temps limité ; rechargez cette page pour en obtenir de nouveaux.',
+  'cc.not_found.title': 'Lien introuvable',
+  'cc.not_found.body': 'Ce lien n’est pas valide. Demandez une nouvelle copie à l’expéditeur.',
+  'file.combined': '{title} - signé',
+  'file.audit_trail': '{title} - piste d’audit',
 };

@@ -11,7 +11,7 @@ export const it: Catalogue = {
   'page.try_again': 'Riprova',
   'status.invalid_link.title': 'Questo link di firma non è valido',
   'status.invalid_link.body':
-    'Verifichi di aver aperto il link completo dalla Sua email. Se continua a non funzionare, chieda un nuovo link al mittente.',
+    'Verifichi di aver aperto il link completo dalla Sua email o dal Suo SMS. Se continua a non funzionare, chieda un nuovo link al mittente.',
   'status.signed.title': 'Documento firmato',
   'status.signed.body':
     'Grazie. La Sua firma è stata registrata e il mittente è stato avvisato. Può chiudere questa pagina.',
@@ -34,7 +34,7 @@ export const it: Catalogue = {
   'status.completed.body': 'Tutti hanno firmato questo documento. Non deve fare altro.',
   'status.waiting.title': 'Non è ancora il Suo turno',
   'status.waiting.body':
-    'Un’altra persona deve firmare questo documento prima di Lei. Riceverà un’email quando sarà il Suo turno.',
+    'Un’altra persona deve firmare questo documento prima di Lei. Riceverà un messaggio con il Suo link quando sarà il Suo turno.',
   'status.finished.title': 'Ha già terminato',
   'status.finished.body':
     'Questo documento è già stato firmato o rifiutato, quindi questo link non lo apre più. Può chiudere questa pagina.',
@@ -133,6 +133,8 @@ export const it: Catalogue = {
   'field.description_required': 'Campo {type}, obbligatorio',
 
   'fill.checkbox_checked': '{field} selezionato.',
+  'fill.field_cleared': '{field} svuotato.',
+  'fill.field_saved': '{field} salvato.',
   'fill.checkbox_unchecked': '{field} non selezionato.',
   'fill.left': '{count, plural, one {Manca # campo obbligatorio.} other {Mancano # campi obbligatori.}}',
   'fill.all_done': 'Tutti i campi obbligatori sono compilati.',
@@ -221,6 +223,7 @@ export const it: Catalogue = {
   'review.list': 'Ciò che ha inserito',
   'review.signing': 'Firma del documento in corso…',
   'review.session_ended': 'La sessione è scaduta: inserisca un nuovo codice ricevuto via email.',
+  'review.session_ended_sms': 'La sessione è scaduta: inserisca un nuovo codice ricevuto via SMS.',
   'review.network':
     'Non è stato possibile firmare il documento perché il server non è raggiungibile. Controlli la connessione e selezioni di nuovo Firma.',
   'review.failed': 'Non è stato possibile firmare il documento: {reason}',
@@ -318,7 +321,7 @@ export const it: Catalogue = {
   'audit.authentication': 'Autenticazione',
   'audit.invited': 'Invitato',
   'audit.viewed': 'Visualizzato',
-  'audit.code_verified': 'Codice email verificato',
+  'audit.code_verified': 'Codice monouso verificato',
   'audit.consent': 'Consenso alla firma elettronica',
   'audit.consent_text': 'Testo del consenso',
   'audit.signed': 'Firmato',
@@ -392,6 +395,8 @@ export const it: Catalogue = {
   'error.delegation_off': 'Il mittente di questa richiesta non consente di affidarla a un’altra persona',
   'error.delegation_contact': 'Inserisca un indirizzo email o un numero di telefono della nuova persona',
   'error.delegation_self': 'Indichi una persona diversa da Lei',
+  'error.delegation_phone':
+    'Inserisca il numero di telefono in formato internazionale, ad esempio +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Campo obbligatorio mancante: {names}} other {Campi obbligatori mancanti: {names}}}',
   'error.prefilled': 'Il campo «{field}» è stato compilato dal mittente e non può essere modificato',
@@ -444,4 +449,36 @@ export const it: Catalogue = {
   'audit.event.sms_capped': 'SMS trattenuto: limite giornaliero raggiunto',
   'audit.event.sms_opted_out': 'SMS interrotti: il numero ha risposto STOP',
   'audit.event.link_email_confirmed': 'Indirizzo email confermato',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (copia)',
+  'cc.lead':
+    'È in copia in questa richiesta. Questa pagina è di sola lettura: non può essere usata per firmare.',
+  'cc.lead_by':
+    '{sender} L’ha messa in copia in questa richiesta. Questa pagina è di sola lettura: non può essere usata per firmare.',
+  'cc.status.sent': 'In attesa di firme',
+  'cc.status.in_progress': 'In fase di firma',
+  'cc.status.completed': 'Completata: tutti hanno firmato',
+  'cc.status.declined': 'Rifiutata da un firmatario',
+  'cc.status.canceled': 'Annullata dal mittente',
+  'cc.status.expired': 'Scaduta',
+  'cc.signer.waiting': 'Non ancora il suo turno',
+  'cc.signer.sent': 'Invitato',
+  'cc.signer.viewed': 'Ha aperto il documento',
+  'cc.signer.signed': 'Firmato',
+  'cc.signer.declined': 'Rifiutato',
+  'cc.a_signer': 'Firmatario',
+  'cc.signers': 'Firmatari',
+  'cc.col_signer': 'Firmatario',
+  'cc.col_status': 'Stato',
+  'cc.col_signed': 'Firmato',
+  'cc.documents': 'Documenti',
+  'cc.signed_documents': 'Documenti firmati',
+  'cc.audit_trail': 'Registro di controllo',
+  'cc.footer':
+    'Inviata il {date}. I link ai file funzionano per un tempo limitato; ricarichi questa pagina per averne di nuovi.',
+  'cc.not_found.title': 'Link non trovato',
+  'cc.not_found.body': 'Questo link non è valido. Chieda al mittente una nuova copia.',
+  'file.combined': '{title} - firmato',
+  'file.audit_trail': '{title} - registro di controllo',
 };

@@ -11,7 +11,7 @@ export const nl: Catalogue = {
   'page.try_again': 'Opnieuw proberen',
   'status.invalid_link.title': 'Deze ondertekenlink is niet geldig',
   'status.invalid_link.body':
-    'Controleer of u de volledige link uit uw e-mail hebt geopend. Werkt hij nog steeds niet, vraag de afzender dan om een nieuwe link.',
+    'Controleer of u de volledige link uit uw e-mail of sms hebt geopend. Werkt hij nog steeds niet, vraag de afzender dan om een nieuwe link.',
   'status.signed.title': 'Document ondertekend',
   'status.signed.body':
     'Dank u. Uw handtekening is vastgelegd en de afzender is op de hoogte gebracht. U kunt deze pagina sluiten.',
@@ -34,7 +34,7 @@ export const nl: Catalogue = {
   'status.completed.body': 'Iedereen heeft dit document ondertekend. U hoeft niets meer te doen.',
   'status.waiting.title': 'U bent nog niet aan de beurt',
   'status.waiting.body':
-    'Iemand anders moet dit document eerst ondertekenen. U krijgt een e-mail zodra u aan de beurt bent.',
+    'Iemand anders moet dit document eerst ondertekenen. U krijgt een bericht met uw link zodra u aan de beurt bent.',
   'status.finished.title': 'U bent al klaar',
   'status.finished.body':
     'Dit document is al ondertekend of geweigerd, dus deze link opent het niet meer. U kunt deze pagina sluiten.',
@@ -134,6 +134,8 @@ export const nl: Catalogue = {
   'field.description_required': 'Veld voor {type}, verplicht',
 
   'fill.checkbox_checked': '{field} aangevinkt.',
+  'fill.field_cleared': '{field} gewist.',
+  'fill.field_saved': '{field} opgeslagen.',
   'fill.checkbox_unchecked': '{field} niet aangevinkt.',
   'fill.left': '{count, plural, one {Nog # verplicht veld.} other {Nog # verplichte velden.}}',
   'fill.all_done': 'Alle verplichte velden zijn ingevuld.',
@@ -222,6 +224,7 @@ export const nl: Catalogue = {
   'review.list': 'Wat u hebt ingevuld',
   'review.signing': 'Het document wordt ondertekend…',
   'review.session_ended': 'Uw sessie is verlopen: voer een nieuwe code uit de e-mail in.',
+  'review.session_ended_sms': 'Uw sessie is verlopen: voer een nieuwe code uit de sms in.',
   'review.network':
     'Het document kon niet worden ondertekend omdat de server niet bereikbaar was. Controleer uw verbinding en kies opnieuw Ondertekenen.',
   'review.failed': 'Het document kon niet worden ondertekend: {reason}',
@@ -322,7 +325,7 @@ export const nl: Catalogue = {
   'audit.authentication': 'Authenticatie',
   'audit.invited': 'Uitgenodigd',
   'audit.viewed': 'Bekeken',
-  'audit.code_verified': 'E-mailcode bevestigd',
+  'audit.code_verified': 'Eenmalige code bevestigd',
   'audit.consent': 'Toestemming voor elektronisch ondertekenen',
   'audit.consent_text': 'Tekst van de toestemming',
   'audit.signed': 'Ondertekend',
@@ -396,6 +399,8 @@ export const nl: Catalogue = {
     'De afzender van dit verzoek staat niet toe dat het aan iemand anders wordt overgedragen',
   'error.delegation_contact': 'Vul een e-mailadres of telefoonnummer van de nieuwe persoon in',
   'error.delegation_self': 'Geef iemand anders op dan uzelf',
+  'error.delegation_phone':
+    'Voer het telefoonnummer in internationaal formaat in, bijvoorbeeld +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Verplicht veld ontbreekt: {names}} other {Verplichte velden ontbreken: {names}}}',
   'error.prefilled': 'Het veld ‘{field}’ is door de afzender ingevuld en kan niet worden gewijzigd',
@@ -448,4 +453,36 @@ export const nl: Catalogue = {
   'audit.event.sms_capped': 'Sms tegengehouden: daglimiet bereikt',
   'audit.event.sms_opted_out': 'Sms gestopt: het nummer antwoordde STOP',
   'audit.event.link_email_confirmed': 'E-mailadres bevestigd',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (kopie)',
+  'cc.lead':
+    'U staat in kopie bij dit verzoek. Deze pagina is alleen-lezen: er kan niet mee worden ondertekend.',
+  'cc.lead_by':
+    '{sender} heeft u in kopie gezet bij dit verzoek. Deze pagina is alleen-lezen: er kan niet mee worden ondertekend.',
+  'cc.status.sent': 'Wacht op handtekeningen',
+  'cc.status.in_progress': 'Wordt ondertekend',
+  'cc.status.completed': 'Voltooid: iedereen heeft ondertekend',
+  'cc.status.declined': 'Geweigerd door een ondertekenaar',
+  'cc.status.canceled': 'Geannuleerd door de afzender',
+  'cc.status.expired': 'Verlopen',
+  'cc.signer.waiting': 'Nog niet aan de beurt',
+  'cc.signer.sent': 'Uitgenodigd',
+  'cc.signer.viewed': 'Heeft het document geopend',
+  'cc.signer.signed': 'Ondertekend',
+  'cc.signer.declined': 'Geweigerd',
+  'cc.a_signer': 'Ondertekenaar',
+  'cc.signers': 'Ondertekenaars',
+  'cc.col_signer': 'Ondertekenaar',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Ondertekend',
+  'cc.documents': 'Documenten',
+  'cc.signed_documents': 'Ondertekende documenten',
+  'cc.audit_trail': 'Audittrail',
+  'cc.footer':
+    'Verzonden op {date}. De links naar de bestanden werken een beperkte tijd; laad deze pagina opnieuw voor nieuwe links.',
+  'cc.not_found.title': 'Link niet gevonden',
+  'cc.not_found.body': 'Deze link is niet geldig. Vraag de afzender om een nieuwe kopie.',
+  'file.combined': '{title} - ondertekend',
+  'file.audit_trail': '{title} - audittrail',
 };

@@ -11,7 +11,7 @@ export const pl: Catalogue = {
   'page.try_again': 'Spróbuj ponownie',
   'status.invalid_link.title': 'Ten link do podpisu jest nieprawidłowy',
   'status.invalid_link.body':
-    'Sprawdź, czy otwarto cały link z wiadomości e-mail. Jeśli nadal nie działa, poproś nadawcę o nowy link.',
+    'Sprawdź, czy otwarto cały link z wiadomości e-mail lub SMS-a. Jeśli nadal nie działa, poproś nadawcę o nowy link.',
   'status.signed.title': 'Dokument podpisany',
   'status.signed.body':
     'Dziękujemy. Podpis został zapisany, a nadawca został powiadomiony. Możesz zamknąć tę stronę.',
@@ -33,7 +33,7 @@ export const pl: Catalogue = {
   'status.completed.body': 'Wszyscy podpisali ten dokument. Nie musisz już nic robić.',
   'status.waiting.title': 'To jeszcze nie twoja kolej',
   'status.waiting.body':
-    'Ktoś inny musi podpisać ten dokument przed tobą. Otrzymasz wiadomość e-mail, gdy przyjdzie twoja kolej.',
+    'Ktoś inny musi podpisać ten dokument przed tobą. Otrzymasz wiadomość z linkiem, gdy przyjdzie twoja kolej.',
   'status.finished.title': 'Już zakończono',
   'status.finished.body':
     'Ten dokument został już podpisany lub odrzucony, więc ten link go już nie otwiera. Możesz zamknąć tę stronę.',
@@ -131,6 +131,8 @@ export const pl: Catalogue = {
   'field.description_required': 'Pole: {type}, wymagane',
 
   'fill.checkbox_checked': '{field}: zaznaczone.',
+  'fill.field_cleared': '{field}: wyczyszczono.',
+  'fill.field_saved': '{field}: zapisano.',
   'fill.checkbox_unchecked': '{field}: niezaznaczone.',
   'fill.left':
     '{count, plural, one {Zostało # wymagane pole.} few {Zostały # wymagane pola.} many {Zostało # wymaganych pól.} other {Zostało # wymaganego pola.}}',
@@ -216,6 +218,7 @@ export const pl: Catalogue = {
   'review.list': 'Wpisane dane',
   'review.signing': 'Podpisywanie dokumentu…',
   'review.session_ended': 'Sesja wygasła: wpisz nowy kod z wiadomości e-mail.',
+  'review.session_ended_sms': 'Sesja wygasła: wpisz nowy kod z SMS-a.',
   'review.network':
     'Nie udało się podpisać dokumentu, ponieważ serwer jest nieosiągalny. Sprawdź połączenie i ponownie wybierz Podpisz.',
   'review.failed': 'Nie udało się podpisać dokumentu: {reason}',
@@ -316,7 +319,7 @@ export const pl: Catalogue = {
   'audit.authentication': 'Uwierzytelnienie',
   'audit.invited': 'Zaproszono',
   'audit.viewed': 'Wyświetlono',
-  'audit.code_verified': 'Zweryfikowano kod e-mail',
+  'audit.code_verified': 'Zweryfikowano kod jednorazowy',
   'audit.consent': 'Zgoda na podpis elektroniczny',
   'audit.consent_text': 'Treść zgody',
   'audit.signed': 'Podpisano',
@@ -390,6 +393,7 @@ export const pl: Catalogue = {
   'error.delegation_off': 'Nadawca tej prośby nie pozwala przekazać jej innej osobie',
   'error.delegation_contact': 'Wpisz adres e-mail lub numer telefonu nowej osoby',
   'error.delegation_self': 'Wskaż kogoś innego niż siebie',
+  'error.delegation_phone': 'Wpisz numer telefonu w formacie międzynarodowym, na przykład +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Brak wymaganego pola: {names}} other {Brak wymaganych pól: {names}}}',
   'error.prefilled': 'Pole „{field}” wypełnił nadawca i nie można go zmienić',
@@ -443,4 +447,35 @@ export const pl: Catalogue = {
   'audit.event.sms_capped': 'SMS wstrzymany: osiągnięto dzienny limit',
   'audit.event.sms_opted_out': 'SMS wstrzymane: numer odpowiedział STOP',
   'audit.event.link_email_confirmed': 'Potwierdzono adres e-mail',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (kopia)',
+  'cc.lead': 'Otrzymujesz kopię tej prośby. Ta strona służy tylko do odczytu: nie można na niej podpisać.',
+  'cc.lead_by':
+    '{sender} przesyła ci kopię tej prośby. Ta strona służy tylko do odczytu: nie można na niej podpisać.',
+  'cc.status.sent': 'Oczekuje na podpisy',
+  'cc.status.in_progress': 'W trakcie podpisywania',
+  'cc.status.completed': 'Zakończono: wszyscy podpisali',
+  'cc.status.declined': 'Odrzucona przez podpisującego',
+  'cc.status.canceled': 'Anulowana przez nadawcę',
+  'cc.status.expired': 'Wygasła',
+  'cc.signer.waiting': 'Jeszcze nie jego kolej',
+  'cc.signer.sent': 'Zaproszono',
+  'cc.signer.viewed': 'Otworzono dokument',
+  'cc.signer.signed': 'Podpisano',
+  'cc.signer.declined': 'Odrzucono',
+  'cc.a_signer': 'Podpisujący',
+  'cc.signers': 'Podpisujący',
+  'cc.col_signer': 'Podpisujący',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Podpisano',
+  'cc.documents': 'Dokumenty',
+  'cc.signed_documents': 'Podpisane dokumenty',
+  'cc.audit_trail': 'Dziennik audytu',
+  'cc.footer':
+    'Wysłano {date}. Linki do plików działają przez ograniczony czas; odśwież tę stronę, aby otrzymać nowe.',
+  'cc.not_found.title': 'Nie znaleziono linku',
+  'cc.not_found.body': 'Ten link jest nieprawidłowy. Poproś nadawcę o nową kopię.',
+  'file.combined': '{title} - podpisany',
+  'file.audit_trail': '{title} - dziennik audytu',
 };

@@ -11,7 +11,7 @@ export const pt: Catalogue = {
   'page.try_again': 'Tentar novamente',
   'status.invalid_link.title': 'Este link de assinatura não é válido',
   'status.invalid_link.body':
-    'Verifique se você abriu o link completo do seu e-mail. Se ainda assim não funcionar, peça um novo link ao remetente.',
+    'Verifique se você abriu o link completo do seu e-mail ou SMS. Se ainda assim não funcionar, peça um novo link ao remetente.',
   'status.signed.title': 'Documento assinado',
   'status.signed.body':
     'Obrigado. Sua assinatura foi registrada e o remetente foi avisado. Você já pode fechar esta página.',
@@ -34,7 +34,7 @@ export const pt: Catalogue = {
   'status.completed.body': 'Todos assinaram este documento. Não há mais nada para você fazer.',
   'status.waiting.title': 'Ainda não é a sua vez',
   'status.waiting.body':
-    'Outra pessoa precisa assinar este documento antes de você. Você receberá um e-mail quando for a sua vez.',
+    'Outra pessoa precisa assinar este documento antes de você. Você receberá uma mensagem com o seu link quando for a sua vez.',
   'status.finished.title': 'Você já terminou',
   'status.finished.body':
     'Este documento já foi assinado ou recusado, então este link não o abre mais. Você já pode fechar esta página.',
@@ -132,6 +132,8 @@ export const pt: Catalogue = {
   'field.description_required': 'Campo de {type}, obrigatório',
 
   'fill.checkbox_checked': '{field} marcado.',
+  'fill.field_cleared': '{field} apagado.',
+  'fill.field_saved': '{field} salvo.',
   'fill.checkbox_unchecked': '{field} não marcado.',
   'fill.left': '{count, plural, one {Falta # campo obrigatório.} other {Faltam # campos obrigatórios.}}',
   'fill.all_done': 'Todos os campos obrigatórios estão preenchidos.',
@@ -220,6 +222,7 @@ export const pt: Catalogue = {
   'review.list': 'O que você preencheu',
   'review.signing': 'Assinando o documento…',
   'review.session_ended': 'Sua sessão terminou: digite um novo código do e-mail.',
+  'review.session_ended_sms': 'Sua sessão terminou: digite um novo código do SMS.',
   'review.network':
     'Não foi possível assinar o documento porque o servidor não respondeu. Verifique sua conexão e selecione Assinar novamente.',
   'review.failed': 'Não foi possível assinar o documento: {reason}',
@@ -318,7 +321,7 @@ export const pt: Catalogue = {
   'audit.authentication': 'Autenticação',
   'audit.invited': 'Convidado',
   'audit.viewed': 'Visualizado',
-  'audit.code_verified': 'Código de e-mail verificado',
+  'audit.code_verified': 'Código de uso único verificado',
   'audit.consent': 'Consentimento para assinar eletronicamente',
   'audit.consent_text': 'Texto do consentimento',
   'audit.signed': 'Assinado',
@@ -393,6 +396,8 @@ export const pt: Catalogue = {
   'error.delegation_off': 'O remetente desta solicitação não permite passá-la para outra pessoa',
   'error.delegation_contact': 'Informe um e-mail ou um número de telefone da nova pessoa',
   'error.delegation_self': 'Indique outra pessoa que não seja você',
+  'error.delegation_phone':
+    'Digite o número de telefone no formato internacional, por exemplo +49 30 1234567',
   'error.missing_fields':
     '{count, plural, one {Campo obrigatório faltando: {names}} other {Campos obrigatórios faltando: {names}}}',
   'error.prefilled': 'O campo “{field}” foi preenchido pelo remetente e não pode ser alterado',
@@ -444,4 +449,36 @@ export const pt: Catalogue = {
   'audit.event.sms_capped': 'SMS retido: limite diário atingido',
   'audit.event.sms_opted_out': 'SMS interrompidos: o número respondeu STOP',
   'audit.event.link_email_confirmed': 'E-mail confirmado',
+
+  // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
+  'cc.page_title': '{title} (cópia)',
+  'cc.lead':
+    'Você foi copiado nesta solicitação. Esta página é somente leitura: não pode ser usada para assinar.',
+  'cc.lead_by':
+    '{sender} copiou você nesta solicitação. Esta página é somente leitura: não pode ser usada para assinar.',
+  'cc.status.sent': 'Aguardando assinaturas',
+  'cc.status.in_progress': 'Em assinatura',
+  'cc.status.completed': 'Concluída: todos assinaram',
+  'cc.status.declined': 'Recusada por um signatário',
+  'cc.status.canceled': 'Cancelada pelo remetente',
+  'cc.status.expired': 'Expirada',
+  'cc.signer.waiting': 'Ainda não é a vez dele',
+  'cc.signer.sent': 'Convidado',
+  'cc.signer.viewed': 'Abriu o documento',
+  'cc.signer.signed': 'Assinado',
+  'cc.signer.declined': 'Recusado',
+  'cc.a_signer': 'Signatário',
+  'cc.signers': 'Signatários',
+  'cc.col_signer': 'Signatário',
+  'cc.col_status': 'Status',
+  'cc.col_signed': 'Assinado',
+  'cc.documents': 'Documentos',
+  'cc.signed_documents': 'Documentos assinados',
+  'cc.audit_trail': 'Trilha de auditoria',
+  'cc.footer':
+    'Enviada em {date}. Os links para os arquivos funcionam por tempo limitado; recarregue esta página para obter novos.',
+  'cc.not_found.title': 'Link não encontrado',
+  'cc.not_found.body': 'Este link não é válido. Peça ao remetente uma nova cópia.',
+  'file.combined': '{title} - assinado',
+  'file.audit_trail': '{title} - trilha de auditoria',
 };

@@ -48,7 +48,7 @@ export const common = {
   'request.expired': 'Expired',
   'request.canceled': 'Canceled',
   'signer.waiting': 'Waiting for their turn',
-  'signer.ready': 'Ready (link not emailed)',
+  'signer.ready': 'Ready (link not sent yet)',
   'signer.sent': 'Invited',
   'signer.viewed': 'Opened',
   'signer.signed': 'Signed',

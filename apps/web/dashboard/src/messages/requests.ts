@@ -90,7 +90,7 @@ export const requests = {
   'requests.untitled': 'Request {id}',
   /** A signer in a row of the list, with their status in small letters. */
   'requests.row.signer':
-    '{name} ({status, select, waiting {waiting for their turn} ready {ready (link not emailed)} sent {invited} viewed {opened} signed {signed} declined {declined} other {{status}}})',
+    '{name} ({status, select, waiting {waiting for their turn} ready {ready (link not sent yet)} sent {invited} viewed {opened} signed {signed} declined {declined} other {{status}}})',
   'requests.row.sent': 'Sent {date}',
   'requests.row.sms_problem': 'SMS not delivered',
   'requests.none_match.title': 'Nothing matches',

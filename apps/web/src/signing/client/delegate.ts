@@ -1,7 +1,7 @@
 import { LANGUAGE_NAMES, LOCALES } from '@esign/i18n/core';
 import { signing } from './api.ts';
 import { h } from './dom.ts';
-import { CLOSED, toApiError } from './errors.ts';
+import { type ApiError, CLOSED, toApiError } from './errors.ts';
 import { pageLocale, tr } from './i18n.ts';
 import { modal } from './modal.ts';
 import { signerInput } from './session.ts';
@@ -25,6 +25,9 @@ export function delegateButton(page: SigningPage): HTMLButtonElement | null {
   });
   return button;
 }
+
+/** The characters a phone number may have (signing.delegate's input schema): refused here, at the input. */
+const PHONE_PATTERN = /^\+?[0-9 ()./-]{5,30}$/;
 
 function field(
   id: string,
@@ -57,6 +60,27 @@ function inputs() {
   };
 }
 
+/**
+ * The server's refusal at the input it is about (issue 42.6), marked invalid: a missing contact at
+ * the email, the signer's own address or number, or a number that is not one, at that input.
+ */
+function refusal(
+  err: ApiError,
+  i: ReturnType<typeof inputs>,
+  given: { email: string; phone: string },
+): { error: string; input: HTMLElement | null } {
+  const ownContact = given.email ? i.email : i.phone;
+  const input =
+    err.messageKey === 'error.delegation_contact'
+      ? i.email
+      : err.messageKey === 'error.delegation_self'
+        ? ownContact
+        : err.messageKey === 'error.delegation_phone'
+          ? i.phone
+          : null;
+  return { error: input ? err.message : tr('delegate.failed', { reason: err.message }), input };
+}
+
 /** Opens the dialog; resolves true when the turn was handed on (the page then shows the outcome). */
 async function delegate(page: SigningPage): Promise<boolean> {
   if (page.done) return false;
@@ -82,6 +106,7 @@ async function delegate(page: SigningPage): Promise<boolean> {
       if (!name) return { error: tr('delegate.need_name'), input: i.name };
       if (!email && !phone) return { error: tr('delegate.need_contact'), input: i.email };
       if (email && !i.email.checkValidity()) return { error: tr('link.bad_email'), input: i.email };
+      if (phone && !PHONE_PATTERN.test(phone)) return { error: tr('error.delegation_phone'), input: i.phone };
       if (!reason) return { error: tr('delegate.need_reason'), input: i.reason };
       try {
         await signing.delegate.mutate({
@@ -100,8 +125,7 @@ async function delegate(page: SigningPage): Promise<boolean> {
         return null;
       } catch (e) {
         const err = toApiError(e);
-        if (!CLOSED.has(err.code))
-          return { error: tr('delegate.failed', { reason: err.message }), input: null };
+        if (!CLOSED.has(err.code)) return refusal(err, i, { email, phone });
         outcome = viewForError(err.code, err.message);
         return null;
       }

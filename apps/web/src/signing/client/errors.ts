@@ -15,10 +15,18 @@ import { tr } from './i18n.ts';
 export class ApiError extends Error {
   readonly code: string;
   readonly retryAfterSeconds: number | null;
-  constructor(code: string, message: string, retryAfterSeconds: number | null = null) {
+  /** The catalogue key of the server's refusal, when it named one (which input it is about). */
+  readonly messageKey: string | null;
+  constructor(
+    code: string,
+    message: string,
+    retryAfterSeconds: number | null = null,
+    messageKey: string | null = null,
+  ) {
     super(message);
     this.code = code;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.messageKey = messageKey;
   }
 }
 
@@ -67,7 +75,8 @@ export function toApiError(e: unknown): ApiError {
     // The procedure's own error: core's error formatter puts the API code in data.code.
     if (err.data) {
       const message = inPageLanguage(err.data as SignerMessage) ?? err.message;
-      return new ApiError(err.data.code, message, err.data.retryAfterSeconds ?? null);
+      const key = (err.data as SignerMessage).messageKey ?? null;
+      return new ApiError(err.data.code, message, err.data.retryAfterSeconds ?? null, key);
     }
     const rest = fromRestEnvelope(err.meta?.responseJSON);
     if (rest) return rest;

@@ -75,7 +75,7 @@ export async function activate(
   setValue(page, field, edited.value);
   const left = missingRequired(page.fields, page.values).length;
   announce(
-    `${field.name} ${isFilled(edited.value) ? 'saved' : 'cleared'}. ${
+    `${tr(isFilled(edited.value) ? 'fill.field_saved' : 'fill.field_cleared', { field: field.name })} ${
       left ? tr('fill.left', { count: left }) : tr('fill.all_done')
     }`,
   );

@@ -101,7 +101,11 @@ async function complete(
     if (CLOSED.has(err.code)) return { view: viewForError(err.code, err.message), redirect: null };
     if (NEEDS_CODE.has(err.code)) {
       page.flow.restart();
-      return { error: tr('review.session_ended') };
+      return {
+        error: tr(
+          page.open.signer.code_channel === 'sms' ? 'review.session_ended_sms' : 'review.session_ended',
+        ),
+      };
     }
     return {
       error: err.code === 'network' ? tr('review.network') : tr('review.failed', { reason: err.message }),

@@ -29,14 +29,21 @@ export interface Modal {
   close(submitted: boolean): void;
 }
 
-/** The dialog's error line and the input it marks invalid (aria-invalid, aria-describedby). */
+/**
+ * The dialog's error line and the input it marks invalid (aria-invalid, aria-describedby). The line
+ * stands right below that input (issue 42.6: never out of sight at the foot of a long dialog); an
+ * error of no one input stays at the foot, announced as an alert.
+ */
 function errorLine() {
   const errId = nextId('dlg-err');
   const el = h('p', { id: errId, class: 'form-error', hidden: true });
+  const home = h('div', {}, el);
   let marked: HTMLElement | null = null;
   const clear = () => {
     el.hidden = true;
     el.textContent = '';
+    el.removeAttribute('role');
+    home.append(el);
     if (!marked) return;
     marked.removeAttribute('aria-invalid');
     const ids = (marked.getAttribute('aria-describedby') ?? '').split(' ').filter((i) => i && i !== errId);
@@ -50,13 +57,14 @@ function errorLine() {
     el.hidden = false;
     const input = e.input ?? null;
     if (!input) return el.setAttribute('role', 'alert');
+    input.after(el);
     marked = input;
     input.setAttribute('aria-invalid', 'true');
     const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
     input.setAttribute('aria-describedby', [...ids, errId].join(' '));
     input.focus();
   };
-  return { el, clear, show, hasMarked: () => !el.hidden && marked !== null };
+  return { el: home, clear, show, hasMarked: () => !el.hidden && marked !== null };
 }
 
 /** Runs the submit once at a time, with the button busy meanwhile; closes on success. */

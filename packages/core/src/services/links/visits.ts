@@ -19,6 +19,7 @@ import {
   takeLinkUse,
   useLinkVisit,
 } from '@esign/db/queries/links';
+import type { Locale } from '@esign/i18n';
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { actingUser } from '../acting-user.ts';
@@ -115,6 +116,8 @@ export interface VisitStart {
   name: string;
   email: string;
   ip: string | null;
+  /** the language of the page the visitor reads: the code email's (issue 42.6) */
+  locale?: Locale;
 }
 
 /** links.start: checks the rates and the cap, then emails a six-digit code. */
@@ -136,7 +139,12 @@ export async function startLinkVisit(sc: ServiceContext, token: string, visitor:
       expires_at: expires,
     });
     await setLinkVisitCode(tx, visitId, codeHash(sc, visitId, code));
-    const mail = oneTimeCodeEmail({ title: r.template.name, code, minutes: LINK_CODE_TTL_MS / 60_000 });
+    const mail = oneTimeCodeEmail({
+      title: r.template.name,
+      code,
+      minutes: LINK_CODE_TTL_MS / 60_000,
+      ...(visitor.locale ? { locale: visitor.locale } : {}),
+    });
     const mailId = await queueMail(tx, {
       kind: 'otp',
       to: visitor.email,
@@ -214,7 +222,12 @@ const visitorSigner = (signers: SignerRow[], role: string): SignerRow => {
 /** links.confirm: the right code makes the visitor's request and returns where to sign it. */
 export async function confirmLinkVisit(
   sc: ServiceContext,
-  { token, visit: handle, code }: { token: string; visit: string; code: string },
+  {
+    token,
+    visit: handle,
+    code,
+    locale,
+  }: { token: string; visit: string; code: string; locale?: Locale | undefined },
 ) {
   const r = await resolveLink(sc.db, token);
   assertOpen(r);
@@ -233,7 +246,8 @@ export async function confirmLinkVisit(
     input: {
       template_id: r.template.id,
       signers: [
-        { role: r.link.role, name: visit.name, email: visit.email },
+        // The visitor's language (the page's) is theirs: invitation, signing page, signed copy (42.6).
+        { role: r.link.role, name: visit.name, email: visit.email, ...(locale ? { locale } : {}) },
         ...r.link.preset_signers.map((p) => ({
           role: p.role,
           email: p.email,

@@ -2,7 +2,7 @@ import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { findUserContact } from '@esign/db/queries/sealing';
 import { direction, formatDate, type Locale, type MessageKey, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
-import { signFileLink } from '../file-links.ts';
+import { downloadName, signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
 import type { ProducedFile } from '../request-model.ts';
@@ -30,15 +30,18 @@ export async function queueCompletionMails(
     now,
   }: { request: SignatureRequestRow; signers: SignerRow[]; files: ProducedFile[]; title: string; now: Date },
 ) {
-  const links = files.map((f) => ({
-    kind: f.kind,
-    name: f.name,
-    url: signFileLink(
-      config,
-      { k: f.storage_key, t: PDF_TYPE, n: `${f.name}.pdf` },
-      { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
-    ),
-  }));
+  // Each reader downloads the files under names in their language (issue 42.6).
+  const linksIn = (locale: Locale) =>
+    files.map((f) => ({
+      kind: f.kind,
+      name: f.name,
+      url: signFileLink(
+        config,
+        { k: f.storage_key, t: PDF_TYPE, n: `${downloadName(locale, f, title)}.pdf` },
+        { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
+      ),
+    }));
+  const links = linksIn('en');
   const untilDate = new Date(now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000);
   // For the SMS and the CC/notify emails: labelled links (the notify notice is the sender's, in
   // English; a CC email and an SMS name the audit trail and combined file in their reader's words).
@@ -50,7 +53,7 @@ export async function queueCompletionMails(
   const test = request.environment === 'test';
   // Each signer reads it in their language; the sender's copy is English like the dashboard.
   const mailIn = (locale: Locale, greeting: string, intro: string) =>
-    completionMail({ locale, links, until: untilDate, test, title, greeting, intro });
+    completionMail({ locale, links: linksIn(locale), until: untilDate, test, title, greeting, intro });
 
   const sent = new Set<string>();
   // send_email false: the sender handles signer communication itself, so signers get no email.

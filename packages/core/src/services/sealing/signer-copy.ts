@@ -3,7 +3,7 @@ import type { Executor, SignerRow } from '@esign/db';
 import { findRequestForSealing, findSignerForCopy, storeSignerCopy } from '@esign/db/queries/sealing';
 import { t } from '@esign/i18n';
 import { recordAudit } from '../audit.ts';
-import { signFileLink } from '../file-links.ts';
+import { downloadName, signFileLink } from '../file-links.ts';
 import { enqueueJob, type JobContext, type JobHandler } from '../jobs.ts';
 import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
@@ -129,16 +129,18 @@ async function queueCopyMail(
   now: Date,
 ) {
   const { request, title } = run;
+
+  const { locale } = await readerLocale(tx, { signer, request });
+  // The files under names in the signer's language (issue 42.6).
   const links = files.map((f) => ({
     kind: f.kind,
     name: f.name,
     url: signFileLink(
       run.ctx.config,
-      { k: f.storage_key, t: 'application/pdf', n: `${f.name}.pdf` },
+      { k: f.storage_key, t: 'application/pdf', n: `${downloadName(locale, f, title)}.pdf` },
       { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));
-  const { locale } = await readerLocale(tx, { signer, request });
   const mail = completionMail({
     locale,
     links,

@@ -18,7 +18,7 @@ import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { localeLayout } from '../emails.ts';
-import { signFileLink } from '../file-links.ts';
+import { downloadName, signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
 import type { ProducedFiles, RequestSnapshot } from '../request-model.ts';
@@ -201,7 +201,9 @@ export function recipientRefs(r: RequestRecipients | undefined): RecipientRef[] 
   ];
 }
 
-function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
+function sealedLinks(config: Config, request: SignatureRequestRow, o: { now: Date; locale: Locale }) {
+  const { now, locale } = o;
+  const title = (request.snapshot as RequestSnapshot).template.name;
   const files = (request.documents as ProducedFiles | null)?.files ?? [];
   const link = (k: string, n: string) =>
     signFileLink(config, { k, t: 'application/pdf', n: `${n}.pdf` }, { now });
@@ -210,7 +212,7 @@ function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
       .filter((f) => f.kind === 'document')
       .map((f) => ({ name: f.name, url: link(f.storage_key, f.name) })),
     audit_trail_url: request.audit_trail_storage_key
-      ? link(request.audit_trail_storage_key, `audit-trail-${request.id}`)
+      ? link(request.audit_trail_storage_key, downloadName(locale, { kind: 'audit_trail', name: '' }, title))
       : null,
   };
 }
@@ -221,7 +223,7 @@ function sealedLinks(config: Config, request: SignatureRequestRow, now: Date) {
  * No signer's link, email, phone or values. An unknown token is `404 not_found`.
  */
 export async function viewAsCc(
-  sc: Pick<ServiceContext, 'db' | 'config' | 'now'>,
+  sc: Pick<ServiceContext, 'db' | 'config' | 'now'> & { acceptLanguage?: string | null },
   token: string,
 ): Promise<CcView> {
   const found = await findCcByTokenHash(sc.db, sha256Hex(token));
@@ -235,8 +237,11 @@ export async function viewAsCc(
     name: d.name,
     url: signFileLink(sc.config, { k: d.storage_key, t: 'application/pdf', n: `${d.name}.pdf` }, { now }),
   }));
+  // The language of the CC emails (the request's, else the account's), else the browser's (42.6).
+  const { locale } = await readerLocale(sc.db, { request, acceptLanguage: sc.acceptLanguage ?? null });
   return {
     object: 'cc_view',
+    locale,
     title: snapshot.template.name,
     status,
     sender: request.created_by_user_id ? await senderNameOf(sc.db, request) : null,
@@ -246,7 +251,9 @@ export async function viewAsCc(
       status: s.status,
       signed_at: s.signed_at?.toISOString() ?? null,
     })),
-    ...(sealed ? sealedLinks(sc.config, request, now) : { documents: originals, audit_trail_url: null }),
+    ...(sealed
+      ? sealedLinks(sc.config, request, { now, locale })
+      : { documents: originals, audit_trail_url: null }),
     created_at: request.created_at.toISOString(),
     completed_at: request.completed_at?.toISOString() ?? null,
   };

@@ -26,6 +26,16 @@ import { assertTurn } from './values.ts';
 
 type DelegateArgs = z.infer<typeof DelegateInput>;
 
+/** The new signer's number in E.164, or a refusal the signing page shows at the phone input. */
+function delegatePhone(value: string): string {
+  try {
+    return normalisePhone(value, 'phone');
+  } catch (e) {
+    if (!(e instanceof CoreError)) throw e;
+    throw new CoreError(e.code, e.message, { messageKey: 'error.delegation_phone' });
+  }
+}
+
 function checkDelegation(r: Resolved, input: DelegateArgs): void {
   if (!r.request.allow_delegation) {
     throw new CoreError('forbidden', 'The sender of this request does not allow handing it to someone else', {
@@ -40,7 +50,7 @@ function checkDelegation(r: Resolved, input: DelegateArgs): void {
   }
   const same = (a: string | null | undefined, b: string | null | undefined) =>
     !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
-  const phone = input.phone ? normalisePhone(input.phone, 'phone') : null;
+  const phone = input.phone ? delegatePhone(input.phone) : null;
   if (same(input.email, r.signer.email) || (!input.email && same(phone, r.signer.phone))) {
     throw new CoreError('invalid_parameter', 'Name someone other than yourself to sign instead', {
       messageKey: 'error.delegation_self',

@@ -10,6 +10,6 @@ export { completeSigning } from './complete.ts';
 export { consentText, SIGNING_CONSENT_TEXT } from './consent.ts';
 export type { SignerCtx } from './context.ts';
 export { SIGNING_COOKIE_PATH, signingCookieName } from './cookie.ts';
-export { setSigningLocale } from './locale.ts';
+export { setSigningLocale, signingPageLocale } from './locale.ts';
 export { openSigning } from './open.ts';
 export { declineSigning, saveSigningValues } from './values.ts';

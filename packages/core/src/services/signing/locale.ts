@@ -1,5 +1,9 @@
-import { setSignerLocale } from '@esign/db/queries/signing';
-import type { Locale } from '@esign/i18n';
+import type { Executor } from '@esign/db';
+import { findSignerByTokenHash, getSigningRequest, setSignerLocale } from '@esign/db/queries/signing';
+import { type Locale, negotiate } from '@esign/i18n';
+import { sha256Hex } from '../../crypto.ts';
+import { readerLocale } from '../locale.ts';
+import { isPreviewToken } from '../templates/preview.ts';
 import { audit, requireSession, resolveLocked, type SignerCtx } from './context.ts';
 import type { SigningInput } from './values.ts';
 
@@ -26,4 +30,22 @@ export async function setSigningLocale(
     await audit(tx, sc, { r, type: 'signer.locale', data: { from: before, to: input.locale } });
     return { locale: input.locale, changed: true };
   });
+}
+
+/**
+ * The language of the signing page's first HTML at /s/{token} and /e/{token} (issue 42.6): the
+ * signer's, as signing.open will answer it (signer > request > account > Accept-Language), so the
+ * title, the loading text and the no-JavaScript message are never English before the script runs.
+ * Any link whose signer is not found (unknown, preview) reads the browser's language; a finished
+ * signer or closed request still reads theirs (the page then says so in it).
+ */
+export async function signingPageLocale(
+  db: Executor,
+  token: string,
+  acceptLanguage: string | null | undefined,
+): Promise<Locale> {
+  const signer = isPreviewToken(token) ? undefined : await findSignerByTokenHash(db, sha256Hex(token));
+  if (!signer) return negotiate(acceptLanguage) ?? 'en';
+  const request = await getSigningRequest(db, signer.signature_request_id);
+  return (await readerLocale(db, { signer, request, acceptLanguage })).locale;
 }
