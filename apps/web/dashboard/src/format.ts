@@ -60,13 +60,6 @@ function personIn(value: unknown, fallback: string): string {
 const languageName = (code: unknown) => LANGUAGE_NAMES[String(code) as Locale] ?? String(code);
 
 /** One line per audit event, in words. */
-/** A person an entry names (signer.delegated's `to`): their name, else their email or phone. */
-function personOf(v: unknown): string {
-  const p = v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  const first = [p.name, p.email, p.phone].find((x) => typeof x === 'string' && x);
-  return typeof first === 'string' ? first : msg('activity.someone');
-}
-
 export function describeActivity(a: {
   type: string;
   signer: { name: string | null; email: string | null } | null;
@@ -99,14 +92,6 @@ export function describeActivity(a: {
       return a.data.reason
         ? t('activity.signer_declined_reason', { who, what, reason: String(a.data.reason) })
         : t('activity.signer_declined', { who, what });
-    case 'signer.delegated':
-      // `who` is the person handing over (as they were then); `to` the one who took the turn.
-      return t('activity.signer_delegated', {
-        who,
-        what,
-        to: personOf(a.data.to),
-        reason: String(a.data.reason ?? ''),
-      });
     case 'otp.sent':
       return t('activity.otp_sent', { channel: String(a.data.channel), who });
     case 'sms.sent':

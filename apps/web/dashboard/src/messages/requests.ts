@@ -40,7 +40,6 @@ export const requests = {
   'activity.signer_signed': '{who} signed {what}',
   'activity.signer_declined': '{who} declined to sign {what}',
   'activity.signer_declined_reason': '{who} declined to sign {what}: “{reason}”',
-  'activity.signer_delegated': '{who} handed {what} to {to}: “{reason}”',
   'activity.otp_sent':
     '{channel, select, sms {A one-time code was texted to {who}} other {A one-time code was emailed to {who}}}',
   'activity.sms_sent':
