@@ -476,8 +476,10 @@ describe('request.seal: sealed documents, audit trail and combined file', () => 
             verdict: 'modified',
           });
         }
-        // One byte appended after the signature: the signature no longer covers the whole file.
-        const appended = await verify(owner.key, new Uint8Array([...original, 0x0a]));
+        // One byte appended after the signature: the signature no longer covers the whole file. A
+        // letter is bytes no revision holds (modified); an end of line after the last %%EOF shows
+        // nothing in any reader (issue 40: OpenPDF writes one), so the signatures stay intact.
+        const appended = await verify(owner.key, new Uint8Array([...original, 0x78]));
         expect(appended.body).toMatchObject({
           produced_by_service: false,
           intact: false,
@@ -488,6 +490,9 @@ describe('request.seal: sealed documents, audit trail and combined file', () => 
           covers_whole_document: false,
           modified_after_signing: true,
         });
+        const newline = await verify(owner.key, new Uint8Array([...original, 0x0a]));
+        expect(newline.body).toMatchObject({ produced_by_service: false, verdict: 'intact_signature' });
+        expect(newline.body.signatures[0]).toMatchObject({ valid: true, covers_whole_document: false });
       }
     });
   });

@@ -59,39 +59,10 @@ function personIn(value: unknown, fallback: string): string {
 /** A language in its own name (`de` → Deutsch); a code this build does not know as it is. */
 const languageName = (code: unknown) => LANGUAGE_NAMES[String(code) as Locale] ?? String(code);
 
-/** One line per audit event, in words. */
-export function describeActivity(a: {
-  type: string;
-  signer: { name: string | null; email: string | null } | null;
-  signature_request: { id: number; title: string | null } | null;
-  data: Record<string, unknown>;
-}): string {
-  const who = a.signer
-    ? a.signer.name || a.signer.email || msg('activity.a_signer')
-    : msg('activity.someone');
-  const what = a.signature_request?.title
-    ? t('activity.titled', { title: a.signature_request.title })
-    : msg('activity.a_document');
+/** The codes and messages sent to a signer, in words; null for any other event. */
+function describeMessage(a: { type: string; data: Record<string, unknown> }, who: string): string | null {
   const kind = smsKind(a.data.kind);
   switch (a.type) {
-    case 'request.sent':
-      return t('activity.request_sent', { what });
-    case 'request.canceled':
-      return t('activity.request_canceled', { what });
-    case 'request.recipients':
-      return t('activity.request_recipients', { what, cc: listOf(a.data.cc), notify: listOf(a.data.notify) });
-    case 'request.reminded':
-      return t('activity.request_reminded', { what });
-    case 'signer.viewed':
-      return t('activity.signer_viewed', { who, what });
-    case 'signer.started':
-      return t('activity.signer_started', { who, what });
-    case 'signer.signed':
-      return t('activity.signer_signed', { who, what });
-    case 'signer.declined':
-      return a.data.reason
-        ? t('activity.signer_declined_reason', { who, what, reason: String(a.data.reason) })
-        : t('activity.signer_declined', { who, what });
     case 'otp.sent':
       return t('activity.otp_sent', { channel: String(a.data.channel), who });
     case 'sms.sent':
@@ -113,6 +84,51 @@ export function describeActivity(a: {
       return t('activity.otp_verified', { who });
     case 'otp.failed':
       return t('activity.otp_failed', { who });
+    case 'otp.locked':
+      return t('activity.otp_locked', { who });
+    case 'otp.expired':
+      return t('activity.otp_expired', { who });
+    case 'link.email_confirmed':
+      return t('activity.email_confirmed', { who });
+    default:
+      return null;
+  }
+}
+
+/** One line per audit event, in words. */
+export function describeActivity(a: {
+  type: string;
+  signer: { name: string | null; email: string | null } | null;
+  signature_request: { id: number; title: string | null } | null;
+  data: Record<string, unknown>;
+}): string {
+  const who = a.signer
+    ? a.signer.name || a.signer.email || msg('activity.a_signer')
+    : msg('activity.someone');
+  const what = a.signature_request?.title
+    ? t('activity.titled', { title: a.signature_request.title })
+    : msg('activity.a_document');
+  const message = describeMessage(a, who);
+  if (message !== null) return message;
+  switch (a.type) {
+    case 'request.sent':
+      return t('activity.request_sent', { what });
+    case 'request.canceled':
+      return t('activity.request_canceled', { what });
+    case 'request.recipients':
+      return t('activity.request_recipients', { what, cc: listOf(a.data.cc), notify: listOf(a.data.notify) });
+    case 'request.reminded':
+      return t('activity.request_reminded', { what });
+    case 'signer.viewed':
+      return t('activity.signer_viewed', { who, what });
+    case 'signer.started':
+      return t('activity.signer_started', { who, what });
+    case 'signer.signed':
+      return t('activity.signer_signed', { who, what });
+    case 'signer.declined':
+      return a.data.reason
+        ? t('activity.signer_declined_reason', { who, what, reason: String(a.data.reason) })
+        : t('activity.signer_declined', { who, what });
     case 'signature_request.sealed':
       return t('activity.sealed', { what });
     case 'signature_request.created':
@@ -135,12 +151,6 @@ export function describeActivity(a: {
       return t('activity.signer_copy_sealed', { who, what });
     case 'signer.locale':
       return t('activity.signer_locale', { who, what, language: languageName(a.data.to) });
-    case 'otp.locked':
-      return t('activity.otp_locked', { who });
-    case 'otp.expired':
-      return t('activity.otp_expired', { who });
-    case 'link.email_confirmed':
-      return t('activity.email_confirmed', { who });
     default:
       return t('activity.other', { type: a.type.replace(/[._]/g, ' '), what });
   }

@@ -17,34 +17,7 @@ export function updateProblems(file: PdfFile, rev: Revision, prev: Revision): st
   if (section.offset < prev.end || section.offset >= rev.end)
     return [...problems, 'was appended without a cross-reference section of its own'];
   problems.push(...section.oddities);
-  const written = new Map<number, IndirectObject>();
-  let lastEnd = prev.end;
-  const gaps: [number, number][] = [];
-  const lex = new Lexer(file.bytes, prev.end);
-  for (;;) {
-    lex.skipSpace();
-    if (lex.pos >= rev.statement) break;
-    if (file.text.startsWith('xref', lex.pos)) {
-      if (lex.pos !== section.at || section.kind !== 'table') {
-        problems.push(`holds an xref table at ${lex.pos} that startxref does not name`);
-        break;
-      }
-      lex.pos = section.end;
-      continue;
-    }
-    const at = lex.pos;
-    const obj = file.objectAt(at);
-    if (obj instanceof ReadError) {
-      problems.push(`holds bytes that are no object at ${at} (${obj.message})`);
-      break;
-    }
-    if (written.has(obj.num)) problems.push(`writes object ${obj.num} twice`);
-    written.set(obj.num, obj);
-    gaps.push([lastEnd, obj.start]);
-    lastEnd = obj.end;
-    lex.pos = obj.end;
-  }
-  if (lex.pos !== rev.statement) problems.push('has bytes between its last object and startxref');
+  const { written, gaps } = readObjects(file, rev, prev, problems);
   if (!file.text.startsWith('startxref', rev.statement)) problems.push('does not end with startxref');
   const trailer = section.trailer;
   if (trailer.get('Prev') !== prev.startxref)
@@ -95,6 +68,48 @@ export function updateProblems(file: PdfFile, rev: Revision, prev: Revision): st
   if (rev === file.revisions.at(-1) && last && !last.nearEnd)
     problems.push('ends with a startxref that is not within the last 1,024 bytes');
   return [...new Set(problems)];
+}
+
+/**
+ * The update's bytes read in order: objects (white space and comments between them), its xref
+ * table where startxref names it, up to its `startxref`. Each object with the gap before it.
+ */
+function readObjects(
+  file: PdfFile,
+  rev: Revision,
+  prev: Revision,
+  problems: string[],
+): { written: Map<number, IndirectObject>; gaps: [number, number][] } {
+  const section = rev.sections[0]!;
+  const written = new Map<number, IndirectObject>();
+  let lastEnd = prev.end;
+  const gaps: [number, number][] = [];
+  const lex = new Lexer(file.bytes, prev.end);
+  for (;;) {
+    lex.skipSpace();
+    if (lex.pos >= rev.statement) break;
+    if (file.text.startsWith('xref', lex.pos)) {
+      if (lex.pos !== section.at || section.kind !== 'table') {
+        problems.push(`holds an xref table at ${lex.pos} that startxref does not name`);
+        break;
+      }
+      lex.pos = section.end;
+      continue;
+    }
+    const at = lex.pos;
+    const obj = file.objectAt(at);
+    if (obj instanceof ReadError) {
+      problems.push(`holds bytes that are no object at ${at} (${obj.message})`);
+      break;
+    }
+    if (written.has(obj.num)) problems.push(`writes object ${obj.num} twice`);
+    written.set(obj.num, obj);
+    gaps.push([lastEnd, obj.start]);
+    lastEnd = obj.end;
+    lex.pos = obj.end;
+  }
+  if (lex.pos !== rev.statement) problems.push('has bytes between its last object and startxref');
+  return { written, gaps };
 }
 
 function onlySpace(file: PdfFile, from: number, to: number): boolean {

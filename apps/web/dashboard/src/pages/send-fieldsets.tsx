@@ -8,6 +8,45 @@ import { PREFILLABLE, type SendForm, type TemplateField } from './send-form.ts';
 /** The part of a signer's form values that holds the values filled in for them beforehand. */
 const PREFILL = 'prefill';
 
+/** Values filled in for one signer beforehand, behind a disclosure. */
+function PrefillFields({
+  form,
+  index: i,
+  role,
+  fields,
+}: {
+  form: SendForm;
+  index: number;
+  role: string;
+  fields: TemplateField[];
+}) {
+  const roleFields = fields;
+  return (
+    <details>
+      <summary>{t('send.signer.prefill', { role })}</summary>
+      <div className="grid-2">
+        {roleFields.map((f) => {
+          const field = form.register(`signers.${i}.${PREFILL}.${f.name}`);
+          if (f.type === 'checkbox') return <CheckboxField key={f.name} label={f.name} {...field} />;
+          if (f.type === 'select') {
+            const options = (f.options ?? []).map((o) => ({ value: o, label: o }));
+            return (
+              <SelectField
+                key={f.name}
+                label={f.name ?? ''}
+                options={[{ value: '', label: '—' }, ...options]}
+                {...field}
+              />
+            );
+          }
+          const type = f.type === 'date' ? 'date' : f.type === 'number' ? 'number' : 'text';
+          return <TextField key={f.name} label={f.name ?? ''} type={type} {...field} />;
+        })}
+      </div>
+    </details>
+  );
+}
+
 /** One signer per template role: who, and optionally values filled in for them beforehand. */
 export function SignerFieldset({
   form,
@@ -68,30 +107,7 @@ export function SignerFieldset({
           {...form.register(`signers.${i}.delivery`)}
         />
       </div>
-      {roleFields.length > 0 ? (
-        <details>
-          <summary>{t('send.signer.prefill', { role })}</summary>
-          <div className="grid-2">
-            {roleFields.map((f) => {
-              const field = form.register(`signers.${i}.${PREFILL}.${f.name}`);
-              if (f.type === 'checkbox') return <CheckboxField key={f.name} label={f.name} {...field} />;
-              if (f.type === 'select') {
-                const options = (f.options ?? []).map((o) => ({ value: o, label: o }));
-                return (
-                  <SelectField
-                    key={f.name}
-                    label={f.name ?? ''}
-                    options={[{ value: '', label: '—' }, ...options]}
-                    {...field}
-                  />
-                );
-              }
-              const type = f.type === 'date' ? 'date' : f.type === 'number' ? 'number' : 'text';
-              return <TextField key={f.name} label={f.name ?? ''} type={type} {...field} />;
-            })}
-          </div>
-        </details>
-      ) : null}
+      {roleFields.length > 0 ? <PrefillFields form={form} index={i} role={role} fields={roleFields} /> : null}
     </fieldset>
   );
 }

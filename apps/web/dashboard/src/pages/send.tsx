@@ -2,7 +2,7 @@ import { CreateSignatureRequestInput } from '@esign/core/schemas/signature-reque
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { type UseFormReturn, useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { msg, tx } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
@@ -64,6 +64,15 @@ export function SendPage({ session }: { session: Session }) {
   );
 }
 
+/** One signer per role of the chosen template, blank, whenever the template changes. */
+function useSignersPerRole(form: UseFormReturn<FormValues>, roles: string[] | undefined) {
+  useEffect(() => {
+    if (!roles) return;
+    const blank = { name: '', email: '', phone: '', locale: '', delivery: '' as const, prefill: {} };
+    form.reset({ ...form.getValues(), signers: roles.map((role) => ({ role, ...blank })) });
+  }, [roles, form]);
+}
+
 /** The form: the template, one fieldset per role, the options; sends and opens the new request. */
 function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
   const [params, setParams] = useSearchParams();
@@ -82,23 +91,7 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
   const send = useMutation(
     trpc.signatureRequests.create.mutationOptions({ onSuccess: (r) => navigate(`/requests/${r.id}`) }),
   );
-  // One signer per role of the chosen template.
-  const roles = template.data?.roles;
-  useEffect(() => {
-    if (roles)
-      form.reset({
-        ...form.getValues(),
-        signers: roles.map((role) => ({
-          role,
-          name: '',
-          email: '',
-          phone: '',
-          locale: '',
-          delivery: '',
-          prefill: {},
-        })),
-      });
-  }, [roles, form]);
+  useSignersPerRole(form, template.data?.roles);
   const fields = (template.data?.fields ?? []) as TemplateField[];
   const submit = form.handleSubmit((v) => {
     const checked = CreateSignatureRequestInput.safeParse(toPayload(v, templateId ?? 0, fields, extras));

@@ -72,17 +72,7 @@ export async function queueCompletionMails(
         signerId: s.id,
       });
     }
-    // Signers reached by SMS get the link by SMS too (sms/completion.ts), short (issue 42.2): a
-    // signed file link alone takes ~290 characters, two SMS segments or more.
-    const short = files.map((f) => ({
-      kind: f.kind,
-      url: shortFileLink(
-        config,
-        { requestId: request.id, sha256: f.sha256 },
-        { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
-      ),
-    }));
-    await queueCompletionSms(tx, { config, request, signers, links: short, title, until: untilDate, now });
+    await queueShortLinkSms(tx, config, { request, signers, files, title, now });
   }
   if (request.created_by_user_id) {
     const user = await findUserContact(tx, request.created_by_user_id);
@@ -107,6 +97,32 @@ export async function queueCompletionMails(
     files: labelled,
     until: untilDate,
     already: sent,
+  });
+}
+
+/**
+ * Signers reached by SMS get the links by SMS too (sms/completion.ts), short (issue 42.2): a
+ * signed file link alone takes ~290 characters, two SMS segments or more.
+ */
+async function queueShortLinkSms(
+  tx: Tx,
+  config: Config,
+  o: { request: SignatureRequestRow; signers: SignerRow[]; files: ProducedFile[]; title: string; now: Date },
+): Promise<void> {
+  const ttl = { now: o.now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS };
+  const links = o.files.map((f) => ({
+    kind: f.kind,
+    url: shortFileLink(config, { requestId: o.request.id, sha256: f.sha256 }, ttl),
+  }));
+  const until = new Date(o.now.getTime() + COMPLETION_LINK_TTL_SECONDS * 1000);
+  await queueCompletionSms(tx, {
+    config,
+    request: o.request,
+    signers: o.signers,
+    links,
+    title: o.title,
+    until,
+    now: o.now,
   });
 }
 

@@ -11,6 +11,21 @@ import type { Signer } from './signer-row.tsx';
  * A signer's name, email, phone and language, saved, and the link sent again on request (by the
  * signer's channels: a corrected phone number gets the SMS). Issue 42 item 5.
  */
+/** The signer's language, or the request's default. */
+function LanguageField({ value, onChange }: { value: string; onChange: (locale: string) => void }) {
+  return (
+    <SelectField
+      label={msg('requests.edit_signer.language')}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      options={[
+        { value: '', label: msg('requests.edit_signer.language_default') },
+        ...LOCALES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })),
+      ]}
+    />
+  );
+}
+
 export function EditSigner({
   signer,
   requestId,
@@ -71,15 +86,7 @@ export function EditSigner({
         value={phone}
         onChange={(e) => setPhone(e.target.value)}
       />
-      <SelectField
-        label={msg('requests.edit_signer.language')}
-        value={locale}
-        onChange={(e) => setLocale(e.target.value)}
-        options={[
-          { value: '', label: msg('requests.edit_signer.language_default') },
-          ...LOCALES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })),
-        ]}
-      />
+      <LanguageField value={locale} onChange={setLocale} />
       <div className="form-actions">
         <Button type="submit" busy={update.isPending && !update.variables?.resend}>
           {msg('requests.edit_signer.save')}
