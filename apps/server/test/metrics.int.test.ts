@@ -269,7 +269,11 @@ describe('Prometheus metrics on METRICS_PORT (issue 27.6)', () => {
       expect(listeningPorts(api.proc.child.pid!)).toEqual(
         [port(api.proc), api.metricsPort!].sort((a, b) => a - b),
       );
-      expect(listeningPorts(procs.worker!.proc.child.pid!)).toEqual([procs.worker!.metricsPort!]);
+      // The worker serves /healthz and /readyz on PORT too (issue 41 item 6).
+      const worker = procs.worker!;
+      expect(listeningPorts(worker.proc.child.pid!)).toEqual(
+        [port(worker.proc), worker.metricsPort!].sort((a, b) => a - b),
+      );
     },
   );
 
