@@ -1,7 +1,7 @@
 import { Comparer, TooLarge } from './equal.ts';
 import { isName } from './file.ts';
 import { Dict, Name, Ref, type Value } from './lexer.ts';
-import { type FieldView, INHERITED, type PageView, refKey, type View } from './model.ts';
+import { type FieldView, INHERITED, type PageView, refKey, VISIBILITY_FLAGS, type View } from './model.ts';
 
 // Issue 40, item 3: what one revision changed, judged by role as pyHanko's difference analysis
 // and the EU reference validator do. Two revisions are compared through their object models
@@ -61,8 +61,8 @@ export function diffRevision(a: View, b: View, revision: number, maxCompared?: n
   }
 }
 
-/** Annotation flags that changed only in bits that neither hide nor show it (Invisible, Hidden, NoView, ToggleNoView). */
-const quietFlags = (x: number, y: number) => ((x ^ y) & (1 | 2 | 32 | 256)) === 0;
+/** Annotation flags that changed only in bits that neither hide nor show it (model.ts VISIBILITY_FLAGS). */
+const quietFlags = (x: number, y: number) => ((x ^ y) & VISIBILITY_FLAGS) === 0;
 
 export function unreadable(revision: number, description: string): Change {
   return { revision, kind: 'unreadable_revision', level: 'other', page: null, description };

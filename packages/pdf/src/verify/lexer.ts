@@ -109,8 +109,6 @@ export class Lexer {
   readonly buf: Uint8Array;
   /** File offset of buf[0] (object streams: -1, no positions). */
   readonly base: number;
-  /** Comments met by skipSpace since the last reset (an xref table may hold none). */
-  comments = 0;
   constructor(buf: Uint8Array, pos = 0, base = 0) {
     this.buf = buf;
     this.pos = pos;
@@ -122,7 +120,6 @@ export class Lexer {
     for (;;) {
       while (this.pos < b.length && WHITE.has(b[this.pos]!)) this.pos++;
       if (b[this.pos] !== 0x25) return;
-      this.comments++;
       while (this.pos < b.length && b[this.pos] !== 0x0a && b[this.pos] !== 0x0d) this.pos++;
     }
   }

@@ -187,10 +187,15 @@ export class View {
 
   /** A widget no reader draws: the Hidden or NoView flag, or a zero-area rectangle. */
   invisible(annot: Dict): boolean {
-    if ((this.flags(annot) & (2 | 32)) !== 0) return true;
+    if ((this.flags(annot) & HIDING_FLAGS) !== 0) return true;
     const r = this.rect(annot.get('Rect'));
     return r !== null && (r[2] - r[0] === 0 || r[3] - r[1] === 0);
   }
 }
+
+/** Annotation flags (ISO 32000-1, 12.5.3) that hide a widget from every reader: Hidden (2), NoView (32). */
+const HIDING_FLAGS = 2 | 32;
+/** The flags that decide whether an annotation is shown: Invisible (1), Hidden, NoView, ToggleNoView (256). */
+export const VISIBILITY_FLAGS = 1 | HIDING_FLAGS | 256;
 
 export const refKey = (v: Value | undefined) => (v instanceof Ref ? v.key : null);
