@@ -6,6 +6,14 @@ import { decodeStream } from './decode.ts';
 import type { PdfFile } from './file.ts';
 import { Stream } from './lexer.ts';
 import { View } from './model.ts';
+import {
+  type Coverage,
+  coverCrl,
+  coverOcsp,
+  covers,
+  emptyCoverage,
+  mergeCoverage,
+} from './revocation-cover.ts';
 import type { FoundSignature } from './signatures.ts';
 
 // The PAdES baseline level of each signature (ETSI EN 319 142-1), in the spirit of ETSI EN 319
@@ -19,14 +27,14 @@ export interface Timing {
   issues: string[];
 }
 
-/** Validation data in the file as it stood at the end of each revision: certificates (SHA-256) and revocation entries. */
+/** Validation data in the file as it stood at the end of each revision: certificates (SHA-256) and what its revocation entries cover. */
 export interface DssHistory {
-  byRevision: { certificates: Set<string>; revocationEntries: number }[];
+  byRevision: { certificates: Set<string>; coverage: Coverage }[];
 }
 
 export function readDssHistory(file: PdfFile): DssHistory {
   const certificates = new Set<string>();
-  let revocationEntries = 0;
+  const coverage = emptyCoverage();
   const seen = new Set<string>();
   const byRevision: DssHistory['byRevision'] = [];
   for (const rev of file.revisions) {
@@ -40,14 +48,20 @@ export function readDssHistory(file: PdfFile): DssHistory {
       const data = decodeStream(s);
       if (data) certificates.add(createHash('sha256').update(data).digest('hex'));
     }
-    for (const s of [...streams('OCSPs'), ...streams('CRLs')]) {
-      const id = createHash('sha256').update(s.raw).digest('hex');
-      if (!seen.has(id)) {
+    for (const [name, cover] of [
+      ['OCSPs', coverOcsp],
+      ['CRLs', coverCrl],
+    ] as const)
+      for (const s of streams(name)) {
+        const id = createHash('sha256').update(s.raw).digest('hex');
+        const data = seen.has(id) ? null : decodeStream(s);
         seen.add(id);
-        revocationEntries++;
+        if (data) cover(data, coverage);
       }
-    }
-    byRevision.push({ certificates: new Set(certificates), revocationEntries });
+    byRevision.push({
+      certificates: new Set(certificates),
+      coverage: mergeCoverage(coverage, emptyCoverage()),
+    });
   }
   return { byRevision };
 }
@@ -96,8 +110,9 @@ export function signingTimeOf(s: FoundSignature | undefined): string | null {
 
 /**
  * B-B when valid; B-T with a counted signature timestamp or a later counted document timestamp;
- * B-LT when the validation data in the file (every DSS merged) holds its chain and, where a
- * certificate names an OCSP responder or CRL, revocation data; B-LTA when a counted document
+ * B-LT when the validation data in the file (every DSS merged) holds its chain and, for each
+ * certificate that names an OCSP responder or CRL, revocation data about that certificate
+ * (revocation-cover.ts: an entry about another certificate does not count); B-LTA when a counted document
  * timestamp follows the revision where that became true.
  */
 export function levelOf(
@@ -131,12 +146,15 @@ export function levelOf(
   }
   if (!timing.counted && stamps.length === 0) return 'B-B';
   const certs = s.check.certificates.map((c) => createHash('sha256').update(c).digest('hex'));
-  const needsRevocation = s.check.certificates.some((c) => safeNames(c));
-  const embedded = s.check.revocation.crls.length + s.check.revocation.ocsps.length;
-  const ltvAt = dss.byRevision.findIndex(
-    (d) =>
-      certs.every((c) => d.certificates.has(c)) && (!needsRevocation || d.revocationEntries + embedded > 0),
-  );
+  const needing = s.check.certificates.filter((c) => safeNames(c));
+  const embedded = emptyCoverage();
+  for (const der of s.check.revocation.crls) coverCrl(der, embedded);
+  for (const der of s.check.revocation.ocsps) coverOcsp(der, embedded);
+  const ltvAt = dss.byRevision.findIndex((d) => {
+    if (!certs.every((c) => d.certificates.has(c))) return false;
+    const known = mergeCoverage(d.coverage, embedded);
+    return needing.every((c) => covers(known, c));
+  });
   if (ltvAt < 0) return 'B-T';
   return stamps.some((t) => t.revision >= ltvAt + 1) ? 'B-LTA' : 'B-LT';
 }
