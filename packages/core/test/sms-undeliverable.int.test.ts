@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { sendRequest } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers, requestsWithSmsProblems } from '../src/index.ts';
+import { drainJobs, jobHandlers, requestsWithSmsProblems, twilioSignature } from '../src/index.ts';
 
 // Issue 42 item 5: an SMS the provider gave up on (a refusal, or failures past the retry window)
 // reaches the sender by email and by the extension webhook event `signer.sms_undeliverable`, and
@@ -19,10 +19,13 @@ const SIGNATURE = [
 /** A local server speaking Twilio's Messages API: the planned answers first, then 201. */
 async function fakeTwilio() {
   const answers: { status: number; body: unknown }[] = [];
+  const received: URLSearchParams[] = [];
   let n = 0;
   const server: Server = createServer((req, res) => {
-    req.resume();
+    let raw = '';
+    req.on('data', (c) => (raw += c));
     req.on('end', () => {
+      received.push(new URLSearchParams(raw));
       n += 1;
       const answer = answers.shift() ?? { status: 201, body: { sid: `SM${String(n).padStart(32, '0')}` } };
       res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -34,10 +37,12 @@ async function fakeTwilio() {
   return {
     url: `http://127.0.0.1:${port}`,
     answers,
+    received,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
 }
 
+const TOKEN = 'twilio-test-token';
 let t: TestApp;
 let owner: TestAccount;
 let templateId: number;
@@ -48,7 +53,7 @@ beforeAll(async () => {
   t = await startTestApp({
     SMS_PROVIDER: 'twilio',
     TWILIO_ACCOUNT_SID: `AC${'b2'.repeat(16)}`,
-    TWILIO_AUTH_TOKEN: 'twilio-test-token',
+    TWILIO_AUTH_TOKEN: TOKEN,
     TWILIO_FROM: '+15005550006',
     TWILIO_BASE_URL: twilio.url,
   });
@@ -152,5 +157,55 @@ describe('issue 42 item 5: an undeliverable SMS reaches the sender', () => {
     expect(await eventsOf(r.signerId)).toContain('signer.sms_undeliverable');
     expect(await noticesFor(r.id)).toHaveLength(1);
     expect((await requestsWithSmsProblems(t.db, live, [r.id])).signature_request_ids).toEqual([r.id]);
+  });
+
+  it("issue 42.5: Twilio's final status callback (undelivered) for a message it had accepted makes it undeliverable and tells the sender; other statuses change nothing", async () => {
+    const r = await sendToPhone('+49 30 6666666');
+    const row = () =>
+      t.db
+        .selectFrom('sms_outbox')
+        .select(['status', 'provider_id', 'last_error'])
+        .where('signer_id', '=', r.signerId)
+        .executeTakeFirstOrThrow();
+    const sent = await row();
+    expect(sent.status).toBe('sent');
+    // Each message asks Twilio for its status at the SMS webhook.
+    const url = `${t.config.PUBLIC_URL}/webhooks/sms`;
+    expect(twilio.received.at(-1)!.get('StatusCallback')).toBe(url);
+    const callback = (status: string) => {
+      const params = new URLSearchParams({
+        MessageSid: sent.provider_id!,
+        MessageStatus: status,
+        SmsStatus: status,
+        To: '+49306666666',
+        ...(status === 'undelivered' ? { ErrorCode: '30003' } : {}),
+      });
+      return fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': twilioSignature(TOKEN, url, params),
+        },
+        body: params.toString(),
+      });
+    };
+    for (const status of ['sent', 'delivered']) expect((await callback(status)).status).toBe(200);
+    expect((await row()).status).toBe('sent');
+    expect(await noticesFor(r.id)).toEqual([]);
+
+    expect((await callback('undelivered')).status).toBe(200);
+    expect(await row()).toMatchObject({
+      status: 'undeliverable',
+      last_error: 'Twilio reported the message undelivered (error 30003)',
+    });
+    expect(await eventsOf(r.signerId)).toContain('signer.sms_undeliverable');
+    const notices = await noticesFor(r.id);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text_body).toContain('undelivered (error 30003)');
+    const live = { accountId: owner.accountId, environment: 'live' as const };
+    expect((await requestsWithSmsProblems(t.db, live, [r.id])).signature_request_ids).toEqual([r.id]);
+    // Told once: a repeated callback finds the message settled.
+    expect((await callback('undelivered')).status).toBe(200);
+    expect(await noticesFor(r.id)).toHaveLength(1);
   });
 });
