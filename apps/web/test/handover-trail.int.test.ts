@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { t as tr } from '@esign/i18n';
+import { type Locale, t as tr } from '@esign/i18n';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, drainJobs, jobHandlers } from '../../../packages/core/src/index.ts';
@@ -81,7 +81,7 @@ describe.runIf(browserTestsEnabled('hand-over trail'))(
     }
 
     /** Carla: opens, fills her name (autosaved: signer.started), hands over to Dan with the reason. */
-    async function carlaHandsOver(locale: string, url: string, signerId: number): Promise<void> {
+    async function carlaHandsOver(locale: Locale, url: string, signerId: number): Promise<void> {
       const page = await openPage(url);
       await page.getByRole('button', { name: tr(locale, 'sign.next') }).click();
       const sheet = page.getByRole('dialog');
@@ -112,7 +112,7 @@ describe.runIf(browserTestsEnabled('hand-over trail'))(
       ).length;
 
     /** Dan: opens his own link, fills his name, signs. */
-    async function danSigns(locale: string, url: string): Promise<void> {
+    async function danSigns(locale: Locale, url: string): Promise<void> {
       const page = await openPage(url);
       await page.getByRole('button', { name: tr(locale, 'sign.next') }).click();
       const sheet = page.getByRole('dialog');
@@ -130,7 +130,7 @@ describe.runIf(browserTestsEnabled('hand-over trail'))(
       await page.context().close();
     }
 
-    async function sealedTrail(locale: string, id: number): Promise<string> {
+    async function sealedTrail(locale: Locale, id: number): Promise<string> {
       const deps = { db: t.db, logger: createLogger('silent', 'test'), config: t.config, deps: t.rt.deps };
       await drainJobs({ ...deps, now: () => new Date() }, jobHandlers);
       const done = await t.api('GET', `signature_requests/${id}`, { key: owner.key });
@@ -139,7 +139,7 @@ describe.runIf(browserTestsEnabled('hand-over trail'))(
       return pdfText(writeTemp(dir, `trail-${locale}.pdf`, pdf));
     }
 
-    for (const locale of ['en', 'de']) {
+    for (const locale of ['en', 'de'] as const) {
       it(`issue 42 done-when (${locale}): every event in the sealed trail names who acted; Carla for what she did, the hand-over with from, to and reason, Dan for what he did`, async () => {
         requireTool('pdftotext');
         const sent = await t.api('POST', 'signature_requests', {
