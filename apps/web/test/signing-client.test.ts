@@ -219,6 +219,10 @@ describe('pages for links that cannot be signed', () => {
       kind: 'done',
       detail: 'You have already signed this document',
     });
+    // Issue 42.7: a signer who declined sees the declined page again, not a green tick.
+    expect(
+      viewForError('signer_finished', 'You have already declined this document', 'error.signer_declined'),
+    ).toMatchObject({ kind: 'info', title: 'You declined to sign' });
     expect(viewForError('not_open').title).toMatch(/closed/);
     expect(viewForError('template_archived').title).toMatch(/no longer available/);
     expect(viewForError('expired').title).toMatch(/expired/);

@@ -29,11 +29,13 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
   let browser: Browser;
   let sealed: Uint8Array;
   let requestId: number;
+  let ownerKey: string;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     [t, browser] = await Promise.all([startTestApp(), launchChromium()]);
     const owner = await createTestAccount(t.db, { lifetime: true });
+    ownerKey = owner.key;
     const area = { page: 1, x: 0.1, y: 0.3, w: 0.4, h: 0.06, document: 0 };
     const tpl = await t.api('POST', 'templates', {
       key: owner.key,
@@ -93,6 +95,11 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       const result = page.getByTestId('verify-result');
       const text = (await result.textContent()) ?? '';
       expect(text).toContain('Authentic: sealed by this service and unchanged');
+      // Issue 42 item 8: plain words first; the verifier's technical summary only when unfolded.
+      expect(await page.getByTestId('verify-plain').textContent()).toBe(
+        'This is the file this service sealed, and nothing in it has changed since.',
+      );
+      expect(await page.getByTestId('verify-summary').isVisible()).toBe(false);
       expect(text).toContain('The sealed document “Service agreement”');
       expect(text).toContain('esign document sealing');
       expect(text).toContain("(this service's sealing certificate)");
@@ -111,6 +118,9 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       await drop(page, 'changed.pdf', await forge(sealed));
       const changed = (await page.getByTestId('verify-result').textContent()) ?? '';
       expect(changed).toContain('Changed after it was signed');
+      expect(await page.getByTestId('verify-plain').textContent()).toBe(
+        'Someone changed this document after it was signed. Ask the sender for the original.',
+      );
       expect(await page.getByTestId('verify-changes').textContent()).toContain('content of page 1 changed');
       // In plain words first: which page shows the change.
       expect(await page.getByTestId('verify-changed-where').textContent()).toBe('Page 1');
@@ -148,11 +158,33 @@ describe.runIf(browserTestsEnabled('verify page'))('the public /verify page in a
       await drop(page, 'unsigned.pdf', await plainPdf(1, 'Nothing signed'));
       expect(await page.getByTestId('verify-result').textContent()).toContain('Not signed');
 
-      // Not a PDF: the spec's error, in words, and nothing else on the page.
-      await page.getByRole('button', { name: 'Check another file' }).click();
-      writeFileSync(join(SHOTS, 'notes.pdf'), 'just some text');
-      await page.getByTestId('verify-file').setInputFiles(join(SHOTS, 'notes.pdf'));
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('file is not a PDF');
+      expect(await page.getByTestId('verify-plain').textContent()).toBe(
+        'This file carries no electronic signature, so nothing shows who signed it or whether it changed.',
+      );
+
+      // Issue 42 item 8: not a PDF, or empty: the verifier's reason in plain words (the API keeps
+      // its technical reason, "file is not a PDF"), and nothing else on the page.
+      const cases = [
+        [
+          'notes.pdf',
+          'just some text',
+          'This file is not a PDF. Choose the signed PDF document you received (its name usually ends in .pdf).',
+        ],
+        ['empty.pdf', '', 'This file is empty. Choose the signed PDF document you received.'],
+      ] as const;
+      for (const [name, content, plain] of cases) {
+        await page.getByRole('button', { name: 'Check another file' }).click();
+        writeFileSync(join(SHOTS, name), content);
+        await page.getByTestId('verify-file').setInputFiles(join(SHOTS, name));
+        const alert = (await page.getByRole('alert').textContent()) ?? '';
+        expect(alert).toBe(`This file could not be checked. ${plain}`);
+        await page.screenshot({ path: join(SHOTS, `verify-${name}.png`) });
+      }
+      const api = await t.api('POST', 'documents/verify', {
+        key: ownerKey,
+        body: { file: b64(Buffer.from('just some text')) },
+      });
+      expect([api.status, api.body.error?.message]).toEqual([422, 'file is not a PDF']);
     } finally {
       await context.close();
     }

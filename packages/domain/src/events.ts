@@ -17,7 +17,12 @@ export const EVENT_TYPES = [
  * Extension event types (issue 34; docs/webhooks.md): not in the spec's table, never in an
  * endpoint's default events, delivered only to endpoints that chose them by name.
  */
-export const EXTENSION_EVENT_TYPES = ['signer.reminded', 'signer.delegated', 'signer.sms_capped'] as const;
+export const EXTENSION_EVENT_TYPES = [
+  'signer.reminded',
+  'signer.delegated',
+  'signer.sms_capped',
+  'signer.sms_undeliverable',
+] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number] | (typeof EXTENSION_EVENT_TYPES)[number];
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type DetectedField, ingestDocument } from '../src/ingest/index.ts';
+import { type DetectedField, ingestDocument, TAG_MIN_HEIGHTS } from '../src/ingest/index.ts';
 import { growInto, type Rect } from '../src/ingest/tag-space.ts';
 import { loadSigningIdentity, type SealValue, sealDocument } from '../src/seal/index.ts';
 import { makeTaggedPdf } from './ingest-fixtures.ts';
@@ -191,5 +191,40 @@ describe('growInto: a field gives way to what lies in its growth', () => {
       0, 0, 180, 48,
     ]);
     expect(growInto(spec([0, 0, 180, 48]), [[10, 5, 20, 15]])).toEqual([0, 0, 180, 48]);
+  });
+});
+
+describe('a picture field from a one-line tag gets a usable height (issue 42 item 7)', () => {
+  it('issue 42.7: a signature or image tag with a line of text right below it keeps TAG_MIN_HEIGHTS (the text below does not cut it to its one line)', async () => {
+    for (const type of ['signature', 'image'] as const) {
+      const doc = await ingestDocument({
+        bytes: await makeTaggedPdf([
+          [
+            { runs: [`Tenant: {{${type};role=Tenant}}`], y: 700, size: SIZE },
+            { runs: ['Signed at the landlord’s office on the date above.'], y: 686, size: SIZE },
+          ],
+        ]),
+      });
+      const [l, t, r, b] = rectOf(doc.fields[0]!.areas[0]!);
+      expect(b - t, type).toBeCloseTo(TAG_MIN_HEIGHTS[type]!, 1);
+      expect(r - l, type).toBeGreaterThan(100);
+    }
+  });
+
+  it('issue 42.7: another field or tag below still stops it (no two fields overlap), and an explicit height is kept', () => {
+    const plain = {
+      own: [0, 0, 50, 12] as Rect,
+      want: [0, 0, 180, 48] as Rect,
+      fixedRight: false,
+      fixedBottom: false,
+    };
+    const pic = { ...plain, minBottom: 28 };
+    const line: Rect = [0, 14, 100, 25];
+    expect(growInto(pic, [], [line])).toEqual([0, 0, 180, 28]);
+    expect(growInto(pic, [line], [])).toEqual([0, 0, 180, 13]);
+    expect(growInto({ ...pic, fixedBottom: true, want: [0, 0, 180, 20] }, [], [line])).toEqual([
+      0, 0, 180, 20,
+    ]);
+    expect(growInto(plain, [], [line])).toEqual([0, 0, 180, 13]);
   });
 });

@@ -22,6 +22,8 @@ import {
   signaturePng,
   sourcePdf,
   tempDir,
+  type WordBox,
+  wordBoxes,
   writeTemp,
 } from './seal-helpers.ts';
 
@@ -229,5 +231,43 @@ describe('buildAuditTrail and combineDocuments (Signature request `audit_trail_u
     const checks = await inspectSignatures(combined);
     expect(checks).toHaveLength(1);
     expect(isIntact(checks)).toBe(true);
+  });
+});
+
+describe('a right-to-left audit trail (issue 42 item 7)', () => {
+  /** The first word `text` on any page of `file`, with its page. */
+  function word(file: string, pages: number, text: string): WordBox {
+    for (let p = 1; p <= pages; p++) {
+      const found = wordBoxes(file, p).find((w) => w.text === text);
+      if (found) return found;
+    }
+    throw new Error(`${text} not in ${file}`);
+  }
+
+  it('issue 42.7: in Arabic the values table is mirrored: each label stands at the right margin, its value left of it (pdftotext -bbox); in English the other way round', async () => {
+    const original = await sourcePdf(1);
+    const sealed = await sealDocument({ pdf: original, values: [], identity, name: 'nda' });
+    const pageW = 595.28;
+    for (const locale of ['ar', 'en'] as const) {
+      const input = { ...trailInput(original, sealed, 2), locale };
+      const trail = await buildAuditTrail(input, identity);
+      const file = writeTemp(dir, `audit-trail-dir-${locale}.pdf`, trail);
+      const pages = (await PDF.load(trail)).getPageCount();
+      const label = word(file, pages, 'Full');
+      const value = word(file, pages, 'Иван');
+      const email = word(file, pages, 'jane@example.com');
+      if (locale === 'ar') {
+        expect(label.xMin, 'label right of its value').toBeGreaterThan(value.xMax);
+        // Each line starts at its cell's right edge: the label at the right margin, the value at
+        // its column's (140 pt further left).
+        expect(Math.abs(word(file, pages, 'name').xMax - (pageW - 50))).toBeLessThan(2);
+        expect(Math.abs(word(file, pages, 'Петров').xMax - (pageW - 190))).toBeLessThan(2);
+        expect(Math.abs(email.xMax - (pageW - 190))).toBeLessThan(2);
+      } else {
+        expect(label.xMax, 'label left of its value').toBeLessThan(value.xMin);
+        expect(Math.abs(label.xMin - 50)).toBeLessThan(2);
+        expect(Math.abs(email.xMin - 190)).toBeLessThan(2);
+      }
+    }
   });
 });

@@ -10,6 +10,9 @@ export function sendPublicPage(reply: FastifyReply, page: { status: number; body
   const csp = [
     "default-src 'none'",
     "style-src 'unsafe-inline'",
+    // The layout's empty icon (`<link rel="icon" href="data:,">`) keeps browsers from asking for
+    // /favicon.ico; without this its load is a CSP error in the console (issue 42.7).
+    'img-src data:',
     `form-action ${page.forms ? "'self'" : "'none'"}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -202,3 +202,18 @@ export async function listRequestsWithUndeliveredSms(
     order by id`.execute(db);
   return rows.map((r) => r.id);
 }
+
+/**
+ * The provider's final word on a message it had accepted (its status callback: `undelivered` or
+ * `failed`): the `sent` message with this provider id becomes `undeliverable` with `error`, and is
+ * returned; undefined when there is none (unknown id, or already settled otherwise).
+ */
+export async function markSentSmsUndeliverable(db: Executor, providerId: string, error: string) {
+  return db
+    .updateTable('sms_outbox')
+    .set({ status: 'undeliverable', last_error: error })
+    .where('provider_id', '=', providerId)
+    .where('status', '=', 'sent')
+    .returningAll()
+    .executeTakeFirst();
+}

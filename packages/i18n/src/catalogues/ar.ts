@@ -371,6 +371,8 @@ export const ar: Catalogue = {
   'error.link_invalid': 'رابط التوقيع هذا غير صالح',
   'error.not_open': 'طلب التوقيع هذا مغلق؛ لم يعد الرابط يعمل',
   'error.all_signed': 'وقّع الجميع هذا المستند بالفعل',
+  'error.signer_signed': 'لقد وقّعت هذا المستند بالفعل',
+  'error.signer_declined': 'لقد رفضت توقيع هذا المستند بالفعل',
   'error.not_turn': 'لم يحن دورك للتوقيع بعد؛ يجب أن يوقّع شخص آخر أولًا',
   'error.code_wrong':
     'هذا الرمز غير صحيح؛ {left, plural, zero {لم تبقَ محاولات} one {بقيت محاولة واحدة} two {بقيت محاولتان} few {بقيت # محاولات} many {بقيت # محاولة} other {بقيت # محاولة}}',

@@ -398,6 +398,8 @@ export const de: Catalogue = {
   'error.link_invalid': 'Dieser Link zum Unterschreiben ist ungültig',
   'error.not_open': 'Diese Signaturanfrage ist abgeschlossen; der Link funktioniert nicht mehr',
   'error.all_signed': 'Dieses Dokument haben bereits alle unterschrieben',
+  'error.signer_signed': 'Sie haben dieses Dokument bereits unterschrieben',
+  'error.signer_declined': 'Sie haben die Unterschrift dieses Dokuments bereits abgelehnt',
   'error.not_turn': 'Sie sind noch nicht an der Reihe; zuerst muss eine andere Person unterschreiben',
   'error.code_wrong': 'Dieser Code ist falsch; {left, plural, one {noch # Versuch} other {noch # Versuche}}',
   'error.code_expired': 'Dieser Code ist abgelaufen; fordern Sie einen neuen an',

@@ -407,6 +407,8 @@ export const en = {
   'error.link_invalid': 'This signing link is not valid',
   'error.not_open': 'This signature request is closed; the link no longer works',
   'error.all_signed': 'This document is already signed by everyone',
+  'error.signer_signed': 'You have already signed this document',
+  'error.signer_declined': 'You have already declined this document',
   'error.not_turn': 'It is not your turn to sign yet; an earlier signer must sign first',
   'error.code_wrong': 'That code is not correct; {left, plural, one {# try} other {# tries}} left',
   'error.code_expired': 'This code has expired; ask for a new one',

@@ -389,6 +389,8 @@ export const es: Catalogue = {
   'error.link_invalid': 'Este enlace de firma no es válido',
   'error.not_open': 'Esta solicitud de firma está cerrada; el enlace ya no funciona',
   'error.all_signed': 'Todos han firmado ya este documento',
+  'error.signer_signed': 'Ya ha firmado este documento',
+  'error.signer_declined': 'Ya ha rechazado firmar este documento',
   'error.not_turn': 'Aún no le toca firmar; otra persona debe firmar antes',
   'error.code_wrong':
     'Ese código no es correcto; {left, plural, one {queda # intento} other {quedan # intentos}}',

@@ -394,6 +394,8 @@ export const fr: Catalogue = {
   'error.link_invalid': 'Ce lien de signature n’est pas valide',
   'error.not_open': 'Cette demande de signature est close ; le lien ne fonctionne plus',
   'error.all_signed': 'Tout le monde a déjà signé ce document',
+  'error.signer_signed': 'Vous avez déjà signé ce document',
+  'error.signer_declined': 'Vous avez déjà refusé de signer ce document',
   'error.not_turn': 'Ce n’est pas encore à vous de signer ; une autre personne doit signer avant vous',
   'error.code_wrong':
     'Ce code n’est pas correct ; {left, plural, one {encore # essai} other {encore # essais}}',

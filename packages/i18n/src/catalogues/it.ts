@@ -386,6 +386,8 @@ export const it: Catalogue = {
   'error.link_invalid': 'Questo link di firma non è valido',
   'error.not_open': 'Questa richiesta di firma è chiusa; il link non funziona più',
   'error.all_signed': 'Tutti hanno già firmato questo documento',
+  'error.signer_signed': 'Ha già firmato questo documento',
+  'error.signer_declined': 'Ha già rifiutato di firmare questo documento',
   'error.not_turn': 'Non è ancora il Suo turno; prima deve firmare un’altra persona',
   'error.code_wrong':
     'Il codice non è corretto; {left, plural, one {resta # tentativo} other {restano # tentativi}}',

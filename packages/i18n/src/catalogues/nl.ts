@@ -390,6 +390,8 @@ export const nl: Catalogue = {
   'error.link_invalid': 'Deze ondertekeningslink is ongeldig',
   'error.not_open': 'Dit ondertekeningsverzoek is gesloten; de link werkt niet meer',
   'error.all_signed': 'Iedereen heeft dit document al ondertekend',
+  'error.signer_signed': 'U hebt dit document al ondertekend',
+  'error.signer_declined': 'U hebt al geweigerd dit document te ondertekenen',
   'error.not_turn': 'U bent nog niet aan de beurt; eerst moet iemand anders ondertekenen',
   'error.code_wrong': 'Die code klopt niet; nog {left, plural, one {# poging} other {# pogingen}}',
   'error.code_expired': 'Deze code is verlopen; vraag een nieuwe aan',

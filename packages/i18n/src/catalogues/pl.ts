@@ -384,6 +384,8 @@ export const pl: Catalogue = {
   'error.link_invalid': 'Ten link do podpisu jest nieprawidłowy',
   'error.not_open': 'Ta prośba o podpis jest zamknięta; link już nie działa',
   'error.all_signed': 'Wszyscy już podpisali ten dokument',
+  'error.signer_signed': 'Ten dokument został już podpisany',
+  'error.signer_declined': 'Podpisania tego dokumentu już odmówiono',
   'error.not_turn': 'To jeszcze nie Twoja kolej; najpierw musi podpisać ktoś inny',
   'error.code_wrong':
     'Ten kod jest nieprawidłowy; {left, plural, one {pozostała # próba} few {pozostały # próby} many {pozostało # prób} other {pozostało # próby}}',

@@ -387,6 +387,8 @@ export const pt: Catalogue = {
   'error.link_invalid': 'Este link de assinatura não é válido',
   'error.not_open': 'Esta solicitação de assinatura está encerrada; o link não funciona mais',
   'error.all_signed': 'Todos já assinaram este documento',
+  'error.signer_signed': 'Você já assinou este documento',
+  'error.signer_declined': 'Você já recusou a assinatura deste documento',
   'error.not_turn': 'Ainda não é a sua vez; outra pessoa precisa assinar antes',
   'error.code_wrong':
     'Esse código não está correto; {left, plural, one {resta # tentativa} other {restam # tentativas}}',

@@ -25,7 +25,13 @@ export * from '../pool.ts';
 export { imagePageSize } from './image.ts';
 export { getPageCount } from './render.ts';
 export { type SniffedKind, type SniffResult, sniffFileType } from './sniff.ts';
-export { parseTag, TAG_DEFAULT_SIZES, type TagParseResult, type TagSpec } from './tags.ts';
+export {
+  parseTag,
+  TAG_DEFAULT_SIZES,
+  TAG_MIN_HEIGHTS,
+  type TagParseResult,
+  type TagSpec,
+} from './tags.ts';
 export {
   type DetectedField,
   FIELD_TYPES,

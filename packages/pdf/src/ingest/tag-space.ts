@@ -21,6 +21,12 @@ export interface GrowthSpec {
   /** Sides the tag set explicitly (`width`/`height`): kept as written. */
   fixedRight: boolean;
   fixedBottom: boolean;
+  /**
+   * The lowest bottom text may cut a picture field back to (issue 42.7: TAG_MIN_HEIGHTS below the
+   * tag's top): a one-line tag over a line of text still gets a box to sign in. Fields and later
+   * tags still cut it. Absent: the tag's own box.
+   */
+  minBottom?: number;
 }
 
 const EPS = 0.01;
@@ -54,17 +60,32 @@ function giveWay(spec: GrowthSpec, box: Rect, o: Rect): Rect {
 }
 
 /**
- * The box a field takes: `want`, cut back wherever one of `obstacles` would lie inside it (with
- * GAP_X/GAP_Y kept free), never below `own`. An obstacle overlapping the tag's own box is the
- * author's layout and is left alone.
+ * The box a field takes: `want`, cut back wherever one of `fields` (other fields and tags) or
+ * `text` would lie inside it (with GAP_X/GAP_Y kept free), never below `own`, and never by text
+ * above `minBottom`. An obstacle overlapping the tag's own box is the author's layout and is left
+ * alone.
  */
-export function growInto(spec: GrowthSpec, obstacles: readonly Rect[]): Rect {
-  let box: Rect = [...spec.want];
+export function growInto(spec: GrowthSpec, fields: readonly Rect[], text: readonly Rect[] = []): Rect {
+  const box = giveWayToAll(spec, [...spec.want], fields, spec.own[3]);
+  const floor = Math.min(Math.max(spec.own[3], spec.minBottom ?? spec.own[3]), box[3]);
+  return giveWayToAll(spec, box, text, floor);
+}
+
+/**
+ * `box` cut back for each obstacle in turn, never above `floor` (the least bottom the field keeps;
+ * the tag's own bottom, or `minBottom` for text).
+ */
+function giveWayToAll(spec: GrowthSpec, start: Rect, obstacles: readonly Rect[], floor: number): Rect {
+  let box = start;
   for (const o of obstacles) {
     if (intersects(o, spec.own)) continue;
     const reach: Rect = [box[0], box[1], box[2] + GAP_X, box[3] + GAP_Y];
     if (!intersects(o, reach)) continue;
-    box = giveWay(spec, box, o);
+    const [l, t, r, b] = spec.own;
+    if (floor <= b) box = giveWay(spec, box, o);
+    // Text under the tag (not beside it) within the least height: the field reaches over it.
+    else if (o[1] >= b - EPS && o[0] < r && o[1] - GAP_Y < floor) box = [box[0], box[1], box[2], floor];
+    else box = giveWay({ ...spec, own: [l, t, r, floor] }, box, o);
   }
   return box;
 }

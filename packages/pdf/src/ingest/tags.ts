@@ -56,6 +56,19 @@ export const TAG_DEFAULT_SIZES: Partial<Record<FieldType, { width: number; heigh
   stamp: { width: 120, height: 120 },
 };
 
+/**
+ * The least height in points a signature, initials, image or stamp field made from a tag without
+ * `height` keeps when the page's text below would cut it (issue 42.7: a one-line tag box, 12 pt or
+ * so, is too small to sign in or to show a picture). The field then reaches over that text, as a
+ * signature on a paper form reaches over the line below; another field or tag still stops it.
+ */
+export const TAG_MIN_HEIGHTS: Partial<Record<FieldType, number>> = {
+  signature: 28,
+  initials: 22,
+  image: 40,
+  stamp: 40,
+};
+
 export type TagParseResult =
   | { ok: true; tag: TagSpec; notes: string[] }
   | { ok: false; error: string; notes: string[] };

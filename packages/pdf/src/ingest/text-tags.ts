@@ -21,7 +21,7 @@ import {
 import { DocumentInputError } from './errors.ts';
 import { displayBounds, displayRectToArea, type PageGeometry } from './geometry.ts';
 import { type GrowthSpec, growInto, type Rect } from './tag-space.ts';
-import { parseTag, TAG_DEFAULT_SIZES, type TagSpec } from './tags.ts';
+import { parseTag, TAG_DEFAULT_SIZES, TAG_MIN_HEIGHTS, type TagSpec } from './tags.ts';
 import type { FieldArea } from './types.ts';
 
 export interface TagOccurrence {
@@ -211,11 +211,13 @@ function tagGrowth(o: FindTagsOptions, spec: TagSpec, glyphs: Glyph[], firstLine
   // A checkbox is a square as tall as its tag's line, at the tag's start (not the tag's width).
   if (spec.type === 'checkbox' && spec.width === undefined) right = l + (bottom - t);
   const own: Rect = [l, t, Math.min(r, right), Math.min(b, bottom)];
+  const min = spec.height === undefined ? TAG_MIN_HEIGHTS[spec.type] : undefined;
   return {
     own,
     want: [l, t, right, bottom],
     fixedRight: spec.width !== undefined || spec.type === 'checkbox',
     fixedBottom: spec.height !== undefined || spec.type === 'checkbox',
+    ...(min !== undefined && { minBottom: t + min }),
   };
 }
 
@@ -313,7 +315,7 @@ function placeTags(seq: GlyphSeq, o: FindTagsOptions, tags: FoundTag[]): TagOccu
   const boxes = new Map<FoundTag, Rect>();
   order.forEach((tag, i) => {
     const later = order.slice(i + 1).map((t) => t.growth.own);
-    boxes.set(tag, growInto(tag.growth, [...boxes.values(), ...later, ...text]));
+    boxes.set(tag, growInto(tag.growth, [...boxes.values(), ...later], text));
   });
   return tags.map((tag) => {
     // Never null: the box holds the tag's own box, which takeTag found visible.

@@ -1,5 +1,6 @@
 import {
   CATALOGUES,
+  direction,
   formatDateTime,
   type Locale,
   type MessageKey,
@@ -122,11 +123,26 @@ class Flow {
 
   private readonly pdf: PDF;
   private readonly fonts: DocumentFonts;
+  /**
+   * A right-to-left trail (Arabic; issue 42.7): rows run from the right margin leftwards, so a
+   * label stands right of its value, and every line starts at its cell's right edge.
+   */
+  private readonly rtl: boolean;
 
-  constructor(pdf: PDF, fonts: DocumentFonts) {
+  constructor(pdf: PDF, fonts: DocumentFonts, rtl = false) {
     this.pdf = pdf;
     this.fonts = fonts;
+    this.rtl = rtl;
     this.newPage();
+  }
+
+  /**
+   * Where a line `width` points wide starts in the cell whose text area runs from `x` (left to
+   * right reading) for `room` points: mirrored in a right-to-left trail.
+   */
+  private lineX(x: number, room: number, line: { rtl: boolean; width: number }): number {
+    if (this.rtl) return PAGE_W - x - line.width;
+    return line.rtl ? x + Math.max(0, room - line.width) : x;
   }
 
   private get canvas(): Canvas {
@@ -165,7 +181,7 @@ class Flow {
         let baseline = this.y - size * ASCENT;
         for (const text of wrapped[k]!.slice(i, i + take)) {
           const line = shapeLine(text, cell.style);
-          const lx = line.rtl ? x + Math.max(0, cell.width - gap - line.width * size) : x;
+          const lx = this.lineX(x, cell.width - gap, { rtl: line.rtl, width: line.width * size });
           this.canvas.text(line, lx, baseline, size, cell.color ?? BLACK);
           baseline -= lineStep;
         }
@@ -264,14 +280,17 @@ class Flow {
     const h = img.height * scale;
     this.ensure(h + 6);
     const labelLine = shapeLine(label);
-    this.canvas.text(labelLine, MARGIN_X, this.y - 9 * ASCENT, 9, GREY);
+    const labelX = this.lineX(MARGIN_X, 130, { rtl: labelLine.rtl, width: labelLine.width * 9 });
+    this.canvas.text(labelLine, labelX, this.y - 9 * ASCENT, 9, GREY);
+    // The picture in the value column: right of the label, or left of it right to left.
+    const x = this.rtl ? PAGE_W - MARGIN_X - 140 - w : MARGIN_X + 140;
     this.canvas
       .save()
       .strokeColor([0.85, 0.85, 0.88])
       .lineWidth(0.5)
-      .rect(MARGIN_X + 140, this.y - h, w, h)
+      .rect(x, this.y - h, w, h)
       .raw('S');
-    this.canvas.restore().image(img.ref, MARGIN_X + 140, this.y - h, w, h);
+    this.canvas.restore().image(img.ref, x, this.y - h, w, h);
     this.y -= h + 6;
   }
 }
@@ -301,8 +320,8 @@ export async function buildAuditTrail(
   const pdf = PDF.create();
   const fonts = new DocumentFonts(pdf);
   const images = new ImageCache(pdf);
-  const flow = new Flow(pdf, fonts);
   const w = wordsFor(input.locale ?? 'en');
+  const flow = new Flow(pdf, fonts, direction(w.locale) === 'rtl');
   writeHeader(flow, w, { input, identity });
   if (input.verifyUrl) writeVerify(flow, w, input.verifyUrl);
   writeDocuments(flow, w, input.documents);

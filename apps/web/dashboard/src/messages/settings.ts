@@ -175,6 +175,30 @@ export const settings = {
   'verify.too_large': '{name} is {size} MB; files up to 25 MB can be checked.',
   'verify.could_not_read': 'Could not read {name}',
   'verify.failed': 'This file could not be checked.',
+  // Why a file could not be checked, in plain words (the API keeps its technical reasons).
+  'verify.problem.not_pdf':
+    'This file is not a PDF. Choose the signed PDF document you received (its name usually ends in .pdf).',
+  'verify.problem.empty': 'This file is empty. Choose the signed PDF document you received.',
+  'verify.problem.unreadable':
+    'This file could not be read. Save the signed PDF document again, then choose it here.',
+  'verify.problem.too_large': 'This file is larger than 25 MB, the most that can be checked here.',
+  'verify.problem.rate_limited':
+    'Too many files checked from your address in the last minute. Wait a minute, then try again.',
+  // In plain words first, by verdict; the verifier's own (technical) summary after it, folded.
+  'verify.plain.authentic': 'This is the file this service sealed, and nothing in it has changed since.',
+  'verify.plain.signer_copy':
+    "This is a signer's own copy, sealed by this service, and nothing in it has changed since.",
+  'verify.plain.intact_signature':
+    'Its signatures are intact, but this service did not seal this file, so it cannot say more about it.',
+  'verify.plain.broken':
+    'A signature in this file does not match the file: the file was damaged or changed after it was signed. Ask the sender for the original.',
+  'verify.plain.modified':
+    'Someone changed this document after it was signed. Ask the sender for the original.',
+  'verify.plain.differs':
+    'Its signatures are intact, but the file is not exactly the one this service produced. Ask the sender for the original.',
+  'verify.plain.unsigned':
+    'This file carries no electronic signature, so nothing shows who signed it or whether it changed.',
+  'verify.details': 'Technical details',
   'verify.checking': 'Checking the signatures…',
   'verify.again': 'Check another file',
   // The verdict: a short badge (the API's verdict) and a headline.

@@ -4,8 +4,9 @@ import { background } from '../background.ts';
 import { msg, t } from '../messages/index.ts';
 import type { Outputs } from '../router-types.ts';
 import { trpc } from '../trpc.ts';
-import { Badge, Button, ErrorNote } from '../ui.tsx';
+import { Badge, Button } from '../ui.tsx';
 import { AuthLayout } from './auth/layout.tsx';
+import { plainSummary, verifyProblem } from './verify-words.ts';
 
 // The public verify page (issue 30): anyone who holds a PDF, with no account and no key, drops it
 // here and reads whether it is a document this service sealed, unchanged, in plain words. The file
@@ -110,7 +111,11 @@ function Result({ v }: { v: Verification }) {
       <h2 id="verdict" className={`verify-verdict verify-${head.tone}`} aria-live="polite">
         <Badge tone={head.tone}>{t('verify.verdict.badge', { verdict: v.verdict })}</Badge> {head.title}
       </h2>
-      <p>{v.summary}</p>
+      <p data-testid="verify-plain">{plainSummary(v)}</p>
+      <details className="verify-details">
+        <summary>{msg('verify.details')}</summary>
+        <p data-testid="verify-summary">{v.summary}</p>
+      </details>
       <dl className="verify-facts">
         {what ? <Fact label={msg('verify.fact.what')}>{what}</Fact> : null}
         {changedWhere(v.changes) ? (
@@ -235,7 +240,12 @@ export function VerifyPage() {
           {problem}
         </div>
       ) : null}
-      <ErrorNote error={verify.error} title={msg('verify.failed')} />
+      {verify.error ? (
+        <div className="notice notice-error" role="alert">
+          <strong>{msg('verify.failed')} </strong>
+          {verifyProblem(verify.error)}
+        </div>
+      ) : null}
       {verify.isPending ? (
         <p className="loading" role="status">
           {msg('verify.checking')}

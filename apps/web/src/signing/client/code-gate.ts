@@ -91,7 +91,7 @@ function sendCodeButton(flow: Flow, o: { status: HTMLElement; say: Say }, onSent
       onSent();
     } catch (e) {
       const err = toApiError(e);
-      if (CLOSED.has(err.code)) return flow.close(viewForError(err.code, err.message));
+      if (CLOSED.has(err.code)) return flow.close(viewForError(err.code, err.message, err.messageKey));
       error.textContent = codeErrorMessage('request', err.code, err.message, err.retryAfterSeconds);
       error.hidden = false;
     } finally {
@@ -136,8 +136,8 @@ function codeForm(flow: Flow, say: Say) {
       keepSession(res.session);
       flow.restart();
     } catch (err) {
-      const { code: c, message, retryAfterSeconds } = toApiError(err);
-      if (CLOSED.has(c)) return flow.close(viewForError(c, message));
+      const { code: c, message, retryAfterSeconds, messageKey } = toApiError(err);
+      if (CLOSED.has(c)) return flow.close(viewForError(c, message, messageKey));
       setError(codeErrorMessage('verify', c, message, retryAfterSeconds));
       input.focus();
     } finally {

@@ -41,7 +41,7 @@ export async function decline(page: SigningPage): Promise<void> {
         const err = toApiError(e);
         if (!CLOSED.has(err.code))
           return { error: tr('decline.failed', { reason: err.message }), input: reason };
-        outcome = viewForError(err.code, err.message);
+        outcome = viewForError(err.code, err.message, err.messageKey);
         return null;
       }
     },

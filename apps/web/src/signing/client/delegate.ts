@@ -126,7 +126,7 @@ async function delegate(page: SigningPage): Promise<boolean> {
       } catch (e) {
         const err = toApiError(e);
         if (!CLOSED.has(err.code)) return refusal(err, i, { email, phone });
-        outcome = viewForError(err.code, err.message);
+        outcome = viewForError(err.code, err.message, err.messageKey);
         return null;
       }
     },

@@ -3,6 +3,7 @@ import { h } from './dom.ts';
 import { fieldLabel } from './editor-base.ts';
 import { tr } from './i18n.ts';
 import type { SigningPage } from './signing-state.ts';
+import { placeTip } from './tip-place.ts';
 import type { FieldValue, SigningField } from './types.ts';
 import { describeValue, isFilled, isImageValue, missingRequired } from './values.ts';
 
@@ -16,6 +17,8 @@ export function paintField(page: SigningPage, field: SigningField): void {
   const invalid = page.invalid.has(field.id);
   const tip = document.getElementById(`err-${field.id}`);
   if (tip) tip.hidden = !invalid;
+  const first = page.overlays.get(field.id)?.[0];
+  if (tip && first && invalid) placeTip(tip, first);
   for (const el of page.overlays.get(field.id) ?? []) {
     el.classList.toggle('filled', filled);
     el.classList.toggle('required', field.required);

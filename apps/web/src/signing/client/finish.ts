@@ -98,7 +98,8 @@ async function complete(
     return { view: signedView(!!redirect), redirect };
   } catch (e) {
     const err = toApiError(e);
-    if (CLOSED.has(err.code)) return { view: viewForError(err.code, err.message), redirect: null };
+    if (CLOSED.has(err.code))
+      return { view: viewForError(err.code, err.message, err.messageKey), redirect: null };
     if (NEEDS_CODE.has(err.code)) {
       page.flow.restart();
       return {

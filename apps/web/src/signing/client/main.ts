@@ -51,7 +51,7 @@ async function start(): Promise<void> {
   } catch (e) {
     const err = toApiError(e);
     await localeReady();
-    return flow.close(viewForError(err.code, err.message));
+    return flow.close(viewForError(err.code, err.message, err.messageKey));
   }
   await adoptOpenLocale(open);
   const closed = viewForOpen(open);

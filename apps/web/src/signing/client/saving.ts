@@ -51,7 +51,7 @@ export async function saveNow(page: SigningPage, keepalive = false): Promise<boo
 
 function saveFailed(page: SigningPage, e: unknown): void {
   const err = toApiError(e);
-  if (CLOSED.has(err.code)) page.flow.close(viewForError(err.code, err.message));
+  if (CLOSED.has(err.code)) page.flow.close(viewForError(err.code, err.message, err.messageKey));
   else if (NEEDS_CODE.has(err.code)) page.flow.restart();
   else if (TEMPORARY.has(err.code)) {
     page.ui.saveStatus.textContent = tr('save.retrying');

@@ -59,8 +59,12 @@ export const signedView = (redirecting = false): StatusView =>
   view('signed', redirecting ? { body: tr('status.signed.redirect') } : {});
 export const declinedView = (): StatusView => view('declined');
 
-/** The page for a tRPC error code (the stable codes of the REST API) from any signing procedure. */
-export function viewForError(code: string, message?: string): StatusView {
+/**
+ * The page for a tRPC error code (the stable codes of the REST API) from any signing procedure;
+ * `messageKey` (the server's catalogue key) tells a signer who declined from one who signed.
+ */
+export function viewForError(code: string, message?: string, messageKey?: string | null): StatusView {
+  if (code === 'signer_finished' && messageKey === 'error.signer_declined') return declinedView();
   switch (code) {
     case 'not_found':
     case 'invalid_parameter':

@@ -83,9 +83,12 @@ async function findToken(db: Executor, token: string): Promise<SignerRow> {
 async function checkOpen(db: Executor, r: Resolved, now: Date): Promise<Resolved> {
   const { signer, request } = r;
   if (signer.status === 'signed' || signer.status === 'declined') {
+    // The key tells the page which: a declined signer sees the declined page, not a green tick.
+    const signed = signer.status === 'signed';
     throw new CoreError(
       'signer_finished',
-      `You have already ${signer.status === 'signed' ? 'signed' : 'declined'} this document`,
+      `You have already ${signed ? 'signed' : 'declined'} this document`,
+      { messageKey: signed ? 'error.signer_signed' : 'error.signer_declined' },
     );
   }
   const status = effectiveStatus(request, now);

@@ -6,6 +6,7 @@ import type { Config } from '../../config.ts';
 import { recordAudit } from '../audit.ts';
 import { escapeHtml, queueMail } from '../mail.ts';
 import { safeEqual } from '../secret.ts';
+import { isStatusCallback, receiveSmsStatus } from './status-callback.ts';
 
 // Replies to our SMS (issue 42.7): the provider posts each one to `${PUBLIC_URL}/webhooks/sms` as
 // Twilio does (form-encoded From, To, Body, …, signed in the X-Twilio-Signature header). A reply of
@@ -33,7 +34,8 @@ export type InboundSmsOutcome =
   | { kind: 'bad_signature' }
   | { kind: 'ignored' }
   | { kind: 'opted_out'; requests: number }
-  | { kind: 'opted_in' };
+  | { kind: 'opted_in' }
+  | { kind: 'undeliverable' };
 
 /**
  * One inbound SMS from the provider: verified with its signature over `url` (the address it
@@ -48,6 +50,8 @@ export async function receiveInboundSms(
   if (config.SMS_PROVIDER !== 'twilio' || !config.TWILIO_AUTH_TOKEN) return { kind: 'not_configured' };
   const expected = Buffer.from(twilioSignature(config.TWILIO_AUTH_TOKEN, o.url, o.params));
   if (!o.signature || !safeEqual(Buffer.from(o.signature), expected)) return { kind: 'bad_signature' };
+  if (isStatusCallback(o.params))
+    return (await receiveSmsStatus(ctx, o.params)) ? { kind: 'undeliverable' } : { kind: 'ignored' };
   const from = o.params.get('From') ?? '';
   if (!/^\+[1-9]\d{5,14}$/.test(from)) return { kind: 'ignored' };
   const word = (o.params.get('Body') ?? '')

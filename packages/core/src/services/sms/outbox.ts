@@ -20,6 +20,7 @@ import { cappedContext, tellSenderSmsCapped } from './capped.ts';
 import { normalisePhone } from './phone.ts';
 import { purgeSentSms } from './secrets.ts';
 import { SmsRefused, sendTwilioSms } from './twilio.ts';
+import { tellSenderSmsUndeliverable } from './undeliverable.ts';
 
 // The SMS outbox (issue 32), delivered like the mail outbox: a message is written with its job in
 // the transaction of its cause, goes out right after the commit when it can, and the worker's job
@@ -180,6 +181,7 @@ async function attempt(
       data: { attempt: sms.attempts + 1, error, retried: !giveUp },
     });
     if (!giveUp) return new RetryIn(messageRetryDelayMs(o.attempts), err);
+    await tellSenderSmsUndeliverable(tx, { config: ctx.config, now: ctx.now(), sms, error });
     if (!(err instanceof SmsRefused))
       ctx.logger.error(
         { err, smsId: sms.id, attempts: sms.attempts + 1 },

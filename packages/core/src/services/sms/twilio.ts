@@ -29,6 +29,8 @@ export async function sendTwilioSms(
   if (config.TWILIO_MESSAGING_SERVICE_SID)
     form.set('MessagingServiceSid', config.TWILIO_MESSAGING_SERVICE_SID);
   else form.set('From', config.TWILIO_FROM!);
+  // Its final status (undelivered, failed) comes back here (status-callback.ts, issue 42.5).
+  form.set('StatusCallback', `${config.PUBLIC_URL.replace(/\/+$/, '')}/webhooks/sms`);
   const base = config.TWILIO_BASE_URL.replace(/\/+$/, '');
   const custom = base !== 'https://api.twilio.com';
   const res = await guardedFetch(`${base}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`, {
