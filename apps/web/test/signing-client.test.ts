@@ -121,7 +121,10 @@ describe('values as the signing procedures take them', () => {
     expect(parseTextInput('number', '42')).toEqual({ ok: true, value: 42 });
     expect(parseTextInput('number', ' -3.5 ')).toEqual({ ok: true, value: -3.5 });
     expect(parseTextInput('number', '1,234.5')).toEqual({ ok: true, value: 1234.5 });
-    expect(parseTextInput('number', '3,25')).toEqual({ ok: false, error: 'Enter a number, for example 1,234.5.' });
+    expect(parseTextInput('number', '3,25')).toEqual({
+      ok: false,
+      error: 'Enter a number, for example 1,234.5.',
+    });
     expect(parseTextInput('number', '1e5').ok).toBe(false);
     expect(parseTextInput('number', '12abc').ok).toBe(false);
   });
@@ -132,7 +135,10 @@ describe('values as the signing procedures take them', () => {
     expect(parseTextInput('date', '2026-02-28')).toEqual({ ok: true, value: '2026-02-28' });
     expect(parseTextInput('date', '2/28/2026')).toEqual({ ok: true, value: '2026-02-28' });
     expect(parseTextInput('date', '2026-02-30').ok).toBe(false);
-    expect(parseTextInput('date', '28/02/2026')).toEqual({ ok: false, error: 'Enter a date like this: 12/31/2026.' });
+    expect(parseTextInput('date', '28/02/2026')).toEqual({
+      ok: false,
+      error: 'Enter a date like this: 12/31/2026.',
+    });
   });
 
   it('issue 42.6: numbers and dates are shown (fields, review) as the page’s language writes them', () => {

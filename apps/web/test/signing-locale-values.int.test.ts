@@ -78,7 +78,9 @@ describe.runIf(browserTestsEnabled('signing locale values'))(
 
       // The hints give the format in German; an ambiguous 1.5 is refused with a German example.
       const dialog = await typeInto(page, 'Betrag', '1.5');
-      await expect.poll(() => dialog.textContent()).toContain(de('edit.error_number', { example: '1.234,5' }));
+      await expect
+        .poll(() => dialog.textContent())
+        .toContain(de('edit.error_number', { example: '1.234,5' }));
       await dialog.locator('input').first().fill('1.234,5');
       await dialog.getByRole('button', { name: de('fill.save') }).click();
       await expect.poll(() => dialog.count()).toBe(0);
@@ -114,7 +116,9 @@ describe.runIf(browserTestsEnabled('signing locale values'))(
       await page.screenshot({ path: join(SHOTS, 'review-de.png') });
       await review.getByRole('button', { name: de('review.sign'), exact: true }).click();
       await expect
-        .poll(async () => (await t.api('GET', `signature_requests/${req.id}`, { key: owner.key })).body.status)
+        .poll(
+          async () => (await t.api('GET', `signature_requests/${req.id}`, { key: owner.key })).body.status,
+        )
         .toBe('completed');
       const got = await t.api('GET', `signature_requests/${req.id}`, { key: owner.key });
       const values = Object.fromEntries(

@@ -70,7 +70,10 @@ describe('issue 42.6: numbers and dates as the signer writes them, stored canoni
   it('issue 42.6: a German signer’s 1.234,5 and 31.12.2026 are stored as 1234.5 and 2026-12-31 (the API’s form)', async () => {
     const r = await sentTo('de');
     await signing().open({ token: r.token });
-    const saved = await signing().saveValues({ token: r.token, values: { Amount: '1.234,5', Due: '31.12.2026' } });
+    const saved = await signing().saveValues({
+      token: r.token,
+      values: { Amount: '1.234,5', Due: '31.12.2026' },
+    });
     expect(saved.values).toMatchObject({ Amount: 1234.5, Due: '2026-12-31' });
     expect(await valuesOf(r.id)).toMatchObject({ Amount: 1234.5, Due: '2026-12-31' });
   });
@@ -94,7 +97,10 @@ describe('issue 42.6: numbers and dates as the signer writes them, stored canoni
     ] as const) {
       const err = await signing()
         .saveValues({ token: r.token, values })
-        .then(() => null, (e: unknown) => e as { code?: string; message: string; cause?: { code?: string } });
+        .then(
+          () => null,
+          (e: unknown) => e as { code?: string; message: string; cause?: { code?: string } },
+        );
       expect(err, JSON.stringify(values)).not.toBeNull();
       expect(err!.cause?.code ?? err!.code, JSON.stringify(values)).toBe('invalid_request');
       expect(err!.message, JSON.stringify(values)).toMatch(example);

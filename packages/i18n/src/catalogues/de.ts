@@ -297,6 +297,18 @@ export const de: Catalogue = {
   'link.bad_email': 'Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.com.',
   'link.bad_name': 'Geben Sie Ihren vollständigen Namen ein.',
   'link.bad_code': 'Geben Sie den sechsstelligen Code aus der E-Mail ein.',
+  'link.code_unknown': 'Diese Code-Anfrage ist unbekannt; fordern Sie einen neuen Code an.',
+  'link.code_used':
+    'Dieser Code wurde bereits verwendet; öffnen Sie den Link erneut, um ein weiteres Exemplar zu unterschreiben.',
+  'link.code_expired': 'Dieser Code ist abgelaufen; fordern Sie einen neuen an.',
+  'link.code_too_many': 'Zu viele falsche Codes: Fordern Sie einen neuen Code an.',
+  'link.code_wrong': 'Dieser Code stimmt nicht; prüfen Sie die E-Mail und versuchen Sie es erneut.',
+  'link.code_other_link': 'Dieser Code gehört zu einem anderen Link.',
+  'link.busy': 'Dieser Unterschriftslink ist ausgelastet; versuchen Sie es in {minutes} Min. erneut.',
+  'link.too_many_email':
+    'An diese E-Mail-Adresse wurden zu viele Codes gesendet; versuchen Sie es in {minutes} Min. erneut.',
+  'link.too_many_ip':
+    'Aus Ihrem Netzwerk wurden zu viele Codes angefordert; versuchen Sie es in {minutes} Min. erneut.',
 
   'audit.title': 'Prüfprotokoll',
   'audit.doc_title': 'Prüfprotokoll — {title}',

@@ -299,6 +299,15 @@ export const en = {
   'link.bad_email': 'Enter a valid email address, like name@example.com.',
   'link.bad_name': 'Enter your full name.',
   'link.bad_code': 'Enter the six-digit code from the email.',
+  'link.code_unknown': 'This code request is unknown; ask for a new code.',
+  'link.code_used': 'This code was already used; open the link again to sign another copy.',
+  'link.code_expired': 'This code has expired; ask for a new one.',
+  'link.code_too_many': 'Too many wrong codes: ask for a new code.',
+  'link.code_wrong': 'That code is not right; check the email and try again.',
+  'link.code_other_link': 'This code belongs to another link.',
+  'link.busy': 'This signing link is busy; try again in {minutes} min.',
+  'link.too_many_email': 'Too many codes were sent to this email address; try again in {minutes} min.',
+  'link.too_many_ip': 'Too many codes were asked for from your network; try again in {minutes} min.',
 
   // The audit trail
   'audit.title': 'Audit trail',

@@ -290,6 +290,16 @@ export const es: Catalogue = {
   'link.bad_email': 'Introduzca un correo válido, como nombre@example.com.',
   'link.bad_name': 'Introduzca su nombre completo.',
   'link.bad_code': 'Introduzca el código de seis cifras del correo.',
+  'link.code_unknown': 'Esta solicitud de código es desconocida; pida un código nuevo.',
+  'link.code_used': 'Este código ya se utilizó; abra el enlace de nuevo para firmar otra copia.',
+  'link.code_expired': 'Este código ha caducado; pida uno nuevo.',
+  'link.code_too_many': 'Demasiados códigos incorrectos: pida un código nuevo.',
+  'link.code_wrong': 'Ese código no es correcto; revise el correo e inténtelo de nuevo.',
+  'link.code_other_link': 'Este código pertenece a otro enlace.',
+  'link.busy': 'Este enlace de firma está ocupado; inténtelo de nuevo en {minutes} min.',
+  'link.too_many_email':
+    'Se enviaron demasiados códigos a esta dirección de correo; inténtelo de nuevo en {minutes} min.',
+  'link.too_many_ip': 'Se pidieron demasiados códigos desde su red; inténtelo de nuevo en {minutes} min.',
 
   'audit.title': 'Registro de auditoría',
   'audit.doc_title': 'Registro de auditoría — {title}',

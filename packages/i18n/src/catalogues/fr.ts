@@ -294,6 +294,16 @@ export const fr: Catalogue = {
   'link.bad_email': 'Saisissez une adresse e-mail valide, comme nom@example.com.',
   'link.bad_name': 'Saisissez votre nom complet.',
   'link.bad_code': 'Saisissez le code à six chiffres reçu par e-mail.',
+  'link.code_unknown': 'Cette demande de code est inconnue ; demandez un nouveau code.',
+  'link.code_used': 'Ce code a déjà été utilisé ; ouvrez à nouveau le lien pour signer un autre exemplaire.',
+  'link.code_expired': 'Ce code a expiré ; demandez-en un nouveau.',
+  'link.code_too_many': 'Trop de codes erronés : demandez un nouveau code.',
+  'link.code_wrong': 'Ce code n’est pas le bon ; vérifiez l’e-mail et réessayez.',
+  'link.code_other_link': 'Ce code appartient à un autre lien.',
+  'link.busy': 'Ce lien de signature est très sollicité ; réessayez dans {minutes} min.',
+  'link.too_many_email':
+    'Trop de codes ont été envoyés à cette adresse e-mail ; réessayez dans {minutes} min.',
+  'link.too_many_ip': 'Trop de codes ont été demandés depuis votre réseau ; réessayez dans {minutes} min.',
 
   'audit.title': 'Journal d’audit',
   'audit.doc_title': 'Journal d’audit — {title}',

@@ -287,6 +287,16 @@ export const it: Catalogue = {
   'link.bad_email': 'Inserisca un indirizzo email valido, ad esempio nome@example.com.',
   'link.bad_name': 'Inserisca il Suo nome completo.',
   'link.bad_code': 'Inserisca il codice di sei cifre ricevuto via email.',
+  'link.code_unknown': 'Questa richiesta di codice è sconosciuta; ne chieda uno nuovo.',
+  'link.code_used': 'Questo codice è già stato usato; apra di nuovo il link per firmare un’altra copia.',
+  'link.code_expired': 'Questo codice è scaduto; ne chieda uno nuovo.',
+  'link.code_too_many': 'Troppi codici errati: chieda un nuovo codice.',
+  'link.code_wrong': 'Il codice non è corretto; controlli l’email e riprovi.',
+  'link.code_other_link': 'Questo codice appartiene a un altro link.',
+  'link.busy': 'Questo link di firma è occupato; riprovi tra {minutes} min.',
+  'link.too_many_email':
+    'Sono stati inviati troppi codici a questo indirizzo email; riprovi tra {minutes} min.',
+  'link.too_many_ip': 'Sono stati chiesti troppi codici dalla sua rete; riprovi tra {minutes} min.',
 
   'audit.title': 'Registro di controllo',
   'audit.doc_title': 'Registro di controllo — {title}',

@@ -291,6 +291,17 @@ export const nl: Catalogue = {
   'link.bad_email': 'Voer een geldig e-mailadres in, zoals naam@example.com.',
   'link.bad_name': 'Voer uw volledige naam in.',
   'link.bad_code': 'Voer de code van zes cijfers uit de e-mail in.',
+  'link.code_unknown': 'Deze codeaanvraag is onbekend; vraag een nieuwe code aan.',
+  'link.code_used': 'Deze code is al gebruikt; open de link opnieuw om nog een exemplaar te ondertekenen.',
+  'link.code_expired': 'Deze code is verlopen; vraag een nieuwe aan.',
+  'link.code_too_many': 'Te veel verkeerde codes: vraag een nieuwe code aan.',
+  'link.code_wrong': 'Die code klopt niet; controleer de e-mail en probeer het opnieuw.',
+  'link.code_other_link': 'Deze code hoort bij een andere link.',
+  'link.busy': 'Deze ondertekeningslink is druk; probeer het over {minutes} min. opnieuw.',
+  'link.too_many_email':
+    'Er zijn te veel codes naar dit e-mailadres gestuurd; probeer het over {minutes} min. opnieuw.',
+  'link.too_many_ip':
+    'Er zijn te veel codes aangevraagd vanaf uw netwerk; probeer het over {minutes} min. opnieuw.',
 
   'audit.title': 'Audittrail',
   'audit.doc_title': 'Audittrail — {title}',

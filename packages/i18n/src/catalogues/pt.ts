@@ -287,6 +287,16 @@ export const pt: Catalogue = {
   'link.bad_email': 'Digite um endereço de e-mail válido, como nome@example.com.',
   'link.bad_name': 'Digite seu nome completo.',
   'link.bad_code': 'Digite o código de seis dígitos do e-mail.',
+  'link.code_unknown': 'Este pedido de código é desconhecido; peça um código novo.',
+  'link.code_used': 'Este código já foi usado; abra o link de novo para assinar outra cópia.',
+  'link.code_expired': 'Este código expirou; peça um novo.',
+  'link.code_too_many': 'Códigos errados demais: peça um código novo.',
+  'link.code_wrong': 'Esse código não está certo; confira o e-mail e tente de novo.',
+  'link.code_other_link': 'Este código pertence a outro link.',
+  'link.busy': 'Este link de assinatura está ocupado; tente de novo em {minutes} min.',
+  'link.too_many_email':
+    'Foram enviados códigos demais para este endereço de e-mail; tente de novo em {minutes} min.',
+  'link.too_many_ip': 'Foram pedidos códigos demais a partir da sua rede; tente de novo em {minutes} min.',
 
   'audit.title': 'Trilha de auditoria',
   'audit.doc_title': 'Trilha de auditoria — {title}',

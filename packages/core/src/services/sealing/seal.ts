@@ -138,7 +138,10 @@ async function signerLocales(run: SealRun): Promise<Map<number, string>> {
   const account = await findAccountLocale(run.ctx.db, run.request.account_id);
   const locales = new Map<number, string>();
   for (const signer of run.signers) {
-    locales.set(signer.id, (await readerLocale(run.ctx.db, { signer, request: run.request, account })).locale);
+    locales.set(
+      signer.id,
+      (await readerLocale(run.ctx.db, { signer, request: run.request, account })).locale,
+    );
   }
   return locales;
 }
