@@ -38,7 +38,7 @@ export function sealValueOf(type: SnapshotField['type'], value: unknown): SealVa
  * A number or date as the sealed document draws it (issue 42.6): as its signer writes it, in
  * their language (`1.234,5` and `31.12.2026` for a German signer); stored and sent canonically.
  */
-export function localeValueOf(
+function localeValueOf(
   type: SnapshotField['type'],
   value: SealValue['value'],
   locale: string | undefined,
