@@ -53,6 +53,16 @@ const precompiledMessages: Plugin = {
         loader: 'js',
       };
     });
+    // Issue 42.6: the pseudo-language en-XA (a chunk the page loads only when asked for it).
+    b.onLoad({ filter: /i18n\/src\/pseudo\.ts$/ }, async (args) => {
+      const { pseudoCatalogue } = (await import(pathToFileURL(args.path).href)) as {
+        pseudoCatalogue: () => unknown;
+      };
+      return {
+        contents: `const c = ${JSON.stringify(pseudoCatalogue())};\nexport function pseudoCatalogue() { return c; }`,
+        loader: 'js',
+      };
+    });
   },
 };
 

@@ -117,20 +117,33 @@ describe('values as the signing procedures take them', () => {
     expect(parseTextInput('text', 'x'.repeat(10_001)).ok).toBe(false);
   });
 
-  it('parses numbers to numbers, accepting a decimal comma', () => {
+  it('issue 42.6: parses numbers as the page’s language writes them (English here) to numbers; an ambiguous comma is refused', () => {
     expect(parseTextInput('number', '42')).toEqual({ ok: true, value: 42 });
     expect(parseTextInput('number', ' -3.5 ')).toEqual({ ok: true, value: -3.5 });
-    expect(parseTextInput('number', '3,25')).toEqual({ ok: true, value: 3.25 });
+    expect(parseTextInput('number', '1,234.5')).toEqual({ ok: true, value: 1234.5 });
+    expect(parseTextInput('number', '3,25')).toEqual({
+      ok: false,
+      error: 'Enter a number, for example 1,234.5.',
+    });
     expect(parseTextInput('number', '1e5').ok).toBe(false);
     expect(parseTextInput('number', '12abc').ok).toBe(false);
   });
 
-  it('checks phone numbers and dates like the server', () => {
+  it('issue 42.6: checks phone numbers, and dates as the page’s language writes them (sent as YYYY-MM-DD)', () => {
     expect(parseTextInput('phone', '+1 (555) 010-0000')).toEqual({ ok: true, value: '+1 (555) 010-0000' });
     expect(parseTextInput('phone', 'call me').ok).toBe(false);
     expect(parseTextInput('date', '2026-02-28')).toEqual({ ok: true, value: '2026-02-28' });
+    expect(parseTextInput('date', '2/28/2026')).toEqual({ ok: true, value: '2026-02-28' });
     expect(parseTextInput('date', '2026-02-30').ok).toBe(false);
-    expect(parseTextInput('date', '28/02/2026').ok).toBe(false);
+    expect(parseTextInput('date', '28/02/2026')).toEqual({
+      ok: false,
+      error: 'Enter a date like this: 12/31/2026.',
+    });
+  });
+
+  it('issue 42.6: numbers and dates are shown (fields, review) as the page’s language writes them', () => {
+    expect(describeValue({ type: 'number' }, 1234.5)).toBe('1,234.5');
+    expect(describeValue({ type: 'date' }, '2026-12-31')).toBe('12/31/2026');
   });
 
   it('reads stored values into the shapes the inputs use', () => {

@@ -29,7 +29,7 @@ describe('the font size a text tag records (issue 33 item 2)', () => {
       ],
     } as unknown as RequestSnapshot;
     const signer = { role: 'Client', values: { Company: 'Acme' }, prefill: {} } as unknown as SignerRow;
-    expect(sealValuesFor(snapshot, 0, [signer])).toEqual([
+    expect(sealValuesFor(snapshot, 0, { signers: [signer] })).toEqual([
       { type: 'text', value: 'Acme', areas: [{ ...area, fontSize: 11 }] },
     ]);
   });

@@ -11,6 +11,7 @@ export * from './email.ts';
 export * from './events.ts';
 export * from './field-types.ts';
 export * from './geometry.ts';
+export * from './locale-values.ts';
 export * from './money.ts';
 export * from './snapping.ts';
 export * from './statuses.ts';

@@ -13,6 +13,14 @@ export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ar'] as
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
+/**
+ * The pseudo-language (the tag Android and Chromium use): English accented between ⟦ and ⟧
+ * (pseudo.ts). Not in LOCALES: no signer is offered it or can be given it; tests and translators
+ * switch it on to see every word that is not from the catalogue.
+ */
+export const PSEUDO_LOCALE = 'en-XA';
+export type PseudoLocale = typeof PSEUDO_LOCALE;
+
 /** Each language's own name, for the language switcher. */
 export const LANGUAGE_NAMES: Record<Locale, string> = {
   en: 'English',
@@ -115,7 +123,7 @@ export type CompiledCatalogue = Record<MessageKey, string | MessageFormatElement
 /** The message `key` of `catalogue` (in `locale`), its ICU arguments filled in. */
 export function formatMessage(
   catalogue: CompiledCatalogue,
-  locale: Locale,
+  locale: Locale | PseudoLocale,
   key: MessageKey,
   values?: MessageValues,
 ): string {

@@ -74,11 +74,10 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
         }),
       );
     } catch (err) {
-      const message = toCoreError(err).message;
       return refused(reply, {
         err,
         locale,
-        form: () => detailsPage({ locale, title, error: friendly(locale, message), name, email }),
+        form: () => detailsPage({ locale, title, error: friendly(locale, err), name, email }),
       });
     }
   });
@@ -96,7 +95,7 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
       const page = await c.links.open({ token: req.params.token }).catch(() => null);
       const title = page?.title ?? t(locale, 'page.title');
       const action = `/l/${req.params.token}/confirm`;
-      const error = friendly(locale, toCoreError(err).message);
+      const error = friendly(locale, err);
       return refused(reply, {
         err,
         locale,
@@ -106,8 +105,16 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
   });
 }
 
-/** Schema messages name fields the way the API does; the form speaks to a person. */
-function friendly(locale: Locale, message: string): string {
+/**
+ * A refusal in the visitor's words: the catalogue message core gives it (a wrong or spent code, a
+ * limit reached: issue 42); schema messages name fields the way the API does, the form speaks
+ * to a person.
+ */
+function friendly(locale: Locale, err: unknown): string {
+  const core = toCoreError(err);
+  const { messageKey, messageValues } = core.details;
+  if (messageKey) return t(locale, messageKey, messageValues);
+  const message = core.message;
   if (/parameter: email|value for email/i.test(message)) return t(locale, 'link.bad_email');
   if (/parameter: name|value for name/i.test(message)) return t(locale, 'link.bad_name');
   if (/parameter: code|value for code/i.test(message)) return t(locale, 'link.bad_code');

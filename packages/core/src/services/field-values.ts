@@ -1,4 +1,6 @@
 import {
+  formatLocaleDate,
+  formatLocaleNumber,
   isImageDataUri,
   isImageFieldType,
   isValidDate,
@@ -7,6 +9,8 @@ import {
   MAX_TEXT_LENGTH,
   NUMBER_PATTERN,
   PHONE_PATTERN,
+  parseLocaleDate,
+  parseLocaleNumber,
 } from '@esign/domain';
 import type { MessageKey } from '@esign/i18n';
 import { CoreError } from '../errors.ts';
@@ -36,11 +40,47 @@ function bad(
 }
 
 /**
- * The one check of a field value, for prefill (POST /signature_requests, PATCH /signers) and for
- * the signing page. Returns the normalised value; null/empty clears. The limits and patterns are
- * @esign/domain's, which the signing page checks too before it sends.
+ * A date field's value: `YYYY-MM-DD`; from the signing page (`locale` given) also the date as the
+ * signer writes it (`31.12.2026` from a German signer, issue 42.6), stored as `YYYY-MM-DD`.
  */
-export function normaliseFieldValue(field: SnapshotField, value: unknown): FieldValue {
+function dateValue(field: SnapshotField, value: unknown, locale: string | undefined): string {
+  const iso =
+    typeof value !== 'string'
+      ? null
+      : locale
+        ? parseLocaleDate(value, locale)
+        : isValidDate(value)
+          ? value
+          : null;
+  if (iso !== null) return iso;
+  const example = locale ? formatLocaleDate('2026-12-31', locale) : '2026-12-31';
+  const as = locale ? `YYYY-MM-DD or as ${example}` : 'YYYY-MM-DD';
+  throw bad(field, `expected a date as ${as}`, 'error.value_date', { example });
+}
+
+/**
+ * A number field's value: a JSON number, or text; text is `-1234.5` through the API, and the
+ * number as the signer writes it from the signing page (`1.234,5` from a German signer, issue
+ * 42.6). A separator the signer's language does not read that way is refused, not guessed.
+ */
+function numberValue(field: SnapshotField, value: unknown, locale: string | undefined): number {
+  let n: number | null = typeof value === 'number' && Number.isFinite(value) ? value : null;
+  if (typeof value === 'string') {
+    if (locale) n = parseLocaleNumber(value, locale);
+    else if (NUMBER_PATTERN.test(value.trim())) n = Number(value);
+  }
+  if (n !== null && Number.isFinite(n)) return n;
+  const example = locale ? formatLocaleNumber(1234.5, locale) : '1234.5';
+  throw bad(field, `expected a number such as ${example}`, 'error.value_number', { example });
+}
+
+/**
+ * The one check of a field value, for prefill (POST /signature_requests, PATCH /signers) and for
+ * the signing page (with the signer's `locale`, in which dates and numbers may be written).
+ * Returns the normalised value; null/empty clears. The limits and patterns are @esign/domain's,
+ * which the signing page checks too before it sends.
+ */
+export function normaliseFieldValue(field: SnapshotField, value: unknown, locale?: string): FieldValue {
   if (value === null || value === undefined || value === '') return null;
   switch (field.type) {
     case 'text':
@@ -56,15 +96,9 @@ export function normaliseFieldValue(field: SnapshotField, value: unknown): Field
         throw bad(field, 'expected a phone number', 'error.value_phone');
       return value;
     case 'date':
-      if (typeof value !== 'string' || !isValidDate(value))
-        throw bad(field, 'expected a date as YYYY-MM-DD', 'error.value_date');
-      return value;
-    case 'number': {
-      const n = typeof value === 'string' && NUMBER_PATTERN.test(value.trim()) ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isFinite(n))
-        throw bad(field, 'expected a number', 'error.value_number');
-      return n;
-    }
+      return dateValue(field, value, locale);
+    case 'number':
+      return numberValue(field, value, locale);
     case 'checkbox':
       if (typeof value !== 'boolean') throw bad(field, 'expected true or false', 'error.value_choice');
       return value;
@@ -117,12 +151,16 @@ export function normaliseFieldValue(field: SnapshotField, value: unknown): Field
   throw bad(field, 'unsupported field type');
 }
 
-/** Validates an object of values keyed by field name against the fields a signer may fill. */
+/**
+ * Validates an object of values keyed by field name against the fields a signer may fill; `what`
+ * names the object in messages, `locale` is the signer's on the signing page (dates and numbers).
+ */
 export function normaliseValues(
   fields: SnapshotField[],
   values: unknown,
-  what: string,
+  how: { what: string; locale?: string },
 ): Record<string, FieldValue> {
+  const { what, locale } = how;
   if (values === null || typeof values !== 'object' || Array.isArray(values)) {
     throw new CoreError('invalid_parameter', `${what} must be an object keyed by field name`);
   }
@@ -136,7 +174,7 @@ export function normaliseValues(
         { messageKey: 'error.value_unknown', messageValues: { field: name } },
       );
     }
-    out[name] = normaliseFieldValue(field, value);
+    out[name] = normaliseFieldValue(field, value, locale);
   }
   return out;
 }

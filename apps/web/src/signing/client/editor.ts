@@ -5,7 +5,15 @@ import { pageLocale, tr } from './i18n.ts';
 import { modal, type SubmitError } from './modal.ts';
 import { signatureEditor } from './signature-editor.ts';
 import type { FieldValue, FileValue } from './types.ts';
-import { isFilled, isImageValue, parseTextInput, typeLabel } from './values.ts';
+import {
+  dateExample,
+  isFilled,
+  isImageValue,
+  numberExample,
+  parseTextInput,
+  typeLabel,
+  valueText,
+} from './values.ts';
 
 const isError = (v: unknown): v is SubmitError =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && 'error' in v;
@@ -85,7 +93,7 @@ function textEditor({ field, value, heightPt }: EditRequest): Editor {
   const common = {
     id,
     name: field.name,
-    value: value === null ? '' : String(value),
+    value: valueText(field, value),
     'aria-describedby': hintId,
   };
   const input =
@@ -93,15 +101,15 @@ function textEditor({ field, value, heightPt }: EditRequest): Editor {
       ? h('textarea', { ...common, rows: 3 })
       : h('input', {
           ...common,
-          type: field.type === 'date' ? 'date' : field.type === 'phone' ? 'tel' : 'text',
+          type: field.type === 'phone' ? 'tel' : 'text',
           inputMode: field.type === 'number' ? 'decimal' : field.type === 'phone' ? 'tel' : null,
           autocomplete: field.type === 'phone' ? 'tel' : 'off',
           class: field.type === 'cells' ? 'cells' : null,
         });
   const hints: Record<string, string> = {
-    number: tr('edit.error_number'),
+    number: tr('edit.error_number', { example: numberExample() }),
     phone: tr('edit.hint_phone'),
-    date: tr('edit.hint_date'),
+    date: tr('edit.hint_date', { example: dateExample() }),
     cells: tr('edit.hint_cells'),
     text: multiline ? tr('edit.hint_multiline') : '',
   };

@@ -11,6 +11,7 @@ import {
   type MessageValues,
   matchLocale,
   negotiate,
+  PSEUDO_LOCALE,
 } from '@esign/i18n/core';
 import { background, h } from './dom.ts';
 
@@ -80,8 +81,24 @@ function stored(): Locale | null {
 
 let current: Locale = 'en';
 
+/**
+ * Issue 42.6: `localStorage['esign.signing.locale'] = 'en-XA'` shows every message in the
+ * pseudo-language (@esign/i18n/pseudo: accented between ⟦ and ⟧), whatever the signer's language,
+ * so a word on the page that is not from the catalogue stands out (tests, translators; like the
+ * dashboard's `esign.dashboard.locale`). Never offered in the language switcher.
+ */
+const pseudoAsked = (() => {
+  try {
+    return globalThis.localStorage?.getItem('esign.signing.locale') === PSEUDO_LOCALE;
+  } catch {
+    return false;
+  }
+})();
+let pseudo: CompiledCatalogue | null = null;
+
 /** The message `key` in the page's language (English for a key its catalogue lacks). */
 export function tr(key: MessageKey, values?: MessageValues): string {
+  if (pseudo) return formatMessage(pseudo, PSEUDO_LOCALE, key, values);
   const catalogue = catalogues[current] ?? en;
   return formatMessage(catalogue, catalogues[current] ? current : 'en', key, values);
 }
@@ -93,8 +110,9 @@ export function pageLocale(): Locale {
 /** Shows the page in `locale` once its catalogue is loaded (English if it cannot be). */
 async function applyLocale(locale: Locale): Promise<void> {
   current = await catalogueOf(locale);
+  if (pseudoAsked && !pseudo) pseudo = (await import('@esign/i18n/pseudo')).pseudoCatalogue();
   if (typeof document === 'undefined') return;
-  document.documentElement.lang = current;
+  document.documentElement.lang = pseudo ? PSEUDO_LOCALE : current;
   document.documentElement.dir = direction(current);
 }
 

@@ -2,7 +2,8 @@ import { isImageFieldType } from '@esign/domain';
 import { h } from './dom.ts';
 import { areaToPercent } from './geometry.ts';
 import { tr } from './i18n.ts';
-import type { OpenResult } from './types.ts';
+import type { FieldValue, OpenResult } from './types.ts';
+import { valueText } from './values.ts';
 
 type Filled = OpenResult['filled_by_others'][number];
 
@@ -10,7 +11,8 @@ type Filled = OpenResult['filled_by_others'][number];
 function words(item: Filled): string {
   if (item.type === 'checkbox') return item.value === true ? tr('value.checked') : tr('value.not_checked');
   if (isImageFieldType(item.type)) return tr('sign.a_picture');
-  return Array.isArray(item.value) ? item.value.join(', ') : String(item.value);
+  // Numbers and dates as this page's reader writes them (issue 42.6).
+  return Array.isArray(item.value) ? item.value.join(', ') : valueText(item, item.value as FieldValue);
 }
 
 function shown(item: Filled): Node {

@@ -1,13 +1,15 @@
 import {
+  formatLocaleDate,
+  formatLocaleNumber,
   isFilled,
   isImageDataUri,
-  isValidDate,
   MAX_TEXT_LENGTH,
-  NUMBER_PATTERN,
   PHONE_PATTERN,
+  parseLocaleDate,
+  parseLocaleNumber,
 } from '@esign/domain';
 import { compareAreas } from './geometry.ts';
-import { tr } from './i18n.ts';
+import { pageLocale, tr } from './i18n.ts';
 import type { FieldType, FieldValue, FileValue, SigningField } from './types.ts';
 
 /** The value rules the procedures enforce (core field-values.ts), from @esign/domain. */
@@ -23,9 +25,14 @@ export type Parsed = { ok: true; value: FieldValue } | { ok: false; error: strin
 const ok = (value: FieldValue): Parsed => ({ ok: true, value });
 const fail = (error: string): Parsed => ({ ok: false, error });
 
+/** How the page's language writes a number and a date (the examples of hints and refusals). */
+export const numberExample = (): string => formatLocaleNumber(1234.5, pageLocale());
+export const dateExample = (): string => formatLocaleDate('2026-12-31', pageLocale());
+
 /**
  * What a text-like input (text, cells, number, phone, date) holds, as the value the procedures
- * take. Empty clears the field (null).
+ * take: numbers and dates as the page's language writes them (`1.234,5`, `31.12.2026` in German,
+ * issue 42.6), sent in the API's form (1234.5, `2026-12-31`). Empty clears the field (null).
  */
 export function parseTextInput(type: FieldType, raw: string): Parsed {
   if (type === 'text' || type === 'cells') {
@@ -37,14 +44,16 @@ export function parseTextInput(type: FieldType, raw: string): Parsed {
   const s = raw.trim();
   if (s === '') return ok(null);
   if (type === 'number') {
-    // A decimal comma is accepted when it is the only separator ("3,5").
-    const n = /^-?\d+,\d+$/.test(s) ? s.replace(',', '.') : s;
-    return NUMBER_PATTERN.test(n) ? ok(Number(n)) : fail(tr('edit.error_number'));
+    const n = parseLocaleNumber(s, pageLocale());
+    return n === null ? fail(tr('edit.error_number', { example: numberExample() })) : ok(n);
   }
   if (type === 'phone') {
     return PHONE_PATTERN.test(s) ? ok(s) : fail(tr('edit.error_phone'));
   }
-  if (type === 'date') return isValidDate(s) ? ok(s) : fail(tr('edit.error_date'));
+  if (type === 'date') {
+    const date = parseLocaleDate(s, pageLocale());
+    return date === null ? fail(tr('edit.error_date', { example: dateExample() })) : ok(date);
+  }
   return fail(tr('edit.error_no_text'));
 }
 
@@ -91,8 +100,16 @@ export function describeValue(field: Pick<SigningField, 'type'>, value: FieldVal
     case 'multiple':
       return (value as string[]).join(', ');
     default:
-      return String(value);
+      return valueText(field, value);
   }
+}
+
+/** A text-like value as the signer writes it: numbers and dates in the page's language. */
+export function valueText(field: Pick<SigningField, 'type'>, value: FieldValue | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (field.type === 'number' && typeof value === 'number') return formatLocaleNumber(value, pageLocale());
+  if (field.type === 'date' && typeof value === 'string') return formatLocaleDate(value, pageLocale());
+  return String(value);
 }
 
 /** Fields in reading order of their first area (the order of the tab stops and of Next field). */

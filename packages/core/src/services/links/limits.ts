@@ -1,5 +1,6 @@
 import type { Tx } from '@esign/db';
 import { countLinkVisitsSince, type VisitWindow } from '@esign/db/queries/links';
+import type { MessageKey } from '@esign/i18n';
 import { CoreError } from '../../errors.ts';
 import {
   HOUR_MS,
@@ -23,12 +24,22 @@ export async function checkVisitLimits(
   const since = new Date(now.getTime() - HOUR_MS);
   const window = (kind: Kind) =>
     countLinkVisitsSince(tx, { window: kind, since, email: visitor.email, ip: visitor.ip, templateId });
-  const checks: [Kind, number, string][] = [
-    ['template', LINK_VISITS_PER_TEMPLATE_PER_HOUR, 'This signing link is busy'],
-    ['email', LINK_VISITS_PER_EMAIL_PER_HOUR, 'Too many codes were sent to this email address'],
-    ['ip', LINK_VISITS_PER_IP_PER_HOUR, 'Too many codes were asked for from your network'],
+  const checks: [Kind, number, string, MessageKey][] = [
+    ['template', LINK_VISITS_PER_TEMPLATE_PER_HOUR, 'This signing link is busy', 'link.busy'],
+    [
+      'email',
+      LINK_VISITS_PER_EMAIL_PER_HOUR,
+      'Too many codes were sent to this email address',
+      'link.too_many_email',
+    ],
+    [
+      'ip',
+      LINK_VISITS_PER_IP_PER_HOUR,
+      'Too many codes were asked for from your network',
+      'link.too_many_ip',
+    ],
   ];
-  for (const [kind, limit, what] of checks) {
+  for (const [kind, limit, what, key] of checks) {
     if (kind === 'ip' && !visitor.ip) continue;
     const { n, first } = await window(kind);
     if (n >= limit && first) {
@@ -36,9 +47,7 @@ export async function checkVisitLimits(
       throw new CoreError(
         'rate_limited',
         `${what} (at most ${limit} an hour); try again in ${Math.ceil(retry / 60)} min`,
-        {
-          retryAfterSeconds: retry,
-        },
+        { retryAfterSeconds: retry, messageKey: key, messageValues: { minutes: Math.ceil(retry / 60) } },
       );
     }
   }

@@ -19,7 +19,7 @@ import {
   takeLinkUse,
   useLinkVisit,
 } from '@esign/db/queries/links';
-import type { Locale } from '@esign/i18n';
+import type { Locale, MessageKey } from '@esign/i18n';
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { actingUser } from '../acting-user.ts';
@@ -108,7 +108,7 @@ function parseHandle(sc: ServiceContext, handle: string): number {
     id <= 0 ||
     !safeEqual(Buffer.from(visitHandle(sc, id)), Buffer.from(handle))
   )
-    throw new CoreError('invalid_request', 'This code request is unknown; ask for a new code');
+    throw codeRefused('This code request is unknown; ask for a new code', 'link.code_unknown');
   return id;
 }
 
@@ -160,22 +160,37 @@ export async function startLinkVisit(sc: ServiceContext, token: string, visitor:
   return { visit: visitHandle(sc, visit), email: visitor.email, expires_at: expires.toISOString() };
 }
 
+/** A refusal of the visitor's code: the English message and the catalogue's (the link pages word it). */
+const codeRefused = (message: string, key: MessageKey) =>
+  new CoreError('invalid_request', message, { messageKey: key });
+
 /** A wrong or stale code commits its count first, then fails (so attempts cannot be replayed). */
 async function checkCode(sc: ServiceContext, visitId: number, code: string) {
   const now = sc.now();
   const outcome = await sc.db.transaction().execute(async (tx) => {
     const v = await lockLinkVisit(tx, visitId);
-    if (!v) return { error: 'This code request is unknown; ask for a new code' };
-    if (v.used_at) return { error: 'This code was already used; open the link again to sign another copy' };
-    if (v.expires_at <= now) return { error: 'This code has expired; ask for a new one' };
-    if (v.attempts >= LINK_CODE_MAX_ATTEMPTS) return { error: 'Too many wrong codes: ask for a new code' };
+    if (!v)
+      return { error: codeRefused('This code request is unknown; ask for a new code', 'link.code_unknown') };
+    if (v.used_at)
+      return {
+        error: codeRefused(
+          'This code was already used; open the link again to sign another copy',
+          'link.code_used',
+        ),
+      };
+    if (v.expires_at <= now)
+      return { error: codeRefused('This code has expired; ask for a new one', 'link.code_expired') };
+    if (v.attempts >= LINK_CODE_MAX_ATTEMPTS)
+      return { error: codeRefused('Too many wrong codes: ask for a new code', 'link.code_too_many') };
     if (!safeEqual(Buffer.from(codeHash(sc, v.id, code)), Buffer.from(v.code_hash))) {
       await setLinkVisitAttempts(tx, v.id, v.attempts + 1);
-      return { error: 'That code is not right; check the email and try again' };
+      return {
+        error: codeRefused('That code is not right; check the email and try again', 'link.code_wrong'),
+      };
     }
     return { visit: v };
   });
-  if ('error' in outcome) throw new CoreError('invalid_request', outcome.error as string);
+  if ('error' in outcome) throw outcome.error;
   return outcome.visit;
 }
 
@@ -194,7 +209,7 @@ function claimVisit(visit: LinkVisitRow, r: Resolved, now: Date) {
     // Roles and archive state checked on the link as it was before this use.
     assertOpen({ link: { ...link, uses: link.uses - 1 }, template: r.template });
     if (!(await useLinkVisit(tx, visit.id, { requestId: request.id, now })))
-      throw new CoreError('invalid_request', 'This code was already used');
+      throw codeRefused('This code was already used', 'link.code_used');
     const signer = visitorSigner(signers, link.role);
     await recordAudit(
       tx,
@@ -234,7 +249,7 @@ export async function confirmLinkVisit(
   const visitId = parseHandle(sc, handle);
   const visit = await checkCode(sc, visitId, code);
   if (visit.template_id !== r.link.template_id)
-    throw new CoreError('invalid_request', 'This code belongs to another link');
+    throw codeRefused('This code belongs to another link', 'link.code_other_link');
   // The owner acts through the link: the user who turned it on (their name signs the emails).
   const actor = await actingUser(
     sc.db,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import type { SignatureRequestRow, SignerRow } from '@esign/db';
+import { findAccountLocale } from '@esign/db/queries/accounts';
 import { listRequestAuditEvents } from '@esign/db/queries/audit';
 import {
   findRequestForSealing,
@@ -102,14 +103,19 @@ async function loadSealable(ctx: JobContext, requestId: number): Promise<Signatu
 const combineMaxBytes = (ctx: JobContext) => (ctx.config.DOCUMENT_MEMORY_MB * 1024 * 1024) / 4;
 
 /** One original sealed in the pool, handed over as a file (removed here if the pool never took it). */
-async function sealOriginal(run: SealRun, doc: SnapshotDocument, sealedAt: Date): Promise<PooledSealed> {
+async function sealOriginal(
+  run: SealRun,
+  doc: SnapshotDocument,
+  at: { sealedAt: Date; locales: ReadonlyMap<number, string> },
+): Promise<PooledSealed> {
+  const { sealedAt, locales } = at;
   const file = poolInputPath();
   try {
     await run.ctx.deps.storage.copyToFile(doc.storage_key, file);
     return await run.sealer.seal(
       { file },
       {
-        values: sealValuesFor(run.snapshot, doc.index, run.signers),
+        values: sealValuesFor(run.snapshot, doc.index, { signers: run.signers, locales }),
         name: doc.name,
         testMark: run.testMode,
         signedAt: sealedAt,
@@ -127,11 +133,25 @@ async function sealOriginal(run: SealRun, doc: SnapshotDocument, sealedAt: Date)
   }
 }
 
+/** Each signer's language (signer > request > account), in which their numbers and dates are drawn. */
+async function signerLocales(run: SealRun): Promise<Map<number, string>> {
+  const account = await findAccountLocale(run.ctx.db, run.request.account_id);
+  const locales = new Map<number, string>();
+  for (const signer of run.signers) {
+    locales.set(
+      signer.id,
+      (await readerLocale(run.ctx.db, { signer, request: run.request, account })).locale,
+    );
+  }
+  return locales;
+}
+
 /**
  * Each document with its values drawn in and signed; checked against the original's hash first.
  * `sealed` holds them for the combined file, or is null once they are over combineMaxBytes.
  */
 export async function sealDocuments(run: SealRun, sealedAt: Date) {
+  const locales = await signerLocales(run);
   let sealed: Uint8Array[] | null = [];
   let sealedBytes = 0;
   const files: ProducedFile[] = [];
@@ -144,7 +164,7 @@ export async function sealDocuments(run: SealRun, sealedAt: Date) {
       pdf: bytes,
       sha256: sealedSha,
       inputSha256: originalSha,
-    } = await sealOriginal(run, doc, sealedAt);
+    } = await sealOriginal(run, doc, { sealedAt, locales });
     const key = `${run.base}/document-${doc.index + 1}-${slug(doc.name)}.pdf`;
     await put(run, key, bytes);
     sealedBytes += bytes.length;

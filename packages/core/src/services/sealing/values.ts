@@ -1,5 +1,5 @@
 import type { SignerRow } from '@esign/db';
-import { effectiveValue } from '@esign/domain';
+import { effectiveValue, formatLocaleDate, formatLocaleNumber } from '@esign/domain';
 import type { SealValue } from '@esign/pdf';
 import { sha256Hex } from '../../crypto.ts';
 import type { RequestSnapshot, SnapshotField } from '../request-model.ts';
@@ -34,12 +34,33 @@ export function sealValueOf(type: SnapshotField['type'], value: unknown): SealVa
   return JSON.stringify(value);
 }
 
-/** The values drawn into one snapshot document: every field with a value, in its areas there. */
+/**
+ * A number or date as the sealed document draws it (issue 42.6): as its signer writes it, in
+ * their language (`1.234,5` and `31.12.2026` for a German signer); stored and sent canonically.
+ */
+function localeValueOf(
+  type: SnapshotField['type'],
+  value: SealValue['value'],
+  locale: string | undefined,
+): SealValue['value'] {
+  if (!locale) return value;
+  if (type === 'number' && typeof value === 'number') return formatLocaleNumber(value, locale);
+  if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return formatLocaleDate(value, locale);
+  }
+  return value;
+}
+
+/**
+ * The values drawn into one snapshot document: every field with a value, in its areas there;
+ * numbers and dates in the language of the signer who gave them (`locales`, by signer id).
+ */
 export function sealValuesFor(
   snapshot: RequestSnapshot,
   documentIndex: number,
-  signers: SignerRow[],
+  who: { signers: SignerRow[]; locales?: ReadonlyMap<number, string> },
 ): SealValue[] {
+  const { signers, locales } = who;
   const out: SealValue[] = [];
   for (const field of snapshot.fields) {
     const areas = field.areas
@@ -57,7 +78,7 @@ export function sealValuesFor(
     if (!signer) continue;
     const value = sealValueOf(field.type, effectiveValue(signer, field.name));
     if (value === null) continue;
-    out.push({ type: field.type, areas, value });
+    out.push({ type: field.type, areas, value: localeValueOf(field.type, value, locales?.get(signer.id)) });
   }
   return out;
 }

@@ -151,7 +151,9 @@ export async function planRequest(
     const metadata = objectParam(s.metadata, `signers[${i}].metadata`) ?? {};
     const prefillIn = objectParam(s.prefill, label);
     const fields = signerFields(snapshot, s.role);
-    const prefill = prefillIn ? normaliseValues(fields, await inline(fields, prefillIn, label), label) : {};
+    const prefill = prefillIn
+      ? normaliseValues(fields, await inline(fields, prefillIn, label), { what: label })
+      : {};
     signers.push({ ...s, metadata, prefill });
   }
   return { snapshot, signers };

@@ -71,7 +71,7 @@ function checkSignerPatch(
   const prefill = prefillIn
     ? {
         ...(signer.prefill as object),
-        ...normaliseValues(signerFields(snapshot, signer.role), prefillIn, 'prefill'),
+        ...normaliseValues(signerFields(snapshot, signer.role), prefillIn, { what: 'prefill' }),
       }
     : undefined;
   if (input.resend) {

@@ -50,16 +50,18 @@ export async function completeSigning(
     const r = await resolveLocked(tx, input.token, sc.now);
     await requireSession(tx, sc, { signer: r.signer, session: input.session });
     assertTurn(r);
-    const { fields, values } = mergeValues(r, input.values);
+    // The language the page showed: the consent sentence is recorded in it, and the dates and
+    // numbers the signer typed are read as written in it.
+    const locale =
+      input.locale ??
+      (await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage }))
+        .locale;
+    const { fields, values } = mergeValues(r, input.values, locale);
     assertRequired(fields, { ...(r.signer.prefill as Record<string, FieldValue>), ...values });
     await markStarted(tx, sc, r);
     await markSignerSigned(tx, r.signer.id, { values, ip: sc.ip, userAgent: sc.userAgent, now: sc.now });
     // The consent the signer gave (the sentence next to the Sign button, in the language the page
     // showed), at this entry's time, and how each signature was made.
-    const locale =
-      input.locale ??
-      (await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage }))
-        .locale;
     await audit(tx, sc, {
       r,
       type: 'signer.signed',

@@ -10,6 +10,7 @@ import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { sameImage } from '../images.ts';
+import { readerLocale } from '../locale.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { FieldValue, RequestSnapshot } from '../request-model.ts';
 import { signerFields } from '../signature-requests/index.ts';
@@ -25,10 +26,11 @@ import {
 
 /**
  * The signer's values merged over what they saved before. Every new value goes through the one
- * value check (field-values.ts); an image the signer already saved (already checked and
- * re-encoded) is not decoded again when the page sends it back unchanged.
+ * value check (field-values.ts), dates and numbers as written in the signer's `locale` (issue
+ * 42.6); an image the signer already saved (already checked and re-encoded) is not decoded again
+ * when the page sends it back unchanged.
  */
-export function mergeValues(r: Resolved, valuesIn: Record<string, unknown>) {
+export function mergeValues(r: Resolved, valuesIn: Record<string, unknown>, locale: string) {
   const snapshot = r.request.snapshot as RequestSnapshot;
   const fields = signerFields(snapshot, r.signer.role);
   const prefill = r.signer.prefill as Record<string, FieldValue>;
@@ -53,7 +55,7 @@ export function mergeValues(r: Resolved, valuesIn: Record<string, unknown>) {
     if (field && isImageField(field.type) && typeof value === 'string' && value === saved[name]) continue;
     fresh[name] = value;
   }
-  const normalised = normaliseValues(fields, fresh, 'values');
+  const normalised = normaliseValues(fields, fresh, { what: 'values', locale });
   return { fields, values: { ...saved, ...normalised } };
 }
 
@@ -95,7 +97,8 @@ export async function saveSigningValues(
     const r = await resolveLocked(tx, input.token, sc.now);
     await requireSession(tx, sc, { signer: r.signer, session: input.session });
     assertTurn(r);
-    const { values } = mergeValues(r, input.values);
+    const reader = { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage };
+    const { values } = mergeValues(r, input.values, (await readerLocale(tx, reader)).locale);
     await saveSignerValues(tx, r.signer.id, { values, now: sc.now });
     await markStarted(tx, sc, r);
     return { saved: true as const, values: { ...(r.signer.prefill as object), ...values } };
