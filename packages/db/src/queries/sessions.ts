@@ -16,6 +16,8 @@ export async function insertSession(
     userAgent: string | null;
     now: Date;
     expiresAt: Date;
+    /** How it was opened (`password`, `password+totp`, ...). */
+    method: string;
   },
 ): Promise<{ id: number }> {
   return db
@@ -30,6 +32,7 @@ export async function insertSession(
       ip: values.ip,
       user_agent: values.userAgent,
       last_seen_at: values.now,
+      method: values.method,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -95,13 +98,14 @@ export interface SessionListRow {
   created_at: Date;
   last_seen_at: Date | null;
   expires_at: Date;
+  method: string;
 }
 
 /** The user's sessions neither revoked nor expired at `now`, most recently used first. */
 export async function listLiveSessions(db: Executor, userId: number, now: Date): Promise<SessionListRow[]> {
   return db
     .selectFrom('sessions')
-    .select(['id', 'environment', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
+    .select(['id', 'environment', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at', 'method'])
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)

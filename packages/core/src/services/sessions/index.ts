@@ -1,4 +1,7 @@
 export * from './cookies.ts';
 export * from './members.ts';
+export * from './second-step.ts';
 export * from './sessions.ts';
 export * from './sign-in.ts';
+export * from './totp.ts';
+export * from './totp-enrolment.ts';

@@ -35,6 +35,8 @@ export interface SessionMeta {
   ip: string | null;
   userAgent: string | null;
   environment?: Environment;
+  /** How the session is opened: `password` (the default), `password+totp`, `link`, ... */
+  method?: string;
 }
 
 /** Opens a session for a user (after a password, a sign-in link, a reset or an accepted invitation). */
@@ -55,6 +57,7 @@ export async function createSession(
     userAgent: meta.userAgent?.slice(0, 500) ?? null,
     now,
     expiresAt,
+    method: meta.method ?? 'password',
   });
   return { token, id: row.id, csrfToken, expiresAt };
 }
@@ -176,6 +179,8 @@ export interface SessionDto {
   created_at: string;
   last_seen_at: string | null;
   expires_at: string;
+  /** How it was opened: `password`, `password+totp`, `password+recovery_code`, `link`, `link+totp`, ... */
+  method: string;
 }
 
 /** The user's live sessions, most recently used first. */
@@ -193,6 +198,7 @@ const toSessionDto = (r: SessionListRow, currentId: number): SessionDto => ({
   created_at: r.created_at.toISOString(),
   last_seen_at: r.last_seen_at?.toISOString() ?? null,
   expires_at: r.expires_at.toISOString(),
+  method: r.method,
 });
 
 /** Signs one of the user's sessions out; another user's session id is not found. */
