@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount } from '@esign/core';
+import { createAccount, createUser } from '@esign/core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -126,7 +126,11 @@ describe.runIf(browserTestsEnabled('two-step sign-in'))('two-step sign-in in a r
     await step.getByRole('button', { name: 'Verify and sign in' }).click();
     await second.page.getByRole('button', { name: /^Account menu/ }).waitFor();
     await second.page.goto(`${t.baseUrl}/account`);
-    await second.page.getByText('with a password and an app code').waitFor();
+    await second.page
+      .getByRole('listitem')
+      .filter({ hasText: 'this browser' })
+      .getByText('with a password and an app code')
+      .waitFor();
     expect(second.problems).toEqual([]);
     await second.ctx.close();
 
@@ -138,9 +142,70 @@ describe.runIf(browserTestsEnabled('two-step sign-in'))('two-step sign-in in a r
     await again.getByRole('button', { name: 'Verify and sign in' }).click();
     await third.page.getByRole('button', { name: /^Account menu/ }).waitFor();
     await third.page.goto(`${t.baseUrl}/account`);
-    await third.page.getByText('with a password and a recovery code').waitFor();
+    await third.page
+      .getByRole('listitem')
+      .filter({ hasText: 'this browser' })
+      .getByText('with a password and a recovery code')
+      .waitFor();
     await third.page.getByText('9 recovery codes left.', { exact: false }).waitFor();
     expect(third.problems).toEqual([]);
     await third.ctx.close();
+  });
+
+  /** Sets the app up on the page in front of the user (the account page's section or the required page). */
+  async function enrolOn(scope: Locator) {
+    await scope.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const key = (await scope.locator('.totp-key').textContent())!.trim();
+    await scope.getByLabel('Code from the app').fill(appCode(key));
+    await scope.getByRole('button', { name: 'Turn on' }).click();
+    await scope.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    return key;
+  }
+
+  it('issue 45 item 2: an admin requires two-step sign-in on the team page; a member without it is led through setting it up at the next sign-in before any page opens', async () => {
+    const email = `rule-admin-${++n}-${Date.now()}@example.com`;
+    const { account } = await createAccount(
+      t.db,
+      { email, password: PASSWORD, name: 'Ann Admin', accountName: 'Ruled' },
+      new Date(),
+    );
+    const memberEmail = `rule-member-${n}-${Date.now()}@example.com`;
+    await createUser(t.db, {
+      accountId: account.id,
+      email: memberEmail,
+      password: PASSWORD,
+      role: 'member',
+      name: 'Mo Member',
+    });
+
+    const admin = await newPage();
+    await passwordStep(admin.page, email);
+    await admin.page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    await admin.page.goto(`${t.baseUrl}/team`);
+    const rule = admin.page.getByRole('region', { name: 'Two-step sign-in' });
+    await rule.getByRole('button', { name: 'Require two-step sign-in for every member' }).click();
+    // The admin's own password-only session is held to the rule too: the set-up page, nothing else.
+    await admin.page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+    await enrolOn(admin.page.locator('main, body').first());
+    await admin.page.getByRole('button', { name: 'I have stored them' }).click();
+    await admin.page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    await admin.page.goto(`${t.baseUrl}/team`);
+    await rule.getByText('Required: every member signs in with a code').waitFor();
+    await shot(rule, 'desktop-two-step-rule');
+    expect(admin.problems).toEqual([]);
+    await admin.ctx.close();
+
+    const member = await newPage();
+    await passwordStep(member.page, memberEmail);
+    await member.page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+    await shot(member.page, 'desktop-two-step-required');
+    // Another page of the dashboard shows the same set-up page.
+    await member.page.goto(`${t.baseUrl}/api-keys`);
+    await member.page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+    await enrolOn(member.page.locator('body'));
+    await member.page.getByRole('button', { name: 'I have stored them' }).click();
+    await member.page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    expect(member.problems.filter((p) => !/403|Forbidden/i.test(p))).toEqual([]);
+    await member.ctx.close();
   });
 });

@@ -45,6 +45,8 @@ export interface AccountsTable {
   updated_at: UpdatedAt;
   /** Issue 34.2: the automatic reminders of requests whose sender names none (migration 2026_11_28_0401). */
   default_reminders: Json<{ every_hours: number; max: number } | null> | null;
+  /** Issue 45: every member signs in with a second step (migration 2026_12_07_0501). */
+  require_second_step: Generated<boolean>;
 }
 
 export interface UsersTable {

@@ -51,3 +51,5 @@ export const SecondStepCode = z.string().trim().min(1, 'Enter the code').max(40)
 export const SecondStepInput = z.object({ token: z.string().min(20).max(200), code: SecondStepCode });
 
 export const CodeInput = z.object({ code: SecondStepCode });
+
+export const SecondStepRuleInput = z.object({ required: z.boolean() });

@@ -62,6 +62,8 @@ export const authRouter = router({
         id: actor.sessionId,
         csrf_token: await sessionCsrfToken(ctx.db, actor.sessionId),
         environment: actor.environment,
+        /** Issue 45: the account requires a second step and this session has none yet: set one up first. */
+        second_step_required: actor.secondStepRequired === true,
         user: { id: actor.userId, email: actor.userEmail, name: actor.userName, role: actor.userRole },
         account: { id: account.id, name: account.name },
       },

@@ -12,6 +12,8 @@ import { type Kysely, sql } from 'kysely';
 //   wrong codes; locked after the fifth.
 // - `sessions.method`: how the session was opened (password, password+totp, ...), shown in the
 //   session list.
+// - `accounts.require_second_step` (item 2): every member must sign in with a second step; a
+//   session opened without one may only set one up.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
 create table user_totp (
@@ -48,11 +50,13 @@ create index audit_events_user_actor_idx on audit_events (actor_id, type, create
   where actor_type = 'user';
 
 alter table sessions add column method text not null default 'password';
+alter table accounts add column require_second_step boolean not null default false;
 `.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`
+alter table accounts drop column require_second_step;
 alter table sessions drop column method;
 drop index audit_events_user_actor_idx;
 drop table sign_in_challenges;

@@ -38,7 +38,7 @@ export type SignInOutcome =
   | { kind: 'second_step'; token: string; expiresAt: Date };
 
 /** Whether the user has a confirmed second step. */
-export async function hasSecondStep(db: Executor, userId: number): Promise<boolean> {
+export async function userHasSecondStep(db: Executor, userId: number): Promise<boolean> {
   return Boolean((await findTotp(db, userId))?.confirmed_at);
 }
 
@@ -51,7 +51,7 @@ export async function afterFirstStep(
   opts: SessionMeta & { now: Date; firstFactor: FirstFactor },
 ): Promise<SignInOutcome> {
   const { firstFactor, ...meta } = opts;
-  if (!(await hasSecondStep(db, userId))) {
+  if (!(await userHasSecondStep(db, userId))) {
     return {
       kind: 'session',
       session: await createSession(db, userId, { ...meta, method: methodOf(firstFactor) }),

@@ -1,4 +1,5 @@
 import type { Executor } from '@esign/db';
+import { addSessionSecondStep } from '@esign/db/queries/sessions';
 import {
   acceptTotpStep,
   countRecoveryCodesLeft,
@@ -34,6 +35,8 @@ import {
 export interface TotpUser extends CodeUser {
   email: string;
   meta: SessionMeta;
+  /** The session setting the app up: it counts as opened with a second step from then on. */
+  sessionId?: number | null | undefined;
 }
 
 export interface TwoStepStatus {
@@ -102,6 +105,7 @@ export async function confirmTotpEnrolment(
     }
     const hashes = codes.map((c) => recoveryCodeHash(sc.config, user.userId, c));
     await replaceRecoveryCodes(tx, { userId: user.userId, hashes, now });
+    if (user.sessionId) await addSessionSecondStep(tx, user.sessionId, 'totp');
     await recordAudit(tx, scopeOf(user), { type: 'user.totp_enrolled', by: auditBy(user), now });
     return true;
   });

@@ -11,7 +11,7 @@ import { Button, CopyButton, ErrorNote, Loading, TextField, useToast } from '../
 type CodeForm = z.infer<typeof CodeInput>;
 
 /** The ten recovery codes, shown once after they are made. */
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
     <div className="notice notice-good" role="status" aria-labelledby="recovery-codes">
       <h3 id="recovery-codes">{msg('account.totp.codes_title')}</h3>
@@ -34,7 +34,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 }
 
 /** Setting the app up: the QR code and the key, then the first code. */
-function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
+export function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
   const toast = useToast();
   const start = useMutation(trpc.twoStep.startTotp.mutationOptions());
   const form = useForm<CodeForm>({ resolver: zodResolver(CodeInput) });

@@ -13,6 +13,7 @@ import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
 import { EmailField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
+import { RequiredTwoStepPage } from './required-two-step.tsx';
 import { SecondStepForm } from './second-step.tsx';
 
 function PasswordForm({
@@ -104,6 +105,7 @@ export function LoginPage() {
   const [resetEmail, setResetEmail] = useState<string | null>(null);
   const [challenge, setChallenge] = useState<string | null>(null);
   if (session.isPending) return <Loading />;
+  if (session.data?.session?.second_step_required) return <RequiredTwoStepPage />;
   if (session.data?.session) {
     const next = nextPath(location.search);
     if (isServerPage(next)) {
