@@ -18,6 +18,7 @@ import { signersRouter } from './routers/signers.ts';
 import { signingRouter } from './routers/signing.ts';
 import { linksRouter, signingLinksRouter } from './routers/signing-links.ts';
 import { templatesRouter } from './routers/templates.ts';
+import { twoStepRouter } from './routers/two-step.ts';
 import { webhookEndpointsRouter } from './routers/webhook-endpoints.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
@@ -40,6 +41,7 @@ export const appRouter = router({
   // Dashboard only (README, "Dashboard"): no REST route or MCP tool.
   auth: authRouter,
   sessions: sessionsRouter,
+  twoStep: twoStepRouter,
   connectedApps: connectedAppsRouter,
   members: membersRouter,
   apiKeys: apiKeysRouter,

@@ -26,6 +26,11 @@ export interface Actor {
   canWrite: boolean;
   /** Dashboard sessions only: the session's public id (marks "this session" in the list). */
   sessionId?: number | null;
+  /**
+   * Dashboard sessions only: the account requires a second step and this session was opened
+   * without one, so it may only set one up (procedures with `duringEnrolment` meta; issue 45).
+   */
+  secondStepRequired?: boolean;
 }
 
 /**

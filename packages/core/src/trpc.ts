@@ -63,6 +63,11 @@ export interface Meta extends OpenApiMeta {
    * builder's guard enforces. Adapters read it, e.g. for the 403 responses of the OpenAPI document.
    */
   writeAccess?: true;
+  /**
+   * Issue 45: a session that must still set up its second step (`actor.secondStepRequired`) may
+   * call this procedure; every other procedure refuses it.
+   */
+  duringEnrolment?: true;
 }
 
 /** Turns anything a procedure threw into the CoreError the adapters render. */
@@ -282,8 +287,14 @@ export const webProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 /** Any authenticated actor: API key, OAuth connection or dashboard session. */
-export const actorProcedure = publicProcedure.use(({ ctx, next }) => {
+export const actorProcedure = publicProcedure.use(({ ctx, meta, next }) => {
   if (!ctx.actor) throw ctx.authFailure ?? new CoreError('unauthenticated', 'Authentication required');
+  if (ctx.actor.secondStepRequired && !meta?.duringEnrolment) {
+    throw new CoreError(
+      'forbidden',
+      'Your account requires two-step sign-in: set up an authenticator app on the page you see first',
+    );
+  }
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 

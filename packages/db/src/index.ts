@@ -5,4 +5,5 @@ export * from './open.ts';
 export * from './schema.ts';
 export * from './schema-recipients.ts';
 export * from './schema-send-sources.ts';
+export * from './schema-sign-in.ts';
 export * from './scope.ts';

@@ -18,6 +18,7 @@ import type {
   LinkVisitsTable,
   TemplateLinksTable,
 } from './schema-send-sources.ts';
+import type { SignInChallengesTable, UserRecoveryCodesTable, UserTotpTable } from './schema-sign-in.ts';
 
 export type {
   CreatedAt,
@@ -44,6 +45,8 @@ export interface AccountsTable {
   updated_at: UpdatedAt;
   /** Issue 34.2: the automatic reminders of requests whose sender names none (migration 2026_11_28_0401). */
   default_reminders: Json<{ every_hours: number; max: number } | null> | null;
+  /** Issue 45: every member signs in with a second step (migration 2026_12_07_0501). */
+  require_second_step: Generated<boolean>;
 }
 
 export interface UsersTable {
@@ -91,6 +94,8 @@ export interface SessionsTable {
   ip: string | null;
   user_agent: string | null;
   last_seen_at: NullableTimestamp;
+  /** How it was opened: `password`, `password+totp`, `link`, ... (migration 2026_12_07_0501). */
+  method: ColumnType<string, string | undefined, string>;
 }
 
 /** One-time links: sign-in by email and password reset (migration 2026_11_23_0003). */
@@ -626,6 +631,9 @@ export interface Database {
   page_render_failures: PageRenderFailuresTable;
   request_recipients: RequestRecipientsTable;
   account_recipient_defaults: AccountRecipientDefaultsTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

@@ -5,6 +5,7 @@ import { setCsrfToken, trpc } from './trpc.ts';
 
 export { nextPath, tokenFromHash } from './links.ts';
 
+import { RequiredTwoStepPage } from './pages/auth/required-two-step.tsx';
 import { Loading } from './ui.tsx';
 
 export const sessionQuery = () => trpc.auth.session.queryOptions(undefined, { staleTime: 60_000 });
@@ -27,5 +28,7 @@ export function RequireSession({ children }: { children: (session: Session) => R
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`} replace />;
   }
+  // Issue 45: the account requires two-step sign-in and this session has none yet.
+  if (data.session.second_step_required) return <RequiredTwoStepPage />;
   return <>{children(data.session)}</>;
 }

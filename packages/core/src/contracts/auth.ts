@@ -43,3 +43,13 @@ export const AcceptInvitationInput = z.object({
   name: z.string().trim().min(1, 'Enter your name').max(200),
   password: NewPassword,
 });
+
+/** A code from the authenticator app (6 digits) or a recovery code (`xxxxx-xxxxx`). */
+export const SecondStepCode = z.string().trim().min(1, 'Enter the code').max(40);
+
+/** The second step of a sign-in: the challenge the first step returned and a code. */
+export const SecondStepInput = z.object({ token: z.string().min(20).max(200), code: SecondStepCode });
+
+export const CodeInput = z.object({ code: SecondStepCode });
+
+export const SecondStepRuleInput = z.object({ required: z.boolean() });

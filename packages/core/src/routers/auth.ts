@@ -3,6 +3,7 @@ import {
   AcceptInvitationInput,
   EmailInput,
   ResetPasswordInput,
+  SecondStepInput,
   SignInInput,
   SignInLinkInput,
   SignUpInput,
@@ -10,6 +11,7 @@ import {
 } from '../contracts/auth.ts';
 import { getAccount } from '../services/accounts.ts';
 import { acceptInvitation, describeInvitation } from '../services/sessions/members.ts';
+import { completeSecondStep, type SignInOutcome } from '../services/sessions/second-step.ts';
 import {
   type NewSession,
   revokeSession,
@@ -36,6 +38,18 @@ function startSession(ctx: { web: WebSession }, session: NewSession) {
   return { signed_in: true as const };
 }
 
+/**
+ * A first step's outcome: the session cookie, or (a user with a second step) no cookie and the
+ * challenge the page sends back with the code to `auth.completeSecondStep`.
+ */
+function afterFirstStep(ctx: { web: WebSession }, outcome: SignInOutcome) {
+  if (outcome.kind === 'session') return startSession(ctx, outcome.session);
+  return {
+    signed_in: false as const,
+    second_step: { token: outcome.token, expires_at: outcome.expiresAt.toISOString() },
+  };
+}
+
 export const authRouter = router({
   /** Who is signed in on this browser (null when nobody), and the CSRF token for changes. */
   session: publicProcedure.query(async ({ ctx }) => {
@@ -48,6 +62,8 @@ export const authRouter = router({
         id: actor.sessionId,
         csrf_token: await sessionCsrfToken(ctx.db, actor.sessionId),
         environment: actor.environment,
+        /** Issue 45: the account requires a second step and this session has none yet: set one up first. */
+        second_step_required: actor.secondStepRequired === true,
         user: { id: actor.userId, email: actor.userEmail, name: actor.userName, role: actor.userRole },
         account: { id: account.id, name: account.name },
       },
@@ -55,7 +71,12 @@ export const authRouter = router({
   }),
 
   signIn: webProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
-    return startSession(ctx, await signInWithPassword(ctx, input, metaOf(ctx)));
+    return afterFirstStep(ctx, await signInWithPassword(ctx, input, metaOf(ctx)));
+  }),
+
+  /** The second step: a code from the authenticator app or a recovery code opens the session. */
+  completeSecondStep: webProcedure.input(SecondStepInput).mutation(async ({ ctx, input }) => {
+    return startSession(ctx, await completeSecondStep(ctx, input, metaOf(ctx)));
   }),
 
   /** Emails a one-time sign-in link; the answer is the same whether the address is known or not. */
@@ -65,7 +86,7 @@ export const authRouter = router({
   }),
 
   signInWithLink: webProcedure.input(TokenInput).mutation(async ({ ctx, input }) => {
-    return startSession(ctx, await signInWithLink(ctx, input.token, metaOf(ctx)));
+    return afterFirstStep(ctx, await signInWithLink(ctx, input.token, metaOf(ctx)));
   }),
 
   requestPasswordReset: webProcedure.input(EmailInput).mutation(async ({ ctx, input }) => {
@@ -74,7 +95,7 @@ export const authRouter = router({
   }),
 
   resetPassword: webProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
-    return startSession(ctx, await resetPassword(ctx, input, metaOf(ctx)));
+    return afterFirstStep(ctx, await resetPassword(ctx, input, metaOf(ctx)));
   }),
 
   signUp: webProcedure.input(SignUpInput).mutation(async ({ ctx, input }) => {

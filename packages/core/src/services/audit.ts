@@ -9,6 +9,8 @@ import type { Actor, Scope } from '../context.ts';
 export type AuditBy =
   | { kind: 'actor'; actor: Actor }
   | { kind: 'signer'; signerId: number; ip: string | null; userAgent: string | null }
+  /** A dashboard user before or outside a session (a sign-in's second step). */
+  | { kind: 'user'; userId: number; ip: string | null; userAgent: string | null }
   | { kind: 'system' };
 
 export interface AuditEntry {
@@ -36,6 +38,8 @@ function whoColumns(by: AuditBy) {
         ip: by.ip,
         user_agent: by.userAgent,
       };
+    case 'user':
+      return { actor_type: 'user', actor_id: String(by.userId), ip: by.ip, user_agent: by.userAgent };
     case 'system':
       return { actor_type: 'system' };
   }

@@ -16,6 +16,8 @@ export async function insertSession(
     userAgent: string | null;
     now: Date;
     expiresAt: Date;
+    /** How it was opened (`password`, `password+totp`, ...). */
+    method: string;
   },
 ): Promise<{ id: number }> {
   return db
@@ -30,6 +32,7 @@ export async function insertSession(
       ip: values.ip,
       user_agent: values.userAgent,
       last_seen_at: values.now,
+      method: values.method,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -51,6 +54,8 @@ export interface SessionAuthRow {
   role: UserRole;
   disabled_at: Date | null;
   archived_at: Date | null;
+  method: string;
+  require_second_step: boolean;
 }
 
 export async function findSessionByHash(db: Executor, idHash: string): Promise<SessionAuthRow | undefined> {
@@ -73,6 +78,8 @@ export async function findSessionByHash(db: Executor, idHash: string): Promise<S
       'users.role',
       'users.disabled_at',
       'accounts.archived_at',
+      'sessions.method',
+      'accounts.require_second_step',
     ])
     .where('sessions.id_hash', '=', idHash)
     .executeTakeFirst();
@@ -95,13 +102,14 @@ export interface SessionListRow {
   created_at: Date;
   last_seen_at: Date | null;
   expires_at: Date;
+  method: string;
 }
 
 /** The user's sessions neither revoked nor expired at `now`, most recently used first. */
 export async function listLiveSessions(db: Executor, userId: number, now: Date): Promise<SessionListRow[]> {
   return db
     .selectFrom('sessions')
-    .select(['id', 'environment', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
+    .select(['id', 'environment', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at', 'method'])
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
@@ -186,4 +194,38 @@ export async function useSignInToken(
     .where('expires_at', '>', opts.now)
     .returning('user_id')
     .executeTakeFirst();
+}
+
+/**
+ * Marks a session opened without a second step as having one now (its user just set one up):
+ * `password` becomes `password+totp`. A session that already had one keeps its method.
+ */
+export async function addSessionSecondStep(db: Executor, id: number, step: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set((eb) => ({ method: eb('method', '||', `+${step}`) }))
+    .where('id', '=', id)
+    .where('method', 'not like', '%+%')
+    .execute();
+}
+
+export async function setAccountSecondStepRule(
+  db: Executor,
+  accountId: number,
+  required: boolean,
+): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ require_second_step: required })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+export async function findAccountSecondStepRule(db: Executor, accountId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('require_second_step')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row?.require_second_step ?? false;
 }

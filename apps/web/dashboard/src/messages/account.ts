@@ -28,6 +28,14 @@ export const account = {
   'auth.login.reset_title': 'Reset your password',
   'auth.login.reset_lead': 'We will email you a link to choose a new password.',
 
+  // The second step of a sign-in (issue 45), after the password or the emailed link.
+  'auth.second.title': 'Two-step sign-in',
+  'auth.second.lead': 'Enter the 6-digit code your authenticator app shows for this account.',
+  'auth.second.code': 'Code',
+  'auth.second.code_hint': 'No phone at hand? Enter one of your recovery codes instead.',
+  'auth.second.submit': 'Verify and sign in',
+  'auth.second.start_over': 'Start again',
+
   // The one-time sign-in link from the email (/login/link).
   'auth.link.title': 'Signing you in',
   'auth.link.incomplete':
@@ -122,6 +130,9 @@ export const account = {
   'account.sessions.this_browser': 'this browser',
   'account.sessions.test_mode': 'test mode',
   'account.sessions.details': '{address} · signed in {signed_in} · last active {last_active}',
+  // How the session was opened; {method} is the method's name when it has no words here.
+  'account.sessions.method':
+    '· {method, select, password {with a password} password_totp {with a password and an app code} password_recovery_code {with a password and a recovery code} link {with an emailed link} link_totp {with an emailed link and an app code} link_recovery_code {with an emailed link and a recovery code} other {{method}}}',
   'account.sessions.unknown_address': 'unknown address',
   'account.sessions.sign_out': 'Sign out',
   'account.sessions.signed_out': 'Session signed out',
@@ -237,6 +248,50 @@ export const account = {
   'apps.disconnect.description': 'Its tokens stop working at once; to use it again, connect it again.',
   'apps.disconnect.confirm': 'Disconnect',
   'apps.disconnect.done': 'App disconnected: its access ends now',
+
+  // Account page: the authenticator app as the second step of signing in (issue 45).
+  'account.totp.title': 'Two-step sign-in',
+  'account.totp.off': 'Off: signing in needs only your password or an emailed link.',
+  'account.totp.on':
+    'On: every sign-in asks for a code from your authenticator app. {count, plural, =0 {No recovery codes left: make new ones.} one {# recovery code left.} other {# recovery codes left.}}',
+  'account.totp.set_up': 'Set up an authenticator app',
+  'account.totp.scan':
+    'Scan this QR code with your authenticator app (such as Google Authenticator, Microsoft Authenticator, 1Password or Aegis), or type the key in it. Then enter the code it shows.',
+  'account.totp.qr_alt': 'QR code to scan with an authenticator app',
+  'account.totp.key': 'Key',
+  'account.totp.copy_key': 'Copy key',
+  'account.totp.first_code': 'Code from the app',
+  'account.totp.turn_on': 'Turn on',
+  'account.totp.cancel': 'Cancel',
+  'account.totp.enabled': 'Two-step sign-in is on',
+  'account.totp.codes_title': 'Your recovery codes',
+  'account.totp.codes_intro':
+    'Each code signs you in once when you do not have your app. Store them somewhere safe: they will not be shown again.',
+  'account.totp.copy_codes': 'Copy codes',
+  'account.totp.codes_done': 'I have stored them',
+  'account.totp.fresh_code': 'Code from the app, or a recovery code',
+  'account.totp.fresh_hint': 'Needed to turn it off or to make new recovery codes.',
+  'account.totp.turn_off': 'Turn off',
+  'account.totp.renew': 'New recovery codes',
+  'account.totp.removed': 'Two-step sign-in is off',
+
+  // The page a member sees when the account requires two-step sign-in and they have none yet.
+  'auth.required.title': 'Set up two-step sign-in',
+  'auth.required.lead':
+    'An admin of your account requires a code from an authenticator app at every sign-in. Set one up to continue.',
+  'auth.required.has_app':
+    'You already have an authenticator app, but this session was opened without its code. Sign out, then sign in again with a code.',
+  'auth.required.sign_out': 'Sign out',
+
+  // Team page, admins: requiring two-step sign-in of every member (issue 45).
+  'team.rule.title': 'Two-step sign-in',
+  'team.rule.off': 'Members may sign in with a password or an emailed link alone.',
+  'team.rule.on':
+    'Required: every member signs in with a code from an authenticator app. Members without one set one up at their next sign-in; other routes stay closed to them until then.',
+  'team.rule.require': 'Require two-step sign-in for every member',
+  'team.rule.stop': 'Stop requiring it',
+  'team.rule.required': 'Two-step sign-in is now required',
+  'team.rule.optional': 'Two-step sign-in is no longer required',
 
   // A page that does not exist.
   'notfound.title': 'Page not found',

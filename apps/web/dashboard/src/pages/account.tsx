@@ -11,6 +11,7 @@ import { msg, t } from '../messages/index.ts';
 import { type Session, sessionQuery } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, CardForm, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
+import { TwoStepSection } from './account/two-step.tsx';
 import { CopyDefaultsForm } from './copy-defaults.tsx';
 import { ReminderDefaultsForm } from './request-extras.tsx';
 
@@ -269,7 +270,8 @@ function Sessions() {
                   address: s.ip ?? msg('account.sessions.unknown_address'),
                   signed_in: formatDateTime(s.created_at),
                   last_active: formatAgo(s.last_seen_at),
-                })}
+                })}{' '}
+                {t('account.sessions.method', { method: s.method.replaceAll('+', '_') })}
               </div>
             </div>
             {s.current ? null : (
@@ -334,6 +336,7 @@ export function AccountPage({ session }: { session: Session }) {
       {session.user.role === 'admin' ? <SignerLanguageForm /> : null}
       {session.user.role === 'admin' ? <MessageDelivery /> : null}
       <PasswordForm />
+      <TwoStepSection />
       <Sessions />
     </>
   );

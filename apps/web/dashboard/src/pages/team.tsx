@@ -6,6 +6,7 @@ import { ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { Invitations } from './team/invitations.tsx';
 import { InviteForm } from './team/invite-form.tsx';
 import { Members } from './team/members.tsx';
+import { TwoStepRule } from './team/two-step-rule.tsx';
 
 export function TeamPage({ session }: { session: Session }) {
   const admin = session.user.role === 'admin';
@@ -18,6 +19,7 @@ export function TeamPage({ session }: { session: Session }) {
           : msg('team.intro_unnamed')}
       </PageHeader>
       {admin ? <InviteForm /> : null}
+      {admin ? <TwoStepRule /> : null}
       {list.isPending ? <Loading /> : null}
       <ErrorNote error={list.error} />
       {list.data ? (

@@ -35,6 +35,8 @@ export interface SessionMeta {
   ip: string | null;
   userAgent: string | null;
   environment?: Environment;
+  /** How the session is opened: `password` (the default), `password+totp`, `link`, ... */
+  method?: string;
 }
 
 /** Opens a session for a user (after a password, a sign-in link, a reset or an accepted invitation). */
@@ -55,9 +57,16 @@ export async function createSession(
     userAgent: meta.userAgent?.slice(0, 500) ?? null,
     now,
     expiresAt,
+    method: meta.method ?? 'password',
   });
   return { token, id: row.id, csrfToken, expiresAt };
 }
+
+/**
+ * Whether a session's method includes a second step: `password+totp`, `link+recovery_code`, ...
+ * (passkeys and single sign-on will count as one too).
+ */
+export const methodHasSecondStep = (method: string) => method.includes('+');
 
 /** The signed-in user of a dashboard session, as the session procedures know them. */
 export interface SessionActor {
@@ -78,12 +87,21 @@ export interface SessionAuth {
 export async function authenticateSession(
   db: Executor,
   config: Pick<Config, 'PUBLIC_URL'>,
-  { cookieHeader, now }: { cookieHeader: string | undefined; now: Date },
+  {
+    cookieHeader,
+    now,
+    allowEnrolment = false,
+  }: { cookieHeader: string | undefined; now: Date; allowEnrolment?: boolean },
 ): Promise<SessionAuth | null> {
   const token = sessionTokenFromCookie(config, cookieHeader);
   if (!token) return null;
   const row = await findSessionByHash(db, sha256Hex(token));
   if (!row || row.revoked_at || row.expires_at <= now || row.disabled_at || row.archived_at) return null;
+  // Issue 45: the account requires a second step and this session was opened without one. Only
+  // the dashboard's tRPC adapter (`allowEnrolment`) sees it, as an actor that may only set one up;
+  // to everything else (the OAuth consent page, ...) it is no session at all.
+  const secondStepRequired = row.require_second_step && !methodHasSecondStep(row.method);
+  if (secondStepRequired && !allowEnrolment) return null;
   if (!row.last_seen_at || now.getTime() - row.last_seen_at.getTime() > SEEN_EVERY_MS) {
     await touchSession(db, row.id_hash, now);
   }
@@ -102,6 +120,7 @@ export async function authenticateSession(
       oauthClientId: null,
       canWrite: true,
       sessionId: row.id,
+      ...(secondStepRequired ? { secondStepRequired: true } : {}),
     },
   };
 }
@@ -130,7 +149,7 @@ export async function authenticateWebRequest(
   config: Pick<Config, 'PUBLIC_URL'>,
   { now, ...req }: WebRequest & { now: Date },
 ): Promise<{ actor: Actor | null; failure: CoreError | null }> {
-  const auth = await authenticateSession(db, config, { cookieHeader: req.cookie, now });
+  const auth = await authenticateSession(db, config, { cookieHeader: req.cookie, now, allowEnrolment: true });
   if (!auth) return { actor: null, failure: null };
   if (SAFE_METHODS.has(req.method.toUpperCase())) return { actor: auth.actor, failure: null };
   const failure = csrfFailure(config, auth.csrfToken, req);
@@ -176,6 +195,8 @@ export interface SessionDto {
   created_at: string;
   last_seen_at: string | null;
   expires_at: string;
+  /** How it was opened: `password`, `password+totp`, `password+recovery_code`, `link`, `link+totp`, ... */
+  method: string;
 }
 
 /** The user's live sessions, most recently used first. */
@@ -193,6 +214,7 @@ const toSessionDto = (r: SessionListRow, currentId: number): SessionDto => ({
   created_at: r.created_at.toISOString(),
   last_seen_at: r.last_seen_at?.toISOString() ?? null,
   expires_at: r.expires_at.toISOString(),
+  method: r.method,
 });
 
 /** Signs one of the user's sessions out; another user's session id is not found. */

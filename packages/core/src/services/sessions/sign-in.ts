@@ -14,6 +14,7 @@ import { queueMail, sendMailNow } from '../mail.ts';
 import { hitRateLimit } from '../rate-limit.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { passwordResetEmail, signInLinkEmail } from './emails.ts';
+import { afterFirstStep, type SignInOutcome } from './second-step.ts';
 import { createSession, type NewSession, revokeUserSessions, type SessionMeta } from './sessions.ts';
 
 /** Attempts per one-minute window, counted in the database so every process shares them. */
@@ -61,12 +62,15 @@ const dummy = () => {
 
 const WRONG = 'The email address or the password is wrong';
 
-/** Email + password (README, "Dashboard"). Wrong either way gets the same answer; attempts are rate-limited. */
+/**
+ * Email + password (README, "Dashboard"). Wrong either way gets the same answer; attempts are
+ * rate-limited. A user with a second step gets its challenge instead of a session (second-step.ts).
+ */
 export async function signInWithPassword(
   sc: ServiceContext,
   input: { email: string; password: string },
   meta: SessionMeta,
-): Promise<NewSession> {
+): Promise<SignInOutcome> {
   const { db } = sc;
   const now = sc.now();
   const email = normalEmail(input.email);
@@ -88,7 +92,7 @@ export async function signInWithPassword(
       updatedAt: null,
     });
   }
-  return createSession(db, user.id, { ...meta, now });
+  return afterFirstStep(db, user.id, { ...meta, now, firstFactor: 'password' });
 }
 
 async function issueToken(
@@ -188,27 +192,30 @@ export async function signInWithLink(
   sc: ServiceContext,
   token: string,
   meta: SessionMeta,
-): Promise<NewSession> {
+): Promise<SignInOutcome> {
   const now = sc.now();
   return sc.db.transaction().execute(async (tx) => {
     const userId = await consumeToken(tx, token, { purpose: 'sign_in', now });
-    return createSession(tx, userId, { ...meta, now });
+    return afterFirstStep(tx, userId, { ...meta, now, firstFactor: 'link' });
   });
 }
 
-/** Sets a new password from a reset link: every other session of the user ends. */
+/**
+ * Sets a new password from a reset link: every other session of the user ends. A user with a
+ * second step still needs it to sign in: the link proves the mailbox, not the app.
+ */
 export async function resetPassword(
   sc: ServiceContext,
   input: { token: string; password: string },
   meta: SessionMeta,
-): Promise<NewSession> {
+): Promise<SignInOutcome> {
   const now = sc.now();
   const hash = await hashPassword(input.password);
   return sc.db.transaction().execute(async (tx) => {
     const userId = await consumeToken(tx, input.token, { purpose: 'password_reset', now });
     await setUserPasswordHash(tx, userId, { passwordHash: hash, updatedAt: now });
     await revokeUserSessions(tx, userId, { keepId: null, now });
-    return createSession(tx, userId, { ...meta, now });
+    return afterFirstStep(tx, userId, { ...meta, now, firstFactor: 'password_reset' });
   });
 }
 

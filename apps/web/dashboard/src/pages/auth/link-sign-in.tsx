@@ -1,12 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { msg } from '../../messages/index.ts';
 import { nextPath, tokenFromHash } from '../../session.tsx';
 import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
 import { useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
+import { SecondStepForm } from './second-step.tsx';
 
 /**
  * /login/link?next=...#token=...: the one-time link from the sign-in email; `next` (a path on
@@ -17,9 +18,11 @@ export function LinkSignInPage() {
   const token = useRef(tokenFromHash());
   const next = useRef(nextPath(window.location.search));
   const started = useRef(false);
+  const navigate = useNavigate();
+  const [challenge, setChallenge] = useState<string | null>(null);
   const signIn = useMutation(
     trpc.auth.signInWithLink.mutationOptions({
-      onSuccess: () => signedIn(next.current),
+      onSuccess: (r) => (r.signed_in ? signedIn(next.current) : setChallenge(r.second_step.token)),
     }),
   );
   useEffect(() => {
@@ -29,6 +32,17 @@ export function LinkSignInPage() {
     window.history.replaceState(null, '', window.location.pathname);
     signIn.mutate({ token: token.current });
   }, [signIn]);
+  if (challenge !== null) {
+    return (
+      <AuthLayout title={msg('auth.link.title')}>
+        <SecondStepForm
+          token={challenge}
+          onSignedIn={() => signedIn(next.current)}
+          onStartOver={() => navigate('/login')}
+        />
+      </AuthLayout>
+    );
+  }
   return (
     <AuthLayout title={msg('auth.link.title')}>
       {!token.current ? (

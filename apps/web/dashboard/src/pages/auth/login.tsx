@@ -13,14 +13,23 @@ import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
 import { EmailField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
+import { RequiredTwoStepPage } from './required-two-step.tsx';
+import { SecondStepForm } from './second-step.tsx';
 
-function PasswordForm({ onForgot }: { onForgot: (email: string) => void }) {
+function PasswordForm({
+  onForgot,
+  onSecondStep,
+}: {
+  onForgot: (email: string) => void;
+  onSecondStep: (token: string) => void;
+}) {
   const signedIn = useSignedIn();
   const location = useLocation();
   const form = useForm<z.infer<typeof SignInInput>>({ resolver: zodResolver(SignInInput) });
   const signIn = useMutation(
     trpc.auth.signIn.mutationOptions({
-      onSuccess: () => signedIn(nextPath(location.search)),
+      onSuccess: (r) =>
+        r.signed_in ? signedIn(nextPath(location.search)) : onSecondStep(r.second_step.token),
     }),
   );
   const { errors } = form.formState;
@@ -91,9 +100,12 @@ function EmailForm({ purpose, initialEmail }: { purpose: 'link' | 'reset'; initi
 export function LoginPage() {
   const session = useQuery(sessionQuery());
   const location = useLocation();
+  const signedIn = useSignedIn();
   const [tab, setTab] = useState('password');
   const [resetEmail, setResetEmail] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<string | null>(null);
   if (session.isPending) return <Loading />;
+  if (session.data?.session?.second_step_required) return <RequiredTwoStepPage />;
   if (session.data?.session) {
     const next = nextPath(location.search);
     if (isServerPage(next)) {
@@ -101,6 +113,17 @@ export function LoginPage() {
       return <Loading />;
     }
     return <Navigate to={next} replace />;
+  }
+  if (challenge !== null) {
+    return (
+      <AuthLayout title={msg('auth.login.title')}>
+        <SecondStepForm
+          token={challenge}
+          onSignedIn={() => signedIn(nextPath(location.search))}
+          onStartOver={() => setChallenge(null)}
+        />
+      </AuthLayout>
+    );
   }
   if (resetEmail !== null) {
     return (
@@ -134,7 +157,7 @@ export function LoginPage() {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="password" className="tab-panel">
-          <PasswordForm onForgot={(email) => setResetEmail(email)} />
+          <PasswordForm onForgot={(email) => setResetEmail(email)} onSecondStep={setChallenge} />
         </Tabs.Content>
         <Tabs.Content value="link" className="tab-panel">
           <p className="hint">{msg('auth.login.link_intro')}</p>

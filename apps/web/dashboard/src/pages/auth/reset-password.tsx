@@ -1,9 +1,9 @@
 import { NewPassword } from '@esign/core/schemas/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { msg, tx } from '../../messages/index.ts';
 import { tokenFromHash } from '../../session.tsx';
@@ -11,6 +11,7 @@ import { trpc } from '../../trpc.ts';
 import { ErrorNote, SubmitRow } from '../../ui.tsx';
 import { NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
+import { SecondStepForm } from './second-step.tsx';
 
 const Form = z
   .object({ password: NewPassword, confirm: z.string() })
@@ -20,12 +21,30 @@ const Form = z
 export function ResetPasswordPage() {
   const token = useRef(tokenFromHash());
   const signedIn = useSignedIn();
+  const navigate = useNavigate();
   const form = useForm<z.infer<typeof Form>>({ resolver: zodResolver(Form) });
+  const [challenge, setChallenge] = useState<string | null>(null);
   const reset = useMutation(
     trpc.auth.resetPassword.mutationOptions({
-      onSuccess: () => signedIn('/', { clearHash: true }),
+      onSuccess: (r) => {
+        if (r.signed_in) return signedIn('/', { clearHash: true });
+        // The password is changed; signing in still needs the second step.
+        window.history.replaceState(null, '', window.location.pathname);
+        setChallenge(r.second_step.token);
+      },
     }),
   );
+  if (challenge !== null) {
+    return (
+      <AuthLayout title={msg('auth.reset.title')}>
+        <SecondStepForm
+          token={challenge}
+          onSignedIn={() => signedIn('/')}
+          onStartOver={() => navigate('/login')}
+        />
+      </AuthLayout>
+    );
+  }
   if (!token.current) {
     return (
       <AuthLayout title={msg('auth.reset.title')}>

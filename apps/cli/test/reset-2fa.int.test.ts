@@ -1,0 +1,86 @@
+import { createAccount, createCaller, createContext, createLogger, sealTotpSeed } from '@esign/core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { esign } from '../../../test/spawn.ts';
+
+// Issue 45: `esign user reset-2fa --email E` lets a locked-out user (an admin who lost their app
+// and their recovery codes) sign in with their password again.
+
+vi.setConfig({ testTimeout: 180_000 });
+
+let t: TestApp;
+let env: Record<string, string>;
+beforeAll(async () => {
+  t = await startTestApp();
+  env = { DATABASE_URL: t.dbUrl, PUBLIC_URL: t.baseUrl, DATA_DIR: t.config.DATA_DIR };
+});
+afterAll(() => t.close());
+
+/** The first step of a dashboard sign-in, as the web adapter calls it. */
+async function passwordStep(email: string, password: string) {
+  const caller = createCaller(
+    createContext({
+      db: t.db,
+      logger: createLogger('silent', 'test'),
+      config: t.config,
+      deps: t.rt.deps,
+      actor: null,
+      source: 'invite',
+      ip: '192.0.2.9',
+      userAgent: 'vitest',
+      now: () => new Date(),
+      web: { origin: t.baseUrl, setCookie: () => {}, clearCookie: () => {} },
+    }),
+  );
+  return caller.auth.signIn({ email, password });
+}
+
+describe('esign user reset-2fa', () => {
+  it('removes the authenticator app and recovery codes of a locked-out admin, ends their sessions, records it in the audit log; the password alone signs in again', async () => {
+    const email = `locked-${Date.now()}@example.com`;
+    const password = 'locked out admin 1';
+    const { user, account } = await createAccount(
+      t.db,
+      { email, password, name: 'Lou', accountName: 'Locked' },
+      new Date(),
+    );
+    await t.db
+      .insertInto('user_totp')
+      .values({
+        user_id: user.id,
+        secret_sealed: sealTotpSeed(t.config, user.id, 'JBSWY3DPEHPK3PXP'),
+        confirmed_at: new Date(),
+      })
+      .execute();
+    await t.db
+      .insertInto('user_recovery_codes')
+      .values({ user_id: user.id, code_hash: 'x'.repeat(64) })
+      .execute();
+    expect((await passwordStep(email, password)).signed_in).toBe(false);
+
+    const r = await esign(['user', 'reset-2fa', '--email', email, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      user: { id: user.id, email },
+      second_step_removed: true,
+      signed_out_sessions: 0,
+    });
+    expect(
+      await t.db.selectFrom('user_recovery_codes').select('id').where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
+    const audit = await t.db
+      .selectFrom('audit_events')
+      .select(['type', 'actor_type'])
+      .where('account_id', '=', account.id)
+      .where('type', '=', 'user.totp_removed')
+      .execute();
+    expect(audit).toEqual([{ type: 'user.totp_removed', actor_type: 'system' }]);
+    expect((await passwordStep(email, password)).signed_in).toBe(true);
+  });
+
+  it('an unknown email: exit status non-zero and the not_found error', async () => {
+    const r = await esign(['user', 'reset-2fa', '--email', 'nobody-here@example.com', '--json'], env);
+    expect(r.code).not.toBe(0);
+    expect(JSON.parse(r.stdout).error.code).toBe('not_found');
+  });
+});
