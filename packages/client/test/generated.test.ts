@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { generatePythonOperations, PYTHON_OPERATIONS_FILE } from '../scripts/python-operations.ts';
 import { GENERATED_FILE, generateTypes } from '../scripts/types.ts';
 
 // Issue 48 item 1: "a change of the API that is not regenerated fails the tests".
@@ -18,4 +19,13 @@ it('the generated types cover every path and webhook of the document', async () 
   const generated = readFileSync(GENERATED_FILE, 'utf8');
   for (const path of Object.keys(doc.paths)) expect(generated).toContain(`    "${path}": {`);
   for (const event of Object.keys(doc.webhooks)) expect(generated).toContain(`    "${event}": {`);
+});
+
+it("the Python client's operation table is what the current OpenAPI document generates (issue 48 item 2)", () => {
+  const committed = readFileSync(PYTHON_OPERATIONS_FILE, 'utf8');
+  expect(
+    committed === generatePythonOperations(),
+    'clients/python/esign_client/_operations.py is stale: run `pnpm --filter @esign/client generate`',
+  ).toBe(true);
+  expect(committed).toContain('"templates-get": ("GET", "/templates/{id}"),');
 });

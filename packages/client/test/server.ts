@@ -31,7 +31,8 @@ export interface DevServer {
   close(): Promise<void>;
 }
 
-export async function startDevServer(): Promise<DevServer> {
+/** `webhookUrl`: where the endpoint points instead of the built-in receiver (a quick start's own). */
+export async function startDevServer(opts: { webhookUrl?: string } = {}): Promise<DevServer> {
   const t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
   const owner = await createTestAccount(t.db, { credits: 10 });
   const deliveries: Delivery[] = [];
@@ -44,7 +45,7 @@ export async function startDevServer(): Promise<DevServer> {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const webhookUrl = opts.webhookUrl ?? `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   const { secret } = await createWebhookEndpoint(
     t.db,
     { accountId: owner.accountId, environment: 'live' },
