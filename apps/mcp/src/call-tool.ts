@@ -9,9 +9,10 @@ import {
   toCoreError,
 } from '@esign/core';
 import type { Db } from '@esign/db';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { ProtocolError } from './protocol-errors.ts';
 import type { McpTool } from './tools.ts';
 
 export interface ToolRunner {
@@ -40,7 +41,7 @@ export async function callTool(
   const { tool } = call;
   // A name that is no tool is a protocol error (MCP: "Unknown tool" is -32602, invalid params), not
   // a tool result: the client asked for something the server never listed.
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.name}`);
+  if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${call.name}`);
   const ctx = createContext({
     ...runner,
     actor: call.actor,

@@ -14,16 +14,26 @@ import type { Db } from '@esign/db';
 import {
   authenticateHttp,
   countMoreCalls,
+  fromFastifyError,
   sendError,
   streamJsonUploads,
   TEMPLATE_UPLOAD_LIMIT,
 } from '@esign/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { callTool, type ToolRunner } from './call-tool.ts';
+import { getPrompt, guidesFor, promptList, readResource, resourceList } from './guides.ts';
+import { refuseMalformedCalls } from './protocol-errors.ts';
 import { protectedResourceMetadata } from './resource-metadata.ts';
 import { type McpTool, mcpTools, toolsFor, withoutPurchaseLinks } from './tools.ts';
 
@@ -93,6 +103,15 @@ function listed(tool: McpTool, offered: boolean) {
   };
 }
 
+/** The usage guides (docs/mcp.md, Guides) as prompts and as resources. */
+function serveGuides(server: Server, offered: boolean) {
+  const guides = guidesFor(offered);
+  server.setRequestHandler(ListPromptsRequestSchema, async () => promptList(guides));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => getPrompt(guides, req.params.name));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => resourceList(guides));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => readResource(guides, req.params.uri));
+}
+
 /** One MCP server for one request (stateless): the caller's tools, each call run as the caller. */
 function serverFor(
   runner: ToolRunner,
@@ -101,7 +120,11 @@ function serverFor(
   actor: Actor,
   offered: boolean,
 ) {
-  const server = new Server({ name: 'esign', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'esign', version: '1.0.0' },
+    { capabilities: { tools: {}, prompts: {}, resources: {} } },
+  );
+  serveGuides(server, offered);
   const visible = toolsFor(tools, actor, offered);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: visible.map((t) => listed(t, offered)),
@@ -133,6 +156,7 @@ async function answer(server: Server, request: FastifyRequest, reply: FastifyRep
     server.close().catch((err) => request.log.warn({ err }, 'MCP server close failed'));
   });
   await server.connect(transport);
+  refuseMalformedCalls(transport, (err) => request.log.warn({ err }, 'MCP answer not sent'));
   await transport.handleRequest(request.raw, reply.raw, body);
 }
 
@@ -159,6 +183,13 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
   protectedResourceMetadata(app, opts.config);
+  // A body that is not JSON is JSON-RPC's parse error (-32700), not the REST API's invalid_json.
+  app.setErrorHandler((err, request, reply) => {
+    const core = fromFastifyError(err as { code?: string; statusCode?: number; message: string });
+    if (core.code === 'invalid_json') return jsonRpcError(reply, 400, -32700, `Parse error: ${core.message}`);
+    if (core.code === 'internal_error') request.log.error({ err }, 'unhandled error');
+    return sendError(reply, core);
+  });
 
   const limits = { db: opts.db, now: runner.now, perMinute: opts.config.RATE_LIMIT_PER_MINUTE };
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -280,9 +280,14 @@ describe.runIf(enabled)('MCP OAuth (Authentication rule 8)', () => {
     expect(names).toContain('list_templates');
     expect(names).not.toContain('create_template');
     expect(names).not.toContain('send_signature_request');
+    const asked = provider.authorizationUrl?.href;
     const refused = await client.callTool({ name: 'archive_template', arguments: { id: 1 } });
     expect(refused.isError).toBe(true);
     expect(resultData(refused).error.code).toBe('insufficient_scope');
+    // A tool result, not an HTTP 403 challenge: the SDK client does not step up on its own (docs/mcp.md,
+    // "From View only to Full access"; issue 48 item 4); the user authorizes again.
+    expect(provider.authorizationUrl?.href).toBe(asked);
+    expect(provider.saved!.scope).toBe('read');
     await client.close();
   }, 120_000);
 

@@ -8,7 +8,7 @@ import {
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
-import { DECIMAL_ID } from './contracts/ids.ts';
+import { DECIMAL_ID, ID_FORM } from './contracts/ids.ts';
 import {
   CoreError,
   databaseUnavailable,
@@ -185,7 +185,21 @@ export function issuesToCoreError(
   const missing = valueAt(rawInput, issue.path) === undefined;
   if (override) return new CoreError(override, `${name}: ${missing ? 'is required' : issue.message}`);
   if (missing) return new CoreError('missing_parameter', `Missing required parameter: ${name}`);
+  if (issue.message === ID_FORM) return badIdError(name, valueAt(rawInput, issue.path));
   return new CoreError('invalid_parameter', `Invalid value for ${name}: ${issue.message}`);
+}
+
+/** An id that is not one, named with the value sent (issue 48: `get_template` with `id: "abc"`). */
+function badIdError(name: string, value: unknown): CoreError {
+  const shown =
+    typeof value === 'string'
+      ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+      : typeof value === 'number' || typeof value === 'boolean' || value === null
+        ? String(value)
+        : Array.isArray(value)
+          ? 'an array'
+          : 'an object';
+  return new CoreError('invalid_parameter', `Invalid value for ${name}: ${shown} is not an id (${ID_FORM})`);
 }
 
 /** A positive integer, as text in plain decimal or as a number, however large. */

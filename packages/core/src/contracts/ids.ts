@@ -9,7 +9,7 @@ export const MAX_ID = 2_147_483_647;
 /** How an id is written in a path or query string: a positive integer in plain decimal digits. */
 export const DECIMAL_ID = /^[1-9][0-9]*$/;
 
-const ID_FORM = 'expected a positive integer in decimal digits';
+export const ID_FORM = 'expected a positive integer in decimal digits';
 
 /**
  * An id read from a path or query string (`/templates/{id}`, `?template_id=`, `?cursor=`). Text is
