@@ -18,8 +18,6 @@ const ALLOWED = new Map<string, string>([
   ['packages/db/src/queries/webhooks.ts', 'issue 43.2'],
   ['packages/webhooks/src/outbound.ts', 'issue 43.2'],
   // Next to split (issue 43.4, item 6).
-  ['packages/pdf/src/ingest/isolate.ts', 'to split'],
-  ['packages/pdf/src/verify/cms-check.ts', 'to split'],
   ['packages/i18n/src/catalogues/en.ts', 'to split'],
 ]);
 
