@@ -100,7 +100,8 @@ async function startBrowserServer(slot: Slot): Promise<string> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'browser-server.ts');
   const child = spawn(process.execPath, [script, String(slot.runPid), slot.file, slot.lock], {
     detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // Nothing of this process's: vitest waits for its worker's output to close before it ends.
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   child.stdout!.destroy();
