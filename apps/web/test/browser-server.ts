@@ -27,5 +27,8 @@ const watch = setInterval(() => {
   try {
     rmdirSync(dirname(files[0]!)); // the run's folder, once its last browser is gone
   } catch {}
-  server.close().finally(() => process.exit(0));
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 }, 500);
