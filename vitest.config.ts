@@ -131,6 +131,9 @@ function dbProjects() {
 
 export default defineConfig({
   test: {
+    // Every run writes each file's wall time, project and result to test-results/durations.json
+    // and prints the ten slowest at the end (test/durations-reporter.ts).
+    reporters: ['default', './test/durations-reporter.ts'],
     projects: [
       unitProject('unit', unit, ALONE_UNIT, shared),
       unitProject('unit:alone', ALONE_UNIT, [], alone),

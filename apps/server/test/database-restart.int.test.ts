@@ -61,6 +61,16 @@ function loadMe(base: string, key: string, loops = 4) {
   };
 }
 
+/** Waits until the load has seen `count` successes after its first `from` outcomes. */
+function successes(load: { outcomes: Outcome[] }, count: number, from = 0) {
+  return until(
+    `${count} successful requests`,
+    () => load.outcomes.slice(from).filter((o) => o.status === 200).length >= count,
+    30_000,
+    20,
+  );
+}
+
 /** Every outcome is a success or a clean internal_error: never a dropped connection. */
 function expectClean(outcomes: Outcome[]) {
   expect(outcomes.filter((o) => o.status === 'network_error')).toEqual([]);
@@ -148,20 +158,18 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')(
       await db.destroy();
 
       const load = loadMe(app.base, owner.key);
-      await sleep(1_000);
+      await successes(load, 20);
       await server.stop();
       running = false;
       // Down: the process is up and says so.
-      await sleep(1_500);
+      await until('readyz 503', async () => (await fetch(`${app.base}/readyz`)).status === 503, 30_000);
       expect(app.alive(), app.output()).toBe(true);
-      const down = await fetch(`${app.base}/readyz`);
-      expect(down.status).toBe(503);
       expect(await me(app.base, owner.key)).toEqual({ status: 500, code: 'internal_error' });
 
       await server.start();
       running = true;
       await until('readyz recovers', () => isReady(app.base), 30_000);
-      await sleep(500);
+      await successes(load, 20, load.outcomes.length);
       const outcomes = await load.stop();
       expect(app.alive(), app.output()).toBe(true);
       expectClean(outcomes);
@@ -200,9 +208,10 @@ describe.runIf(process.env.ESIGN_TEST_DB === 'embedded')(
       await db.destroy();
 
       const load = loadMe(app.base, owner.key);
-      await sleep(1_000);
+      await successes(load, 20);
       process.kill(Number(pid), 'SIGKILL');
-      await sleep(1_000);
+      // The process notices the death and starts a new postmaster (a new pid in postmaster.pid).
+      await until('a new postmaster', () => !app.alive() || postmaster()[0] !== pid, 60_000, 50);
       expect(app.alive(), app.output()).toBe(true);
       await until(
         'readyz recovers after the embedded server was killed',

@@ -153,6 +153,8 @@ function balancer(backends: () => string[]) {
   })();
   let next = 0;
   return {
+    /** Whether the last health check found `base` ready. */
+    routesTo: (base: string) => healthy.has(base),
     async fetch(path: string, init: RequestInit): Promise<Response> {
       for (let attempt = 0; ; attempt++) {
         const pool = backends().filter((b) => healthy.has(b));
@@ -184,7 +186,7 @@ describe('deploys lose nothing (issue 27.5)', () => {
     for (const a of apis) await until('api ready', () => isReady(a.base), 90_000, 250);
     const lb = balancer(() => apis.map((a) => a.base));
     cleanups.push(() => lb.close());
-    await sleep(500);
+    await until('the balancer routes to both', () => apis.every((a) => lb.routesTo(a.base)), 10_000, 50);
 
     const outcomes: (number | string)[] = [];
     let loading = true;
@@ -199,7 +201,7 @@ describe('deploys lose nothing (issue 27.5)', () => {
         }
       }
     });
-    await sleep(1_000);
+    await until('load under way', () => outcomes.filter((o) => o === 200).length >= 20, 30_000, 50);
     // Roll both: stop one (it drains first), start its successor, wait until it is ready, next.
     for (let i = 0; i < apis.length; i++) {
       const old = apis[i]!;
@@ -213,7 +215,7 @@ describe('deploys lose nothing (issue 27.5)', () => {
       expect(await old.exited).toEqual({ code: 0, signal: null });
       apis[i] = await spawnApp('api', env);
       await until('successor ready', () => isReady(apis[i]!.base), 90_000, 250);
-      await sleep(500);
+      await until('the balancer routes to the successor', () => lb.routesTo(apis[i]!.base), 10_000, 50);
     }
     loading = false;
     await Promise.all(load);

@@ -1,5 +1,4 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jobHandlers, startWorker, type WorkerHandle } from '@esign/core';
@@ -215,7 +214,8 @@ describe.runIf(browserTestsEnabled('dashboard'))('dashboard in a real browser', 
     await page.getByText('Cleo Client signed').waitFor();
     await shot(page, 'desktop-request-completed');
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    const pdf = await readFile((await download.path())!);
+    // A stream, not a path: the browser runs in another process (launchChromium).
+    const pdf = Buffer.concat(await (await download.createReadStream()).toArray());
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.includes(Buffer.from('/ByteRange'))).toBe(true);
 

@@ -23,12 +23,23 @@ afterAll(() => tdb.drop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Backend pids of this database's job listener connections. */
-async function listenerPids(): Promise<number[]> {
+/** Backend pids of this database's job listener connections (only those listening, if asked). */
+async function listenerPids(listening = false): Promise<number[]> {
   const { rows } = await sql<{ pid: number }>`
     select pid from pg_stat_activity
-    where datname = current_database() and application_name = 'esign-jobs-listen'`.execute(tdb.db);
+    where datname = current_database() and application_name = 'esign-jobs-listen'
+      and (not ${listening} or (state = 'idle' and query ilike 'listen %'))`.execute(tdb.db);
   return rows.map((r) => r.pid);
+}
+
+/**
+ * A notification sent after everything the test did: PostgreSQL delivers a channel's
+ * notifications in commit order, so once a listener has the fence it has every notification
+ * committed before it, and any it lacks were never sent.
+ */
+async function fence(got: (string | undefined)[]): Promise<void> {
+  await sql`select pg_notify('esign_jobs', 'fence')`.execute(tdb.db);
+  await until(() => got.includes('fence'), 10_000);
 }
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
@@ -76,9 +87,8 @@ describe('workers woken by NOTIFY on commit', () => {
         await enqueueJob(tx, { kind: 'notify.raw' }); // folded into one by PostgreSQL
         await enqueueJob(tx, { kind: 'notify.raw.later', runAt: new Date(Date.now() + 60_000) });
       });
-      await until(() => got.length > 0, 2_000);
-      await sleep(200);
-      expect(got).toEqual(['notify.raw']);
+      await fence(got);
+      expect(got).toEqual(['notify.raw', 'fence']);
     });
   });
 
@@ -106,9 +116,8 @@ describe('workers woken by NOTIFY on commit', () => {
         ),
       );
       expect(statements.filter((s) => s !== 'begin' && s !== 'commit')).toHaveLength(1);
-      await until(() => got.length >= 2, 10_000);
-      await sleep(200);
-      expect(got.sort()).toEqual(['batch.due', 'batch.once']);
+      await fence(got);
+      expect(got.sort()).toEqual(['batch.due', 'batch.once', 'fence']);
       const rows = await tdb.db
         .selectFrom('jobs')
         .select(['kind', 'payload'])
@@ -164,34 +173,34 @@ describe('workers woken by NOTIFY on commit', () => {
           throw new Error('abort');
         })
         .catch(() => {});
-      await sleep(1_000);
-      expect(ran).toEqual([]);
-      // the worker is awake to the next committed job, and the rolled-back one never shows up
-      await enqueueJob(tdb.db, { kind: 'notify.after' });
-      await until(() => ran.length === 1, 2_000);
-      await sleep(200);
-      expect(ran).toEqual(['after']);
+      // No row, so nothing any worker could ever run.
       const rows = await tdb.db
         .selectFrom('jobs')
         .where('kind', '=', 'notify.rollback')
         .select('id')
         .execute();
       expect(rows).toHaveLength(0);
+      // the worker is awake to the next committed job, and the rolled-back one never shows up
+      await enqueueJob(tdb.db, { kind: 'notify.after' });
+      await until(() => ran.length === 1, 2_000);
+      expect(ran).toEqual(['after']);
     } finally {
       await worker.stop();
     }
   });
 
   it('stop() closes the listener connection and still lets the running job finish', async () => {
+    let started = 0;
     let finished = 0;
     const worker = await startListeningWorker({
       'notify.slow': async () => {
+        started++;
         await sleep(300);
         finished++;
       },
     });
     await enqueueJob(tdb.db, { kind: 'notify.slow' });
-    await sleep(100);
+    await until(() => started === 1, 2_000);
     const t0 = Date.now();
     await worker.stop();
     expect(finished).toBe(1);
@@ -210,10 +219,9 @@ describe('workers woken by NOTIFY on commit', () => {
       await enqueueJob(tdb.db, { kind: 'notify.reconnect' });
       await until(() => ran.length === 1, 5_000);
       await until(async () => {
-        const pids = await listenerPids();
+        const pids = await listenerPids(true);
         return pids.length === 1 && pids[0] !== pid;
       }, 5_000);
-      await sleep(200);
       await enqueueJob(tdb.db, { kind: 'notify.reconnect' });
       const t = Date.now();
       await until(() => ran.length === 2, 2_000);

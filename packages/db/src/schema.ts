@@ -1,6 +1,12 @@
 import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
+  CheckoutsTable,
+  CreditLedgerTable,
+  CreditPacksTable,
+  DiscountCodesTable,
+} from './schema-billing.ts';
+import type {
   CreatedAt,
   Environment,
   Json,
@@ -10,6 +16,9 @@ import type {
   Timestamp,
   UpdatedAt,
 } from './schema-columns.ts';
+import type { FeedbackTable } from './schema-feedback.ts';
+import type { OauthClientsTable, OauthRecordsTable } from './schema-oauth.ts';
+import type { MailOutboxTable, SmsOptOutsTable, SmsOutboxTable } from './schema-outboxes.ts';
 import type { AccountRecipientDefaultsTable, RequestRecipientsTable } from './schema-recipients.ts';
 import type {
   BulkSendRowsTable,
@@ -320,64 +329,6 @@ export interface SignerWho {
   phone: string | null;
 }
 
-export interface CreditLedgerTable {
-  id: Generated<number>;
-  account_id: number;
-  delta: number;
-  reason: 'grant' | 'purchase' | 'consume' | 'adjust';
-  template_id: number | null;
-  signature_request_id: number | null;
-  checkout_id: string | null;
-  note: string | null;
-  created_at: CreatedAt;
-}
-
-export interface CreditPacksTable {
-  id: Generated<number>;
-  name: string;
-  description: string | null;
-  credits: number | null;
-  unlimited: Generated<boolean>;
-  price_cents: number;
-  active: Generated<boolean>;
-  created_at: CreatedAt;
-}
-
-export interface DiscountCodesTable {
-  id: Generated<number>;
-  code: string;
-  percent_off: number | null;
-  amount_off_cents: number | null;
-  credit_pack_id: number | null;
-  max_uses: number | null;
-  uses: Generated<number>;
-  expires_at: NullableTimestamp;
-  active: Generated<boolean>;
-  created_at: CreatedAt;
-}
-
-export interface CheckoutsTable {
-  id: string;
-  account_id: number;
-  user_id: number;
-  credit_pack_id: number;
-  pack_snapshot: Json<unknown>;
-  amount_cents: number;
-  discount_code_id: number | null;
-  discount_code: string | null;
-  status: 'pending' | 'completed' | 'failed';
-  provider: string;
-  provider_ref: string | null;
-  source: string;
-  completed_at: NullableTimestamp;
-  failed_at: NullableTimestamp;
-  created_at: CreatedAt;
-  /** Migration 2026_11_23_0002_billing: the side of the account, the payment page, last change. */
-  environment: Environment;
-  checkout_url: string | null;
-  updated_at: UpdatedAt;
-}
-
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   account_id: number;
@@ -476,111 +427,6 @@ export interface RateLimitWindowsTable {
   bucket: string;
   window_start: Timestamp;
   count: Generated<number>;
-}
-
-/** `opted_out`: written for a number that replied STOP, never sent (issue 42.7). */
-export type SmsStatus = 'queued' | 'sent' | 'kept' | 'failed' | 'undeliverable' | 'capped' | 'opted_out';
-
-/** A number that replied STOP to our SMS (issue 42.7); a reply of START removes it. */
-export interface SmsOptOutsTable {
-  /** E.164 */
-  number: string;
-  keyword: string;
-  opted_out_at: Date;
-}
-
-/** SMS to signers (core services/sms): like the mail outbox, plus the provider's message id. */
-export interface SmsOutboxTable {
-  id: Generated<number>;
-  account_id: number | null;
-  environment: Environment | null;
-  signature_request_id: number | null;
-  signer_id: number | null;
-  kind: string;
-  /** E.164 */
-  to_number: string;
-  text_body: string;
-  links: JsonDefault<string[]>;
-  status: ColumnType<SmsStatus, SmsStatus | undefined, SmsStatus>;
-  attempts: Generated<number>;
-  last_error: string | null;
-  provider_id: string | null;
-  sent_at: NullableTimestamp;
-  redacted_at: NullableTimestamp;
-  /** when an operator queued it again (`esign sms retry`): its retry window starts there */
-  retried_at: NullableTimestamp;
-  created_at: CreatedAt;
-}
-
-/** `failed`: an attempt failed and it is retried; `undeliverable`: given up (`esign mail retry`). */
-export type MailStatus = 'queued' | 'sent' | 'kept' | 'failed' | 'undeliverable';
-
-export interface MailOutboxTable {
-  id: Generated<number>;
-  account_id: number | null;
-  environment: Environment | null;
-  kind: string;
-  to_address: string;
-  reply_to: string | null;
-  subject: string;
-  text_body: string;
-  html_body: string;
-  links: JsonDefault<string[]>;
-  status: ColumnType<MailStatus, 'queued' | undefined, MailStatus>;
-  attempts: Generated<number>;
-  last_error: string | null;
-  sent_at: NullableTimestamp;
-  signer_id: number | null;
-  /** set when the body (and links) were replaced by a marker: see mail-secrets.ts in core */
-  redacted_at: NullableTimestamp;
-  /** when an operator queued it again (`esign mail retry`): its retry window starts there */
-  retried_at: NullableTimestamp;
-  created_at: CreatedAt;
-}
-
-export interface OauthClientsTable {
-  id: string;
-  client_secret_hash: string | null;
-  name: string;
-  redirect_uris: Json<string[]>;
-  metadata_url: string | null;
-  metadata: JsonDefault<Record<string, unknown>>;
-  created_at: CreatedAt;
-  /** The operator stopped offering purchases to this client (migration 2026_11_23_0002_billing). */
-  purchases_hidden: Generated<boolean>;
-  updated_at: Generated<Date>;
-}
-
-/**
- * Every record of the OAuth authorization server (migration 2026_11_24_0010_oauth): `model` is
- * oidc-provider's model name (Grant, AccessToken, RefreshToken, AuthorizationCode, Interaction,
- * Session, RegistrationAccessToken, ...), `id_hash` the SHA-256 of the record's id (for tokens:
- * the token itself). `payload` never holds the id.
- */
-export interface OauthRecordsTable {
-  model: string;
-  id_hash: string;
-  payload: Json<Record<string, unknown>>;
-  grant_id: string | null;
-  client_id: string | null;
-  user_id: number | null;
-  uid: string | null;
-  user_code: string | null;
-  expires_at: NullableTimestamp;
-  consumed_at: NullableTimestamp;
-  created_at: CreatedAt;
-}
-
-export interface FeedbackTable {
-  id: Generated<number>;
-  account_id: number;
-  environment: Environment;
-  user_id: number;
-  api_key_id: number | null;
-  kind: string;
-  message: string;
-  source: string;
-  created_at: CreatedAt;
 }
 
 /** A page of a stored file that could not be rendered (issue 29.4), remembered for every process. */

@@ -12,9 +12,6 @@ export {
   type DocumentPoolStats,
   documentPoolStats,
   type IsolationLimits,
-  type PooledSealed,
-  type PooledSigned,
-  type SealingOptions,
 } from './ingest/isolate.ts';
 // The pool's fair scheduler, for other bounded work of the process (bulk send files).
 export { createFairScheduler } from './ingest/isolate-pool.ts';
@@ -24,6 +21,7 @@ export type {
   TimestampAuthorityConfig,
   VerifyResult,
 } from './ingest/isolate-protocol.ts';
+export type { PooledSealed, PooledSigned, SealingOptions } from './ingest/isolate-tasks.ts';
 export * from './ingest/pooled.ts';
 export type { IngestedDocument, IngestInput } from './ingest/types.ts';
 export type { AuditTrailInput } from './seal/audit-trail.ts';

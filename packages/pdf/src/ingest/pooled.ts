@@ -1,5 +1,5 @@
 /**
- * The document work callers run in the pool (isolate.ts): ingest, page rendering, sealing,
+ * The document work callers run in the pool (isolate.ts, isolate-tasks.ts): ingest, page rendering, sealing,
  * checking signatures. This
  * module loads nothing heavy itself (no parser, renderer or font): a process that only hands
  * documents to the pool never loads pdf.js or @libpdf/core. When worker processes cannot
@@ -9,12 +9,11 @@ import type { AuditTrailInput } from '../seal/audit-trail.ts';
 import type { LoadSigningIdentityOptions } from '../seal/identity.ts';
 import { DocumentInputError } from './errors.ts';
 import type { PoolFile } from './ipc-files.ts';
+import { type IsolationLimits, IsolationUnavailableError, inflationLimits } from './isolate.ts';
+import type { SealTaskInput, VerifyResult } from './isolate-protocol.ts';
 import {
   auditTrailIsolated,
   combineIsolated,
-  type IsolationLimits,
-  IsolationUnavailableError,
-  inflationLimits,
   ingestIsolated,
   type PooledSealed,
   type PooledSigned,
@@ -23,8 +22,7 @@ import {
   type SealingOptions,
   sealIsolated,
   verifyIsolated,
-} from './isolate.ts';
-import type { SealTaskInput, VerifyResult } from './isolate-protocol.ts';
+} from './isolate-tasks.ts';
 import { checkRenderArgs, type RenderOptions as InProcessRenderOptions } from './render-args.ts';
 import { sniffFileType } from './sniff.ts';
 import type { IngestedDocument, IngestInput } from './types.ts';
