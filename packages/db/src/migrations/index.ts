@@ -21,6 +21,7 @@ import * as idempotencyOutcome from './2026_12_07_0101_idempotency_outcome.ts';
 import * as outboxRetry from './2026_12_07_0102_outbox_retry.ts';
 import * as smsOptOuts from './2026_12_07_0301_sms_opt_outs.ts';
 import * as auditActingSigner from './2026_12_07_0401_audit_acting_signer.ts';
+import * as brands from './2026_12_07_0501_brands.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0102_outbox_retry': outboxRetry,
   '2026_12_07_0301_sms_opt_outs': smsOptOuts,
   '2026_12_07_0401_audit_acting_signer': auditActingSigner,
+  '2026_12_07_0501_brands': brands,
 };
