@@ -1,5 +1,7 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@esign/domain';
+import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
+import { EMAIL_KINDS, EMAIL_VARIABLES, MAX_BODY, MAX_SUBJECT } from './brand-email.ts';
 import { DateTime, IdOutput, IdParam } from './ids.ts';
 import { PaginationInput } from './templates.ts';
 
@@ -16,6 +18,11 @@ const color = z
 
 /** The default colours: the signing page's own blue (passes every contrast check). */
 export const DEFAULT_BRAND_COLOR = '#1d4ed8';
+
+const EmailText = z.object({
+  subject: z.string().trim().min(1).max(MAX_SUBJECT),
+  body: z.string().trim().min(1).max(MAX_BODY),
+});
 
 const LOGO_DOC =
   'PNG, JPEG or SVG as base64 (a data: URI prefix is allowed), at most 1 MB; the type is told by the content. An SVG is stored rasterised to PNG (no script, handler or external reference survives)';
@@ -60,6 +67,18 @@ const brandFields = {
     .boolean()
     .optional()
     .describe('the brand of every template and request that names none; one per account'),
+  email_texts: z
+    .partialRecord(z.enum(EMAIL_KINDS), z.partialRecord(z.enum(LOCALES), EmailText))
+    .optional()
+    .describe(
+      `your own words per email kind (${EMAIL_KINDS.join(', ')}) and signer language (${LOCALES.join(', ')}): { subject, body } as mustache templates over ${Object.keys(
+        EMAIL_VARIABLES,
+      )
+        .map((v) => `{{${v}}}`)
+        .join(
+          ', ',
+        )}; the body must contain {{link}}. An unknown or missing variable is 422 naming it. Replaces the stored texts; {} removes them`,
+    ),
 };
 
 export const CreateBrandInput = z.object({
@@ -82,6 +101,7 @@ export const UpdateBrandInput = z.object({
   reply_to: brandFields.reply_to,
   from_address: brandFields.from_address,
   is_default: brandFields.is_default,
+  email_texts: brandFields.email_texts,
 });
 export type UpdateBrandInput = z.infer<typeof UpdateBrandInput>;
 
@@ -109,6 +129,10 @@ export const BrandOutput = z.object({
   reply_to: z.string().nullable(),
   from_address: z.string().nullable(),
   is_default: z.boolean(),
+  email_texts: z.record(
+    z.string(),
+    z.record(z.string(), z.object({ subject: z.string(), body: z.string() })),
+  ),
   created_at: DateTime,
   updated_at: DateTime,
 });
@@ -119,6 +143,16 @@ export const BrandListOutput = z.object({
   data: z.array(BrandOutput),
   has_more: z.boolean(),
   next_cursor: z.number().int().nullable(),
+});
+
+/** What the signer's pages show of a brand (issue 44 item 2): text escaped by the page, colours contrast-checked. */
+export const SigningBrandOutput = z.object({
+  name: z.string(),
+  logo: z.string().nullable().describe('the cleaned logo as a data: URI (PNG or JPEG), or null'),
+  primary_color: z.string(),
+  accent_color: z.string(),
+  support_email: z.string().nullable(),
+  support_url: z.string().nullable(),
 });
 
 export const DeletedBrandOutput = z.object({

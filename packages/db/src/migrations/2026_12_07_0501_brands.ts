@@ -5,6 +5,8 @@ import { type Kysely, sql } from 'kysely';
 //   logo bytes are stored already cleaned (PNG or JPEG; an SVG upload is rasterised to PNG).
 // - templates.brand_id, signature_requests.brand_id: the brand chosen for them (null: the
 //   account side's default applies). Deleting a brand clears the choice.
+// - mail_outbox.from_name, from_address, brand_id: the sender identity an email goes out with, and
+//   the brand whose logo it carries inline.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
 create table brands (
@@ -33,11 +35,17 @@ create index brands_scope_idx on brands (account_id, environment, id desc);
 create unique index brands_one_default_idx on brands (account_id, environment) where is_default;
 alter table templates add column brand_id integer references brands(id) on delete set null;
 alter table signature_requests add column brand_id integer references brands(id) on delete set null;
+alter table mail_outbox add column from_name text;
+alter table mail_outbox add column from_address text;
+alter table mail_outbox add column brand_id integer references brands(id) on delete set null;
 `.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`
+alter table mail_outbox drop column brand_id;
+alter table mail_outbox drop column from_address;
+alter table mail_outbox drop column from_name;
 alter table signature_requests drop column brand_id;
 alter table templates drop column brand_id;
 drop table brands;

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../connection.ts';
 import type { BrandRow, BrandsTable } from '../schema-brands.ts';
 import type { Scope } from '../scope.ts';
@@ -44,33 +44,26 @@ export async function hasBrands(db: Executor, scope: Scope): Promise<boolean> {
   return !!(await scoped(db, scope).select('id').limit(1).executeTakeFirst());
 }
 
-export function findDefaultBrand(db: Executor, scope: Scope): Promise<BrandRow | undefined> {
-  return scoped(db, scope).selectAll().where('is_default', '=', true).executeTakeFirst();
-}
-
 /**
  * The brand a request shows: its own choice, else its template's, else the account side's
  * default; undefined when none applies. One statement.
  */
-export function findEffectiveBrand(
+export async function findEffectiveBrand(
   db: Executor,
   scope: Scope,
-  choice: { requestBrandId: number | null; templateBrandId: number | null },
+  choice: { requestBrandId: number | null; templateId: number | null },
 ): Promise<BrandRow | undefined> {
-  const ids = [choice.requestBrandId, choice.templateBrandId].filter((id): id is number => id !== null);
+  const templateBrand = sql<
+    number | null
+  >`(select t.brand_id from templates t where t.id = ${choice.templateId ?? 0}
+    and t.account_id = ${scope.accountId} and t.environment = ${scope.environment})`;
+  const chosen = sql<number | null>`coalesce(${choice.requestBrandId}::integer, ${templateBrand})`;
   return scoped(db, scope)
     .selectAll()
-    .where((eb) =>
-      ids.length ? eb.or([eb('id', 'in', ids), eb('is_default', '=', true)]) : eb('is_default', '=', true),
-    )
-    .execute()
-    .then((rows) => {
-      for (const id of ids) {
-        const hit = rows.find((r) => r.id === id);
-        if (hit) return hit;
-      }
-      return rows.find((r) => r.is_default);
-    });
+    .where((eb) => eb.or([eb('id', '=', chosen), eb('is_default', '=', true)]))
+    .orderBy(sql`(id = ${chosen}) is true`, 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Clears the side's default flag (before another brand becomes the default, in the same tx). */

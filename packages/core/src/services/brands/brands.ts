@@ -1,4 +1,4 @@
-import type { BrandRow, Executor, Tx } from '@esign/db';
+import { type BrandRow, type Executor, json, type Tx } from '@esign/db';
 import {
   type BrandUpdate,
   clearDefaultBrand,
@@ -18,6 +18,7 @@ import { recordAudit } from '../audit.ts';
 import { type ListPage, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { contrastFailures, contrastMessage } from './contrast.ts';
+import { checkEmailTexts } from './email-texts.ts';
 import { cleanLogo } from './logo.ts';
 
 // Brands (issue 44; docs/branding.md): several per account side, at most one default. Every
@@ -50,6 +51,7 @@ export function toBrandDto(row: BrandRow, opts: { withLogo: boolean }): BrandDto
     reply_to: row.reply_to,
     from_address: row.from_address,
     is_default: row.is_default,
+    email_texts: row.email_texts,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -107,6 +109,10 @@ function columnsOf(input: Editable): BrandUpdate {
     'from_address',
   ] as const;
   for (const key of plain) if (input[key] !== undefined) (out as Record<string, unknown>)[key] = input[key];
+  if (input.email_texts !== undefined) {
+    checkEmailTexts(input.email_texts);
+    out.email_texts = json(input.email_texts);
+  }
   if (input.logo === null) Object.assign(out, { logo: null, logo_type: null });
   else if (input.logo !== undefined) {
     const logo = cleanLogo(input.logo);
