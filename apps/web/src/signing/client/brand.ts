@@ -3,7 +3,7 @@ import type { OpenResult } from './types.ts';
 
 // Issue 44 item 2 (docs/branding.md): the request's brand on every screen of the signing page
 // (signing, code, finished, expired): a header with its logo and name above the app, and its
-// colours through the page's CSS variables (buttons, focus rings, links). Colours were checked
+// primary colour through the page's CSS variables (buttons, focus rings). Colours were checked
 // for WCAG AA when the brand was saved; the name is text (textContent), the logo a cleaned PNG or
 // JPEG data: URI (never SVG).
 
@@ -18,7 +18,6 @@ export function applyBrand(open: Pick<OpenResult, 'brand'>): void {
     root.setProperty('--accent', brand.primary_color);
     root.setProperty('--focus', brand.primary_color);
   }
-  if (HEX.test(brand.accent_color)) root.setProperty('--brand-accent', brand.accent_color);
   const logo = brand.logo?.startsWith('data:image/')
     ? h('img', { src: brand.logo, alt: '', class: 'brand-logo' })
     : null;

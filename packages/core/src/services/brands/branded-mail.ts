@@ -36,7 +36,7 @@ export function signingBrandOf(row: BrandRow) {
   };
 }
 
-export function mailBrandOf(row: BrandRow): MailBrand {
+function mailBrandOf(row: BrandRow): MailBrand {
   return {
     name: row.name,
     hasLogo: !!row.logo,
@@ -73,7 +73,7 @@ const TEXT_KIND: Record<InvitationOptions['kind'], BrandEmailKind> = {
 };
 
 /** The variables' values of one invitation. */
-export function invitationValues(o: BrandedOptions): EmailValues {
+function invitationValues(o: BrandedOptions): EmailValues {
   const locale: Locale = o.locale ?? 'en';
   return {
     'signer.name': o.signerName ?? '',

@@ -26,7 +26,7 @@ import { cleanLogo } from './logo.ts';
 // changed which fields) in one transaction.
 
 /** The Brand object; `withLogo` adds the logo itself (a single brand, never a list page). */
-export function toBrandDto(row: BrandRow, opts: { withLogo: boolean }): BrandDto {
+function toBrandDto(row: BrandRow, opts: { withLogo: boolean }): BrandDto {
   const logo =
     row.logo && row.logo_type
       ? {
@@ -58,7 +58,7 @@ export function toBrandDto(row: BrandRow, opts: { withLogo: boolean }): BrandDto
 }
 
 /** Refuses colours below WCAG AA on the signing page, naming the first failing pair. */
-export function assertContrast(colors: { primary_color: string; accent_color: string }): void {
+function assertContrast(colors: { primary_color: string; accent_color: string }): void {
   const failure = contrastFailures(colors)[0];
   if (failure) throw new CoreError('invalid_parameter', contrastMessage(failure));
 }

@@ -2,9 +2,6 @@
 // (apps/web/src/signing/client/styles.css: --bg, --card, --accent-ink). A pair below its level is
 // refused when the brand is saved, naming the pair (issue 44 item 1).
 
-/** `#rrggbb`, the one form a brand colour is stored in. */
-export const HEX_COLOR = /^#[0-9a-f]{6}$/;
-
 /** The signing page's own colours a brand colour meets. */
 export const SIGNING_PAGE_COLORS = {
   /** --bg: the page behind every card. */
@@ -16,8 +13,8 @@ export const SIGNING_PAGE_COLORS = {
 } as const;
 
 /** WCAG AA: 4.5:1 for normal text; 3:1 for user-interface parts such as a focus ring (1.4.11). */
-export const AA_TEXT = 4.5;
-export const AA_NON_TEXT = 3;
+const AA_TEXT = 4.5;
+const AA_NON_TEXT = 3;
 
 function channel(hex: string, offset: number): number {
   const c = Number.parseInt(hex.slice(offset, offset + 2), 16) / 255;
@@ -25,7 +22,7 @@ function channel(hex: string, offset: number): number {
 }
 
 /** Relative luminance of `#rrggbb` (WCAG 2.x definition). */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
   return 0.2126 * channel(hex, 1) + 0.7152 * channel(hex, 3) + 0.0722 * channel(hex, 5);
 }
 
@@ -36,7 +33,7 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** One pair a brand's colours must pass. */
-export interface ContrastCheck {
+interface ContrastCheck {
   /** The brand's field (`primary_color`, `accent_color`). */
   field: 'primary_color' | 'accent_color';
   /** What it meets, in words for the message. */
@@ -51,7 +48,7 @@ export interface ContrastCheck {
  *   on the page background (a user-interface part: 3:1);
  * - accent: links and highlighted text on the cards and on the page background (text: 4.5:1).
  */
-export function contrastChecks(colors: { primary_color: string; accent_color: string }): ContrastCheck[] {
+function contrastChecks(colors: { primary_color: string; accent_color: string }): ContrastCheck[] {
   return [
     {
       field: 'primary_color',

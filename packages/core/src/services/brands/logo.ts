@@ -27,7 +27,7 @@ export interface CleanLogo {
 const DATA_URI_HEAD = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[^;,]*)*;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export function logoTooLarge(bytes?: number): CoreError {
+function logoTooLarge(bytes?: number): CoreError {
   const size = bytes === undefined ? '' : ` (${(bytes / 1024 / 1024).toFixed(1)} MB)`;
   return new CoreError(
     'document_too_large',
@@ -36,7 +36,7 @@ export function logoTooLarge(bytes?: number): CoreError {
 }
 
 /** `logo` as the API takes it (base64, optionally a data: URI) → its bytes, size-checked before decoding. */
-export function decodeLogo(value: string): Buffer {
+function decodeLogo(value: string): Buffer {
   const body = value.trim().replace(DATA_URI_HEAD, '').replace(/\s+/g, '');
   // base64 grows 4/3: a longer text cannot fit, and is refused without being decoded.
   if (body.length > Math.ceil(MAX_LOGO_BYTES / 3) * 4) throw logoTooLarge(Math.floor((body.length * 3) / 4));
@@ -46,7 +46,7 @@ export function decodeLogo(value: string): Buffer {
 }
 
 /** Whether the bytes are an SVG document (text whose first element is `<svg`). */
-export function isSvg(bytes: Buffer): boolean {
+function isSvg(bytes: Buffer): boolean {
   const head = bytes
     .subarray(0, 4096)
     .toString('utf8')
@@ -63,7 +63,7 @@ const LOCAL_REF = /^\s*(#|data:image\/(png|jpe?g);base64,)/i;
  * The SVG text with nothing that leaves the file: `href`/`xlink:href`/`src` attributes pointing
  * anywhere else are removed, as are `url(…)` references to anything but a fragment.
  */
-export function withoutExternalRefs(svg: string): string {
+function withoutExternalRefs(svg: string): string {
   return svg
     .replace(/\s(?:xlink:)?(?:href|src)\s*=\s*("[^"]*"|'[^']*')/gi, (attr, quoted: string) =>
       LOCAL_REF.test(quoted.slice(1, -1)) ? attr : '',
@@ -81,7 +81,7 @@ function svgAspect(svg: string): number {
 }
 
 /** An SVG logo → PNG pixels (no script, no handler, no reference survives rasterising). */
-export function rasteriseSvg(bytes: Buffer): Buffer {
+function rasteriseSvg(bytes: Buffer): Buffer {
   const text = bytes.toString('utf8');
   if (/<!(DOCTYPE|ENTITY)/i.test(text))
     throw new CoreError(

@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts';
 export const LOGO_CID = 'brand-logo';
 
 /** The address inside MAIL_FROM (`Name <address>` or a bare address). */
-export function mailFromAddress(mailFrom: string): string {
+function mailFromAddress(mailFrom: string): string {
   return /<([^>]+)>/.exec(mailFrom)?.[1]?.trim() ?? mailFrom.trim();
 }
 
