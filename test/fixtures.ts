@@ -37,7 +37,15 @@ export const resourceFactories: Record<string, ResourceFactory> = {
   '/bulk_sends/{id}:id': async (t, owner) => String((await makeBulkSend(t, owner)).id),
   '/bulk_sends/{id}/rows:id': async (t, owner) => String((await makeBulkSend(t, owner)).id),
   '/bulk_sends/{id}/resume:id': async (t, owner) => String((await makeBulkSend(t, owner)).id),
+  '/brands/{id}:id': async (t, owner) => String((await makeBrand(t, owner)).id),
 };
+
+/** A brand of the owner's account (issue 44, docs/branding.md). */
+export async function makeBrand(t: TestApp, owner: TestAccount): Promise<any> {
+  const res = await t.api('POST', 'brands', { key: owner.key, body: { name: 'Fixture brand' } });
+  if (res.status !== 201) throw new Error(`brand fixture failed: ${res.status} ${res.text}`);
+  return res.body;
+}
 
 /** A one-row bulk send of a fresh template (docs/sending.md). */
 export async function makeBulkSend(t: TestApp, owner: TestAccount): Promise<any> {
@@ -91,4 +99,6 @@ export const sampleBodies: Record<string, (t: TestApp, owner: TestAccount) => Pr
   'PATCH /templates/{id}/signing_link': async () => ({ enabled: false }),
   'POST /bulk_sends': bulkBody,
   'POST /bulk_sends/preview': bulkBody,
+  'POST /brands': async () => ({ name: 'Sample brand' }),
+  'PATCH /brands/{id}': async () => ({ name: 'Renamed brand' }),
 };

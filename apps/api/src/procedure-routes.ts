@@ -1,5 +1,6 @@
 import {
   type BodyLimit,
+  BRAND_UPLOAD_LIMIT,
   BULK_UPLOAD_LIMIT,
   JSON_LIMIT,
   TEMPLATE_FIELDS_LIMIT,
@@ -24,6 +25,16 @@ function restBodyLimit(request: FastifyRequest): BodyLimit {
     return { bytes: TEMPLATE_FIELDS_LIMIT, code: 'invalid_request' };
   if (route?.method === 'POST' && route.path === '/documents/verify')
     return { bytes: VERIFY_UPLOAD_LIMIT, code: 'document_too_large' };
+  // Issue 44: a brand's logo (1 MB); a larger body is the logo's size error.
+  if (
+    (route?.method === 'POST' && route.path === '/brands') ||
+    (route?.method === 'PATCH' && route.path === '/brands/{id}')
+  )
+    return {
+      bytes: BRAND_UPLOAD_LIMIT,
+      code: 'document_too_large',
+      message: 'The logo is larger than 1 MB; upload a smaller PNG, JPEG or SVG',
+    };
   if (route?.method === 'POST' && (route.path === '/bulk_sends' || route.path === '/bulk_sends/preview'))
     return { bytes: BULK_UPLOAD_LIMIT, code: 'invalid_request' };
   return { bytes: JSON_LIMIT, code: 'invalid_request' };

@@ -3,6 +3,7 @@ import { accountRouter } from './routers/account.ts';
 import { apiKeysRouter } from './routers/api-keys.ts';
 import { authRouter } from './routers/auth.ts';
 import { billingRouter } from './routers/billing.ts';
+import { brandsRouter } from './routers/brands.ts';
 import { bulkSendsRouter } from './routers/bulk-sends.ts';
 import { connectedAppsRouter } from './routers/connected-apps.ts';
 import { dashboardRouter } from './routers/dashboard.ts';
@@ -49,6 +50,8 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   // Issue 34: default CC / notify addresses (dashboard) and the CC read-only page.
   recipients: recipientsRouter,
+  // Issue 44: brands (REST /brands; MCP through get_account and brand_id).
+  brands: brandsRouter,
 });
 
 export type AppRouter = typeof appRouter;

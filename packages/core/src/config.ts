@@ -78,6 +78,11 @@ export const ConfigSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().min(3).default('E-Signature <no-reply@localhost>'),
+    /**
+     * Issue 44 (docs/branding.md): a brand's own From address is used only when the operator's SMTP
+     * may send as it (SPF/DKIM for that domain); otherwise the brand's display name with MAIL_FROM's address.
+     */
+    ALLOW_BRAND_FROM_ADDRESS: bool.default(false),
     OPERATOR_EMAIL: z.email({ pattern: EMAIL_PATTERN }).optional(),
     /** SMS to signers (README, Configuration; docs/sending.md): unset, messages stay in the SMS outbox. */
     SMS_PROVIDER: z.enum(['twilio']).optional(),

@@ -19,6 +19,7 @@ export * from './services/accounts.ts';
 export * from './services/api-keys.ts';
 export * from './services/audit.ts';
 export * from './services/billing/index.ts';
+export { MAX_LOGO_BYTES } from './services/brands/logo.ts';
 export * from './services/bulk/index.ts';
 export * from './services/credits.ts';
 export * from './services/dashboard/index.ts';

@@ -7,6 +7,7 @@ export * from './schema-billing.ts';
 export * from './schema-feedback.ts';
 export * from './schema-oauth.ts';
 export * from './schema-outboxes.ts';
+export * from './schema-brands.ts';
 export * from './schema-recipients.ts';
 export * from './schema-send-sources.ts';
 export * from './schema-sign-in.ts';

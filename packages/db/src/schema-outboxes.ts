@@ -62,4 +62,8 @@ export interface MailOutboxTable {
   /** when an operator queued it again (`esign mail retry`): its retry window starts there */
   retried_at: NullableTimestamp;
   created_at: CreatedAt;
+  /** Issue 44: the From display name and address (null: MAIL_FROM's), the brand whose logo it carries. */
+  from_name: ColumnType<string | null, string | null | undefined, string | null>;
+  from_address: ColumnType<string | null, string | null | undefined, string | null>;
+  brand_id: ColumnType<number | null, number | null | undefined, number | null>;
 }

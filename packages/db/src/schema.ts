@@ -1,5 +1,6 @@
 import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { BrandsTable } from './schema-brands.ts';
 import type {
   CheckoutsTable,
   CreditLedgerTable,
@@ -155,6 +156,8 @@ export interface TemplatesTable {
   updated_at: UpdatedAt;
   /** Counts up with every change of roles, fields or documents (the editor's save precondition). */
   version: Generated<number>;
+  /** Issue 44: the brand requests sent from it show (null: the account side's default). */
+  brand_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface PageSize {
@@ -240,6 +243,8 @@ export interface SignatureRequestsTable {
   reminders: Json<{ every_hours: number; max: number } | null> | null;
   /** Issue 34.3: a signer may hand their turn to someone else. */
   allow_delegation: Generated<boolean>;
+  /** Issue 44: the brand chosen at send time (null: the template's, else the default). */
+  brand_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SignersTable {

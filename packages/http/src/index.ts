@@ -11,6 +11,7 @@ export { jsonBody, MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, readBody } fr
 export { MAX_PARSE_THREADS, streamJsonUploads } from './json-stream.ts';
 export {
   type BodyLimit,
+  BRAND_UPLOAD_LIMIT,
   BULK_UPLOAD_LIMIT,
   bodyLimitOf,
   JSON_LIMIT,

@@ -3,6 +3,7 @@ import {
   MAX_BULK_FILE_BYTES,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
+  MAX_LOGO_BYTES,
   MAX_TEMPLATE_FIELDS,
 } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
@@ -27,11 +28,19 @@ export const VERIFY_UPLOAD_LIMIT = Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 64 
  */
 export const BULK_UPLOAD_LIMIT = Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + JSON_LIMIT;
 
+/**
+ * POST and PATCH /brands carry one base64 logo of 1 MB at most, with the 1 MB of any JSON body (issue
+ * 44). A larger body is the logo's own error (`document_too_large`), so a 50 MB logo reads as what it is.
+ */
+export const BRAND_UPLOAD_LIMIT = Math.ceil((MAX_LOGO_BYTES * 4) / 3) + JSON_LIMIT;
+
 /** How large a request body may be, and the error when it is larger. */
 export interface BodyLimit {
   bytes: number;
   /** `document_too_large` where the body is one document (POST /documents/verify). */
   code: 'invalid_request' | 'document_too_large';
+  /** The error's message when it is not the document's (a brand's logo: issue 44). */
+  message?: string;
 }
 
 declare module 'fastify' {
@@ -50,6 +59,7 @@ export function bodyLimitOf(request: FastifyRequest): BodyLimit {
 }
 
 export function tooLarge(limit: BodyLimit): CoreError {
+  if (limit.message) return new CoreError(limit.code, limit.message);
   return limit.code === 'document_too_large'
     ? new CoreError(
         'document_too_large',

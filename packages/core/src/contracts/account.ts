@@ -26,6 +26,12 @@ export const CreditsOutput = z.object({
   purchase_url: z.string(),
 });
 
-export const AccountOutput = MeOutput.extend({ credits: CreditsOutput });
+export const AccountOutput = MeOutput.extend({
+  credits: CreditsOutput,
+  // Issue 44: the brands send_signature_request's `brand_id` may name (the MCP tools stay 18).
+  brands: z
+    .array(z.object({ id: IdOutput, name: z.string(), is_default: z.boolean() }))
+    .describe("the account's brands (newest first, at most 100): pass one's id as brand_id when sending"),
+});
 
 export const EmptyInput = z.object({}).strict().optional().default({});

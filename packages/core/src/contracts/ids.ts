@@ -33,3 +33,8 @@ export const IdOutput = z
 
 /** A date-time in a response object: ISO 8601, UTC. */
 export const DateTime = z.string().meta({ format: 'date-time', examples: ['2026-11-27T09:30:00.000Z'] });
+
+/** The `brand_id` a template or a request may name (extension, issue 44; GET /brands lists them). */
+export const BrandIdField = IdField.describe(
+  "extension: the brand signers see (GET /brands); default the template's brand, else the account's default brand",
+);

@@ -1,7 +1,7 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES, SOURCES } from '@esign/domain';
 import { canonicalTag, isLanguageTag, LOCALES } from '@esign/i18n';
 import { z } from 'zod';
-import { DateTime, IdField, IdOutput, IdParam } from './ids.ts';
+import { BrandIdField, DateTime, IdField, IdOutput, IdParam } from './ids.ts';
 import { CcInput, NotifyInput } from './recipients.ts';
 import { ReminderInputFields, ReminderOutputFields } from './reminders.ts';
 import { PaginationInput } from './templates.ts';
@@ -147,6 +147,8 @@ export const CreateSignatureRequestInput = z.object({
   notify: NotifyInput.optional(),
   // Issue 34.2, 34.3 (contracts/reminders.ts).
   ...ReminderInputFields,
+  // Issue 44: the brand signers see.
+  brand_id: BrandIdField.optional(),
   locale: LocaleTag.optional().describe(
     `BCP 47 language tag for every signer without their own locale; default: the account's default language, else the signer's browser language. ${LOCALE_DOC}`,
   ),
@@ -274,6 +276,7 @@ export const SignatureRequestOutput = z.object({
       'extension: the addresses told when the request completes, is declined, expires or is canceled',
     ),
   ...ReminderOutputFields,
+  brand_id: IdOutput.optional().describe('extension: the brand chosen when it was sent, when one was'),
 });
 export type SignatureRequestDto = z.infer<typeof SignatureRequestOutput>;
 

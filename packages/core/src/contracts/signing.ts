@@ -1,6 +1,7 @@
 import { FIELD_TYPES, SIGNER_STATUSES } from '@esign/domain';
 import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
+import { SigningBrandOutput } from './brands.ts';
 import { DateTime, IdOutput } from './ids.ts';
 import { FieldAreaOutput } from './templates.ts';
 
@@ -118,6 +119,8 @@ export const SigningOpenOutput = z.object({
   /** The sentence shown next to the button that signs, in `locale`; signing.complete records it. */
   consent_text: z.string(),
   redirect_url: z.string().nullable(),
+  /** Issue 44: the request's brand (its own, its template's, the account's default), when one applies. */
+  brand: SigningBrandOutput.optional(),
 });
 
 export const RequestCodeOutput = z.object({

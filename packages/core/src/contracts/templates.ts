@@ -1,6 +1,6 @@
 import { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES, OPTION_FIELD_TYPES } from '@esign/domain';
 import { z } from 'zod';
-import { DateTime, IdOutput, IdParam } from './ids.ts';
+import { BrandIdField, DateTime, IdOutput, IdParam } from './ids.ts';
 
 /**
  * The field types of the specification, all of them and those a client may send in a field
@@ -102,6 +102,7 @@ export const CreateTemplateInput = z.object({
         'fields to place, added to any fillable PDF form fields and text tags; at most 10 roles in total',
       ),
     ),
+  brand_id: BrandIdField.optional(),
 });
 export type CreateTemplateInput = z.infer<typeof CreateTemplateInput>;
 
@@ -162,6 +163,9 @@ export const UpdateTemplateInput = z.object({
         "replaces all fields; [] removes all; roles named here that do not exist are added; a template's `fields` as read are accepted as they are",
       ),
     ),
+  brand_id: BrandIdField.nullable()
+    .optional()
+    .describe("extension: the brand its requests show; null: the account's default"),
 });
 
 export const DuplicateTemplateInput = z.object({
@@ -216,6 +220,9 @@ export const TemplateOutput = z.object({
   fields: z.array(TemplateFieldOutput).optional(),
   documents: z.array(TemplateDocumentOutput).optional(),
   warnings: z.array(z.string()).optional(),
+  brand_id: IdOutput.optional().describe(
+    'extension: the brand requests sent from it show, when one is chosen',
+  ),
 });
 export type TemplateDto = z.infer<typeof TemplateOutput>;
 

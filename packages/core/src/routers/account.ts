@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { Actor, Ctx } from '../context.ts';
+import { type Actor, type Ctx, scopeOf } from '../context.ts';
 import { AccountOutput, CreditsOutput, EmptyInput, MeOutput } from '../contracts/account.ts';
 import { getAccount } from '../services/accounts.ts';
+import { listBrands } from '../services/brands/index.ts';
 import { getCredits } from '../services/credits.ts';
 import { actorProcedure, router } from '../trpc.ts';
 
@@ -62,7 +63,7 @@ export const accountRouter = router({
         title: 'Get account',
         scope: 'read',
         description:
-          'Returns the signed-in user, the account, the environment (live or test), the API key details and the credit balance (same fields as GET /me plus `credits` as GET /credits).',
+          "Returns the signed-in user, the account, the environment (live or test), the API key details and the credit balance (same fields as GET /me plus `credits` as GET /credits), and the account's `brands` (id, name, is_default): send_signature_request takes one's id as `brand_id`.",
       },
     })
     .input(EmptyInput)
@@ -70,5 +71,10 @@ export const accountRouter = router({
     .query(async ({ ctx }) => ({
       ...(await toMeDto(ctx, ctx.actor)),
       credits: await toCreditsDto(ctx, ctx.actor),
+      brands: (await listBrands(ctx.db, scopeOf(ctx.actor), { limit: 100 })).data.map((b) => ({
+        id: b.id,
+        name: b.name,
+        is_default: b.is_default,
+      })),
     })),
 });

@@ -1,4 +1,11 @@
 import { direction, formatDateTime, type Locale, t } from '@esign/i18n';
+import {
+  brandFooterHtml,
+  brandFooterLines,
+  brandHeaderHtml,
+  buttonColor,
+  type MailBrand,
+} from './brands/mail-layout.ts';
 import { escapeHtml } from './mail.ts';
 
 export interface InvitationMail {
@@ -31,20 +38,24 @@ interface LayoutOptions {
   footer: string;
   /** the reader's language: `<html lang dir>` and the words around the link */
   locale: Locale;
+  /** Issue 44: the brand's header, button colour and footer (brands/mail-layout.ts). */
+  brand?: MailBrand | null;
 }
 
 function render(o: LayoutOptions): { text: string; html: string } {
-  const { paragraphs, link, footer, locale } = o;
+  const { paragraphs, link, footer, locale, brand } = o;
   const text = [
+    ...(brand ? [brand.name] : []),
     ...paragraphs.map(paragraphText),
     ...(link ? [`${link.label}: ${link.url}`] : []),
     '',
     footer,
+    ...brandFooterLines(brand),
   ].join('\n\n');
   const html = `<!doctype html><html lang="${locale}" dir="${direction(locale)}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1f24;max-width:36rem">
-${paragraphs.map(paragraphHtml).join('\n')}
-${link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="font-size:12px;color:#57606a">${escapeHtml(t(locale, 'mail.or_open', { url: link.url }))}</p>` : ''}
-<p style="font-size:12px;color:#57606a">${escapeHtml(footer)}</p></body></html>`;
+${brandHeaderHtml(brand)}${paragraphs.map(paragraphHtml).join('\n')}
+${link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;background:${buttonColor(brand)};color:#fff;padding:.6rem 1rem;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="font-size:12px;color:#57606a">${escapeHtml(t(locale, 'mail.or_open', { url: link.url }))}</p>` : ''}
+<p style="font-size:12px;color:#57606a">${escapeHtml(footer)}</p>${brandFooterHtml(brand)}</body></html>`;
   return { text, html };
 }
 
@@ -81,6 +92,8 @@ export function invitationEmail(opts: {
   locale?: Locale;
   /** A hand-over's invitation (issue 42): who passed the turn on, and why. */
   handedOver?: { from: string; reason: string } | null;
+  /** Issue 44: the brand it goes out under. */
+  brand?: MailBrand | null;
 }): InvitationMail {
   const locale = opts.locale ?? 'en';
   const values = { title: opts.title, sender: opts.senderName };
@@ -106,6 +119,7 @@ export function invitationEmail(opts: {
     link: { url: opts.signingUrl, label: t(locale, 'mail.button') },
     footer: t(locale, 'mail.private'),
     locale,
+    brand: opts.brand ?? null,
   });
   const subject = own?.subject
     ? own.subject

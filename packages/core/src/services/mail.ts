@@ -4,6 +4,7 @@ import { insertMail, listMailRows, markInvitedSignerSent, markMailDelivered } fr
 import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { CoreError } from '../errors.ts';
+import { brandedSender } from './brands/sender.ts';
 import { enqueueJob, type JobHandler, type JobKind, RetryIn, RetryLater } from './jobs.ts';
 import { purgeSentMail } from './mail-secrets.ts';
 import { MESSAGE_MAX_ATTEMPTS, messageRetryDelayMs, retryWindowOver } from './message-retry.ts';
@@ -19,6 +20,10 @@ export interface MailMessage {
   accountId?: number | null;
   environment?: Environment | null;
   signerId?: number | null;
+  /** Issue 44: the brand's sender identity, and the brand whose logo goes inline (`cid:brand-logo`). */
+  fromName?: string | null;
+  fromAddress?: string | null;
+  brandId?: number | null;
 }
 
 export const MAIL_SEND_JOB = 'mail.send' satisfies JobKind;
@@ -39,6 +44,9 @@ export async function queueMail(tx: Executor, mail: MailMessage): Promise<number
     account_id: mail.accountId ?? null,
     environment: mail.environment ?? null,
     signer_id: mail.signerId ?? null,
+    from_name: mail.fromName ?? null,
+    from_address: mail.fromAddress ?? null,
+    brand_id: mail.brandId ?? null,
   });
   await enqueueJob(tx, { kind: MAIL_SEND_JOB, payload: { mailId }, maxAttempts: MESSAGE_MAX_ATTEMPTS });
   return mailId;
@@ -83,7 +91,7 @@ export const sendMailJob: JobHandler = async (ctx, payload, job) => {
     if (ctx.config.SMTP_URL) {
       try {
         await transportFor(ctx.config.SMTP_URL).sendMail({
-          from: ctx.config.MAIL_FROM,
+          ...(await brandedSender(tx, ctx.config, mail)),
           to: mail.to_address,
           replyTo: mail.reply_to ?? undefined,
           subject: mail.subject,

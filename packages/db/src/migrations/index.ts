@@ -22,6 +22,7 @@ import * as outboxRetry from './2026_12_07_0102_outbox_retry.ts';
 import * as smsOptOuts from './2026_12_07_0301_sms_opt_outs.ts';
 import * as auditActingSigner from './2026_12_07_0401_audit_acting_signer.ts';
 import * as twoStepSignIn from './2026_12_07_0501_two_step_sign_in.ts';
+import * as brands from './2026_12_07_0601_brands.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0301_sms_opt_outs': smsOptOuts,
   '2026_12_07_0401_audit_acting_signer': auditActingSigner,
   '2026_12_07_0501_two_step_sign_in': twoStepSignIn,
+  '2026_12_07_0601_brands': brands,
 };

@@ -242,6 +242,7 @@ export const COLUMNS_BUT_SNAPSHOT = [
   'updated_at',
   'reminders',
   'allow_delegation',
+  'brand_id',
 ] as const satisfies readonly (keyof SignatureRequestsTable)[];
 
 /** Compiles only while COLUMNS_BUT_SNAPSHOT names every column but the snapshot. */

@@ -11,7 +11,7 @@ import { folderNameColumn } from './folders.ts';
 /** The template's columns the Template object shows, with its creator and its folder's name. */
 export type TemplateView = Pick<
   TemplateRow,
-  'id' | 'name' | 'external_id' | 'roles' | 'archived_at' | 'created_at' | 'updated_at'
+  'id' | 'name' | 'external_id' | 'roles' | 'archived_at' | 'created_at' | 'updated_at' | 'brand_id'
 > & {
   created_by: CreatedByRow | null;
   folder_name: string | null;
@@ -31,6 +31,7 @@ function templateViews(db: Executor) {
         'templates.archived_at',
         'templates.created_at',
         'templates.updated_at',
+        'templates.brand_id',
         createdByColumn(sql.ref('templates.created_by_user_id')).as('created_by'),
         folderNameColumn(sql.ref('templates.folder_id')).as('folder_name'),
       ])

@@ -7,6 +7,7 @@ import { background } from './dom.ts';
 import { adoptOpenLocale, localeReady, onLocaleChosen } from './i18n.ts';
 import './styles.css';
 import { signing } from './api.ts';
+import { applyBrand } from './brand.ts';
 import { showCodeGate } from './code-gate.ts';
 import { notifyHost } from './embed.ts';
 import { toApiError } from './errors.ts';
@@ -54,6 +55,7 @@ async function start(): Promise<void> {
     return flow.close(viewForError(err.code, err.message, err.messageKey));
   }
   await adoptOpenLocale(open);
+  applyBrand(open);
   const closed = viewForOpen(open);
   notifyHost('loaded', { status: closed ? 'closed' : open.code_required ? 'code_required' : 'ready' });
   if (closed) return flow.close(closed);

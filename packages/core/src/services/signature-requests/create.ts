@@ -15,6 +15,7 @@ import { type Actor, type Scope, type Source, scopeOf } from '../../context.ts';
 import type { CreateSignatureRequestInput, SignatureRequestDto } from '../../contracts/signature-requests.ts';
 import { CoreError, notFound } from '../../errors.ts';
 import { readAfterCommit } from '../after-commit.ts';
+import { requireBrandChoice } from '../brands/brands.ts';
 import { creditsDecision, readCredits } from '../credits.ts';
 import { recordEvent } from '../events.ts';
 import { commitIdempotentOutcome, type IdempotencyClaim } from '../idempotency.ts';
@@ -145,6 +146,7 @@ function requestValues(b: WriteBatch, item: PlannedRequest): SignatureRequestIns
     updated_at: b.now,
     reminders: remindersValue(input.reminders === undefined ? b.accountReminders : input.reminders),
     allow_delegation: input.allow_delegation ?? false,
+    brand_id: input.brand_id ?? null,
   };
 }
 
@@ -284,6 +286,8 @@ async function writeRequest(
   // Decided on the template as locked: archived or edited since the slow part, this is what counts.
   const plan = await planRequest(source, o.signers, keepImages);
   assertCreditsRow(b.actor, source.credits);
+  // Issue 44: a brand of another account (or none by that id) is a 404, like any other id.
+  await requireBrandChoice(tx, b.scope, o.input.brand_id);
   const batch = {
     ...b,
     recipientDefaults: source.recipient_defaults,

@@ -103,6 +103,8 @@ export function toSignatureRequestDto(
     // Issue 34.2, 34.3: shown only when set (the spec's object is unchanged otherwise).
     ...(row.reminders ? { reminders: row.reminders } : {}),
     ...(row.allow_delegation ? { allow_delegation: true } : {}),
+    // Issue 44: shown only when a brand was chosen.
+    ...(row.brand_id ? { brand_id: row.brand_id } : {}),
   };
   if (status === 'completed' && o.withValues) {
     const files = row.documents as ProducedFiles | null;

@@ -3,6 +3,7 @@ import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { markSignerEmailed } from '@esign/db/queries/signers';
 import type { Config } from '../../config.ts';
 import { sha256Hex } from '../../crypto.ts';
+import { brandedInvitationEmail, brandIdentity, requestBrand } from '../brands/branded-mail.ts';
 import { invitationEmail } from '../emails.ts';
 import { readerLocale } from '../locale.ts';
 import { queueMail } from '../mail.ts';
@@ -85,10 +86,19 @@ export async function queueInvitationMail(
     request,
     ...(o.accountLocale !== undefined ? { account: o.accountLocale } : {}),
   });
-  const sms = await queueInvitationSms(tx, { ...o, url, locale });
+  // Issue 44: the request's brand (its choice, its template's, the default) words and dresses
+  // both; an SMS names the brand as its sender.
+  const brand = await requestBrand(tx, request);
+  const sms = await queueInvitationSms(tx, { ...o, url, locale, senderName: brand?.name ?? o.senderName });
   if (!signerChannels(signer).email) return { mail: [], sms };
   const snapshot = request.snapshot as RequestSnapshot;
-  const mail = invitationEmail({
+  const identity = brandIdentity(brand, {
+    allowFromAddress: o.config.ALLOW_BRAND_FROM_ADDRESS,
+    requestReplyTo: request.reply_to,
+  });
+  const compose = (opts: Parameters<typeof invitationEmail>[0]) =>
+    brand ? brandedInvitationEmail({ ...opts, brand, signerEmail: signer.email }) : invitationEmail(opts);
+  const mail = compose({
     locale,
     kind: o.kind,
     title: snapshot.template.name,
@@ -102,7 +112,7 @@ export async function queueInvitationMail(
   const mailId = await queueMail(tx, {
     kind: o.kind,
     to: signer.email!,
-    replyTo: request.reply_to,
+    ...identity,
     subject: mail.subject,
     text: mail.text,
     html: mail.html,

@@ -1,5 +1,6 @@
 import type { SignerRow } from '@esign/db';
 import { markSignerViewed } from '@esign/db/queries/signing';
+import { requestBrand, signingBrandOf } from '../brands/branded-mail.ts';
 import { recordEvent } from '../events.ts';
 import { signingPages } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
@@ -90,6 +91,7 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
     request: r.request,
     acceptLanguage: sc.acceptLanguage,
   });
+  const brand = await requestBrand(sc.db, r.request);
   return {
     object: 'signing_session' as const,
     status: r.signer.status,
@@ -120,5 +122,6 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
     locale_source: source,
     consent_text: consentText(locale),
     redirect_url: r.signer.redirect_url ?? r.request.redirect_url,
+    ...(brand ? { brand: signingBrandOf(brand) } : {}),
   };
 }

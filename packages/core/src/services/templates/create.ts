@@ -6,6 +6,7 @@ import { type Actor, type CoreDeps, type Source, scopeOf } from '../../context.t
 import type { FieldDefinitionInput, TemplateDto } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
 import { readAfterCommit } from '../after-commit.ts';
+import { requireBrandChoice } from '../brands/brands.ts';
 import { ingest, MAX_DOCUMENTS, readDocumentFile } from '../documents-input.ts';
 import { recordEvent } from '../events.ts';
 import { commitIdempotentOutcome } from '../idempotency.ts';
@@ -31,6 +32,8 @@ export interface CreateTemplateArgs {
   password?: string;
   documents?: { name?: string; file: string }[];
   fields?: FieldDefinitionInput[];
+  /** Issue 44: the brand its requests show. */
+  brand_id?: number;
 }
 
 const baseName = (name: string) => name.replace(/\.(pdf|png|jpe?g|gif|webp|tiff?|bmp)$/i, '');
@@ -132,6 +135,7 @@ async function insertTemplate(
   const template = await insertTemplateRow(tx, scope, {
     name: t.name,
     external_id: t.input.external_id ?? null,
+    brand_id: await requireBrandChoice(tx, scope, t.input.brand_id),
     folder_id: (await folderId(tx, scope, t.input.folder)) ?? null,
     roles: t.roles,
     source: opts.source,

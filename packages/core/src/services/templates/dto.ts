@@ -48,6 +48,8 @@ export async function toTemplateDto(
     archived_at: row.archived_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    // Issue 44: shown only when a brand is chosen.
+    ...(row.brand_id ? { brand_id: row.brand_id } : {}),
   };
   if (!dc.withDetails) return dto;
   const [fields, documents] = await Promise.all([

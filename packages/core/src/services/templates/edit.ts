@@ -5,6 +5,7 @@ import { insertTemplate, templateViewOf, updateTemplateRow } from '@esign/db/que
 import type { Actor, Source } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
 import type { FieldDefinitionInput, FieldType, TemplateDto } from '../../contracts/templates.ts';
+import { requireBrandChoice } from '../brands/brands.ts';
 import { recordEvent } from '../events.ts';
 import { commitIdempotentOutcome } from '../idempotency.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -32,6 +33,8 @@ export interface UpdateTemplateArgs {
   fields?: (Omit<FieldDefinitionInput, 'type'> & { type: FieldType })[];
   /** The editor only: the template's document ids in their new order; ids left out are removed. */
   documents?: number[];
+  /** Issue 44: the brand its requests show; null: the account's default. */
+  brand_id?: number | null;
 }
 
 /** The editor's precondition: the `version` it loaded; another save in between is a conflict. */
@@ -83,6 +86,9 @@ export async function applyUpdate(
     roles,
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
+    ...(input.brand_id !== undefined
+      ? { brand_id: await requireBrandChoice(tx, scope, input.brand_id) }
+      : {}),
     ...(input.folder !== undefined ? { folder_id: (await folderId(tx, scope, input.folder)) ?? null } : {}),
   });
   await recordEvent(tx, scope, { type: 'template.updated', objectType: 'template', objectId: id, now });
@@ -125,6 +131,7 @@ async function copyTemplate(
     folder_id:
       input.folder !== undefined ? ((await folderId(tx, scope, input.folder)) ?? null) : original.folder_id,
     roles: original.roles,
+    brand_id: original.brand_id,
     source: opts.source,
     created_by_user_id: actor.userId,
     api_key_id: actor.apiKeyId,
