@@ -203,7 +203,9 @@ describe('Errors: a body nested 100,000 deep is 400 invalid_json (no stack overf
     });
     // On /mcp the same refusal is JSON-RPC's parse error (issue 48 item 4).
     expect([mcp.status, mcp.body.error.code]).toEqual([400, -32700]);
-    expect(mcp.body.error.message).toMatch(/^Parse error: The request body nests arrays or objects deeper than/);
+    expect(mcp.body.error.message).toMatch(
+      /^Parse error: The request body nests arrays or objects deeper than/,
+    );
     const trpc = await t.api('POST', '/trpc/signing.decline', {
       rawBody: `{"token":"${'x'.repeat(30)}","reason":${deep(100_000)}}`,
     });

@@ -1,12 +1,12 @@
 import type { RequestStatus, SignerStatus, UserRole } from '@esign/domain';
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { BrandsTable } from './schema-brands.ts';
 import type {
   CheckoutsTable,
   CreditLedgerTable,
   CreditPacksTable,
   DiscountCodesTable,
 } from './schema-billing.ts';
+import type { BrandsTable } from './schema-brands.ts';
 import type {
   CreatedAt,
   Environment,
