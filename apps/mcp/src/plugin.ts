@@ -13,10 +13,11 @@ import {
 import type { Db } from '@esign/db';
 import {
   authenticateHttp,
+  bodyLimitOfMeta,
   countMoreCalls,
+  documentPathsOfMeta,
   sendError,
   streamJsonUploads,
-  TEMPLATE_UPLOAD_LIMIT,
 } from '@esign/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -63,14 +64,20 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
 }
 
 /**
- * Where a tool call carries documents in base64: create_template's `documents[].file` and
- * verify_document's `file`, in one message or in a batch. Read from a large body, each is decoded
- * to a file of the request as it arrives, as on POST /templates (streamJsonUploads).
+ * The per-route rules of the MCP endpoint, read from its tools' procedure meta (`request`; issue 43:
+ * no list here): where a tool call carries documents in base64 (create_template's
+ * `documents[].file`, verify_document's `file`), in one message or in a batch, each decoded to a
+ * file of the request as it arrives, as on POST /templates (streamJsonUploads); and the body limit,
+ * the largest of the tools' (a call carries what its procedure's REST route carries).
  */
-const DOCUMENT_PATHS = [
-  ['params', 'arguments', 'documents', '*', 'file'],
-  ['params', 'arguments', 'file'],
-].flatMap((path) => [path, ['*', ...path]]);
+export function mcpRouteRules(tools: readonly McpTool[]) {
+  const metas = tools.map((t) => ({ request: t.request }));
+  const message = documentPathsOfMeta(metas, ['params', 'arguments']);
+  return {
+    documentPaths: message.flatMap((path) => [path, ['*', ...path]]),
+    bodyLimit: Math.max(...metas.map((m) => bodyLimitOfMeta(m).bytes)),
+  };
+}
 
 const isRequest = (m: unknown) =>
   !!m &&
@@ -149,6 +156,7 @@ function bearerChallenge(resourceMetadata: string, tokenSent: boolean): string {
 /** The MCP adapter: stateless Streamable HTTP, a fresh server per request, tools mapped onto procedures. */
 export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promise<void> {
   const tools = mcpTools();
+  const rules = mcpRouteRules(tools);
   const runner: ToolRunner = { ...opts, now: opts.now ?? (() => new Date()) };
   const resourceMetadata = resourceMetadataUrl(opts.config.PUBLIC_URL);
 
@@ -180,7 +188,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
   const uploadDir = join(opts.config.DATA_DIR, 'uploads');
   const uploadsOf = new WeakMap<FastifyRequest, UploadedFiles>();
   streamJsonUploads(app, {
-    documentPaths: DOCUMENT_PATHS,
+    documentPaths: rules.documentPaths,
     uploadsFor: (request) => {
       const uploads = new UploadedFiles(uploadDir);
       uploadsOf.set(request, uploads);
@@ -197,7 +205,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
   // Tool calls carry the same documents as POST /templates (create_template, verify_document).
   app.post(
     MCP_PATH,
-    { onRequest: authenticate, bodyLimit: TEMPLATE_UPLOAD_LIMIT },
+    { onRequest: authenticate, bodyLimit: rules.bodyLimit },
     async (request, reply) => {
       const actor = request.actor!;
       const body = request.body;

@@ -1,9 +1,11 @@
 import {
+  type BodyKind,
   CoreError,
   MAX_BULK_FILE_BYTES,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
   MAX_TEMPLATE_FIELDS,
+  type Meta,
 } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
 
@@ -32,6 +34,40 @@ export interface BodyLimit {
   bytes: number;
   /** `document_too_large` where the body is one document (POST /documents/verify). */
   code: 'invalid_request' | 'document_too_large';
+}
+
+/** The bytes of each body kind a procedure's meta names (`request.body`), and its error. */
+export const BODY_LIMITS: Readonly<Record<BodyKind, BodyLimit>> = {
+  json: { bytes: JSON_LIMIT, code: 'invalid_request' },
+  template_upload: { bytes: TEMPLATE_UPLOAD_LIMIT, code: 'invalid_request' },
+  template_fields: { bytes: TEMPLATE_FIELDS_LIMIT, code: 'invalid_request' },
+  document: { bytes: VERIFY_UPLOAD_LIMIT, code: 'document_too_large' },
+  bulk_file: { bytes: BULK_UPLOAD_LIMIT, code: 'invalid_request' },
+};
+
+/**
+ * A procedure's body limit, from its meta alone (issue 43: no adapter keeps a list of paths);
+ * 1 MB of JSON when its meta names none.
+ */
+export function bodyLimitOfMeta(meta: Pick<Meta, 'request'> | undefined): BodyLimit {
+  return BODY_LIMITS[meta?.request?.body ?? 'json'];
+}
+
+/**
+ * Where these procedures' inputs carry documents (their meta's `request.documents`), each path
+ * under `prefix` (where the adapter puts the input in its message), without repeats.
+ */
+export function documentPathsOfMeta(
+  metas: readonly Pick<Meta, 'request'>[],
+  prefix: readonly string[] = [],
+): string[][] {
+  const seen = new Map<string, string[]>();
+  for (const meta of metas)
+    for (const path of meta.request?.documents ?? []) {
+      const full = [...prefix, ...path];
+      seen.set(full.join('\u0000'), full);
+    }
+  return [...seen.values()];
 }
 
 declare module 'fastify' {
