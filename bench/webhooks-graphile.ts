@@ -52,7 +52,9 @@ await sql`with ours as (
     returning id, payload
   )
   select count(*) from graphile_worker.add_jobs((select array_agg(row('webhook_deliver',
-    payload::json, null, now(), null, null, null, null)::graphile_worker.job_spec order by id) from ours))`.execute(db);
+    payload::json, null, now(), null, null, null, null)::graphile_worker.job_spec order by id) from ours))`.execute(
+  db,
+);
 
 process.on('SIGTERM', () => {
   runner

@@ -9,7 +9,11 @@ import type { RestRoute } from './routes.ts';
  * parsed as it arrives, in a thread of its own, and each document is decoded to a temporary file
  * of the request (streamJsonUploads). Every other body is read whole.
  */
-export function registerJsonUploads(app: FastifyInstance, uploadDir: string, routes: readonly RestRoute[]): void {
+export function registerJsonUploads(
+  app: FastifyInstance,
+  uploadDir: string,
+  routes: readonly RestRoute[],
+): void {
   streamJsonUploads(app, {
     documentPaths: documentPathsOfMeta(routes.map((r) => r.meta)),
     uploadsFor: (request) => {

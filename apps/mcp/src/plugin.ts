@@ -203,33 +203,29 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
 
   // Authenticated before the body is read: an anonymous client cannot make us buffer documents.
   // Tool calls carry the same documents as POST /templates (create_template, verify_document).
-  app.post(
-    MCP_PATH,
-    { onRequest: authenticate, bodyLimit: rules.bodyLimit },
-    async (request, reply) => {
-      const actor = request.actor!;
-      const body = request.body;
-      const refused = batchRefusal(body);
-      if (refused) return jsonRpcError(reply, 400, -32600, refused);
-      const messages = Array.isArray(body) ? body : [body];
-      // Notifications are not executed; a request made only of them gets 202 and no body.
-      const requests = messages.filter(isRequest);
-      if (requests.length === 0) return reply.code(202).send();
-      // The request was counted once when authenticated; each further request of a batch counts too.
-      const limited = await countMoreCalls(request, reply, limits, requests.length - 1);
-      if (limited) return sendError(reply, limited);
-      // The spec's assistant product without purchases: no purchase tools, no purchase links.
-      const offered = await purchasesOffered(opts.db, actor, 'mcp');
-      // The tools read this request's uploaded documents by their references.
-      const uploads = uploadsOf.get(request);
-      const deps = uploads ? { ...runner.deps, uploads: uploads.files } : runner.deps;
-      const server = serverFor({ ...runner, deps }, tools, request, actor, offered);
-      try {
-        await answer(server, request, reply, Array.isArray(body) ? requests : requests[0]);
-      } finally {
-        // A hijacked reply: removed here once the answer is written.
-        await removeUploads(request);
-      }
-    },
-  );
+  app.post(MCP_PATH, { onRequest: authenticate, bodyLimit: rules.bodyLimit }, async (request, reply) => {
+    const actor = request.actor!;
+    const body = request.body;
+    const refused = batchRefusal(body);
+    if (refused) return jsonRpcError(reply, 400, -32600, refused);
+    const messages = Array.isArray(body) ? body : [body];
+    // Notifications are not executed; a request made only of them gets 202 and no body.
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0) return reply.code(202).send();
+    // The request was counted once when authenticated; each further request of a batch counts too.
+    const limited = await countMoreCalls(request, reply, limits, requests.length - 1);
+    if (limited) return sendError(reply, limited);
+    // The spec's assistant product without purchases: no purchase tools, no purchase links.
+    const offered = await purchasesOffered(opts.db, actor, 'mcp');
+    // The tools read this request's uploaded documents by their references.
+    const uploads = uploadsOf.get(request);
+    const deps = uploads ? { ...runner.deps, uploads: uploads.files } : runner.deps;
+    const server = serverFor({ ...runner, deps }, tools, request, actor, offered);
+    try {
+      await answer(server, request, reply, Array.isArray(body) ? requests : requests[0]);
+    } finally {
+      // A hijacked reply: removed here once the answer is written.
+      await removeUploads(request);
+    }
+  });
 }

@@ -67,7 +67,10 @@ export interface RequestMeta {
    * limit (counting nothing), asked before the body is read so that such an address cannot make
    * the server read a large body only to refuse it.
    */
-  addressLimit?: (ctx: { db: Executor; now: () => Date }, caller: { ip: string | null }) => Promise<CoreError | null>;
+  addressLimit?: (
+    ctx: { db: Executor; now: () => Date },
+    caller: { ip: string | null },
+  ) => Promise<CoreError | null>;
 }
 
 /** The single source every adapter reads: REST route, status, MCP tool, idempotency, request limits. */

@@ -2,12 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
-import {
-  OutboundError,
-  OutboundHttpError,
-  OutboundTimeoutError,
-  OutboundTooLargeError,
-} from './errors.ts';
+import { OutboundError, OutboundHttpError, OutboundTimeoutError, OutboundTooLargeError } from './errors.ts';
 import { type CheckedUrl, checkUrl, type OutboundPolicy } from './outbound-policy.ts';
 
 // The project's single outbound-fetch guard. Webhook deliveries and document URL downloads both go

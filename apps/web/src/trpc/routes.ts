@@ -11,7 +11,13 @@ import {
   toCoreError,
 } from '@esign/core';
 import { TRPC_MAX_BATCH } from '@esign/domain';
-import { authenticateHttp, type BodyLimit, bodyLimitOfMeta, carriesCredentials, sendError } from '@esign/http';
+import {
+  authenticateHttp,
+  type BodyLimit,
+  bodyLimitOfMeta,
+  carriesCredentials,
+  sendError,
+} from '@esign/http';
 import type { AnyRouter } from '@trpc/server';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,7 +1,12 @@
 import { scopeOf } from '../context.ts';
 import { VerificationOutput, VerifyDocumentInput } from '../contracts/documents.ts';
 import { CoreError } from '../errors.ts';
-import { decodeVerifyFile, publicVerifyRefusal, verifyDocument, verifyForPublic } from '../services/verify.ts';
+import {
+  decodeVerifyFile,
+  publicVerifyRefusal,
+  verifyDocument,
+  verifyForPublic,
+} from '../services/verify.ts';
 import { actorProcedure, publicProcedure, router } from '../trpc.ts';
 
 export const documentsRouter = router({

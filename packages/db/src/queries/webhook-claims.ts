@@ -280,7 +280,6 @@ export async function recordAndClaimDeliveries(
   return { recorded, claimed };
 }
 
-
 /**
  * Claims one delivery for its next attempt when that attempt needs no decision in code
  * (deliveryClaimCtes); undefined otherwise (missing, finished, held, not due, exhausted, disabled,

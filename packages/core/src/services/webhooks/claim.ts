@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Executor, Tx } from '@esign/db';
 import { type ClaimedDeliveryRow, claimDeliveryById } from '@esign/db/queries/webhook-claims';
-import { type DeliveryJoinRow, lockDeliveryForAttempt, markDeliveryFailed, markUnfinishedAttempts, startDeliveryAttempt } from '@esign/db/queries/webhook-deliveries';
+import {
+  type DeliveryJoinRow,
+  lockDeliveryForAttempt,
+  markDeliveryFailed,
+  markUnfinishedAttempts,
+  startDeliveryAttempt,
+} from '@esign/db/queries/webhook-deliveries';
 import { MAX_ATTEMPTS, NEVER_RETRIED_EVENT_TYPES, nextRetryDelayForEvent } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
 import { type WebhookOptions, webhookLeaseMs } from './options.ts';
@@ -89,8 +95,16 @@ export function deliveryClaimRules(now: Date, leaseMs: number) {
  * the next attempt of a delivery that needs no decision in code. Two workers racing here serialise
  * on the row; the loser's conditions no longer hold and it gets nothing.
  */
-async function claimWithoutDecision(db: Executor, deliveryId: number, opts: WebhookOptions): Promise<Claim | null> {
-  const row = await claimDeliveryById(db, deliveryId, deliveryClaimRules(opts.now(), webhookLeaseMs(opts.config)));
+async function claimWithoutDecision(
+  db: Executor,
+  deliveryId: number,
+  opts: WebhookOptions,
+): Promise<Claim | null> {
+  const row = await claimDeliveryById(
+    db,
+    deliveryId,
+    deliveryClaimRules(opts.now(), webhookLeaseMs(opts.config)),
+  );
   return row ? { kind: 'attempt', delivery: toClaimedDelivery(row) } : null;
 }
 

@@ -133,7 +133,7 @@ export async function sendBuilt(
 }
 
 /** What an attempt's result makes of its delivery: done, failed for good, or pending until `nextAt`. */
-export function nextState(
+function nextState(
   d: Pick<ClaimedDelivery, 'type' | 'attempt'>,
   result: DeliveryAttemptResult,
   { config, now }: { config: Config; now: Date },

@@ -1,5 +1,13 @@
 import type { Executor } from '@esign/db';
-import { deleteEndpoint, type EndpointChanges, findEndpointAccount, findEndpointScope, insertEndpoint, listEndpoints, updateEndpoint } from '@esign/db/queries/webhook-endpoints';
+import {
+  deleteEndpoint,
+  type EndpointChanges,
+  findEndpointAccount,
+  findEndpointScope,
+  insertEndpoint,
+  listEndpoints,
+  updateEndpoint,
+} from '@esign/db/queries/webhook-endpoints';
 import { generateWebhookSecret } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';
