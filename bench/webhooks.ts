@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'warmup-share': { type: 'string', default: '0.25' },
     'webhook-concurrency': { type: 'string', default: '64' },
+    // Issue 43: each round also drains the backlog with graphile-worker (bench/webhooks-graphile.ts).
+    graphile: { type: 'boolean', default: false },
   },
 });
 const rounds = Number(args.rounds);
@@ -204,6 +206,24 @@ function startFloor(n: number, dbUrl: string): ChildProcess[] {
   );
 }
 
+/** The same deliveries carried by graphile-worker (issue 43): bench/webhooks-graphile.ts. */
+function startGraphile(n: number, dbUrl: string): ChildProcess[] {
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, [...NODE_TS, join(ROOT, 'bench/webhooks-graphile.ts')], {
+      cwd: ROOT,
+      env: {
+        ...PRODUCTION_ENV,
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: dbUrl,
+        DATA_DIR: dataDir,
+        SECRET_KEY,
+        GRAPHILE_CONCURRENCY: String(webhookConcurrency),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+}
+
 /** Commits `backlog` events with no sender running, starts the senders and times the drain. */
 async function drain(dbUrl: string, start: () => ChildProcess[]): Promise<Drain> {
   const backlogIds: string[] = [];
@@ -288,14 +308,20 @@ async function run(workerCount: number, dbUrl: string, emit: Emit): Promise<Resu
 
   // Throughput: a backlog committed while no sender runs, then drained; the service's workers and
   // the floor (as many processes) alternate, so a change of the machine's load moves both alike.
-  const pairs: { service: Drain; floor: Drain }[] = [];
+  const pairs: { service: Drain; floor: Drain; graphile?: Drain }[] = [];
   for (let r = 0; r < Math.max(1, rounds); r++) {
     process.stderr.write(`  round ${r + 1}: service ...`);
     const service = await drain(dbUrl, () => startWorkers(workerCount, dbUrl));
     process.stderr.write(` ${service.per_second}/s; floor ...`);
     const floor = await drain(dbUrl, () => startFloor(workerCount, dbUrl));
-    process.stderr.write(` ${floor.per_second}/s\n`);
-    pairs.push({ service, floor });
+    process.stderr.write(` ${floor.per_second}/s`);
+    if (args.graphile) {
+      process.stderr.write('; graphile-worker ...');
+      const graphile = await drain(dbUrl, () => startGraphile(workerCount, dbUrl));
+      process.stderr.write(` ${graphile.per_second}/s`);
+      pairs.push({ service, floor, graphile });
+    } else pairs.push({ service, floor });
+    process.stderr.write('\n');
   }
   return {
     workers: workerCount,
@@ -375,7 +401,14 @@ try {
         `| ${r.workers} | ${i + 1} | ${service.per_second} | ${floor.per_second} | ${(service.per_second / floor.per_second).toFixed(2)}× | ${service.cpu_ms_per_delivery} ms | ${floor.cpu_ms_per_delivery} ms | ${service.statements_per_delivery} | ${floor.statements_per_delivery} |`,
       );
     }
-    const sum = (k: 'service' | 'floor') => r.rounds.reduce((s, x) => s + x[k].per_second, 0);
+    const sum = (k: 'service' | 'floor' | 'graphile') =>
+      r.rounds.reduce((s, x) => s + (x[k]?.per_second ?? 0), 0);
+    for (const [i, { service, graphile }] of r.rounds.entries()) {
+      if (!graphile) continue;
+      console.log(
+        `| ${r.workers} | ${i + 1} | graphile-worker: ${graphile.per_second}/s (${(graphile.per_second / service.per_second).toFixed(2)}× the service) | CPU ${graphile.cpu_ms_per_delivery} ms | statements ${graphile.statements_per_delivery} | | | | |`,
+      );
+    }
     console.log(
       `| ${r.workers} | all | ${sum('service')} | ${sum('floor')} | ${(sum('service') / sum('floor')).toFixed(2)}× | | | | |`,
     );

@@ -42,7 +42,7 @@ export async function restApi(app: FastifyInstance, opts: RestApiOptions): Promi
 
   app.decorateRequest('esign', null);
   const uploadDir = join(opts.config.DATA_DIR, 'uploads');
-  registerJsonUploads(app, uploadDir);
+  registerJsonUploads(app, uploadDir, routes);
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_DOCUMENTS + 1 },
   });

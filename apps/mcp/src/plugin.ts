@@ -13,11 +13,12 @@ import {
 import type { Db } from '@esign/db';
 import {
   authenticateHttp,
+  bodyLimitOfMeta,
   countMoreCalls,
+  documentPathsOfMeta,
   fromFastifyError,
   sendError,
   streamJsonUploads,
-  TEMPLATE_UPLOAD_LIMIT,
 } from '@esign/http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -73,14 +74,20 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
 }
 
 /**
- * Where a tool call carries documents in base64: create_template's `documents[].file` and
- * verify_document's `file`, in one message or in a batch. Read from a large body, each is decoded
- * to a file of the request as it arrives, as on POST /templates (streamJsonUploads).
+ * The per-route rules of the MCP endpoint, read from its tools' procedure meta (`request`; issue 43:
+ * no list here): where a tool call carries documents in base64 (create_template's
+ * `documents[].file`, verify_document's `file`), in one message or in a batch, each decoded to a
+ * file of the request as it arrives, as on POST /templates (streamJsonUploads); and the body limit,
+ * the largest of the tools' (a call carries what its procedure's REST route carries).
  */
-const DOCUMENT_PATHS = [
-  ['params', 'arguments', 'documents', '*', 'file'],
-  ['params', 'arguments', 'file'],
-].flatMap((path) => [path, ['*', ...path]]);
+export function mcpRouteRules(tools: readonly McpTool[]) {
+  const metas = tools.map((t) => ({ request: t.request }));
+  const message = documentPathsOfMeta(metas, ['params', 'arguments']);
+  return {
+    documentPaths: message.flatMap((path) => [path, ['*', ...path]]),
+    bodyLimit: Math.max(...metas.map((m) => bodyLimitOfMeta(m).bytes)),
+  };
+}
 
 const isRequest = (m: unknown) =>
   !!m &&
@@ -173,6 +180,7 @@ function bearerChallenge(resourceMetadata: string, tokenSent: boolean): string {
 /** The MCP adapter: stateless Streamable HTTP, a fresh server per request, tools mapped onto procedures. */
 export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promise<void> {
   const tools = mcpTools();
+  const rules = mcpRouteRules(tools);
   const runner: ToolRunner = { ...opts, now: opts.now ?? (() => new Date()) };
   const resourceMetadata = resourceMetadataUrl(opts.config.PUBLIC_URL);
 
@@ -211,7 +219,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
   const uploadDir = join(opts.config.DATA_DIR, 'uploads');
   const uploadsOf = new WeakMap<FastifyRequest, UploadedFiles>();
   streamJsonUploads(app, {
-    documentPaths: DOCUMENT_PATHS,
+    documentPaths: rules.documentPaths,
     uploadsFor: (request) => {
       const uploads = new UploadedFiles(uploadDir);
       uploadsOf.set(request, uploads);
@@ -226,33 +234,29 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
 
   // Authenticated before the body is read: an anonymous client cannot make us buffer documents.
   // Tool calls carry the same documents as POST /templates (create_template, verify_document).
-  app.post(
-    MCP_PATH,
-    { onRequest: authenticate, bodyLimit: TEMPLATE_UPLOAD_LIMIT },
-    async (request, reply) => {
-      const actor = request.actor!;
-      const body = request.body;
-      const refused = batchRefusal(body);
-      if (refused) return jsonRpcError(reply, 400, -32600, refused);
-      const messages = Array.isArray(body) ? body : [body];
-      // Notifications are not executed; a request made only of them gets 202 and no body.
-      const requests = messages.filter(isRequest);
-      if (requests.length === 0) return reply.code(202).send();
-      // The request was counted once when authenticated; each further request of a batch counts too.
-      const limited = await countMoreCalls(request, reply, limits, requests.length - 1);
-      if (limited) return sendError(reply, limited);
-      // The spec's assistant product without purchases: no purchase tools, no purchase links.
-      const offered = await purchasesOffered(opts.db, actor, 'mcp');
-      // The tools read this request's uploaded documents by their references.
-      const uploads = uploadsOf.get(request);
-      const deps = uploads ? { ...runner.deps, uploads: uploads.files } : runner.deps;
-      const server = serverFor({ ...runner, deps }, tools, request, actor, offered);
-      try {
-        await answer(server, request, reply, Array.isArray(body) ? requests : requests[0]);
-      } finally {
-        // A hijacked reply: removed here once the answer is written.
-        await removeUploads(request);
-      }
-    },
-  );
+  app.post(MCP_PATH, { onRequest: authenticate, bodyLimit: rules.bodyLimit }, async (request, reply) => {
+    const actor = request.actor!;
+    const body = request.body;
+    const refused = batchRefusal(body);
+    if (refused) return jsonRpcError(reply, 400, -32600, refused);
+    const messages = Array.isArray(body) ? body : [body];
+    // Notifications are not executed; a request made only of them gets 202 and no body.
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0) return reply.code(202).send();
+    // The request was counted once when authenticated; each further request of a batch counts too.
+    const limited = await countMoreCalls(request, reply, limits, requests.length - 1);
+    if (limited) return sendError(reply, limited);
+    // The spec's assistant product without purchases: no purchase tools, no purchase links.
+    const offered = await purchasesOffered(opts.db, actor, 'mcp');
+    // The tools read this request's uploaded documents by their references.
+    const uploads = uploadsOf.get(request);
+    const deps = uploads ? { ...runner.deps, uploads: uploads.files } : runner.deps;
+    const server = serverFor({ ...runner, deps }, tools, request, actor, offered);
+    try {
+      await answer(server, request, reply, Array.isArray(body) ? requests : requests[0]);
+    } finally {
+      // A hijacked reply: removed here once the answer is written.
+      await removeUploads(request);
+    }
+  });
 }

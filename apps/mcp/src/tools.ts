@@ -1,4 +1,4 @@
-import { type Actor, appRouter, type McpMeta, procedureMeta } from '@esign/core';
+import { type Actor, appRouter, type McpMeta, procedureMeta, type RequestMeta } from '@esign/core';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { portableSchema } from './portable-schema.ts';
@@ -13,6 +13,8 @@ export interface McpTool {
   /** A credit purchase tool (hidden from clients whose purchases are hidden). */
   purchase: boolean;
   procedurePath: string;
+  /** The procedure's request rules (its meta's `request`: body limit, where documents are). */
+  request: RequestMeta;
   inputSchema: ObjectSchema;
   /** The JSON Schema of the tool's structured result (the REST response object). */
   outputSchema: ObjectSchema;
@@ -60,6 +62,7 @@ export function mcpTools(): McpTool[] {
       scope: mcp.scope,
       purchase: mcp.purchase === true,
       procedurePath,
+      request: meta.request ?? {},
       inputSchema: inputSchemaOf(input, mcp),
       outputSchema: jsonSchema(output, 'output'),
       annotations: annotationsOf(mcp),

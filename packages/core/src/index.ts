@@ -62,11 +62,13 @@ export * from './services/verify.ts';
 export * from './services/webhooks/index.ts';
 export * from './services/worker.ts';
 export {
+  type BodyKind,
   findUnstorableText,
   issuesToCoreError,
   type McpMeta,
   type Meta,
   type ProcedureInfo,
   procedureMeta,
+  type RequestMeta,
   toCoreError,
 } from './trpc.ts';

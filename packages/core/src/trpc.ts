@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from '@esign/db';
+import { type Executor, isDatabaseUnavailable } from '@esign/db';
 import { type AnyProcedure, type AnyRouter, initTRPC, type ProcedureType, TRPCError } from '@trpc/server';
 import {
   type TRPC_ERROR_CODE_KEY,
@@ -44,8 +44,39 @@ export interface McpMeta {
   hints?: { readOnly?: boolean; destructive?: boolean; idempotent?: boolean; openWorld?: boolean };
 }
 
-/** The single source every adapter reads: REST route, status, MCP tool, idempotency. */
+/**
+ * The request body a procedure takes, whose limit every adapter applies (the bytes are the HTTP
+ * layer's: @esign/http BODY_LIMITS): `json` (any JSON body, 1 MB, the default), `template_upload`
+ * (up to ten base64 documents and fields), `template_fields` (a template's fields at their
+ * maximum), `document` (one base64 document; over the limit the error is document_too_large) and
+ * `bulk_file` (one base64 recipient file).
+ */
+export type BodyKind = 'json' | 'template_upload' | 'template_fields' | 'document' | 'bulk_file' | 'logo';
+
+/** Per-route rules of a procedure's request, read by the REST, tRPC and MCP adapters alike (issue 43). */
+export interface RequestMeta {
+  /** The body's limit (default `json`). */
+  body?: BodyKind;
+  /**
+   * Where the input carries base64 documents (paths into the input, `*` for every array item): a
+   * large body's documents are decoded to files of the request as it arrives.
+   */
+  documents?: readonly (readonly string[])[];
+  /**
+   * A public procedure limited per client address: the refusal for an address already past its
+   * limit (counting nothing), asked before the body is read so that such an address cannot make
+   * the server read a large body only to refuse it.
+   */
+  addressLimit?: (
+    ctx: { db: Executor; now: () => Date },
+    caller: { ip: string | null },
+  ) => Promise<CoreError | null>;
+}
+
+/** The single source every adapter reads: REST route, status, MCP tool, idempotency, request limits. */
 export interface Meta extends OpenApiMeta {
+  /** Body limit, documents and address limit of the request (every adapter). */
+  request?: RequestMeta;
   mcp?: McpMeta;
   idempotent?: boolean;
   successStatus?: number;

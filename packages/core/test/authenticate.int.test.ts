@@ -113,3 +113,60 @@ describe('authenticateAndLimit: authenticate, the shared fixed window, the heade
     }
   });
 });
+
+describe('API key usability, decided in one place (issue 43: apiKeyRefusalSql, read by both statements)', () => {
+  /** Both ways a key is authenticated: alone (authenticate) and with its window (authenticateAndLimit). */
+  async function both(key: string, at: Date) {
+    const credentials = { authorization: `Bearer ${key}` };
+    const alone = await authenticate(tdb.db, credentials, { now: at, ...REST }).catch((err: unknown) => err);
+    const counted = await authenticateAndLimit(tdb.db, credentials, { now: at, ...REST, perMinute: 100 });
+    return { alone, counted: counted.actor ?? counted.error };
+  }
+  async function windowCount(keyId: number): Promise<number | undefined> {
+    const r = await sql<{ count: number }>`
+      select count from rate_limit_windows where bucket = ${`api_key:${keyId}`}`.execute(tdb.db);
+    return r.rows[0]?.count;
+  }
+
+  it('Authentication 6: revoked, account archived, expired (at `now`, not before) and a read key, each the same through both paths; an unusable key is never counted', async () => {
+    const at = new Date('2031-03-01T00:00:10Z');
+    const a = await createTestAccount(tdb.db);
+    const revoked = await a.newKey();
+    await revokeApiKey(tdb.db, revoked.id, at);
+    const expiring = await a.newKey({ expiresAt: at });
+    const read = await a.newKey({ permission: 'read' });
+    const archived = await createTestAccount(tdb.db);
+    await sql`update accounts set archived_at = ${at} where id = ${archived.accountId}`.execute(tdb.db);
+
+    const cases = [
+      { key: revoked.key, id: revoked.id, code: 'unauthenticated', message: 'Invalid or revoked API key' },
+      {
+        key: archived.key,
+        id: archived.keyId,
+        code: 'unauthenticated',
+        message: 'The account of this API key is archived',
+      },
+      {
+        key: expiring.key,
+        id: expiring.id,
+        code: 'api_key_expired',
+        message: `This API key expired at ${at.toISOString()}`,
+      },
+    ];
+    for (const c of cases) {
+      const { alone, counted } = await both(c.key, at);
+      expect(alone).toMatchObject({ code: c.code, message: c.message });
+      expect(counted).toMatchObject({ code: c.code, message: c.message });
+      expect(await windowCount(c.id)).toBeUndefined();
+    }
+    // One millisecond before its expiry the key still works, and is counted.
+    const before = await both(expiring.key, new Date(at.getTime() - 1));
+    expect(before.alone).toMatchObject({ apiKeyId: expiring.id, canWrite: true });
+    expect(before.counted).toMatchObject({ apiKeyId: expiring.id, canWrite: true });
+    expect(await windowCount(expiring.id)).toBe(1);
+    // Permission: a read key authenticates without the write right, through both paths.
+    const r = await both(read.key, at);
+    expect(r.alone).toMatchObject({ apiKeyId: read.id, canWrite: false, apiKey: { permission: 'read' } });
+    expect(r.counted).toMatchObject({ apiKeyId: read.id, canWrite: false, apiKey: { permission: 'read' } });
+  });
+});

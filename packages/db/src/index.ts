@@ -11,4 +11,5 @@ export * from './schema-outboxes.ts';
 export * from './schema-recipients.ts';
 export * from './schema-send-sources.ts';
 export * from './schema-sign-in.ts';
+export * from './schema-webhooks.ts';
 export * from './scope.ts';

@@ -1,10 +1,12 @@
 import {
+  type BodyKind,
   CoreError,
   MAX_BULK_FILE_BYTES,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
   MAX_LOGO_BYTES,
   MAX_TEMPLATE_FIELDS,
+  type Meta,
 } from '@esign/core';
 import type { FastifyRequest } from 'fastify';
 
@@ -41,6 +43,48 @@ export interface BodyLimit {
   code: 'invalid_request' | 'document_too_large';
   /** The error's message when it is not the document's (a brand's logo: issue 44). */
   message?: string;
+}
+
+/** The bytes of each body kind a procedure's meta names (`request.body`), and its error. */
+export const BODY_LIMITS: Readonly<Record<BodyKind, BodyLimit>> = {
+  json: { bytes: JSON_LIMIT, code: 'invalid_request' },
+  template_upload: { bytes: TEMPLATE_UPLOAD_LIMIT, code: 'invalid_request' },
+  template_fields: { bytes: TEMPLATE_FIELDS_LIMIT, code: 'invalid_request' },
+  document: { bytes: VERIFY_UPLOAD_LIMIT, code: 'document_too_large' },
+  bulk_file: { bytes: BULK_UPLOAD_LIMIT, code: 'invalid_request' },
+  logo: {
+    bytes: BRAND_UPLOAD_LIMIT,
+    code: 'document_too_large',
+    message: 'The logo is larger than 1 MB; upload a smaller PNG, JPEG or SVG',
+  },
+};
+
+/**
+ * A procedure's body limit, from its meta alone (issue 43: no adapter keeps a list of paths);
+ * 1 MB of JSON when its meta names none.
+ */
+export function bodyLimitOfMeta(meta: Pick<Meta, 'request'> | undefined): BodyLimit {
+  return BODY_LIMITS[meta?.request?.body ?? 'json'];
+}
+
+/**
+ * Where these procedures' inputs carry documents (their meta's `request.documents`), each path
+ * under `prefix` (where the adapter puts the input in its message), without repeats.
+ */
+export function documentPathsOfMeta(
+  metas: readonly Pick<Meta, 'request'>[],
+  prefix: readonly string[] = [],
+): string[][] {
+  const seen = new Map<string, string[]>();
+  for (const meta of metas)
+    for (const path of meta.request?.documents ?? []) {
+      const full = [...prefix, ...path];
+      seen.set(full.join('\u0000'), full);
+    }
+  // Longest first, the order the adapters listed them in before (issue 43): with the REST routes'
+  // order instead (`file` before `documents.*.file`) the streaming parser's test of two parser
+  // threads at once failed (apps/api/test/json-uploads.int.test.ts); not investigated further.
+  return [...seen.values()].sort((a, b) => b.length - a.length);
 }
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import { OutboundError } from './errors.ts';
-import { guardedFetch, type ResolveHost } from './outbound.ts';
+import { guardedFetch } from './outbound.ts';
+import type { ResolveHost } from './outbound-policy.ts';
 
 /** The receiver must answer any 2xx within 30 seconds (spec, Events, Delivery rules; `WEBHOOK_TIMEOUT_SECONDS`). */
 export const WEBHOOK_TIMEOUT_MS = 30_000;

@@ -30,18 +30,20 @@ export {
   OutboundTooLargeError,
 } from './errors.ts';
 export {
-  assertPublicUrl,
-  type CheckedUrl,
-  cachingResolver,
   closeOutboundConnections,
-  DNS_CACHE_MS,
   type GuardedFetchOptions,
   type GuardedFetchResult,
   guardedFetch,
+} from './outbound.ts';
+export {
+  assertPublicUrl,
+  type CheckedUrl,
+  cachingResolver,
+  DNS_CACHE_MS,
   type OutboundPolicy,
   type OutboundProtocol,
   type ResolveHost,
-} from './outbound.ts';
+} from './outbound-policy.ts';
 export {
   DEFAULT_RETRY_BASE_SECONDS,
   MAX_ATTEMPTS,

@@ -5,13 +5,20 @@ import {
   CoreError,
   createContext,
   MAX_DOCUMENT_BYTES,
-  publicVerifyRefusal,
+  procedureMeta,
   sessionClearCookie,
   sessionSetCookie,
   toCoreError,
 } from '@esign/core';
 import { TRPC_MAX_BATCH } from '@esign/domain';
-import { authenticateHttp, type BodyLimit, carriesCredentials, sendError } from '@esign/http';
+import {
+  authenticateHttp,
+  type BodyLimit,
+  bodyLimitOfMeta,
+  carriesCredentials,
+  sendError,
+} from '@esign/http';
+import type { AnyRouter } from '@trpc/server';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebRouteOptions } from '../options.ts';
@@ -95,17 +102,39 @@ function appendSetCookie(res: FastifyReply, value: string): void {
   res.header('set-cookie', [...list, value]);
 }
 
+/**
+ * The per-route rules of /trpc, read from the procedures' meta (`request`; issue 43: no list of
+ * procedure names here): the body limit of a call, whose bytes are TRPC_BODY_LIMIT for every
+ * procedure and whose error is document_too_large where the one procedure called takes one
+ * document; and the address limits of the procedures a request calls.
+ */
+export function trpcRouteRules(router: AnyRouter) {
+  const metas = new Map(procedureMeta(router).map((p) => [p.path, p.meta]));
+  return {
+    bodyLimit(path: string): BodyLimit {
+      return { bytes: TRPC_BODY_LIMIT, code: bodyLimitOfMeta(metas.get(path)).code };
+    },
+    addressLimits(path: string) {
+      return path.split(',').flatMap((p) => {
+        const limit = metas.get(p)?.request?.addressLimit;
+        return limit ? [limit] : [];
+      });
+    },
+  };
+}
+
 /** /trpc/{procedure}: the tRPC endpoint the dashboard and the signing page call. */
 export async function trpcEndpoint(app: FastifyInstance, opts: WebRouteOptions): Promise<void> {
   const createTrpcContext = trpcContext(opts);
+  const rules = trpcRouteRules(appRouter);
   // Mounted on our own route (not fastifyTRPCPlugin, which swaps in its own JSON parser) so /trpc
   // bodies go through the shared parser: its limits, its depth check, invalid_json.
   // A batch over the cap runs nothing and is not counted: refused before its body is read.
-  // The public verify page's address past its minute is refused before its file is read, whether
-  // the procedure comes alone or in a batch (`a,b?batch=1`).
+  // A procedure limited per client address (its meta's `request.addressLimit`: the public verify
+  // page) is refused past its minute before its file is read, alone or in a batch (`a,b?batch=1`).
   const refuseEarly = async (req: FastifyRequest<{ Params: { path: string } }>, res: FastifyReply) => {
-    if (req.params.path.split(',').includes('documents.verifyPublic')) {
-      const refusal = await publicVerifyRefusal({ db: opts.db, now: opts.now }, { ip: req.ip });
+    for (const addressLimit of rules.addressLimits(req.params.path)) {
+      const refusal = await addressLimit({ db: opts.db, now: opts.now }, { ip: req.ip });
       if (refusal) return sendError(res, refusal);
     }
     const calls = callsOf(req);
@@ -118,14 +147,7 @@ export async function trpcEndpoint(app: FastifyInstance, opts: WebRouteOptions):
       ),
     );
   };
-  // The public verify page's one call is one document: over the limit it is document_too_large (422).
-  const bodyLimit = (req: FastifyRequest): BodyLimit => ({
-    bytes: TRPC_BODY_LIMIT,
-    code:
-      (req.params as { path?: string }).path === 'documents.verifyPublic'
-        ? 'document_too_large'
-        : 'invalid_request',
-  });
+  const bodyLimit = (req: FastifyRequest) => rules.bodyLimit((req.params as { path?: string }).path ?? '');
   const route = { bodyLimit: TRPC_BODY_LIMIT, onRequest: refuseEarly, config: { bodyLimit } };
   app.all<{ Params: { path: string } }>('/trpc/:path', route, async (req, res) => {
     await fastifyRequestHandler({

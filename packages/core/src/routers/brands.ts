@@ -43,6 +43,7 @@ export const brandsRouter = router({
         summary: 'Create a brand (admins): name, logo, colours, sender identity',
       },
       successStatus: 201,
+      request: { body: 'logo' },
       errors: [...logoErrors],
     })
     .input(CreateBrandInput)
@@ -57,6 +58,7 @@ export const brandsRouter = router({
         tags,
         summary: 'Update a brand (admins; PUT is an alias)',
       },
+      request: { body: 'logo' },
       errors: [...logoErrors],
     })
     .input(UpdateBrandInput)

@@ -30,6 +30,7 @@ export const bulkSendsRouter = router({
         tags,
         summary: 'Check a file and mapping; first rows with their errors',
       },
+      request: { body: 'bulk_file' },
       errors: ['not_found', 'invalid_request', 'template_has_no_fields', 'template_archived'],
     })
     .input(BulkUploadInput)
@@ -44,6 +45,7 @@ export const bulkSendsRouter = router({
         tags,
         summary: 'Send a template to every row of a CSV or XLSX file',
       },
+      request: { body: 'bulk_file' },
       successStatus: 201,
       idempotent: true,
       errors: [

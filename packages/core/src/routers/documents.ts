@@ -1,7 +1,12 @@
 import { scopeOf } from '../context.ts';
 import { VerificationOutput, VerifyDocumentInput } from '../contracts/documents.ts';
 import { CoreError } from '../errors.ts';
-import { decodeVerifyFile, verifyDocument, verifyForPublic } from '../services/verify.ts';
+import {
+  decodeVerifyFile,
+  publicVerifyRefusal,
+  verifyDocument,
+  verifyForPublic,
+} from '../services/verify.ts';
 import { actorProcedure, publicProcedure, router } from '../trpc.ts';
 
 export const documentsRouter = router({
@@ -15,6 +20,7 @@ export const documentsRouter = router({
         summary: 'Check whether a PDF is a document this service sealed, unchanged, with intact signatures',
         contentTypes: ['application/json', 'multipart/form-data'],
       },
+      request: { body: 'document', documents: [['file']] },
       errors: ['document_too_large', 'invalid_document', 'invalid_request'],
       mcp: {
         tool: 'verify_document',
@@ -35,6 +41,8 @@ export const documentsRouter = router({
   // The public /verify page of the web app (issue 30): anyone holding a PDF, no key. Web only (no
   // REST route or MCP tool: those have verify above); limited per client address.
   verifyPublic: publicProcedure
+    // Its one call is one document; an address past its minute is refused before the file is read.
+    .meta({ request: { body: 'document', documents: [['file']], addressLimit: publicVerifyRefusal } })
     .input(VerifyDocumentInput)
     .output(VerificationOutput)
     .mutation(async ({ ctx, input }) => {

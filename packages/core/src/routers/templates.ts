@@ -75,6 +75,7 @@ export const templatesRouter = router({
         summary: 'Create a template from documents (JSON with base64 or https URLs, or multipart/form-data)',
         contentTypes: ['application/json', 'multipart/form-data'],
       },
+      request: { body: 'template_upload', documents: [['documents', '*', 'file']] },
       successStatus: 201,
       idempotent: true,
       inputErrors: { fields: 'invalid_field' },
@@ -109,6 +110,8 @@ export const templatesRouter = router({
         tags,
         summary: 'Update a template (PUT is an alias)',
       },
+      // A template's fields, up to their maximum, replace the stored ones.
+      request: { body: 'template_fields' },
       inputErrors: { fields: 'invalid_field' },
       mcp: {
         tool: 'update_template',

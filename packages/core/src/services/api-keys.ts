@@ -1,6 +1,7 @@
 import type { Environment, Executor, Permission } from '@esign/db';
 import {
   type ApiKeyAuthRow,
+  type ApiKeyRefusal,
   findApiKeyAndCountWindow,
   findApiKeyByHash,
   insertApiKey,
@@ -88,13 +89,14 @@ function bearerToken(authorization: string | undefined): string {
 /** `last_used_at` is written at most once a minute per key. */
 const LAST_USED_PRECISION_MS = 60_000;
 
-/** The actor of a key row, or the rule-6 error (unknown or revoked key, archived account, expired). */
+/**
+ * The actor of a key row, or the rule-6 error. Whether the key can be used is decided once, by the
+ * statement that read it (`refusal`, apiKeyRefusalSql in @esign/db); here each reason gets its
+ * error, and the key's permission its write right (`canWrite`, enforced by the procedures).
+ */
 function keyActor(row: ApiKeyAuthRow | undefined, now: Date): Actor {
-  if (!row || row.revoked_at) throw new CoreError('unauthenticated', 'Invalid or revoked API key');
-  if (row.archived_at) throw new CoreError('unauthenticated', 'The account of this API key is archived');
-  if (row.expires_at && row.expires_at <= now) {
-    throw new CoreError('api_key_expired', `This API key expired at ${row.expires_at.toISOString()}`);
-  }
+  if (!row) throw new CoreError('unauthenticated', 'Invalid or revoked API key');
+  if (row.refusal) throw refusalError(row.refusal, row.expires_at ?? now);
   return {
     kind: 'api_key',
     accountId: row.account_id,
@@ -110,13 +112,27 @@ function keyActor(row: ApiKeyAuthRow | undefined, now: Date): Actor {
   };
 }
 
+/** The error of each reason a key cannot be used (authentication rule 6). */
+function refusalError(refusal: ApiKeyRefusal, expiredAt: Date): CoreError {
+  switch (refusal) {
+    case 'revoked':
+      return new CoreError('unauthenticated', 'Invalid or revoked API key');
+    case 'account_archived':
+      return new CoreError('unauthenticated', 'The account of this API key is archived');
+    case 'expired':
+      return new CoreError('api_key_expired', `This API key expired at ${expiredAt.toISOString()}`);
+    default:
+      return refusal satisfies never;
+  }
+}
+
 /** Authentication rule 6 of the specification, in one place for every adapter. */
 export async function authenticateApiKey(
   db: Executor,
   authorization: string | undefined,
   now: Date,
 ): Promise<Actor> {
-  const row = await findApiKeyByHash(db, sha256Hex(bearerToken(authorization)));
+  const row = await findApiKeyByHash(db, sha256Hex(bearerToken(authorization)), now);
   const actor = keyActor(row, now);
   if (!row!.last_used_at || now.getTime() - row!.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
     await touchApiKey(db, row!.id, now);

@@ -1,6 +1,6 @@
 import type { Db } from '@esign/db';
 import { findEventSigners } from '@esign/db/queries/events';
-import { findEndpointsByIds } from '@esign/db/queries/webhooks';
+import { findEndpointsByIds } from '@esign/db/queries/webhook-endpoints';
 import type { Config } from '../config.ts';
 import type { Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';

@@ -4,45 +4,58 @@ import type { Environment, Permission, UserRole } from '../schema.ts';
 
 // API keys (`api_keys`), found by the SHA-256 of the key: hashing is the caller's.
 
-/** The key with its user and account, as authentication reads it. */
+/** Why a key cannot be used (apiKeyRefusalSql), null when it can. */
+export type ApiKeyRefusal = 'revoked' | 'account_archived' | 'expired';
+
+/** The key with its user and account, as authentication reads it, and whether it can be used now. */
 export interface ApiKeyAuthRow {
   id: number;
   name: string;
   environment: Environment;
   permission: Permission;
   expires_at: Date | null;
-  revoked_at: Date | null;
   last_used_at: Date | null;
   account_id: number;
   user_id: number;
   email: string;
   user_name: string | null;
   role: UserRole;
-  archived_at: Date | null;
+  refusal: ApiKeyRefusal | null;
 }
 
-export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyAuthRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-    .select([
-      'api_keys.id',
-      'api_keys.name',
-      'api_keys.environment',
-      'api_keys.permission',
-      'api_keys.expires_at',
-      'api_keys.revoked_at',
-      'api_keys.last_used_at',
-      'api_keys.account_id',
-      'users.id as user_id',
-      'users.email',
-      'users.name as user_name',
-      'users.role',
-      'accounts.archived_at',
-    ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
+/**
+ * Whether an API key can be used at `now` (authentication rule 6), the one home of this rule
+ * (issue 43): null when it can, otherwise the first reason it cannot, in this order: revoked, its
+ * account archived, expired. Both statements below read it; the key's window is counted only when
+ * it is null, and the caller (keyActor) turns a reason into its error without deciding again.
+ */
+function apiKeyRefusalSql(now: string): string {
+  return `case when api_keys.revoked_at is not null then 'revoked'
+    when accounts.archived_at is not null then 'account_archived'
+    when api_keys.expires_at <= ${now} then 'expired' end`;
+}
+
+/** The key by its hash ($hash) with its user, account and refusal at $now (ApiKeyAuthRow). */
+function keyRowSql(hash: string, now: string): string {
+  return `select api_keys.id, api_keys.name, api_keys.environment, api_keys.permission,
+    api_keys.expires_at, api_keys.last_used_at, api_keys.account_id, users.id as user_id,
+    users.email, users.name as user_name, users.role, ${apiKeyRefusalSql(now)} as refusal
+  from api_keys
+  join users on users.id = api_keys.user_id
+  join accounts on accounts.id = api_keys.account_id
+  where api_keys.key_hash = ${hash}`;
+}
+
+const KEY_SQL = preparedSql('esign_key', keyRowSql('$1', '$2::timestamptz'));
+
+/** The key by the SHA-256 of its secret, with whether it can be used at `now`. */
+export async function findApiKeyByHash(
+  db: Executor,
+  keyHash: string,
+  now: Date,
+): Promise<ApiKeyAuthRow | undefined> {
+  const { rows } = await db.executeQuery<ApiKeyAuthRow>(CompiledQuery.raw(KEY_SQL, [keyHash, now]));
+  return rows[0];
 }
 
 export async function touchApiKey(db: Executor, id: number, now: Date): Promise<void> {
@@ -50,7 +63,7 @@ export async function touchApiKey(db: Executor, id: number, now: Date): Promise<
 }
 
 /**
- * The key row (as findApiKeyByHash reads it) and, only when the key is usable, its rate-limit
+ * The key row (as findApiKeyByHash reads it) and, only when the key is usable (its refusal is null), its rate-limit
  * window counted and `last_used_at` refreshed, in one statement. It runs on every API request, so
  * it is written once as SQL text and sent as it is (no query builder work per request).
  * $1 key hash, $2 now, $3 the window's start, $4 `last_used_at` older than this is refreshed,
@@ -59,16 +72,9 @@ export async function touchApiKey(db: Executor, id: number, now: Date): Promise<
 const KEY_AND_WINDOW_SQL = preparedSql(
   'esign_key_and_window',
   `with k as (
-  select api_keys.id, api_keys.name, api_keys.environment, api_keys.permission, api_keys.expires_at,
-    api_keys.revoked_at, api_keys.last_used_at, api_keys.account_id, users.id as user_id,
-    users.email, users.name as user_name, users.role, accounts.archived_at
-  from api_keys
-  join users on users.id = api_keys.user_id
-  join accounts on accounts.id = api_keys.account_id
-  where api_keys.key_hash = $1
+  ${keyRowSql('$1', '$2::timestamptz')}
 ), usable as (
-  select id, last_used_at from k
-  where revoked_at is null and archived_at is null and (expires_at is null or expires_at > $2)
+  select id, last_used_at from k where refusal is null
 ), hit as (
   insert into rate_limit_windows (bucket, window_start, count)
   select 'api_key:' || usable.id, $3, $5::integer from usable

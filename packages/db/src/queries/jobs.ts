@@ -65,18 +65,51 @@ async function insertJobChunk(
 const JOB_COLUMNS = `id, kind, payload, status, run_at, attempts, max_attempts, locked_by, locked_until,
   last_error, unique_key, created_at, finished_at`;
 
+/** Where each part of a job claim comes from in the statement that embeds it (SQL expressions). */
+export interface JobClaimSql {
+  now: string;
+  workerId: string;
+  leaseUntil: string;
+  limit: string;
+  /** A condition on the job's kind (`kind = $3`, `kind = any($4)`...). */
+  kind: string;
+  /** Further conditions on the picked job (`id not in (...)`), or none. */
+  also?: string;
+}
+
+/**
+ * The job claim, the one home of its rule (issue 43): the oldest jobs that are queued and due, or
+ * running with their lease run out, taken with FOR UPDATE SKIP LOCKED (any number of workers can
+ * poll the same table) and marked running for `workerId` until `leaseUntil`. Two CTEs, `picked`
+ * and `claimed_job` (the claimed rows); claimOneJob runs them alone, the webhook worker's statement
+ * together with its deliveries (webhook-claims.ts).
+ */
+export function jobClaimCtes(p: JobClaimSql): string {
+  return `picked as (
+    select id from jobs
+    where ((status = 'queued' and run_at <= ${p.now}) or (status = 'running' and locked_until < ${p.now}))
+      and ${p.kind}${p.also ? ` and ${p.also}` : ''}
+    order by run_at, id
+    limit ${p.limit}
+    for update skip locked
+  ), claimed_job as (
+    update jobs set status = 'running', attempts = jobs.attempts + 1, locked_by = ${p.workerId},
+      locked_until = ${p.leaseUntil}
+    from picked where jobs.id = picked.id
+    returning ${JOB_COLUMNS.replace(/(\w+)/g, 'jobs.$1')}
+  )`;
+}
+
 const CLAIM_ONE_SQL = preparedSql(
   'jobs_claim_one',
-  `update jobs set status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2
-  where id = (
-    select id from jobs
-    where ((status = 'queued' and run_at <= $3) or (status = 'running' and locked_until < $3))
-      and ($4::text[] is null or kind = any($4::text[]))
-    order by run_at, id
-    limit 1
-    for update skip locked
-  )
-  returning ${JOB_COLUMNS}`,
+  `with ${jobClaimCtes({
+    now: '$3',
+    workerId: '$1',
+    leaseUntil: '$2',
+    limit: '1',
+    kind: '($4::text[] is null or kind = any($4::text[]))',
+  })}
+  select ${JOB_COLUMNS} from claimed_job`,
 );
 
 /**

@@ -1,5 +1,6 @@
 import type { Db, Executor } from '@esign/db';
-import { findEndpointSealedSecret, reopenDelivery, updateEndpoint } from '@esign/db/queries/webhooks';
+import { reopenDelivery } from '@esign/db/queries/webhook-deliveries';
+import { findEndpointSealedSecret, updateEndpoint } from '@esign/db/queries/webhook-endpoints';
 import { generateWebhookSecret } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
 import { notFound } from '../../errors.ts';

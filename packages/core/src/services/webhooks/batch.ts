@@ -1,19 +1,19 @@
 import type { Executor, JobRow } from '@esign/db';
 import {
+  type ClaimedDeliveryRow,
   type DeliveryBatchRow,
   type DeliveryOutcomeRow,
   recordAndClaimDeliveries,
-} from '@esign/db/queries/webhooks';
-import { MAX_ATTEMPTS, NEVER_RETRIED_EVENT_TYPES } from '@esign/webhooks';
-import type { ClaimedDelivery } from './claim.ts';
+} from '@esign/db/queries/webhook-claims';
+import { type ClaimedDelivery, deliveryClaimRules, toClaimedDelivery } from './claim.ts';
 import { WEBHOOK_DELIVER_JOB } from './options.ts';
 
 // The worker's batched path (issue 16, issue 31; docs/webhooks.md, How deliveries are made): one
 // statement records the outcomes of the attempts that finished and claims the next due
 // `webhook.deliver` jobs together with the deliveries they wake. Each row keeps the rules of the
-// one-at-a-time path (claim.ts, delivery.ts): the same SKIP LOCKED job claim and leases, the same
-// conditions on the delivery, the attempt on record before the request goes out, the outcome
-// fenced by the lease.
+// one-at-a-time path (claim.ts, delivery.ts) because it is the same statement: the job claim
+// (jobClaimCtes), the delivery claim and the outcome record (webhook-claims.ts) are written once,
+// and an attempt made one at a time claims and records through them too.
 
 /** A claimed job, and the delivery it woke when that delivery could be claimed in the same statement. */
 export interface BatchItem {
@@ -26,7 +26,6 @@ export type OutcomeRow = DeliveryOutcomeRow;
 
 /** The wake-up job of a retry allows as many runs as any job (enqueueJob's default). */
 const RETRY_JOB_MAX_ATTEMPTS = 10;
-const NEVER_RETRIED = [...NEVER_RETRIED_EVENT_TYPES];
 
 function toItem(row: DeliveryBatchRow, taken: Set<number>): BatchItem {
   const {
@@ -48,23 +47,7 @@ function toItem(row: DeliveryBatchRow, taken: Set<number>): BatchItem {
   // Two wake-ups of one delivery in a batch: the first sends, the other finds it held (as before).
   if (d_id === null || taken.has(d_id)) return { job, delivery: null };
   taken.add(d_id);
-  return {
-    job,
-    delivery: {
-      id: d_id,
-      attempt: d_attempt!,
-      deliveryUuid: d_uuid!,
-      eventId: event_id!,
-      type: type!,
-      eventCreatedAt: event_created_at!,
-      objectType: object_type!,
-      objectId: object_id!,
-      scope: { accountId: account_id!, environment: environment! },
-      url: url!,
-      headers: headers!,
-      secret: secret!,
-    },
-  };
+  return { job, delivery: toClaimedDelivery(row as ClaimedDeliveryRow) };
 }
 
 export interface BatchTurn {
@@ -96,15 +79,27 @@ export async function recordAndClaim(
       workerId: turn.workerId,
       limit: turn.limit,
       jobLeaseUntil: new Date(turn.now.getTime() + turn.leases.jobMs),
-      deliveryLeaseUntil: new Date(turn.now.getTime() + turn.leases.deliveryMs),
-      maxAttempts: MAX_ATTEMPTS,
-      neverRetried: NEVER_RETRIED,
+      ...deliveryClaimRules(turn.now, turn.leases.deliveryMs),
       retryJobMaxAttempts: RETRY_JOB_MAX_ATTEMPTS,
     },
     turn.now,
   );
   const taken = new Set<number>();
   return { recorded, items: claimed.map((row) => toItem(row, taken)) };
+}
+
+/**
+ * Records outcomes of attempts made one at a time (a test event sent at once, a "retry now", a job
+ * the batch left to the handler): the worker's statement claiming nothing. True for each delivery
+ * whose outcome was written (false: superseded).
+ */
+export async function recordOutcomes(
+  db: Executor,
+  outcomes: readonly OutcomeRow[],
+  { now, leaseMs }: { now: Date; leaseMs: number },
+): Promise<Set<number>> {
+  const turn = { workerId: '', limit: 0, now, leases: { jobMs: leaseMs, deliveryMs: leaseMs } };
+  return (await recordAndClaim(db, outcomes, turn)).recorded;
 }
 
 /** Claims up to `limit` due `webhook.deliver` jobs and the deliveries they wake (recordAndClaim without outcomes). */

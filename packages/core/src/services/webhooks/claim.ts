@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, Tx } from '@esign/db';
+import type { Db, Executor, Tx } from '@esign/db';
+import { type ClaimedDeliveryRow, claimDeliveryById } from '@esign/db/queries/webhook-claims';
 import {
-  claimFirstDeliveryAttempt,
   type DeliveryJoinRow,
   lockDeliveryForAttempt,
   markDeliveryFailed,
   markUnfinishedAttempts,
   startDeliveryAttempt,
-} from '@esign/db/queries/webhooks';
-import { nextRetryDelayForEvent } from '@esign/webhooks';
+} from '@esign/db/queries/webhook-deliveries';
+import { MAX_ATTEMPTS, NEVER_RETRIED_EVENT_TYPES, nextRetryDelayForEvent } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
 import { type WebhookOptions, webhookLeaseMs } from './options.ts';
 
@@ -60,21 +60,52 @@ function claimed(row: DeliveryJoinRow, attempt: number, deliveryUuid: string): C
   };
 }
 
-/**
- * The common case in one statement: the first attempt of a due, free delivery to an enabled endpoint
- * (or a webhook.test). Two workers racing here serialise on the row; the loser's condition no longer
- * holds (`attempts = 0`) and it gets nothing.
- */
-async function claimFirstAttempt(db: Db, deliveryId: number, opts: WebhookOptions): Promise<Claim | null> {
-  const now = opts.now();
-  const deliveryUuid = randomUUID();
-  const row = await claimFirstDeliveryAttempt(db, {
-    deliveryId,
-    deliveryUuid,
+const NEVER_RETRIED = [...NEVER_RETRIED_EVENT_TYPES];
+
+/** A delivery as claimDeliveryById and the worker's batch statement return it. */
+export function toClaimedDelivery(row: ClaimedDeliveryRow): ClaimedDelivery {
+  return {
+    id: row.d_id,
+    attempt: row.d_attempt,
+    deliveryUuid: row.d_uuid,
+    eventId: row.event_id,
+    type: row.type,
+    eventCreatedAt: row.event_created_at,
+    objectType: row.object_type,
+    objectId: row.object_id,
+    scope: { accountId: row.account_id, environment: row.environment },
+    url: row.url,
+    headers: row.headers,
+    secret: row.secret,
+  };
+}
+
+/** What the delivery claim statement takes besides the ids (the same for the batch and for one). */
+export function deliveryClaimRules(now: Date, leaseMs: number) {
+  return {
     now,
-    leaseUntil: new Date(now.getTime() + webhookLeaseMs(opts.config)),
-  });
-  return row ? claimed(row, 1, deliveryUuid) : null;
+    deliveryLeaseUntil: new Date(now.getTime() + leaseMs),
+    maxAttempts: MAX_ATTEMPTS,
+    neverRetried: NEVER_RETRIED,
+  };
+}
+
+/**
+ * The common case in one statement, the delivery claim the worker's batch makes (webhook-claims.ts):
+ * the next attempt of a delivery that needs no decision in code. Two workers racing here serialise
+ * on the row; the loser's conditions no longer hold and it gets nothing.
+ */
+async function claimWithoutDecision(
+  db: Executor,
+  deliveryId: number,
+  opts: WebhookOptions,
+): Promise<Claim | null> {
+  const row = await claimDeliveryById(
+    db,
+    deliveryId,
+    deliveryClaimRules(opts.now(), webhookLeaseMs(opts.config)),
+  );
+  return row ? { kind: 'attempt', delivery: toClaimedDelivery(row) } : null;
 }
 
 /** A retry, or the first attempt after an abandoned one, under the row's lock. */
@@ -126,13 +157,17 @@ async function claimLaterAttempt(
   return claimed(row, attempt, deliveryUuid);
 }
 
-/** Takes the delivery for one attempt if it is pending, due, and not held by another attempt. */
+/**
+ * Takes the delivery for one attempt if it is pending, due, and not held by another attempt: the
+ * common case by the claim statement, the rest (an attempt left unrecorded, exhausted, disabled,
+ * held, a manual retry after the back-off ran out) decided here under the row's lock.
+ */
 export async function claimDelivery(
   db: Db,
   deliveryId: number,
   { manual = false, ...opts }: WebhookOptions & { manual?: boolean },
 ): Promise<Claim> {
-  const first = await claimFirstAttempt(db, deliveryId, opts);
+  const first = await claimWithoutDecision(db, deliveryId, opts);
   if (first) return first;
   return db.transaction().execute((tx) => claimLaterAttempt(tx, deliveryId, opts, manual));
 }

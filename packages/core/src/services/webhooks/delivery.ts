@@ -1,10 +1,6 @@
-import type { Db, Executor } from '@esign/db';
-import {
-  findLastSentEventData,
-  insertDelivery,
-  recordDeliveryOutcome,
-  renewDeliveryLease,
-} from '@esign/db/queries/webhooks';
+import type { Db } from '@esign/db';
+import { insertDelivery, renewDeliveryLease } from '@esign/db/queries/webhook-deliveries';
+import { findLastSentEventData } from '@esign/db/queries/webhook-events';
 import {
   buildDeliveryRequest,
   type DeliveryAttemptResult,
@@ -18,6 +14,7 @@ import { CoreError } from '../../errors.ts';
 import { eventDataBuilder } from '../event-data.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob, holdLease, type JobHandler } from '../jobs.ts';
+import { type OutcomeRow, recordOutcomes } from './batch.ts';
 import { type ClaimedDelivery, claimDelivery } from './claim.ts';
 import type { WebhookDeliveryDto } from './dto.ts';
 import { findEndpoint } from './endpoints.ts';
@@ -136,7 +133,7 @@ export async function sendBuilt(
 }
 
 /** What an attempt's result makes of its delivery: done, failed for good, or pending until `nextAt`. */
-export function nextState(
+function nextState(
   d: Pick<ClaimedDelivery, 'type' | 'attempt'>,
   result: DeliveryAttemptResult,
   { config, now }: { config: Config; now: Date },
@@ -151,41 +148,47 @@ export function nextState(
   };
 }
 
-/** Records the attempt's outcome and, if another attempt is due later, queues its wake-up. */
+/** An attempt's outcome as the outcome record takes it (webhook-claims.ts), whichever path made it. */
+export function outcomeRow(
+  d: ClaimedDelivery,
+  outcome: { result: DeliveryAttemptResult; dataJson?: string },
+  { config, now, job }: { config: Config; now: Date; job: OutcomeRow['job'] },
+): OutcomeRow {
+  const { result } = outcome;
+  const { status, nextAt } = nextState(d, result, { config, now });
+  return {
+    deliveryId: d.id,
+    deliveryUuid: d.deliveryUuid,
+    eventId: d.eventId,
+    attempt: d.attempt,
+    status,
+    nextAt,
+    statusCode: result.status,
+    error: result.error,
+    errorCode: result.errorCode,
+    durationMs: result.durationMs,
+    responseExcerpt: result.responseExcerpt === '' ? null : result.responseExcerpt,
+    ...(outcome.dataJson === undefined ? {} : { dataJson: outcome.dataJson }),
+    job,
+  };
+}
+
+/**
+ * Records the attempt's outcome in one statement, the worker's (batch.ts, recordOutcomes): the
+ * attempt, the event's last known data, the job that woke it done, the delivery's new state fenced
+ * by the lease and, when another attempt is due later, its wake-up job.
+ */
 async function recordOutcome(
   db: Db,
   d: ClaimedDelivery,
   outcome: { result: DeliveryAttemptResult; dataJson?: string },
   opts: WebhookOptions,
 ): Promise<'succeeded' | 'retrying' | 'failed' | 'superseded'> {
-  const { result } = outcome;
   const now = opts.now();
-  const { status, nextAt } = nextState(d, result, { config: opts.config, now });
-  // One statement: the attempt's outcome, the event's last known data, the job that woke this
-  // attempt done (one statement fewer per delivery), the delivery's new state fenced by the lease.
-  const write = (ex: Executor) =>
-    recordDeliveryOutcome(ex, {
-      deliveryId: d.id,
-      deliveryUuid: d.deliveryUuid,
-      eventId: d.eventId,
-      status,
-      nextAt,
-      statusCode: result.status,
-      error: result.error,
-      errorCode: result.errorCode,
-      durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt === '' ? null : result.responseExcerpt,
-      dataJson: outcome.dataJson ?? null,
-      job: opts.job ?? null,
-      now,
-    });
-  if (!nextAt) return (await write(db)) ? (result.ok ? 'succeeded' : 'failed') : 'superseded';
-  // A retry is due later: its wake-up job commits together with next_attempt_at.
-  return db.transaction().execute(async (tx) => {
-    if (!(await write(tx))) return 'superseded';
-    await enqueueJob(tx, deliverJob(d.id, d.attempt + 1, nextAt));
-    return 'retrying';
-  });
+  const row = outcomeRow(d, outcome, { config: opts.config, now, job: opts.job ?? null });
+  const recorded = await recordOutcomes(db, [row], { now, leaseMs: webhookLeaseMs(opts.config) });
+  if (!recorded.has(d.id)) return 'superseded';
+  return row.status === 'pending' ? 'retrying' : row.status;
 }
 
 /** The attempt's heartbeat: extends its lease while it still holds the delivery. */

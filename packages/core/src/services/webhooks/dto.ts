@@ -1,5 +1,5 @@
 import type { Environment } from '@esign/db';
-import type { WebhookEndpointPublicRow } from '@esign/db/queries/webhooks';
+import type { WebhookEndpointPublicRow } from '@esign/db/queries/webhook-endpoints';
 import type { ListPage } from '../list-page.ts';
 
 // The response objects of webhook endpoints and delivery records, and their one mapper each.

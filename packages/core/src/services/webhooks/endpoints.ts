@@ -7,7 +7,7 @@ import {
   insertEndpoint,
   listEndpoints,
   updateEndpoint,
-} from '@esign/db/queries/webhooks';
+} from '@esign/db/queries/webhook-endpoints';
 import { generateWebhookSecret } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';

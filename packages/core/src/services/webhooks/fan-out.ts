@@ -1,6 +1,6 @@
 import type { Executor } from '@esign/db';
 import type { NewAuditEvent } from '@esign/db/queries/audit';
-import { insertEventDeliveries, insertEventFindSubscribers } from '@esign/db/queries/webhooks';
+import { insertEventDeliveries, insertEventFindSubscribers } from '@esign/db/queries/webhook-events';
 import type { Scope } from '../../context.ts';
 import { enqueueJobs } from '../jobs.ts';
 import { deliverJob } from './options.ts';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobRow } from '@esign/db';
-import { renewDeliveryBatchLeases } from '@esign/db/queries/webhooks';
+import { renewDeliveryBatchLeases } from '@esign/db/queries/webhook-claims';
 import { buildEventDataMany } from '../event-data.ts';
 import { JOB_LEASE_MS, type JobContext, type JobHandler } from '../jobs.ts';
 import { listenForJobs, runClaimedJob, type WorkerHandle } from '../worker.ts';
 import { type BatchItem, type OutcomeRow, recordAndClaim } from './batch.ts';
 import type { ClaimedDelivery } from './claim.ts';
-import { type BuiltData, lastSentData, nextState, reportAttempt, sendBuilt } from './delivery.ts';
+import { type BuiltData, lastSentData, outcomeRow, reportAttempt, sendBuilt } from './delivery.ts';
 import { WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
 import { openEndpointSecret } from './secret-box.ts';
 
@@ -136,23 +136,7 @@ async function attemptClaimed(
       },
     };
   });
-  const { result } = outcome;
-  const { status, nextAt } = nextState(d, result, { config: opts.config, now: opts.now() });
-  return {
-    deliveryId: d.id,
-    deliveryUuid: d.deliveryUuid,
-    eventId: d.eventId,
-    attempt: d.attempt,
-    status,
-    nextAt,
-    statusCode: result.status,
-    error: result.error,
-    errorCode: result.errorCode,
-    durationMs: result.durationMs,
-    responseExcerpt: result.responseExcerpt === '' ? null : result.responseExcerpt,
-    ...('dataJson' in outcome && outcome.dataJson !== undefined ? { dataJson: outcome.dataJson } : {}),
-    job,
-  };
+  return outcomeRow(d, outcome, { config: opts.config, now: opts.now(), job });
 }
 
 /**

@@ -1,5 +1,9 @@
 import type { Executor } from '@esign/db';
-import { type DeliveryListRow, findAttemptsOfDeliveries, findDeliveries } from '@esign/db/queries/webhooks';
+import {
+  type DeliveryListRow,
+  findAttemptsOfDeliveries,
+  findDeliveries,
+} from '@esign/db/queries/webhook-deliveries';
 import type { Scope } from '../../context.ts';
 import { CoreError, notFound } from '../../errors.ts';
 import { listPage } from '../list-page.ts';
