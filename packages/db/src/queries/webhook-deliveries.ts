@@ -1,5 +1,6 @@
 import type { Executor, Tx } from '../connection.ts';
-import type { Environment, WebhookAttemptRow } from '../schema.ts';
+import type { Environment } from '../schema.ts';
+import type { WebhookAttemptRow } from '../schema-webhooks.ts';
 import type { Scope } from '../scope.ts';
 
 // Webhook deliveries one at a time (the decisions the claim statement leaves to code: abandoned
