@@ -177,6 +177,26 @@ function bearerChallenge(resourceMetadata: string, tokenSent: boolean): string {
   return `Bearer resource_metadata="${resourceMetadata}", scope="${OAUTH_SCOPES.join(' ')}"${invalid}`;
 }
 
+/** A large body's documents, decoded to DATA_DIR/uploads as it arrives; removed once answered. */
+function documentUploads(app: FastifyInstance, opts: McpOptions, documentPaths: string[][]) {
+  const uploadDir = join(opts.config.DATA_DIR, 'uploads');
+  const uploadsOf = new WeakMap<FastifyRequest, UploadedFiles>();
+  streamJsonUploads(app, {
+    documentPaths,
+    uploadsFor: (request) => {
+      const uploads = new UploadedFiles(uploadDir);
+      uploadsOf.set(request, uploads);
+      return uploads;
+    },
+  });
+  const removeUploads = async (request: FastifyRequest) => {
+    await uploadsOf.get(request)?.remove();
+  };
+  app.addHook('onResponse', removeUploads);
+  app.addHook('onRequestAbort', removeUploads);
+  return { uploadsOf, removeUploads };
+}
+
 /** The MCP adapter: stateless Streamable HTTP, a fresh server per request, tools mapped onto procedures. */
 export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promise<void> {
   const tools = mcpTools();
@@ -215,22 +235,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: McpOptions): Promi
     return sendError(reply, auth.error);
   };
 
-  // A large body's documents are decoded to DATA_DIR/uploads as it arrives; removed once answered.
-  const uploadDir = join(opts.config.DATA_DIR, 'uploads');
-  const uploadsOf = new WeakMap<FastifyRequest, UploadedFiles>();
-  streamJsonUploads(app, {
-    documentPaths: rules.documentPaths,
-    uploadsFor: (request) => {
-      const uploads = new UploadedFiles(uploadDir);
-      uploadsOf.set(request, uploads);
-      return uploads;
-    },
-  });
-  const removeUploads = async (request: FastifyRequest) => {
-    await uploadsOf.get(request)?.remove();
-  };
-  app.addHook('onResponse', removeUploads);
-  app.addHook('onRequestAbort', removeUploads);
+  const { uploadsOf, removeUploads } = documentUploads(app, opts, rules.documentPaths);
 
   // Authenticated before the body is read: an anonymous client cannot make us buffer documents.
   // Tool calls carry the same documents as POST /templates (create_template, verify_document).

@@ -8,6 +8,11 @@ OPERATIONS = {
     "billing-createCheckout": ("POST", "/checkouts"),  # Start a checkout for a credit pack
     "billing-getCheckout": ("GET", "/checkouts/{id}"),  # Get a checkout you started
     "billing-listPacks": ("GET", "/credit_packs"),  # Credit packs, cheapest first, on one page
+    "brands-create": ("POST", "/brands"),  # Create a brand (admins): name, logo, colours, sender identity
+    "brands-delete": ("DELETE", "/brands/{id}"),  # Delete a brand (admins); what named it shows the default brand
+    "brands-get": ("GET", "/brands/{id}"),  # Get a brand with its logo
+    "brands-list": ("GET", "/brands"),  # List the account's brands, newest first
+    "brands-update": ("PATCH", "/brands/{id}"),  # Update a brand (admins; PUT is an alias)
     "bulkSends-create": ("POST", "/bulk_sends"),  # Send a template to every row of a CSV or XLSX file
     "bulkSends-get": ("GET", "/bulk_sends/{id}"),  # A bulk send's progress
     "bulkSends-preview": ("POST", "/bulk_sends/preview"),  # Check a file and mapping; first rows with their errors

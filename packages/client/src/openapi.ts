@@ -2,6 +2,46 @@
 // Do not edit: run `pnpm --filter @esign/client generate`. packages/client/test/generated.test.ts
 // fails when this file differs from what the current document generates.
 export interface paths {
+    "/brands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's brands, newest first */
+        get: operations["brands-list"];
+        put?: never;
+        /** Create a brand (admins): name, logo, colours, sender identity */
+        post: operations["brands-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/brands/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a brand with its logo */
+        get: operations["brands-get"];
+        put?: never;
+        post?: never;
+        /** Delete a brand (admins); what named it shows the default brand */
+        delete: operations["brands-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a brand (admins; PUT is an alias)
+         * @description PUT is accepted as an alias.
+         */
+        patch: operations["brands-update"];
+        trace?: never;
+    };
     "/bulk_sends": {
         parameters: {
             query?: never;
@@ -635,6 +675,897 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "brands-list": {
+        parameters: {
+            query?: {
+                cursor?: number;
+                limit?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed per one-minute window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            accent_color: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T09:30:00.000Z
+                             */
+                            created_at: string;
+                            email_texts: {
+                                [key: string]: {
+                                    [key: string]: {
+                                        body: string;
+                                        subject: string;
+                                    };
+                                };
+                            };
+                            from_address: string | null;
+                            from_name: string | null;
+                            /** @example 1042 */
+                            id: number;
+                            is_default: boolean;
+                            legal_footer: string | null;
+                            logo: {
+                                /** @enum {string} */
+                                content_type: "image/png" | "image/jpeg";
+                                /** @description the logo itself; absent in list items */
+                                data_uri?: string;
+                                size: number;
+                            } | null;
+                            name: string;
+                            /** @constant */
+                            object: "brand";
+                            primary_color: string;
+                            reply_to: string | null;
+                            support_email: string | null;
+                            support_url: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T09:30:00.000Z
+                             */
+                            updated_at: string;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: number | null;
+                        /** @constant */
+                        object: "list";
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or expired API key: `unauthenticated`, `api_key_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "Missing, malformed, revoked or expired API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_parameter` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_parameter",
+                     *         "message": "Invalid request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After: `rate_limited` */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Rate limited; see Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; retry (with the same Idempotency-Key): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Internal error; retry (with the same Idempotency-Key)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "brands-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description links and highlights (#rrggbb): at least 4.5:1 against the white cards and the page background
+                     * @default #1d4ed8
+                     */
+                    accent_color?: string;
+                    /** @description your own words per email kind (invitation, reminder, next_signer) and signer language (en, de, fr, es, it, pt, nl, pl, ar): { subject, body } as mustache templates over {{signer.name}}, {{signer.email}}, {{request.title}}, {{sender.name}}, {{link}}, {{expires_at}}, {{brand.name}}, {{support.email}}, {{support.url}}; the body must contain {{link}}. An unknown or missing variable is 422 naming it. Replaces the stored texts; {} removes them */
+                    email_texts?: {
+                        [key: string]: {
+                            [key: string]: {
+                                body: string;
+                                subject: string;
+                            };
+                        };
+                    };
+                    /** @description the From address of the brand's emails; used only when the operator's SMTP allows it (ALLOW_BRAND_FROM_ADDRESS), else the operator's address with the brand's display name. Mind SPF and DKIM for that domain */
+                    from_address?: string | null;
+                    /** @description the From display name of the brand's emails (default: the brand's name) */
+                    from_name?: string | null;
+                    /** @description the brand of every template and request that names none; one per account */
+                    is_default?: boolean;
+                    /** @description text at the foot of every email and page */
+                    legal_footer?: string | null;
+                    /** @description PNG, JPEG or SVG as base64 (a data: URI prefix is allowed), at most 1 MB; the type is told by the content. An SVG is stored rasterised to PNG (no script, handler or external reference survives); null removes the logo */
+                    logo?: string | null;
+                    /** @description the brand's display name, shown to signers */
+                    name: string;
+                    /**
+                     * @description buttons and focus rings (#rrggbb): at least 4.5:1 against white button text and 3:1 against the page background
+                     * @default #1d4ed8
+                     */
+                    primary_color?: string;
+                    /** @description the Reply-To of the brand's emails unless the request names its own */
+                    reply_to?: string | null;
+                    /** @description where signers ask for help */
+                    support_email?: string | null;
+                    /** @description a help page for signers */
+                    support_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description Requests allowed per one-minute window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accent_color: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-27T09:30:00.000Z
+                         */
+                        created_at: string;
+                        email_texts: {
+                            [key: string]: {
+                                [key: string]: {
+                                    body: string;
+                                    subject: string;
+                                };
+                            };
+                        };
+                        from_address: string | null;
+                        from_name: string | null;
+                        /** @example 1042 */
+                        id: number;
+                        is_default: boolean;
+                        legal_footer: string | null;
+                        logo: {
+                            /** @enum {string} */
+                            content_type: "image/png" | "image/jpeg";
+                            /** @description the logo itself; absent in list items */
+                            data_uri?: string;
+                            size: number;
+                        } | null;
+                        name: string;
+                        /** @constant */
+                        object: "brand";
+                        primary_color: string;
+                        reply_to: string | null;
+                        support_email: string | null;
+                        support_url: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-27T09:30:00.000Z
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON: `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The body is not valid JSON"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, revoked or expired API key: `unauthenticated`, `api_key_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "Missing, malformed, revoked or expired API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Read-only key, or the key’s user may not make changes: `read_only_api_key`, `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "read_only_api_key",
+                     *         "message": "Read-only key, or the key’s user may not make changes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `missing_parameter`, `invalid_parameter`, `document_too_large`, `invalid_document`, `invalid_file_type` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_parameter",
+                     *         "message": "Invalid request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After: `rate_limited` */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Rate limited; see Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; retry (with the same Idempotency-Key): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Internal error; retry (with the same Idempotency-Key)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "brands-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the brand id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed per one-minute window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accent_color: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-27T09:30:00.000Z
+                         */
+                        created_at: string;
+                        email_texts: {
+                            [key: string]: {
+                                [key: string]: {
+                                    body: string;
+                                    subject: string;
+                                };
+                            };
+                        };
+                        from_address: string | null;
+                        from_name: string | null;
+                        /** @example 1042 */
+                        id: number;
+                        is_default: boolean;
+                        legal_footer: string | null;
+                        logo: {
+                            /** @enum {string} */
+                            content_type: "image/png" | "image/jpeg";
+                            /** @description the logo itself; absent in list items */
+                            data_uri?: string;
+                            size: number;
+                        } | null;
+                        name: string;
+                        /** @constant */
+                        object: "brand";
+                        primary_color: string;
+                        reply_to: string | null;
+                        support_email: string | null;
+                        support_url: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-27T09:30:00.000Z
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or expired API key: `unauthenticated`, `api_key_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "Missing, malformed, revoked or expired API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account’s resource): `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found (or another account’s resource)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_parameter` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_parameter",
+                     *         "message": "Invalid request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After: `rate_limited` */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Rate limited; see Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; retry (with the same Idempotency-Key): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Internal error; retry (with the same Idempotency-Key)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "brands-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the brand id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed per one-minute window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        /** @example 1042 */
+                        id: number;
+                        /** @constant */
+                        object: "brand";
+                    };
+                };
+            };
+            /** @description The body is not valid JSON: `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The body is not valid JSON"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, revoked or expired API key: `unauthenticated`, `api_key_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "Missing, malformed, revoked or expired API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Read-only key, or the key’s user may not make changes: `read_only_api_key`, `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "read_only_api_key",
+                     *         "message": "Read-only key, or the key’s user may not make changes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account’s resource): `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found (or another account’s resource)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_parameter` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_parameter",
+                     *         "message": "Invalid request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After: `rate_limited` */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Rate limited; see Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; retry (with the same Idempotency-Key): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Internal error; retry (with the same Idempotency-Key)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "brands-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the brand id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description links and highlights (#rrggbb): at least 4.5:1 against the white cards and the page background */
+                    accent_color?: string;
+                    /** @description your own words per email kind (invitation, reminder, next_signer) and signer language (en, de, fr, es, it, pt, nl, pl, ar): { subject, body } as mustache templates over {{signer.name}}, {{signer.email}}, {{request.title}}, {{sender.name}}, {{link}}, {{expires_at}}, {{brand.name}}, {{support.email}}, {{support.url}}; the body must contain {{link}}. An unknown or missing variable is 422 naming it. Replaces the stored texts; {} removes them */
+                    email_texts?: {
+                        [key: string]: {
+                            [key: string]: {
+                                body: string;
+                                subject: string;
+                            };
+                        };
+                    };
+                    /** @description the From address of the brand's emails; used only when the operator's SMTP allows it (ALLOW_BRAND_FROM_ADDRESS), else the operator's address with the brand's display name. Mind SPF and DKIM for that domain */
+                    from_address?: string | null;
+                    /** @description the From display name of the brand's emails (default: the brand's name) */
+                    from_name?: string | null;
+                    /** @description the brand of every template and request that names none; one per account */
+                    is_default?: boolean;
+                    /** @description text at the foot of every email and page */
+                    legal_footer?: string | null;
+                    /** @description PNG, JPEG or SVG as base64 (a data: URI prefix is allowed), at most 1 MB; the type is told by the content. An SVG is stored rasterised to PNG (no script, handler or external reference survives); null removes the logo */
+                    logo?: string | null;
+                    /** @description the brand's display name, shown to signers */
+                    name?: string;
+                    /** @description buttons and focus rings (#rrggbb): at least 4.5:1 against white button text and 3:1 against the page background */
+                    primary_color?: string;
+                    /** @description the Reply-To of the brand's emails unless the request names its own */
+                    reply_to?: string | null;
+                    /** @description where signers ask for help */
+                    support_email?: string | null;
+                    /** @description a help page for signers */
+                    support_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed per one-minute window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accent_color: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-27T09:30:00.000Z
+                         */
+                        created_at: string;
+                        email_texts: {
+                            [key: string]: {
+                                [key: string]: {
+                                    body: string;
+                                    subject: string;
+                                };
+                            };
+                        };
+                        from_address: string | null;
+                        from_name: string | null;
+                        /** @example 1042 */
+                        id: number;
+                        is_default: boolean;
+                        legal_footer: string | null;
+                        logo: {
+                            /** @enum {string} */
+                            content_type: "image/png" | "image/jpeg";
+                            /** @description the logo itself; absent in list items */
+                            data_uri?: string;
+                            size: number;
+                        } | null;
+                        name: string;
+                        /** @constant */
+                        object: "brand";
+                        primary_color: string;
+                        reply_to: string | null;
+                        support_email: string | null;
+                        support_url: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-27T09:30:00.000Z
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON: `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The body is not valid JSON"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, revoked or expired API key: `unauthenticated`, `api_key_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthenticated",
+                     *         "message": "Missing, malformed, revoked or expired API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Read-only key, or the key’s user may not make changes: `read_only_api_key`, `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "read_only_api_key",
+                     *         "message": "Read-only key, or the key’s user may not make changes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or another account’s resource): `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found (or another account’s resource)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_parameter`, `document_too_large`, `invalid_document`, `invalid_file_type` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_parameter",
+                     *         "message": "Invalid request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After: `rate_limited` */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Rate limited; see Retry-After"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; retry (with the same Idempotency-Key): `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Internal error; retry (with the same Idempotency-Key)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "bulkSends-create": {
         parameters: {
             query?: never;
@@ -2727,6 +3658,11 @@ export interface operations {
                             /** @description extension: true when signers may hand their turn on */
                             allow_delegation?: boolean;
                             audit_trail_url?: string | null;
+                            /**
+                             * @description extension: the brand chosen when it was sent, when one was
+                             * @example 1042
+                             */
+                            brand_id?: number;
                             canceled_at: string | null;
                             /** @description extension: the addresses copied on the request (issue 34) */
                             cc?: string[];
@@ -2926,6 +3862,8 @@ export interface operations {
                      * @default false
                      */
                     allow_delegation?: boolean;
+                    /** @description extension: the brand signers see (GET /brands); default the template's brand, else the account's default brand */
+                    brand_id?: number;
                     /** @description extension (not in the spec): at most 10 email addresses copied on the request. Each gets an email when it is sent, with a read-only link (the documents and who has signed so far; never a way to sign), and the signed documents and audit trail when it completes. The account's default CC addresses are added (duplicates once). */
                     cc?: string[];
                     /**
@@ -3052,6 +3990,11 @@ export interface operations {
                         /** @description extension: true when signers may hand their turn on */
                         allow_delegation?: boolean;
                         audit_trail_url?: string | null;
+                        /**
+                         * @description extension: the brand chosen when it was sent, when one was
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         canceled_at: string | null;
                         /** @description extension: the addresses copied on the request (issue 34) */
                         cc?: string[];
@@ -3341,6 +4284,11 @@ export interface operations {
                         /** @description extension: true when signers may hand their turn on */
                         allow_delegation?: boolean;
                         audit_trail_url?: string | null;
+                        /**
+                         * @description extension: the brand chosen when it was sent, when one was
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         canceled_at: string | null;
                         /** @description extension: the addresses copied on the request (issue 34) */
                         cc?: string[];
@@ -3565,6 +4513,11 @@ export interface operations {
                         /** @description extension: true when signers may hand their turn on */
                         allow_delegation?: boolean;
                         audit_trail_url?: string | null;
+                        /**
+                         * @description extension: the brand chosen when it was sent, when one was
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         canceled_at: string | null;
                         /** @description extension: the addresses copied on the request (issue 34) */
                         cc?: string[];
@@ -4402,6 +5355,11 @@ export interface operations {
                         data: {
                             archived_at: string | null;
                             /**
+                             * @description extension: the brand requests sent from it show, when one is chosen
+                             * @example 1042
+                             */
+                            brand_id?: number;
+                            /**
                              * Format: date-time
                              * @example 2026-11-27T09:30:00.000Z
                              */
@@ -4544,6 +5502,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description extension: the brand signers see (GET /brands); default the template's brand, else the account's default brand */
+                    brand_id?: number;
                     /** @description 1..10 documents, 25 MB each */
                     documents: {
                         /** @description base64 of a PDF or image (a data: URI prefix is allowed), or an https:// URL */
@@ -4626,6 +5586,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         archived_at: string | null;
+                        /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
@@ -4829,6 +5794,11 @@ export interface operations {
                     "application/json": {
                         archived_at: string | null;
                         /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
+                        /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
                          */
@@ -4983,6 +5953,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description extension: the brand its requests show; null: the account's default */
+                    brand_id?: number | null;
                     /** @description your own id; null clears it */
                     external_id?: string | null;
                     /** @description replaces all fields; [] removes all; roles named here that do not exist are added; a template's `fields` as read are accepted as they are. A template has at most 10,000 fields in all, those from text tags and form fields included (more: 422 invalid_field) */
@@ -5046,6 +6018,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         archived_at: string | null;
+                        /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
@@ -5251,6 +6228,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         archived_at: string | null;
+                        /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
@@ -5484,6 +6466,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         archived_at: string | null;
+                        /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
@@ -6016,6 +7003,11 @@ export interface operations {
                         /** @description extension: true when signers may hand their turn on */
                         allow_delegation?: boolean;
                         audit_trail_url?: string | null;
+                        /**
+                         * @description extension: the brand chosen when it was sent, when one was
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         canceled_at: string | null;
                         /** @description extension: the addresses copied on the request (issue 34) */
                         cc?: string[];
@@ -6162,6 +7154,11 @@ export interface operations {
                         /** @description extension: true when signers may hand their turn on */
                         allow_delegation?: boolean;
                         audit_trail_url?: string | null;
+                        /**
+                         * @description extension: the brand chosen when it was sent, when one was
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         canceled_at: string | null;
                         /** @description extension: the addresses copied on the request (issue 34) */
                         cc?: string[];
@@ -6308,6 +7305,11 @@ export interface operations {
                         /** @description extension: true when signers may hand their turn on */
                         allow_delegation?: boolean;
                         audit_trail_url?: string | null;
+                        /**
+                         * @description extension: the brand chosen when it was sent, when one was
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         canceled_at: string | null;
                         /** @description extension: the addresses copied on the request (issue 34) */
                         cc?: string[];
@@ -6793,6 +7795,11 @@ export interface operations {
                     data: {
                         archived_at: string | null;
                         /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
+                        /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
                          */
@@ -6886,6 +7893,11 @@ export interface operations {
                     data: {
                         archived_at: string | null;
                         /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
+                        /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
                          */
@@ -6978,6 +7990,11 @@ export interface operations {
                     created_at: string;
                     data: {
                         archived_at: string | null;
+                        /**
+                         * @description extension: the brand requests sent from it show, when one is chosen
+                         * @example 1042
+                         */
+                        brand_id?: number;
                         /**
                          * Format: date-time
                          * @example 2026-11-27T09:30:00.000Z
