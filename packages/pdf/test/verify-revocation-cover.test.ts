@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeStream } from '../src/verify/decode.ts';
 import { PdfFile } from '../src/verify/file.ts';
 import { levelOf, readDssHistory, timeOf } from '../src/verify/levels.ts';
+import type { Stream } from '../src/verify/lexer.ts';
+import { View } from '../src/verify/model.ts';
 import { coverCrl, coverOcsp, covers, emptyCoverage } from '../src/verify/revocation-cover.ts';
 import { findSignatures } from '../src/verify/signatures.ts';
 
@@ -49,6 +52,21 @@ describe('PAdES level: revocation data counts only for the certificates it is ab
       expect(s.check.revocation.crls.length + s.check.revocation.ocsps.length).toBe(0);
       expect(levelOf(s, self.found, swapped, timeOf(s, self.found))).toBe('B-T');
     }
+  });
+
+  it('an entry in a Buffer that views a larger one (a decoded stream) is read from its own bytes', () => {
+    const coverage = readDssHistory(ours.file).byRevision.at(-1)!.coverage;
+    expect(coverage.ocsp.length).toBeGreaterThan(0);
+    // Rebuild one OCSP entry's coverage from bytes that sit inside a larger buffer.
+    const view = new View(ours.file, ours.file.revisions.at(-1)!);
+    const dss = view.dict(view.catalog()?.get('DSS'));
+    const first = view.get(view.array(dss?.get('OCSPs'))![0]) as Stream;
+    const der = decodeStream(first)!;
+    const inside = Buffer.concat([Buffer.from('padding before the entry'), der]).subarray(24);
+    const again = emptyCoverage();
+    coverOcsp(inside, again);
+    expect(again.ocsp.length).toBeGreaterThan(0);
+    expect(coverage.ocsp).toEqual(expect.arrayContaining(again.ocsp));
   });
 
   it('unreadable entries cover nothing', () => {

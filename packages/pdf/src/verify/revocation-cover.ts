@@ -28,7 +28,8 @@ const hex = (b: ArrayBuffer | Uint8Array) =>
   Buffer.from(b instanceof Uint8Array ? b : new Uint8Array(b)).toString('hex');
 
 function parse<T>(der: Uint8Array, make: (schema: asn1js.AsnType) => T): T | null {
-  const asn = asn1js.fromBER(der.slice().buffer);
+  // A copy of exactly these bytes (a Buffer's slice() is a view of its pool, not a copy).
+  const asn = asn1js.fromBER(Uint8Array.prototype.slice.call(der).buffer);
   if (asn.offset === -1) return null;
   try {
     return make(asn.result);
