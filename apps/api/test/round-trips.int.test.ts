@@ -123,7 +123,7 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     ]);
   });
 
-  it('POST /signature_requests with an invitation: 15 statements in all; credits, the event and its endpoints, a job and its wake-up each one statement', async () => {
+  it('POST /signature_requests with an invitation: 16 statements in all; credits, the event and its endpoints, a job and its wake-up each one statement', async () => {
     const { result, statements } = await recordStatements(() =>
       t.api('POST', 'signature_requests', {
         key: owner.key,
@@ -132,11 +132,11 @@ describe('round trips per request (issue 16: at most ~3 statements whatever the 
     );
     expect(result.status, result.text).toBe(201);
     expect(result.body.signers[0]).toMatchObject({ email: 'counted@example.com', status: 'sent' });
-    // Auth 1; the transaction 7 (begin, template with fields, documents and credits, request,
-    // signers with last_emailed_at, mail, job + notify, event + audit + endpoints, commit); the
-    // invitation sent after the commit 5; the signers read again for the answer, 1 (they are
-    // `sent` now) (issue 16: was 25, issue 31: was 21, then 16).
-    expect(statements).toHaveLength(15);
+    // Auth 1; the transaction 8 (begin, template with fields, documents and credits, request,
+    // signers with last_emailed_at, the request's brand (issue 44), mail, job + notify, event +
+    // audit + endpoints, commit); the invitation sent after the commit 5; the signers read again
+    // for the answer, 1 (they are `sent` now) (issue 16: was 25, issue 31: was 21, then 16, 15).
+    expect(statements).toHaveLength(16);
     expect(statements.filter((s) => s.includes('credit_ledger'))).toHaveLength(1);
     expect(statements.filter((s) => s.includes('pg_notify'))).toEqual([
       expect.stringMatching(/^with written as \(insert into jobs/),

@@ -81,8 +81,9 @@ const VALUES: Record<FieldType, unknown> = {
 };
 const DRAWN: Partial<Record<FieldType, string[]>> = {
   text: ['Tango'],
-  date: ['2026-03-04'],
-  number: ['4242'],
+  // Issue 42.6: drawn in the signer's language (English here), stored canonically.
+  date: ['03/04/2026'],
+  number: ['4,242'],
   phone: ['+15550100'],
   select: ['Green'],
   radio: ['South'],

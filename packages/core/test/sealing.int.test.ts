@@ -206,7 +206,8 @@ describe('request.seal: sealed documents, audit trail and combined file', () => 
   it("values are drawn where each signer's fields are: prefill, typed text, dates, file names", () => {
     const agreement = pdfText(writeTemp(dir, 'agreement.pdf', stored.get(files[0]!.storage_key)!));
     expect(agreement).toContain('Jane Q. Client');
-    expect(agreement).toContain('2026-03-04');
+    // Issue 42.6: a date is drawn in its signer's language (English: 03/04/2026), stored as 2026-03-04.
+    expect(agreement).toContain('03/04/2026');
     expect(agreement).not.toContain('TEST DOCUMENT');
     const annex = pdfText(writeTemp(dir, 'annex.pdf', stored.get(files[1]!.storage_key)!));
     expect(annex).toContain('Walter W. Witness');
