@@ -201,6 +201,7 @@ async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions)
   };
   uploads.removed.addEventListener('abort', abandon);
   let received = 0;
+  let failed = false;
   try {
     for await (const chunk of payload as AsyncIterable<Buffer>) {
       received += chunk.length;
@@ -213,6 +214,7 @@ async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions)
       throw new CoreError('invalid_request', 'The request body does not match its Content-Length');
     return await thread.end();
   } catch (err) {
+    failed = true;
     payload.resume();
     await thread.abort();
     if (err instanceof CoreError || (err as { code?: string }).code === THREAD_FAILED) throw err;
@@ -224,7 +226,10 @@ async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions)
         release();
         // A file the thread created just after the request's files were removed (the client left
         // meanwhile): its removal came first, so it is removed again now that the thread is gone.
-        if (uploads.removed.aborted) await Promise.all(thread.files.map((p) => unlink(p).catch(() => {})));
+        // A body that failed (the client left, or it was refused) uses none of its files either,
+        // whether or not the request's own removal has run yet (or runs at all: a connection
+        // reset while the body is read is not always seen as an abort).
+        if (failed || uploads.removed.aborted) await Promise.all(thread.files.map((p) => unlink(p).catch(() => {})));
       })
       .catch(() => {}); // the thread's exit cannot fail and each unlink is caught: nothing is left
   }
