@@ -155,7 +155,11 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
       completed: 1,
       total: 1,
     });
-    expect(signed!.detail).toEqual({ source: 'esign-form', type: 'signed', signature_request_id: request.id });
+    expect(signed!.detail).toEqual({
+      source: 'esign-form',
+      type: 'signed',
+      signature_request_id: request.id,
+    });
     // The "signed" page is short: the frame shrinks to it (the page reports its height).
     await frame.getByRole('heading', { name: /signed/i }).waitFor();
     await expect
@@ -218,7 +222,10 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     await signIn(page, frame);
     await expect.poll(() => types(page)).toEqual(['loaded', 'field-completed', 'signed']);
     // The typed onSigned callback updated the app's own state.
-    await page.getByRole('status').filter({ hasText: `request ${request.id} is signed` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `request ${request.id} is signed` })
+      .waitFor();
     await page.screenshot({ path: `${SHOTS}/react-signed.png` });
     await page.close();
   }, 120_000);

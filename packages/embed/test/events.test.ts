@@ -17,7 +17,9 @@ describe('the event map is typed (issue 48.3)', () => {
       'ready' | 'code_required' | 'closed'
     >();
     expectTypeOf<EsignFormEventMap['esign:field-completed']['detail']>().toExtend<FieldCompletedDetail>();
-    expectTypeOf<EsignFormEventMap['esign:signed']['detail']['signature_request_id']>().toEqualTypeOf<number>();
+    expectTypeOf<
+      EsignFormEventMap['esign:signed']['detail']['signature_request_id']
+    >().toEqualTypeOf<number>();
     expectTypeOf<EsignFormEventMap['esign:declined']['detail']['type']>().toEqualTypeOf<'declined'>();
     expectTypeOf<EsignFormEventMap['esign:error']['detail']>().toExtend<{ code: string; message: string }>();
     expectTypeOf<HostMessageType>().toEqualTypeOf<
@@ -45,7 +47,9 @@ describe('the event map is typed (issue 48.3)', () => {
   });
 
   it('the React wrapper props take typed callbacks', () => {
-    expectTypeOf<Parameters<NonNullable<EsignFormProps['onSigned']>>[0]>().toEqualTypeOf<HostMessage<'signed'>>();
+    expectTypeOf<Parameters<NonNullable<EsignFormProps['onSigned']>>[0]>().toEqualTypeOf<
+      HostMessage<'signed'>
+    >();
     expectTypeOf<Parameters<NonNullable<EsignFormProps['onError']>>[0]['code']>().toEqualTypeOf<string>();
     expectTypeOf<EsignFormProps['signingUrl']>().toEqualTypeOf<string>();
     // @ts-expect-error: a loaded callback does not receive a signed message

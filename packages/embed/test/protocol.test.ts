@@ -38,7 +38,13 @@ describe('parseHostMessage (issue 48.3: the element accepts only the signing pag
       { source: MESSAGE_SOURCE, type: 'signed', signature_request_id: 0 },
       { source: MESSAGE_SOURCE, type: 'declined' },
       { source: MESSAGE_SOURCE, type: 'field-completed', field: null, completed: 1, total: 1 },
-      { source: MESSAGE_SOURCE, type: 'field-completed', field: { ...field, required: 'yes' }, completed: 1, total: 1 },
+      {
+        source: MESSAGE_SOURCE,
+        type: 'field-completed',
+        field: { ...field, required: 'yes' },
+        completed: 1,
+        total: 1,
+      },
       { source: MESSAGE_SOURCE, type: 'field-completed', field, completed: -1, total: 1 },
       { source: MESSAGE_SOURCE, type: 'error', code: 'x' },
       { source: MESSAGE_SOURCE, type: 'resize', height: Number.NaN },
@@ -60,7 +66,9 @@ describe('parseSigningUrl (the element frames only signing links of the service)
       token,
     });
     // A relative URL is the service's own.
-    expect(parseSigningUrl(`/s/${token}`, 'https://sign.example.com')?.origin).toBe('https://sign.example.com');
+    expect(parseSigningUrl(`/s/${token}`, 'https://sign.example.com')?.origin).toBe(
+      'https://sign.example.com',
+    );
   });
 
   it('refuses another origin than the service, other paths, short tokens and other schemes', () => {
