@@ -13,7 +13,8 @@ import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts
 // as they are from a second local HTTP server acting as the integrator's site, sign a request
 // inside the element on an allowed origin, with their events in order (loaded, field-completed,
 // signed) and the frame sized to the signing page; declined; refused on another origin
-// (frame-ancestors) with an error event; a bad signing URL is an error event at once.
+// (frame-ancestors) with an error event; the page's own error (a canceled request); a bad signing
+// URL is an error event at once.
 
 const SHOTS = '/tmp/embed-shots';
 const EXAMPLES = new URL('../../../packages/embed/examples/', import.meta.url);
@@ -201,6 +202,21 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
     expect(await frame.getByText('Partner agreement').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/element-refused.png` });
+    await page.close();
+  }, 60_000);
+
+  it('element: a link the page cannot open (canceled request) is the page own error event (not_open), never frame_refused', async () => {
+    const request = await embedRequest('Cora Cancel');
+    const cancel = await t.api('POST', `signature_requests/${request.id}/cancel`, { key: owner.key });
+    expect(cancel.status).toBe(200);
+    const page = await open('/element.html', request.url);
+    await expect.poll(() => types(page)).toEqual(['error']);
+    expect((await logged(page))[0]!.detail).toMatchObject({ source: 'esign-form', code: 'not_open' });
+    // The page was shown (it says why it cannot be signed): the element's load timeout adds nothing.
+    const frame = await signingFrame(page);
+    await frame.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForTimeout(5_500);
+    expect(await types(page)).toEqual(['error']);
     await page.close();
   }, 60_000);
 

@@ -121,10 +121,9 @@ function makeElement(options: DefineOptions): CustomElementConstructor {
       if (!this.frame || event.origin !== this.origin || event.source !== this.frame.contentWindow) return;
       const message = parseHostMessage(event.data);
       if (!message) return;
-      if (message.type === 'loaded') {
-        this.loaded = true;
-        clearTimeout(this.timer);
-      }
+      // Any message of the page (an `error` too) means it was shown: no `frame_refused` after it.
+      this.loaded = true;
+      clearTimeout(this.timer);
       if (message.type === 'resize') this.fit(message.height);
       this.emit(message.type, message);
       if (message.type === 'signed') this.emit('completed', message);
