@@ -90,119 +90,124 @@ export function parseSigningUrl(
   return { origin: url.origin, token: m[1]! };
 }
 
+/** The service's origin given to defineEsignForm (the served script's own), if any. */
+let definedService: string | undefined;
+
 /** Defines `<esign-form>` (once; later calls return the element already defined). */
 export function defineEsignForm(options: DefineOptions = {}): CustomElementConstructor {
   const known = customElements.get(TAG_NAME);
   if (known) return known;
-  const element = makeElement(options);
-  customElements.define(TAG_NAME, element);
-  return element;
+  definedService = options.service;
+  customElements.define(TAG_NAME, EsignForm);
+  return EsignForm;
 }
 
-function makeElement(options: DefineOptions): CustomElementConstructor {
-  return class EsignForm extends HTMLElement {
-    static observedAttributes = ['signing-url', 'height', 'max-height', 'service'];
-    private frame: HTMLIFrameElement | null = null;
-    private origin = '';
-    private loaded = false;
-    /** between connectedCallback and disconnectedCallback */
-    private started = false;
-    private timer: ReturnType<typeof setTimeout> | undefined;
+/** HTMLElement in a browser; a stand-in elsewhere, so importing this module on a server works. */
+const Base: typeof HTMLElement =
+  typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
 
-    get signingUrl(): string | null {
-      return this.getAttribute('signing-url');
-    }
-    set signingUrl(value: string | null) {
-      if (value === null) this.removeAttribute('signing-url');
-      else this.setAttribute('signing-url', value);
-    }
+class EsignForm extends Base {
+  static observedAttributes = ['signing-url', 'height', 'max-height', 'service'];
+  private frame: HTMLIFrameElement | null = null;
+  private origin = '';
+  private loaded = false;
+  /** between connectedCallback and disconnectedCallback */
+  private started = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
-    private readonly onMessage = (event: MessageEvent) => {
-      if (!this.frame || event.origin !== this.origin || event.source !== this.frame.contentWindow) return;
-      const message = parseHostMessage(event.data);
-      if (!message) return;
-      // Any message of the page (an `error` too) means it was shown: no `frame_refused` after it.
-      this.loaded = true;
-      clearTimeout(this.timer);
-      if (message.type === 'resize') this.fit(message.height);
-      this.emit(message.type, message);
-      if (message.type === 'signed') this.emit('completed', message);
-    };
+  get signingUrl(): string | null {
+    return this.getAttribute('signing-url');
+  }
+  set signingUrl(value: string | null) {
+    if (value === null) this.removeAttribute('signing-url');
+    else this.setAttribute('signing-url', value);
+  }
 
-    private emit(type: HostMessageType | 'completed', detail: HostMessage) {
-      this.dispatchEvent(new CustomEvent(`esign:${type}`, { detail, bubbles: true, composed: true }));
-    }
-
-    private fail(code: string, message: string) {
-      this.emit('error', hostMessage('error', { code, message }));
-    }
-
-    connectedCallback() {
-      window.addEventListener('message', this.onMessage);
-      this.started = true;
-      this.render();
-    }
-
-    disconnectedCallback() {
-      window.removeEventListener('message', this.onMessage);
-      this.started = false;
-      clearTimeout(this.timer);
-    }
-
-    attributeChangedCallback(name: string, before: string | null, after: string | null) {
-      if (!this.started || before === after) return;
-      if (name === 'height' || name === 'max-height') this.size();
-      else this.render();
-    }
-
-    /** A fixed `height`, or the reported height within `max-height`. */
-    private size(reported?: number) {
-      if (!this.frame) return;
-      const fixed = this.getAttribute('height');
-      const style = this.frame.style;
-      style.maxHeight = fixed ? '' : this.getAttribute('max-height') || '100vh';
-      if (fixed) style.height = fixed;
-      else if (reported !== undefined) style.height = `${Math.max(MIN_HEIGHT_PX, Math.ceil(reported))}px`;
-    }
-
-    private fit(height: number) {
-      if (!this.getAttribute('height')) this.size(height);
-    }
-
-    private render() {
-      clearTimeout(this.timer);
-      this.loaded = false;
-      const service = options.service ?? (this.getAttribute('service') || undefined);
-      const parsed = parseSigningUrl(this.getAttribute('signing-url'), service);
-      if (!parsed) {
-        this.frame = null;
-        this.replaceChildren();
-        return this.fail(
-          'invalid_signing_url',
-          `signing-url must be a signer's signing_url${service ? ` of ${service}` : ''}`,
-        );
-      }
-      const frame = document.createElement('iframe');
-      frame.src = `${parsed.origin}/e/${parsed.token}`;
-      frame.title = this.getAttribute('frame-title') || 'Sign document';
-      frame.setAttribute('allow', 'clipboard-write');
-      frame.style.cssText = 'display:block;width:100%;border:0;height:80vh';
-      // A frame refused by frame-ancestors still fires `load` (with the browser's error page): no
-      // `loaded` message after it means the page cannot be shown on this origin.
-      frame.addEventListener('load', () => {
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => {
-          if (this.loaded || this.frame !== frame) return;
-          this.fail(
-            'frame_refused',
-            `The signing page could not be shown here: is ${location.origin} on the account's list of embedding origins?`,
-          );
-        }, LOAD_TIMEOUT_MS);
-      });
-      this.frame = frame;
-      this.origin = parsed.origin;
-      this.size();
-      this.replaceChildren(frame);
-    }
+  private readonly onMessage = (event: MessageEvent) => {
+    if (!this.frame || event.origin !== this.origin || event.source !== this.frame.contentWindow) return;
+    const message = parseHostMessage(event.data);
+    if (!message) return;
+    // Any message of the page (an `error` too) means it was shown: no `frame_refused` after it.
+    this.loaded = true;
+    clearTimeout(this.timer);
+    if (message.type === 'resize') this.fit(message.height);
+    this.emit(message.type, message);
+    if (message.type === 'signed') this.emit('completed', message);
   };
+
+  private emit(type: HostMessageType | 'completed', detail: HostMessage) {
+    this.dispatchEvent(new CustomEvent(`esign:${type}`, { detail, bubbles: true, composed: true }));
+  }
+
+  private fail(code: string, message: string) {
+    this.emit('error', hostMessage('error', { code, message }));
+  }
+
+  connectedCallback() {
+    window.addEventListener('message', this.onMessage);
+    this.started = true;
+    this.render();
+  }
+
+  disconnectedCallback() {
+    window.removeEventListener('message', this.onMessage);
+    this.started = false;
+    clearTimeout(this.timer);
+  }
+
+  attributeChangedCallback(name: string, before: string | null, after: string | null) {
+    if (!this.started || before === after) return;
+    if (name === 'height' || name === 'max-height') this.size();
+    else this.render();
+  }
+
+  /** A fixed `height`, or the reported height within `max-height`. */
+  private size(reported?: number) {
+    if (!this.frame) return;
+    const fixed = this.getAttribute('height');
+    const style = this.frame.style;
+    style.maxHeight = fixed ? '' : this.getAttribute('max-height') || '100vh';
+    if (fixed) style.height = fixed;
+    else if (reported !== undefined) style.height = `${Math.max(MIN_HEIGHT_PX, Math.ceil(reported))}px`;
+  }
+
+  private fit(height: number) {
+    if (!this.getAttribute('height')) this.size(height);
+  }
+
+  private render() {
+    clearTimeout(this.timer);
+    this.loaded = false;
+    const service = definedService ?? (this.getAttribute('service') || undefined);
+    const parsed = parseSigningUrl(this.getAttribute('signing-url'), service);
+    if (!parsed) {
+      this.frame = null;
+      this.replaceChildren();
+      return this.fail(
+        'invalid_signing_url',
+        `signing-url must be a signer's signing_url${service ? ` of ${service}` : ''}`,
+      );
+    }
+    const frame = document.createElement('iframe');
+    frame.src = `${parsed.origin}/e/${parsed.token}`;
+    frame.title = this.getAttribute('frame-title') || 'Sign document';
+    frame.setAttribute('allow', 'clipboard-write');
+    frame.style.cssText = 'display:block;width:100%;border:0;height:80vh';
+    // A frame refused by frame-ancestors still fires `load` (with the browser's error page): no
+    // `loaded` message after it means the page cannot be shown on this origin.
+    frame.addEventListener('load', () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        if (this.loaded || this.frame !== frame) return;
+        this.fail(
+          'frame_refused',
+          `The signing page could not be shown here: is ${location.origin} on the account's list of embedding origins?`,
+        );
+      }, LOAD_TIMEOUT_MS);
+    });
+    this.frame = frame;
+    this.origin = parsed.origin;
+    this.size();
+    this.replaceChildren(frame);
+  }
 }
