@@ -175,6 +175,61 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     await page.close();
   }, 120_000);
 
+  it('element: forged messages are ignored: from the host page itself (another origin) and malformed ones from the frame', async () => {
+    const request = await embedRequest('Fay Forged');
+    const page = await open('/element.html', request.url);
+    const frame = await signingFrame(page);
+    await expect.poll(() => types(page)).toEqual(['loaded']);
+    // Any script of the host page (or another frame) posting a "signed" of the right shape.
+    await page.evaluate((id) => {
+      window.postMessage({ source: 'esign-form', type: 'signed', signature_request_id: id }, '*');
+      window.postMessage({ source: 'esign-form', type: 'declined', signature_request_id: id }, '*');
+    }, request.id);
+    // From the signing page's own window, but not a message of the protocol's shapes.
+    await frame.evaluate(() => {
+      window.parent.postMessage({ source: 'esign-form', type: 'signed', signature_request_id: '1' }, '*');
+      window.parent.postMessage({ source: 'esign-form', type: 'completed', signature_request_id: 1 }, '*');
+      window.parent.postMessage({ type: 'signed', signature_request_id: 1 }, '*');
+    });
+    // A well-formed message from the frame does arrive, after all of the above: they were dropped.
+    await frame.evaluate(() =>
+      window.parent.postMessage(
+        { source: 'esign-form', type: 'error', code: 'probe', message: 'probe' },
+        '*',
+      ),
+    );
+    await expect.poll(() => types(page)).toEqual(['loaded', 'error']);
+    const after = await t.api('GET', `signature_requests/${request.id}`, { key: owner.key });
+    expect(after.body.status).toBe('sent');
+    await page.close();
+  });
+
+  it('element: on a phone the frame fills the width, takes the window height for the document, and nothing overflows sideways', async () => {
+    const request = await embedRequest('Pia Phone');
+    const page = await browser.newPage({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await page.goto(`http://localhost:${port}/element.html?signing_url=${encodeURIComponent(request.url)}`);
+    const frame = await signingFrame(page);
+    await frame.getByRole('heading', { level: 1, name: 'Partner agreement' }).waitFor();
+    await expect.poll(async () => (await heights(page, frame)).outer).toBe(844);
+    const widths = await frame.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    // With the element scrolled into view, the phone layout's action bar (fixed at the frame's
+    // bottom) is on the screen: the frame is no taller than the window.
+    await page.locator('esign-form').evaluate((el) => el.scrollIntoView());
+    await page.screenshot({ path: `${SHOTS}/element-phone.png` });
+    const finish = (await frame.getByRole('button', { name: 'Finish' }).boundingBox())!;
+    expect(finish.y).toBeGreaterThanOrEqual(0);
+    expect(finish.y + finish.height).toBeLessThanOrEqual(844);
+    await page.close();
+  }, 60_000);
+
   it('element: declined arrives as esign:declined with the request id', async () => {
     const request = await embedRequest('Dan Decline');
     const page = await open('/element.html', request.url);
