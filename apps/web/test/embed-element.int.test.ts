@@ -17,6 +17,8 @@ import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts
 // URL is an error event at once.
 
 const SHOTS = '/tmp/embed-shots';
+/** expect.poll waits 1 s by default: a page and its frame load slower on a busy machine. */
+const SOON = { timeout: 20_000 };
 const EXAMPLES = new URL('../../../packages/embed/examples/', import.meta.url);
 const area = (page: number, y: number) => [{ page, x: 0.1, y, w: 0.35, h: 0.06 }];
 
@@ -59,7 +61,7 @@ const types = async (page: Page) => (await logged(page)).map((e) => e.type);
 
 /** The signing page's frame, once the element created it. */
 async function signingFrame(page: Page): Promise<Frame> {
-  await expect.poll(() => page.frames().some((f) => f.url().includes('/e/'))).toBe(true);
+  await expect.poll(() => page.frames().some((f) => f.url().includes('/e/')), SOON).toBe(true);
   return page.frames().find((f) => f.url().includes('/e/'))!;
 }
 
@@ -73,7 +75,7 @@ async function signIn(page: Page, frame: Frame) {
   await dialog.locator('canvas').waitFor();
   await drawSignature(page, dialog.locator('canvas'));
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect.poll(() => dialog.count()).toBe(0);
+  await expect.poll(() => dialog.count(), SOON).toBe(0);
   await frame.getByRole('button', { name: 'Finish' }).click();
   await frame.getByRole('dialog', { name: 'Review and sign' }).getByRole('button', { name: 'Sign' }).click();
 }
@@ -142,14 +144,14 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     const page = await open('/element.html', request.url);
     const frame = await signingFrame(page);
     await frame.getByRole('heading', { level: 1, name: 'Partner agreement' }).waitFor();
-    await expect.poll(() => types(page)).toEqual(['loaded']);
+    await expect.poll(() => types(page), SOON).toEqual(['loaded']);
     expect((await logged(page))[0]!.detail).toMatchObject({ source: 'esign-form', status: 'ready' });
     // The document is taller than the window: the frame takes the window's height (max-height 100vh).
-    await expect.poll(async () => (await heights(page, frame)).outer).toBe(900);
+    await expect.poll(async () => (await heights(page, frame)).outer, SOON).toBe(900);
     await page.screenshot({ path: `${SHOTS}/element-loaded.png` });
 
     await signIn(page, frame);
-    await expect.poll(() => types(page)).toEqual(['loaded', 'field-completed', 'signed']);
+    await expect.poll(() => types(page), SOON).toEqual(['loaded', 'field-completed', 'signed']);
     const [, completed, signed] = await logged(page);
     expect(completed!.detail).toMatchObject({
       field: { name: 'Signature', type: 'signature', required: true },
@@ -167,7 +169,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
       .poll(async () => {
         const h = await heights(page, frame);
         return h.outer < 600 && Math.abs(h.outer - Math.max(200, Math.ceil(h.inner))) <= 1;
-      })
+      }, SOON)
       .toBe(true);
     await page.screenshot({ path: `${SHOTS}/element-signed.png` });
     const after = await t.api('GET', `signature_requests/${request.id}`, { key: owner.key });
@@ -179,7 +181,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     const request = await embedRequest('Fay Forged');
     const page = await open('/element.html', request.url);
     const frame = await signingFrame(page);
-    await expect.poll(() => types(page)).toEqual(['loaded']);
+    await expect.poll(() => types(page), SOON).toEqual(['loaded']);
     // Any script of the host page (or another frame) posting a "signed" of the right shape.
     await page.evaluate((id) => {
       window.postMessage({ source: 'esign-form', type: 'signed', signature_request_id: id }, '*');
@@ -198,7 +200,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
         '*',
       ),
     );
-    await expect.poll(() => types(page)).toEqual(['loaded', 'error']);
+    await expect.poll(() => types(page), SOON).toEqual(['loaded', 'error']);
     const after = await t.api('GET', `signature_requests/${request.id}`, { key: owner.key });
     expect(after.body.status).toBe('sent');
     await page.close();
@@ -214,7 +216,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     await page.goto(`http://localhost:${port}/element.html?signing_url=${encodeURIComponent(request.url)}`);
     const frame = await signingFrame(page);
     await frame.getByRole('heading', { level: 1, name: 'Partner agreement' }).waitFor();
-    await expect.poll(async () => (await heights(page, frame)).outer).toBe(844);
+    await expect.poll(async () => (await heights(page, frame)).outer, SOON).toBe(844);
     const widths = await frame.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,
       client: document.documentElement.clientWidth,
@@ -238,7 +240,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     const dialog = frame.getByRole('dialog', { name: 'Decline to sign' });
     await dialog.getByLabel('Reason for declining (required)').fill('Wrong company name.');
     await dialog.getByRole('button', { name: 'Decline' }).click();
-    await expect.poll(() => types(page)).toEqual(['loaded', 'declined']);
+    await expect.poll(() => types(page), SOON).toEqual(['loaded', 'declined']);
     expect((await logged(page))[1]!.detail).toMatchObject({ signature_request_id: request.id });
     await page.screenshot({ path: `${SHOTS}/element-declined.png` });
     const after = await t.api('GET', `signature_requests/${request.id}`, { key: owner.key });
@@ -252,7 +254,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     expect(csp).toContain(`frame-ancestors http://localhost:${port}`);
     // The same page served as 127.0.0.1: another origin than the allowed localhost one.
     const page = await open('/element.html', request.url, '127.0.0.1');
-    await expect.poll(() => types(page), { timeout: 15_000 }).toEqual(['error']);
+    await expect.poll(() => types(page), { timeout: 30_000 }).toEqual(['error']);
     expect((await logged(page))[0]!.detail).toMatchObject({ type: 'error', code: 'frame_refused' });
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
     expect(await frame.getByText('Partner agreement').count()).toBe(0);
@@ -265,7 +267,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     const cancel = await t.api('POST', `signature_requests/${request.id}/cancel`, { key: owner.key });
     expect(cancel.status).toBe(200);
     const page = await open('/element.html', request.url);
-    await expect.poll(() => types(page)).toEqual(['error']);
+    await expect.poll(() => types(page), SOON).toEqual(['error']);
     expect((await logged(page))[0]!.detail).toMatchObject({ source: 'esign-form', code: 'not_open' });
     // The page was shown (it says why it cannot be signed): the element's load timeout adds nothing.
     const frame = await signingFrame(page);
@@ -277,7 +279,7 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
 
   it('element: a signing-url that is not a signing link of the service is an invalid_signing_url error, no frame', async () => {
     const page = await open('/element.html', `https://evil.example/s/${'a'.repeat(43)}`);
-    await expect.poll(() => types(page)).toEqual(['error']);
+    await expect.poll(() => types(page), SOON).toEqual(['error']);
     expect((await logged(page))[0]!.detail).toMatchObject({ code: 'invalid_signing_url' });
     expect(await page.locator('esign-form iframe').count()).toBe(0);
     await page.close();
@@ -288,10 +290,10 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
     const page = await open('/react/index.html', request.url);
     const frame = await signingFrame(page);
     await frame.getByRole('heading', { level: 1, name: 'Partner agreement' }).waitFor();
-    await expect.poll(() => types(page)).toEqual(['loaded']);
+    await expect.poll(() => types(page), SOON).toEqual(['loaded']);
     await page.screenshot({ path: `${SHOTS}/react-loaded.png` });
     await signIn(page, frame);
-    await expect.poll(() => types(page)).toEqual(['loaded', 'field-completed', 'signed']);
+    await expect.poll(() => types(page), SOON).toEqual(['loaded', 'field-completed', 'signed']);
     // The typed onSigned callback updated the app's own state.
     await page
       .getByRole('status')
