@@ -172,6 +172,12 @@ describe.runIf(browserTestsEnabled('embed element'))('@esign/embed in Chromium (
       }, SOON)
       .toBe(true);
     await page.screenshot({ path: `${SHOTS}/element-signed.png` });
+    // A fixed `height` wins; removed, the frame goes back to the height the page reported.
+    const reported = (await heights(page, frame)).outer;
+    await page.locator('esign-form').evaluate((el) => el.setAttribute('height', '520px'));
+    expect((await heights(page, frame)).outer).toBe(520);
+    await page.locator('esign-form').evaluate((el) => el.removeAttribute('height'));
+    expect((await heights(page, frame)).outer).toBe(reported);
     const after = await t.api('GET', `signature_requests/${request.id}`, { key: owner.key });
     expect(after.body).toMatchObject({ status: 'completed', source: 'embed' });
     await page.close();

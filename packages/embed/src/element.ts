@@ -79,14 +79,16 @@ export function parseSigningUrl(
 ): { origin: string; token: string } | null {
   if (!value) return null;
   let url: URL;
+  let serviceOrigin: string | null = null;
   try {
     url = new URL(value, service);
+    if (service) serviceOrigin = new URL(service).origin;
   } catch {
     return null;
   }
   const m = /^\/[se]\/([\w-]{20,200})$/.exec(url.pathname);
   if (!m || (url.protocol !== 'https:' && url.protocol !== 'http:')) return null;
-  if (service && url.origin !== new URL(service).origin) return null;
+  if (serviceOrigin && url.origin !== serviceOrigin) return null;
   return { origin: url.origin, token: m[1]! };
 }
 
@@ -114,6 +116,8 @@ class EsignForm extends Base {
   /** between connectedCallback and disconnectedCallback */
   private started = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** the height the page last reported, kept for when a fixed `height` is removed */
+  private reported: number | undefined;
 
   get signingUrl(): string | null {
     return this.getAttribute('signing-url');
@@ -130,7 +134,10 @@ class EsignForm extends Base {
     // Any message of the page (an `error` too) means it was shown: no `frame_refused` after it.
     this.loaded = true;
     clearTimeout(this.timer);
-    if (message.type === 'resize') this.fit(message.height);
+    if (message.type === 'resize') {
+      this.reported = message.height;
+      this.size();
+    }
     this.emit(message.type, message);
     if (message.type === 'signed') this.emit('completed', message);
   };
@@ -161,23 +168,21 @@ class EsignForm extends Base {
     else this.render();
   }
 
-  /** A fixed `height`, or the reported height within `max-height`. */
-  private size(reported?: number) {
+  /** A fixed `height`, or the height the page reported, within `max-height`. */
+  private size() {
     if (!this.frame) return;
     const fixed = this.getAttribute('height');
     const style = this.frame.style;
     style.maxHeight = fixed ? '' : this.getAttribute('max-height') || '100vh';
     if (fixed) style.height = fixed;
-    else if (reported !== undefined) style.height = `${Math.max(MIN_HEIGHT_PX, Math.ceil(reported))}px`;
-  }
-
-  private fit(height: number) {
-    if (!this.getAttribute('height')) this.size(height);
+    else if (this.reported !== undefined)
+      style.height = `${Math.max(MIN_HEIGHT_PX, Math.ceil(this.reported))}px`;
   }
 
   private render() {
     clearTimeout(this.timer);
     this.loaded = false;
+    this.reported = undefined;
     const service = definedService ?? (this.getAttribute('service') || undefined);
     const parsed = parseSigningUrl(this.getAttribute('signing-url'), service);
     if (!parsed) {

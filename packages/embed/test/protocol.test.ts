@@ -78,6 +78,8 @@ describe('parseSigningUrl (the element frames only signing links of the service)
     expect(parseSigningUrl('https://sign.example.com/s/short')).toBeNull();
     expect(parseSigningUrl(`javascript:/s/${token}`)).toBeNull();
     expect(parseSigningUrl('not a url')).toBeNull();
+    // A malformed service (the attribute) refuses every URL instead of throwing.
+    expect(parseSigningUrl(`https://sign.example.com/s/${token}`, 'sign.example.com')).toBeNull();
     expect(parseSigningUrl(null)).toBeNull();
     expect(parseSigningUrl('')).toBeNull();
   });
