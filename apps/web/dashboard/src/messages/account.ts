@@ -132,7 +132,7 @@ export const account = {
   'account.sessions.details': '{address} · signed in {signed_in} · last active {last_active}',
   // How the session was opened; {method} is the method's name when it has no words here.
   'account.sessions.method':
-    '· {method, select, password {with a password} password_totp {with a password and an app code} password_recovery_code {with a password and a recovery code} link {with an emailed link} link_totp {with an emailed link and an app code} link_recovery_code {with an emailed link and a recovery code} other {{method}}}',
+    '· {method, select, password {with a password} password_totp {with a password and an app code} password_recovery_code {with a password and a recovery code} link {with an emailed link} link_totp {with an emailed link and an app code} link_recovery_code {with an emailed link and a recovery code} password_passkey {with a password and a passkey} link_passkey {with an emailed link and a passkey} passkey {with a passkey} sso {with single sign-on} other {{method}}}',
   'account.sessions.unknown_address': 'unknown address',
   'account.sessions.sign_out': 'Sign out',
   'account.sessions.signed_out': 'Session signed out',
