@@ -62,13 +62,17 @@ describe.runIf(browserTestsEnabled('passkeys'))('passkeys in a real browser (vir
       await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: c });
     }
     const stored = async () =>
-      ((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials as VirtualCredential[]);
+      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials as VirtualCredential[];
     return { ctx, page, problems, cdp, authenticatorId, stored };
   }
 
   const user = async () => {
     const email = `passkey-${++n}-${Date.now()}@example.com`;
-    await createAccount(t.db, { email, password: PASSWORD, name: 'Pat Passkey', accountName: 'Acme' }, new Date());
+    await createAccount(
+      t.db,
+      { email, password: PASSWORD, name: 'Pat Passkey', accountName: 'Acme' },
+      new Date(),
+    );
     return email;
   };
 
@@ -119,7 +123,13 @@ describe.runIf(browserTestsEnabled('passkeys'))('passkeys in a real browser (vir
     // A second device: another authenticator (the first would refuse, its credential is excluded).
     await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
     });
     await addPasskey(page, 'Phone');
     await expect.poll(() => section.getByRole('listitem').count()).toBe(2);
@@ -134,10 +144,21 @@ describe.runIf(browserTestsEnabled('passkeys'))('passkeys in a real browser (vir
       .selectFrom('audit_events')
       .select('type')
       .where('type', 'like', 'user.passkey_%')
-      .where('actor_id', '=', String((await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id))
+      .where(
+        'actor_id',
+        '=',
+        String(
+          (await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow())
+            .id,
+        ),
+      )
       .orderBy('id')
       .execute();
-    expect(audit.map((a) => a.type)).toEqual(['user.passkey_added', 'user.passkey_added', 'user.passkey_removed']);
+    expect(audit.map((a) => a.type)).toEqual([
+      'user.passkey_added',
+      'user.passkey_added',
+      'user.passkey_removed',
+    ]);
     expect(problems).toEqual([]);
     await ctx.close();
   });
@@ -205,11 +226,17 @@ describe.runIf(browserTestsEnabled('passkeys'))('passkeys in a real browser (vir
     const clientData = /"clientDataJSON":"([A-Za-z0-9_-]+)"/.exec(body)![1]!;
     const data = JSON.parse(Buffer.from(clientData, 'base64url').toString()) as { origin: string };
     expect(data.origin).toBe(t.baseUrl);
-    const phished = Buffer.from(JSON.stringify({ ...data, origin: 'https://esign.example.net' })).toString('base64url');
+    const phished = Buffer.from(JSON.stringify({ ...data, origin: 'https://esign.example.net' })).toString(
+      'base64url',
+    );
     const send = (payload: string) =>
       page.evaluate(
         async ({ url, payload, headers }) => {
-          const res = await fetch(url, { method: 'POST', body: payload, headers: { 'content-type': headers['content-type'] ?? 'application/json' } });
+          const res = await fetch(url, {
+            method: 'POST',
+            body: payload,
+            headers: { 'content-type': headers['content-type'] ?? 'application/json' },
+          });
           return { status: res.status, text: await res.text() };
         },
         { url, payload, headers },

@@ -165,7 +165,16 @@ async function redeem(
       expectedNonce: input.nonce,
       idTokenExpected: true,
     });
-    return (tokens.claims() ?? {}) as Record<string, unknown>;
+    const claims = tokens.claims();
+    if (!claims) throw new Error('the provider sent no ID token');
+    if (typeof claims.email === 'string') return claims as Record<string, unknown>;
+    // Providers that keep profile claims for the userinfo endpoint (OpenID Connect Core 5.4):
+    // openid-client checks that its subject is the ID token's.
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+    return { ...info, ...claims, email: info.email, email_verified: info.email_verified } as Record<
+      string,
+      unknown
+    >;
   } catch (e) {
     return providerFailed(sc, e);
   }

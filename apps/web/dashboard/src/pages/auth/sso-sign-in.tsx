@@ -34,15 +34,18 @@ export function SsoSignIn() {
   return (
     <form
       className="alt-sign-in"
-      method="get"
-      action="/sso/start"
       noValidate
       onSubmit={(e) => {
+        e.preventDefault();
         const parsed = EmailInput.safeParse({ email });
         if (!parsed.success) {
-          e.preventDefault();
           setError(parsed.error.issues[0]?.message);
+          return;
         }
+        // A navigation, not a form submission: the page's CSP (form-action 'self') would stop the
+        // redirect on to the provider.
+        const query = new URLSearchParams({ email: parsed.data.email, next: nextPath(location.search) });
+        window.location.assign(`/sso/start?${query}`);
       }}
     >
       <p className="hint">{msg('auth.sso.intro')}</p>
@@ -52,13 +55,11 @@ export function SsoSignIn() {
       <TextField
         label={msg('auth.sso.email')}
         type="email"
-        name="email"
         autoComplete="email"
         value={email}
         error={error}
         onChange={(e) => setEmail(e.target.value)}
       />
-      <input type="hidden" name="next" value={nextPath(location.search)} />
       <Button type="submit" variant="primary">
         {msg('auth.sso.continue')}
       </Button>
