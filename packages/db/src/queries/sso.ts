@@ -143,3 +143,19 @@ export async function useSsoLogin(
     .returning(['account_id', 'nonce', 'code_verifier', 'next'])
     .executeTakeFirst();
 }
+
+/** Turns "require single sign-on" on or off; true when it changed. */
+export async function setAccountSsoRequired(
+  db: Executor,
+  accountId: number,
+  required: boolean,
+): Promise<boolean> {
+  const row = await db
+    .updateTable('account_sso')
+    .set({ required })
+    .where('account_id', '=', accountId)
+    .where('required', '!=', required)
+    .returning('account_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
