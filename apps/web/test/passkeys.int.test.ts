@@ -190,6 +190,33 @@ describe.runIf(browserTestsEnabled('passkeys'))('passkeys in a real browser (vir
     await ctx.close();
   });
 
+  it('with the account rule on, a member without a second step sets up a passkey at sign-in, then uses it (item 3)', async () => {
+    const email = await user();
+    await t.db
+      .updateTable('accounts')
+      .set({ require_second_step: true })
+      .where('id', '=', (eb) => eb.selectFrom('users').select('account_id').where('email', '=', email))
+      .execute();
+    const { page, ctx, problems, stored } = await newPage();
+    await passwordStep(page, email);
+    await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+    await page.getByLabel('Name of the new passkey').fill('Laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await signedIn(page);
+    await sessionMethod(page, 'with a password and a passkey');
+    const [credential] = await stored();
+    expect(problems).toEqual([]);
+    await ctx.close();
+    const next = await newPage([credential!]);
+    await passwordStep(next.page, email);
+    await next.page
+      .getByRole('form', { name: 'Two-step sign-in' })
+      .getByRole('button', { name: 'Use a passkey' })
+      .click();
+    await signedIn(next.page);
+    await next.ctx.close();
+  });
+
   it('a cloned authenticator (its signature counter behind the server’s) is refused', async () => {
     const { credential } = await enrolled();
     // The real device signs in: the server's counter moves on.
