@@ -133,7 +133,7 @@ describe.runIf(browserTestsEnabled('passkeys'))('passkeys in a real browser (vir
     });
     await addPasskey(page, 'Phone');
     await expect.poll(() => section.getByRole('listitem').count()).toBe(2);
-    await page.screenshot({ path: join(SHOTS, 'passkeys-account.png'), fullPage: true });
+    await section.screenshot({ path: join(SHOTS, 'desktop-passkeys.png') });
     await section.getByRole('button', { name: 'Rename Phone' }).click();
     await section.getByLabel('New name').fill('Old phone');
     await section.getByRole('button', { name: 'Save' }).click();

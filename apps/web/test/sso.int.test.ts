@@ -159,9 +159,9 @@ describe.runIf(browserTestsEnabled('single sign-on'))(
       // The same provider reached by another name: its discovery document names another issuer.
       const form = await configure(page, { issuer: issuer.replace('127.0.0.1', 'localhost') });
       await form.getByText(/issuer: the provider's discovery document could not be used/).waitFor();
-      await configure(page, { issuer });
+      const saved = await configure(page, { issuer });
       await page.getByText('Single sign-on saved', { exact: true }).waitFor();
-      await page.screenshot({ path: join(SHOTS, 'sso-team.png'), fullPage: true });
+      await saved.screenshot({ path: join(SHOTS, 'desktop-sso-team.png') });
       const row = await t.db.selectFrom('account_sso').selectAll().executeTakeFirstOrThrow();
       // The client secret is sealed at rest.
       expect(row.client_secret_sealed).toMatch(/^enc:v1:/);
