@@ -75,7 +75,11 @@ export interface AccountSsoTable {
   issuer: string;
   client_id: string;
   client_secret_sealed: string;
-  default_role: 'admin' | 'member' | 'viewer';
+  default_role: ColumnType<
+    'admin' | 'member' | 'viewer',
+    'admin' | 'member' | 'viewer' | undefined,
+    'admin' | 'member' | 'viewer'
+  >;
   role_claim: string | null;
   role_map: ColumnType<Record<string, string>, string | undefined, string>;
   required: ColumnType<boolean, boolean | undefined, boolean>;
