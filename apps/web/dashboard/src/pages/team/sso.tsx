@@ -92,10 +92,6 @@ function SsoForm({
   const toast = useToast();
   const queryClient = useQueryClient();
   const [f, setF] = useState<Fields>(initial);
-  const set =
-    <K extends keyof Fields>(k: K) =>
-    (e: { target: { value: string } }) =>
-      setF({ ...f, [k]: e.target.value });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.sso.settings.queryKey() });
   const save = useMutation(
     trpc.sso.save.mutationOptions({
@@ -127,6 +123,24 @@ function SsoForm({
       busy={save.isPending}
       submitLabel={msg('team.sso.save')}
     >
+      <SsoFields f={f} setF={setF} configured={configured} />
+      {configured ? (
+        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
+          {msg('team.sso.remove')}
+        </Button>
+      ) : null}
+    </CardForm>
+  );
+}
+
+/** The form's fields: the provider, the domains, roles, and the SSO-only rule. */
+function SsoFields({ f, setF, configured }: { f: Fields; setF: (f: Fields) => void; configured: boolean }) {
+  const set =
+    <K extends keyof Fields>(k: K) =>
+    (e: { target: { value: string } }) =>
+      setF({ ...f, [k]: e.target.value });
+  return (
+    <>
       <TextField label={msg('team.sso.issuer')} type="url" value={f.issuer} onChange={set('issuer')} />
       <TextField label={msg('team.sso.client_id')} value={f.client_id} onChange={set('client_id')} />
       <TextField
@@ -174,11 +188,6 @@ function SsoForm({
         value={f.break_glass_email}
         onChange={set('break_glass_email')}
       />
-      {configured ? (
-        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
-          {msg('team.sso.remove')}
-        </Button>
-      ) : null}
-    </CardForm>
+    </>
   );
 }
