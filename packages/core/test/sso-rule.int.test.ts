@@ -10,6 +10,7 @@ import {
   createLogger,
   createSession,
   finishSsoSignIn,
+  pruneSignInAttempts,
   roleFromClaims,
   startSsoSignIn,
 } from '../src/index.ts';
@@ -196,6 +197,39 @@ describe('single sign-on sign-in, without a provider', () => {
     expect(roleFromClaims({ ...sso, role_claim: null }, { groups: ['bosses'] })).toBe('viewer');
     // A mapped value that is no role is ignored.
     expect(roleFromClaims({ ...sso, role_map: { staff: 'owner' } }, { groups: ['staff'] })).toBe('viewer');
+  });
+
+  it('housekeeping removes sign-ins that can no longer complete, an hour after they expired', async () => {
+    const acct = await accountWithPassword(db);
+    const at = (minutes: number) => new Date(clock.now.getTime() + minutes * 60_000);
+    for (const [hash, expires] of [
+      [`old-${acct.accountId}`, at(-61)],
+      [`new-${acct.accountId}`, at(-59)],
+    ] as const) {
+      await db
+        .insertInto('sso_logins')
+        .values({
+          state_hash: hash,
+          account_id: acct.accountId,
+          nonce: 'n',
+          code_verifier: 'v',
+          expires_at: expires,
+        })
+        .execute();
+      await db
+        .insertInto('webauthn_challenges')
+        .values({ ticket_hash: hash, purpose: 'sign_in', challenge: 'c', expires_at: expires })
+        .execute();
+    }
+    const gone = await pruneSignInAttempts(db, clock.now);
+    expect(gone.sso).toBeGreaterThanOrEqual(1);
+    expect(gone.webauthn).toBeGreaterThanOrEqual(1);
+    const left = await db
+      .selectFrom('sso_logins')
+      .select('state_hash')
+      .where('account_id', '=', acct.accountId)
+      .execute();
+    expect(left.map((r) => r.state_hash)).toEqual([`new-${acct.accountId}`]);
   });
 
   it('the client secret is sealed at rest, bound to its account', async () => {

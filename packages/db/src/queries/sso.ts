@@ -159,3 +159,27 @@ export async function setAccountSsoRequired(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Removes sign-ins that can no longer complete: passkey requests, single sign-ons sent to a
+ * provider and second-step challenges expired before `before`. Returns how many of each went.
+ */
+export async function deleteExpiredSignInAttempts(
+  db: Executor,
+  before: Date,
+): Promise<{ webauthn: number; sso: number; challenges: number }> {
+  const webauthn = await db
+    .deleteFrom('webauthn_challenges')
+    .where('expires_at', '<', before)
+    .executeTakeFirst();
+  const sso = await db.deleteFrom('sso_logins').where('expires_at', '<', before).executeTakeFirst();
+  const challenges = await db
+    .deleteFrom('sign_in_challenges')
+    .where('expires_at', '<', before)
+    .executeTakeFirst();
+  return {
+    webauthn: Number(webauthn.numDeletedRows),
+    sso: Number(sso.numDeletedRows),
+    challenges: Number(challenges.numDeletedRows),
+  };
+}

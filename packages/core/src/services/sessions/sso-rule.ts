@@ -1,5 +1,5 @@
 import type { Executor } from '@esign/db';
-import { ssoRequiredFor } from '@esign/db/queries/sso';
+import { deleteExpiredSignInAttempts, ssoRequiredFor } from '@esign/db/queries/sso';
 import { CoreError } from '../../errors.ts';
 
 // Issue 45 item 4: an account can require single sign-on of everyone but its break-glass admin.
@@ -14,4 +14,12 @@ export async function assertSignInMethodAllowed(
   user: { userId: number; accountId: number },
 ): Promise<void> {
   if (await ssoRequiredFor(db, user)) throw new CoreError('forbidden', SSO_REQUIRED_MESSAGE);
+}
+
+/**
+ * Worker housekeeping: passkey requests, single sign-ons and second-step challenges that expired
+ * over an hour ago (none of them can complete; the hour keeps recent ones for a look).
+ */
+export function pruneSignInAttempts(db: Executor, now: Date) {
+  return deleteExpiredSignInAttempts(db, new Date(now.getTime() - 3600_000));
 }
