@@ -133,13 +133,14 @@ export async function finishPasskeyRegistration(
 ): Promise<PasskeyDto> {
   const now = sc.now();
   const { rpID, origin } = relyingParty(sc.config);
+  // The ticket is spent in its own statement: a refused answer cannot be tried again with it.
+  const pending = await useWebauthnChallenge(sc.db, {
+    ticketHash: sha256Hex(input.ticket),
+    purpose: 'register',
+    now,
+  });
+  if (!pending || pending.user_id !== user.userId) throw new CoreError('invalid_request', EXPIRED);
   return sc.db.transaction().execute(async (tx) => {
-    const pending = await useWebauthnChallenge(tx, {
-      ticketHash: sha256Hex(input.ticket),
-      purpose: 'register',
-      now,
-    });
-    if (!pending || pending.user_id !== user.userId) throw new CoreError('invalid_request', EXPIRED);
     const result = await verifyRegistrationResponse({
       response: input.response,
       expectedChallenge: pending.challenge,
