@@ -108,8 +108,9 @@ describe.runIf(browserTestsEnabled('single sign-on'))(
       workEmail: string,
       login = workEmail,
       atProvider?: () => Promise<unknown>,
+      start = '/login',
     ) {
-      await page.goto(`${t.baseUrl}/login`);
+      await page.goto(`${t.baseUrl}${start}`);
       await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
       await page.getByLabel('Work email').fill(workEmail);
       await page.getByRole('button', { name: 'Continue' }).click();
@@ -190,8 +191,10 @@ describe.runIf(browserTestsEnabled('single sign-on'))(
 
       const second = await newPage();
       const staff = `staff-${Date.now()}@acme.test`;
-      await ssoSignIn(second.page, staff);
+      // From a sign-in page asked for by another page (?next=): back there once signed in.
+      await ssoSignIn(second.page, staff, staff, undefined, '/login?next=%2Ftemplates');
       await signedIn(second.page);
+      await second.page.waitForURL(`${t.baseUrl}/templates`);
       const member = await t.db
         .selectFrom('users')
         .select('role')
