@@ -70,7 +70,8 @@ describe.runIf(browserTestsEnabled('single sign-on'))(
       const handle = provider.callback();
       // The expired-code test holds the token request until the code is past its lifetime.
       idp.on('request', (req, res) => {
-        if (holdTokenMs && req.url?.startsWith('/token')) setTimeout(() => void handle(req, res), holdTokenMs);
+        if (holdTokenMs && req.url?.startsWith('/token'))
+          setTimeout(() => void handle(req, res), holdTokenMs);
         else void handle(req, res);
       });
       adminEmail = `admin-${Date.now()}@acme.test`;
