@@ -155,6 +155,29 @@ describe('require single sign-on for everyone but the break-glass admin', () => 
   });
 });
 
+describe('the session list (item 5)', () => {
+  it('shows each session’s method (password, passkey, sso, password+passkey) and signs any of them out the same way', async () => {
+    const acct = await accountWithPassword(db);
+    const meta = { ip: null, userAgent: null, now: clock.now };
+    const mine = newBrowser();
+    await h.caller(mine).auth.signIn({ email: acct.admin.email, password: acct.admin.password });
+    const others = [];
+    for (const method of ['passkey', 'sso', 'password+passkey']) {
+      others.push({ method, ...(await createSession(db, acct.admin.id, { ...meta, method })) });
+    }
+    const actor = (await h.actorOf(mine))!;
+    const listed = await h.caller(mine, actor).sessions.list();
+    expect(listed.map((s) => s.method).sort()).toEqual(
+      ['password', 'passkey', 'password+passkey', 'sso'].sort(),
+    );
+    for (const o of others) {
+      await h.caller(mine, actor).sessions.revoke({ id: o.id });
+      expect(await consentSees(o.token), o.method).toBeNull();
+    }
+    expect((await h.caller(mine, actor).sessions.list()).map((s) => s.method)).toEqual(['password']);
+  });
+});
+
 describe('single sign-on sign-in, without a provider', () => {
   it('an email of a domain no account claims gets unknown_domain; a forged or missing state gets expired', async () => {
     const sc = {
