@@ -73,7 +73,9 @@ export async function startTestApp(
       LOG_LEVEL: 'silent',
       PORT: String(port),
       PUBLIC_URL: baseUrl,
-      ...env,
+      // `{port}` in a value is the port chosen here (PUBLIC_URL=http://localhost:{port}: WebAuthn
+      // takes no IP address as its relying party).
+      ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replaceAll('{port}', String(port))])),
     });
     const rt: Runtime = {
       db: database.db,
@@ -93,7 +95,9 @@ export async function startTestApp(
       if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
       throw err;
     }
-    return testApp({ rt, app, baseUrl, database, config, clock });
+    // A PUBLIC_URL of this port (`{port}`) is where the tests reach the app, too.
+    const reach = env.PUBLIC_URL?.includes('{port}') ? config.PUBLIC_URL : baseUrl;
+    return testApp({ rt, app, baseUrl: reach, database, config, clock });
   }
 }
 

@@ -63,6 +63,7 @@ describe('esign user reset-2fa', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       user: { id: user.id, email },
       second_step_removed: true,
+      passkeys_removed: 0,
       signed_out_sessions: 0,
     });
     expect(
@@ -75,6 +76,61 @@ describe('esign user reset-2fa', () => {
       .where('type', '=', 'user.totp_removed')
       .execute();
     expect(audit).toEqual([{ type: 'user.totp_removed', actor_type: 'system' }]);
+    expect((await passwordStep(email, password)).signed_in).toBe(true);
+  });
+
+  it('removes a user’s passkeys too (a lost phone held them), recorded in the audit log', async () => {
+    const email = `passkey-lost-${Date.now()}@example.com`;
+    const { user, account } = await createAccount(
+      t.db,
+      { email, password: 'lost passkey 1', name: 'Pia', accountName: 'Lost' },
+      new Date(),
+    );
+    await t.db
+      .insertInto('user_passkeys')
+      .values({
+        user_id: user.id,
+        credential_id: `cred-${user.id}`,
+        public_key: Buffer.from([1, 2, 3]),
+        name: 'Phone',
+      })
+      .execute();
+    expect((await passwordStep(email, 'lost passkey 1')).signed_in).toBe(false);
+    const r = await esign(['user', 'reset-2fa', '--email', email, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ second_step_removed: true, passkeys_removed: 1 });
+    const audit = await t.db
+      .selectFrom('audit_events')
+      .select('type')
+      .where('account_id', '=', account.id)
+      .where('type', '=', 'user.passkey_removed')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect((await passwordStep(email, 'lost passkey 1')).signed_in).toBe(true);
+  });
+
+  it('esign account sso-optional: an account that requires single sign-on (its provider down) lets passwords in again', async () => {
+    const email = `sso-locked-${Date.now()}@example.com`;
+    const password = 'sso locked out 1';
+    const { account } = await createAccount(
+      t.db,
+      { email, password, name: 'Sol', accountName: 'SSO' },
+      new Date(),
+    );
+    await t.db
+      .insertInto('account_sso')
+      .values({
+        account_id: account.id,
+        issuer: 'https://idp.example.com',
+        client_id: 'esign',
+        client_secret_sealed: 'enc:v1:x.y.z',
+        required: true,
+      })
+      .execute();
+    expect(await passwordStep(email, password).catch((e: Error) => e.message)).toMatch(/single sign-on/);
+    const r = await esign(['account', 'sso-optional', '--email', email, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ account_id: account.id, sso_required: false, changed: true });
     expect((await passwordStep(email, password)).signed_in).toBe(true);
   });
 

@@ -9,6 +9,7 @@ import type { WebOptions, WebRouteOptions } from './options.ts';
 import { sendSourcePages } from './send-sources.ts';
 import { signingPage } from './signing/routes.ts';
 import { smsWebhook } from './sms/routes.ts';
+import { ssoPages } from './sso/routes.ts';
 import { trpcEndpoint } from './trpc/routes.ts';
 
 /**
@@ -29,4 +30,6 @@ export async function webApp(app: FastifyInstance, opts: WebOptions): Promise<vo
   // Issue 34.1: a CC recipient's read-only link.
   await app.register(ccPages, routeOptions);
   await app.register(oauthServer, routeOptions);
+  // Issue 45 item 4: single sign-on with the account's OpenID Connect provider.
+  await app.register(ssoPages, routeOptions);
 }

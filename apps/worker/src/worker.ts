@@ -4,6 +4,7 @@ import {
   pruneIdempotencyKeys,
   pruneOAuthRecords,
   pruneRateLimitWindows,
+  pruneSignInAttempts,
   pruneUnusedOAuthClients,
   purgeMailSecrets,
   type Runtime,
@@ -27,6 +28,8 @@ function housekeeping(rt: Runtime, now: () => Date) {
         await pruneOAuthRecords(rt.db, now());
         // Outbox bodies whose signing link or code no longer works, or that went out by SMTP.
         await purgeMailSecrets(rt.db, now());
+        // Sign-ins that can no longer complete (passkey requests, single sign-ons, second steps).
+        await pruneSignInAttempts(rt.db, now());
       },
     },
     {

@@ -11,6 +11,7 @@ import { documentsRouter } from './routers/documents.ts';
 import { embedRouter } from './routers/embed.ts';
 import { feedbackRouter } from './routers/feedback.ts';
 import { membersRouter } from './routers/members.ts';
+import { passkeysRouter } from './routers/passkeys.ts';
 import { recipientsRouter } from './routers/recipients.ts';
 import { remindersRouter } from './routers/reminders.ts';
 import { sessionsRouter } from './routers/sessions.ts';
@@ -18,6 +19,7 @@ import { signatureRequestsRouter } from './routers/signature-requests.ts';
 import { signersRouter } from './routers/signers.ts';
 import { signingRouter } from './routers/signing.ts';
 import { linksRouter, signingLinksRouter } from './routers/signing-links.ts';
+import { ssoRouter } from './routers/sso.ts';
 import { templatesRouter } from './routers/templates.ts';
 import { twoStepRouter } from './routers/two-step.ts';
 import { webhookEndpointsRouter } from './routers/webhook-endpoints.ts';
@@ -43,6 +45,8 @@ export const appRouter = router({
   auth: authRouter,
   sessions: sessionsRouter,
   twoStep: twoStepRouter,
+  passkeys: passkeysRouter,
+  sso: ssoRouter,
   connectedApps: connectedAppsRouter,
   members: membersRouter,
   apiKeys: apiKeysRouter,

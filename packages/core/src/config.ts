@@ -124,6 +124,8 @@ export const ConfigSchema = z
     /** Which reverse proxies' X-Forwarded-For to believe (README, Configuration); unset: none. */
     TRUST_PROXY: trustProxy.optional(),
     WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+    /** Issue 45: single sign-on may reach an identity provider at a private address (docs/sign-in.md). */
+    SSO_ALLOW_PRIVATE: bool.default(false),
     WEBHOOK_RETRY_BASE_SECONDS: positiveInt.default(60),
     WEBHOOK_TIMEOUT_SECONDS: positiveInt.default(30),
     WEBHOOK_SERVICE_NAME: z

@@ -96,7 +96,16 @@ describe('the account rule', () => {
     const c = await web(mb);
     expect((await c.auth.session()).session?.second_step_required).toBe(true);
     // auth.signOut would end the session this test goes on with.
-    const allowed = new Set(['twoStep.status', 'twoStep.startTotp', 'twoStep.confirmTotp', 'auth.signOut']);
+    const allowed = new Set([
+      'twoStep.status',
+      'twoStep.startTotp',
+      'twoStep.confirmTotp',
+      'auth.signOut',
+      // A passkey is a second step too: registering one is part of enrolment.
+      'passkeys.list',
+      'passkeys.startRegistration',
+      'passkeys.finishRegistration',
+    ]);
     const refused: string[] = [];
     const others: string[] = [];
     for (const p of procedureMeta(appRouter)) {
@@ -119,7 +128,7 @@ describe('the account rule', () => {
     // What is not refused needs no signed-in user at all: the sign-in forms, the signing page,
     // public links and pages. Any procedure added later that needs one is refused by the same rule.
     const noActorNeeded =
-      /^(auth\.|signing\.|links\.(open|start|confirm)$|billing\.(checkoutPage|answerCheckoutPage)$|documents\.verifyPublic$|recipients\.view$)/;
+      /^(auth\.|passkeys\.(startSignIn|signIn|startSecondStep|completeSecondStep)$|signing\.|links\.(open|start|confirm)$|billing\.(checkoutPage|answerCheckoutPage)$|documents\.verifyPublic$|recipients\.view$)/;
     expect(others.filter((line) => !noActorNeeded.test(line.split(':')[0]!))).toEqual([]);
     // The enrolment procedures answer.
     expect((await c.twoStep.status()).totp_enabled).toBe(false);

@@ -28,7 +28,16 @@ import type {
   LinkVisitsTable,
   TemplateLinksTable,
 } from './schema-send-sources.ts';
-import type { SignInChallengesTable, UserRecoveryCodesTable, UserTotpTable } from './schema-sign-in.ts';
+import type {
+  AccountSsoDomainsTable,
+  AccountSsoTable,
+  SignInChallengesTable,
+  SsoLoginsTable,
+  UserPasskeysTable,
+  UserRecoveryCodesTable,
+  UserTotpTable,
+  WebauthnChallengesTable,
+} from './schema-sign-in.ts';
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -435,6 +444,11 @@ export interface Database {
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
+  user_passkeys: UserPasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  account_sso: AccountSsoTable;
+  account_sso_domains: AccountSsoDomainsTable;
+  sso_logins: SsoLoginsTable;
   brands: BrandsTable;
 }
 

@@ -34,4 +34,8 @@ describe('the tables allow exactly the vocabulary of @esign/domain', () => {
   it('users.role: the user roles (operations.md `user create --role`)', async () => {
     expect(await allowed('users', 'role')).toEqual([...USER_ROLES]);
   });
+
+  it('account_sso.default_role: the role single sign-on gives new users (issue 45 item 4)', async () => {
+    expect(await allowed('account_sso', 'default_role')).toEqual([...USER_ROLES]);
+  });
 });

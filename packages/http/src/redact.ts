@@ -12,6 +12,8 @@ const SECRET_QUERY = new Set([
   'key',
   'secret',
   'password',
+  // Single sign-on's answer (/sso/callback, issue 45): the sign-in's one-time state.
+  'state',
 ]);
 
 /**

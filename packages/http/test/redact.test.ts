@@ -10,6 +10,12 @@ describe('redactUrl: signing credentials never reach the logs', () => {
     expect(redactUrl('/s/assets/signing.abc123.js')).toBe('/s/assets/signing.abc123.js');
   });
 
+  it('single sign-on’s answer /sso/callback: the authorization code and the state (issue 45 item 4)', () => {
+    expect(redactUrl(`/sso/callback?code=${token}&state=${token}&iss=https%3A%2F%2Fidp.example`)).toBe(
+      '/sso/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp.example',
+    );
+  });
+
   it('the signed payload of /files/<token>/<name>', () => {
     expect(redactUrl(`/files/${token}.sig/Contract.pdf`)).toBe('/files/[redacted]/Contract.pdf');
   });

@@ -53,3 +53,70 @@ export const SecondStepInput = z.object({ token: z.string().min(20).max(200), co
 export const CodeInput = z.object({ code: SecondStepCode });
 
 export const SecondStepRuleInput = z.object({ required: z.boolean() });
+
+// Passkeys (issue 45 item 2): the browser's WebAuthn answers as @simplewebauthn/browser sends them
+// (base64url fields); the library on the server checks their content.
+const B64 = z
+  .string()
+  .max(20_000)
+  .regex(/^[A-Za-z0-9_-]*={0,2}$/, 'must be base64url');
+const CredentialBase = {
+  id: B64.min(1).max(1400),
+  rawId: B64.min(1).max(1400),
+  type: z.literal('public-key'),
+  // The one extension output the server reads (whether the credential is discoverable).
+  clientExtensionResults: z
+    .object({ credProps: z.object({ rk: z.boolean().optional() }).optional() })
+    .default({}),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+};
+
+export const RegistrationResponse = z.object({
+  ...CredentialBase,
+  response: z.object({
+    clientDataJSON: B64,
+    attestationObject: B64,
+    authenticatorData: B64.optional(),
+    transports: z.array(z.string().max(20)).max(10).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: B64.optional(),
+  }),
+});
+
+export const AuthenticationResponse = z.object({
+  ...CredentialBase,
+  response: z.object({
+    clientDataJSON: B64,
+    authenticatorData: B64,
+    signature: B64,
+    userHandle: B64.optional(),
+  }),
+});
+
+export const PasskeyName = z
+  .string()
+  .trim()
+  .min(1, 'Give the passkey a name')
+  .max(100, 'Use at most 100 characters');
+
+/** The ticket a passkey request was given, and the browser's new credential. */
+export const FinishPasskeyRegistrationInput = z.object({
+  ticket: z.string().min(20).max(200),
+  name: PasskeyName,
+  response: RegistrationResponse,
+});
+
+export const RenamePasskeyInput = z.object({ id: z.number().int().positive(), name: PasskeyName });
+export const PasskeyIdInput = z.object({ id: z.number().int().positive() });
+
+/** A passkey alone: the ticket of startPasskeySignIn and the assertion. */
+export const PasskeySignInInput = z.object({
+  ticket: z.string().min(20).max(200),
+  response: AuthenticationResponse,
+});
+
+/** A passkey as the second step: the sign-in's token and the assertion. */
+export const PasskeySecondStepInput = z.object({
+  token: z.string().min(20).max(200),
+  response: AuthenticationResponse,
+});

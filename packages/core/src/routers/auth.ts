@@ -46,7 +46,12 @@ function afterFirstStep(ctx: { web: WebSession }, outcome: SignInOutcome) {
   if (outcome.kind === 'session') return startSession(ctx, outcome.session);
   return {
     signed_in: false as const,
-    second_step: { token: outcome.token, expires_at: outcome.expiresAt.toISOString() },
+    second_step: {
+      token: outcome.token,
+      expires_at: outcome.expiresAt.toISOString(),
+      /** Which second steps the user can give: `totp` (an app code or a recovery code), `passkey`. */
+      methods: outcome.methods,
+    },
   };
 }
 

@@ -56,6 +56,9 @@ export interface SessionAuthRow {
   archived_at: Date | null;
   method: string;
   require_second_step: boolean;
+  /** The account requires single sign-on (issue 45 item 4) of everyone but `break_glass_user_id`. */
+  sso_required: boolean | null;
+  break_glass_user_id: number | null;
 }
 
 export async function findSessionByHash(db: Executor, idHash: string): Promise<SessionAuthRow | undefined> {
@@ -63,6 +66,7 @@ export async function findSessionByHash(db: Executor, idHash: string): Promise<S
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .leftJoin('account_sso', 'account_sso.account_id', 'users.account_id')
     .select([
       'sessions.id',
       'sessions.id_hash',
@@ -80,6 +84,8 @@ export async function findSessionByHash(db: Executor, idHash: string): Promise<S
       'accounts.archived_at',
       'sessions.method',
       'accounts.require_second_step',
+      'account_sso.required as sso_required',
+      'account_sso.break_glass_user_id',
     ])
     .where('sessions.id_hash', '=', idHash)
     .executeTakeFirst();

@@ -60,7 +60,10 @@ export async function findUserStanding(db: Executor, id: number): Promise<UserSt
     .executeTakeFirst();
 }
 
-export type SignInUserRow = Pick<UserStandingRow, 'id' | 'email' | 'disabled_at' | 'archived_at'> & {
+export type SignInUserRow = Pick<
+  UserStandingRow,
+  'id' | 'account_id' | 'email' | 'disabled_at' | 'archived_at'
+> & {
   password_hash: string | null;
 };
 
@@ -69,7 +72,14 @@ export async function findSignInUser(db: Executor, email: string): Promise<SignI
   return db
     .selectFrom('users')
     .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id', 'users.email', 'users.password_hash', 'users.disabled_at', 'accounts.archived_at'])
+    .select([
+      'users.id',
+      'users.account_id',
+      'users.email',
+      'users.password_hash',
+      'users.disabled_at',
+      'accounts.archived_at',
+    ])
     .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email))
     .executeTakeFirst();
 }

@@ -132,7 +132,7 @@ export const account = {
   'account.sessions.details': '{address} · signed in {signed_in} · last active {last_active}',
   // How the session was opened; {method} is the method's name when it has no words here.
   'account.sessions.method':
-    '· {method, select, password {with a password} password_totp {with a password and an app code} password_recovery_code {with a password and a recovery code} link {with an emailed link} link_totp {with an emailed link and an app code} link_recovery_code {with an emailed link and a recovery code} other {{method}}}',
+    '· {method, select, password {with a password} password_totp {with a password and an app code} password_recovery_code {with a password and a recovery code} link {with an emailed link} link_totp {with an emailed link and an app code} link_recovery_code {with an emailed link and a recovery code} password_passkey {with a password and a passkey} link_passkey {with an emailed link and a passkey} passkey {with a passkey} sso {with single sign-on} other {{method}}}',
   'account.sessions.unknown_address': 'unknown address',
   'account.sessions.sign_out': 'Sign out',
   'account.sessions.signed_out': 'Session signed out',
@@ -278,7 +278,7 @@ export const account = {
   // The page a member sees when the account requires two-step sign-in and they have none yet.
   'auth.required.title': 'Set up two-step sign-in',
   'auth.required.lead':
-    'An admin of your account requires a code from an authenticator app at every sign-in. Set one up to continue.',
+    'An admin of your account requires a second step at every sign-in: a code from an authenticator app, or a passkey. Set one up to continue.',
   'auth.required.has_app':
     'You already have an authenticator app, but this session was opened without its code. Sign out, then sign in again with a code.',
   'auth.required.sign_out': 'Sign out',
@@ -287,7 +287,7 @@ export const account = {
   'team.rule.title': 'Two-step sign-in',
   'team.rule.off': 'Members may sign in with a password or an emailed link alone.',
   'team.rule.on':
-    'Required: every member signs in with a code from an authenticator app. Members without one set one up at their next sign-in; other routes stay closed to them until then.',
+    'Required: every member signs in with a code from an authenticator app or a passkey (single sign-on counts too). Members without one set one up at their next sign-in; other routes stay closed to them until then.',
   'team.rule.require': 'Require two-step sign-in for every member',
   'team.rule.stop': 'Stop requiring it',
   'team.rule.required': 'Two-step sign-in is now required',

@@ -5,6 +5,7 @@ import { account } from './account.ts';
 import { common } from './common.ts';
 import { requests } from './requests.ts';
 import { settings } from './settings.ts';
+import { signIn } from './sign-in.ts';
 import { templates } from './templates.ts';
 
 /**
@@ -23,13 +24,14 @@ import { templates } from './templates.ts';
  * message accented between ⟦ and ⟧, so a word that is not from the catalogue stands out on screen;
  * apps/web/test/dashboard-pseudo.int.test.ts looks at the pages in it.
  */
-const parts = { common, templates, requests, account, settings };
+const parts = { common, templates, requests, account, settings, signIn };
 
 export const messages = Object.assign({}, ...Object.values(parts)) as typeof common &
   typeof templates &
   typeof requests &
   typeof account &
-  typeof settings;
+  typeof settings &
+  typeof signIn;
 
 /** Each part's keys, to check that no key is defined twice. */
 export const messageParts: Record<string, Record<string, string>> = parts;

@@ -11,6 +11,7 @@ import { msg, t } from '../messages/index.ts';
 import { type Session, sessionQuery } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { Badge, Button, CardForm, ErrorNote, Loading, PageHeader, TextField, useToast } from '../ui.tsx';
+import { PasskeysSection } from './account/passkeys.tsx';
 import { TwoStepSection } from './account/two-step.tsx';
 import { CopyDefaultsForm } from './copy-defaults.tsx';
 import { ReminderDefaultsForm } from './request-extras.tsx';
@@ -337,6 +338,7 @@ export function AccountPage({ session }: { session: Session }) {
       {session.user.role === 'admin' ? <MessageDelivery /> : null}
       <PasswordForm />
       <TwoStepSection />
+      <PasskeysSection />
       <Sessions />
     </>
   );

@@ -6,6 +6,7 @@ import { ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { Invitations } from './team/invitations.tsx';
 import { InviteForm } from './team/invite-form.tsx';
 import { Members } from './team/members.tsx';
+import { SsoSettings } from './team/sso.tsx';
 import { TwoStepRule } from './team/two-step-rule.tsx';
 
 export function TeamPage({ session }: { session: Session }) {
@@ -20,6 +21,7 @@ export function TeamPage({ session }: { session: Session }) {
       </PageHeader>
       {admin ? <InviteForm /> : null}
       {admin ? <TwoStepRule /> : null}
+      {admin ? <SsoSettings /> : null}
       {list.isPending ? <Loading /> : null}
       <ErrorNote error={list.error} />
       {list.data ? (

@@ -52,3 +52,32 @@ export function sessionClearCookie(config: Pick<Config, 'PUBLIC_URL'>): string {
     expires: new Date(0),
   });
 }
+
+/**
+ * Single sign-on (issue 45 item 4): the state of a sign-in sent to the identity provider, kept by
+ * the browser that started it, sent back only to /sso/callback. It binds the provider's answer
+ * to this browser (an answer replayed in another browser has no cookie).
+ */
+const SSO_STATE_COOKIE = 'esign_sso_state';
+
+export function ssoStateSetCookie(
+  config: Pick<Config, 'PUBLIC_URL'>,
+  state: string,
+  maxAgeSeconds: number,
+): string {
+  return stringifySetCookie({
+    name: SSO_STATE_COOKIE,
+    value: state,
+    path: '/sso/callback',
+    httpOnly: true,
+    // Lax: the provider's redirect back is a top-level GET, which carries it.
+    sameSite: 'lax',
+    secure: isHttps(config),
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function ssoStateFromCookie(cookieHeader: string | undefined): string | null {
+  if (!cookieHeader) return null;
+  return parseCookie(cookieHeader)[SSO_STATE_COOKIE] ?? null;
+}

@@ -1,4 +1,5 @@
 import type { Executor, FirstFactor } from '@esign/db';
+import { countPasskeys } from '@esign/db/queries/passkeys';
 import {
   acceptTotpStep,
   countSignInChallengeFailure,
@@ -16,6 +17,7 @@ import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { createSession, type NewSession, type SessionMeta } from './sessions.ts';
+import { assertSignInMethodAllowed } from './sso-rule.ts';
 import { looksLikeRecoveryCode, openTotpSeed, recoveryCodeHash, totpStepOf } from './totp.ts';
 
 // The second step of a sign-in (issue 45): after a correct first step (password, sign-in link,
@@ -35,11 +37,19 @@ export const SECOND_STEP_FAILED = 'user.second_step_failed';
 /** A sign-in's outcome: a session, or a challenge for the second step. */
 export type SignInOutcome =
   | { kind: 'session'; session: NewSession }
-  | { kind: 'second_step'; token: string; expiresAt: Date };
+  | { kind: 'second_step'; token: string; expiresAt: Date; methods: Array<'totp' | 'passkey'> };
 
-/** Whether the user has a confirmed second step. */
+/** Whether the user has a confirmed second step: an authenticator app or a passkey. */
 export async function userHasSecondStep(db: Executor, userId: number): Promise<boolean> {
-  return Boolean((await findTotp(db, userId))?.confirmed_at);
+  return Boolean((await findTotp(db, userId))?.confirmed_at) || (await countPasskeys(db, userId)) > 0;
+}
+
+/** Which second steps a user can give: `totp` (a code or a recovery code) and/or `passkey`. */
+export async function secondStepMethods(db: Executor, userId: number): Promise<Array<'totp' | 'passkey'>> {
+  const methods: Array<'totp' | 'passkey'> = [];
+  if ((await findTotp(db, userId))?.confirmed_at) methods.push('totp');
+  if ((await countPasskeys(db, userId)) > 0) methods.push('passkey');
+  return methods;
 }
 
 const methodOf = (first: FirstFactor) => (first === 'link' ? 'link' : 'password');
@@ -51,7 +61,10 @@ export async function afterFirstStep(
   opts: SessionMeta & { now: Date; firstFactor: FirstFactor },
 ): Promise<SignInOutcome> {
   const { firstFactor, ...meta } = opts;
-  if (!(await userHasSecondStep(db, userId))) {
+  const standing = await findUserStanding(db, userId);
+  if (standing) await assertSignInMethodAllowed(db, { userId, accountId: standing.account_id });
+  const methods = await secondStepMethods(db, userId);
+  if (methods.length === 0) {
     return {
       kind: 'session',
       session: await createSession(db, userId, { ...meta, method: methodOf(firstFactor) }),
@@ -66,7 +79,7 @@ export async function afterFirstStep(
     now: opts.now,
     expiresAt,
   });
-  return { kind: 'second_step', token, expiresAt };
+  return { kind: 'second_step', token, expiresAt, methods };
 }
 
 /** The user a code is checked for, and where the audit entries go. */

@@ -63,10 +63,13 @@ export async function createSession(
 }
 
 /**
- * Whether a session's method includes a second step: `password+totp`, `link+recovery_code`, ...
- * (passkeys and single sign-on will count as one too).
+ * Whether a session's method includes a second step: `password+totp`, `link+recovery_code`,
+ * `password+passkey`, ...; a passkey alone (`passkey`: the device and its user verification) and
+ * single sign-on (`sso`: the company's identity provider answers for its own second step) count
+ * as one too.
  */
-export const methodHasSecondStep = (method: string) => method.includes('+');
+export const methodHasSecondStep = (method: string) =>
+  method.includes('+') || method === 'passkey' || method === 'sso';
 
 /** The signed-in user of a dashboard session, as the session procedures know them. */
 export interface SessionActor {
@@ -100,6 +103,9 @@ export async function authenticateSession(
   // Issue 45: the account requires a second step and this session was opened without one. Only
   // the dashboard's tRPC adapter (`allowEnrolment`) sees it, as an actor that may only set one up;
   // to everything else (the OAuth consent page, ...) it is no session at all.
+  // Issue 45 item 4: an account that requires single sign-on holds every other session (but the
+  // break-glass admin's) to it, however and whenever it was opened.
+  if (row.sso_required && row.method !== 'sso' && row.break_glass_user_id !== row.user_id) return null;
   const secondStepRequired = row.require_second_step && !methodHasSecondStep(row.method);
   if (secondStepRequired && !allowEnrolment) return null;
   if (!row.last_seen_at || now.getTime() - row.last_seen_at.getTime() > SEEN_EVERY_MS) {

@@ -7,7 +7,7 @@ import { trpc } from '../../trpc.ts';
 import { ErrorNote, Loading } from '../../ui.tsx';
 import { useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
-import { SecondStepForm } from './second-step.tsx';
+import { type SecondStepChallenge, SecondStepForm } from './second-step.tsx';
 
 /**
  * /login/link?next=...#token=...: the one-time link from the sign-in email; `next` (a path on
@@ -19,10 +19,10 @@ export function LinkSignInPage() {
   const next = useRef(nextPath(window.location.search));
   const started = useRef(false);
   const navigate = useNavigate();
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<SecondStepChallenge | null>(null);
   const signIn = useMutation(
     trpc.auth.signInWithLink.mutationOptions({
-      onSuccess: (r) => (r.signed_in ? signedIn(next.current) : setChallenge(r.second_step.token)),
+      onSuccess: (r) => (r.signed_in ? signedIn(next.current) : setChallenge(r.second_step)),
     }),
   );
   useEffect(() => {
@@ -36,7 +36,8 @@ export function LinkSignInPage() {
     return (
       <AuthLayout title={msg('auth.link.title')}>
         <SecondStepForm
-          token={challenge}
+          token={challenge.token}
+          methods={challenge.methods}
           onSignedIn={() => signedIn(next.current)}
           onStartOver={() => navigate('/login')}
         />

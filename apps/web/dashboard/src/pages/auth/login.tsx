@@ -1,5 +1,6 @@
 import { EmailInput, SignInInput } from '@esign/core/schemas/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
@@ -9,27 +10,27 @@ import type { z } from 'zod';
 import { isServerPage } from '../../links.ts';
 import { msg, tx } from '../../messages/index.ts';
 import { nextPath, sessionQuery } from '../../session.tsx';
-import { trpc } from '../../trpc.ts';
+import { trpc, trpcClient } from '../../trpc.ts';
 import { Button, ErrorNote, Loading, SubmitRow, TextField } from '../../ui.tsx';
 import { EmailField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
 import { RequiredTwoStepPage } from './required-two-step.tsx';
-import { SecondStepForm } from './second-step.tsx';
+import { type SecondStepChallenge, SecondStepForm } from './second-step.tsx';
+import { SsoSignIn } from './sso-sign-in.tsx';
 
 function PasswordForm({
   onForgot,
   onSecondStep,
 }: {
   onForgot: (email: string) => void;
-  onSecondStep: (token: string) => void;
+  onSecondStep: (challenge: SecondStepChallenge) => void;
 }) {
   const signedIn = useSignedIn();
   const location = useLocation();
   const form = useForm<z.infer<typeof SignInInput>>({ resolver: zodResolver(SignInInput) });
   const signIn = useMutation(
     trpc.auth.signIn.mutationOptions({
-      onSuccess: (r) =>
-        r.signed_in ? signedIn(nextPath(location.search)) : onSecondStep(r.second_step.token),
+      onSuccess: (r) => (r.signed_in ? signedIn(nextPath(location.search)) : onSecondStep(r.second_step)),
     }),
   );
   const { errors } = form.formState;
@@ -53,6 +54,31 @@ function PasswordForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** A passkey alone (issue 45 item 2): any passkey of this site the browser offers (a discoverable credential). */
+function PasskeySignIn() {
+  const signedIn = useSignedIn();
+  const location = useLocation();
+  const signIn = useMutation({
+    mutationFn: async () => {
+      const { ticket, options } = await trpcClient.passkeys.startSignIn.mutate();
+      const response = await startAuthentication({
+        // The JSON options as the server's library wrote them (tRPC's inferred type is wider).
+        optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
+      });
+      return trpcClient.passkeys.signIn.mutate({ ticket, response });
+    },
+    onSuccess: () => signedIn(nextPath(location.search)),
+  });
+  return (
+    <div className="alt-sign-in">
+      <ErrorNote error={signIn.error} />
+      <Button busy={signIn.isPending} onClick={() => signIn.mutate()}>
+        {msg('auth.passkey.sign_in')}
+      </Button>
+    </div>
   );
 }
 
@@ -103,7 +129,7 @@ export function LoginPage() {
   const signedIn = useSignedIn();
   const [tab, setTab] = useState('password');
   const [resetEmail, setResetEmail] = useState<string | null>(null);
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<SecondStepChallenge | null>(null);
   if (session.isPending) return <Loading />;
   if (session.data?.session?.second_step_required) return <RequiredTwoStepPage />;
   if (session.data?.session) {
@@ -118,7 +144,8 @@ export function LoginPage() {
     return (
       <AuthLayout title={msg('auth.login.title')}>
         <SecondStepForm
-          token={challenge}
+          token={challenge.token}
+          methods={challenge.methods}
           onSignedIn={() => signedIn(nextPath(location.search))}
           onStartOver={() => setChallenge(null)}
         />
@@ -164,6 +191,9 @@ export function LoginPage() {
           <EmailForm purpose="link" />
         </Tabs.Content>
       </Tabs.Root>
+      <p className="or-divider">{msg('auth.passkey.or')}</p>
+      <PasskeySignIn />
+      <SsoSignIn />
     </AuthLayout>
   );
 }

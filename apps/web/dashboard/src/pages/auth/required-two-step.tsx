@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { msg } from '../../messages/index.ts';
 import { trpc } from '../../trpc.ts';
 import { Button, ErrorNote, Loading } from '../../ui.tsx';
+import { AddPasskey } from '../account/passkeys.tsx';
 import { Enrol, RecoveryCodes } from '../account/two-step.tsx';
 import { AuthLayout } from './layout.tsx';
 
@@ -36,7 +37,13 @@ export function RequiredTwoStepPage() {
           {status.isPending ? <Loading /> : null}
           <ErrorNote error={status.error} />
           {status.data?.totp_enabled ? <p role="status">{msg('auth.required.has_app')}</p> : null}
-          {status.data && !status.data.totp_enabled ? <Enrol onCodes={setCodes} /> : null}
+          {status.data && !status.data.totp_enabled ? (
+            <>
+              <Enrol onCodes={setCodes} />
+              <h2>{msg('auth.required.or_passkey')}</h2>
+              <AddPasskey onAdded={done} />
+            </>
+          ) : null}
         </>
       )}
       <p>

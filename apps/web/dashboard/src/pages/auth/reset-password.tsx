@@ -11,7 +11,7 @@ import { trpc } from '../../trpc.ts';
 import { ErrorNote, SubmitRow } from '../../ui.tsx';
 import { NewPasswordField, useSignedIn } from './form-parts.tsx';
 import { AuthLayout } from './layout.tsx';
-import { SecondStepForm } from './second-step.tsx';
+import { type SecondStepChallenge, SecondStepForm } from './second-step.tsx';
 
 const Form = z
   .object({ password: NewPassword, confirm: z.string() })
@@ -23,14 +23,14 @@ export function ResetPasswordPage() {
   const signedIn = useSignedIn();
   const navigate = useNavigate();
   const form = useForm<z.infer<typeof Form>>({ resolver: zodResolver(Form) });
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<SecondStepChallenge | null>(null);
   const reset = useMutation(
     trpc.auth.resetPassword.mutationOptions({
       onSuccess: (r) => {
         if (r.signed_in) return signedIn('/', { clearHash: true });
         // The password is changed; signing in still needs the second step.
         window.history.replaceState(null, '', window.location.pathname);
-        setChallenge(r.second_step.token);
+        setChallenge(r.second_step);
       },
     }),
   );
@@ -38,7 +38,8 @@ export function ResetPasswordPage() {
     return (
       <AuthLayout title={msg('auth.reset.title')}>
         <SecondStepForm
-          token={challenge}
+          token={challenge.token}
+          methods={challenge.methods}
           onSignedIn={() => signedIn('/')}
           onStartOver={() => navigate('/login')}
         />
