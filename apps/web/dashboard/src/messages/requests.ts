@@ -125,6 +125,10 @@ export const requests = {
   'requests.signer.this_signer': 'this signer',
   'requests.signer.copy_link': 'Copy signing link',
   'requests.signer.edit': 'Edit or resend',
+  // Issue 47: the part a participant plays, and in-person signing.
+  'requests.signer.kind.approver': 'Approver',
+  'requests.signer.kind.viewer': 'Viewer',
+  'requests.signer.host': 'Sign in person on this device',
   'requests.edit_signer.title': 'Edit {name}',
   'requests.edit_signer.title_unnamed': 'Edit signer',
   'requests.edit_signer.name': 'Name',
@@ -224,6 +228,11 @@ export const requests = {
   /** A signer's fieldset, numbered when they sign one after another. */
   'send.signer.numbered': '{number}. {role}',
   'send.signer.name': 'Name',
+  'send.signer.kind': 'Part',
+  'send.signer.kind_hint': 'A role without fields can approve or only read',
+  'send.signer.kind.signer': 'Signs',
+  'send.signer.kind.approver': 'Approves or rejects',
+  'send.signer.kind.viewer': 'Reads and confirms',
   'send.signer.email': 'Email',
   'send.signer.phone': 'Mobile phone',
   'send.signer.phone_hint': 'International format, e.g. +49 30 1234567',

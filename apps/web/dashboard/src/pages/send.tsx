@@ -68,7 +68,15 @@ export function SendPage({ session }: { session: Session }) {
 function useSignersPerRole(form: UseFormReturn<FormValues>, roles: string[] | undefined) {
   useEffect(() => {
     if (!roles) return;
-    const blank = { name: '', email: '', phone: '', locale: '', delivery: '' as const, prefill: {} };
+    const blank = {
+      kind: '' as const,
+      name: '',
+      email: '',
+      phone: '',
+      locale: '',
+      delivery: '' as const,
+      prefill: {},
+    };
     form.reset({ ...form.getValues(), signers: roles.map((role) => ({ role, ...blank })) });
   }, [roles, form]);
 }
