@@ -128,6 +128,9 @@ export const requests = {
   // Issue 47: the part a participant plays, and in-person signing.
   'requests.signer.kind.approver': 'Approver',
   'requests.signer.kind.viewer': 'Viewer',
+  'requests.signer.kind.approved': 'Approved',
+  'requests.signer.kind.rejected': 'Rejected',
+  'requests.signer.kind.read': 'Read and confirmed',
   'requests.signer.host': 'Sign in person on this device',
   'requests.edit_signer.title': 'Edit {name}',
   'requests.edit_signer.title_unnamed': 'Edit signer',

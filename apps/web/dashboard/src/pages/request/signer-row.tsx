@@ -51,6 +51,14 @@ function HostButton({ signer }: { signer: Signer }) {
 
 const HOSTABLE = new Set(['ready', 'sent', 'viewed']);
 
+/** Issue 47: an approver's `signed` reads Approved (`declined`: Rejected), a viewer's Read. */
+function statusLabel(s: Signer): string {
+  if (s.kind === 'approver' && s.status === 'signed') return msg('requests.signer.kind.approved');
+  if (s.kind === 'approver' && s.status === 'declined') return msg('requests.signer.kind.rejected');
+  if (s.kind === 'viewer' && s.status === 'signed') return msg('requests.signer.kind.read');
+  return SIGNER_STATUS_LABEL[s.status] ?? s.status;
+}
+
 /** A signer: status, what they did when, their signing link and an Edit button while it helps. */
 export function SignerRow({
   signer: s,
@@ -72,7 +80,7 @@ export function SignerRow({
         <strong>{s.name || s.email || s.phone}</strong>{' '}
         {s.role ? <span className="hint">{t('requests.signer.as_role', { role: s.role })}</span> : null}{' '}
         {s.kind ? <Badge tone="neutral">{msg(`requests.signer.kind.${s.kind}`)}</Badge> : null}{' '}
-        <Badge tone={statusTone(s.status)}>{SIGNER_STATUS_LABEL[s.status] ?? s.status}</Badge>
+        <Badge tone={statusTone(s.status)}>{statusLabel(s)}</Badge>
         <div className="hint">
           {[s.email, s.phone].filter(Boolean).join(' · ')}
           {s.viewed_at ? ` · ${t('requests.signer.opened', { date: formatDateTime(s.viewed_at) })}` : ''}
