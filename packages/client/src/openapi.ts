@@ -3715,6 +3715,11 @@ export interface operations {
                                 external_id: string | null;
                                 /** @example 1042 */
                                 id: number;
+                                /**
+                                 * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                                 * @enum {string}
+                                 */
+                                kind?: "approver" | "viewer";
                                 /** @description the BCP 47 tag set for this signer, or null */
                                 locale: string | null;
                                 metadata: {
@@ -3934,6 +3939,11 @@ export interface operations {
                         email?: string;
                         /** @description your own id; returned in responses and webhooks */
                         external_id?: string;
+                        /**
+                         * @description signer (default): fills their fields and signs; approver: reviews every value entered so far and approves or rejects with a reason (a rejection declines the request), fills no field; viewer: opens the documents and acknowledges having read them. Approvers and viewers must fill a role without fields
+                         * @enum {string}
+                         */
+                        kind?: "signer" | "approver" | "viewer";
                         /** @description BCP 47 language tag of what this signer reads (signing page, emails, consent); overrides the request's locale. languages with their own translations: en, de, fr, es, it, pt, nl, pl, ar; another valid tag reads its language if we have it, else English */
                         locale?: string;
                         /** @description object: stored with the signer */
@@ -4047,6 +4057,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -4341,6 +4356,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -4570,6 +4590,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -4977,6 +5002,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -5169,6 +5199,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7060,6 +7095,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -7211,6 +7251,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -7362,6 +7407,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -7468,6 +7518,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7553,6 +7608,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7638,6 +7698,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7723,6 +7788,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
