@@ -274,7 +274,8 @@ export const requests = {
   'bulk.mapping.check': 'Check again',
   'bulk.mapping.none': '(none)',
   /** The label of a column choice: the role and what the column holds. */
-  'bulk.mapping.column': '{role} {key, select, name {name} email {email} phone {phone} other {{key}}}',
+  'bulk.mapping.column':
+    '{role} {key, select, name {name} email {email} phone {phone} kind {part (signer, approver, viewer)} other {{key}}}',
   /** Fields filled from columns: "Company ← company_name, …". */
   'bulk.mapping.prefilled': 'Prefilled: {fields}',
   'bulk.preview.title': 'Preview',
