@@ -1601,6 +1601,8 @@ export interface operations {
                     mapping?: {
                         signers: {
                             email?: string;
+                            /** @description issue 47: the column holding this role's part per row (signer, approver, viewer; empty: signer) */
+                            kind?: string;
                             name?: string;
                             phone?: string;
                             /** @description field name → column */
@@ -2348,6 +2350,8 @@ export interface operations {
                     mapping?: {
                         signers: {
                             email?: string;
+                            /** @description issue 47: the column holding this role's part per row (signer, approver, viewer; empty: signer) */
+                            kind?: string;
                             name?: string;
                             phone?: string;
                             /** @description field name → column */
@@ -2411,6 +2415,8 @@ export interface operations {
                         mapping: {
                             signers: {
                                 email?: string;
+                                /** @description issue 47: the column holding this role's part per row (signer, approver, viewer; empty: signer) */
+                                kind?: string;
                                 name?: string;
                                 phone?: string;
                                 /** @description field name → column */
