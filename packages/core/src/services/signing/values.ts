@@ -159,7 +159,11 @@ export async function declineSigning(
     const hosted = input.hosted ? await hostEvidence(tx, sc, r) : {};
     await markSignerDeclined(tx, r.signer.id, { reason, ip: sc.ip, userAgent: sc.userAgent, now: sc.now });
     await markSigningRequestDeclined(tx, r.request.id, sc.now);
-    await audit(tx, sc, { r, type: `signer.${as}`, data: { reason, part: r.signer.kind, ...hosted } });
+    await audit(tx, sc, {
+      r,
+      type: `signer.${as}`,
+      data: { reason, ...(r.signer.kind === 'signer' ? {} : { part: r.signer.kind }), ...hosted },
+    });
     for (const type of as === 'rejected'
       ? (['signer.rejected', 'signer.declined'] as const)
       : (['signer.declined'] as const)) {
