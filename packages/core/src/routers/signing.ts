@@ -48,7 +48,7 @@ export const signingRouter = router({
   open: publicProcedure
     .input(SigningTokenInput)
     .output(SigningOpenOutput)
-    .query(({ ctx, input }) => openSigning(sc(ctx), input.token, input.session, input.hosted)),
+    .query(({ ctx, input }) => openSigning(sc(ctx), input.token, input)),
 
   requestCode: publicProcedure
     .input(SigningTokenInput)

@@ -61,7 +61,7 @@ export async function completeSigning(
     await requireSession(tx, sc, checkOf(r, input));
     assertKind(r, 'signer');
     assertTurn(r);
-    const hosted = input.hosted ? await hostedStep(tx, sc, r, input.confirmed_name) : {};
+    const hosted = input.hosted ? await hostedStep(tx, sc, { r, confirmedName: input.confirmed_name }) : {};
     // The language the page showed: the consent sentence is recorded in it, and the dates and
     // numbers the signer typed are read as written in it.
     const locale =
@@ -134,7 +134,12 @@ export const requestPageUrl = (config: SignerCtx['config'], id: number) =>
  * Issue 47: a hosted step needs the host's device and the signer confirming their name (as the
  * sender wrote it, letter case and spaces aside); the host session is spent with it.
  */
-export async function hostedStep(tx: Tx, sc: SignerCtx, r: Resolved, confirmedName: string | undefined) {
+export async function hostedStep(
+  tx: Tx,
+  sc: SignerCtx,
+  step: { r: Resolved; confirmedName: string | undefined },
+) {
+  const { r, confirmedName } = step;
   const evidence = await hostEvidence(tx, sc, r);
   const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
   const expected = r.signer.name ?? r.signer.email ?? r.signer.phone ?? '';

@@ -83,8 +83,7 @@ function ownFields(snapshot: RequestSnapshot, signer: SignerRow) {
 export async function openSigning(
   sc: SignerCtx,
   token: string,
-  session: string | undefined,
-  hosted?: boolean | undefined,
+  { session, hosted }: { session?: string | undefined; hosted?: boolean | undefined } = {},
 ) {
   // The template editor's preview: the signing page as a role would see the template (nothing saved).
   if (isPreviewToken(token)) return openTemplatePreview(sc, token);

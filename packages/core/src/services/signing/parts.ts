@@ -40,7 +40,7 @@ export async function finishPart(
     await requireSession(tx, sc, checkOf(r, input));
     assertKind(r, part);
     assertTurn(r);
-    const hosted = input.hosted ? await hostedStep(tx, sc, r, input.confirmed_name) : {};
+    const hosted = input.hosted ? await hostedStep(tx, sc, { r, confirmedName: input.confirmed_name }) : {};
     const locale =
       input.locale ??
       (await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage }))
