@@ -225,3 +225,78 @@ describe('issue 47: the approver rejects with a reason', () => {
     expect(again.error?.code).toBe('signer_finished');
   });
 });
+
+describe('issue 47: template role kinds (approver and viewer roles have no fields)', () => {
+  it('PATCH role_kinds marks Manager approver and Reader viewer; the Template shows them; a send without kind takes them', async () => {
+    const own = await partsTemplate(t, owner);
+    const plain = await t.api('GET', `templates/${own.id}`, { key: owner.key });
+    expect(plain.body).not.toHaveProperty('role_kinds');
+    const res = await t.api('PATCH', `templates/${own.id}`, {
+      key: owner.key,
+      body: { role_kinds: { Manager: 'approver', Reader: 'viewer' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.role_kinds).toEqual({ Manager: 'approver', Reader: 'viewer' });
+    const signers = fourParts('tplkinds').map(({ kind: _kind, ...s }) => s);
+    const sent = await sendRequest(t, owner, { template_id: own.id, signers, send_email: false });
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body.signers.map((s: any) => s.kind)).toEqual(['approver', 'viewer', undefined, undefined]);
+    // Renaming a role keeps its kind (kinds follow roles by position).
+    const renamed = await t.api('PATCH', `templates/${own.id}`, {
+      key: owner.key,
+      body: { roles: ['Boss'] },
+    });
+    expect(renamed.body.role_kinds).toEqual({ Boss: 'approver', Reader: 'viewer' });
+    const copy = await t.api('POST', `templates/${own.id}/duplicate`, { key: owner.key, body: {} });
+    expect(copy.body.role_kinds).toEqual({ Boss: 'approver', Reader: 'viewer' });
+  });
+
+  it('a field on an approver or viewer role: 422 invalid_field naming field and role, by PATCH fields, PATCH role_kinds or the editor; nothing changes', async () => {
+    const own = await partsTemplate(t, owner);
+    await t.api('PATCH', `templates/${own.id}`, {
+      key: owner.key,
+      body: { role_kinds: { Manager: 'approver' } },
+    });
+    const before = await t.api('GET', `templates/${own.id}`, { key: owner.key });
+    const onManager = [
+      { name: 'Note', type: 'text', role: 'Manager', areas: [{ page: 1, x: 0.5, y: 0.5, w: 0.2, h: 0.05 }] },
+    ];
+    const placed = await t.api('PATCH', `templates/${own.id}`, {
+      key: owner.key,
+      body: { fields: onManager },
+    });
+    expect([placed.status, placed.body.error.code]).toEqual([422, 'invalid_field']);
+    expect(placed.body.error.message).toContain('Field "Note": role "Manager" is an approver role');
+    const marked = await t.api('PATCH', `templates/${own.id}`, {
+      key: owner.key,
+      body: { role_kinds: { Client: 'viewer' } },
+    });
+    expect([marked.status, marked.body.error.code]).toEqual([422, 'invalid_field']);
+    expect(marked.body.error.message).toContain('role "Client" is a viewer role');
+    const unknown = await t.api('PATCH', `templates/${own.id}`, {
+      key: owner.key,
+      body: { role_kinds: { Nope: 'viewer' } },
+    });
+    expect([unknown.status, unknown.body.error.code]).toEqual([422, 'invalid_parameter']);
+    expect(unknown.body.error.message).toContain('role_kinds: "Nope"');
+    const { version } = await t.db
+      .selectFrom('templates')
+      .select('version')
+      .where('id', '=', own.id)
+      .executeTakeFirstOrThrow();
+    const editor = await fetch(`${t.baseUrl}/trpc/templates.editorSave`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${owner.key}`,
+        origin: t.baseUrl,
+      },
+      body: JSON.stringify({ id: own.id, version, fields: onManager }),
+    });
+    const editorBody = (await editor.json()) as any;
+    expect([editor.status, editorBody.error?.data.code]).toEqual([422, 'invalid_field']);
+    const after = await t.api('GET', `templates/${own.id}`, { key: owner.key });
+    expect(after.body.fields).toEqual(before.body.fields);
+    expect(after.body.role_kinds).toEqual({ Manager: 'approver' });
+  });
+});

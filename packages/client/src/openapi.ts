@@ -5444,6 +5444,10 @@ export interface operations {
                             name: string;
                             /** @constant */
                             object: "template";
+                            /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                            role_kinds?: {
+                                [key: string]: "approver" | "viewer";
+                            };
                             roles: string[];
                             /**
                              * Format: date-time
@@ -5676,6 +5680,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -5883,6 +5891,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -6039,6 +6051,10 @@ export interface operations {
                     folder?: string | null;
                     /** @description new template name */
                     name?: string;
+                    /** @description extension (issue 47): role name → signer, approver or viewer; a request's signer of that role gets its kind unless the send names one. Approver and viewer roles take no fields (422 invalid_field); roles left out keep their kind */
+                    role_kinds?: {
+                        [key: string]: "signer" | "approver" | "viewer";
+                    };
                     /** @description role names matched by position (the first renames the first role); extra names add roles; roles cannot be removed */
                     roles?: string[];
                 };
@@ -6108,6 +6124,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -6318,6 +6338,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -6556,6 +6580,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -7919,6 +7947,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -8017,6 +8049,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -8115,6 +8151,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time

@@ -154,6 +154,8 @@ export interface TemplatesTable {
   external_id: string | null;
   folder_id: number | null;
   roles: JsonDefault<string[]>;
+  /** Issue 47: each role's kind by position (missing: signer); migration 2026_12_07_1102. */
+  role_kinds: JsonDefault<ParticipantKind[]>;
   source: string;
   created_by_user_id: number | null;
   api_key_id: number | null;

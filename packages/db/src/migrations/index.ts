@@ -24,6 +24,7 @@ import * as auditActingSigner from './2026_12_07_0401_audit_acting_signer.ts';
 import * as twoStepSignIn from './2026_12_07_0501_two_step_sign_in.ts';
 import * as brands from './2026_12_07_0601_brands.ts';
 import * as participantKinds from './2026_12_07_1101_participant_kinds.ts';
+import * as templateRoleKinds from './2026_12_07_1102_template_role_kinds.ts';
 
 // Listed explicitly, in order. Migrations are frozen once released.
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0501_two_step_sign_in': twoStepSignIn,
   '2026_12_07_0601_brands': brands,
   '2026_12_07_1101_participant_kinds': participantKinds,
+  '2026_12_07_1102_template_role_kinds': templateRoleKinds,
 };

@@ -10,6 +10,7 @@ import { CoreError } from '../../errors.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { type FieldValue, pageRuns, type RequestSnapshot, type SnapshotField } from '../request-model.ts';
 import { normalisePhone } from '../sms/phone.ts';
+import { roleKindOf } from '../templates/role-kinds.ts';
 import { signerFields } from './status.ts';
 
 // The rules of POST /signature_requests that decide what is sent, as steps: the template must be
@@ -151,11 +152,13 @@ export async function planRequest(
     const metadata = objectParam(s.metadata, `signers[${i}].metadata`) ?? {};
     const prefillIn = objectParam(s.prefill, label);
     const fields = signerFields(snapshot, s.role);
-    assertPartFields(s, fields, i);
+    // Issue 47: the template's kind of the role, unless the send names one.
+    const kind = s.kind ?? roleKindOf(source.template, s.role);
+    assertPartFields({ ...s, kind }, fields, i);
     const prefill = prefillIn
       ? normaliseValues(fields, await inline(fields, prefillIn, label), { what: label })
       : {};
-    signers.push({ ...s, metadata, prefill });
+    signers.push({ ...s, kind, metadata, prefill });
   }
   return { snapshot, signers };
 }
