@@ -7,7 +7,7 @@ import { pdfText, tempDir, writeTemp } from '../../../packages/pdf/test/seal-hel
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { fourParts, partsTemplate } from '../../../test/parts.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
-import { signedInContext } from './editor-helpers.ts';
+import { openEditor, signedInContext, waitSaved } from './editor-helpers.ts';
 
 // Issue 47 in Chromium: an approver, a viewer and two signers in order run to completion (the
 // client signing in person on the host's tablet); a second request is rejected by its approver.
@@ -194,6 +194,25 @@ describe.runIf(browserTestsEnabled('participant kinds'))(
         kind: 'approver',
         decline_reason: 'The discount is not approved',
       });
+    });
+
+    it('the editor marks a role without fields as approving (roles with fields only sign); the Send page preselects it', async () => {
+      const own = await partsTemplate(t, owner);
+      const tab = await signedInContext(browser, t, owner);
+      await openEditor(tab, t, own.id);
+      const client = tab.page.getByLabel('Part of Client');
+      expect(await client.locator('option[value="approver"]').isDisabled()).toBe(true);
+      await tab.page.getByLabel('Part of Manager').selectOption('approver');
+      await waitSaved(tab.page);
+      await shot(tab.page, '10-editor-role-kinds');
+      const got = await t.api('GET', `templates/${own.id}`, { key: owner.key });
+      expect(got.body.role_kinds).toEqual({ Manager: 'approver' });
+      await tab.page.goto(`${t.baseUrl}/send?template=${own.id}`);
+      const part = tab.page.getByLabel('Part').first();
+      await expect.poll(() => part.inputValue()).toBe('approver');
+      await shot(tab.page, '11-send-part');
+      expect(tab.problems).toEqual([]);
+      await tab.ctx.close();
     });
   },
 );
