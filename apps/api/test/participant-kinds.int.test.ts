@@ -148,6 +148,24 @@ describe('issue 47: approver, viewer and two signers in order run to completion'
   });
 });
 
+describe('issue 47: invitations ask approvers to approve and viewers to read', () => {
+  it('the approver is emailed "Please approve", and after the approval the viewer "Please read"', async () => {
+    const r = await sendRequest(t, owner, { template_id: tpl.id, signers: fourParts('mail') });
+    expect(r.status, r.text).toBe(201);
+    const mailTo = (to: string) =>
+      t.db.selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', to).execute();
+    const [approver] = await mailTo('mia-mail@example.com');
+    expect(approver?.subject).toBe('Please approve "Service Agreement"');
+    expect(approver?.text_body).toContain('and approve or reject it');
+    expect(approver?.text_body).toContain('Review and approve');
+    expect(await mailTo('rob-mail@example.com')).toEqual([]);
+    expect((await trpc(t, 'approve', { token: tokenOf(r.body.signers[0].signing_url) })).error).toBeNull();
+    const [viewer] = await mailTo('rob-mail@example.com');
+    expect(viewer?.subject).toBe('Please read "Service Agreement"');
+    expect(viewer?.text_body).toContain('confirm that you have read it');
+  });
+});
+
 describe('issue 47 attacks: an approver cannot fill a field, a viewer cannot sign', () => {
   it('approver: saveValues and complete are 403 forbidden, nothing is stored', async () => {
     const r = await send('atk1');
