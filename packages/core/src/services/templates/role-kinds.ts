@@ -6,7 +6,7 @@ import { CoreError } from '../../errors.ts';
 // `role_kinds: { "Manager": "approver" }`. Approver and viewer roles take no fields.
 
 /** The stored kinds as long as `roles` (a missing entry is a signer). */
-export function kindsByPosition(roles: string[], stored: unknown): ParticipantKind[] {
+function kindsByPosition(roles: string[], stored: unknown): ParticipantKind[] {
   const list = Array.isArray(stored) ? stored : [];
   return roles.map((_, i) => (PARTICIPANT_KINDS.includes(list[i]) ? (list[i] as ParticipantKind) : 'signer'));
 }
