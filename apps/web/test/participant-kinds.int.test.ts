@@ -203,10 +203,14 @@ describe.runIf(browserTestsEnabled('participant kinds'))(
       const client = tab.page.getByLabel('Part of Client');
       expect(await client.locator('option[value="approver"]').isDisabled()).toBe(true);
       await tab.page.getByLabel('Part of Manager').selectOption('approver');
+      // Saved after the autosave pause (the status may still read saved from before the change).
+      await expect
+        .poll(async () => (await t.api('GET', `templates/${own.id}`, { key: owner.key })).body.role_kinds, {
+          timeout: 20_000,
+        })
+        .toEqual({ Manager: 'approver' });
       await waitSaved(tab.page);
       await shot(tab.page, '10-editor-role-kinds');
-      const got = await t.api('GET', `templates/${own.id}`, { key: owner.key });
-      expect(got.body.role_kinds).toEqual({ Manager: 'approver' });
       await tab.page.goto(`${t.baseUrl}/send?template=${own.id}`);
       const part = tab.page.getByLabel('Part').first();
       await expect.poll(() => part.inputValue()).toBe('approver');
