@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { dashboardSession, hostSigner } from '../../../test/parts.ts';
+import { dashboardSession, fourParts, hostSigner, partsTemplate } from '../../../test/parts.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 
 // Issue 47, in-person signing: a dashboard user hosts a signer on their own device.
@@ -86,6 +86,60 @@ describe('issue 47: in-person signing hosted on the sender’s device', () => {
     // The session is spent: the hosted page cannot be reopened, even on the host's device.
     const reopen = await trpc(t, 'open', { token, hosted: true }, 'query', headers);
     expect(reopen.error?.code).toBe('signer_finished');
+  });
+});
+
+describe('issue 47: hosted approvers, and the session’s end', () => {
+  it('an approver approves in person: name confirmed, the audit entry names the host and device', async () => {
+    const tpl = await partsTemplate(t, owner);
+    const sent = await sendRequest(t, owner, {
+      template_id: tpl.id,
+      signers: fourParts('hosted'),
+      send_email: false,
+    });
+    const mgr = sent.body.signers[0];
+    const host = await hostSigner(t, await dashboardSession(t, owner), mgr.id);
+    const headers = { cookie: host.hostCookie!, 'user-agent': 'Tablet/1.0 (host device)' };
+    const token = tokenOf(mgr.signing_url);
+    const open = await trpc(t, 'open', { token, hosted: true }, 'query', headers);
+    expect(open.data.signer.kind).toBe('approver');
+    const done = await trpc(
+      t,
+      'approve',
+      { token, hosted: true, confirmed_name: 'Mia Manager' },
+      'mutation',
+      headers,
+    );
+    expect(done.error).toBeNull();
+    expect(done.data.redirect_url).toBe(`${t.config.PUBLIC_URL}/requests/${sent.body.id}`);
+    const entry = await t.db
+      .selectFrom('audit_events')
+      .select('data')
+      .where('signer_id', '=', mgr.id)
+      .where('type', '=', 'signer.approved')
+      .executeTakeFirstOrThrow();
+    expect(entry.data).toMatchObject({
+      part: 'approver',
+      hosted_by: { email: owner.email },
+      signer_present: true,
+    });
+  });
+
+  it('a hosted session ends after two hours (HOSTED_SESSION_MS): the page is refused, a new one can be started', async () => {
+    const r = await request();
+    const session = await dashboardSession(t, owner);
+    const host = await hostSigner(t, session, r.signers[0].id);
+    const token = tokenOf(r.signers[0].signing_url);
+    t.clock.now = new Date(Date.now() + 2 * 3600_000 + 60_000);
+    try {
+      const late = await trpc(t, 'open', { token, hosted: true }, 'query', { cookie: host.hostCookie! });
+      expect([late.status, late.error?.code]).toEqual([403, 'forbidden']);
+    } finally {
+      t.clock.now = null;
+    }
+    const again = await hostSigner(t, session, r.signers[0].id);
+    const open = await trpc(t, 'open', { token, hosted: true }, 'query', { cookie: again.hostCookie! });
+    expect(open.status).toBe(200);
   });
 });
 
