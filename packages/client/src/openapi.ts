@@ -1601,6 +1601,8 @@ export interface operations {
                     mapping?: {
                         signers: {
                             email?: string;
+                            /** @description issue 47: the column holding this role's part per row (signer, approver, viewer; empty: signer) */
+                            kind?: string;
                             name?: string;
                             phone?: string;
                             /** @description field name → column */
@@ -2348,6 +2350,8 @@ export interface operations {
                     mapping?: {
                         signers: {
                             email?: string;
+                            /** @description issue 47: the column holding this role's part per row (signer, approver, viewer; empty: signer) */
+                            kind?: string;
                             name?: string;
                             phone?: string;
                             /** @description field name → column */
@@ -2411,6 +2415,8 @@ export interface operations {
                         mapping: {
                             signers: {
                                 email?: string;
+                                /** @description issue 47: the column holding this role's part per row (signer, approver, viewer; empty: signer) */
+                                kind?: string;
                                 name?: string;
                                 phone?: string;
                                 /** @description field name → column */
@@ -3715,6 +3721,11 @@ export interface operations {
                                 external_id: string | null;
                                 /** @example 1042 */
                                 id: number;
+                                /**
+                                 * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                                 * @enum {string}
+                                 */
+                                kind?: "approver" | "viewer";
                                 /** @description the BCP 47 tag set for this signer, or null */
                                 locale: string | null;
                                 metadata: {
@@ -3934,6 +3945,11 @@ export interface operations {
                         email?: string;
                         /** @description your own id; returned in responses and webhooks */
                         external_id?: string;
+                        /**
+                         * @description signer (default): fills their fields and signs; approver: reviews every value entered so far and approves or rejects with a reason (a rejection declines the request), fills no field; viewer: opens the documents and acknowledges having read them. Approvers and viewers must fill a role without fields
+                         * @enum {string}
+                         */
+                        kind?: "signer" | "approver" | "viewer";
                         /** @description BCP 47 language tag of what this signer reads (signing page, emails, consent); overrides the request's locale. languages with their own translations: en, de, fr, es, it, pt, nl, pl, ar; another valid tag reads its language if we have it, else English */
                         locale?: string;
                         /** @description object: stored with the signer */
@@ -4047,6 +4063,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -4341,6 +4362,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -4570,6 +4596,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -4977,6 +5008,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -5169,6 +5205,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -5403,6 +5444,10 @@ export interface operations {
                             name: string;
                             /** @constant */
                             object: "template";
+                            /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                            role_kinds?: {
+                                [key: string]: "approver" | "viewer";
+                            };
                             roles: string[];
                             /**
                              * Format: date-time
@@ -5635,6 +5680,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -5842,6 +5891,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -5998,6 +6051,10 @@ export interface operations {
                     folder?: string | null;
                     /** @description new template name */
                     name?: string;
+                    /** @description extension (issue 47): role name → signer, approver or viewer; a request's signer of that role gets its kind unless the send names one. Approver and viewer roles take no fields (422 invalid_field); roles left out keep their kind */
+                    role_kinds?: {
+                        [key: string]: "signer" | "approver" | "viewer";
+                    };
                     /** @description role names matched by position (the first renames the first role); extra names add roles; roles cannot be removed */
                     roles?: string[];
                 };
@@ -6067,6 +6124,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -6277,6 +6338,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -6515,6 +6580,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -7060,6 +7129,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -7211,6 +7285,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -7362,6 +7441,11 @@ export interface operations {
                             external_id: string | null;
                             /** @example 1042 */
                             id: number;
+                            /**
+                             * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                             * @enum {string}
+                             */
+                            kind?: "approver" | "viewer";
                             /** @description the BCP 47 tag set for this signer, or null */
                             locale: string | null;
                             metadata: {
@@ -7468,6 +7552,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7553,6 +7642,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7638,6 +7732,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7723,6 +7822,11 @@ export interface operations {
                         external_id: string | null;
                         /** @example 1042 */
                         id: number;
+                        /**
+                         * @description issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason
+                         * @enum {string}
+                         */
+                        kind?: "approver" | "viewer";
                         /** @description the BCP 47 tag set for this signer, or null */
                         locale: string | null;
                         metadata: {
@@ -7843,6 +7947,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -7941,6 +8049,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time
@@ -8039,6 +8151,10 @@ export interface operations {
                         name: string;
                         /** @constant */
                         object: "template";
+                        /** @description extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs */
+                        role_kinds?: {
+                            [key: string]: "approver" | "viewer";
+                        };
                         roles: string[];
                         /**
                          * Format: date-time

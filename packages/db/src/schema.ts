@@ -163,6 +163,8 @@ export interface TemplatesTable {
   external_id: string | null;
   folder_id: number | null;
   roles: JsonDefault<string[]>;
+  /** Issue 47: each role's kind by position (missing: signer); migration 2026_12_07_1102. */
+  role_kinds: JsonDefault<ParticipantKind[]>;
   source: string;
   created_by_user_id: number | null;
   api_key_id: number | null;
@@ -306,6 +308,22 @@ export interface SignersTable {
   updated_at: UpdatedAt;
   /** Issue 34.2: automatic reminders this signer got (migration 2026_11_28_0401). */
   auto_reminders: Generated<number>;
+  /** Issue 47: the part this participant plays (migration 2026_12_07_1101). */
+  kind: ColumnType<ParticipantKind, ParticipantKind | undefined, ParticipantKind>;
+}
+
+/** Issue 47: a signer signs, an approver approves or rejects, a viewer acknowledges having read. */
+export type ParticipantKind = 'signer' | 'approver' | 'viewer';
+
+/** Issue 47: a signer hosted in person on a dashboard user's device (migration 2026_12_07_1101). */
+export interface SignerHostSessionsTable {
+  id_hash: string;
+  signer_id: number;
+  host_user_id: number;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
 }
 
 export type SignerDelivery = 'email' | 'sms' | 'email_and_sms';
@@ -415,6 +433,7 @@ export interface Database {
   signature_requests: SignatureRequestsTable;
   signers: SignersTable;
   signing_sessions: SigningSessionsTable;
+  signer_host_sessions: SignerHostSessionsTable;
   audit_events: AuditEventsTable;
   credit_ledger: CreditLedgerTable;
   credit_packs: CreditPacksTable;

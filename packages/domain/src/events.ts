@@ -22,6 +22,11 @@ export const EXTENSION_EVENT_TYPES = [
   'signer.delegated',
   'signer.sms_capped',
   'signer.sms_undeliverable',
+  // Issue 47: an approver approved / rejected (a rejection also sends signer.declined), a viewer
+  // acknowledged having read the documents.
+  'signer.approved',
+  'signer.rejected',
+  'signer.viewed_confirmed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number] | (typeof EXTENSION_EVENT_TYPES)[number];

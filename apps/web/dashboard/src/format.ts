@@ -147,6 +147,19 @@ export function describeActivity(a: {
         ? t('activity.signer_delegated_reason', { ...parties, reason: String(a.data.reason) })
         : t('activity.signer_delegated', parties);
     }
+    // Issue 47: approvers, viewers and in-person signing.
+    case 'signer.approved':
+      return t('activity.signer_approved', { who, what });
+    case 'signer.rejected':
+      return t('activity.signer_rejected', { who, what, reason: String(a.data.reason ?? '') });
+    case 'signer.viewed_confirmed':
+      return t('activity.signer_viewed_confirmed', { who, what });
+    case 'signer.hosting_started':
+      return t('activity.signer_hosting_started', {
+        who,
+        what,
+        host: personIn(a.data.hosted_by, msg('activity.someone')),
+      });
     case 'signer.copy_sealed':
       return t('activity.signer_copy_sealed', { who, what });
     case 'signer.locale':

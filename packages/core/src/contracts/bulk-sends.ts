@@ -13,6 +13,11 @@ export const BulkMappingSchema = z.object({
         name: column.optional(),
         email: column.optional(),
         phone: column.optional(),
+        kind: column
+          .optional()
+          .describe(
+            "issue 47: the column holding this role's part per row (signer, approver, viewer; empty: signer)",
+          ),
         prefill: z.record(z.string(), column).optional().describe('field name → column'),
       }),
     )

@@ -1,4 +1,11 @@
-import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES, SOURCES } from '@esign/domain';
+import {
+  EMAIL_PATTERN,
+  MAX_EMAIL_LENGTH,
+  PARTICIPANT_KINDS,
+  REQUEST_STATUSES,
+  SIGNER_STATUSES,
+  SOURCES,
+} from '@esign/domain';
 import { canonicalTag, isLanguageTag, LOCALES } from '@esign/i18n';
 import { z } from 'zod';
 import { BrandIdField, DateTime, IdField, IdOutput, IdParam } from './ids.ts';
@@ -62,7 +69,15 @@ const Delivery = z
     'email (default): the invitation, reminders and code by email; sms: by SMS to `phone`; email_and_sms: the link by both, the code by SMS. A signer without an address for the channel asked gets the other (phone only: SMS; email only: email). Completion links follow the same channels',
   );
 
+/** Issue 47: the part a participant plays (docs/roles.md); `signer` when left out. */
+export const ParticipantKindInput = z
+  .enum(PARTICIPANT_KINDS)
+  .describe(
+    'signer (default): fills their fields and signs; approver: reviews every value entered so far and approves or rejects with a reason (a rejection declines the request), fills no field; viewer: opens the documents and acknowledges having read them. Approvers and viewers must fill a role without fields',
+  );
+
 export const SignerInput = z.object({
+  kind: ParticipantKindInput.optional(),
   role: z
     .string()
     .trim()
@@ -226,6 +241,12 @@ export const SignerOutput = z.object({
   object: z.literal('signer'),
   id: IdOutput,
   signature_request_id: IdOutput,
+  kind: z
+    .enum(['approver', 'viewer'])
+    .optional()
+    .describe(
+      'issue 47: present only for an approver or a viewer (absent: a signer). Their approval or acknowledgement shows as status signed (signed_at its time); a rejection as declined with decline_reason',
+    ),
   role: z.string().nullable(),
   name: z.string().nullable(),
   email: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { FIELD_TYPES, SIGNER_STATUSES } from '@esign/domain';
+import { FIELD_TYPES, PARTICIPANT_KINDS, SIGNER_STATUSES } from '@esign/domain';
 import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
 import { SigningBrandOutput } from './brands.ts';
@@ -13,9 +13,19 @@ const token = z.string().min(20).max(200);
  */
 const session = z.string().max(200).optional();
 
-export const SigningTokenInput = z.object({ token, session });
+/** Issue 47: the page runs hosted (in person) on the host's device; its cookie replaces the code. */
+const hosted = z.boolean().optional();
+/** Issue 47: in a hosted step, the name the signer typed to confirm it is them. */
+const confirmed_name = z.string().trim().max(200).optional();
+
+export const SigningTokenInput = z.object({ token, session, hosted });
 export const VerifyCodeInput = z.object({ token, code: z.string().trim().min(4).max(12) });
-export const SaveValuesInput = z.object({ token, session, values: z.record(z.string(), z.unknown()) });
+export const SaveValuesInput = z.object({
+  token,
+  session,
+  hosted,
+  values: z.record(z.string(), z.unknown()),
+});
 /** How a signature or initials value was made on the signing page; kept for the audit trail. */
 export const SignatureMethod = z.enum(['drawn', 'typed', 'uploaded']);
 export const CompleteInput = SaveValuesInput.extend({
@@ -27,7 +37,17 @@ export const CompleteInput = SaveValuesInput.extend({
     .enum(LOCALES)
     .optional()
     .describe('the language the page showed the signer; the consent sentence is recorded in it'),
+  confirmed_name,
 });
+/** Issue 47: signing.approve (an approver) and signing.acknowledge (a viewer). */
+export const FinishPartInput = z.object({
+  token,
+  session,
+  hosted,
+  confirmed_name,
+  locale: z.enum(LOCALES).optional(),
+});
+export const FinishPartOutput = z.object({ redirect_url: z.string().nullable() });
 /** signing.setLocale: the language the signer switched to on the page. */
 export const SetLocaleInput = z.object({
   token,
@@ -35,7 +55,12 @@ export const SetLocaleInput = z.object({
   locale: z.enum(LOCALES).describe('one of the languages the signing page speaks'),
 });
 export const SetLocaleOutput = z.object({ locale: z.enum(LOCALES), changed: z.boolean() });
-export const DeclineInput = z.object({ token, session, reason: z.string().trim().min(1).max(2000) });
+export const DeclineInput = z.object({
+  token,
+  session,
+  hosted,
+  reason: z.string().trim().min(1).max(2000),
+});
 
 export const SigningFieldOutput = z.object({
   id: z.string(),
@@ -80,11 +105,15 @@ export const SigningOpenOutput = z.object({
     name: z.string().nullable(),
     email: z.string().nullable(),
     role: z.string().nullable(),
+    /** issue 47: the part they play (signer, approver, viewer) */
+    kind: z.enum(PARTICIPANT_KINDS),
     /** where a one-time code goes: `sms` for a signer reached by SMS (issue 32); unset in a preview */
     code_channel: z.enum(['email', 'sms']).optional(),
   }),
   /** true while an emailed one-time code must be entered before documents and fields are shown */
   code_required: z.boolean(),
+  /** issue 47: the page runs hosted on this dashboard user's device (in-person signing) */
+  hosted_by: z.object({ name: z.string().nullable(), email: z.string() }).optional(),
   /** issue 34.3: the sender lets this signer hand their turn to someone else (signing.delegate) */
   allow_delegation: z.boolean().optional(),
   documents: z.array(
@@ -140,3 +169,13 @@ export const SaveValuesOutput = z.object({
 });
 export const CompleteOutput = z.object({ redirect_url: z.string().nullable() });
 export const DeclineOutput = z.object({ declined: z.literal(true) });
+
+/** Issue 47: signers.host, in-person signing started on the host's device. */
+export const HostedSessionOutput = z.object({
+  object: z.literal('hosted_session'),
+  signer_id: IdOutput,
+  signature_request_id: IdOutput,
+  /** the signer's page in hosted mode; it opens only on the browser that started the session */
+  signing_url: z.string(),
+  expires_at: DateTime,
+});

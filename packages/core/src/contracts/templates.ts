@@ -1,4 +1,10 @@
-import { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES, OPTION_FIELD_TYPES } from '@esign/domain';
+import {
+  FIELD_TYPES,
+  type FieldType,
+  INPUT_FIELD_TYPES,
+  OPTION_FIELD_TYPES,
+  PARTICIPANT_KINDS,
+} from '@esign/domain';
 import { z } from 'zod';
 import { BrandIdField, DateTime, IdOutput, IdParam } from './ids.ts';
 
@@ -166,6 +172,12 @@ export const UpdateTemplateInput = z.object({
   brand_id: BrandIdField.nullable()
     .optional()
     .describe("extension: the brand its requests show; null: the account's default"),
+  role_kinds: z
+    .record(z.string().trim().min(1).max(100), z.enum(PARTICIPANT_KINDS))
+    .optional()
+    .describe(
+      "extension (issue 47): role name → signer, approver or viewer; a request's signer of that role gets its kind unless the send names one. Approver and viewer roles take no fields (422 invalid_field); roles left out keep their kind",
+    ),
 });
 
 export const DuplicateTemplateInput = z.object({
@@ -223,6 +235,12 @@ export const TemplateOutput = z.object({
   brand_id: IdOutput.optional().describe(
     'extension: the brand requests sent from it show, when one is chosen',
   ),
+  role_kinds: z
+    .record(z.string(), z.enum(['approver', 'viewer']))
+    .optional()
+    .describe(
+      "extension (issue 47): the roles that are an approver's or a viewer's; absent when every role signs",
+    ),
 });
 export type TemplateDto = z.infer<typeof TemplateOutput>;
 

@@ -1,11 +1,22 @@
 import { scopeOf } from '../context.ts';
 import { SignerIdInput, SignerOutput, UpdateSignerInput } from '../contracts/signature-requests.ts';
+import { HostedSessionOutput } from '../contracts/signing.ts';
 import { getSigner, updateSigner } from '../services/signature-requests/index.ts';
+import { startHostedSigning } from '../services/signing/hosted.ts';
 import { actorProcedure, router, writeProcedure } from '../trpc.ts';
 
 const tags = ['Signers'];
 
 export const signersRouter = router({
+  /**
+   * Issue 47, in-person signing: the signed-in dashboard user hosts this signer on their own
+   * device (dashboard only: no REST path or MCP tool, the device is the browser that asks).
+   */
+  host: writeProcedure
+    .input(SignerIdInput)
+    .output(HostedSessionOutput)
+    .mutation(({ ctx, input }) => startHostedSigning(ctx, scopeOf(ctx.actor), input.id)),
+
   get: actorProcedure
     .meta({
       openapi: {

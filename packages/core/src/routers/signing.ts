@@ -5,6 +5,8 @@ import {
   CompleteOutput,
   DeclineInput,
   DeclineOutput,
+  FinishPartInput,
+  FinishPartOutput,
   RequestCodeOutput,
   SaveValuesInput,
   SaveValuesOutput,
@@ -19,6 +21,7 @@ import { delegateSigning } from '../services/signing/delegation.ts';
 import {
   completeSigning,
   declineSigning,
+  finishPart,
   openSigning,
   requestSigningCode,
   type SignerCtx,
@@ -45,7 +48,7 @@ export const signingRouter = router({
   open: publicProcedure
     .input(SigningTokenInput)
     .output(SigningOpenOutput)
-    .query(({ ctx, input }) => openSigning(sc(ctx), input.token, input.session)),
+    .query(({ ctx, input }) => openSigning(sc(ctx), input.token, input)),
 
   requestCode: publicProcedure
     .input(SigningTokenInput)
@@ -71,6 +74,22 @@ export const signingRouter = router({
     .input(DeclineInput)
     .output(DeclineOutput)
     .mutation(({ ctx, input }) => declineSigning(sc(ctx), input)),
+
+  // Issue 47: an approver approves (or rejects with a reason); a viewer acknowledges having read.
+  approve: publicProcedure
+    .input(FinishPartInput)
+    .output(FinishPartOutput)
+    .mutation(({ ctx, input }) => finishPart(sc(ctx), input, 'approver')),
+
+  reject: publicProcedure
+    .input(DeclineInput)
+    .output(DeclineOutput)
+    .mutation(({ ctx, input }) => declineSigning(sc(ctx), input, 'rejected')),
+
+  acknowledge: publicProcedure
+    .input(FinishPartInput)
+    .output(FinishPartOutput)
+    .mutation(({ ctx, input }) => finishPart(sc(ctx), input, 'viewer')),
 
   // Issue 32: the language the signer switched to on the page becomes theirs.
   setLocale: publicProcedure

@@ -94,8 +94,11 @@ export function invitationEmail(opts: {
   handedOver?: { from: string; reason: string } | null;
   /** Issue 44: the brand it goes out under. */
   brand?: MailBrand | null;
+  /** Issue 47: an approver or a viewer is asked to approve or to read, not to sign. */
+  part?: 'approver' | 'viewer' | null;
 }): InvitationMail {
   const locale = opts.locale ?? 'en';
+  const part = opts.part ?? null;
   const values = { title: opts.title, sender: opts.senderName };
   const greeting = opts.signerName
     ? t(locale, 'mail.hello_name', { name: opts.signerName })
@@ -111,19 +114,23 @@ export function invitationEmail(opts: {
   const body = localeLayout({
     paragraphs: [
       greeting,
-      t(locale, LEAD[opts.kind], values),
+      part && opts.kind !== 'reminder'
+        ? t(locale, `part.mail.${part}.lead`, values)
+        : t(locale, LEAD[opts.kind], values),
       ...(opts.handedOver ? [t(locale, 'mail.handed_over', opts.handedOver)] : []),
       ...(custom ? [custom] : []),
       ...(expiry ? [expiry] : []),
     ],
-    link: { url: opts.signingUrl, label: t(locale, 'mail.button') },
+    link: { url: opts.signingUrl, label: t(locale, part ? `part.mail.${part}.button` : 'mail.button') },
     footer: t(locale, 'mail.private'),
     locale,
     brand: opts.brand ?? null,
   });
   const subject = own?.subject
     ? own.subject
-    : t(locale, opts.kind === 'reminder' ? 'mail.reminder.subject' : 'mail.invite.subject', values);
+    : opts.kind === 'reminder'
+      ? t(locale, 'mail.reminder.subject', values)
+      : t(locale, part ? `part.mail.${part}.subject` : 'mail.invite.subject', values);
   return { subject, ...body };
 }
 

@@ -11,7 +11,15 @@ import { folderNameColumn } from './folders.ts';
 /** The template's columns the Template object shows, with its creator and its folder's name. */
 export type TemplateView = Pick<
   TemplateRow,
-  'id' | 'name' | 'external_id' | 'roles' | 'archived_at' | 'created_at' | 'updated_at' | 'brand_id'
+  | 'id'
+  | 'name'
+  | 'external_id'
+  | 'roles'
+  | 'role_kinds'
+  | 'archived_at'
+  | 'created_at'
+  | 'updated_at'
+  | 'brand_id'
 > & {
   created_by: CreatedByRow | null;
   folder_name: string | null;
@@ -28,6 +36,7 @@ function templateViews(db: Executor) {
         'templates.name',
         'templates.external_id',
         'templates.roles',
+        'templates.role_kinds',
         'templates.archived_at',
         'templates.created_at',
         'templates.updated_at',
@@ -146,8 +155,13 @@ export function listTemplateViews(
 }
 
 /** What a new template row is given (the account side comes from `scope`). */
-export type NewTemplate = Omit<Insertable<TemplatesTable>, 'account_id' | 'environment' | 'roles'> & {
+export type NewTemplate = Omit<
+  Insertable<TemplatesTable>,
+  'account_id' | 'environment' | 'roles' | 'role_kinds'
+> & {
   roles: string[];
+  /** Issue 47: each role's kind by position (a duplicate copies them). */
+  role_kinds?: string[];
 };
 
 export function insertTemplate(tx: Tx, scope: Scope, values: NewTemplate): Promise<TemplateRow> {
@@ -158,6 +172,7 @@ export function insertTemplate(tx: Tx, scope: Scope, values: NewTemplate): Promi
       account_id: scope.accountId,
       environment: scope.environment,
       roles: json(values.roles),
+      role_kinds: json(values.role_kinds ?? []),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -166,17 +181,22 @@ export function insertTemplate(tx: Tx, scope: Scope, values: NewTemplate): Promi
 /** The changes a template row takes; `roles` as a list. */
 export type TemplateChanges = Omit<
   Updateable<TemplatesTable>,
-  'id' | 'account_id' | 'environment' | 'roles'
+  'id' | 'account_id' | 'environment' | 'roles' | 'role_kinds'
 > & {
   roles?: string[];
+  role_kinds?: string[];
 };
 
 /** Changes the template `id` (already found or locked within its account side); returns the row. */
 export function updateTemplateRow(tx: Tx, id: number, changes: TemplateChanges): Promise<TemplateRow> {
-  const { roles, ...rest } = changes;
+  const { roles, role_kinds, ...rest } = changes;
   return tx
     .updateTable('templates')
-    .set({ ...rest, ...(roles !== undefined ? { roles: json(roles) } : {}) })
+    .set({
+      ...rest,
+      ...(roles !== undefined ? { roles: json(roles) } : {}),
+      ...(role_kinds !== undefined ? { role_kinds: json(role_kinds) } : {}),
+    })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

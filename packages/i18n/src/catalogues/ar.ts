@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_AR } from './parts.ts';
 
 /**
  * Arabic (العربية): Modern Standard Arabic, written right to left (the page sets dir="rtl").
@@ -474,4 +475,5 @@ export const ar: Catalogue = {
   'cc.not_found.body': 'هذا الرابط غير صالح. اطلب من المرسل نسخة جديدة.',
   'file.combined': '{title} - موقّع',
   'file.audit_trail': '{title} - سجل التدقيق',
+  ...PARTS_AR,
 };

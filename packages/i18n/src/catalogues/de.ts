@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_DE } from './parts.ts';
 
 /** German (Deutsch): formal address (Sie), as in business correspondence. */
 export const de: Catalogue = {
@@ -509,4 +510,5 @@ export const de: Catalogue = {
   'cc.not_found.body': 'Dieser Link ist ungültig. Bitten Sie den Absender um eine neue Kopie.',
   'file.combined': '{title} - unterschrieben',
   'file.audit_trail': '{title} - Prüfprotokoll',
+  ...PARTS_DE,
 };

@@ -1,3 +1,5 @@
+import { PARTS_EN } from './parts.ts';
+
 /**
  * English: the source catalogue. Every other language has exactly these keys (test/catalogues.test.ts)
  * with the same ICU arguments. Messages are ICU MessageFormat (FormatJS intl-messageformat):
@@ -508,6 +510,7 @@ export const en = {
   'cc.not_found.body': 'This link is not valid. Ask the sender for a new copy.',
   'file.combined': '{title} - signed',
   'file.audit_trail': '{title} - audit trail',
+  ...PARTS_EN,
 } as const;
 
 /** A message's key. */

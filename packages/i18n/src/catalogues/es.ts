@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_ES } from './parts.ts';
 
 /** Spanish (español): neutral Spanish, usted. */
 export const es: Catalogue = {
@@ -495,4 +496,5 @@ export const es: Catalogue = {
   'cc.not_found.body': 'Este enlace no es válido. Pida al remitente una copia nueva.',
   'file.combined': '{title} - firmado',
   'file.audit_trail': '{title} - registro de auditoría',
+  ...PARTS_ES,
 };

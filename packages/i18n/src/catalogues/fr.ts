@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_FR } from './parts.ts';
 
 /** French (français): vouvoiement, typographic apostrophes and French quotation marks. */
 export const fr: Catalogue = {
@@ -503,4 +504,5 @@ export const fr: Catalogue = {
   'cc.not_found.body': 'Ce lien n’est pas valide. Demandez une nouvelle copie à l’expéditeur.',
   'file.combined': '{title} - signé',
   'file.audit_trail': '{title} - piste d’audit',
+  ...PARTS_FR,
 };

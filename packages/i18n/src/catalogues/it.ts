@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_IT } from './parts.ts';
 
 /** Italian (italiano): formal address (Lei). */
 export const it: Catalogue = {
@@ -493,4 +494,5 @@ export const it: Catalogue = {
   'cc.not_found.body': 'Questo link non è valido. Chieda al mittente una nuova copia.',
   'file.combined': '{title} - firmato',
   'file.audit_trail': '{title} - registro di controllo',
+  ...PARTS_IT,
 };

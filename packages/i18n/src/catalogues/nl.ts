@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_NL } from './parts.ts';
 
 /** Dutch (Nederlands): u-vorm, as in business correspondence. */
 export const nl: Catalogue = {
@@ -498,4 +499,5 @@ export const nl: Catalogue = {
   'cc.not_found.body': 'Deze link is niet geldig. Vraag de afzender om een nieuwe kopie.',
   'file.combined': '{title} - ondertekend',
   'file.audit_trail': '{title} - audittrail',
+  ...PARTS_NL,
 };

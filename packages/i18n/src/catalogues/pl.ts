@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_PL } from './parts.ts';
 
 /** Polish (polski): the polite impersonal style of Polish web forms; plurals one/few/many. */
 export const pl: Catalogue = {
@@ -489,4 +490,5 @@ export const pl: Catalogue = {
   'cc.not_found.body': 'Ten link jest nieprawidłowy. Poproś nadawcę o nową kopię.',
   'file.combined': '{title} - podpisany',
   'file.audit_trail': '{title} - dziennik audytu',
+  ...PARTS_PL,
 };

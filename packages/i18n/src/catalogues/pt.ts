@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { PARTS_PT } from './parts.ts';
 
 /** Portuguese (português), Brazilian usage; `pt-BR` and `pt-PT` both read it. */
 export const pt: Catalogue = {
@@ -493,4 +494,5 @@ export const pt: Catalogue = {
   'cc.not_found.body': 'Este link não é válido. Peça ao remetente uma nova cópia.',
   'file.combined': '{title} - assinado',
   'file.audit_trail': '{title} - trilha de auditoria',
+  ...PARTS_PT,
 };

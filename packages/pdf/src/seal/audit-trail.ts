@@ -33,6 +33,8 @@ export interface AuditTrailInput {
   }[];
   signers: {
     id: number;
+    /** Issue 47: the part they played (default signer); names their finishing row (approved, read). */
+    kind?: 'signer' | 'approver' | 'viewer';
     role: string | null;
     name: string | null;
     email: string | null;
@@ -387,7 +389,9 @@ function writeDocuments(flow: Flow, w: Words, documents: AuditTrailInput['docume
 
 function signerRows(signer: Signer, w: Words): [string, string][] {
   const { tr, time } = w;
+  const kind = signer.kind ?? 'signer';
   const rows: [string, string][] = [
+    [tr('audit.part'), tr(`audit.part_${kind}`)],
     [tr('audit.signer_id'), `#${signer.id}`],
     [tr('audit.email'), signer.email ?? '—'],
     [tr('audit.phone'), signer.phone ?? '—'],
@@ -402,9 +406,14 @@ function signerRows(signer: Signer, w: Words): [string, string][] {
     rows.push([tr('audit.consent'), time(signer.consent.at)]);
     rows.push([tr('audit.consent_text'), signer.consent.text ?? tr('audit.not_recorded')]);
   }
-  if (signer.signedAt) rows.push([tr('audit.signed'), time(signer.signedAt)]);
+  const finished = {
+    signer: 'audit.signed',
+    approver: 'audit.approved',
+    viewer: 'audit.acknowledged',
+  } as const;
+  if (signer.signedAt) rows.push([tr(finished[kind]), time(signer.signedAt)]);
   if (signer.declinedAt) {
-    rows.push([tr('audit.declined'), time(signer.declinedAt)]);
+    rows.push([tr(kind === 'approver' ? 'audit.rejected' : 'audit.declined'), time(signer.declinedAt)]);
     rows.push([tr('audit.decline_reason'), signer.declineReason ?? '—']);
   }
   return rows;

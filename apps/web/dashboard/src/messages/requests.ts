@@ -57,6 +57,10 @@ export const requests = {
   'activity.signer_reminded': '{who} was reminded to sign {what}',
   'activity.signer_delegated': '{from} handed {what} on to {to}',
   'activity.signer_delegated_reason': '{from} handed {what} on to {to}: “{reason}”',
+  'activity.signer_approved': '{who} approved {what}',
+  'activity.signer_rejected': '{who} rejected {what}: “{reason}”',
+  'activity.signer_viewed_confirmed': '{who} confirmed having read {what}',
+  'activity.signer_hosting_started': '{host} started signing {what} in person with {who} on their device',
   'activity.signer_copy_sealed': 'The copy {who} signed of {what} was sealed',
   'activity.signer_locale': '{who} chose {language} for {what}',
   'activity.otp_locked': "{who}'s one-time code was locked after too many wrong tries",
@@ -125,6 +129,13 @@ export const requests = {
   'requests.signer.this_signer': 'this signer',
   'requests.signer.copy_link': 'Copy signing link',
   'requests.signer.edit': 'Edit or resend',
+  // Issue 47: the part a participant plays, and in-person signing.
+  'requests.signer.kind.approver': 'Approver',
+  'requests.signer.kind.viewer': 'Viewer',
+  'requests.signer.kind.approved': 'Approved',
+  'requests.signer.kind.rejected': 'Rejected',
+  'requests.signer.kind.read': 'Read and confirmed',
+  'requests.signer.host': 'Sign in person on this device',
   'requests.edit_signer.title': 'Edit {name}',
   'requests.edit_signer.title_unnamed': 'Edit signer',
   'requests.edit_signer.name': 'Name',
@@ -224,6 +235,11 @@ export const requests = {
   /** A signer's fieldset, numbered when they sign one after another. */
   'send.signer.numbered': '{number}. {role}',
   'send.signer.name': 'Name',
+  'send.signer.kind': 'Part',
+  'send.signer.kind_hint': 'A role without fields can approve or only read',
+  'send.signer.kind.signer': 'Signs',
+  'send.signer.kind.approver': 'Approves or rejects',
+  'send.signer.kind.viewer': 'Reads and confirms',
   'send.signer.email': 'Email',
   'send.signer.phone': 'Mobile phone',
   'send.signer.phone_hint': 'International format, e.g. +49 30 1234567',
@@ -262,7 +278,8 @@ export const requests = {
   'bulk.mapping.check': 'Check again',
   'bulk.mapping.none': '(none)',
   /** The label of a column choice: the role and what the column holds. */
-  'bulk.mapping.column': '{role} {key, select, name {name} email {email} phone {phone} other {{key}}}',
+  'bulk.mapping.column':
+    '{role} {key, select, name {name} email {email} phone {phone} kind {part (signer, approver, viewer)} other {{key}}}',
   /** Fields filled from columns: "Company ← company_name, …". */
   'bulk.mapping.prefilled': 'Prefilled: {fields}',
   'bulk.preview.title': 'Preview',

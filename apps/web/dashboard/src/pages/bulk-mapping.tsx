@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { msg, t } from '../messages/index.ts';
 import { CardForm, SelectField } from '../ui.tsx';
 
-// The column mapping of a bulk send: for each role, the columns of name, email and phone.
+// The column mapping of a bulk send: for each role, the columns of name, email, phone and part
+// (issue 47: signer, approver or viewer per row).
 
 export interface Mapping {
   signers: {
@@ -10,6 +11,8 @@ export interface Mapping {
     name?: string;
     email?: string;
     phone?: string;
+    /** Issue 47: the column of the role's part per row (signer, approver, viewer). */
+    kind?: string;
     prefill?: Record<string, string>;
   }[];
 }
@@ -20,7 +23,7 @@ interface Preview {
   mapping: Mapping;
 }
 
-const KEYS = ['name', 'email', 'phone'] as const;
+const KEYS = ['name', 'email', 'phone', 'kind'] as const;
 
 export function BulkMappingForm({
   preview,

@@ -62,6 +62,8 @@ export function SignerFieldset({
   number: number | null;
 }) {
   const roleFields = fields.filter((f) => f.role === role && f.name && PREFILLABLE.has(f.type));
+  // Issue 47: approvers and viewers fill no field, so only a role without fields offers them.
+  const fieldless = !fields.some((f) => f.role === role);
   const errors = form.formState.errors.signers?.[i];
   return (
     <fieldset className="fieldset">
@@ -88,6 +90,18 @@ export function SignerFieldset({
           error={errors?.phone?.message}
           {...form.register(`signers.${i}.phone`)}
         />
+        {fieldless ? (
+          <SelectField
+            label={msg('send.signer.kind')}
+            hint={msg('send.signer.kind_hint')}
+            options={[
+              { value: '', label: msg('send.signer.kind.signer') },
+              { value: 'approver', label: msg('send.signer.kind.approver') },
+              { value: 'viewer', label: msg('send.signer.kind.viewer') },
+            ]}
+            {...form.register(`signers.${i}.kind`)}
+          />
+        ) : null}
         <SelectField
           label={msg('send.signer.language')}
           options={[

@@ -14,6 +14,8 @@ import type { RequestExtras } from './request-extras.tsx';
 const SignerForm = z
   .object({
     role: z.string(),
+    // Issue 47: '' is a signer; approver / viewer only for a role without fields.
+    kind: z.enum(['', 'approver', 'viewer']).optional(),
     name: SignerInput.shape.name,
     email: z.union([z.literal(''), SignerInput.shape.email.unwrap()]),
     phone: z.string().trim().max(40).optional(),
@@ -83,6 +85,7 @@ export function toPayload(
       );
       return {
         role: s.role,
+        ...(s.kind ? { kind: s.kind } : {}),
         ...(s.email ? { email: s.email } : {}),
         ...(s.phone ? { phone: s.phone } : {}),
         ...(s.locale ? { locale: s.locale } : {}),

@@ -65,12 +65,28 @@ export function SendPage({ session }: { session: Session }) {
 }
 
 /** One signer per role of the chosen template, blank, whenever the template changes. */
-function useSignersPerRole(form: UseFormReturn<FormValues>, roles: string[] | undefined) {
+function useSignersPerRole(
+  form: UseFormReturn<FormValues>,
+  roles: string[] | undefined,
+  /** Issue 47: the template's approver and viewer roles, preselected. */
+  kinds: Record<string, 'approver' | 'viewer'> | undefined,
+) {
   useEffect(() => {
     if (!roles) return;
-    const blank = { name: '', email: '', phone: '', locale: '', delivery: '' as const, prefill: {} };
-    form.reset({ ...form.getValues(), signers: roles.map((role) => ({ role, ...blank })) });
-  }, [roles, form]);
+    const blank = {
+      kind: '' as const,
+      name: '',
+      email: '',
+      phone: '',
+      locale: '',
+      delivery: '' as const,
+      prefill: {},
+    };
+    form.reset({
+      ...form.getValues(),
+      signers: roles.map((role) => ({ role, ...blank, kind: kinds?.[role] ?? '' })),
+    });
+  }, [roles, kinds, form]);
 }
 
 /** The form: the template, one fieldset per role, the options; sends and opens the new request. */
@@ -91,7 +107,7 @@ function SendFormCard({ active }: { active: { id: number; name: string }[] }) {
   const send = useMutation(
     trpc.signatureRequests.create.mutationOptions({ onSuccess: (r) => navigate(`/requests/${r.id}`) }),
   );
-  useSignersPerRole(form, template.data?.roles);
+  useSignersPerRole(form, template.data?.roles, template.data?.role_kinds);
   const fields = (template.data?.fields ?? []) as TemplateField[];
   const submit = form.handleSubmit((v) => {
     const checked = CreateSignatureRequestInput.safeParse(toPayload(v, templateId ?? 0, fields, extras));

@@ -7,6 +7,7 @@ import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
 import { pageLocale, tr } from './i18n.ts';
 import { modal } from './modal.ts';
+import { confirmName } from './parts.ts';
 import { signerInput } from './session.ts';
 import { signatureMethods } from './signature-methods.ts';
 import type { SigningPage } from './signing-state.ts';
@@ -37,16 +38,18 @@ export async function finish(page: SigningPage): Promise<void> {
     return;
   }
   let outcome: { view: StatusView; redirect: string | null } | null = null;
+  // Issue 47: hosted in person, the signer confirms their name in the review step.
+  const confirm = confirmName(page);
   const dialog = modal({
     title: tr('review.title'),
     description: tr('review.description'),
-    content: [reviewList(page)],
+    content: [reviewList(page), ...(confirm?.field ?? [])],
     submitLabel: tr('review.sign'),
     // The sentence in the page's language: signing.complete records this same sentence (locale).
     footNote: tr('consent.text'),
     async submit() {
-      const res = await complete(page);
-      if ('error' in res) return res;
+      const res = await complete(page, confirm?.input.value);
+      if ('error' in res) return { ...res, input: confirm?.input ?? null };
       outcome = res;
       return null;
     },
@@ -77,6 +80,7 @@ function reviewList(page: SigningPage): HTMLElement {
 /** signing.complete with what autosave has not sent yet; the outcome, or an error for the dialog. */
 async function complete(
   page: SigningPage,
+  confirmedName: string | undefined,
 ): Promise<{ view: StatusView; redirect: string | null } | { error: string }> {
   announce(tr('review.signing'));
   window.clearTimeout(page.saveTimer);
@@ -91,11 +95,17 @@ async function complete(
       values,
       signature_methods: methods,
       locale: pageLocale(),
+      ...(confirmedName === undefined ? {} : { confirmed_name: confirmedName }),
     });
     page.dirty.clear();
     notifyHost('signed', { signature_request_id: page.open.request.id });
     const redirect = safeRedirect(res.redirect_url ?? page.open.redirect_url);
-    return { view: signedView(!!redirect), redirect };
+    const host = page.open.hosted_by;
+    const view = signedView(!!redirect);
+    // Hosted: the device goes back to its host.
+    if (host)
+      return { view: { ...view, body: tr('hosted.returning', { host: host.name ?? host.email }) }, redirect };
+    return { view, redirect };
   } catch (e) {
     const err = toApiError(e);
     if (CLOSED.has(err.code))

@@ -12,12 +12,20 @@ const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).po
 
 let session: string | undefined;
 
+/**
+ * Issue 47: the page opened with `?hosted=1` runs in person on the host's device (its cookie, set
+ * by the dashboard, replaces the code; the server refuses it on any other device).
+ */
+const hosted = new URLSearchParams(location.search).get('hosted') === '1';
+
+export const isHosted = (): boolean => hosted;
+
 /** Remembers the session verifyCode returned, for this page's later calls. */
 export function keepSession(value: string): void {
   session = value;
 }
 
 /** What identifies the signer in each signing call: the token and, once a code was verified, the session. */
-export function signerInput(): { token: string; session?: string } {
-  return session ? { token, session } : { token };
+export function signerInput(): { token: string; session?: string; hosted?: true } {
+  return { token, ...(session ? { session } : {}), ...(hosted ? { hosted: true as const } : {}) };
 }

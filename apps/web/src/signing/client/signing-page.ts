@@ -7,6 +7,7 @@ import { paintField, updateProgress } from './field-display.ts';
 import { finish } from './finish.ts';
 import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import { introText } from './intro-text.ts';
+import { partButtons } from './parts.ts';
 import { saveNow } from './saving.ts';
 import type { Flow } from './screen.ts';
 import { showScreen } from './screen.ts';
@@ -27,7 +28,13 @@ export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
     'main',
     { id: 'main', class: 'docs', 'aria-labelledby': 'doc-title' },
     senderMessage(open),
-    h('p', { class: 'intro' }, introText(page), othersNote(open)),
+    hostedBanner(open),
+    h(
+      'p',
+      { class: 'intro' },
+      open.signer.kind === 'signer' ? introText(page) : tr(`part.${open.signer.kind}.intro`),
+      othersNote(open),
+    ),
     ui.summary,
     open.documents.map((d) => renderDocument(page, d)),
   );
@@ -68,17 +75,26 @@ function signingBar(page: SigningPage, title: string): HTMLElement {
       ),
     ),
     languageSwitcher(() => background(switchLanguage(page))),
-    h(
-      'div',
-      { class: 'bar-actions' },
-      h('p', { class: 'bar-status' }, ui.progress, ui.saveStatus),
-      open.preview ? null : ui.decline,
-      delegateButton(page),
-      ui.fit,
-      ui.next,
-      ui.finish,
-    ),
+    open.signer.kind === 'signer'
+      ? h(
+          'div',
+          { class: 'bar-actions' },
+          h('p', { class: 'bar-status' }, ui.progress, ui.saveStatus),
+          open.preview ? null : ui.decline,
+          delegateButton(page),
+          ui.fit,
+          ui.next,
+          ui.finish,
+        )
+      : h('div', { class: 'bar-actions' }, ui.fit, partButtons(page)),
   );
+}
+
+/** Issue 47: hosted in person, the page says by whom. */
+function hostedBanner(open: OpenResult): HTMLElement | null {
+  if (!open.hosted_by) return null;
+  const host = open.hosted_by.name ?? open.hosted_by.email;
+  return h('p', { class: 'message hosted-banner', role: 'note' }, tr('hosted.banner', { host }));
 }
 
 function senderMessage(open: OpenResult): HTMLElement | null {

@@ -65,6 +65,9 @@ export const declinedView = (): StatusView => view('declined');
  */
 export function viewForError(code: string, message?: string, messageKey?: string | null): StatusView {
   if (code === 'signer_finished' && messageKey === 'error.signer_declined') return declinedView();
+  // Issue 47: a hosted (in-person) page opened on a device other than the host's.
+  if (messageKey === 'error.hosted_elsewhere')
+    return { kind: 'info', title: tr('hosted.elsewhere_title'), body: tr('error.hosted_elsewhere') };
   switch (code) {
     case 'not_found':
     case 'invalid_parameter':

@@ -14,6 +14,8 @@ interface SignerMapping {
   name?: string;
   email?: string;
   phone?: string;
+  /** Issue 47: the column of this role's part (signer, approver, viewer; empty: signer). */
+  kind?: string;
   /** field name → column */
   prefill?: Record<string, string>;
 }
@@ -57,7 +59,7 @@ export function checkMapping(mapping: BulkMapping, columns: string[], template: 
     if (seen.has(m.role))
       throw new CoreError('invalid_parameter', `mapping.signers[${i}].role: "${m.role}" is mapped twice`);
     seen.add(m.role);
-    const named = [m.name, m.email, m.phone, ...Object.values(m.prefill ?? {})].filter(
+    const named = [m.name, m.email, m.phone, m.kind, ...Object.values(m.prefill ?? {})].filter(
       (c) => c !== undefined,
     );
     for (const c of named) {
@@ -82,6 +84,8 @@ function rowSigners(mapping: BulkMapping, columns: string[], row: Cell[]): RowSi
       const v = text(at(m[key]));
       if (v !== undefined) s[key] = v;
     }
+    const kind = text(at(m.kind))?.toLowerCase();
+    if (kind !== undefined) s.kind = kind;
     const prefill: Record<string, unknown> = {};
     for (const [field, col] of Object.entries(m.prefill ?? {})) {
       const v = prefillValue(at(col));
@@ -108,7 +112,7 @@ export async function checkRows(
       const parsed = SignerInput.safeParse(s);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        const col = mapping.signers[j]![issue.path[0] as 'email'] ?? String(issue.path[0]);
+        const col = mapping.signers[j]![issue.path[0] as 'email' | 'kind'] ?? String(issue.path[0]);
         errors.push(`${s.role} ${formatPath(issue.path)} (column "${col}"): ${issue.message}`);
       }
       if (!s.email && !s.phone) errors.push(`${s.role}: no email or phone in this row`);
@@ -143,13 +147,15 @@ export function suggestMapping(
       const name = pick('name');
       const email = pick('email');
       const phone = pick('phone');
+      const kind = pick('kind') ?? pick('part');
+      if (kind) m.kind = kind;
       if (name) m.name = name;
       if (email) m.email = email;
       if (phone) m.phone = phone;
       const prefill: Record<string, string> = {};
       for (const f of fields.filter((f) => f.role === role && f.name)) {
         const col = find(f.name!);
-        if (col && col !== name && col !== email && col !== phone) prefill[f.name!] = col;
+        if (col && col !== name && col !== email && col !== phone && col !== kind) prefill[f.name!] = col;
       }
       if (Object.keys(prefill).length) m.prefill = prefill;
       return m;

@@ -278,6 +278,7 @@ function trailSigner(
   const methods = signatureMethodsOf(events, s.id);
   return {
     id: s.id,
+    kind: s.kind,
     role: s.role,
     name: s.name,
     email: s.email,

@@ -71,5 +71,13 @@ export function authenticationOf(signer: SignerRow, o: { events: AuditEventRow[]
     const bySms = asRecord(sent?.data).channel === 'sms';
     lines.push(tr(bySms ? 'audit.auth_code_sms' : 'audit.auth_code_email'));
   }
+  // Issue 47: hosted in person, the host's confirmation in place of a code.
+  const hosted = own.map((e) => asRecord(e.data)).findLast((d) => d.signer_present === true);
+  if (hosted) {
+    const by = asRecord(hosted.hosted_by);
+    const host =
+      typeof by.name === 'string' && by.name ? `${by.name} <${String(by.email)}>` : String(by.email);
+    lines.push(tr('audit.hosted', { host, device: String(hosted.device ?? '—') }));
+  }
   return lines;
 }

@@ -167,6 +167,7 @@ function signerValues(b: SendBatch, item: PlannedRequest, requestId: number): Si
       account_id: actor.accountId,
       environment: actor.environment,
       position,
+      kind: s.kind ?? 'signer',
       role: s.role,
       name: s.name ?? null,
       email: s.email ?? null,

@@ -42,6 +42,8 @@ export function toSignerDto(
     object: 'signer',
     id: signer.id,
     signature_request_id: signer.signature_request_id,
+    // Issue 47: shown only for approvers and viewers (a signer's object is the spec's, unchanged).
+    ...(signer.kind !== 'signer' ? { kind: signer.kind } : {}),
     role: signer.role,
     name: signer.name,
     email: signer.email,

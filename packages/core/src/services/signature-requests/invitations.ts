@@ -108,6 +108,7 @@ export async function queueInvitationMail(
     message: request.message,
     expiresAt: request.expires_at,
     handedOver: o.handedOver ?? null,
+    part: signer.kind === 'signer' ? null : signer.kind,
   });
   const mailId = await queueMail(tx, {
     kind: o.kind,

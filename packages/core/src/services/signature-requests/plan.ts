@@ -10,6 +10,7 @@ import { CoreError } from '../../errors.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { type FieldValue, pageRuns, type RequestSnapshot, type SnapshotField } from '../request-model.ts';
 import { normalisePhone } from '../sms/phone.ts';
+import { roleKindOf } from '../templates/role-kinds.ts';
 import { signerFields } from './status.ts';
 
 // The rules of POST /signature_requests that decide what is sent, as steps: the template must be
@@ -151,12 +152,30 @@ export async function planRequest(
     const metadata = objectParam(s.metadata, `signers[${i}].metadata`) ?? {};
     const prefillIn = objectParam(s.prefill, label);
     const fields = signerFields(snapshot, s.role);
+    // Issue 47: the template's kind of the role, unless the send names one.
+    const kind = s.kind ?? roleKindOf(source.template, s.role);
+    assertPartFields({ ...s, kind }, fields, i);
     const prefill = prefillIn
       ? normaliseValues(fields, await inline(fields, prefillIn, label), { what: label })
       : {};
-    signers.push({ ...s, metadata, prefill });
+    signers.push({ ...s, kind, metadata, prefill });
   }
   return { snapshot, signers };
+}
+
+/**
+ * Issue 47: an approver or a viewer fills no field, so they must fill a role without fields (add
+ * one with PATCH /templates/{id} `roles`, or in the editor); their role's fields would stay empty.
+ */
+function assertPartFields(s: SignerInput & { role: string }, fields: SnapshotField[], i: number): void {
+  if (!s.kind || s.kind === 'signer' || fields.length === 0) return;
+  throw new CoreError(
+    'invalid_signer',
+    `signers[${i}].kind ${s.kind}: ${s.kind === 'approver' ? 'an' : 'a'} ${s.kind} fills no field, but role "${s.role}" has ${fields.length} (${fields
+      .slice(0, 3)
+      .map((f) => f.name)
+      .join(', ')}); give them a role without fields`,
+  );
 }
 
 /** Values already checked (in the transaction, nothing is fetched). */

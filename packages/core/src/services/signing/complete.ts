@@ -1,5 +1,6 @@
 import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { findAccountPlan } from '@esign/db/queries/billing';
+import { spendHostSessions } from '@esign/db/queries/host-sessions';
 import {
   insertCreditConsumption,
   listRequestSigners,
@@ -28,7 +29,15 @@ import {
   type SignerCtx,
   scopeOfRequest,
 } from './context.ts';
-import { assertTurn, markStarted, mergeValues, type SigningInput } from './values.ts';
+import {
+  assertKind,
+  assertTurn,
+  checkOf,
+  hostEvidence,
+  markStarted,
+  mergeValues,
+  type SigningInput,
+} from './values.ts';
 
 /**
  * signing.complete: validates required fields, signs (recording the consent sentence); a signer
@@ -43,13 +52,16 @@ export async function completeSigning(
     values: Record<string, unknown>;
     signature_methods?: Record<string, string>;
     locale?: Locale;
+    confirmed_name?: string | undefined;
   },
 ) {
   const methods = input.signature_methods ?? {};
   const { result, mailIds } = await sc.db.transaction().execute(async (tx) => {
     const r = await resolveLocked(tx, input.token, sc.now);
-    await requireSession(tx, sc, { signer: r.signer, session: input.session });
+    await requireSession(tx, sc, checkOf(r, input));
+    assertKind(r, 'signer');
     assertTurn(r);
+    const hosted = input.hosted ? await hostedStep(tx, sc, { r, confirmedName: input.confirmed_name }) : {};
     // The language the page showed: the consent sentence is recorded in it, and the dates and
     // numbers the signer typed are read as written in it.
     const locale =
@@ -65,7 +77,7 @@ export async function completeSigning(
     await audit(tx, sc, {
       r,
       type: 'signer.signed',
-      data: { consent: consentText(locale), locale, ...signatureMethods(fields, methods) },
+      data: { consent: consentText(locale), locale, ...signatureMethods(fields, methods), ...hosted },
     });
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.signed',
@@ -77,7 +89,9 @@ export async function completeSigning(
     const { completed, mailIds } = await advanceRequest(tx, sc, r);
     // The signer's own copy right away; the last signer's comes with the final seal.
     if (!completed) await queueSignerCopy(tx, r.signer.id);
-    return { result: { redirect_url: r.signer.redirect_url ?? r.request.redirect_url }, mailIds };
+    // Hosted: the device returns to the host (the request's page in the dashboard).
+    const back = input.hosted ? requestPageUrl(sc.config, r.request.id) : null;
+    return { result: { redirect_url: back ?? r.signer.redirect_url ?? r.request.redirect_url }, mailIds };
   });
   await sendOutgoingNow(mailCtx(sc), mailIds);
   return result;
@@ -112,8 +126,38 @@ function assertRequired(fields: SnapshotField[], effective: Record<string, Field
   }
 }
 
+/** The dashboard page of a request: where a hosted device returns to its host. */
+export const requestPageUrl = (config: SignerCtx['config'], id: number) =>
+  `${config.PUBLIC_URL}/requests/${id}`;
+
+/**
+ * Issue 47: a hosted step needs the host's device and the signer confirming their name (as the
+ * sender wrote it, letter case and spaces aside); the host session is spent with it.
+ */
+export async function hostedStep(
+  tx: Tx,
+  sc: SignerCtx,
+  step: { r: Resolved; confirmedName: string | undefined },
+) {
+  const { r, confirmedName } = step;
+  const evidence = await hostEvidence(tx, sc, r);
+  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+  const expected = r.signer.name ?? r.signer.email ?? r.signer.phone ?? '';
+  if (!confirmedName || norm(confirmedName) !== norm(expected)) {
+    throw new CoreError(
+      'invalid_parameter',
+      `confirmed_name: type your name as it is written (${expected}) to confirm it is you`,
+      {
+        messageKey: 'error.hosted_name',
+      },
+    );
+  }
+  await spendHostSessions(tx, r.signer.id, sc.now);
+  return { ...evidence, confirmed_name: confirmedName.trim() };
+}
+
 /** After a signature: complete the request, or mark it in progress and invite the next signer. */
-async function advanceRequest(
+export async function advanceRequest(
   tx: Tx,
   sc: SignerCtx,
   r: Resolved,

@@ -16,6 +16,7 @@ import { CoreError } from '../../errors.ts';
 import type { JobContext } from '../jobs.ts';
 import { effectiveStatus } from '../signature-requests/index.ts';
 import { signingSessionFromCookie } from './cookie.ts';
+import { hostedElsewhere, hostSessionOf } from './hosted.ts';
 
 /** What the signing procedures get: no actor, the signer's token says who; the clock is fixed per call. */
 export interface SignerCtx {
@@ -122,11 +123,14 @@ function sessionOf(sc: SignerCtx, signer: SignerRow, explicit: string | undefine
 export interface SessionCheck {
   signer: SignerRow;
   session: string | undefined;
+  /** Issue 47: the page runs hosted (in person): the host's device cookie replaces the code. */
+  hosted?: boolean | undefined;
 }
 
 /** Whether the document is unlocked for this call: no code needed, or a live email-code session. */
 export async function sessionValid(db: Executor, sc: SignerCtx, check: SessionCheck): Promise<boolean> {
   const { signer } = check;
+  if (check.hosted) return !!(await hostOf(db, sc, signer));
   if (!signer.require_email_otp) return true;
   const session = sessionOf(sc, signer, check.session);
   if (!session) return false;
@@ -136,8 +140,19 @@ export async function sessionValid(db: Executor, sc: SignerCtx, check: SessionCh
 
 export async function requireSession(db: Executor, sc: SignerCtx, check: SessionCheck): Promise<void> {
   if (!(await sessionValid(db, sc, check))) {
+    if (check.hosted) throw hostedElsewhere();
     throw new CoreError('forbidden', 'Enter the one-time code emailed to you first');
   }
+}
+
+/** Issue 47: the live host session this browser holds for the signer (hosted.ts), if any. */
+export function hostOf(db: Executor, sc: SignerCtx, signer: SignerRow) {
+  return hostSessionOf(db, {
+    config: sc.config,
+    signerId: signer.id,
+    cookieHeader: sc.web?.cookieHeader,
+    now: sc.now,
+  });
 }
 
 /** An audit entry by the signer (with their IP and user agent), in the caller's transaction. */

@@ -17,6 +17,7 @@ import { isPreviewToken, openTemplatePreview } from '../templates/preview.ts';
 import { consentText } from './consent.ts';
 import {
   audit,
+  hostOf,
   type Resolved,
   resolve,
   resolveLocked,
@@ -24,6 +25,7 @@ import {
   scopeOfRequest,
   sessionValid,
 } from './context.ts';
+import { hostedElsewhere } from './hosted.ts';
 import { filledByOthers } from './others.ts';
 
 /**
@@ -78,11 +80,18 @@ function ownFields(snapshot: RequestSnapshot, signer: SignerRow) {
 }
 
 /** signing.open: the snapshot for this signer; records `viewed` when the document is shown. */
-export async function openSigning(sc: SignerCtx, token: string, session: string | undefined) {
+export async function openSigning(
+  sc: SignerCtx,
+  token: string,
+  { session, hosted }: { session?: string | undefined; hosted?: boolean | undefined } = {},
+) {
   // The template editor's preview: the signing page as a role would see the template (nothing saved).
   if (isPreviewToken(token)) return openTemplatePreview(sc, token);
   let r = await resolve(sc.db, token, sc.now);
-  const unlocked = await sessionValid(sc.db, sc, { signer: r.signer, session });
+  // Issue 47: a hosted page opens only on the host's device (its cookie), never elsewhere.
+  const host = hosted ? await hostOf(sc.db, sc, r.signer) : undefined;
+  if (hosted && !host) throw hostedElsewhere();
+  const unlocked = await sessionValid(sc.db, sc, { signer: r.signer, session, hosted });
   const visible = unlocked && r.signer.status !== 'waiting';
   if (visible) r = await recordViewed(sc, token, r);
   const snapshot = r.request.snapshot as RequestSnapshot;
@@ -109,9 +118,11 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
       name: r.signer.name,
       email: r.signer.email,
       role: r.signer.role,
+      kind: r.signer.kind,
       code_channel: codeBySms(r.signer) ? ('sms' as const) : ('email' as const),
     },
     code_required: !unlocked,
+    ...(host ? { hosted_by: { name: host.host_name, email: host.host_email } } : {}),
     ...(r.request.allow_delegation ? { allow_delegation: true } : {}),
     documents: visible ? documentPages(sc, snapshot.documents) : [],
     fields: visible ? ownFields(snapshot, r.signer) : [],

@@ -1,4 +1,5 @@
-import type { Tx } from '@esign/db';
+import type { ParticipantKind, Tx } from '@esign/db';
+import { spendHostSessions } from '@esign/db/queries/host-sessions';
 import {
   listRequestSignerIds,
   markSignerDeclined,
@@ -17,12 +18,14 @@ import { signerFields } from '../signature-requests/index.ts';
 import { queueClosingNotices } from '../signature-requests/notices.ts';
 import {
   audit,
+  hostOf,
   type Resolved,
   requireSession,
   resolveLocked,
   type SignerCtx,
   scopeOfRequest,
 } from './context.ts';
+import { hostedElsewhere, hostedEvidence } from './hosted.ts';
 
 /**
  * The signer's values merged over what they saved before. Every new value goes through the one
@@ -63,6 +66,34 @@ export function mergeValues(r: Resolved, valuesIn: Record<string, unknown>, loca
 export interface SigningInput {
   token: string;
   session?: string | undefined;
+  /** Issue 47: the page runs hosted on the host's device (services/signing/hosted.ts). */
+  hosted?: boolean | undefined;
+}
+
+/** The session check of a signing call: its code session, or its host's device when hosted. */
+export const checkOf = (r: Resolved, input: SigningInput) => ({
+  signer: r.signer,
+  session: input.session,
+  hosted: input.hosted,
+});
+
+/**
+ * Issue 47: only a participant of this kind may do this (an approver fills no field and does not
+ * sign; a viewer only acknowledges; a signer neither approves nor acknowledges): 403 forbidden.
+ */
+export function assertKind(r: Resolved, kind: ParticipantKind) {
+  if (r.signer.kind === kind) return;
+  const does = {
+    signer: 'fills fields and signs',
+    approver: 'approves or rejects',
+    viewer: 'acknowledges having read',
+  };
+  const article = (k: ParticipantKind) => (k === 'approver' ? 'an approver' : `a ${k}`);
+  throw new CoreError(
+    'forbidden',
+    `You take part as ${article(r.signer.kind)}; only ${article(kind)} ${does[kind]}`,
+    { messageKey: 'error.wrong_part' },
+  );
 }
 
 export function assertTurn(r: Resolved) {
@@ -95,7 +126,8 @@ export async function saveSigningValues(
 ) {
   return sc.db.transaction().execute(async (tx) => {
     const r = await resolveLocked(tx, input.token, sc.now);
-    await requireSession(tx, sc, { signer: r.signer, session: input.session });
+    await requireSession(tx, sc, checkOf(r, input));
+    assertKind(r, 'signer');
     assertTurn(r);
     const reader = { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage };
     const { values } = mergeValues(r, input.values, (await readerLocale(tx, reader)).locale);
@@ -107,29 +139,56 @@ export async function saveSigningValues(
 
 /**
  * signing.decline: the signer declines with a reason; the request becomes declined, and every
- * signing link and code of it stops working (their emails are purged).
+ * signing link and code of it stops working (their emails are purged). Issue 47: signing.reject is
+ * the same for an approver (`rejected`): recorded as signer.rejected, and signer.rejected is sent
+ * beside signer.declined (integrations that know only signer.declined still see the request end).
  */
-export async function declineSigning(sc: SignerCtx, input: SigningInput & { reason: string }) {
+export async function declineSigning(
+  sc: SignerCtx,
+  input: SigningInput & { reason: string },
+  as: 'declined' | 'rejected' = 'declined',
+) {
   const { reason } = input;
   return sc.db.transaction().execute(async (tx) => {
     const r = await resolveLocked(tx, input.token, sc.now);
-    await requireSession(tx, sc, { signer: r.signer, session: input.session });
+    await requireSession(tx, sc, checkOf(r, input));
+    if (as === 'rejected') {
+      assertKind(r, 'approver');
+      assertTurn(r);
+    }
+    const hosted = input.hosted ? await hostEvidence(tx, sc, r) : {};
     await markSignerDeclined(tx, r.signer.id, { reason, ip: sc.ip, userAgent: sc.userAgent, now: sc.now });
     await markSigningRequestDeclined(tx, r.request.id, sc.now);
-    await audit(tx, sc, { r, type: 'signer.declined', data: { reason } });
-    await recordEvent(tx, scopeOfRequest(r.request), {
-      type: 'signer.declined',
-      objectType: 'signer',
-      objectId: r.signer.id,
-      now: sc.now,
+    await audit(tx, sc, {
+      r,
+      type: `signer.${as}`,
+      data: { reason, ...(r.signer.kind === 'signer' ? {} : { part: r.signer.kind }), ...hosted },
     });
+    for (const type of as === 'rejected'
+      ? (['signer.rejected', 'signer.declined'] as const)
+      : (['signer.declined'] as const)) {
+      await recordEvent(tx, scopeOfRequest(r.request), {
+        type,
+        objectType: 'signer',
+        objectId: r.signer.id,
+        now: sc.now,
+      });
+    }
     await purgeSignerMail(tx, await listRequestSignerIds(tx, r.request.id), { what: 'all', now: sc.now });
+    await spendHostSessions(tx, r.signer.id, sc.now);
     const by = r.signer.name ?? r.signer.email ?? r.signer.role ?? 'a signer';
     await queueClosingNotices(tx, sc.config, {
       request: r.request,
       outcome: 'declined',
-      detail: `by ${by}: "${reason}"`,
+      detail: as === 'rejected' ? `rejected by the approver ${by}: "${reason}"` : `by ${by}: "${reason}"`,
     });
     return { declined: true as const };
   });
+}
+
+/** Issue 47: a hosted step's audit data (host, device, presence); 403 without the host's device. */
+export async function hostEvidence(tx: Tx, sc: SignerCtx, r: Resolved): Promise<Record<string, unknown>> {
+  const host = await hostOf(tx, sc, r.signer);
+  if (!host) throw hostedElsewhere();
+  return hostedEvidence(host, sc.userAgent);
 }

@@ -9,6 +9,7 @@ import {
   requireTemplateView,
   type TemplateView,
 } from './queries.ts';
+import { roleKindsOutput } from './role-kinds.ts';
 
 export function toFieldDto(f: TemplateFieldRow) {
   return {
@@ -26,6 +27,11 @@ export interface DtoContext {
   config: Config;
   now: Date;
 }
+
+const withRoleKinds = (row: TemplateView) => {
+  const kinds = roleKindsOutput(row.roles, row.role_kinds);
+  return kinds ? { role_kinds: kinds } : {};
+};
 
 /**
  * The one mapper from rows to the spec's Template object. The row carries its creator and folder
@@ -50,6 +56,8 @@ export async function toTemplateDto(
     updated_at: row.updated_at.toISOString(),
     // Issue 44: shown only when a brand is chosen.
     ...(row.brand_id ? { brand_id: row.brand_id } : {}),
+    // Issue 47: shown only when a role is an approver's or a viewer's.
+    ...withRoleKinds(row),
   };
   if (!dc.withDetails) return dto;
   const [fields, documents] = await Promise.all([

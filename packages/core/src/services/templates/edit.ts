@@ -1,4 +1,4 @@
-import type { TemplateRow, Tx } from '@esign/db';
+import type { ParticipantKind, TemplateRow, Tx } from '@esign/db';
 import { insertTemplateDocuments } from '@esign/db/queries/template-documents';
 import { deleteTemplateFields } from '@esign/db/queries/template-fields';
 import { insertTemplate, templateViewOf, updateTemplateRow } from '@esign/db/queries/templates';
@@ -20,6 +20,7 @@ import {
   renameRoles,
 } from './fields.ts';
 import { folderId, loadTemplateDocuments, loadTemplateFields, lockTemplate } from './queries.ts';
+import { nextRoleKinds } from './role-kinds.ts';
 
 // Changes to a template: each runs in one transaction that locks the template (scoped to the
 // actor's account side) and records its event, then returns the Template object.
@@ -35,6 +36,8 @@ export interface UpdateTemplateArgs {
   documents?: number[];
   /** Issue 44: the brand its requests show; null: the account's default. */
   brand_id?: number | null;
+  /** Issue 47: role name → its part (signer, approver, viewer); approver and viewer roles take no fields. */
+  role_kinds?: Record<string, ParticipantKind>;
 }
 
 /** The editor's precondition: the `version` it loaded; another save in between is a conflict. */
@@ -72,18 +75,27 @@ export async function applyUpdate(
   const docs = input.documents
     ? await reorderDocuments(tx, id, { order: input.documents, remapFields: input.fields === undefined })
     : await loadTemplateDocuments(tx, id);
+  let placed: { name?: string | null; role?: string | undefined }[] | null = null;
   if (input.fields) {
     const given = fieldSpecsFromDefinitions(input.fields, docs, 'api');
     const specs = nameFields(keepFontSizes(await loadTemplateFields(tx, id), given));
     const assigned = assignRoles(roles, specs);
     roles = assigned.roles;
+    placed = assigned.fields;
     await deleteTemplateFields(tx, id);
     await insertFields(tx, id, { fields: assigned.fields });
   }
+  // Issue 47: approver and viewer roles take no fields (422 invalid_field), whichever changed.
+  const role_kinds = nextRoleKinds(roles, {
+    stored: row.role_kinds,
+    input: input.role_kinds,
+    fields: placed ?? (await loadTemplateFields(tx, id)),
+  });
   const updated = await updateTemplateRow(tx, id, {
     updated_at: now,
     version: row.version + 1,
     roles,
+    role_kinds,
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.external_id !== undefined ? { external_id: input.external_id } : {}),
     ...(input.brand_id !== undefined
@@ -131,6 +143,7 @@ async function copyTemplate(
     folder_id:
       input.folder !== undefined ? ((await folderId(tx, scope, input.folder)) ?? null) : original.folder_id,
     roles: original.roles,
+    role_kinds: original.role_kinds,
     brand_id: original.brand_id,
     source: opts.source,
     created_by_user_id: actor.userId,

@@ -94,7 +94,7 @@ export async function openTemplatePreview(
       expires_at: null,
       test_mode: claims.v === 'test',
     },
-    signer: { id: 0, name: null, email: null, role: claims.r },
+    signer: { id: 0, name: null, email: null, role: claims.r, kind: 'signer' as const },
     code_required: false,
     documents: docs.map((d, index) => ({
       index,

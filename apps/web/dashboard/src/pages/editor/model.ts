@@ -33,6 +33,11 @@ export interface EditorField {
 export interface EditorDoc {
   name: string;
   roles: string[];
+  /**
+   * Issue 47: the roles that approve or only read, by name (no fields on them); set once the
+   * template has any (then every save sends `role_kinds`, so kinds follow names when roles move).
+   */
+  roleKinds?: Record<string, 'approver' | 'viewer' | 'signer'>;
   fields: EditorField[];
   /** Document ids in order. */
   documents: number[];

@@ -23,6 +23,7 @@ export function fromServer(state: EditorState): EditorDoc {
   return {
     name: state.template.name,
     roles: [...state.template.roles],
+    ...(state.template.role_kinds ? { roleKinds: { ...state.template.role_kinds } } : {}),
     documents: ids,
     fields: (state.template.fields ?? []).map((f) => ({
       key: newKey(),
@@ -49,6 +50,9 @@ export function toSaveInput(id: number, version: number, doc: EditorDoc): SaveIn
     version,
     name: doc.name.trim() || msg('editor.default.name'),
     roles: doc.roles,
+    ...(doc.roleKinds
+      ? { role_kinds: Object.fromEntries(doc.roles.map((r) => [r, doc.roleKinds?.[r] ?? 'signer'])) }
+      : {}),
     documents: doc.documents,
     fields: doc.fields.map((f) => ({
       ...(f.name.trim() ? { name: f.name.trim() } : {}),
@@ -139,7 +143,17 @@ export function renameRole(doc: EditorDoc, index: number, name: string): EditorD
     ...doc,
     roles: doc.roles.map((r, i) => (i === index ? name : r)),
     fields: doc.fields.map((f) => (f.role === old ? { ...f, role: name } : f)),
+    ...(doc.roleKinds ? { roleKinds: renameKey(doc.roleKinds, old, name) } : {}),
   };
+}
+
+const renameKey = <T>(map: Record<string, T>, from: string, to: string): Record<string, T> =>
+  Object.fromEntries(Object.entries(map).map(([k, v]) => [k === from ? to : k, v]));
+
+/** Issue 47: a role approves or only reads (no fields on it), or signs. */
+export function setRoleKind(doc: EditorDoc, role: string, kind: 'signer' | 'approver' | 'viewer'): EditorDoc {
+  if (kind !== 'signer' && doc.fields.some((f) => f.role === role)) return doc;
+  return { ...doc, roleKinds: { ...doc.roleKinds, [role]: kind } };
 }
 
 const move = <T>(list: T[], from: number, to: number): T[] => {

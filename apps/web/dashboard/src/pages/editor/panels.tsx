@@ -48,8 +48,37 @@ export function Palette({
   );
 }
 
+/** Issue 47: whether a role signs, approves or only reads; roles with fields only sign. */
+function RoleKind(props: {
+  role: string;
+  kind: string;
+  hasFields: boolean;
+  onKind: (role: string, kind: 'signer' | 'approver' | 'viewer') => void;
+}) {
+  return (
+    <select
+      className="ed-role-kind"
+      aria-label={t('editor.roles.kind', { role: props.role })}
+      value={props.kind}
+      onChange={(e) => props.onKind(props.role, e.target.value as 'signer' | 'approver' | 'viewer')}
+    >
+      <option value="signer">{msg('editor.roles.kind.signer')}</option>
+      <option value="approver" disabled={props.hasFields}>
+        {msg('editor.roles.kind.approver')}
+      </option>
+      <option value="viewer" disabled={props.hasFields}>
+        {msg('editor.roles.kind.viewer')}
+      </option>
+    </select>
+  );
+}
+
 export function RolesPanel(props: {
   roles: string[];
+  /** Issue 47: each role's part, and which roles have fields (those only sign). */
+  kinds: Record<string, string>;
+  withFields: Set<string>;
+  onKind: (role: string, kind: 'signer' | 'approver' | 'viewer') => void;
   active: string;
   onActive: (role: string) => void;
   onRename: (index: number, name: string) => void;
@@ -78,6 +107,12 @@ export function RolesPanel(props: {
               aria-hidden="true"
             />
             <RoleName index={i} roles={roles} onRename={props.onRename} />
+            <RoleKind
+              role={r}
+              kind={props.kinds[r] ?? 'signer'}
+              hasFields={props.withFields.has(r)}
+              onKind={props.onKind}
+            />
             <MoveButtons label={r} index={i} count={roles.length} onMove={props.onMove} />
           </li>
         ))}

@@ -96,6 +96,9 @@ function SidePanels({ w }: { w: WorkspaceState }) {
       <Palette armed={w.armed} onArm={w.setArmed} onPlace={w.placeByKey} />
       <RolesPanel
         roles={doc.roles}
+        kinds={doc.roleKinds ?? {}}
+        withFields={new Set(doc.fields.map((f) => f.role))}
+        onKind={(role, kind) => w.apply((d) => ops.setRoleKind(d, role, kind))}
         active={w.role}
         onActive={w.setActiveRole}
         onRename={w.renameRole}
