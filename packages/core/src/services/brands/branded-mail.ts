@@ -36,7 +36,7 @@ export function signingBrandOf(row: BrandRow) {
   };
 }
 
-function mailBrandOf(row: BrandRow): MailBrand {
+export function mailBrandOf(row: BrandRow): MailBrand {
   return {
     name: row.name,
     hasLogo: !!row.logo,

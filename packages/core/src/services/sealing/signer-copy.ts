@@ -3,10 +3,10 @@ import type { Executor, SignerRow } from '@esign/db';
 import { findRequestForSealing, findSignerForCopy, storeSignerCopy } from '@esign/db/queries/sealing';
 import { t } from '@esign/i18n';
 import { recordAudit } from '../audit.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
 import { enqueueJob, type JobContext, type JobHandler } from '../jobs.ts';
 import { readerLocale } from '../locale.ts';
-import { queueMail } from '../mail.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { COMPLETION_LINK_TTL_SECONDS, completionMail, greetingOf } from './completion-mails.ts';
@@ -151,15 +151,19 @@ async function queueCopyMail(
     intro: t(locale, 'mail.copy.lead', { title }),
     subject: ['mail.copy.subject', 'mail.copy.subject_test'],
   });
-  await queueMail(tx, {
-    kind: 'signer.copy',
-    to: signer.email as string,
-    replyTo: request.reply_to,
-    ...mail,
-    accountId: request.account_id,
-    environment: request.environment,
-    signerId: signer.id,
-  });
+  await queueRequestMail(
+    tx,
+    { config: run.ctx.config, request },
+    {
+      kind: 'signer.copy',
+      to: signer.email as string,
+      replyTo: request.reply_to,
+      ...mail,
+      accountId: request.account_id,
+      environment: request.environment,
+      signerId: signer.id,
+    },
+  );
 }
 
 /** Job `signer.copy` ({ signerId }); a failure is retried by the queue with back-off. */

@@ -17,10 +17,10 @@ import type { CreateSignatureRequestInput } from '../../contracts/signature-requ
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { localeLayout } from '../emails.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
-import { queueMail } from '../mail.ts';
 import type { ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { senderNameOf } from './queries.ts';
@@ -153,14 +153,18 @@ async function writeOne(
       test: request.environment === 'test',
     });
     mailIds.push(
-      await queueMail(tx, {
-        kind: 'cc',
-        to,
-        replyTo: request.reply_to,
-        ...mail,
-        accountId: request.account_id,
-        environment: request.environment,
-      }),
+      await queueRequestMail(
+        tx,
+        { config: b.config, request },
+        {
+          kind: 'cc',
+          to,
+          replyTo: request.reply_to,
+          ...mail,
+          accountId: request.account_id,
+          environment: request.environment,
+        },
+      ),
     );
   }
   return mailIds;
