@@ -33,6 +33,8 @@ export const SendFormSchema = z.object({
   expires_on: z.string().optional(),
   require_email_otp: z.boolean(),
   send_email: z.boolean(),
+  /** Issue 44: the brand chosen for this request ('' = the template's, else the default). */
+  brand_id: z.string().optional(),
   ...CopiesFormFields,
 });
 export type FormValues = z.input<typeof SendFormSchema>;
@@ -96,5 +98,6 @@ export function toPayload(
       : {}),
     ...(v.expires_on ? { expires_at: new Date(`${v.expires_on}T23:59:59`).toISOString() } : {}),
     ...copiesPayload(v),
+    ...(v.brand_id ? { brand_id: Number(v.brand_id) } : {}),
   };
 }

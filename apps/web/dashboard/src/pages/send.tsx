@@ -8,6 +8,7 @@ import { msg, tx } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
 import { EmptyState, ErrorNote, Loading, PageHeader, SelectField, SubmitRow } from '../ui.tsx';
+import { BrandSelect } from './brand-choice.tsx';
 import { CopiesFields } from './copies-fields.tsx';
 import { RequestExtrasFieldset, useRequestExtras } from './request-extras.tsx';
 import { SendOptions, SignerFieldset } from './send-fieldsets.tsx';
@@ -173,6 +174,7 @@ function SendActions({
         />
       ) : null}
       <CopiesFields register={form.register} errors={form.formState.errors} />
+      <BrandSelect {...form.register('brand_id')} />
       <SendOptions form={form} templateName={templateName} />
       {extras}
       {form.formState.errors.root ? (

@@ -1,6 +1,7 @@
 // WCAG 2.x contrast of a brand's colours against what the signing page draws them on and with
 // (apps/web/src/signing/client/styles.css: --bg, --card, --accent-ink). A pair below its level is
-// refused when the brand is saved, naming the pair (issue 44 item 1).
+// refused when the brand is saved, naming the pair (issue 44 item 1); the dashboard's colour pickers
+// say the same as they change (packages/domain: one rule, both sides).
 
 /** The signing page's own colours a brand colour meets. */
 export const SIGNING_PAGE_COLORS = {
