@@ -120,7 +120,7 @@ function BrandCard({ item }: { item: BrandItem }) {
 }
 
 export function BrandsPage({ session }: { session: Session }) {
-  const { toast, refresh, onError } = useChangeFeedback(trpc.brands.pathKey());
+  const { toast, refresh } = useChangeFeedback(trpc.brands.pathKey());
   const [adding, setAdding] = useState(false);
   const admin = session.user.role === 'admin';
   const list = useQuery({ ...trpc.brands.list.queryOptions({ limit: 100 }), enabled: admin });
@@ -131,7 +131,6 @@ export function BrandsPage({ session }: { session: Session }) {
         toast(msg('brands.created'));
         await refresh();
       },
-      onError,
     }),
   );
   if (!admin) return <AdminOnly title={msg('brands.title')} what={msg('brands.admin_only_what')} />;
@@ -152,8 +151,9 @@ export function BrandsPage({ session }: { session: Session }) {
           error={create.error}
           submitLabel={msg('brands.add')}
           onSubmit={(v) => {
-            const { logo, ...rest } = v;
-            create.mutate({ ...rest, ...(logo ? { logo } : {}) });
+            // Unticked, the server decides: the first brand of an account side is its default.
+            const { logo, is_default, ...rest } = v;
+            create.mutate({ ...rest, ...(logo ? { logo } : {}), ...(is_default ? { is_default } : {}) });
           }}
         />
       </Modal>

@@ -61,7 +61,7 @@ function Preview({
 }
 
 export function EmailWords({ brand }: { brand: BrandDetail }) {
-  const { announce } = useChangeFeedback(trpc.brands.pathKey());
+  const { toast, refresh } = useChangeFeedback(trpc.brands.pathKey());
   const [kind, setKind] = useState<Kind>('invitation');
   const [locale, setLocale] = useState<Locale>('en');
   const texts = brand.email_texts as Texts;
@@ -72,12 +72,25 @@ export function EmailWords({ brand }: { brand: BrandDetail }) {
     locale: Locale;
     text?: { subject: string; body: string };
   }>(null);
-  const save = useMutation(trpc.brands.update.mutationOptions(announce(msg('brands.words.saved'))));
+  // A refusal shows beside the words (ErrorNote), naming the part and the variable.
+  const save = useMutation(
+    trpc.brands.update.mutationOptions({
+      onSuccess: async () => {
+        toast(msg('brands.words.saved'));
+        await refresh();
+      },
+    }),
+  );
+  const edit = (part: Partial<{ subject: string; body: string }>) => {
+    save.reset();
+    setDraft((old) => ({ ...old, ...part }));
+  };
   const choose = (k: Kind, l: Locale) => {
     setKind(k);
     setLocale(l);
     setDraft(texts[k]?.[l] ?? { subject: '', body: '' });
     setShown(null);
+    save.reset();
   };
   const withDraft = (text: { subject: string; body: string } | null): Texts => {
     const forKind = { ...texts[kind] };
@@ -107,14 +120,14 @@ export function EmailWords({ brand }: { brand: BrandDetail }) {
         label={msg('brands.words.subject')}
         value={draft.subject}
         maxLength={300}
-        onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+        onChange={(e) => edit({ subject: e.target.value })}
       />
       <TextArea
         label={msg('brands.words.body')}
         rows={8}
         value={draft.body}
         hint={t('brands.words.variables', { list: VARIABLES, link: '{{link}}' })}
-        onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+        onChange={(e) => edit({ body: e.target.value })}
       />
       <ErrorNote error={save.error} />
       <div className="button-row">
