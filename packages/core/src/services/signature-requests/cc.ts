@@ -17,6 +17,7 @@ import type { CreateSignatureRequestInput } from '../../contracts/signature-requ
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
+import { requestBrand, signingBrandOf } from '../brands/branded-mail.ts';
 import { queueRequestMail } from '../brands/request-mail.ts';
 import { localeLayout } from '../emails.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
@@ -243,6 +244,7 @@ export async function viewAsCc(
   }));
   // The language of the CC emails (the request's, else the account's), else the browser's (42.6).
   const { locale } = await readerLocale(sc.db, { request, acceptLanguage: sc.acceptLanguage ?? null });
+  const brand = await requestBrand(sc.db, request);
   return {
     object: 'cc_view',
     locale,
@@ -260,6 +262,7 @@ export async function viewAsCc(
       : { documents: originals, audit_trail_url: null }),
     created_at: request.created_at.toISOString(),
     completed_at: request.completed_at?.toISOString() ?? null,
+    brand: brand ? signingBrandOf(brand) : null,
   };
 }
 

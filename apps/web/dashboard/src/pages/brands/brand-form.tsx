@@ -107,7 +107,7 @@ function LogoField({
   return (
     <div className="field">
       <label htmlFor={id}>{msg('brands.form.logo')}</label>
-      {current && current.startsWith('data:image/') && !current.startsWith('data:image/svg') ? (
+      {current?.startsWith('data:image/') && !current.startsWith('data:image/svg') ? (
         <img className="brand-logo" src={current} alt="" />
       ) : null}
       <input
