@@ -115,3 +115,12 @@ export function brandedInvitationEmail(o: BrandedOptions): InvitationMail {
   const html = body.html.split(url).join(`<a href="${url}" style="color:${brand.accentColor}">${url}</a>`);
   return { subject: renderText(own.subject, values).replace(/\s+/g, ' ').trim(), text: body.text, html };
 }
+
+/** What an audit trail's head shows of a request's brand (issue 44): its name and logo, or null. */
+export async function trailBrandOf(
+  db: Executor,
+  request: Parameters<typeof requestBrand>[1],
+): Promise<{ name: string; logo: string | null } | null> {
+  const row = await requestBrand(db, request);
+  return row ? { name: row.name, logo: logoDataUri(row) } : null;
+}
