@@ -73,7 +73,7 @@ async function send(brand: 'B' | 'C', tag: string, otp = false) {
 }
 
 describe('issue 44.2: every email and page about a request under its brand', () => {
-  it('the code, CC, completion and notice emails carry brand B (header, escaped name, colour, footer, From, Reply-To); the CC view and the audit trail show it', async () => {
+  it('the code, CC, completion and notice emails carry brand B (header, escaped name, colour, footer, From, Reply-To); the CC view, the audit trail and a verification of it show it', async () => {
     // The code email: a request whose signers enter an emailed code.
     const withCode = await send('B', 'otp', true);
     await h.anonymous().signing.requestCode({ token: tokenOf(withCode.signers[0]!.signing_url) });
@@ -133,6 +133,10 @@ describe('issue 44.2: every email and page about a request under its brand', () 
     const text = pdfText(writeTemp(tempDir('brand-trail'), 'trail.pdf', trail));
     expect(text.split('\n').slice(0, 3).join('\n')).toContain('Brand <B> & Co');
     expect(text).not.toMatch(/powered by/i);
+    // Verifying that audit trail (the verify page's procedure, with the caller's key here) names the brand.
+    const verified = await caller.documents.verify({ file: Buffer.from(trail).toString('base64') });
+    expect(verified.match?.kind).toBe('audit_trail');
+    expect(verified.match?.brand).toMatchObject({ name: 'Brand <B> & Co', primary_color: '#7c3aed' });
   }, 240_000);
 
   it('a request with brand C of the same account shows C, and a request’s own reply_to wins', async () => {

@@ -77,4 +77,7 @@ export const brands = {
   'brands.choice.default': 'The account’s default brand',
   'brands.choice.template_label': 'Brand of {name}',
   'brands.choice.saved': 'Brand of the template saved',
+
+  // The verify page (pages/verify.tsx): the brand of the request a checked file belongs to.
+  'verify.brand': 'Sent under the brand {name}',
 } as const;
