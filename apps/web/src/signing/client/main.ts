@@ -52,6 +52,7 @@ async function start(): Promise<void> {
   } catch (e) {
     const err = toApiError(e);
     await localeReady();
+    applyBrand({ brand: err.brand });
     return flow.close(viewForError(err.code, err.message, err.messageKey));
   }
   await adoptOpenLocale(open);
