@@ -73,7 +73,7 @@ async function send(brand: 'B' | 'C', tag: string, otp = false) {
 }
 
 describe('issue 44.2: every email and page about a request under its brand', () => {
-  it('the code, CC, completion and notice emails carry brand B (header, escaped name, colour, footer, From, Reply-To); the CC view, the audit trail and a verification of it show it', async () => {
+  it('the code, CC, completion and notice emails carry brand B (header, escaped name, colour, footer, From, Reply-To); the download names, the CC view, the audit trail and a verification of it show it', async () => {
     // The code email: a request whose signers enter an emailed code.
     const withCode = await send('B', 'otp', true);
     await h.anonymous().signing.requestCode({ token: tokenOf(withCode.signers[0]!.signing_url) });
@@ -117,7 +117,15 @@ describe('issue 44.2: every email and page about a request under its brand', () 
       expect(m.html_body).toContain('#7c3aed');
       expect(`${m.text_body}${m.html_body}`).not.toMatch(/powered by/i);
     }
+    // The download names lead with the brand's name, less what file systems refuse ("<", ">").
+    const completed = mails.find((m) => m.kind === 'request.completed')!;
+    const names = [...completed.text_body.matchAll(/\/files\/[^/\s]+\/([^\s]+)\.pdf/g)].map((m) =>
+      decodeURIComponent(m[1]!),
+    );
+    expect(names).toContain('Brand B & Co - Lease - audit trail');
+    expect(names).toContain('Brand B & Co - Document 1');
     // The CC's page is told the brand.
+
     const cc = mails.find((m) => m.kind === 'cc')!;
     const token = /\/cc\/([A-Za-z0-9_-]{43})/.exec(cc.text_body)![1]!;
     const view = await h.anonymous().recipients.view({ token });

@@ -2,6 +2,7 @@ import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { findUserContact } from '@esign/db/queries/sealing';
 import { direction, formatDate, type Locale, type MessageKey, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
+import { requestBrand } from '../brands/branded-mail.ts';
 import { queueRequestMail } from '../brands/request-mail.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
@@ -31,14 +32,16 @@ export async function queueCompletionMails(
     now,
   }: { request: SignatureRequestRow; signers: SignerRow[]; files: ProducedFile[]; title: string; now: Date },
 ) {
-  // Each reader downloads the files under names in their language (issue 42.6).
+  // Each reader downloads the files under names in their language (issue 42.6), led by the
+  // request's brand (issue 44).
+  const brand = (await requestBrand(tx, request))?.name ?? null;
   const linksIn = (locale: Locale) =>
     files.map((f) => ({
       kind: f.kind,
       name: f.name,
       url: signFileLink(
         config,
-        { k: f.storage_key, t: PDF_TYPE, n: `${downloadName(locale, f, title)}.pdf` },
+        { k: f.storage_key, t: PDF_TYPE, n: `${downloadName(locale, f, title, brand)}.pdf` },
         { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
       ),
     }));

@@ -3,6 +3,7 @@ import type { Executor, SignerRow } from '@esign/db';
 import { findRequestForSealing, findSignerForCopy, storeSignerCopy } from '@esign/db/queries/sealing';
 import { t } from '@esign/i18n';
 import { recordAudit } from '../audit.ts';
+import { requestBrand } from '../brands/branded-mail.ts';
 import { queueRequestMail } from '../brands/request-mail.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
 import { enqueueJob, type JobContext, type JobHandler } from '../jobs.ts';
@@ -131,13 +132,14 @@ async function queueCopyMail(
   const { request, title } = run;
 
   const { locale } = await readerLocale(tx, { signer, request });
+  const brand = (await requestBrand(tx, request))?.name ?? null;
   // The files under names in the signer's language (issue 42.6).
   const links = files.map((f) => ({
     kind: f.kind,
     name: f.name,
     url: signFileLink(
       run.ctx.config,
-      { k: f.storage_key, t: 'application/pdf', n: `${downloadName(locale, f, title)}.pdf` },
+      { k: f.storage_key, t: 'application/pdf', n: `${downloadName(locale, f, title, brand)}.pdf` },
       { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));

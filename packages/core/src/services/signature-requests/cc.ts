@@ -206,8 +206,12 @@ export function recipientRefs(r: RequestRecipients | undefined): RecipientRef[] 
   ];
 }
 
-function sealedLinks(config: Config, request: SignatureRequestRow, o: { now: Date; locale: Locale }) {
-  const { now, locale } = o;
+function sealedLinks(
+  config: Config,
+  request: SignatureRequestRow,
+  o: { now: Date; locale: Locale; brand: string | null },
+) {
+  const { now, locale, brand } = o;
   const title = (request.snapshot as RequestSnapshot).template.name;
   const files = (request.documents as ProducedFiles | null)?.files ?? [];
   const link = (k: string, n: string) =>
@@ -215,9 +219,12 @@ function sealedLinks(config: Config, request: SignatureRequestRow, o: { now: Dat
   return {
     documents: files
       .filter((f) => f.kind === 'document')
-      .map((f) => ({ name: f.name, url: link(f.storage_key, f.name) })),
+      .map((f) => ({ name: f.name, url: link(f.storage_key, downloadName(locale, f, title, brand)) })),
     audit_trail_url: request.audit_trail_storage_key
-      ? link(request.audit_trail_storage_key, downloadName(locale, { kind: 'audit_trail', name: '' }, title))
+      ? link(
+          request.audit_trail_storage_key,
+          downloadName(locale, { kind: 'audit_trail', name: '' }, title, brand),
+        )
       : null,
   };
 }
@@ -258,7 +265,7 @@ export async function viewAsCc(
       signed_at: s.signed_at?.toISOString() ?? null,
     })),
     ...(sealed
-      ? sealedLinks(sc.config, request, { now, locale })
+      ? sealedLinks(sc.config, request, { now, locale, brand: brand?.name ?? null })
       : { documents: originals, audit_trail_url: null }),
     created_at: request.created_at.toISOString(),
     completed_at: request.completed_at?.toISOString() ?? null,
