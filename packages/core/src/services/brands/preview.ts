@@ -16,7 +16,7 @@ import { LOGO_CID } from './sender.ts';
 // becomes the logo's data: URI, so a browser shows it.
 
 /** The sample values of a preview (documented in docs/branding.md). */
-export const PREVIEW_SAMPLE = {
+const PREVIEW_SAMPLE = {
   signerName: 'Alex Sample',
   signerEmail: 'alex@example.com',
   title: 'Service agreement',

@@ -20,7 +20,7 @@ import {
 type Mail = { subject: string; text: string; html: string };
 
 /** An email dressed in a brand: header after <body>, footer before </body>, the button's colour. */
-export function dressMail<T extends Mail>(mail: T, brand: MailBrand): T {
+function dressMail<T extends Mail>(mail: T, brand: MailBrand): T {
   if (mail.html.includes(BRAND_MARK)) return mail;
   const html = mail.html
     .replace(/<body([^>]*)>/, (body) => `${body}\n${brandHeaderHtml(brand)}`)
