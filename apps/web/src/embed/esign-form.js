@@ -72,7 +72,9 @@
         return;
       }
       const frame = document.createElement('iframe');
-      frame.src = `${SERVICE}/e/${token}`;
+      // brand-header="off": the embedding site shows its own header; the page keeps the colours.
+      const header = this.getAttribute('brand-header') === 'off' ? '#brand=off' : '';
+      frame.src = `${SERVICE}/e/${token}${header}`;
       frame.title = this.getAttribute('frame-title') || 'Sign document';
       frame.setAttribute('allow', 'clipboard-write');
       frame.style.cssText = `display:block;width:100%;border:0;height:${this.getAttribute('height') || '80vh'};min-height:480px`;
