@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_DOT } from '../../../test/signing.ts';
 import { pdfText, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 import { drainJobs, jobHandlers } from '../src/index.ts';
+import { isGsm7 } from '../src/services/sms/segments.ts';
 import { type CoreHarness, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 44 item 2, "every email": the emails about a request other than its invitations (the
@@ -163,5 +164,21 @@ describe('issue 44.2: every email and page about a request under its brand', () 
     const token = /\/cc\/([A-Za-z0-9_-]{43})/.exec(cc!.text_body)![1]!;
     expect((await h.anonymous().recipients.view({ token })).brand?.name).toBe('Clinic C');
     expect(sent.brand_id).toBe(brands.C);
+  });
+
+  it("issue 44.2: an SMS names the brand within GSM-7 where its name allows (Zoë’s → Zoe's), so the text stays GSM-7", async () => {
+    const zoe = await caller.brands.create({ name: 'Zoë’s Café', is_default: false });
+    const sent = await caller.signatureRequests.create({
+      template_id: tpl.id,
+      brand_id: zoe.id,
+      signers: [{ phone: '+49 151 23456789' }, { email: 'agent-sms@example.com' }],
+    });
+    const sms = await h.db
+      .selectFrom('sms_outbox')
+      .select('text_body')
+      .where('signature_request_id', '=', sent.id)
+      .executeTakeFirstOrThrow();
+    expect(sms.text_body).toContain("Zoe's Café");
+    expect(isGsm7(sms.text_body)).toBe(true);
   });
 });
