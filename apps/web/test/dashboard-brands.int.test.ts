@@ -102,6 +102,17 @@ describe.runIf(browserTestsEnabled('dashboard brands'))('issue 44.1: the Brands 
     await expect.poll(() => card.getByRole('button', { name: 'Make default' }).count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, 'brands-desktop.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The form in its dialog, on a phone: labelled colour pickers, no serious axe violation.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await clinic.getByRole('button', { name: 'Edit Clinic C' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Clinic C' });
+    await edit.getByLabel('Primary colour as #rrggbb').waitFor();
+    expect(await edit.getByLabel('Primary colour', { exact: true }).inputValue()).toBe('#1d4ed8');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'brands-edit-phone.png') });
+    await edit.getByRole('button', { name: 'Close' }).click();
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('issue 44.3: French words with variables preview as the email that goes out (HTML and text, sample data); an unknown variable is refused', async () => {
