@@ -142,8 +142,8 @@ export const VerificationOutput = z.object({
         .describe(
           'signer_copy only: the final documents, sealed once everyone signed, exist and supersede this copy',
         ),
-      brand: SigningBrandOutput.nullable().describe(
-        "extension (issue 44): the request's brand as its signers saw it: name, logo, colours, support contact",
+      brand: SigningBrandOutput.optional().describe(
+        "extension (issue 44): the request's brand as its signers saw it (name, logo, colours, support contact); absent without one",
       ),
     })
     .nullable(),

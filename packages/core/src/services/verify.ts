@@ -72,8 +72,8 @@ export interface MatchDto {
   signer_number?: number;
   /** signer_copy only: the final documents exist (the request was sealed after this copy). */
   final_document_exists?: boolean;
-  /** Issue 44: the request's brand, as its signers saw it (null without one). */
-  brand: ReturnType<typeof signingBrandOf> | null;
+  /** Issue 44 (extension): the request's brand as its signers saw it; absent without one. */
+  brand?: ReturnType<typeof signingBrandOf>;
 }
 
 export interface VerificationDto {
@@ -238,7 +238,7 @@ async function findProduced(db: Executor, scope: Scope | null, hash: string): Pr
       name: file.name,
       signature_request_id: mine(row) ? row.id : null,
       test_mode: row.environment === 'test',
-      brand: await matchBrand(db, row),
+      ...(await matchBrand(db, row)),
     };
   }
   const copies = await findSignerCopiesByFileHash(db, hash);
@@ -252,17 +252,17 @@ async function findProduced(db: Executor, scope: Scope | null, hash: string): Pr
     test_mode: copy.environment === 'test',
     signer_number: copy.position + 1,
     final_document_exists: copy.sealing_status === 'done',
-    brand: await matchBrand(db, await findRequestViewById(db, copy.signature_request_id)),
+    ...(await matchBrand(db, await findRequestViewById(db, copy.signature_request_id))),
   };
 }
 
-/** The brand of a matched request (its own, its template's, the account's default), or null. */
+/** `{ brand }` of a matched request (its own, its template's, the account's default), or `{}`. */
 async function matchBrand(
   db: Executor,
   request: Parameters<typeof requestBrand>[1] | undefined,
-): Promise<MatchDto['brand']> {
+): Promise<Pick<MatchDto, 'brand'>> {
   const brand = request ? await requestBrand(db, request) : undefined;
-  return brand ? signingBrandOf(brand) : null;
+  return brand ? { brand: signingBrandOf(brand) } : {};
 }
 
 /** A signer's copy files: `{ files: [{ name, sha256, ... }] }` (copies from before 2026-11-27 have only those two). */

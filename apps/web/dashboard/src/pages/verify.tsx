@@ -102,7 +102,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** Issue 44: the brand of the request the file belongs to, as its signers saw it. */
-function MatchBrand({ brand }: { brand: NonNullable<Verification['match']>['brand'] }) {
+function MatchBrand({ brand }: { brand: NonNullable<Verification['match']>['brand'] | null }) {
   if (!brand) return null;
   return (
     <p className="verify-brand" data-testid="verify-brand">
