@@ -86,7 +86,7 @@ const MB = (kb: number) => Math.round(kb / 1024);
 // ---------------------------------------------------------------- inputs
 
 interface DocSpec {
-  id: 'images' | 'text' | 'ten';
+  id: 'one' | 'images' | 'text' | 'ten';
   label: string;
   pages: number;
   make: () => Promise<Uint8Array>;
@@ -661,7 +661,7 @@ async function postVerify(api: Api, pdf: Buffer) {
   if (args.upload !== 'multipart')
     return call(api, 'POST', 'documents/verify', { file: pdf.toString('base64') });
   const form = new FormData();
-  form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'sealed.pdf');
+  form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'sealed.pdf');
   const res = await fetch(`${api.base}/api/v1/documents/verify`, {
     method: 'POST',
     headers: { authorization: `Bearer ${api.key}` },

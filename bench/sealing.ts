@@ -218,7 +218,7 @@ async function child(
   const waits: number[] = [];
   const baselines: number[] = [];
   const floorCpus: number[] = [];
-  let out = new Uint8Array();
+  let out: Uint8Array = new Uint8Array();
   const cpuMs = (since: NodeJS.CpuUsage) => {
     const d = process.cpuUsage(since);
     return (d.user + d.system) / 1000;

@@ -281,6 +281,14 @@ async function drain(dbUrl: string, start: () => ChildProcess[]): Promise<Drain>
   return { ...result, statements_per_delivery: Number((statements / backlog).toFixed(3)) };
 }
 
+/** One worker count's measurements: latency at a steady rate, then each throughput round. */
+interface Result {
+  workers: number;
+  latency: { events: number; rate_per_s: number; p50_ms: number; p99_ms: number; max_ms: number };
+  throughput: Drain;
+  rounds: { service: Drain; floor: Drain; graphile?: Drain }[];
+}
+
 async function run(workerCount: number, dbUrl: string, emit: Emit): Promise<Result> {
   const workers = startWorkers(workerCount, dbUrl);
   const latencies: number[] = [];

@@ -54,11 +54,19 @@ describe('the MCP Inspector CLI (docs/mcp.md, Checked with the MCP Inspector)', 
     expect(res.code, res.stderr).toBe(0);
     const { tools } = JSON.parse(res.stdout) as { tools: { name: string }[] };
     expect(tools).toHaveLength(18);
+    // Strict mode's findings also ride in the JSON envelope (warnings as well as errors): none.
+    const json = await inspector(['--method', 'tools/list', '--strict', '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stderr).toBe('');
+    const envelope = JSON.parse(json.stdout) as { result: { tools: unknown[] }; schemaFindings?: unknown };
+    expect(envelope.result.tools).toHaveLength(18);
+    expect(envelope.schemaFindings).toBeUndefined();
   });
 
   it('lists the usage guides as prompts and resources and reads one of each', async () => {
     const prompts = await inspector(['--method', 'prompts/list']);
     expect(prompts.code, prompts.stderr).toBe(0);
+    expect(prompts.stderr).toBe('');
     expect(JSON.parse(prompts.stdout).prompts.map((p: { name: string }) => p.name)).toEqual([
       'send_template',
       'follow_request',
@@ -68,6 +76,7 @@ describe('the MCP Inspector CLI (docs/mcp.md, Checked with the MCP Inspector)', 
     expect(prompt.code, prompt.stderr).toBe(0);
     expect(JSON.parse(prompt.stdout).messages[0].content.text).toMatch(/^# Send a template for signature/);
     const resources = await inspector(['--method', 'resources/list']);
+    expect(resources.stderr).toBe('');
     expect(JSON.parse(resources.stdout).resources).toHaveLength(3);
     const resource = await inspector([
       '--method',

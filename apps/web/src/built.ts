@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_ERROR_EXIT_CODE } from '@esign/core/exit-codes';
 import { type DashboardBuild, loadDashboard } from './dashboard/assets.ts';
@@ -12,9 +13,14 @@ export const WEB_DIST = fileURLToPath(new URL('../dist', import.meta.url));
 /** The command that makes WEB_DIST; `npm start` and the tests run it for you. */
 const BUILD_COMMAND = 'pnpm build';
 
+/** Where scripts/build-embed.ts writes the `<esign-form>` script, under WEB_DIST. */
+export const EMBED_SCRIPT_PATH = 'embed/esign-form.js';
+
 export interface WebBuild {
   dashboard: DashboardBuild;
   signing: SigningAssets;
+  /** the `<esign-form>` script (packages/embed), served at /embed/esign-form.js */
+  embedScript: Buffer;
 }
 
 /** The build output is not there: the message says which command makes it. */
@@ -25,11 +31,12 @@ export class MissingBuildError extends Error {
 /** Reads the built dashboard and signing page from `dir` into memory. */
 export async function loadWebBuild(dir: string = WEB_DIST): Promise<WebBuild> {
   try {
-    const [dashboard, signing] = await Promise.all([
+    const [dashboard, signing, embedScript] = await Promise.all([
       loadDashboard(`${dir}/dashboard`),
       loadSigningAssets(`${dir}/signing`),
+      readFile(`${dir}/${EMBED_SCRIPT_PATH}`),
     ]);
-    return { dashboard, signing };
+    return { dashboard, signing, embedScript };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     throw new MissingBuildError(

@@ -157,12 +157,16 @@ describe.runIf(browserTestsEnabled('send sources'))('more ways to send, in Chrom
     await allowOrigins([`http://localhost:${port}`]);
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`http://localhost:${port}/`);
-    await expect.poll(async () => (await events(page)).map((e) => e.type)).toContain('loaded');
+    await expect
+      .poll(async () => (await events(page)).map((e) => e.type), { timeout: 20_000 })
+      .toContain('loaded');
     const frame = page.frames().find((f) => f.url().includes('/e/'))!;
     await frame.getByRole('heading', { level: 1, name: 'Volunteer waiver' }).waitFor();
     await page.screenshot({ path: `${SHOTS}/embed-loaded.png` });
     await signIn(page, frame);
-    await expect.poll(async () => (await events(page)).map((e) => e.type)).toContain('completed');
+    await expect
+      .poll(async () => (await events(page)).map((e) => e.type), { timeout: 20_000 })
+      .toContain('completed');
     const completed = (await events(page)).find((e) => e.type === 'completed')!;
     expect(completed.detail).toMatchObject({ source: 'esign-form', signature_request_id: request.id });
     await page.screenshot({ path: `${SHOTS}/embed-completed.png` });
@@ -187,7 +191,9 @@ describe.runIf(browserTestsEnabled('send sources'))('more ways to send, in Chrom
     await allowOrigins([`http://localhost:${port}`]);
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`http://localhost:${port}/`);
-    await expect.poll(() => page.frames().some((f) => f.url().includes('/e/'))).toBe(true);
+    await expect
+      .poll(() => page.frames().some((f) => f.url().includes('/e/')), { timeout: 20_000 })
+      .toBe(true);
     const frame = page.frames().find((f) => f.url().includes('/e/'))!;
     await frame.getByRole('button', { name: 'Email me a code' }).click();
     await frame.getByLabel('Code from the email').waitFor();
@@ -202,7 +208,9 @@ describe.runIf(browserTestsEnabled('send sources'))('more ways to send, in Chrom
     await frame.getByRole('button', { name: 'Verify' }).click();
     await frame.getByRole('heading', { level: 1, name: 'Volunteer waiver' }).waitFor();
     await signIn(page, frame);
-    await expect.poll(async () => (await events(page)).map((e) => e.type)).toContain('completed');
+    await expect
+      .poll(async () => (await events(page)).map((e) => e.type), { timeout: 20_000 })
+      .toContain('completed');
     const after = await t.api('GET', `signature_requests/${res.body.id}`, { key: owner.key });
     expect(after.body).toMatchObject({ status: 'completed', source: 'embed' });
     await page.close();

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { type Config, embedFrameOrigins, signingPageLocale } from '@esign/core';
 import type { Db } from '@esign/db';
 import type { FastifyInstance } from 'fastify';
@@ -6,16 +5,14 @@ import { webBuild } from '../built.ts';
 import { pageCsp } from '../http/csp.ts';
 import { renderSigningShell } from '../signing/shell.ts';
 
-const SCRIPT = readFileSync(new URL('./esign-form.js', import.meta.url));
-
 /**
- * Embedded signing (source `embed`): `/embed/esign-form.js` (the `<esign-form>` element) and
- * `/e/{token}`, the signing page it frames. That page may be framed only by the origins the
- * account allows (frame-ancestors), and only for requests sent with `embed: true`; anything else
- * gets `frame-ancestors 'none'`.
+ * Embedded signing (source `embed`, docs/embed.md): `/embed/esign-form.js` (the `<esign-form>`
+ * element, built from packages/embed) and `/e/{token}`, the signing page it frames. That page may
+ * be framed only by the origins the account allows (frame-ancestors), and only for requests sent
+ * with `embed: true`; anything else gets `frame-ancestors 'none'`.
  */
 export async function embedPages(app: FastifyInstance, opts: { db: Db; config: Config }): Promise<void> {
-  const assets = (await webBuild()).signing;
+  const { signing: assets, embedScript } = await webBuild();
   const base = pageCsp(opts.config.PUBLIC_URL, {
     inlineStyles: false,
     formAction: "'none'",
@@ -28,7 +25,7 @@ export async function embedPages(app: FastifyInstance, opts: { db: Db; config: C
       .header('Cache-Control', 'public, max-age=300')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cross-Origin-Resource-Policy', 'cross-origin')
-      .send(SCRIPT),
+      .send(embedScript),
   );
 
   app.get<{ Params: { token: string } }>('/e/:token', async (req, reply) => {

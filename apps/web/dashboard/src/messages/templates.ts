@@ -200,7 +200,7 @@ export const templates = {
     "Let people sign inside your own site. Send a request with <code>{option}</code>, then show its signer's <code>{field}</code> with the <code>{element}</code> element.",
   'embed.snippet.title': 'On your page',
   'embed.snippet.events':
-    'The element fires <code>{loaded}</code>, <code>{completed}</code>, <code>{declined}</code> and <code>{error}</code>.',
+    'The element fires <code>{loaded}</code>, <code>{fieldCompleted}</code>, <code>{signed}</code>, <code>{declined}</code> and <code>{error}</code>, and takes the height of the signing page.',
   'embed.origins.read_only': 'Allowed origins: {origins}',
   'embed.origins.none': 'none',
   'embed.origins.title': 'Allowed origins',

@@ -31,7 +31,8 @@ export function EmbedSettingsPage({ session }: { session: Session }) {
         <p className="hint">
           {tx('embed.snippet.events', {
             loaded: 'esign:loaded',
-            completed: 'esign:completed',
+            fieldCompleted: 'esign:field-completed',
+            signed: 'esign:signed',
             declined: 'esign:declined',
             error: 'esign:error',
             code,

@@ -1,5 +1,6 @@
 import { announce, prefersReducedMotion } from './dom.ts';
 import { editField } from './editor.ts';
+import { notifyHost } from './embed.ts';
 import { hideSummary, showSummary } from './error-summary.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { areaAspect } from './geometry.ts';
@@ -22,6 +23,16 @@ function setValue(page: SigningPage, field: SigningField, value: FieldValue): vo
   if (!page.invalid.size) hideSummary(page.ui);
   else if (!page.ui.summary.hidden) showSummary(page, false);
   scheduleSave(page);
+  if (isFilled(value)) notifyFieldCompleted(page, field);
+}
+
+/** Tells an embedding page (docs/embed.md) that a field has a value, and how many have one now. */
+function notifyFieldCompleted(page: SigningPage, field: SigningField): void {
+  notifyHost('field-completed', {
+    field: { id: field.id, name: field.name, type: field.type, required: field.required },
+    completed: page.fields.filter((f) => isFilled(page.values.get(f.id))).length,
+    total: page.fields.length,
+  });
 }
 
 /** A signature (or initials) the signer already made on another field, to offer again. */

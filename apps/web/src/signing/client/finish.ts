@@ -93,7 +93,7 @@ async function complete(
       locale: pageLocale(),
     });
     page.dirty.clear();
-    notifyHost('completed', { signature_request_id: page.open.request.id });
+    notifyHost('signed', { signature_request_id: page.open.request.id });
     const redirect = safeRedirect(res.redirect_url ?? page.open.redirect_url);
     return { view: signedView(!!redirect), redirect };
   } catch (e) {

@@ -51,6 +51,7 @@ async function start(): Promise<void> {
     open = await signing.open.query(signerInput());
   } catch (e) {
     const err = toApiError(e);
+    notifyHost('error', { code: err.code, message: err.message });
     await localeReady();
     applyBrand({ brand: err.brand });
     return flow.close(viewForError(err.code, err.message, err.messageKey));
