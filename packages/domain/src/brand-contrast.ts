@@ -49,7 +49,7 @@ interface ContrastCheck {
  *   on the page background (a user-interface part: 3:1);
  * - accent: links and highlighted text on the cards and on the page background (text: 4.5:1).
  */
-function contrastChecks(colors: { primary_color: string; accent_color: string }): ContrastCheck[] {
+function contrastChecks(): ContrastCheck[] {
   return [
     {
       field: 'primary_color',
@@ -86,7 +86,7 @@ export interface ContrastFailure extends ContrastCheck {
 
 /** The pairs below their level (empty when the colours pass). */
 export function contrastFailures(colors: { primary_color: string; accent_color: string }): ContrastFailure[] {
-  return contrastChecks(colors)
+  return contrastChecks()
     .map((c) => ({ ...c, color: colors[c.field], ratio: contrastRatio(colors[c.field], c.other) }))
     .filter((c) => c.ratio < c.minimum);
 }
