@@ -188,6 +188,7 @@ describe.runIf(browserTestsEnabled('dashboard brands'))('issue 44.1: the Brands 
     expect(options.slice(1).map((o) => Number(o.value))).toEqual(rest.map((b) => b.id));
     const acme = rest.find((b) => b.name === 'Acme <i>Law</i>')!;
     await choice.selectOption(String(acme.id));
+    await form.getByLabel('Reply-To').fill('desk@acme.example');
     const tenant = form.getByRole('group', { name: 'Tenant' });
     await tenant.getByLabel('Name', { exact: true }).fill('Tom Tenant');
     await tenant.getByLabel('Email').fill('tom@example.com');
@@ -196,6 +197,13 @@ describe.runIf(browserTestsEnabled('dashboard brands'))('issue 44.1: the Brands 
     const id = Number(page.url().split('/').pop());
     const sent = await t.api('GET', `signature_requests/${id}`, { key: d.owner.key });
     expect(sent.body.brand_id).toBe(acme.id);
+    // Issue 44.4: a Reply-To per request (stored with it; its emails carry it over the brand's).
+    const stored = await t.db
+      .selectFrom('signature_requests')
+      .select('reply_to')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(stored.reply_to).toBe('desk@acme.example');
 
     await page.goto(`${t.baseUrl}/templates`);
     await page.getByLabel('Brand of Lease').selectOption(String(acme.id));

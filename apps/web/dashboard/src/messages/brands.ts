@@ -77,6 +77,9 @@ export const brands = {
   'brands.choice.default': 'The account’s default brand',
   'brands.choice.template_label': 'Brand of {name}',
   'brands.choice.saved': 'Brand of the template saved',
+  'brands.send.reply_to': 'Reply-To',
+  'brands.send.reply_to_hint':
+    'Where signers’ replies to this request’s emails go (else the brand’s Reply-To).',
 
   // The verify page (pages/verify.tsx): the brand of the request a checked file belongs to.
   'verify.brand': 'Sent under the brand {name}',
