@@ -22,6 +22,7 @@ const view = (locale: CcView['locale']): CcView => ({
   audit_trail_url: 'https://esign.test/files/2',
   created_at: '2026-02-27T09:30:00Z',
   completed_at: '2026-03-01T10:00:00Z',
+  brand: null,
 });
 
 const DATA = ['Zqx Contract', 'Zqx Annex', 'Quinn Qwerty', 'Xena Xylo', 'Zrole', 'Yrole', 'PDF'];

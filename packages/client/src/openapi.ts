@@ -3192,6 +3192,16 @@ export interface operations {
                         /** @description PAdES level of the last signature (document timestamps aside), null when unsigned or invalid */
                         level: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         match: {
+                            /** @description extension (issue 44): the request's brand as its signers saw it (name, logo, colours, support contact); absent without one */
+                            brand?: {
+                                accent_color: string;
+                                /** @description the cleaned logo as a data: URI (PNG or JPEG), or null */
+                                logo: string | null;
+                                name: string;
+                                primary_color: string;
+                                support_email: string | null;
+                                support_url: string | null;
+                            };
                             /** @description signer_copy only: the final documents, sealed once everyone signed, exist and supersede this copy */
                             final_document_exists?: boolean;
                             /**

@@ -92,6 +92,15 @@ export interface CoreErrorDetails {
   unavailable?: true;
   messageKey?: MessageKey;
   messageValues?: Record<string, string | number>;
+  /** Issue 44: the request's brand, for the page a finished or closed signing link shows. */
+  brand?: {
+    name: string;
+    logo: string | null;
+    primary_color: string;
+    accent_color: string;
+    support_email: string | null;
+    support_url: string | null;
+  };
 }
 
 /** The one error type services throw. Adapters map it: REST envelope, MCP isError, tRPC data.code. */

@@ -168,6 +168,8 @@ const t = initTRPC
           ...(core.details.messageKey
             ? { messageKey: core.details.messageKey, messageValues: core.details.messageValues ?? {} }
             : {}),
+          // Issue 44: a closed signing link's page still shows the request's brand.
+          ...(core.details.brand ? { brand: core.details.brand } : {}),
         },
       };
     },

@@ -6,6 +6,7 @@
  */
 export * from './accounts.ts';
 export * from './batches.ts';
+export * from './brand-contrast.ts';
 export * from './csv.ts';
 export * from './email.ts';
 export * from './events.ts';

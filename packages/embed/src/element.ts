@@ -5,7 +5,9 @@ import { type HostMessage, type HostMessageType, hostMessage, parseHostMessage }
  *
  * Attributes: `signing-url` (the signer's `signing_url`, required), `height` (a fixed CSS height;
  * without it the frame takes the height the signing page reports, up to `max-height`, default
- * `100vh`), `frame-title`, `service` (the service's origin; a `signing-url` elsewhere is refused).
+ * `100vh`), `frame-title`, `service` (the service's origin; a `signing-url` elsewhere is refused),
+ * `brand-header="off"` (the request's brand keeps its colours but not its logo and name: the host
+ * page shows its own header; docs/branding.md).
  */
 
 /** The events the element fires (bubbling, composed), each a CustomEvent carrying the page's message. */
@@ -194,7 +196,9 @@ class EsignForm extends Base {
       );
     }
     const frame = document.createElement('iframe');
-    frame.src = `${parsed.origin}/e/${parsed.token}`;
+    // brand-header="off" (issue 44): the host shows its own header; the page keeps the brand's colours.
+    const header = this.getAttribute('brand-header') === 'off' ? '#brand=off' : '';
+    frame.src = `${parsed.origin}/e/${parsed.token}${header}`;
     frame.title = this.getAttribute('frame-title') || 'Sign document';
     frame.setAttribute('allow', 'clipboard-write');
     frame.style.cssText = 'display:block;width:100%;border:0;height:80vh';

@@ -12,6 +12,7 @@ import { LoginPage } from './pages/auth/login.tsx';
 import { ResetPasswordPage } from './pages/auth/reset-password.tsx';
 import { SignUpPage } from './pages/auth/sign-up.tsx';
 import { BillingPage } from './pages/billing.tsx';
+import { BrandsPage } from './pages/brands.tsx';
 import { BulkSendPage } from './pages/bulk-send.tsx';
 import { ConnectedAppsPage } from './pages/connected-apps.tsx';
 import { EditorPage } from './pages/editor/editor-page.tsx';
@@ -75,6 +76,7 @@ function App() {
         element={signedIn('title.signing_link', (s) => <SigningLinkPage session={s} />)}
       />
       <Route path="/bulk" element={signedIn('nav.bulk', (s) => <BulkSendPage session={s} />)} />
+      <Route path="/brands" element={signedIn('nav.brands', (s) => <BrandsPage session={s} />)} />
       <Route path="/embed" element={signedIn('nav.embed', (s) => <EmbedSettingsPage session={s} />)} />
       <Route path="*" element={signedIn('title.not_found', () => <NotFoundPage />)} />
     </Routes>

@@ -25,6 +25,7 @@ const NAV: NavItem[] = [
   { to: '/connected-apps', label: 'nav.connected_apps' },
   { to: '/webhooks', label: 'nav.webhooks', adminOnly: true },
   { to: '/embed', label: 'nav.embed', writersOnly: true },
+  { to: '/brands', label: 'nav.brands', adminOnly: true },
   { to: '/team', label: 'nav.team' },
   { to: '/billing', label: 'nav.billing' },
   { to: '/account', label: 'nav.account' },

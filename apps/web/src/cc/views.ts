@@ -1,5 +1,6 @@
 import type { CcView } from '@esign/core/schemas/recipients';
 import { formatDateTime, type Locale, t } from '@esign/i18n';
+import { brandStrip } from '../http/brand-strip.ts';
 import { localePage } from '../links/views.ts';
 
 // Server-rendered HTML of a CC recipient's read-only link (/cc/{token}, issue 34.1): the documents
@@ -33,7 +34,7 @@ export function ccPage(v: CcView): string {
   return localePage(
     locale,
     t(locale, 'cc.page_title', { title: v.title }),
-    `<h1>${esc(v.title)}</h1>
+    `${brandStrip(v.brand)}<h1>${esc(v.title)}</h1>
 <p class="muted">${v.sender ? tr('cc.lead_by', { sender: v.sender }) : tr('cc.lead')}</p>
 <p class="card" role="status"><strong>${tr(`cc.status.${v.status}`)}</strong>${v.completed_at ? ` · ${esc(date(v.completed_at))}` : ''}</p>
 <h2>${tr('cc.signers')}</h2>

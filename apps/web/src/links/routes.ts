@@ -66,6 +66,7 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
         codePage({
           locale,
           title,
+          brand: page?.brand ?? null,
           error: null,
           name,
           email: started.email,
@@ -77,7 +78,15 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
       return refused(reply, {
         err,
         locale,
-        form: () => detailsPage({ locale, title, error: friendly(locale, err), name, email }),
+        form: () =>
+          detailsPage({
+            locale,
+            title,
+            brand: page?.brand ?? null,
+            error: friendly(locale, err),
+            name,
+            email,
+          }),
       });
     }
   });
@@ -99,7 +108,8 @@ export async function linkPages(app: FastifyInstance, opts: LinkPagesOptions): P
       return refused(reply, {
         err,
         locale,
-        form: () => codePage({ locale, title, error, name, email, visit, action }),
+        form: () =>
+          codePage({ locale, title, brand: page?.brand ?? null, error, name, email, visit, action }),
       });
     }
   });
@@ -139,10 +149,11 @@ async function showLink(
           locale,
           t(locale, `link.${which}.title`),
           t(locale, `link.${which}.body`, { title: page.title }),
+          page.brand,
         ),
       );
     }
-    return html(reply, 200, detailsPage({ locale, title: page.title, error: null }));
+    return html(reply, 200, detailsPage({ locale, title: page.title, brand: page.brand, error: null }));
   } catch (err) {
     return refused(reply, { err, locale, form: () => '' });
   }

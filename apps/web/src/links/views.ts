@@ -1,5 +1,6 @@
 import { direction, type Locale, t } from '@esign/i18n';
 import { layout } from '../billing/views.ts';
+import { brandStrip, type PageBrand } from '../http/brand-strip.ts';
 
 // Server-rendered HTML of a template's public signing link (/l/{token}): plain forms posting back
 // to this origin, no script, readable on a phone and with a screen reader; in the visitor's
@@ -25,6 +26,8 @@ export interface LinkFormModel {
   error: string | null;
   name?: string;
   email?: string;
+  /** Issue 44: the template's brand (else the account's default) above the page. */
+  brand?: PageBrand | null;
 }
 
 /** Step 1: who is signing. */
@@ -34,7 +37,7 @@ export function detailsPage(m: LinkFormModel): string {
   return localePage(
     m.locale,
     t(m.locale, 'link.page_title', { title: m.title }),
-    `<h1>${esc(m.title)}</h1>
+    `${brandStrip(m.brand)}<h1>${esc(m.title)}</h1>
 <p>${tr('link.intro')}</p>
 ${alert(m.error)}
 <form method="post" class="card" novalidate>
@@ -57,7 +60,7 @@ export function codePage(m: LinkFormModel & { visit: string; action: string }): 
   return localePage(
     m.locale,
     t(m.locale, 'link.code_page_title', { title: m.title }),
-    `<h1>${esc(m.title)}</h1>
+    `${brandStrip(m.brand)}<h1>${esc(m.title)}</h1>
 <p role="status">${sent}</p>
 ${alert(m.error)}
 <form method="post" action="${esc(m.action)}" class="card" novalidate>
@@ -72,6 +75,10 @@ ${alert(m.error)}
 }
 
 /** A link that cannot be used: turned off, full, or unknown. */
-export function closedPage(locale: Locale, title: string, message: string): string {
-  return localePage(locale, title, `<h1>${esc(title)}</h1><p class="card" role="status">${esc(message)}</p>`);
+export function closedPage(locale: Locale, title: string, message: string, brand?: PageBrand | null): string {
+  return localePage(
+    locale,
+    title,
+    `${brandStrip(brand)}<h1>${esc(title)}</h1><p class="card" role="status">${esc(message)}</p>`,
+  );
 }

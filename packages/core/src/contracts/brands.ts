@@ -160,3 +160,13 @@ export const DeletedBrandOutput = z.object({
   id: IdOutput,
   deleted: z.literal(true),
 });
+
+/** The dashboard's preview of a brand's email (issue 44 item 3): sample data, any language. */
+export const PreviewBrandEmailInput = z.object({
+  id: IdParam.describe('the brand id'),
+  kind: z.enum(EMAIL_KINDS),
+  locale: z.enum(LOCALES),
+  text: EmailText.optional().describe('words being edited, checked as a save checks them'),
+});
+
+export const PreviewBrandEmailOutput = z.object({ subject: z.string(), text: z.string(), html: z.string() });

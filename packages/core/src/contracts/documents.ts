@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SigningBrandOutput } from './brands.ts';
 
 export const VerifyDocumentInput = z.object({
   file: z
@@ -141,6 +142,9 @@ export const VerificationOutput = z.object({
         .describe(
           'signer_copy only: the final documents, sealed once everyone signed, exist and supersede this copy',
         ),
+      brand: SigningBrandOutput.optional().describe(
+        "extension (issue 44): the request's brand as its signers saw it (name, logo, colours, support contact); absent without one",
+      ),
     })
     .nullable(),
   intact: z

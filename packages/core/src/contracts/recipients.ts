@@ -1,6 +1,7 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, REQUEST_STATUSES, SIGNER_STATUSES } from '@esign/domain';
 import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
+import { SigningBrandOutput } from './brands.ts';
 import { DateTime } from './ids.ts';
 
 // Issue 34 items 1 and 4: the people a request is copied to, as optional extensions of
@@ -60,5 +61,7 @@ export const CcViewOutput = z.object({
   audit_trail_url: z.string().nullable(),
   created_at: DateTime,
   completed_at: DateTime.nullable(),
+  /** Issue 44: the request's brand (its own, its template's, the default), or null. */
+  brand: SigningBrandOutput.nullable(),
 });
 export type CcView = z.infer<typeof CcViewOutput>;

@@ -1,6 +1,7 @@
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@esign/domain';
 import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
+import { SigningBrandOutput } from './brands.ts';
 import { DateTime, IdOutput, IdParam } from './ids.ts';
 
 const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
@@ -68,6 +69,8 @@ export const LinkPageOutput = z.object({
   status: z.enum(['open', 'off', 'full']),
   title: z.string(),
   role: z.string(),
+  /** Issue 44: the template's brand, else the account's default, or null. */
+  brand: SigningBrandOutput.nullable(),
 });
 export const LinkStartOutput = z.object({ visit: z.string(), email: z.string(), expires_at: DateTime });
 export const LinkConfirmOutput = z.object({

@@ -6,10 +6,13 @@ import {
   CreateBrandInput,
   DeletedBrandOutput,
   ListBrandsInput,
+  PreviewBrandEmailInput,
+  PreviewBrandEmailOutput,
   UpdateBrandInput,
 } from '../contracts/brands.ts';
 import { createBrand, deleteBrand, getBrand, listBrands, updateBrand } from '../services/brands/index.ts';
-import { actorProcedure, adminProcedure, router } from '../trpc.ts';
+import { previewBrandEmail } from '../services/brands/preview.ts';
+import { actorProcedure, adminProcedure, adminReadProcedure, router } from '../trpc.ts';
 
 // Brands (issue 44, an extension of the specification; docs/branding.md). Anyone of the account
 // reads them (to choose one when sending); only admins change them. MCP reads them through
@@ -77,4 +80,10 @@ export const brandsRouter = router({
     .input(BrandIdInput)
     .output(DeletedBrandOutput)
     .mutation(({ ctx, input }) => deleteBrand(ctx, ctx.actor, input.id)),
+
+  // The dashboard's preview (no REST route): the email that goes out, from the code that sends it.
+  preview: adminReadProcedure
+    .input(PreviewBrandEmailInput)
+    .output(PreviewBrandEmailOutput)
+    .query(({ ctx, input }) => previewBrandEmail(ctx.db, scopeOf(ctx.actor), input)),
 });

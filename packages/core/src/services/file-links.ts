@@ -350,12 +350,32 @@ function accountOfKey(key: string): string | undefined {
   return /^(?:templates|requests)\/(\d+)\//.exec(key)?.[1];
 }
 
+/** Text fit for a file name: no control characters, no characters file systems refuse, 60 at most. */
+function fileNamePart(text: string): string {
+  const kept = [...text].map((c) =>
+    c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 || '\\/:*?"<>|'.includes(c) ? ' ' : c,
+  );
+  return kept.join('').replace(/\s+/g, ' ').trim().slice(0, 60);
+}
+
 /**
  * A produced file's download name (without `.pdf`) in its reader's language (issue 42.6): a
- * document keeps its own name; the audit trail and the combined file are named in `locale`.
+ * document keeps its own name; the audit trail and the combined file are named in `locale`. Under
+ * a brand (issue 44), the brand's name comes first ("Acme Law - Lease - signed"), with the
+ * characters file systems refuse taken out.
  */
-export function downloadName(locale: Locale, file: { kind: string; name: string }, title: string): string {
-  if (file.kind === 'audit_trail') return t(locale, 'file.audit_trail', { title });
-  if (file.kind === 'combined') return t(locale, 'file.combined', { title });
-  return file.name;
+export function downloadName(
+  locale: Locale,
+  file: { kind: string; name: string },
+  title: string,
+  brand?: string | null,
+): string {
+  const name =
+    file.kind === 'audit_trail'
+      ? t(locale, 'file.audit_trail', { title })
+      : file.kind === 'combined'
+        ? t(locale, 'file.combined', { title })
+        : file.name;
+  const prefix = brand ? fileNamePart(brand) : '';
+  return prefix ? `${prefix} - ${name}` : name;
 }

@@ -1,5 +1,6 @@
 import type { Executor } from '@esign/db';
 import { findRequestsByFileHash, findSignerCopiesByFileHash } from '@esign/db/queries/sealing';
+import { findRequestViewById } from '@esign/db/queries/signature-requests';
 import {
   DocumentInputError,
   DocumentPoolBusyError,
@@ -12,6 +13,7 @@ import {
 import type { Config } from '../config.ts';
 import type { CoreDeps, Scope } from '../context.ts';
 import { CoreError } from '../errors.ts';
+import { requestBrand, signingBrandOf } from './brands/branded-mail.ts';
 import { MAX_DOCUMENT_BYTES, poolBusy, readDocumentFile } from './documents-input.ts';
 import { hitRateLimit, peekRateLimit, type RateLimitResult } from './rate-limit.ts';
 import { type ProducedFile, producedFiles } from './request-model.ts';
@@ -70,6 +72,8 @@ export interface MatchDto {
   signer_number?: number;
   /** signer_copy only: the final documents exist (the request was sealed after this copy). */
   final_document_exists?: boolean;
+  /** Issue 44 (extension): the request's brand as its signers saw it; absent without one. */
+  brand?: ReturnType<typeof signingBrandOf>;
 }
 
 export interface VerificationDto {
@@ -234,6 +238,7 @@ async function findProduced(db: Executor, scope: Scope | null, hash: string): Pr
       name: file.name,
       signature_request_id: mine(row) ? row.id : null,
       test_mode: row.environment === 'test',
+      ...(await matchBrand(db, row)),
     };
   }
   const copies = await findSignerCopiesByFileHash(db, hash);
@@ -247,7 +252,17 @@ async function findProduced(db: Executor, scope: Scope | null, hash: string): Pr
     test_mode: copy.environment === 'test',
     signer_number: copy.position + 1,
     final_document_exists: copy.sealing_status === 'done',
+    ...(await matchBrand(db, await findRequestViewById(db, copy.signature_request_id))),
   };
+}
+
+/** `{ brand }` of a matched request (its own, its template's, the account's default), or `{}`. */
+async function matchBrand(
+  db: Executor,
+  request: Parameters<typeof requestBrand>[1] | undefined,
+): Promise<Pick<MatchDto, 'brand'>> {
+  const brand = request ? await requestBrand(db, request) : undefined;
+  return brand ? { brand: signingBrandOf(brand) } : {};
 }
 
 /** A signer's copy files: `{ files: [{ name, sha256, ... }] }` (copies from before 2026-11-27 have only those two). */

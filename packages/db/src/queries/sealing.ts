@@ -201,13 +201,16 @@ export interface ProducedRequestRow {
   account_id: number;
   environment: Environment;
   documents: unknown;
+  /** Issue 44: what names the request's brand (the verify page shows it). */
+  brand_id: number | null;
+  template_id: number | null;
 }
 
 /** Requests whose produced files include this SHA-256 (GIN index), oldest first, 20 at most. */
 export function findRequestsByFileHash(db: Executor, hash: string): Promise<ProducedRequestRow[]> {
   return db
     .selectFrom('signature_requests')
-    .select(['id', 'account_id', 'environment', 'documents'])
+    .select(['id', 'account_id', 'environment', 'documents', 'brand_id', 'template_id'])
     .where(sql<boolean>`documents @> ${fileWithHash(hash)}`)
     .orderBy('id')
     .limit(20)

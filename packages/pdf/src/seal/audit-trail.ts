@@ -73,6 +73,11 @@ export interface AuditTrailInput {
    * ISO 8601 UTC time beside them. English when left out.
    */
   locale?: Locale;
+  /**
+   * Issue 44: the request's brand at the head of the first page: its logo (a cleaned PNG or JPEG
+   * as a data: URI) and its display name, as text (nothing in it is markup).
+   */
+  brand?: { name: string; logo: string | null } | null;
 }
 
 type Signer = AuditTrailInput['signers'][number];
@@ -274,6 +279,17 @@ class Flow {
     this.y = Math.min(top - size, baseline) - 6;
   }
 
+  /** A brand's logo at the start of the line (the right end right to left), at most 40 pt high. */
+  logo(img: { ref: PdfRef; width: number; height: number }): void {
+    const scale = Math.min(160 / img.width, 40 / img.height);
+    const w = img.width * scale;
+    const h = img.height * scale;
+    this.ensure(h + 6);
+    const x = this.rtl ? PAGE_W - MARGIN_X - w : MARGIN_X;
+    this.canvas.image(img.ref, x, this.y - h, w, h);
+    this.y -= h + 6;
+  }
+
   picture(label: string, img: { ref: PdfRef; width: number; height: number }): void {
     const maxW = 180;
     const maxH = 50;
@@ -324,6 +340,7 @@ export async function buildAuditTrail(
   const images = new ImageCache(pdf);
   const w = wordsFor(input.locale ?? 'en');
   const flow = new Flow(pdf, fonts, direction(w.locale) === 'rtl');
+  writeBrand(flow, images, input.brand);
   writeHeader(flow, w, { input, identity });
   if (input.verifyUrl) writeVerify(flow, w, input.verifyUrl);
   writeDocuments(flow, w, input.documents);
@@ -341,6 +358,15 @@ export async function buildAuditTrail(
     trust,
   });
   return signed.bytes;
+}
+
+/** The brand's logo and name above the title (issue 44), or nothing. */
+function writeBrand(flow: Flow, images: ImageCache, brand: AuditTrailInput['brand']): void {
+  if (!brand) return;
+  const img = brand.logo && decodeImageDataUri(brand.logo) ? images.get(brand.logo) : null;
+  if (img) flow.logo(img);
+  flow.text(brand.name, 13, 'bold', GREY);
+  flow.space(4);
 }
 
 function writeHeader(flow: Flow, w: Words, o: { input: AuditTrailInput; identity: SigningIdentity }): void {

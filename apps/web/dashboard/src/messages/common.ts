@@ -10,6 +10,7 @@ export const common = {
   'nav.connected_apps': 'Connected apps',
   'nav.webhooks': 'Webhooks',
   'nav.embed': 'Embedding',
+  'nav.brands': 'Brands',
   'nav.team': 'Team',
   'nav.billing': 'Billing',
   'nav.account': 'Account',

@@ -2,6 +2,7 @@ import { type MessageFormatElement, translator } from '@esign/i18n/core';
 import { pseudoLocalize } from '@esign/i18n/precompile';
 import { createElement, Fragment, type ReactNode } from 'react';
 import { account } from './account.ts';
+import { brands } from './brands.ts';
 import { common } from './common.ts';
 import { requests } from './requests.ts';
 import { settings } from './settings.ts';
@@ -24,14 +25,15 @@ import { templates } from './templates.ts';
  * message accented between ⟦ and ⟧, so a word that is not from the catalogue stands out on screen;
  * apps/web/test/dashboard-pseudo.int.test.ts looks at the pages in it.
  */
-const parts = { common, templates, requests, account, settings, signIn };
+const parts = { common, templates, requests, account, settings, signIn, brands };
 
 export const messages = Object.assign({}, ...Object.values(parts)) as typeof common &
   typeof templates &
   typeof requests &
   typeof account &
   typeof settings &
-  typeof signIn;
+  typeof signIn &
+  typeof brands;
 
 /** Each part's keys, to check that no key is defined twice. */
 export const messageParts: Record<string, Record<string, string>> = parts;

@@ -35,6 +35,10 @@ export const SendFormSchema = z.object({
   expires_on: z.string().optional(),
   require_email_otp: z.boolean(),
   send_email: z.boolean(),
+  /** Issue 44: the brand chosen for this request ('' = the template's, else the default). */
+  brand_id: z.string().optional(),
+  /** Issue 44.4: this request's Reply-To ('' = the brand's, else none). */
+  reply_to: z.union([z.literal(''), CreateSignatureRequestInput.shape.reply_to.unwrap()]).optional(),
   ...CopiesFormFields,
 });
 export type FormValues = z.input<typeof SendFormSchema>;
@@ -99,5 +103,7 @@ export function toPayload(
       : {}),
     ...(v.expires_on ? { expires_at: new Date(`${v.expires_on}T23:59:59`).toISOString() } : {}),
     ...copiesPayload(v),
+    ...(v.brand_id ? { brand_id: Number(v.brand_id) } : {}),
+    ...(v.reply_to ? { reply_to: v.reply_to } : {}),
   };
 }

@@ -7,7 +7,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { msg, tx } from '../messages/index.ts';
 import type { Session } from '../session.tsx';
 import { trpc } from '../trpc.ts';
-import { EmptyState, ErrorNote, Loading, PageHeader, SelectField, SubmitRow } from '../ui.tsx';
+import { EmptyState, ErrorNote, Loading, PageHeader, SelectField, SubmitRow, TextField } from '../ui.tsx';
+import { BrandSelect } from './brand-choice.tsx';
 import { CopiesFields } from './copies-fields.tsx';
 import { RequestExtrasFieldset, useRequestExtras } from './request-extras.tsx';
 import { SendOptions, SignerFieldset } from './send-fieldsets.tsx';
@@ -189,6 +190,14 @@ function SendActions({
         />
       ) : null}
       <CopiesFields register={form.register} errors={form.formState.errors} />
+      <BrandSelect {...form.register('brand_id')} />
+      <TextField
+        label={msg('brands.send.reply_to')}
+        hint={msg('brands.send.reply_to_hint')}
+        type="email"
+        error={form.formState.errors.reply_to?.message}
+        {...form.register('reply_to')}
+      />
       <SendOptions form={form} templateName={templateName} />
       {extras}
       {form.formState.errors.root ? (

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { formatDate } from '../format.ts';
 import { msg, t } from '../messages/index.ts';
 import { Badge, Button, Confirm } from '../ui.tsx';
+import { TemplateBrandSelect } from './brand-choice.tsx';
 
 // One template in the Templates list, with what can be done to it.
 
@@ -19,6 +20,7 @@ interface TemplateItem {
   field_count: number;
   document_count: number;
   thumbnail_url: string | null;
+  brand_id?: number | undefined;
 }
 
 /**
@@ -83,6 +85,7 @@ export function TemplateRow({
     <li className="row template-row">
       <Thumbnail url={template.thumbnail_url} />
       <TemplateSummary template={template} />
+      {canWrite && active ? <TemplateBrandSelect template={template} /> : null}
       <div className="row-actions">
         {active && canWrite ? (
           <>

@@ -101,6 +101,17 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** Issue 44: the brand of the request the file belongs to, as its signers saw it. */
+function MatchBrand({ brand }: { brand: NonNullable<Verification['match']>['brand'] | null }) {
+  if (!brand) return null;
+  return (
+    <p className="verify-brand" data-testid="verify-brand">
+      {brand.logo ? <img className="verify-brand-logo" src={brand.logo} alt="" /> : null}
+      <strong dir="auto">{t('verify.brand', { name: brand.name })}</strong>
+    </p>
+  );
+}
+
 function Result({ v }: { v: Verification }) {
   const head = HEADLINE[v.verdict];
   const seal: Signature | undefined = v.signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
@@ -108,6 +119,7 @@ function Result({ v }: { v: Verification }) {
   const what = whatItIs(v);
   return (
     <section aria-labelledby="verdict" className="verify-result" data-testid="verify-result">
+      <MatchBrand brand={v.match?.brand ?? null} />
       <h2 id="verdict" className={`verify-verdict verify-${head.tone}`} aria-live="polite">
         <Badge tone={head.tone}>{t('verify.verdict.badge', { verdict: v.verdict })}</Badge> {head.title}
       </h2>

@@ -18,6 +18,8 @@ export function applyBrand(open: Pick<OpenResult, 'brand'>): void {
     root.setProperty('--accent', brand.primary_color);
     root.setProperty('--focus', brand.primary_color);
   }
+  // Embedded with <esign-form brand-header="off">: the host page shows its own header.
+  if (window.parent !== window && /(?:^|[#&])brand=off(?:&|$)/.test(location.hash.slice(1))) return;
   const logo = brand.logo?.startsWith('data:image/')
     ? h('img', { src: brand.logo, alt: '', class: 'brand-logo' })
     : null;

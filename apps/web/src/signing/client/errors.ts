@@ -3,6 +3,7 @@ import { en } from '@esign/i18n/catalogues/en';
 import type { MessageKey, MessageValues } from '@esign/i18n/core';
 import { TRPCClientError } from '@trpc/client';
 import { tr } from './i18n.ts';
+import type { OpenResult } from './types.ts';
 
 /**
  * A failed call as the page sees it: the API's stable error code (or `network` when the server
@@ -17,6 +18,8 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | null;
   /** The catalogue key of the server's refusal, when it named one (which input it is about). */
   readonly messageKey: string | null;
+  /** Issue 44: the request's brand, which the page of a finished or closed link still shows. */
+  brand: OpenResult['brand'] | undefined;
   constructor(
     code: string,
     message: string,
@@ -76,7 +79,9 @@ export function toApiError(e: unknown): ApiError {
     if (err.data) {
       const message = inPageLanguage(err.data as SignerMessage) ?? err.message;
       const key = (err.data as SignerMessage).messageKey ?? null;
-      return new ApiError(err.data.code, message, err.data.retryAfterSeconds ?? null, key);
+      const apiError = new ApiError(err.data.code, message, err.data.retryAfterSeconds ?? null, key);
+      apiError.brand = (err.data as { brand?: OpenResult['brand'] }).brand;
+      return apiError;
     }
     const rest = fromRestEnvelope(err.meta?.responseJSON);
     if (rest) return rest;

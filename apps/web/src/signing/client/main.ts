@@ -53,6 +53,7 @@ async function start(): Promise<void> {
     const err = toApiError(e);
     notifyHost('error', { code: err.code, message: err.message });
     await localeReady();
+    applyBrand({ brand: err.brand });
     return flow.close(viewForError(err.code, err.message, err.messageKey));
   }
   await adoptOpenLocale(open);

@@ -36,7 +36,7 @@ export function signingBrandOf(row: BrandRow) {
   };
 }
 
-function mailBrandOf(row: BrandRow): MailBrand {
+export function mailBrandOf(row: BrandRow): MailBrand {
   return {
     name: row.name,
     hasLogo: !!row.logo,
@@ -114,4 +114,13 @@ export function brandedInvitationEmail(o: BrandedOptions): InvitationMail {
   const url = escapeHtml(o.signingUrl);
   const html = body.html.split(url).join(`<a href="${url}" style="color:${brand.accentColor}">${url}</a>`);
   return { subject: renderText(own.subject, values).replace(/\s+/g, ' ').trim(), text: body.text, html };
+}
+
+/** What an audit trail's head shows of a request's brand (issue 44): its name and logo, or null. */
+export async function trailBrandOf(
+  db: Executor,
+  request: Parameters<typeof requestBrand>[1],
+): Promise<{ name: string; logo: string | null } | null> {
+  const row = await requestBrand(db, request);
+  return row ? { name: row.name, logo: logoDataUri(row) } : null;
 }

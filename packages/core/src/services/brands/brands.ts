@@ -10,6 +10,7 @@ import {
   lockBrand,
   updateBrandRow,
 } from '@esign/db/queries/brands';
+import { contrastFailures, contrastMessage } from '@esign/domain';
 import type { Actor, Scope } from '../../context.ts';
 import { scopeOf } from '../../context.ts';
 import type { BrandDto, CreateBrandInput, UpdateBrandInput } from '../../contracts/brands.ts';
@@ -17,7 +18,6 @@ import { CoreError, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { type ListPage, listPage } from '../list-page.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { contrastFailures, contrastMessage } from './contrast.ts';
 import { checkEmailTexts } from './email-texts.ts';
 import { cleanLogo } from './logo.ts';
 

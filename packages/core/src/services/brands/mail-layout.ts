@@ -16,6 +16,9 @@ export interface MailBrand {
   legalFooter: string | null;
 }
 
+/** Marks an HTML part that carries a brand's header already. */
+export const BRAND_MARK = 'data-brand="header"';
+
 /** The header of the HTML part: logo and name, or nothing without a brand. */
 export function brandHeaderHtml(brand: MailBrand | null | undefined): string {
   if (!brand) return '';
@@ -23,7 +26,7 @@ export function brandHeaderHtml(brand: MailBrand | null | undefined): string {
   const logo = brand.hasLogo
     ? `<img src="cid:${LOGO_CID}" alt="${name}" style="max-height:48px;max-width:240px;vertical-align:middle;margin-inline-end:12px">`
     : '';
-  return `<div style="padding:12px 0;border-bottom:3px solid ${brand.primaryColor};margin-bottom:16px">${logo}<strong style="font-size:18px;vertical-align:middle">${name}</strong></div>\n`;
+  return `<div ${BRAND_MARK} style="padding:12px 0;border-bottom:3px solid ${brand.primaryColor};margin-bottom:16px">${logo}<strong style="font-size:18px;vertical-align:middle">${name}</strong></div>\n`;
 }
 
 /** The button's background: the brand's primary colour (checked for contrast with white text). */

@@ -24,8 +24,10 @@ import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { actingUser } from '../acting-user.ts';
 import { recordAudit } from '../audit.ts';
+import { requestBrand, signingBrandOf } from '../brands/branded-mail.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
-import { queueMail, sendMailNow } from '../mail.ts';
+import { sendMailNow } from '../mail.ts';
 import { hmac, safeEqual } from '../secret.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { insertSignatureRequest } from '../signature-requests/create.ts';
@@ -43,6 +45,7 @@ export interface LinkPage {
   status: 'open' | 'off' | 'full';
   title: string;
   role: string;
+  brand: ReturnType<typeof signingBrandOf> | null;
 }
 
 interface Resolved {
@@ -92,7 +95,14 @@ function assertOpen(r: Resolved): void {
 
 export async function openLink(sc: ServiceContext, token: string): Promise<LinkPage> {
   const r = await resolveLink(sc.db, token);
-  return { object: 'signing_link_page', status: statusOf(r), title: r.template.name, role: r.link.role };
+  const brand = await linkBrand(sc.db, r);
+  return {
+    object: 'signing_link_page',
+    status: statusOf(r),
+    title: r.template.name,
+    role: r.link.role,
+    brand: brand ? signingBrandOf(brand) : null,
+  };
 }
 
 const codeHash = (sc: ServiceContext, visitId: number, code: string) =>
@@ -120,6 +130,9 @@ export interface VisitStart {
   locale?: Locale;
 }
 
+/** Issue 44: a link's pages and code email show its template's brand, else the account's default. */
+const linkBrand = (db: Executor, r: Resolved) => requestBrand(db, { ...r.link, brand_id: null });
+
 /** links.start: checks the rates and the cap, then emails a six-digit code. */
 export async function startLinkVisit(sc: ServiceContext, token: string, visitor: VisitStart) {
   const now = sc.now();
@@ -145,15 +158,22 @@ export async function startLinkVisit(sc: ServiceContext, token: string, visitor:
       minutes: LINK_CODE_TTL_MS / 60_000,
       ...(visitor.locale ? { locale: visitor.locale } : {}),
     });
-    const mailId = await queueMail(tx, {
-      kind: 'otp',
-      to: visitor.email,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      accountId: r.link.account_id,
-      environment: r.link.environment,
-    });
+    const { account_id, environment, template_id } = r.link;
+    const request = { account_id, environment, template_id, brand_id: null, reply_to: null };
+    const brand = (await linkBrand(tx, r)) ?? null;
+    const mailId = await queueRequestMail(
+      tx,
+      { config: sc.config, request, brand },
+      {
+        kind: 'otp',
+        to: visitor.email,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        accountId: r.link.account_id,
+        environment: r.link.environment,
+      },
+    );
     return { visit: visitId, mailId, expires };
   });
   await sendMailNow(sc, [mailId]);

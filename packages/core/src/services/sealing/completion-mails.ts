@@ -2,9 +2,11 @@ import type { SignatureRequestRow, SignerRow, Tx } from '@esign/db';
 import { findUserContact } from '@esign/db/queries/sealing';
 import { direction, formatDate, type Locale, type MessageKey, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
+import { requestBrand } from '../brands/branded-mail.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
-import { escapeHtml, queueMail } from '../mail.ts';
+import { escapeHtml } from '../mail.ts';
 import type { ProducedFile } from '../request-model.ts';
 import { shortFileLink } from '../short-file-links.ts';
 import { queueRecipientCompletionMails } from '../signature-requests/notices.ts';
@@ -30,14 +32,16 @@ export async function queueCompletionMails(
     now,
   }: { request: SignatureRequestRow; signers: SignerRow[]; files: ProducedFile[]; title: string; now: Date },
 ) {
-  // Each reader downloads the files under names in their language (issue 42.6).
+  // Each reader downloads the files under names in their language (issue 42.6), led by the
+  // request's brand (issue 44).
+  const brand = (await requestBrand(tx, request))?.name ?? null;
   const linksIn = (locale: Locale) =>
     files.map((f) => ({
       kind: f.kind,
       name: f.name,
       url: signFileLink(
         config,
-        { k: f.storage_key, t: PDF_TYPE, n: `${downloadName(locale, f, title)}.pdf` },
+        { k: f.storage_key, t: PDF_TYPE, n: `${downloadName(locale, f, title, brand)}.pdf` },
         { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
       ),
     }));
@@ -62,32 +66,40 @@ export async function queueCompletionMails(
       if (!s.email || sent.has(s.email.toLowerCase())) continue;
       sent.add(s.email.toLowerCase());
       const { locale } = await readerLocale(tx, { signer: s, request });
-      await queueMail(tx, {
-        kind: 'request.completed',
-        to: s.email,
-        replyTo: request.reply_to,
-        ...mailIn(locale, greetingOf(locale, s.name), t(locale, 'mail.done.lead', { title })),
-        accountId: request.account_id,
-        environment: request.environment,
-        signerId: s.id,
-      });
+      await queueRequestMail(
+        tx,
+        { config, request },
+        {
+          kind: 'request.completed',
+          to: s.email,
+          replyTo: request.reply_to,
+          ...mailIn(locale, greetingOf(locale, s.name), t(locale, 'mail.done.lead', { title })),
+          accountId: request.account_id,
+          environment: request.environment,
+          signerId: s.id,
+        },
+      );
     }
     await queueShortLinkSms(tx, config, { request, signers, files, title, now });
   }
   if (request.created_by_user_id) {
     const user = await findUserContact(tx, request.created_by_user_id);
     if (user && !sent.has(user.email.toLowerCase())) {
-      await queueMail(tx, {
-        kind: 'request.completed',
-        to: user.email,
-        ...mailIn(
-          'en',
-          `Hello${user.name ? ` ${user.name}` : ''},`,
-          `Signature request #${request.id} "${title}" is completed: every signer has signed. The sealed documents and the audit trail:`,
-        ),
-        accountId: request.account_id,
-        environment: request.environment,
-      });
+      await queueRequestMail(
+        tx,
+        { config, request },
+        {
+          kind: 'request.completed',
+          to: user.email,
+          ...mailIn(
+            'en',
+            `Hello${user.name ? ` ${user.name}` : ''},`,
+            `Signature request #${request.id} "${title}" is completed: every signer has signed. The sealed documents and the audit trail:`,
+          ),
+          accountId: request.account_id,
+          environment: request.environment,
+        },
+      );
       sent.add(user.email.toLowerCase());
     }
   }

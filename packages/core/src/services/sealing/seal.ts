@@ -20,6 +20,7 @@ import {
   SealInputMismatchError,
 } from '@esign/pdf/pool';
 import { recordAudit } from '../audit.ts';
+import { trailBrandOf } from '../brands/branded-mail.ts';
 import type { JobContext, JobHandler } from '../jobs.ts';
 import { readerLocale } from '../locale.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot, SnapshotDocument } from '../request-model.ts';
@@ -253,6 +254,7 @@ async function buildTrail(
     sealing,
     testMode: run.testMode,
     verifyUrl: verifyPageUrl(run.ctx.config),
+    brand: await trailBrandOf(run.ctx.db, request),
   };
   return run.sealer.auditTrail(input);
 }

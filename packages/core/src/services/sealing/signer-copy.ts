@@ -3,10 +3,11 @@ import type { Executor, SignerRow } from '@esign/db';
 import { findRequestForSealing, findSignerForCopy, storeSignerCopy } from '@esign/db/queries/sealing';
 import { t } from '@esign/i18n';
 import { recordAudit } from '../audit.ts';
+import { requestBrand } from '../brands/branded-mail.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
 import { enqueueJob, type JobContext, type JobHandler } from '../jobs.ts';
 import { readerLocale } from '../locale.ts';
-import { queueMail } from '../mail.ts';
 import type { ProducedFile, ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import { loadSigners } from '../signature-requests/queries.ts';
 import { COMPLETION_LINK_TTL_SECONDS, completionMail, greetingOf } from './completion-mails.ts';
@@ -131,13 +132,14 @@ async function queueCopyMail(
   const { request, title } = run;
 
   const { locale } = await readerLocale(tx, { signer, request });
+  const brand = (await requestBrand(tx, request))?.name ?? null;
   // The files under names in the signer's language (issue 42.6).
   const links = files.map((f) => ({
     kind: f.kind,
     name: f.name,
     url: signFileLink(
       run.ctx.config,
-      { k: f.storage_key, t: 'application/pdf', n: `${downloadName(locale, f, title)}.pdf` },
+      { k: f.storage_key, t: 'application/pdf', n: `${downloadName(locale, f, title, brand)}.pdf` },
       { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));
@@ -151,15 +153,19 @@ async function queueCopyMail(
     intro: t(locale, 'mail.copy.lead', { title }),
     subject: ['mail.copy.subject', 'mail.copy.subject_test'],
   });
-  await queueMail(tx, {
-    kind: 'signer.copy',
-    to: signer.email as string,
-    replyTo: request.reply_to,
-    ...mail,
-    accountId: request.account_id,
-    environment: request.environment,
-    signerId: signer.id,
-  });
+  await queueRequestMail(
+    tx,
+    { config: run.ctx.config, request },
+    {
+      kind: 'signer.copy',
+      to: signer.email as string,
+      replyTo: request.reply_to,
+      ...mail,
+      accountId: request.account_id,
+      environment: request.environment,
+      signerId: signer.id,
+    },
+  );
 }
 
 /** Job `signer.copy` ({ signerId }); a failure is retried by the queue with back-off. */

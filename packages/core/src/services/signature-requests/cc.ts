@@ -17,10 +17,11 @@ import type { CreateSignatureRequestInput } from '../../contracts/signature-requ
 import { sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
+import { requestBrand, signingBrandOf } from '../brands/branded-mail.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { localeLayout } from '../emails.ts';
 import { downloadName, signFileLink } from '../file-links.ts';
 import { readerLocale } from '../locale.ts';
-import { queueMail } from '../mail.ts';
 import type { ProducedFiles, RequestSnapshot } from '../request-model.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { senderNameOf } from './queries.ts';
@@ -153,14 +154,18 @@ async function writeOne(
       test: request.environment === 'test',
     });
     mailIds.push(
-      await queueMail(tx, {
-        kind: 'cc',
-        to,
-        replyTo: request.reply_to,
-        ...mail,
-        accountId: request.account_id,
-        environment: request.environment,
-      }),
+      await queueRequestMail(
+        tx,
+        { config: b.config, request },
+        {
+          kind: 'cc',
+          to,
+          replyTo: request.reply_to,
+          ...mail,
+          accountId: request.account_id,
+          environment: request.environment,
+        },
+      ),
     );
   }
   return mailIds;
@@ -201,8 +206,12 @@ export function recipientRefs(r: RequestRecipients | undefined): RecipientRef[] 
   ];
 }
 
-function sealedLinks(config: Config, request: SignatureRequestRow, o: { now: Date; locale: Locale }) {
-  const { now, locale } = o;
+function sealedLinks(
+  config: Config,
+  request: SignatureRequestRow,
+  o: { now: Date; locale: Locale; brand: string | null },
+) {
+  const { now, locale, brand } = o;
   const title = (request.snapshot as RequestSnapshot).template.name;
   const files = (request.documents as ProducedFiles | null)?.files ?? [];
   const link = (k: string, n: string) =>
@@ -210,9 +219,12 @@ function sealedLinks(config: Config, request: SignatureRequestRow, o: { now: Dat
   return {
     documents: files
       .filter((f) => f.kind === 'document')
-      .map((f) => ({ name: f.name, url: link(f.storage_key, f.name) })),
+      .map((f) => ({ name: f.name, url: link(f.storage_key, downloadName(locale, f, title, brand)) })),
     audit_trail_url: request.audit_trail_storage_key
-      ? link(request.audit_trail_storage_key, downloadName(locale, { kind: 'audit_trail', name: '' }, title))
+      ? link(
+          request.audit_trail_storage_key,
+          downloadName(locale, { kind: 'audit_trail', name: '' }, title, brand),
+        )
       : null,
   };
 }
@@ -239,6 +251,7 @@ export async function viewAsCc(
   }));
   // The language of the CC emails (the request's, else the account's), else the browser's (42.6).
   const { locale } = await readerLocale(sc.db, { request, acceptLanguage: sc.acceptLanguage ?? null });
+  const brand = await requestBrand(sc.db, request);
   return {
     object: 'cc_view',
     locale,
@@ -252,10 +265,11 @@ export async function viewAsCc(
       signed_at: s.signed_at?.toISOString() ?? null,
     })),
     ...(sealed
-      ? sealedLinks(sc.config, request, { now, locale })
+      ? sealedLinks(sc.config, request, { now, locale, brand: brand?.name ?? null })
       : { documents: originals, audit_trail_url: null }),
     created_at: request.created_at.toISOString(),
     completed_at: request.completed_at?.toISOString() ?? null,
+    brand: brand ? signingBrandOf(brand) : null,
   };
 }
 

@@ -10,7 +10,13 @@ import { queueMail } from '../mail.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import { hmac } from '../secret.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { type Outgoing, queueInvitationSms, sendOutgoingNow, signerChannels } from '../sms/index.ts';
+import {
+  gsm7Name,
+  type Outgoing,
+  queueInvitationSms,
+  sendOutgoingNow,
+  signerChannels,
+} from '../sms/index.ts';
 
 // Signing links and the emails and SMS that carry them.
 
@@ -87,9 +93,14 @@ export async function queueInvitationMail(
     ...(o.accountLocale !== undefined ? { account: o.accountLocale } : {}),
   });
   // Issue 44: the request's brand (its choice, its template's, the default) words and dresses
-  // both; an SMS names the brand as its sender.
+  // both; an SMS names the brand as its sender, in GSM-7 where its name allows (segments.ts).
   const brand = await requestBrand(tx, request);
-  const sms = await queueInvitationSms(tx, { ...o, url, locale, senderName: brand?.name ?? o.senderName });
+  const sms = await queueInvitationSms(tx, {
+    ...o,
+    url,
+    locale,
+    senderName: brand ? gsm7Name(brand.name) : o.senderName,
+  });
   if (!signerChannels(signer).email) return { mail: [], sms };
   const snapshot = request.snapshot as RequestSnapshot;
   const identity = brandIdentity(brand, {

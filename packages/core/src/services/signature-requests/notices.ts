@@ -3,9 +3,9 @@ import { listRequestRecipients } from '@esign/db/queries/recipients';
 import { findRequestViewById } from '@esign/db/queries/signature-requests';
 import { formatDate, type Locale, t } from '@esign/i18n';
 import type { Config } from '../../config.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { layout, localeLayout } from '../emails.ts';
 import { readerLocale } from '../locale.ts';
-import { queueMail } from '../mail.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 
 // Issue 34 item 4, completion notices, and the completion email of item 1's CC recipients. A
@@ -79,7 +79,7 @@ export async function queueClosingNotices(
       url: requestPageUrl(config, o.request.id),
       files: [],
     });
-    ids.push(await queueNotice(tx, o.request, { to: r.email, kind: 'request.notice', mail }));
+    ids.push(await queueNotice(tx, config, o.request, { to: r.email, kind: 'request.notice', mail }));
   }
   return ids;
 }
@@ -95,17 +95,23 @@ export async function queueExpiryNotices(tx: Executor, config: Config, requestId
 
 async function queueNotice(
   tx: Executor,
+  config: Config,
   request: SignatureRequestRow,
   o: { to: string; kind: string; mail: { subject: string; text: string; html: string } },
 ): Promise<number> {
-  return queueMail(tx, {
-    kind: o.kind,
-    to: o.to,
-    replyTo: request.reply_to,
-    ...o.mail,
-    accountId: request.account_id,
-    environment: request.environment,
-  });
+  // Issue 44: under the request's brand.
+  return queueRequestMail(
+    tx,
+    { config, request },
+    {
+      kind: o.kind,
+      to: o.to,
+      replyTo: request.reply_to,
+      ...o.mail,
+      accountId: request.account_id,
+      environment: request.environment,
+    },
+  );
 }
 
 /** A CC recipient's completion email, in the request's language (as their first email, cc.ts). */
@@ -159,7 +165,7 @@ export async function queueRecipientCompletionMails(
     if (sent.has(r.email.toLowerCase())) continue;
     sent.add(r.email.toLowerCase());
     const mail = noticeEmail({ request: o.request, outcome: 'completed', detail: null, url, files: o.files });
-    await queueNotice(tx, o.request, { to: r.email, kind: 'request.notice', mail });
+    await queueNotice(tx, config, o.request, { to: r.email, kind: 'request.notice', mail });
   }
   const cc = recipients.filter((x) => x.kind === 'cc' && !sent.has(x.email.toLowerCase()));
   const { locale } = cc.length ? await readerLocale(tx, { request: o.request }) : { locale: 'en' as const };
@@ -167,6 +173,6 @@ export async function queueRecipientCompletionMails(
     if (sent.has(r.email.toLowerCase())) continue;
     sent.add(r.email.toLowerCase());
     const mail = ccCompletedEmail(o.request, { files: o.files, until: o.until, locale });
-    await queueNotice(tx, o.request, { to: r.email, kind: 'cc.completed', mail });
+    await queueNotice(tx, config, o.request, { to: r.email, kind: 'cc.completed', mail });
   }
 }

@@ -13,9 +13,9 @@ import { findSmsStatus } from '@esign/db/queries/sms';
 import type { Locale, MessageKey } from '@esign/i18n';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { CoreError } from '../../errors.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { oneTimeCodeEmail } from '../emails.ts';
 import { readerLocale } from '../locale.ts';
-import { queueMail } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import { hmac, safeEqual } from '../secret.ts';
@@ -98,7 +98,7 @@ export async function requestSigningCode(sc: SignerCtx, token: string) {
     const out =
       smsId !== null
         ? { mail: [], sms: [smsId] }
-        : { mail: [await queueCodeMail(tx, r, { code, locale })], sms: [] };
+        : { mail: [await queueCodeMail(tx, r, { code, locale, config: sc.config })], sms: [] };
     await audit(tx, sc, { r, type: 'otp.sent', ...(bySms ? { data: { channel: 'sms' } } : {}) });
     const result = bySms
       ? { sent: true as const, channel: 'sms' as const, email: null, to: maskPhone(r.signer.phone!) }
@@ -132,7 +132,11 @@ async function senderContact(tx: Tx, r: Resolved): Promise<{ sender: string; con
 }
 
 /** The code by email, in the language the signer reads (issue 32). */
-async function queueCodeMail(tx: Tx, r: Resolved, o: { code: string; locale: Locale }): Promise<number> {
+async function queueCodeMail(
+  tx: Tx,
+  r: Resolved,
+  o: { code: string; locale: Locale; config: SignerCtx['config'] },
+): Promise<number> {
   const { code, locale } = o;
   const mail = oneTimeCodeEmail({
     locale,
@@ -140,16 +144,21 @@ async function queueCodeMail(tx: Tx, r: Resolved, o: { code: string; locale: Loc
     code,
     minutes: CODE_TTL_MS / 60_000,
   });
-  return queueMail(tx, {
-    kind: 'otp',
-    to: r.signer.email!,
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-    accountId: r.request.account_id,
-    environment: r.request.environment,
-    signerId: r.signer.id,
-  });
+  // Issue 44: under the request's brand.
+  return queueRequestMail(
+    tx,
+    { config: o.config, request: r.request },
+    {
+      kind: 'otp',
+      to: r.signer.email!,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      accountId: r.request.account_id,
+      environment: r.request.environment,
+      signerId: r.signer.id,
+    },
+  );
 }
 
 /** 429 rate_limited (with Retry-After) within 30 s of the last code, or past 5 codes in the last hour. */

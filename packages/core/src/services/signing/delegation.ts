@@ -4,9 +4,9 @@ import { findUserName } from '@esign/db/queries/signature-requests';
 import type { z } from 'zod';
 import type { DelegateInput } from '../../contracts/delegation.ts';
 import { CoreError } from '../../errors.ts';
+import { queueRequestMail } from '../brands/request-mail.ts';
 import { layout } from '../emails.ts';
 import { recordEvent } from '../events.ts';
-import { queueMail } from '../mail.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
 import type { RequestSnapshot } from '../request-model.ts';
 import { rearmAutoReminders } from '../signature-requests/auto-reminders.ts';
@@ -91,14 +91,18 @@ async function queueSenderNotice(
     { url: `${sc.config.PUBLIC_URL}/requests/${request.id}`, label: 'Open the request' },
     'You get this email because you sent this request and allowed signers to hand it on.',
   );
-  return queueMail(tx, {
-    kind: 'delegation_notice',
-    to,
-    subject: `"${title}" was handed to ${o.to.name ?? 'someone else'}`,
-    ...mail,
-    accountId: request.account_id,
-    environment: request.environment,
-  });
+  return queueRequestMail(
+    tx,
+    { config: sc.config, request },
+    {
+      kind: 'delegation_notice',
+      to,
+      subject: `"${title}" was handed to ${o.to.name ?? 'someone else'}`,
+      ...mail,
+      accountId: request.account_id,
+      environment: request.environment,
+    },
+  );
 }
 
 async function delegateLocked(tx: Tx, sc: SignerCtx, input: DelegateArgs) {

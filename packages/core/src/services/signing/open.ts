@@ -1,5 +1,8 @@
 import type { SignerRow } from '@esign/db';
-import { markSignerViewed } from '@esign/db/queries/signing';
+import { findRequestViewById } from '@esign/db/queries/signature-requests';
+import { findSignerByTokenHash, markSignerViewed } from '@esign/db/queries/signing';
+import { sha256Hex } from '../../crypto.ts';
+import { CoreError } from '../../errors.ts';
 import { requestBrand, signingBrandOf } from '../brands/branded-mail.ts';
 import { recordEvent } from '../events.ts';
 import { signingPages } from '../file-links.ts';
@@ -79,6 +82,20 @@ function ownFields(snapshot: RequestSnapshot, signer: SignerRow) {
   }));
 }
 
+/** The codes of a link that no longer works although its request exists: its page shows the brand. */
+const CLOSED_CODES = new Set(['signer_finished', 'not_open', 'template_archived']);
+
+/** Issue 44: the refusal of a finished or closed link, with its request's brand for the page. */
+async function withBrand(sc: SignerCtx, token: string, err: unknown): Promise<never> {
+  if (err instanceof CoreError && CLOSED_CODES.has(err.code) && !err.details.brand) {
+    const signer = await findSignerByTokenHash(sc.db, sha256Hex(token));
+    const request = signer ? await findRequestViewById(sc.db, signer.signature_request_id) : undefined;
+    const brand = request ? await requestBrand(sc.db, request) : undefined;
+    if (brand) err.details.brand = signingBrandOf(brand);
+  }
+  throw err;
+}
+
 /** signing.open: the snapshot for this signer; records `viewed` when the document is shown. */
 export async function openSigning(
   sc: SignerCtx,
@@ -87,7 +104,7 @@ export async function openSigning(
 ) {
   // The template editor's preview: the signing page as a role would see the template (nothing saved).
   if (isPreviewToken(token)) return openTemplatePreview(sc, token);
-  let r = await resolve(sc.db, token, sc.now);
+  let r = await resolve(sc.db, token, sc.now).catch((err: unknown) => withBrand(sc, token, err));
   // Issue 47: a hosted page opens only on the host's device (its cookie), never elsewhere.
   const host = hosted ? await hostOf(sc.db, sc, r.signer) : undefined;
   if (hosted && !host) throw hostedElsewhere();

@@ -12,4 +12,5 @@ export { type InboundSmsOutcome, receiveInboundSms, twilioSignature } from './in
 export { listSms, queueSms, SMS_SEND_JOB, sendSmsJob, sendSmsNow } from './outbox.ts';
 export { normalisePhone } from './phone.ts';
 export { purgeSignerSms, purgeSmsSecrets } from './secrets.ts';
+export { gsm7Name } from './segments.ts';
 export { type SmsTextKind, smsText } from './texts.ts';

@@ -46,3 +46,34 @@ function pack(units: number[], single: number, multi: number): number {
   }
   return segments;
 }
+
+/** Typographic characters outside GSM-7 with a plain equivalent inside it. */
+const PLAIN: Record<string, string> = {
+  '‘': "'",
+  '’': "'",
+  '“': '"',
+  '”': '"',
+  '–': '-',
+  '—': '-',
+  '…': '...',
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+};
+
+/**
+ * A brand's display name for an SMS (issue 44 item 2): as written when it is GSM-7; else, where
+ * that is enough, with its accents and typographic marks made plain ("Zoë’s Café" → "Zoe's Café": é is GSM-7),
+ * so one character does not turn the whole text into UCS-2 (70 characters a segment instead of
+ * 160); else as written (an Arabic or Greek name stays itself).
+ */
+export function gsm7Name(name: string): string {
+  if (isGsm7(name)) return name;
+  const plain = Array.from(name, (ch) =>
+    GSM_BASIC.has(ch) || GSM_EXTENSION.has(ch)
+      ? ch
+      : (PLAIN[ch] ?? ch.normalize('NFD').replace(/\p{M}+/gu, '')),
+  ).join('');
+  return isGsm7(plain) ? plain : name;
+}

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { contrastFailures, contrastMessage, contrastRatio, SIGNING_PAGE_COLORS } from './contrast.ts';
+import {
+  contrastFailures,
+  contrastMessage,
+  contrastRatio,
+  SIGNING_PAGE_COLORS,
+} from '../src/brand-contrast.ts';
 
 // Issue 44 item 1: colours checked against WCAG AA on the signing page's backgrounds.
 

@@ -1,6 +1,7 @@
 // WCAG 2.x contrast of a brand's colours against what the signing page draws them on and with
 // (apps/web/src/signing/client/styles.css: --bg, --card, --accent-ink). A pair below its level is
-// refused when the brand is saved, naming the pair (issue 44 item 1).
+// refused when the brand is saved, naming the pair (issue 44 item 1); the dashboard's colour pickers
+// say the same as they change (packages/domain: one rule, both sides).
 
 /** The signing page's own colours a brand colour meets. */
 export const SIGNING_PAGE_COLORS = {
@@ -48,7 +49,7 @@ interface ContrastCheck {
  *   on the page background (a user-interface part: 3:1);
  * - accent: links and highlighted text on the cards and on the page background (text: 4.5:1).
  */
-function contrastChecks(colors: { primary_color: string; accent_color: string }): ContrastCheck[] {
+function contrastChecks(): ContrastCheck[] {
   return [
     {
       field: 'primary_color',
@@ -85,7 +86,7 @@ export interface ContrastFailure extends ContrastCheck {
 
 /** The pairs below their level (empty when the colours pass). */
 export function contrastFailures(colors: { primary_color: string; accent_color: string }): ContrastFailure[] {
-  return contrastChecks(colors)
+  return contrastChecks()
     .map((c) => ({ ...c, color: colors[c.field], ratio: contrastRatio(colors[c.field], c.other) }))
     .filter((c) => c.ratio < c.minimum);
 }
