@@ -52,7 +52,8 @@ async function finishPart(page: SigningPage, kind: 'approver' | 'viewer'): Promi
       try {
         const call = kind === 'approver' ? signing.approve : signing.acknowledge;
         const res = await call.mutate(input);
-        notifyHost('completed', { signature_request_id: page.open.request.id });
+        // Their part is done: an approval or a reading confirmation is the embed's `signed`.
+        notifyHost('signed', { signature_request_id: page.open.request.id });
         outcome = {
           view: doneView(kind === 'approver' ? 'approved' : 'acknowledged'),
           redirect: safeRedirect(res.redirect_url),
