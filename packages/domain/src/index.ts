@@ -16,3 +16,4 @@ export * from './money.ts';
 export * from './snapping.ts';
 export * from './statuses.ts';
 export * from './values.ts';
+export * from './form-logic/index.ts';
