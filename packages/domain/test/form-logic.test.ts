@@ -111,7 +111,7 @@ describe('form logic: formulas (issue 46 item 2)', () => {
     }
   });
   it('attack: a 10,000-level nesting is refused quickly, without a stack overflow', () => {
-    const t0 = performance.now();
+    const t0 = Date.now();
     for (const deep of [
       '('.repeat(10_000) + '1' + ')'.repeat(10_000),
       '-'.repeat(10_000) + '1',
@@ -124,7 +124,7 @@ describe('form logic: formulas (issue 46 item 2)', () => {
     expect(
       formLogicProblems([field({ name: 'N', type: 'number', formula: nested })], safe)[0]!.message,
     ).toMatch(/nested more than 32/);
-    expect(performance.now() - t0).toBeLessThan(500);
+    expect(Date.now() - t0).toBeLessThan(500);
   });
 });
 
@@ -173,9 +173,9 @@ describe('form logic: validation (issue 46 item 3)', () => {
   });
   it('a pattern only runs on bounded input: a value beyond 1,000 characters fails without running it', () => {
     const f = field({ name: 'X', validation: { pattern: '(a|a)*' } });
-    const t0 = performance.now();
+    const t0 = Date.now();
     expect(validateValue(f, `${'a'.repeat(5_000)}!`)).toMatchObject({ key: 'error.form_pattern_default' });
-    expect(performance.now() - t0).toBeLessThan(100);
+    expect(Date.now() - t0).toBeLessThan(100);
   });
 });
 

@@ -71,7 +71,10 @@ function tokenize(src: string): Token[] {
 
 class Parser {
   private i = 0;
-  constructor(private readonly tokens: Token[]) {}
+  private readonly tokens: Token[];
+  constructor(tokens: Token[]) {
+    this.tokens = tokens;
+  }
 
   parse(): Formula {
     const f = this.sum(0);

@@ -132,6 +132,7 @@ function buildSnapshot({ template, fields, documents }: TemplateSource): Request
       required: f.required,
       ...(f.options ? { options: f.options } : {}),
       areas: f.areas,
+      ...(f.logic ?? {}),
     })),
   };
 }

@@ -150,6 +150,7 @@ async function copyTemplate(
       options: f.options,
       areas: f.areas,
       source: f.source,
+      logic: f.logic,
     })),
   });
   await recordEvent(tx, scope, {

@@ -1,6 +1,7 @@
 import type { FieldAreaRow, Tx } from '@esign/db';
 import { insertTemplateFields, renameTemplateFieldRoles } from '@esign/db/queries/template-fields';
-import { FIELD_NAME_PREFIX } from '@esign/domain';
+import { FIELD_NAME_PREFIX, formLogicProblems, type LogicField } from '@esign/domain';
+import isSafeRegex from 'safe-regex2';
 import type { DetectedField } from '@esign/pdf';
 import {
   type FieldDefinitionInput,
@@ -8,6 +9,7 @@ import {
   MAX_TEMPLATE_FIELDS,
   OPTION_TYPES,
 } from '../../contracts/templates.ts';
+import { pickLogic } from '../../contracts/field-logic.ts';
 import { CoreError } from '../../errors.ts';
 
 // A template's fields and roles: the invalid_field rules, generated names, role assignment.
@@ -25,6 +27,8 @@ export interface FieldSpec {
   options: string[] | null;
   areas: FieldAreaRow[];
   source: string;
+  /** form logic (issue 46): show_when, required_when, formula, format, validation; null when none */
+  logic?: Record<string, unknown> | null;
 }
 
 export interface DocumentInfo {
@@ -70,6 +74,7 @@ export function fieldSpecsFromDefinitions(
       options: OPTION_TYPES.includes(def.type) ? (def.options ?? null) : null,
       areas,
       source,
+      logic: pickLogic(def),
     };
   });
 }
@@ -174,6 +179,7 @@ export async function insertFields(
 ): Promise<void> {
   const first = opts.firstPosition ?? 0;
   checkFieldCount(first + opts.fields.length);
+  if (first === 0) checkFormLogic(opts.fields);
   await insertTemplateFields(
     tx,
     templateId,
@@ -186,8 +192,34 @@ export async function insertFields(
       options: f.options,
       areas: f.areas,
       source: f.source,
+      logic: f.logic ?? null,
     })),
   );
+}
+
+/**
+ * A pattern is safe when safe-regex2 finds no nested repetition (star height above 1) within its
+ * repetition limit; the pattern is also only ever run on at most MAX_PATTERN_INPUT characters.
+ */
+const isSafePattern = (pattern: string): boolean => isSafeRegex(pattern, { limit: 25 });
+
+/**
+ * Issue 46: the template's form logic as a whole (references across roles and documents, cycles,
+ * formulas, patterns); 422 invalid_field naming the fields.
+ */
+function checkFormLogic(fields: readonly FieldSpec[]): void {
+  if (!fields.some((f) => f.logic)) return;
+  const logic: LogicField[] = fields.map((f) => ({
+    name: f.name,
+    type: f.type,
+    role: f.role ?? '',
+    required: f.required,
+    ...(f.logic ?? {}),
+  }));
+  const problems = formLogicProblems(logic, { isSafePattern });
+  if (problems.length === 0) return;
+  const names = [...new Set(problems.flatMap((p) => p.fields))];
+  throw new CoreError('invalid_field', `fields ${names.map((n) => `"${n}"`).join(', ')}: ${problems.map((p) => p.message).join('; ')}`);
 }
 
 /**
