@@ -13,7 +13,11 @@ import { z } from 'zod';
 
 const ConditionRule = z
   .object({
-    field: z.string().min(1).max(200).describe('the name of the field whose value is compared (any role, any document)'),
+    field: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe('the name of the field whose value is compared (any role, any document)'),
     op: z
       .enum(CONDITION_OPS)
       .describe(
@@ -22,7 +26,9 @@ const ConditionRule = z
     value: z
       .union([z.string().max(500), z.number(), z.boolean()])
       .optional()
-      .describe('what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty'),
+      .describe(
+        'what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty',
+      ),
   })
   .strict();
 
@@ -45,7 +51,9 @@ export const FieldValidationInput = z
     preset: z
       .enum(VALIDATION_PRESETS)
       .optional()
-      .describe('text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)'),
+      .describe(
+        'text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)',
+      ),
     pattern: z
       .string()
       .min(1)
@@ -61,7 +69,11 @@ export const FieldValidationInput = z
     max_length: z.number().int().min(1).max(10_000).optional().describe('text fields: most characters'),
     min: z.number().optional().describe('number fields: smallest value'),
     max: z.number().optional().describe('number fields: largest value'),
-    step: z.number().gt(0).optional().describe('number fields: values go in steps of this, from `min` (or 0)'),
+    step: z
+      .number()
+      .gt(0)
+      .optional()
+      .describe('number fields: values go in steps of this, from `min` (or 0)'),
     earliest: z.string().optional().describe('date fields: earliest date, YYYY-MM-DD'),
     latest: z.string().optional().describe('date fields: latest date, YYYY-MM-DD'),
   })
@@ -69,7 +81,13 @@ export const FieldValidationInput = z
 
 export const NumberFormatInput = z
   .object({
-    decimals: z.number().int().min(0).max(10).optional().describe('digits after the decimal point; default 2'),
+    decimals: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe('digits after the decimal point; default 2'),
     prefix: z.string().max(10).optional().describe('drawn before the number, such as `€ `'),
     suffix: z.string().max(10).optional().describe('drawn after the number, such as ` EUR`'),
   })
@@ -92,7 +110,9 @@ export const fieldLogicShape = {
       `number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most ${MAX_FORMULA_DEPTH} levels deep`,
     ),
   format: NumberFormatInput.optional().describe('number fields: how the value is rounded and drawn'),
-  validation: FieldValidationInput.optional().describe('checks beyond the type, on the signing page and on the server'),
+  validation: FieldValidationInput.optional().describe(
+    'checks beyond the type, on the signing page and on the server',
+  ),
 };
 
 /** The logic keys of a field, as stored in template_fields.logic and in request snapshots. */
@@ -100,6 +120,8 @@ export const LOGIC_KEYS = ['show_when', 'required_when', 'formula', 'format', 'v
 
 /** A field's logic keys only, or null when it has none. */
 export function pickLogic(f: Readonly<Record<string, unknown>>): Record<string, unknown> | null {
-  const out = Object.fromEntries(LOGIC_KEYS.filter((k) => f[k] !== undefined && f[k] !== null).map((k) => [k, f[k]]));
+  const out = Object.fromEntries(
+    LOGIC_KEYS.filter((k) => f[k] !== undefined && f[k] !== null).map((k) => [k, f[k]]),
+  );
   return Object.keys(out).length ? out : null;
 }

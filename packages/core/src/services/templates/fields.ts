@@ -1,15 +1,15 @@
 import type { FieldAreaRow, Tx } from '@esign/db';
 import { insertTemplateFields, renameTemplateFieldRoles } from '@esign/db/queries/template-fields';
 import { FIELD_NAME_PREFIX, formLogicProblems, type LogicField } from '@esign/domain';
-import isSafeRegex from 'safe-regex2';
 import type { DetectedField } from '@esign/pdf';
+import isSafeRegex from 'safe-regex2';
+import { pickLogic } from '../../contracts/field-logic.ts';
 import {
   type FieldDefinitionInput,
   type FieldType,
   MAX_TEMPLATE_FIELDS,
   OPTION_TYPES,
 } from '../../contracts/templates.ts';
-import { pickLogic } from '../../contracts/field-logic.ts';
 import { CoreError } from '../../errors.ts';
 
 // A template's fields and roles: the invalid_field rules, generated names, role assignment.
@@ -219,7 +219,10 @@ function checkFormLogic(fields: readonly FieldSpec[]): void {
   const problems = formLogicProblems(logic, { isSafePattern });
   if (problems.length === 0) return;
   const names = [...new Set(problems.flatMap((p) => p.fields))];
-  throw new CoreError('invalid_field', `fields ${names.map((n) => `"${n}"`).join(', ')}: ${problems.map((p) => p.message).join('; ')}`);
+  throw new CoreError(
+    'invalid_field',
+    `fields ${names.map((n) => `"${n}"`).join(', ')}: ${problems.map((p) => p.message).join('; ')}`,
+  );
 }
 
 /**
