@@ -1,3 +1,5 @@
+import { formMessages } from './form-messages.ts';
+
 /**
  * English: the source catalogue. Every other language has exactly these keys (test/catalogues.test.ts)
  * with the same ICU arguments. Messages are ICU MessageFormat (FormatJS intl-messageformat):
@@ -438,23 +440,8 @@ export const en = {
   'error.value_choice': '"{field}": choose from the options offered',
   'error.value_image': '"{field}": this picture cannot be used; use a PNG or JPEG image of at most 3 MB',
   'error.value_file': '"{field}": this file cannot be used; a file can be at most 10 MB',
+  ...formMessages.en,
   'error.value_unknown': '"{field}" is not one of your fields in this document',
-  'error.form_required': '"{field}": this field is required',
-  'error.form_hidden': '"{field}": this field is hidden by another answer and must stay empty',
-  'error.form_formula': '"{field}": the value does not match its calculation; reload the page',
-  'error.form_pattern': '"{field}": {message}',
-  'error.form_pattern_default': '"{field}": this is not in the expected form',
-  'error.form_min_length': '"{field}": at least {min, number} characters',
-  'error.form_max_length': '"{field}": at most {max, number} characters',
-  'error.form_min': '"{field}": at least {min, number}',
-  'error.form_max': '"{field}": at most {max, number}',
-  'error.form_step': '"{field}": in steps of {step, number}',
-  'error.form_earliest': '"{field}": on or after {date}',
-  'error.form_latest': '"{field}": on or before {date}',
-  'error.form_email': '"{field}": enter an email address',
-  'error.form_phone': '"{field}": enter a phone number',
-  'error.form_iban': '"{field}": enter a valid IBAN, for example DE89 3704 0044 0532 0130 00',
-  'error.form_postcode': '"{field}": enter a postcode',
   'error.code_not_needed': 'This signing link does not need a code',
   'error.code_no_address': 'There is no email address or phone number to send a code to; ask the sender',
   'error.code_sms_capped':

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formMessages } from './form-messages.ts';
 
 /** Spanish (español): neutral Spanish, usted. */
 export const es: Catalogue = {
@@ -424,23 +425,8 @@ export const es: Catalogue = {
   'error.value_image':
     '«{field}»: esta imagen no se puede usar; use una imagen PNG o JPEG de 3 MB como máximo',
   'error.value_file': '«{field}»: este archivo no se puede usar; un archivo puede ocupar 10 MB como máximo',
+  ...formMessages.es,
   'error.value_unknown': '«{field}» no es uno de sus campos en este documento',
-  'error.form_required': '«{field}»: este campo es obligatorio',
-  'error.form_hidden': '«{field}»: este campo está oculto por otra respuesta y debe quedar vacío',
-  'error.form_formula': '«{field}»: el valor no coincide con su cálculo; recargue la página',
-  'error.form_pattern': '«{field}»: {message}',
-  'error.form_pattern_default': '«{field}»: no tiene la forma esperada',
-  'error.form_min_length': '«{field}»: al menos {min, number} caracteres',
-  'error.form_max_length': '«{field}»: como máximo {max, number} caracteres',
-  'error.form_min': '«{field}»: al menos {min, number}',
-  'error.form_max': '«{field}»: como máximo {max, number}',
-  'error.form_step': '«{field}»: en pasos de {step, number}',
-  'error.form_earliest': '«{field}»: el {date} o después',
-  'error.form_latest': '«{field}»: el {date} o antes',
-  'error.form_email': '«{field}»: introduzca una dirección de correo electrónico',
-  'error.form_phone': '«{field}»: introduzca un número de teléfono',
-  'error.form_iban': '«{field}»: introduzca un IBAN válido, por ejemplo ES91 2100 0418 4502 0005 1332',
-  'error.form_postcode': '«{field}»: introduzca un código postal',
   'error.code_not_needed': 'Este enlace de firma no necesita código',
   'error.code_no_address':
     'No hay correo electrónico ni teléfono al que enviar un código; consulte al remitente',

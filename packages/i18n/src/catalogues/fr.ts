@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formMessages } from './form-messages.ts';
 
 /** French (français): vouvoiement, typographic apostrophes and French quotation marks. */
 export const fr: Catalogue = {
@@ -431,23 +432,8 @@ export const fr: Catalogue = {
     '« {field} » : cette image ne peut pas être utilisée ; utilisez une image PNG ou JPEG de 3 Mo au maximum',
   'error.value_file':
     '« {field} » : ce fichier ne peut pas être utilisé ; un fichier ne peut pas dépasser 10 Mo',
+  ...formMessages.fr,
   'error.value_unknown': '« {field} » ne fait pas partie de vos champs dans ce document',
-  'error.form_required': '« {field} » : ce champ est obligatoire',
-  'error.form_hidden': '« {field} » : ce champ est masqué par une autre réponse et doit rester vide',
-  'error.form_formula': '« {field} » : la valeur ne correspond pas à son calcul ; rechargez la page',
-  'error.form_pattern': '« {field} » : {message}',
-  'error.form_pattern_default': '« {field} » : ce n’est pas sous la forme attendue',
-  'error.form_min_length': '« {field} » : au moins {min, number} caractères',
-  'error.form_max_length': '« {field} » : au plus {max, number} caractères',
-  'error.form_min': '« {field} » : au moins {min, number}',
-  'error.form_max': '« {field} » : au plus {max, number}',
-  'error.form_step': '« {field} » : par pas de {step, number}',
-  'error.form_earliest': '« {field} » : le {date} ou après',
-  'error.form_latest': '« {field} » : le {date} ou avant',
-  'error.form_email': '« {field} » : saisissez une adresse e-mail',
-  'error.form_phone': '« {field} » : saisissez un numéro de téléphone',
-  'error.form_iban': '« {field} » : saisissez un IBAN valide, par exemple FR76 3000 6000 0112 3456 7890 189',
-  'error.form_postcode': '« {field} » : saisissez un code postal',
   'error.code_not_needed': 'Ce lien de signature ne demande pas de code',
   'error.code_no_address':
     'Aucune adresse e-mail ni aucun numéro de téléphone pour envoyer un code ; contactez l’expéditeur',
