@@ -1,8 +1,8 @@
 import type { FieldAreaRow, Tx } from '@esign/db';
 import { insertTemplateFields, renameTemplateFieldRoles } from '@esign/db/queries/template-fields';
-import { FIELD_NAME_PREFIX, formLogicProblems, type LogicField } from '@esign/domain';
+import { compilePattern, FIELD_NAME_PREFIX, formLogicProblems, type LogicField } from '@esign/domain';
 import type { DetectedField } from '@esign/pdf';
-import isSafeRegex from 'safe-regex2';
+import { check as checkRegex } from 'recheck';
 import { pickLogic } from '../../contracts/field-logic.ts';
 import {
   type FieldDefinitionInput,
@@ -179,7 +179,7 @@ export async function insertFields(
 ): Promise<void> {
   const first = opts.firstPosition ?? 0;
   checkFieldCount(first + opts.fields.length);
-  if (first === 0) checkFormLogic(opts.fields);
+  if (first === 0) await checkFormLogic(opts.fields);
   await insertTemplateFields(
     tx,
     templateId,
@@ -198,16 +198,25 @@ export async function insertFields(
 }
 
 /**
- * A pattern is safe when safe-regex2 finds no nested repetition (star height above 1) within its
- * repetition limit; the pattern is also only ever run on at most MAX_PATTERN_INPUT characters.
+ * The patterns among `patterns` that recheck (a ReDoS checker that builds the pattern's automaton)
+ * does not find safe, checked as the evaluator runs them (anchored, Unicode): vulnerable to
+ * exponential or polynomial backtracking, or not decided within its time limit. A pattern is also
+ * only ever run on at most MAX_PATTERN_INPUT characters.
  */
-const isSafePattern = (pattern: string): boolean => isSafeRegex(pattern, { limit: 25 });
+async function unsafePatterns(patterns: readonly string[]): Promise<Set<string>> {
+  const unsafe = new Set<string>();
+  for (const pattern of new Set(patterns)) {
+    const result = await checkRegex(`^(?:${pattern})$`, 'u', { timeout: 2_000 }).catch(() => null);
+    if (result?.status !== 'safe') unsafe.add(pattern);
+  }
+  return unsafe;
+}
 
 /**
  * Issue 46: the template's form logic as a whole (references across roles and documents, cycles,
  * formulas, patterns); 422 invalid_field naming the fields.
  */
-function checkFormLogic(fields: readonly FieldSpec[]): void {
+async function checkFormLogic(fields: readonly FieldSpec[]): Promise<void> {
   if (!fields.some((f) => f.logic)) return;
   const logic: LogicField[] = fields.map((f) => ({
     name: f.name,
@@ -216,7 +225,9 @@ function checkFormLogic(fields: readonly FieldSpec[]): void {
     required: f.required,
     ...(f.logic ?? {}),
   }));
-  const problems = formLogicProblems(logic, { isSafePattern });
+  const patterns = logic.flatMap((f) => (f.validation?.pattern !== undefined ? [f.validation.pattern] : []));
+  const unsafe = await unsafePatterns(patterns.filter((p) => compilePattern(p) !== null));
+  const problems = formLogicProblems(logic, { isSafePattern: (p) => !unsafe.has(p) });
   if (problems.length === 0) return;
   const names = [...new Set(problems.flatMap((p) => p.fields))];
   throw new CoreError(
