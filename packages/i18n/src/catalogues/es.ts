@@ -1,5 +1,5 @@
 import type { Catalogue } from './en.ts';
-import { formMessages } from './form-messages.ts';
+import { formEs } from './form/es.ts';
 
 /** Spanish (español): neutral Spanish, usted. */
 export const es: Catalogue = {
@@ -425,7 +425,7 @@ export const es: Catalogue = {
   'error.value_image':
     '«{field}»: esta imagen no se puede usar; use una imagen PNG o JPEG de 3 MB como máximo',
   'error.value_file': '«{field}»: este archivo no se puede usar; un archivo puede ocupar 10 MB como máximo',
-  ...formMessages.es,
+  ...formEs,
   'error.value_unknown': '«{field}» no es uno de sus campos en este documento',
   'error.code_not_needed': 'Este enlace de firma no necesita código',
   'error.code_no_address':

@@ -1,5 +1,5 @@
 import type { Catalogue } from './en.ts';
-import { formMessages } from './form-messages.ts';
+import { formIt } from './form/it.ts';
 
 /** Italian (italiano): formal address (Lei). */
 export const it: Catalogue = {
@@ -422,7 +422,7 @@ export const it: Catalogue = {
   'error.value_image':
     '«{field}»: questa immagine non può essere usata; usi un’immagine PNG o JPEG di al massimo 3 MB',
   'error.value_file': '«{field}»: questo file non può essere usato; un file può essere al massimo di 10 MB',
-  ...formMessages.it,
+  ...formIt,
   'error.value_unknown': '«{field}» non è uno dei suoi campi in questo documento',
   'error.code_not_needed': 'Questo link di firma non richiede un codice',
   'error.code_no_address':

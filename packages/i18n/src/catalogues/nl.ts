@@ -1,5 +1,5 @@
 import type { Catalogue } from './en.ts';
-import { formMessages } from './form-messages.ts';
+import { formNl } from './form/nl.ts';
 
 /** Dutch (Nederlands): u-vorm, as in business correspondence. */
 export const nl: Catalogue = {
@@ -427,7 +427,7 @@ export const nl: Catalogue = {
   'error.value_image':
     '‘{field}’: deze afbeelding kan niet worden gebruikt; gebruik een PNG- of JPEG-afbeelding van hoogstens 3 MB',
   'error.value_file': '‘{field}’: dit bestand kan niet worden gebruikt; een bestand mag hoogstens 10 MB zijn',
-  ...formMessages.nl,
+  ...formNl,
   'error.value_unknown': '‘{field}’ is geen van jouw velden in dit document',
   'error.code_not_needed': 'Deze ondertekenlink heeft geen code nodig',
   'error.code_no_address':

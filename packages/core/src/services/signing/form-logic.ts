@@ -34,7 +34,8 @@ export function formValuesOf(
   own?: { role: string; values: Record<string, FieldValue> },
 ): Record<string, FieldValue> {
   const byRole = new Map<string, Record<string, FieldValue>>();
-  for (const s of signers) if (s.role) byRole.set(s.role, effectiveValues(s));
+  // Only what signed signers gave counts (what the signing page sees of them, `filled_by_others`).
+  for (const s of signers) if (s.role && s.status === 'signed') byRole.set(s.role, effectiveValues(s));
   if (own) byRole.set(own.role, own.values);
   const out: Record<string, FieldValue> = {};
   for (const f of snapshot.fields) {
