@@ -16,7 +16,10 @@ export function paintField(page: SigningPage, field: SigningField): void {
   const filled = isFilled(value);
   const invalid = page.invalid.has(field.id);
   const tip = document.getElementById(`err-${field.id}`);
-  if (tip) tip.hidden = !invalid;
+  if (tip) {
+    tip.hidden = !invalid;
+    tip.textContent = page.formMessages.get(field.id) ?? tr('sign.required_tip');
+  }
   const first = page.overlays.get(field.id)?.[0];
   if (tip && first && invalid) placeTip(tip, first);
   for (const el of page.overlays.get(field.id) ?? []) {

@@ -5,6 +5,7 @@ import { announce, background, h } from './dom.ts';
 import { goNext } from './field-actions.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { finish } from './finish.ts';
+import { applyForm } from './form.ts';
 import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import { introText } from './intro-text.ts';
 import { saveNow } from './saving.ts';
@@ -36,6 +37,7 @@ export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
     const id = (e.target as HTMLElement).dataset?.field;
     if (id) page.lastFieldId = id;
   });
+  applyForm(page);
   for (const f of page.fields) paintField(page, f);
   updateProgress(page);
   const fillable = page.fields.filter((f) => !f.prefilled);

@@ -24,6 +24,7 @@ import {
   scopeOfRequest,
   sessionValid,
 } from './context.ts';
+import { hasFormLogic } from './form-logic.ts';
 import { filledByOthers } from './others.ts';
 
 /**
@@ -77,6 +78,11 @@ function ownFields(snapshot: RequestSnapshot, signer: SignerRow) {
   }));
 }
 
+/** Issue 46: the other roles' fields, as the page's form evaluation reads them (no areas, no values). */
+function otherFormFields(snapshot: RequestSnapshot, role: string | null) {
+  return snapshot.fields.filter((f) => f.role !== role).map(({ id: _id, areas: _areas, ...f }) => f);
+}
+
 /** signing.open: the snapshot for this signer; records `viewed` when the document is shown. */
 export async function openSigning(sc: SignerCtx, token: string, session: string | undefined) {
   // The template editor's preview: the signing page as a role would see the template (nothing saved).
@@ -118,6 +124,7 @@ export async function openSigning(sc: SignerCtx, token: string, session: string 
     filled_by_others: visible
       ? filledByOthers(snapshot, await loadSigners(sc.db, r.request.id), r.signer)
       : [],
+    ...(visible && hasFormLogic(snapshot) ? { form_fields: otherFormFields(snapshot, r.signer.role) } : {}),
     locale,
     locale_source: source,
     consent_text: consentText(locale),
