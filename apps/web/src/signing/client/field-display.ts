@@ -18,7 +18,9 @@ export function paintField(page: SigningPage, field: SigningField): void {
   const tip = document.getElementById(`err-${field.id}`);
   if (tip) {
     tip.hidden = !invalid;
-    tip.textContent = page.formMessages.get(field.id) ?? tr('sign.required_tip');
+    const message = page.formMessages.get(field.id);
+    tip.textContent = message ?? tr('sign.required_tip');
+    tip.classList.toggle('message', message !== undefined);
   }
   const first = page.overlays.get(field.id)?.[0];
   if (tip && first && invalid) placeTip(tip, first);

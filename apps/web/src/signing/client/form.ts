@@ -19,6 +19,14 @@ interface Original {
 
 const originals = new WeakMap<SigningField, Original>();
 
+/**
+ * Whether the signer fills a field in at all: not the sender's, not computed by a formula;
+ * whether the form hides it now or not (it may show again).
+ */
+export function signerFills(f: SigningField): boolean {
+  return !original(f).prefilled && f.formula === undefined;
+}
+
 export function hasFormLogic(page: SigningPage): boolean {
   return page.open.form_fields !== undefined || page.fields.some(isLogicField);
 }

@@ -17,6 +17,7 @@ import type { OpenResult } from './types.ts';
 /** The signing screen: the bar with progress and actions, the sender's message, the documents. */
 export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
   const page = createSigningPage(open, flow);
+  applyForm(page);
   const { ui } = page;
   ui.next.addEventListener('click', (e) => background(goNext(page, e.detail === 0 ? 'keyboard' : 'pointer')));
   ui.finish.addEventListener('click', () => background(finish(page)));
