@@ -1,16 +1,31 @@
-import { formIssues, type LogicField } from '@esign/domain';
-import type { MessageKey } from '@esign/i18n';
+import type * as Engine from './form-engine.ts';
 import { pageLocale, tr } from './i18n.ts';
 import type { SigningPage } from './signing-state.ts';
-import type { SigningField } from './types.ts';
+import type { OpenResult, SigningField } from './types.ts';
 
 /**
- * Issue 46 on the signing page: the fields' conditions, formulas and validation, evaluated as the
- * signer fills the form with the same @esign/domain code the server runs at completion. A hidden
- * field's areas disappear and its value is cleared; a formula field shows its computed value,
- * read-only; required marks follow `required_when`; a value its validation refuses is marked with
- * the message the server would give.
+ * Issue 46: the form logic of the signing page, loaded (form-engine.ts, with @esign/domain's
+ * evaluator) only when the request's fields have conditions, formulas or validation, so the
+ * signing page of every other request stays within its size budget.
  */
+
+let engine: typeof Engine | null = null;
+
+const LOGIC_KEYS = ['show_when', 'required_when', 'formula', 'validation'] as const;
+
+/** Loads the evaluator when `open` needs it; call before showing the signing page. */
+export async function loadFormLogic(open: OpenResult): Promise<void> {
+  const needed =
+    open.form_fields !== undefined || open.fields.some((f) => LOGIC_KEYS.some((k) => f[k] !== undefined));
+  if (needed && !engine) engine = await import('./form-engine.ts');
+}
+
+const deps: Engine.EngineDeps = { original: (f) => original(f), tr, locale: pageLocale };
+
+export const hasFormLogic = (page: SigningPage): boolean => engine?.hasFormLogic(page) ?? false;
+export const applyForm = (page: SigningPage): SigningField[] => engine?.applyForm(page, deps) ?? [];
+export const formProblems = (page: SigningPage): Map<string, string> =>
+  engine?.formProblems(page, deps) ?? new Map();
 
 interface Original {
   required: boolean;
@@ -19,28 +34,8 @@ interface Original {
 
 const originals = new WeakMap<SigningField, Original>();
 
-/**
- * Whether the signer fills a field in at all: not the sender's, not computed by a formula;
- * whether the form hides it now or not (it may show again).
- */
-export function signerFills(f: SigningField): boolean {
-  return !original(f).prefilled && f.formula === undefined;
-}
-
-export function hasFormLogic(page: SigningPage): boolean {
-  return page.open.form_fields !== undefined || page.fields.some(isLogicField);
-}
-
-function isLogicField(f: SigningField): boolean {
-  return (
-    f.show_when !== undefined ||
-    f.required_when !== undefined ||
-    f.formula !== undefined ||
-    f.validation !== undefined
-  );
-}
-
-function original(f: SigningField): Original {
+/** A field's `required` and `prefilled` as signing.open gave them, before the form changed them. */
+export function original(f: SigningField): Original {
   let o = originals.get(f);
   if (!o) {
     o = { required: f.required, prefilled: f.prefilled };
@@ -49,54 +44,10 @@ function original(f: SigningField): Original {
   return o;
 }
 
-const role = (page: SigningPage) => page.open.signer.role ?? '';
-
-/** The form as the evaluator reads it: this signer's fields, the other roles', every value by name. */
-function formOf(page: SigningPage) {
-  const own: LogicField[] = page.fields.map((f) => ({ ...f, ...original(f), role: role(page) }));
-  const fields = [...own, ...((page.open.form_fields ?? []) as LogicField[])];
-  const values: Record<string, unknown> = {};
-  for (const o of page.open.filled_by_others) values[o.name] = o.value;
-  for (const f of page.fields) values[f.name] = page.values.get(f.id) ?? null;
-  return { fields, values };
-}
-
 /**
- * Re-evaluates the form after a change; returns the fields whose value it changed (cleared
- * because hidden, or computed), which the caller saves and repaints.
+ * Whether the signer fills a field in at all: not the sender's, not computed by a formula;
+ * whether the form hides it now or not (it may show again).
  */
-export function applyForm(page: SigningPage): SigningField[] {
-  if (!hasFormLogic(page)) return [];
-  const { fields, values } = formOf(page);
-  const { state } = formIssues(fields, values as never, { role: role(page), locale: pageLocale() });
-  const changed: SigningField[] = [];
-  for (const f of page.fields) {
-    const s = state.fields[f.name];
-    if (!s) continue;
-    const o = original(f);
-    f.required = s.required;
-    // Hidden and computed fields are not the signer's to fill: Next field and Finish pass them by.
-    f.prefilled = o.prefilled || !s.visible || s.computed !== undefined;
-    for (const el of page.overlays.get(f.id) ?? []) el.hidden = !s.visible;
-    const next = s.visible ? (s.computed !== undefined ? s.computed : (page.values.get(f.id) ?? null)) : null;
-    if (next !== (page.values.get(f.id) ?? null)) {
-      page.values.set(f.id, next);
-      page.dirty.add(f.id);
-      changed.push(f);
-    }
-  }
-  return changed;
-}
-
-/** Each of this signer's shown fields whose value the server would refuse, with the message (by field id). */
-export function formProblems(page: SigningPage): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!hasFormLogic(page)) return out;
-  const { fields, values } = formOf(page);
-  const { issues } = formIssues(fields, values as never, { role: role(page), locale: pageLocale() });
-  for (const issue of issues) {
-    const f = page.fields.find((x) => x.name === issue.field);
-    if (f && !out.has(f.id)) out.set(f.id, tr(issue.key as MessageKey, issue.values));
-  }
-  return out;
+export function signerFills(f: SigningField): boolean {
+  return !original(f).prefilled && f.formula === undefined;
 }
