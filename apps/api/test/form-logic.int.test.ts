@@ -2,10 +2,17 @@ import { createCaller, createContext, createLogger, drainJobs, jobHandlers } fro
 import { formIssues, type LogicField } from '@esign/domain';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTaggedPdf } from '../../../packages/pdf/test/ingest-fixtures.ts';
+import {
+  pdfText,
+  requireTool,
+  signaturePng,
+  tempDir,
+  writeTemp,
+} from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 
 // Issue 46 through the REST API and the signing procedures: fields shown and required by other
 // answers (across roles), a price formula, an IBAN field; refusals at save and at submission.
@@ -82,7 +89,10 @@ beforeAll(async () => {
   templateId = tpl.body.id;
   fields = tpl.body.fields;
   // The refusals at save are tried on a template of their own (a PATCH that passed would replace the form).
-  const scratch = await t.api('POST', 'templates', { key: owner.key, body: { documents: [{ file: b64(await plainPdf(1)) }] } });
+  const scratch = await t.api('POST', 'templates', {
+    key: owner.key,
+    body: { documents: [{ file: b64(await plainPdf(1)) }] },
+  });
   scratchId = scratch.body.id;
 });
 afterAll(() => t?.close());
@@ -169,6 +179,45 @@ describe('issue 46: form logic in the Template (REST contract)', () => {
   });
 });
 
+describe('issue 46.4: text tags carry form logic', () => {
+  it('a tagged PDF gives fields with conditions and a formula; a cycle written in tags is refused at save', async () => {
+    const pdf = await makeTaggedPdf([
+      [
+        { runs: ['Kind: {{Kind;type=radio;options=Company,Person}}'], y: 700 },
+        { runs: ['VAT: {{VAT;show_if=Kind:equals:Company;min_length=8}}'], y: 650 },
+        { runs: ['Qty: {{Qty;type=number;min=1}}'], y: 600 },
+        { runs: ['Total: {{Total;type=number;formula=[Qty]*2;decimals=0;suffix=EUR}}'], y: 550 },
+      ],
+    ]);
+    const res = await t.api('POST', 'templates', {
+      key: owner.key,
+      body: { documents: [{ file: b64(pdf) }] },
+    });
+    expect(res.status, res.text).toBe(201);
+    const byName = Object.fromEntries(res.body.fields.map((f: { name: string }) => [f.name, f]));
+    expect(byName.VAT).toMatchObject({
+      show_when: { all: [{ field: 'Kind', op: 'equals', value: 'Company' }] },
+      validation: { min_length: 8 },
+    });
+    expect(byName.Total).toMatchObject({ formula: '{Qty}*2', format: { decimals: 0, suffix: ' EUR' } });
+    const cycle = await makeTaggedPdf([
+      [
+        { runs: ['{{A;type=number;formula=[B]+1}}'], y: 700 },
+        { runs: ['{{B;type=number;formula=[A]+1}}'], y: 650 },
+      ],
+    ]);
+    const refused = await t.api('POST', 'templates', {
+      key: owner.key,
+      body: { documents: [{ file: b64(cycle) }] },
+    });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_field',
+      message: expect.stringMatching(/reference cycle: "A", "B"/),
+    });
+  });
+});
+
 describe('issue 46: submissions refused with 422 naming the field (server recomputes)', () => {
   const refusal = async (values: Record<string, unknown>) => {
     const r = await sent();
@@ -208,13 +257,18 @@ describe('issue 46: submissions refused with 422 naming the field (server recomp
 
 /** The sealed documents' text and the audit trail's, read back with pdftotext. */
 async function sealedText(id: number): Promise<{ documents: string; trail: string }> {
-  await drainJobs({ db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() }, jobHandlers);
+  await drainJobs(
+    { db: t.db, logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
+    jobHandlers,
+  );
   const done = await t.api('GET', `signature_requests/${id}`, { key: owner.key });
   expect(done.body.status, done.text).toBe('completed');
   const dir = tempDir('form-logic');
   const read = async (url: string, name: string) =>
     pdfText(writeTemp(dir, `${name}-${id}.pdf`, new Uint8Array(await (await fetch(url)).arrayBuffer())));
-  const docs = await Promise.all(done.body.documents.map((d: { url: string }, i: number) => read(d.url, `doc${i}`)));
+  const docs = await Promise.all(
+    done.body.documents.map((d: { url: string }, i: number) => read(d.url, `doc${i}`)),
+  );
   return { documents: docs.join('\n'), trail: await read(done.body.audit_trail_url, 'trail') };
 }
 

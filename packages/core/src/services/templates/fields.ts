@@ -92,6 +92,7 @@ export function fieldSpecsFromDetected(detected: DetectedField[], documentIndex:
       ...(fontSize ? { font_size: fontSize } : {}),
     })),
     source: d.source === 'text_tag' ? 'text_tag' : 'form',
+    logic: d.logic ?? null,
   }));
 }
 
