@@ -301,6 +301,25 @@ describe('issue 46: both paths signed; the sealed PDFs draw only each path’s f
     expect(text).not.toContain('Jane');
     const seller = (await t.api('GET', `signature_requests/${r.id}`, { key: owner.key })).body.signers[0];
     expect(seller.values).toContainEqual({ field: 'Total', value: 59.97 });
+    // Issue 46.5: the audit entry keeps the rules in force, the hidden fields and why, the computed
+    // and submitted values.
+    const signed = await t.db
+      .selectFrom('audit_events')
+      .select('data')
+      .where('signature_request_id', '=', r.id)
+      .where('type', '=', 'signer.signed')
+      .where('signer_id', '=', seller.id)
+      .executeTakeFirstOrThrow();
+    expect(signed.data.form).toMatchObject({
+      rules: {
+        'VAT number': { show_when: company },
+        Total: { formula: 'round({Quantity} * {Unit price}, 2)' },
+      },
+      hidden: { 'Full name': ['Customer kind'] },
+      computed: { Total: 59.97 },
+      submitted: { 'Customer kind': 'Company', 'VAT number': 'DE123456789', IBAN },
+    });
+    expect(JSON.stringify(signed.data.form)).not.toContain('data:image');
   });
 
   it('person path: company fields are neither stored nor drawn, and the audit trail says which answer hid them', async () => {

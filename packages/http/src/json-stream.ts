@@ -229,7 +229,8 @@ async function parseJsonStreaming(payload: Readable, opts: StreamingJsonOptions)
         // A body that failed (the client left, or it was refused) uses none of its files either,
         // whether or not the request's own removal has run yet (or runs at all: a connection
         // reset while the body is read is not always seen as an abort).
-        if (failed || uploads.removed.aborted) await Promise.all(thread.files.map((p) => unlink(p).catch(() => {})));
+        if (failed || uploads.removed.aborted)
+          await Promise.all(thread.files.map((p) => unlink(p).catch(() => {})));
       })
       .catch(() => {}); // the thread's exit cannot fail and each unlink is caught: nothing is left
   }

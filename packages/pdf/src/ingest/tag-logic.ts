@@ -35,11 +35,16 @@ function rule(value: string): { field: string; op: ConditionOp; value?: string |
 }
 
 function addRule(logic: TagLogic, key: 'show_when' | 'required_when', kind: 'all' | 'any', r: unknown): void {
-  const group = (logic[key] ??= {}) as Record<string, unknown[]>;
-  (group[kind] ??= []).push(r);
+  logic[key] ??= {};
+  const group = logic[key] as Record<string, unknown[]>;
+  group[kind] ??= [];
+  group[kind].push(r);
 }
 
-const sub = (logic: TagLogic, key: 'format' | 'validation') => (logic[key] ??= {}) as Record<string, unknown>;
+function sub(logic: TagLogic, key: 'format' | 'validation'): Record<string, unknown> {
+  logic[key] ??= {};
+  return logic[key] as Record<string, unknown>;
+}
 
 /** Reads one form logic setting into `logic`; false when `key` is not one of them. */
 export function readLogicSetting(key: string, value: string, logic: TagLogic, notes: string[]): boolean {

@@ -151,8 +151,8 @@ function readSetting(s: string, out: Settings, notes: string[]): void {
       return;
     }
     default:
-      if (!readLogicSetting(key, value, (out.logic ??= {}), notes))
-        notes.push(`unknown setting "${key}" was ignored`);
+      out.logic ??= {};
+      if (!readLogicSetting(key, value, out.logic, notes)) notes.push(`unknown setting "${key}" was ignored`);
   }
 }
 
