@@ -60,7 +60,10 @@ describe('issue 46.4: bulk send ignores hidden fields’ columns and recomputes 
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
     const valuesOf = async (id: number) =>
       Object.fromEntries(
-        (await caller.signatureRequests.get({ id })).signers[0]!.values.map((v) => [v.field, v.value]),
+        ((await caller.signatureRequests.get({ id })).signers[0]!.values ?? []).map((v) => [
+          v.field,
+          v.value,
+        ]),
       );
     expect(await valuesOf(rows[0]!.signature_request_id!)).toEqual({
       Kind: 'Company',

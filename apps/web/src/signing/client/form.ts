@@ -35,7 +35,7 @@ interface Original {
 const originals = new WeakMap<SigningField, Original>();
 
 /** A field's `required` and `prefilled` as signing.open gave them, before the form changed them. */
-export function original(f: SigningField): Original {
+function original(f: SigningField): Original {
   let o = originals.get(f);
   if (!o) {
     o = { required: f.required, prefilled: f.prefilled };

@@ -20,7 +20,7 @@ export function hasFormLogic(snapshot: RequestSnapshot): boolean {
 }
 
 /** The snapshot's fields as the evaluator reads them. */
-export function logicFields(snapshot: RequestSnapshot): LogicField[] {
+function logicFields(snapshot: RequestSnapshot): LogicField[] {
   return snapshot.fields;
 }
 
