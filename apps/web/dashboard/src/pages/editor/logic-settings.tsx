@@ -96,30 +96,41 @@ export function LogicSettings(props: {
       ) : null}
       {field.type === 'number' ? <FormulaInput field={field} onChange={props.onChange} /> : null}
       {field.type === 'text' || field.type === 'phone' ? (
-        <div className="field">
-          <label htmlFor="ed-preset">{msg('editor.logic.preset')}</label>
-          <select
-            id="ed-preset"
-            value={field.logic?.validation?.preset ?? ''}
-            onChange={(e) => {
-              const preset = (e.target.value || undefined) as ValidationPreset | undefined;
-              const validation = { ...field.logic?.validation, preset };
-              if (!preset) delete validation.preset;
-              props.onChange(
-                withLogic(field, { validation: Object.keys(validation).length ? validation : undefined }),
-              );
-            }}
-          >
-            <option value="">{msg('editor.logic.preset_none')}</option>
-            {VALIDATION_PRESETS.map((p) => (
-              <option key={p} value={p}>
-                {msg(`editor.logic.preset.${p}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PresetSelect field={field} onChange={props.onChange} />
       ) : null}
     </fieldset>
+  );
+}
+
+/** A ready-made check of a text or phone field's answer. */
+function PresetSelect(props: {
+  field: EditorField;
+  onChange: (patch: { logic: FieldLogic | undefined }) => void;
+}) {
+  const { field } = props;
+  return (
+    <div className="field">
+      <label htmlFor="ed-preset">{msg('editor.logic.preset')}</label>
+      <select
+        id="ed-preset"
+        value={field.logic?.validation?.preset ?? ''}
+        onChange={(e) => {
+          const preset = (e.target.value || undefined) as ValidationPreset | undefined;
+          const validation = { ...field.logic?.validation, preset };
+          if (!preset) delete validation.preset;
+          props.onChange(
+            withLogic(field, { validation: Object.keys(validation).length ? validation : undefined }),
+          );
+        }}
+      >
+        <option value="">{msg('editor.logic.preset_none')}</option>
+        {VALIDATION_PRESETS.map((p) => (
+          <option key={p} value={p}>
+            {msg(`editor.logic.preset.${p}`)}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
