@@ -137,7 +137,17 @@ describe.runIf(browserTestsEnabled('signing form logic'))(
       // The total is computed on the page, read-only.
       const total = kind === 'Company' ? '59.97' : '25';
       await expect.poll(() => page.locator('main').innerText()).toContain(total);
-      // A wrong IBAN is refused as the server would, with the same message.
+      // A wrong IBAN is refused as the server would, with the same message: as the signer types…
+      await fieldButton(page, 'IBAN').click();
+      await dialog(page).locator('input').first().fill('DE88 3704 0044 0532 0130 00');
+      await expect
+        .poll(() => dialog(page).locator('.hint.error').textContent())
+        .toBe(en('error.form_iban', { field: 'IBAN' }));
+      await dialog(page).locator('input').first().fill('DE89 3704 0044 0532 0130 00');
+      await expect.poll(() => dialog(page).locator('.hint.error').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog(page).count()).toBe(0);
+      // …and on the field once saved.
       await typeInto(page, 'IBAN', 'DE88 3704 0044 0532 0130 00');
       const tip = page.locator('.field-tip:not([hidden])');
       await expect.poll(() => tip.first().textContent()).toBe(en('error.form_iban', { field: 'IBAN' }));

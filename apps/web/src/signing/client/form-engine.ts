@@ -1,4 +1,4 @@
-import { formIssues, type LogicField } from '@esign/domain';
+import { formIssues, type LogicField, validateValue } from '@esign/domain';
 import type { MessageKey } from '@esign/i18n';
 import type { SigningPage } from './signing-state.ts';
 import type { SigningField } from './types.ts';
@@ -19,6 +19,27 @@ export interface EngineDeps {
   original(f: SigningField): { required: boolean; prefilled: boolean };
   tr(key: MessageKey, values: Record<string, string | number>): string;
   locale(): string;
+}
+
+/**
+ * As the signer types in a field's editor: the message its validation gives (the server's, in the
+ * page's language) replaces the hint below the input while the value is refused. `parse` is the
+ * page's reading of the text (numbers and dates as the signer writes them).
+ */
+export function watchInput(
+  field: SigningField,
+  els: { input: HTMLInputElement | HTMLTextAreaElement; hint: HTMLElement },
+  parse: (raw: string) => unknown,
+  deps: EngineDeps,
+): void {
+  if (!field.validation) return;
+  const hint = els.hint.textContent ?? '';
+  els.hint.setAttribute('aria-live', 'polite');
+  els.input.addEventListener('input', () => {
+    const issue = validateValue({ ...field, role: '' }, parse(els.input.value), deps.locale());
+    els.hint.textContent = issue ? deps.tr(issue.key as MessageKey, issue.values) : hint;
+    els.hint.classList.toggle('error', issue !== null);
+  });
 }
 
 export function hasFormLogic(page: SigningPage): boolean {

@@ -24,6 +24,11 @@ const deps: Engine.EngineDeps = { original: (f) => original(f), tr, locale: page
 
 export const hasFormLogic = (page: SigningPage): boolean => engine?.hasFormLogic(page) ?? false;
 export const applyForm = (page: SigningPage): SigningField[] => engine?.applyForm(page, deps) ?? [];
+export const watchInput = (
+  field: SigningField,
+  els: Parameters<typeof Engine.watchInput>[1],
+  parse: (raw: string) => unknown,
+): void => engine?.watchInput(field, els, parse, deps);
 export const formProblems = (page: SigningPage): Map<string, string> =>
   engine?.formProblems(page, deps) ?? new Map();
 
