@@ -87,6 +87,46 @@ describe('editor operations', () => {
     expect(d.fields[0]!.areas[0]!.doc).toBe(9);
     expect(ops.toSaveInput(1, 4, d).fields![0]!.areas[0]!.document).toBe(1);
   });
+
+  it('issue 46: a field’s conditions, formula, format and validation survive the editor’s save', () => {
+    const logic = {
+      show_when: { all: [{ field: 'Kind', op: 'equals', value: 'Company' }] },
+      formula: '{A} * 2',
+      format: { decimals: 0 },
+      validation: { min: 1 },
+    };
+    const d = ops.fromServer({
+      version: 1,
+      documents: [{ id: 5, name: 'a', pages: [] }],
+      template: {
+        name: 'T',
+        roles: ['R'],
+        fields: [
+          {
+            id: 'u',
+            name: 'F',
+            type: 'number',
+            role: 'R',
+            required: true,
+            areas: [{ page: 1, x: 0, y: 0, w: 0.1, h: 0.1, document: 0 }],
+            ...logic,
+          },
+          {
+            id: 'v',
+            name: 'G',
+            type: 'text',
+            role: 'R',
+            required: true,
+            areas: [{ page: 1, x: 0, y: 0.2, w: 0.1, h: 0.1, document: 0 }],
+          },
+        ],
+      },
+    } as never);
+    const [f, g] = ops.toSaveInput(1, 1, d).fields!;
+    expect(f).toMatchObject(logic);
+    expect(g).not.toHaveProperty('show_when');
+    expect(g).not.toHaveProperty('formula');
+  });
 });
 
 describe('undo and redo', () => {

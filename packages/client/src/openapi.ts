@@ -5440,13 +5440,108 @@ export interface operations {
                                     x: number;
                                     y: number;
                                 }[];
+                                /** @description number fields: how the value is rounded and drawn */
+                                format?: {
+                                    /** @description digits after the decimal point; default 2 */
+                                    decimals?: number;
+                                    /** @description drawn before the number, such as `€ ` */
+                                    prefix?: string;
+                                    /** @description drawn after the number, such as ` EUR` */
+                                    suffix?: string;
+                                };
+                                /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                                formula?: string;
                                 id: string;
                                 name?: string;
                                 options?: string[];
                                 required: boolean;
+                                /** @description the field is required only when these rules hold (instead of `required`) */
+                                required_when?: {
+                                    /** @description every rule must hold */
+                                    all: {
+                                        /** @description the name of the field whose value is compared (any role, any document) */
+                                        field: string;
+                                        /**
+                                         * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                         * @enum {string}
+                                         */
+                                        op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                        /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                        value?: string | number | boolean;
+                                    }[];
+                                } | {
+                                    /** @description at least one rule must hold */
+                                    any: {
+                                        /** @description the name of the field whose value is compared (any role, any document) */
+                                        field: string;
+                                        /**
+                                         * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                         * @enum {string}
+                                         */
+                                        op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                        /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                        value?: string | number | boolean;
+                                    }[];
+                                };
                                 role: string;
+                                /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                                show_when?: {
+                                    /** @description every rule must hold */
+                                    all: {
+                                        /** @description the name of the field whose value is compared (any role, any document) */
+                                        field: string;
+                                        /**
+                                         * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                         * @enum {string}
+                                         */
+                                        op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                        /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                        value?: string | number | boolean;
+                                    }[];
+                                } | {
+                                    /** @description at least one rule must hold */
+                                    any: {
+                                        /** @description the name of the field whose value is compared (any role, any document) */
+                                        field: string;
+                                        /**
+                                         * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                         * @enum {string}
+                                         */
+                                        op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                        /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                        value?: string | number | boolean;
+                                    }[];
+                                };
                                 /** @enum {string} */
                                 type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                                /** @description checks beyond the type, on the signing page and on the server */
+                                validation?: {
+                                    /** @description date fields: earliest date, YYYY-MM-DD */
+                                    earliest?: string;
+                                    /** @description date fields: latest date, YYYY-MM-DD */
+                                    latest?: string;
+                                    /** @description number fields: largest value */
+                                    max?: number;
+                                    /** @description text fields: most characters */
+                                    max_length?: number;
+                                    /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                    message?: string | {
+                                        [key: string]: string;
+                                    };
+                                    /** @description number fields: smallest value */
+                                    min?: number;
+                                    /** @description text fields: fewest characters */
+                                    min_length?: number;
+                                    /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                    pattern?: string;
+                                    /**
+                                     * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                     * @enum {string}
+                                     */
+                                    preset?: "email" | "phone" | "iban" | "postcode";
+                                    /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                    step?: number;
+                                };
                             }[];
                             folder: string | null;
                             /** @example 1042 */
@@ -5588,6 +5683,17 @@ export interface operations {
                             /** @description top edge, as a fraction of the page's height (0..1, from the top) */
                             y: number;
                         }[];
+                        /** @description number fields: how the value is rounded and drawn */
+                        format?: {
+                            /** @description digits after the decimal point; default 2 */
+                            decimals?: number;
+                            /** @description drawn before the number, such as `€ ` */
+                            prefix?: string;
+                            /** @description drawn after the number, such as ` EUR` */
+                            suffix?: string;
+                        };
+                        /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                        formula?: string;
                         /** @description field name, the key of `prefill` values; default such as `Signature 2` */
                         name?: string;
                         /** @description the choices; required for select, radio and multiple */
@@ -5597,13 +5703,97 @@ export interface operations {
                          * @default true
                          */
                         required?: boolean;
+                        /** @description the field is required only when these rules hold (instead of `required`) */
+                        required_when?: {
+                            /** @description every rule must hold */
+                            all: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        } | {
+                            /** @description at least one rule must hold */
+                            any: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        };
                         /** @description the role that fills it; created if new; default the template's first role */
                         role?: string;
+                        /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                        show_when?: {
+                            /** @description every rule must hold */
+                            all: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        } | {
+                            /** @description at least one rule must hold */
+                            any: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        };
                         /**
                          * @description what the signer fills in
                          * @enum {string}
                          */
                         type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp";
+                        /** @description checks beyond the type, on the signing page and on the server */
+                        validation?: {
+                            /** @description date fields: earliest date, YYYY-MM-DD */
+                            earliest?: string;
+                            /** @description date fields: latest date, YYYY-MM-DD */
+                            latest?: string;
+                            /** @description number fields: largest value */
+                            max?: number;
+                            /** @description text fields: most characters */
+                            max_length?: number;
+                            /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                            message?: string | {
+                                [key: string]: string;
+                            };
+                            /** @description number fields: smallest value */
+                            min?: number;
+                            /** @description text fields: fewest characters */
+                            min_length?: number;
+                            /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                            pattern?: string;
+                            /**
+                             * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                             * @enum {string}
+                             */
+                            preset?: "email" | "phone" | "iban" | "postcode";
+                            /** @description number fields: values go in steps of this, from `min` (or 0) */
+                            step?: number;
+                        };
                     }[];
                     /** @description folder name; created if missing */
                     folder?: string;
@@ -5676,13 +5866,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */
@@ -5887,13 +6172,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */
@@ -6040,6 +6420,17 @@ export interface operations {
                             /** @description top edge, as a fraction of the page's height (0..1, from the top) */
                             y: number;
                         }[];
+                        /** @description number fields: how the value is rounded and drawn */
+                        format?: {
+                            /** @description digits after the decimal point; default 2 */
+                            decimals?: number;
+                            /** @description drawn before the number, such as `€ ` */
+                            prefix?: string;
+                            /** @description drawn after the number, such as ` EUR` */
+                            suffix?: string;
+                        };
+                        /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                        formula?: string;
                         /** @description field name, the key of `prefill` values; default such as `Signature 2` */
                         name?: string;
                         /** @description the choices; required for select, radio and multiple */
@@ -6049,13 +6440,97 @@ export interface operations {
                          * @default true
                          */
                         required?: boolean;
+                        /** @description the field is required only when these rules hold (instead of `required`) */
+                        required_when?: {
+                            /** @description every rule must hold */
+                            all: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        } | {
+                            /** @description at least one rule must hold */
+                            any: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        };
                         /** @description the role that fills it; created if new; default the template's first role */
                         role?: string;
+                        /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                        show_when?: {
+                            /** @description every rule must hold */
+                            all: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        } | {
+                            /** @description at least one rule must hold */
+                            any: {
+                                /** @description the name of the field whose value is compared (any role, any document) */
+                                field: string;
+                                /**
+                                 * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                 * @enum {string}
+                                 */
+                                op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                value?: string | number | boolean;
+                            }[];
+                        };
                         /**
                          * @description what the signer fills in; `cells` (from text tags and form fields) is kept as read
                          * @enum {string}
                          */
                         type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                        /** @description checks beyond the type, on the signing page and on the server */
+                        validation?: {
+                            /** @description date fields: earliest date, YYYY-MM-DD */
+                            earliest?: string;
+                            /** @description date fields: latest date, YYYY-MM-DD */
+                            latest?: string;
+                            /** @description number fields: largest value */
+                            max?: number;
+                            /** @description text fields: most characters */
+                            max_length?: number;
+                            /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                            message?: string | {
+                                [key: string]: string;
+                            };
+                            /** @description number fields: smallest value */
+                            min?: number;
+                            /** @description text fields: fewest characters */
+                            min_length?: number;
+                            /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                            pattern?: string;
+                            /**
+                             * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                             * @enum {string}
+                             */
+                            preset?: "email" | "phone" | "iban" | "postcode";
+                            /** @description number fields: values go in steps of this, from `min` (or 0) */
+                            step?: number;
+                        };
                     }[];
                     /** @description folder name; created if missing; null takes the template out of its folder */
                     folder?: string | null;
@@ -6120,13 +6595,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */
@@ -6334,13 +6904,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */
@@ -6576,13 +7241,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */
@@ -7943,13 +8703,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */
@@ -8045,13 +8900,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */
@@ -8147,13 +9097,108 @@ export interface operations {
                                 x: number;
                                 y: number;
                             }[];
+                            /** @description number fields: how the value is rounded and drawn */
+                            format?: {
+                                /** @description digits after the decimal point; default 2 */
+                                decimals?: number;
+                                /** @description drawn before the number, such as `€ ` */
+                                prefix?: string;
+                                /** @description drawn after the number, such as ` EUR` */
+                                suffix?: string;
+                            };
+                            /** @description number fields: computed, read-only for the signer: + - * / ( ), round(x[, digits]), min(...), max(...), sum(...), numbers, and field references as {Field name}; at most 32 levels deep */
+                            formula?: string;
                             id: string;
                             name?: string;
                             options?: string[];
                             required: boolean;
+                            /** @description the field is required only when these rules hold (instead of `required`) */
+                            required_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             role: string;
+                            /** @description the field is shown only when these rules hold; a hidden field is neither required, stored nor drawn */
+                            show_when?: {
+                                /** @description every rule must hold */
+                                all: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            } | {
+                                /** @description at least one rule must hold */
+                                any: {
+                                    /** @description the name of the field whose value is compared (any role, any document) */
+                                    field: string;
+                                    /**
+                                     * @description equals, not_equals, contains (text contains, or a list holds), gt / lt (numbers, or YYYY-MM-DD dates), is_empty, is_not_empty
+                                     * @enum {string}
+                                     */
+                                    op: "equals" | "not_equals" | "is_empty" | "is_not_empty" | "contains" | "gt" | "lt";
+                                    /** @description what the value is compared with; a checkbox compares with true or false; not used by is_empty / is_not_empty */
+                                    value?: string | number | boolean;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "text" | "signature" | "initials" | "date" | "checkbox" | "number" | "phone" | "select" | "radio" | "multiple" | "image" | "file" | "stamp" | "cells";
+                            /** @description checks beyond the type, on the signing page and on the server */
+                            validation?: {
+                                /** @description date fields: earliest date, YYYY-MM-DD */
+                                earliest?: string;
+                                /** @description date fields: latest date, YYYY-MM-DD */
+                                latest?: string;
+                                /** @description number fields: largest value */
+                                max?: number;
+                                /** @description text fields: most characters */
+                                max_length?: number;
+                                /** @description the message shown when `pattern` does not match: one text, or texts by language such as {"en": "...", "de": "..."} */
+                                message?: string | {
+                                    [key: string]: string;
+                                };
+                                /** @description number fields: smallest value */
+                                min?: number;
+                                /** @description text fields: fewest characters */
+                                min_length?: number;
+                                /** @description text and phone fields: a regular expression the whole value must match (Unicode; refused at save if it could backtrack catastrophically) */
+                                pattern?: string;
+                                /**
+                                 * @description text and phone fields: a ready-made check (email, phone, iban with its check digits, postcode)
+                                 * @enum {string}
+                                 */
+                                preset?: "email" | "phone" | "iban" | "postcode";
+                                /** @description number fields: values go in steps of this, from `min` (or 0) */
+                                step?: number;
+                            };
                         }[];
                         folder: string | null;
                         /** @example 1042 */

@@ -221,6 +221,8 @@ export interface TemplateFieldsTable {
   options: Json<string[] | null> | null;
   areas: Json<FieldAreaRow[]>;
   source: Generated<string>;
+  /** Issue 46: the field's form logic (@esign/domain FieldLogic), null when none. */
+  logic: Json<Record<string, unknown> | null> | null;
 }
 
 export interface SignatureRequestsTable {

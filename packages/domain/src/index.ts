@@ -11,6 +11,7 @@ export * from './csv.ts';
 export * from './email.ts';
 export * from './events.ts';
 export * from './field-types.ts';
+export * from './form-logic/index.ts';
 export * from './geometry.ts';
 export * from './locale-values.ts';
 export * from './money.ts';

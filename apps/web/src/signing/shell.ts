@@ -1,6 +1,9 @@
 import { direction, type Locale, t } from '@esign/i18n';
 import type { SigningAssets } from './assets.ts';
 
+/** esbuild's name for code two entry points share (build-signing.ts). */
+const SHARED_CHUNK = /\/signing-chunk-[A-Z0-9]{8}\.js$/;
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -18,7 +21,12 @@ export function renderSigningShell(
   // That language's catalogue is fetched beside the script: the page shows no English in its
   // place while it loads.
   const chunk = assets.locales[locale];
-  const preload = chunk ? `\n<link rel="modulepreload" href="${esc(chunk)}">` : '';
+  // Issue 46: code the script shares with a chunk it loads on demand (the form engine) is a chunk
+  // the script imports at once: fetched beside it too.
+  const shared = assets.chunks.filter((c) => SHARED_CHUNK.test(c.path)).map((c) => c.path);
+  const preload = [...(chunk ? [chunk] : []), ...shared]
+    .map((path) => `\n<link rel="modulepreload" href="${esc(path)}">`)
+    .join('');
   return `<!doctype html>
 <html lang="${locale}" dir="${direction(locale)}"${embed}>
 <head>

@@ -2,6 +2,7 @@ import { FIELD_TYPES, PARTICIPANT_KINDS, SIGNER_STATUSES } from '@esign/domain';
 import { LOCALES } from '@esign/i18n';
 import { z } from 'zod';
 import { SigningBrandOutput } from './brands.ts';
+import { fieldLogicShape } from './field-logic.ts';
 import { DateTime, IdOutput } from './ids.ts';
 import { FieldAreaOutput } from './templates.ts';
 
@@ -69,6 +70,7 @@ export const SigningFieldOutput = z.object({
   required: z.boolean(),
   options: z.array(z.string()).optional(),
   areas: z.array(FieldAreaOutput),
+  ...fieldLogicShape,
   value: z.unknown(),
   /** true when the value came from the sender's prefill (the page shows it read-only) */
   prefilled: z.boolean(),
@@ -138,6 +140,22 @@ export const SigningOpenOutput = z.object({
    * it; empty while code_required. Values as sealed: pictures as data URIs, files by name.
    */
   filled_by_others: z.array(FilledByOthersOutput),
+  /**
+   * Issue 46: the other roles' fields the page needs to evaluate this signer's conditions and
+   * formulas (name, type, role and their logic); absent when the request has no form logic.
+   */
+  form_fields: z
+    .array(
+      z.object({
+        name: z.string(),
+        type: z.enum(FIELD_TYPES),
+        role: z.string(),
+        required: z.boolean(),
+        options: z.array(z.string()).optional(),
+        ...fieldLogicShape,
+      }),
+    )
+    .optional(),
   /**
    * The page's language (signer > request > account default > Accept-Language > English) and
    * where it came from; the signer can switch, and signing.complete records the consent in the

@@ -6,6 +6,7 @@ import {
   PARTICIPANT_KINDS,
 } from '@esign/domain';
 import { z } from 'zod';
+import { fieldLogicShape } from './field-logic.ts';
 import { BrandIdField, DateTime, IdOutput, IdParam } from './ids.ts';
 
 /**
@@ -62,6 +63,7 @@ export const FieldDefinition = z.object({
     .min(1)
     .max(100)
     .describe('where the field sits: at least one area (the same field on several pages has several)'),
+  ...fieldLogicShape,
 });
 export type FieldDefinitionInput = z.infer<typeof FieldDefinition>;
 
@@ -205,6 +207,7 @@ export const TemplateFieldOutput = z.object({
   required: z.boolean(),
   options: z.array(z.string()).optional(),
   areas: z.array(FieldAreaOutput),
+  ...fieldLogicShape,
 });
 
 export const TemplateDocumentOutput = z.object({

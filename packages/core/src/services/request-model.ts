@@ -1,4 +1,5 @@
 import type { FieldAreaRow } from '@esign/db';
+import type { FieldLogic } from '@esign/domain';
 import type { FieldType } from '../contracts/templates.ts';
 
 /**
@@ -54,7 +55,8 @@ export function snapshotPageRuns(doc: Pick<SnapshotDocument, 'page_sizes' | 'pag
   return doc.page_sizes ?? pageRuns(doc.pages ?? []);
 }
 
-export interface SnapshotField {
+/** A field as the request keeps it; with its form logic (issue 46) when it has any. */
+export interface SnapshotField extends FieldLogic {
   id: string;
   /** Always set: unnamed template fields get their generated name (`Text Field 2`). */
   name: string;

@@ -23,6 +23,7 @@ import * as smsOptOuts from './2026_12_07_0301_sms_opt_outs.ts';
 import * as auditActingSigner from './2026_12_07_0401_audit_acting_signer.ts';
 import * as twoStepSignIn from './2026_12_07_0501_two_step_sign_in.ts';
 import * as brands from './2026_12_07_0601_brands.ts';
+import * as fieldLogic from './2026_12_07_1001_field_logic.ts';
 import * as participantKinds from './2026_12_07_1101_participant_kinds.ts';
 import * as templateRoleKinds from './2026_12_07_1102_template_role_kinds.ts';
 import * as passkeysSso from './2026_12_07_1201_passkeys_sso.ts';
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0401_audit_acting_signer': auditActingSigner,
   '2026_12_07_0501_two_step_sign_in': twoStepSignIn,
   '2026_12_07_0601_brands': brands,
+  '2026_12_07_1001_field_logic': fieldLogic,
   '2026_12_07_1101_participant_kinds': participantKinds,
   '2026_12_07_1102_template_role_kinds': templateRoleKinds,
   '2026_12_07_1201_passkeys_sso': passkeysSso,

@@ -48,6 +48,8 @@ export interface SendFieldRow {
   required: boolean;
   options: string[] | null;
   areas: FieldAreaRow[];
+  /** form logic (issue 46); null when none */
+  logic: Record<string, unknown> | null;
 }
 
 /** The part of a template document a request's snapshot keeps. */
@@ -92,7 +94,7 @@ export interface SendSourceOptions {
 
 const sendFields = sql<SendFieldRow[]>`(select coalesce(jsonb_agg(jsonb_build_object(
     'id', f.id, 'name', f.name, 'type', f.type, 'role', f.role, 'required', f.required,
-    'options', f.options, 'areas', f.areas) order by f.position), '[]'::jsonb)
+    'options', f.options, 'areas', f.areas, 'logic', f.logic) order by f.position), '[]'::jsonb)
   from template_fields f where f.template_id = templates.id)`;
 
 const sendDocuments = sql<SendDocumentRow[]>`(select coalesce(jsonb_agg(jsonb_build_object(

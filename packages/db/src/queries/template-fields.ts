@@ -27,10 +27,12 @@ export interface NewTemplateField {
   options: string[] | null;
   areas: FieldAreaRow[];
   source: string;
+  /** form logic (issue 46); null when none */
+  logic?: Record<string, unknown> | null;
 }
 
 /** The bind parameters one field row takes in the insert below. */
-const FIELD_PARAMETERS = 10;
+const FIELD_PARAMETERS = 11;
 
 /** Stores the fields, in as many statements as the parameter limit needs (a template may have thousands). */
 export async function insertTemplateFields(
@@ -53,6 +55,7 @@ export async function insertTemplateFields(
           options: f.options ? json(f.options) : null,
           areas: json(f.areas),
           source: f.source,
+          logic: f.logic ? json(f.logic) : null,
         })),
       )
       .execute();

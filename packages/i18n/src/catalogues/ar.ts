@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formAr } from './form/ar.ts';
 import { PARTS_AR } from './parts.ts';
 
 /**
@@ -406,6 +407,7 @@ export const ar: Catalogue = {
   'error.value_image':
     '«{field}»: لا يمكن استخدام هذه الصورة؛ استخدم صورة PNG أو JPEG لا يزيد حجمها على 3 ميغابايت',
   'error.value_file': '«{field}»: لا يمكن استخدام هذا الملف؛ لا يزيد حجم الملف على 10 ميغابايت',
+  ...formAr,
   'error.value_unknown': '«{field}» ليس من حقولك في هذا المستند',
   'error.code_not_needed': 'رابط التوقيع هذا لا يحتاج إلى رمز',
   'error.code_no_address': 'لا يوجد بريد إلكتروني ولا رقم هاتف لإرسال رمز إليه؛ تواصل مع المرسل',

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formDe } from './form/de.ts';
 import { PARTS_DE } from './parts.ts';
 
 /** German (Deutsch): formal address (Sie), as in business correspondence. */
@@ -437,6 +438,7 @@ export const de: Catalogue = {
     '„{field}“: Dieses Bild kann nicht verwendet werden; nehmen Sie ein PNG- oder JPEG-Bild mit höchstens 3 MB',
   'error.value_file':
     '„{field}“: Diese Datei kann nicht verwendet werden; eine Datei darf höchstens 10 MB groß sein',
+  ...formDe,
   'error.value_unknown': '„{field}“ gehört nicht zu Ihren Feldern in diesem Dokument',
   'error.code_not_needed': 'Für diesen Link ist kein Code nötig',
   'error.code_no_address':

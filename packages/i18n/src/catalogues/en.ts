@@ -1,3 +1,4 @@
+import { formEn } from './form/en.ts';
 import { PARTS_EN } from './parts.ts';
 
 /**
@@ -440,6 +441,7 @@ export const en = {
   'error.value_choice': '"{field}": choose from the options offered',
   'error.value_image': '"{field}": this picture cannot be used; use a PNG or JPEG image of at most 3 MB',
   'error.value_file': '"{field}": this file cannot be used; a file can be at most 10 MB',
+  ...formEn,
   'error.value_unknown': '"{field}" is not one of your fields in this document',
   'error.code_not_needed': 'This signing link does not need a code',
   'error.code_no_address': 'There is no email address or phone number to send a code to; ask the sender',

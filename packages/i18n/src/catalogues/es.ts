@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formEs } from './form/es.ts';
 import { PARTS_ES } from './parts.ts';
 
 /** Spanish (español): neutral Spanish, usted. */
@@ -425,6 +426,7 @@ export const es: Catalogue = {
   'error.value_image':
     '«{field}»: esta imagen no se puede usar; use una imagen PNG o JPEG de 3 MB como máximo',
   'error.value_file': '«{field}»: este archivo no se puede usar; un archivo puede ocupar 10 MB como máximo',
+  ...formEs,
   'error.value_unknown': '«{field}» no es uno de sus campos en este documento',
   'error.code_not_needed': 'Este enlace de firma no necesita código',
   'error.code_no_address':

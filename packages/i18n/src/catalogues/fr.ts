@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formFr } from './form/fr.ts';
 import { PARTS_FR } from './parts.ts';
 
 /** French (français): vouvoiement, typographic apostrophes and French quotation marks. */
@@ -432,6 +433,7 @@ export const fr: Catalogue = {
     '« {field} » : cette image ne peut pas être utilisée ; utilisez une image PNG ou JPEG de 3 Mo au maximum',
   'error.value_file':
     '« {field} » : ce fichier ne peut pas être utilisé ; un fichier ne peut pas dépasser 10 Mo',
+  ...formFr,
   'error.value_unknown': '« {field} » ne fait pas partie de vos champs dans ce document',
   'error.code_not_needed': 'Ce lien de signature ne demande pas de code',
   'error.code_no_address':

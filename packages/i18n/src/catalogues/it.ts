@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formIt } from './form/it.ts';
 import { PARTS_IT } from './parts.ts';
 
 /** Italian (italiano): formal address (Lei). */
@@ -422,6 +423,7 @@ export const it: Catalogue = {
   'error.value_image':
     '«{field}»: questa immagine non può essere usata; usi un’immagine PNG o JPEG di al massimo 3 MB',
   'error.value_file': '«{field}»: questo file non può essere usato; un file può essere al massimo di 10 MB',
+  ...formIt,
   'error.value_unknown': '«{field}» non è uno dei suoi campi in questo documento',
   'error.code_not_needed': 'Questo link di firma non richiede un codice',
   'error.code_no_address':

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formNl } from './form/nl.ts';
 import { PARTS_NL } from './parts.ts';
 
 /** Dutch (Nederlands): u-vorm, as in business correspondence. */
@@ -427,6 +428,7 @@ export const nl: Catalogue = {
   'error.value_image':
     '‘{field}’: deze afbeelding kan niet worden gebruikt; gebruik een PNG- of JPEG-afbeelding van hoogstens 3 MB',
   'error.value_file': '‘{field}’: dit bestand kan niet worden gebruikt; een bestand mag hoogstens 10 MB zijn',
+  ...formNl,
   'error.value_unknown': '‘{field}’ is geen van jouw velden in dit document',
   'error.code_not_needed': 'Deze ondertekenlink heeft geen code nodig',
   'error.code_no_address':

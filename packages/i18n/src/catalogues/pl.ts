@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formPl } from './form/pl.ts';
 import { PARTS_PL } from './parts.ts';
 
 /** Polish (polski): the polite impersonal style of Polish web forms; plurals one/few/many. */
@@ -418,6 +419,7 @@ export const pl: Catalogue = {
   'error.value_image':
     '„{field}”: tego obrazu nie można użyć; użyj obrazu PNG lub JPEG o rozmiarze najwyżej 3 MB',
   'error.value_file': '„{field}”: tego pliku nie można użyć; plik może mieć najwyżej 10 MB',
+  ...formPl,
   'error.value_unknown': '„{field}” nie jest jednym z twoich pól w tym dokumencie',
   'error.code_not_needed': 'Ten link do podpisu nie wymaga kodu',
   'error.code_no_address':

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { formPt } from './form/pt.ts';
 import { PARTS_PT } from './parts.ts';
 
 /** Portuguese (português), Brazilian usage; `pt-BR` and `pt-PT` both read it. */
@@ -423,6 +424,7 @@ export const pt: Catalogue = {
   'error.value_image':
     '“{field}”: esta imagem não pode ser usada; use uma imagem PNG ou JPEG de no máximo 3 MB',
   'error.value_file': '“{field}”: este arquivo não pode ser usado; um arquivo pode ter no máximo 10 MB',
+  ...formPt,
   'error.value_unknown': '“{field}” não é um dos seus campos neste documento',
   'error.code_not_needed': 'Este link de assinatura não precisa de código',
   'error.code_no_address': 'Não há e-mail nem telefone para enviar um código; fale com o remetente',

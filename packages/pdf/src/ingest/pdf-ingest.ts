@@ -83,6 +83,7 @@ function tagsToFields(occurrences: TagOccurrence[], warn: (m: string) => void): 
     if (spec.name !== undefined) field.name = spec.name;
     if (spec.role !== undefined) field.role = spec.role;
     if (spec.options) field.options = spec.options;
+    if (spec.logic) field.logic = spec.logic;
     fields.push(field);
     if (key !== undefined) byKey.set(key, field);
   }

@@ -29,6 +29,7 @@
  * empty `role`, `options` on a type that has none.
  */
 import { isFieldType } from '@esign/domain';
+import { readLogicSetting, type TagLogic } from './tag-logic.ts';
 import { FIELD_TYPES, type FieldType, TYPES_WITH_OPTIONS } from './types.ts';
 
 export interface TagSpec {
@@ -40,6 +41,8 @@ export interface TagSpec {
   /** Points. */
   width?: number;
   height?: number;
+  /** Issue 46: conditions, formula, format and validation (tag-logic.ts) */
+  logic?: TagLogic;
 }
 
 /**
@@ -100,6 +103,7 @@ interface Settings {
   options?: string[];
   width?: number;
   height?: number;
+  logic?: TagLogic;
 }
 
 function parseOptions(value: string): string[] {
@@ -147,7 +151,8 @@ function readSetting(s: string, out: Settings, notes: string[]): void {
       return;
     }
     default:
-      notes.push(`unknown setting "${key}" was ignored`);
+      out.logic ??= {};
+      if (!readLogicSetting(key, value, out.logic, notes)) notes.push(`unknown setting "${key}" was ignored`);
   }
 }
 
@@ -199,5 +204,6 @@ export function parseTag(body: string): TagParseResult {
   if (options) tag.options = options;
   if (settings.width !== undefined) tag.width = settings.width;
   if (settings.height !== undefined) tag.height = settings.height;
+  if (settings.logic && Object.keys(settings.logic).length) tag.logic = settings.logic;
   return { ok: true, tag, notes };
 }

@@ -31,6 +31,8 @@ export interface DetectedField {
   options?: string[];
   areas: FieldArea[];
   source: 'text_tag' | 'form';
+  /** Issue 46: a text tag's conditions, formula, format and validation (tag-logic.ts) */
+  logic?: Record<string, unknown>;
 }
 
 export interface PageInfo {

@@ -1,5 +1,6 @@
 import { background, h } from './dom.ts';
 import { activate } from './field-actions.ts';
+import { signerFills } from './form.ts';
 import { areaToPercent, compareAreas } from './geometry.ts';
 import { tr } from './i18n.ts';
 import { othersOnPage } from './others-view.ts';
@@ -87,7 +88,7 @@ function pageTapRooms(page: SigningPage, doc: DocumentInfo, info: PageInfo, plac
 function renderOverlay(page: SigningPage, { field, area, index }: Placed, room: TapRoom): HTMLElement[] {
   const box = areaToPercent(area);
   const first = index === 0;
-  const el = field.prefilled
+  const el = !signerFills(field)
     ? h('div', { class: 'field prefilled' })
     : h('button', {
         type: 'button',
@@ -106,7 +107,7 @@ function renderOverlay(page: SigningPage, { field, area, index }: Placed, room: 
   for (const [name, value] of Object.entries(tapRoomStyle(room))) el.style.setProperty(name, value);
   page.overlays.get(field.id)?.push(el);
   const out: HTMLElement[] = [el];
-  if (first && !field.prefilled) {
+  if (first && signerFills(field)) {
     const tip = h(
       'span',
       { id: `err-${field.id}`, class: 'field-tip', hidden: true },

@@ -1,6 +1,7 @@
 import { h, nextId } from './dom.ts';
 import { readFileValue } from './draw.ts';
 import { type Editor, type EditRequest, fieldLabel, fileInput, watchImageInput } from './editor-base.ts';
+import { watchInput } from './form.ts';
 import { pageLocale, tr } from './i18n.ts';
 import { modal, type SubmitError } from './modal.ts';
 import { signatureEditor } from './signature-editor.ts';
@@ -121,12 +122,14 @@ function textEditor({ field, value, heightPt }: EditRequest): Editor {
       }
     });
   }
+  const hint = h('p', { id: hintId, class: 'hint' }, hints[field.type] ?? '');
+  // Issue 46: the field's validation, checked as the signer types.
+  watchInput(field, { input, hint }, (raw) => {
+    const p = parseTextInput(field.type, raw);
+    return p.ok ? p.value : null;
+  });
   return {
-    content: [
-      h('label', { for: id }, fieldLabel(field)),
-      input,
-      h('p', { id: hintId, class: 'hint' }, hints[field.type] ?? ''),
-    ],
+    content: [h('label', { for: id }, fieldLabel(field)), input, hint],
     focus: () => input,
     collect() {
       const p = parseTextInput(field.type, input.value);

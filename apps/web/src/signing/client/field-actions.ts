@@ -3,6 +3,7 @@ import { editField } from './editor.ts';
 import { notifyHost } from './embed.ts';
 import { hideSummary, showSummary } from './error-summary.ts';
 import { paintField, updateProgress } from './field-display.ts';
+import { applyForm, formProblems, hasFormLogic } from './form.ts';
 import { areaAspect } from './geometry.ts';
 import { tr } from './i18n.ts';
 import { scheduleSave } from './saving.ts';
@@ -18,6 +19,14 @@ function setValue(page: SigningPage, field: SigningField, value: FieldValue): vo
   page.values.set(field.id, value);
   page.dirty.add(field.id);
   if (isFilled(value)) page.invalid.delete(field.id);
+  if (hasFormLogic(page)) {
+    // Issue 46: other fields shown, hidden, required or computed from this answer; this value checked.
+    applyForm(page);
+    page.formMessages = formProblems(page);
+    for (const f of page.fields) if (f.prefilled) page.invalid.delete(f.id);
+    if (isFilled(value) && page.formMessages.has(field.id)) page.invalid.add(field.id);
+    for (const f of page.fields) if (f.id !== field.id) paintField(page, f);
+  }
   paintField(page, field);
   updateProgress(page);
   if (!page.invalid.size) hideSummary(page.ui);
@@ -58,6 +67,7 @@ export async function activate(
   guided = false,
 ): Promise<void> {
   page.lastFieldId = field.id;
+  if (field.prefilled) return;
   if (field.type === 'checkbox') {
     const checked = page.values.get(field.id) !== true;
     setValue(page, field, checked);

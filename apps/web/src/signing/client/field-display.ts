@@ -16,7 +16,12 @@ export function paintField(page: SigningPage, field: SigningField): void {
   const filled = isFilled(value);
   const invalid = page.invalid.has(field.id);
   const tip = document.getElementById(`err-${field.id}`);
-  if (tip) tip.hidden = !invalid;
+  if (tip) {
+    tip.hidden = !invalid;
+    const message = page.formMessages.get(field.id);
+    tip.textContent = message ?? tr('sign.required_tip');
+    tip.classList.toggle('message', message !== undefined);
+  }
   const first = page.overlays.get(field.id)?.[0];
   if (tip && first && invalid) placeTip(tip, first);
   for (const el of page.overlays.get(field.id) ?? []) {

@@ -5,6 +5,7 @@ import { notifyHost } from './embed.ts';
 import { hideSummary, showProblem, showSummary } from './error-summary.ts';
 import { CLOSED, NEEDS_CODE, toApiError } from './errors.ts';
 import { paintField } from './field-display.ts';
+import { formProblems } from './form.ts';
 import { pageLocale, tr } from './i18n.ts';
 import { modal } from './modal.ts';
 import { confirmName } from './parts.ts';
@@ -29,9 +30,11 @@ export async function finish(page: SigningPage): Promise<void> {
   const { ui } = page;
   if (page.done || ui.finish.disabled) return;
   const missing = missingRequired(page.fields, page.values);
-  page.invalid = new Set(missing.map((f) => f.id));
+  // Issue 46: what the server would refuse (a pattern, a range, a required conditional field).
+  page.formMessages = formProblems(page);
+  page.invalid = new Set([...missing.map((f) => f.id), ...page.formMessages.keys()]);
   for (const f of page.fields) paintField(page, f);
-  if (missing.length) return showSummary(page, true);
+  if (page.invalid.size) return showSummary(page, true);
   hideSummary(ui);
   if (page.open.preview) {
     showProblem(ui, tr('review.preview_ok'));

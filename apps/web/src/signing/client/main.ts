@@ -4,6 +4,7 @@
  */
 
 import { background } from './dom.ts';
+import { loadFormLogic } from './form.ts';
 import { adoptOpenLocale, localeReady, onLocaleChosen } from './i18n.ts';
 import './styles.css';
 import { signing } from './api.ts';
@@ -62,6 +63,7 @@ async function start(): Promise<void> {
   notifyHost('loaded', { status: closed ? 'closed' : open.code_required ? 'code_required' : 'ready' });
   if (closed) return flow.close(closed);
   if (open.code_required) return showCodeGate(open, flow);
+  await loadFormLogic(open);
   current = showSigningPage(open, flow);
 }
 

@@ -5,6 +5,7 @@ import { announce, background, h } from './dom.ts';
 import { goNext } from './field-actions.ts';
 import { paintField, updateProgress } from './field-display.ts';
 import { finish } from './finish.ts';
+import { applyForm } from './form.ts';
 import { languageSwitcher, pageLocale, tr } from './i18n.ts';
 import { introText } from './intro-text.ts';
 import { partButtons } from './parts.ts';
@@ -17,6 +18,7 @@ import type { OpenResult } from './types.ts';
 /** The signing screen: the bar with progress and actions, the sender's message, the documents. */
 export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
   const page = createSigningPage(open, flow);
+  applyForm(page);
   const { ui } = page;
   ui.next.addEventListener('click', (e) => background(goNext(page, e.detail === 0 ? 'keyboard' : 'pointer')));
   ui.finish.addEventListener('click', () => background(finish(page)));
@@ -43,6 +45,7 @@ export function showSigningPage(open: OpenResult, flow: Flow): SigningPage {
     const id = (e.target as HTMLElement).dataset?.field;
     if (id) page.lastFieldId = id;
   });
+  applyForm(page);
   for (const f of page.fields) paintField(page, f);
   updateProgress(page);
   const fillable = page.fields.filter((f) => !f.prefilled);

@@ -27,6 +27,8 @@ export interface SigningPage {
   dirty: Set<string>;
   /** required fields marked empty by the last Finish */
   invalid: Set<string>;
+  /** issue 46: what the form's validation says of a field (by id), shown in its tip */
+  formMessages: Map<string, string>;
   /** the elements drawn for each field's areas; the first is its tab stop */
   overlays: Map<string, HTMLElement[]>;
   pages: Map<string, PageInfo>;
@@ -59,6 +61,7 @@ export function createSigningPage(open: OpenResult, flow: Flow): SigningPage {
     values: new Map(fields.map((f) => [f.id, fromStored(f, f.value)])),
     dirty: new Set(),
     invalid: new Set(),
+    formMessages: new Map(),
     overlays: new Map(fields.map((f) => [f.id, []])),
     pages,
     lastFieldId: null,

@@ -31,7 +31,7 @@ import { queueCompletionMails } from './completion-mails.ts';
 import { SEAL_JOB } from './queue.ts';
 import { type Sealer, sealerFor } from './sealer.ts';
 import { authenticationOf, consentOf, signatureMethodsOf } from './trail-evidence.ts';
-import { auditValue, effectiveValue, sealValuesFor, signerFor } from './values.ts';
+import { auditValue, effectiveValue, hiddenFields, sealValuesFor, signerFor } from './values.ts';
 
 // Sealing (spec: "signed documents and audit trail become available" once a request completes).
 // The last signature enqueues `request.seal` in its own transaction; this job draws every value
@@ -278,6 +278,7 @@ function trailSigner(
   { events, tr }: { events: EventRows; tr: Translate },
 ): AuditTrailInput['signers'][number] {
   const methods = signatureMethodsOf(events, s.id);
+  const hidden = hiddenFields(run.snapshot, run.signers);
   return {
     id: s.id,
     kind: s.kind,
@@ -299,7 +300,10 @@ function trailSigner(
       .filter((f) => signerFor(f, run.signers)?.id === s.id)
       .map((f) => ({
         field: f.name,
-        value: auditValue(effectiveValue(s, f.name)),
+        // Issue 46: a hidden field shows which answers hid it, never a value.
+        value: hidden.has(f.name)
+          ? `(hidden by the answer to ${hidden.get(f.name)!.join(', ')})`
+          : auditValue(effectiveValue(s, f.name)),
         method: f.type === 'signature' || f.type === 'initials' ? (methods.get(f.name) ?? null) : null,
       })),
   };

@@ -1,8 +1,9 @@
 import type { SignerRow } from '@esign/db';
-import { effectiveValue, formatLocaleDate, formatLocaleNumber } from '@esign/domain';
+import { effectiveValue, formatLocaleDate, formatLocaleNumber, formIssues } from '@esign/domain';
 import type { SealValue } from '@esign/pdf';
 import { sha256Hex } from '../../crypto.ts';
 import type { RequestSnapshot, SnapshotField } from '../request-model.ts';
+import { formValuesOf, hasFormLogic } from '../signing/form-logic.ts';
 
 // The values drawn into the sealed documents and shown in the audit trail.
 
@@ -62,7 +63,10 @@ export function sealValuesFor(
 ): SealValue[] {
   const { signers, locales } = who;
   const out: SealValue[] = [];
+  // Issue 46: a field its conditions hide is not drawn, whatever value it holds.
+  const hidden = hiddenFields(snapshot, signers);
   for (const field of snapshot.fields) {
+    if (hidden.has(field.name)) continue;
     const areas = field.areas
       .filter((a) => (a.document ?? 0) === documentIndex)
       .map(({ page, x, y, w, h, font_size }) => ({
@@ -78,9 +82,30 @@ export function sealValuesFor(
     if (!signer) continue;
     const value = sealValueOf(field.type, effectiveValue(signer, field.name));
     if (value === null) continue;
-    out.push({ type: field.type, areas, value: localeValueOf(field.type, value, locales?.get(signer.id)) });
+    const drawn = localeValueOf(field.type, value, locales?.get(signer.id));
+    out.push({ type: field.type, areas, value: withNumberFormat(field, drawn) });
   }
   return out;
+}
+
+/** A number drawn with its field's format prefix and suffix (issue 46), such as `€ 1.234,50`. */
+function withNumberFormat(field: SnapshotField, value: SealValue['value']): SealValue['value'] {
+  if (field.type !== 'number' || !field.format || value === null || Array.isArray(value)) return value;
+  return `${field.format.prefix ?? ''}${String(value)}${field.format.suffix ?? ''}`;
+}
+
+/** Fields hidden by their conditions given every signer's values, with the fields whose answers hid them. */
+export function hiddenFields(
+  snapshot: RequestSnapshot,
+  signers: readonly SignerRow[],
+): Map<string, string[]> {
+  if (!hasFormLogic(snapshot)) return new Map();
+  const { state } = formIssues(snapshot.fields, formValuesOf(snapshot, signers), { role: '' });
+  return new Map(
+    Object.entries(state.fields)
+      .filter(([, s]) => !s.visible)
+      .map(([name, s]) => [name, s.hiddenBy]),
+  );
 }
 
 /** A value as the audit trail shows it: pictures stay data URIs, files become name, size and hash. */

@@ -1,5 +1,6 @@
 import type { TemplateRow } from '@esign/db';
 import type { SendDocumentRow, SendFieldRow } from '@esign/db/queries/signature-requests';
+import { formIssues } from '@esign/domain';
 import { guardedFetch } from '@esign/webhooks';
 import type { CoreDeps } from '../../context.ts';
 import {
@@ -9,6 +10,7 @@ import {
 import { CoreError } from '../../errors.ts';
 import { isImageField, normaliseValues } from '../field-values.ts';
 import { type FieldValue, pageRuns, type RequestSnapshot, type SnapshotField } from '../request-model.ts';
+import { hasFormLogic } from '../signing/form-logic.ts';
 import { normalisePhone } from '../sms/phone.ts';
 import { roleKindOf } from '../templates/role-kinds.ts';
 import { signerFields } from './status.ts';
@@ -133,6 +135,7 @@ function buildSnapshot({ template, fields, documents }: TemplateSource): Request
       required: f.required,
       ...(f.options ? { options: f.options } : {}),
       areas: f.areas,
+      ...(f.logic ?? {}),
     })),
   };
 }
@@ -160,7 +163,27 @@ export async function planRequest(
       : {};
     signers.push({ ...s, kind, metadata, prefill });
   }
-  return { snapshot, signers };
+  return { snapshot, signers: withoutComputedPrefill(snapshot, signers) };
+}
+
+/**
+ * Issue 46: prefill for a formula field is ignored (the formula computes it), and so is prefill
+ * for a field the prefilled answers hide (a bulk send's column for the other branch); the same
+ * rule for one request and for every row of a bulk send.
+ */
+function withoutComputedPrefill(snapshot: RequestSnapshot, signers: PlannedSigner[]): PlannedSigner[] {
+  if (!hasFormLogic(snapshot) || signers.every((s) => Object.keys(s.prefill).length === 0)) return signers;
+  const values: Record<string, FieldValue> = {};
+  for (const s of signers) Object.assign(values, s.prefill);
+  const { state } = formIssues(snapshot.fields, values, { role: '' });
+  const ignored = (name: string) => {
+    const f = state.fields[name];
+    return f !== undefined && (!f.visible || f.computed !== undefined);
+  };
+  return signers.map((s) => ({
+    ...s,
+    prefill: Object.fromEntries(Object.entries(s.prefill).filter(([name]) => !ignored(name))),
+  }));
 }
 
 /**

@@ -14,7 +14,7 @@ import { CoreError } from '../../errors.ts';
 import { recordEvent } from '../events.ts';
 import { readerLocale } from '../locale.ts';
 import { purgeSignerMail } from '../mail-secrets.ts';
-import type { FieldValue, SnapshotField } from '../request-model.ts';
+import type { FieldValue, RequestSnapshot, SnapshotField } from '../request-model.ts';
 import { queueSealing, queueSignerCopy } from '../sealing/index.ts';
 import { rearmAutoReminders } from '../signature-requests/auto-reminders.ts';
 import { queueInvitation, senderNameOf } from '../signature-requests/index.ts';
@@ -29,6 +29,7 @@ import {
   type SignerCtx,
   scopeOfRequest,
 } from './context.ts';
+import { checkSubmission, type FormAudit, hasFormLogic } from './form-logic.ts';
 import {
   assertKind,
   assertTurn,
@@ -68,8 +69,10 @@ export async function completeSigning(
       input.locale ??
       (await readerLocale(tx, { signer: r.signer, request: r.request, acceptLanguage: sc.acceptLanguage }))
         .locale;
-    const { fields, values } = mergeValues(r, input.values, locale);
-    assertRequired(fields, { ...(r.signer.prefill as Record<string, FieldValue>), ...values });
+    const merged = mergeValues(r, input.values, locale);
+    const { fields } = merged;
+    const { values, form } = await checkForm(tx, r, { values: merged.values, entered: input.values, locale });
+    if (!form) assertRequired(fields, { ...(r.signer.prefill as Record<string, FieldValue>), ...values });
     await markStarted(tx, sc, r);
     await markSignerSigned(tx, r.signer.id, { values, ip: sc.ip, userAgent: sc.userAgent, now: sc.now });
     // The consent the signer gave (the sentence next to the Sign button, in the language the page
@@ -77,7 +80,13 @@ export async function completeSigning(
     await audit(tx, sc, {
       r,
       type: 'signer.signed',
-      data: { consent: consentText(locale), locale, ...signatureMethods(fields, methods), ...hosted },
+      data: {
+        consent: consentText(locale),
+        locale,
+        ...signatureMethods(fields, methods),
+        ...hosted,
+        ...(form ? { form } : {}),
+      },
     });
     await recordEvent(tx, scopeOfRequest(r.request), {
       type: 'signer.signed',
@@ -95,6 +104,29 @@ export async function completeSigning(
   });
   await sendOutgoingNow(mailCtx(sc), mailIds);
   return result;
+}
+
+/**
+ * Issue 46: a request whose fields have form logic is checked with the signing page's evaluator
+ * over every signer's values (422 naming the field); hidden fields are dropped and formulas
+ * computed in what is stored. Without form logic: the values as merged, `form` undefined.
+ */
+async function checkForm(
+  tx: Tx,
+  r: Resolved,
+  sub: { values: Record<string, FieldValue>; entered: Record<string, unknown>; locale: string },
+): Promise<{ values: Record<string, FieldValue>; form?: FormAudit }> {
+  const snapshot = r.request.snapshot as RequestSnapshot;
+  if (!hasFormLogic(snapshot)) return { values: sub.values };
+  const own = { ...(r.signer.prefill as Record<string, FieldValue>), ...sub.values };
+  const signers = await listRequestSigners(tx, r.request.id);
+  const checked = checkSubmission(snapshot, signers, { ...sub, role: r.signer.role ?? '', values: own });
+  // What is stored is the signer's own entries, less hidden fields, with formulas computed.
+  const values: Record<string, FieldValue> = {};
+  for (const [name, v] of Object.entries(sub.values)) if (name in checked.values) values[name] = v;
+  for (const [name, v] of Object.entries(checked.values))
+    if (name in checked.audit.computed) values[name] = v;
+  return { values, form: checked.audit };
 }
 
 /** The audit data of signer.signed: how each of this signer's signature / initials fields was made. */

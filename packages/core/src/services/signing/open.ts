@@ -28,6 +28,7 @@ import {
   scopeOfRequest,
   sessionValid,
 } from './context.ts';
+import { hasFormLogic } from './form-logic.ts';
 import { hostedElsewhere } from './hosted.ts';
 import { filledByOthers } from './others.ts';
 
@@ -96,6 +97,11 @@ async function withBrand(sc: SignerCtx, token: string, err: unknown): Promise<ne
   throw err;
 }
 
+/** Issue 46: the other roles' fields, as the page's form evaluation reads them (no areas, no values). */
+function otherFormFields(snapshot: RequestSnapshot, role: string | null) {
+  return snapshot.fields.filter((f) => f.role !== role).map(({ id: _id, areas: _areas, ...f }) => f);
+}
+
 /** signing.open: the snapshot for this signer; records `viewed` when the document is shown. */
 export async function openSigning(
   sc: SignerCtx,
@@ -146,6 +152,7 @@ export async function openSigning(
     filled_by_others: visible
       ? filledByOthers(snapshot, await loadSigners(sc.db, r.request.id), r.signer)
       : [],
+    ...(visible && hasFormLogic(snapshot) ? { form_fields: otherFormFields(snapshot, r.signer.role) } : {}),
     locale,
     locale_source: source,
     consent_text: consentText(locale),

@@ -20,6 +20,7 @@ export function toFieldDto(f: TemplateFieldRow) {
     required: f.required,
     ...(f.options && OPTION_TYPES.includes(f.type as FieldType) ? { options: f.options } : {}),
     areas: f.areas,
+    ...(f.logic ?? {}),
   };
 }
 

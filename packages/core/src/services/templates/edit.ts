@@ -163,6 +163,7 @@ async function copyTemplate(
       options: f.options,
       areas: f.areas,
       source: f.source,
+      logic: f.logic,
     })),
   });
   await recordEvent(tx, scope, {

@@ -1,7 +1,9 @@
 import type { FieldAreaRow, Tx } from '@esign/db';
 import { insertTemplateFields, renameTemplateFieldRoles } from '@esign/db/queries/template-fields';
-import { FIELD_NAME_PREFIX } from '@esign/domain';
+import { compilePattern, FIELD_NAME_PREFIX, formLogicProblems, type LogicField } from '@esign/domain';
 import type { DetectedField } from '@esign/pdf';
+import { check as checkRegex } from 'recheck';
+import { pickLogic } from '../../contracts/field-logic.ts';
 import {
   type FieldDefinitionInput,
   type FieldType,
@@ -25,6 +27,8 @@ export interface FieldSpec {
   options: string[] | null;
   areas: FieldAreaRow[];
   source: string;
+  /** form logic (issue 46): show_when, required_when, formula, format, validation; null when none */
+  logic?: Record<string, unknown> | null;
 }
 
 export interface DocumentInfo {
@@ -70,6 +74,7 @@ export function fieldSpecsFromDefinitions(
       options: OPTION_TYPES.includes(def.type) ? (def.options ?? null) : null,
       areas,
       source,
+      logic: pickLogic(def),
     };
   });
 }
@@ -87,6 +92,7 @@ export function fieldSpecsFromDetected(detected: DetectedField[], documentIndex:
       ...(fontSize ? { font_size: fontSize } : {}),
     })),
     source: d.source === 'text_tag' ? 'text_tag' : 'form',
+    logic: d.logic ?? null,
   }));
 }
 
@@ -174,6 +180,7 @@ export async function insertFields(
 ): Promise<void> {
   const first = opts.firstPosition ?? 0;
   checkFieldCount(first + opts.fields.length);
+  if (first === 0) await checkFormLogic(opts.fields);
   await insertTemplateFields(
     tx,
     templateId,
@@ -186,7 +193,47 @@ export async function insertFields(
       options: f.options,
       areas: f.areas,
       source: f.source,
+      logic: f.logic ?? null,
     })),
+  );
+}
+
+/**
+ * The patterns among `patterns` that recheck (a ReDoS checker that builds the pattern's automaton)
+ * does not find safe, checked as the evaluator runs them (anchored, Unicode): vulnerable to
+ * exponential or polynomial backtracking, or not decided within its time limit. A pattern is also
+ * only ever run on at most MAX_PATTERN_INPUT characters.
+ */
+async function unsafePatterns(patterns: readonly string[]): Promise<Set<string>> {
+  const unsafe = new Set<string>();
+  for (const pattern of new Set(patterns)) {
+    const result = await checkRegex(`^(?:${pattern})$`, 'u', { timeout: 2_000 }).catch(() => null);
+    if (result?.status !== 'safe') unsafe.add(pattern);
+  }
+  return unsafe;
+}
+
+/**
+ * Issue 46: the template's form logic as a whole (references across roles and documents, cycles,
+ * formulas, patterns); 422 invalid_field naming the fields.
+ */
+async function checkFormLogic(fields: readonly FieldSpec[]): Promise<void> {
+  if (!fields.some((f) => f.logic)) return;
+  const logic: LogicField[] = fields.map((f) => ({
+    name: f.name,
+    type: f.type,
+    role: f.role ?? '',
+    required: f.required,
+    ...(f.logic ?? {}),
+  }));
+  const patterns = logic.flatMap((f) => (f.validation?.pattern !== undefined ? [f.validation.pattern] : []));
+  const unsafe = await unsafePatterns(patterns.filter((p) => compilePattern(p) !== null));
+  const problems = formLogicProblems(logic, { isSafePattern: (p) => !unsafe.has(p) });
+  if (problems.length === 0) return;
+  const names = [...new Set(problems.flatMap((p) => p.fields))];
+  throw new CoreError(
+    'invalid_field',
+    `fields ${names.map((n) => `"${n}"`).join(', ')}: ${problems.map((p) => p.message).join('; ')}`,
   );
 }
 

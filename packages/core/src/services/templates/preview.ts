@@ -114,10 +114,25 @@ export async function openTemplatePreview(
         required: f.required,
         ...(f.options ? { options: f.options } : {}),
         areas: f.areas,
+        ...(f.logic ?? {}),
         value: null,
         prefilled: false,
       })),
     filled_by_others: [],
+    // Issue 46: the other roles' fields, so the preview evaluates conditions as a signer's page does.
+    ...(fields.some((f) => f.logic)
+      ? {
+          form_fields: fields
+            .filter((f) => f.role !== claims.r)
+            .map((f) => ({
+              name: f.name ?? f.id,
+              type: f.type as import('@esign/domain').FieldType,
+              role: f.role,
+              required: f.required,
+              ...(f.logic ?? {}),
+            })),
+        }
+      : {}),
     // A preview has no signer or request: the browser's language, like a signer with none set.
     locale: browser ?? 'en',
     locale_source: browser ? ('browser' as const) : ('default' as const),

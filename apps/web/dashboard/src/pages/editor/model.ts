@@ -2,6 +2,7 @@ import {
   type AreaBox,
   FIELD_NAME_PREFIX,
   FIELD_TYPES,
+  type FieldLogic,
   type FieldType,
   fitOnPage,
   isOptionFieldType,
@@ -28,6 +29,8 @@ export interface EditorField {
   required: boolean;
   options: string[];
   areas: EditorArea[];
+  /** Issue 46: conditions, formula, format and validation, kept as the server gave them */
+  logic?: FieldLogic | undefined;
 }
 
 export interface EditorDoc {

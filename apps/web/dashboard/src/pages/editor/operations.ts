@@ -1,5 +1,5 @@
 import type { AppRouter } from '@esign/core';
-import { type AreaBox, fitOnPage, isOptionFieldType } from '@esign/domain';
+import { type AreaBox, type FieldLogic, fitOnPage, isOptionFieldType } from '@esign/domain';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { msg, t } from '../../messages/index.ts';
 import {
@@ -18,6 +18,14 @@ import {
 export type EditorState = inferRouterOutputs<AppRouter>['templates']['editor'];
 export type SaveInput = inferRouterInputs<AppRouter>['templates']['editorSave'];
 
+const LOGIC_KEYS = ['show_when', 'required_when', 'formula', 'format', 'validation'] as const;
+
+/** Issue 46: a field's form logic as the server gave it, kept through the editor's saves. */
+function logicOf(f: Record<string, unknown>): FieldLogic | undefined {
+  const kept = LOGIC_KEYS.filter((k) => f[k] !== undefined);
+  return kept.length ? (Object.fromEntries(kept.map((k) => [k, f[k]])) as FieldLogic) : undefined;
+}
+
 export function fromServer(state: EditorState): EditorDoc {
   const ids = state.documents.map((d) => d.id);
   return {
@@ -32,6 +40,7 @@ export function fromServer(state: EditorState): EditorDoc {
       role: f.role,
       required: f.required,
       options: f.options ?? [],
+      logic: logicOf(f),
       areas: f.areas.map((a) => ({
         doc: ids[a.document] ?? ids[0]!,
         page: a.page,
@@ -60,6 +69,7 @@ export function toSaveInput(id: number, version: number, doc: EditorDoc): SaveIn
       role: f.role,
       required: f.required,
       ...(isOptionFieldType(f.type) ? { options: f.options.filter((o) => o.trim() !== '') } : {}),
+      ...((f.logic ?? {}) as Partial<SaveInput['fields'] extends (infer T)[] | undefined ? T : never>),
       areas: f.areas.map((a) => ({
         document: doc.documents.indexOf(a.doc),
         page: a.page,

@@ -1,6 +1,7 @@
 import { FIELD_TYPES, isOptionFieldType } from '@esign/domain';
 import { msg, t } from '../../messages/index.ts';
 import { Button } from '../../ui.tsx';
+import { LogicSettings } from './logic-settings.tsx';
 import { defaultOptions, type EditorField, isType, TYPE_LABEL } from './model.ts';
 import { fieldNeedsOptions } from './operations.ts';
 
@@ -9,6 +10,8 @@ import { fieldNeedsOptions } from './operations.ts';
 
 interface SettingsProps {
   field: EditorField;
+  /** every field of the template (the rule builder names them) */
+  fields: EditorField[];
   roles: string[];
   onChange: (patch: Partial<Omit<EditorField, 'key'>>) => void;
   onOptions: (text: string) => void;
@@ -36,6 +39,7 @@ export function Properties(
         </Button>
       </div>
       <FieldSettings {...props} />
+      <LogicSettings field={field} fields={props.fields} onChange={props.onChange} />
       <p className="ed-hint">
         {t('editor.field.position', {
           places: field.areas.length,

@@ -70,6 +70,7 @@ export function Workspace({ templateId, initial }: { templateId: number; initial
         {selected && selection ? (
           <Properties
             field={selected}
+            fields={doc.fields}
             areaIndex={selection.area}
             roles={doc.roles}
             pages={pages.all}
