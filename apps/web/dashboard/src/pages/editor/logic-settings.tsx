@@ -1,30 +1,17 @@
-import {
-  CONDITION_OPS,
-  type ConditionGroup,
-  type ConditionOp,
-  type ConditionRule,
-  type FieldLogic,
-  FormulaError,
-  parseFormula,
-  VALIDATION_PRESETS,
-  type ValidationPreset,
-} from '@esign/domain';
+import { type FieldLogic, FormulaError, parseFormula } from '@esign/domain';
 import { msg, t } from '../../messages/index.ts';
-import { Button } from '../../ui.tsx';
+import { ConditionBuilder, FieldError } from './condition-builder.tsx';
+import { logicErrorsFor } from './logic-errors.ts';
 import type { EditorField } from './model.ts';
+import { FormatSettings, ValidationSettings } from './validation-settings.tsx';
 
-// Issue 46: a rule builder a non-programmer can use. "Show this field" always, or when all / any
-// of some conditions hold (field, condition, value); a number field's formula with a live check
-// (the evaluator the signing page and the server run); a ready-made check for text. The preview
-// (the signing page as a role sees it) evaluates what is built here. The server checks the whole
-// template's logic again when the editor saves (cycles, references: 422 shown as a save error).
-
-type Mode = 'always' | 'all' | 'any';
-const NO_VALUE: ConditionOp[] = ['is_empty', 'is_not_empty'];
-
-function modeOf(group: ConditionGroup | undefined): Mode {
-  return !group ? 'always' : group.any ? 'any' : 'all';
-}
+// Issue 46: a rule builder a non-programmer can use. "Show this field" and "Require this field"
+// always (or as the Required box says), or when all / any of some conditions hold; a number
+// field's formula with a live check (the evaluator the signing page and the server run) and its
+// format; the checks that fit the type (a ready-made one or a pattern with its message, lengths,
+// a range and step, dates). The preview (the signing page as a role sees it) evaluates what is
+// built here. The server checks the whole template's logic again when the editor saves; its
+// refusal (422 invalid_field) stands under the control it concerns (logic-errors.ts).
 
 function withLogic(field: EditorField, patch: Partial<FieldLogic>): { logic: FieldLogic | undefined } {
   const next: FieldLogic = { ...field.logic, ...patch };
@@ -35,186 +22,59 @@ function withLogic(field: EditorField, patch: Partial<FieldLogic>): { logic: Fie
 export function LogicSettings(props: {
   field: EditorField;
   fields: EditorField[];
+  /** the editor's last save error (a refusal of this field's logic shows by its control) */
+  saveError?: string | null | undefined;
   onChange: (patch: { logic: FieldLogic | undefined }) => void;
 }) {
   const { field } = props;
-  const group = field.logic?.show_when;
-  const mode = modeOf(group);
-  const rules = group ? (group.any ?? group.all ?? []) : [];
-  const others = props.fields.filter((f) => f.key !== field.key && f.name.trim() !== '');
-  const setRules = (m: Mode, next: ConditionRule[]) =>
-    props.onChange(
-      withLogic(field, {
-        show_when:
-          m === 'always' || next.length === 0 ? undefined : m === 'any' ? { any: next } : { all: next },
-      }),
-    );
-  const firstRule = (): ConditionRule => ({ field: others[0]?.name ?? '', op: 'is_not_empty' });
+  const errors = logicErrorsFor(props.saveError, field.name.trim(), props.fields.indexOf(field));
+  const patch = (p: Partial<FieldLogic>) => props.onChange(withLogic(field, p));
   return (
     <fieldset className="ed-logic">
       <legend>{msg('editor.logic.title')}</legend>
-      <div className="field">
-        <label htmlFor="ed-show">{msg('editor.logic.show')}</label>
-        <select
-          id="ed-show"
-          value={mode}
-          onChange={(e) => {
-            const m = e.target.value as Mode;
-            setRules(m, m === 'always' ? [] : rules.length ? rules : [firstRule()]);
-          }}
-        >
-          <option value="always">{msg('editor.logic.show_always')}</option>
-          <option value="all">{msg('editor.logic.show_all')}</option>
-          <option value="any">{msg('editor.logic.show_any')}</option>
-        </select>
-      </div>
-      {rules.map((rule, i) => (
-        <RuleRow
-          // biome-ignore lint/suspicious/noArrayIndexKey: rules have no identity but their place
-          key={i}
-          index={i}
-          rule={rule}
-          others={others}
-          onChange={(r) =>
-            setRules(
-              mode,
-              rules.map((x, j) => (j === i ? r : x)),
-            )
-          }
-          onRemove={() =>
-            setRules(
-              rules.length > 1 ? mode : 'always',
-              rules.filter((_, j) => j !== i),
-            )
-          }
-        />
-      ))}
-      {mode !== 'always' ? (
-        <Button small onClick={() => setRules(mode, [...rules, firstRule()])}>
-          {msg('editor.logic.add_rule')}
-        </Button>
-      ) : null}
-      {field.type === 'number' ? <FormulaInput field={field} onChange={props.onChange} /> : null}
-      {field.type === 'text' || field.type === 'phone' ? (
-        <PresetSelect field={field} onChange={props.onChange} />
-      ) : null}
-    </fieldset>
-  );
-}
-
-/** A ready-made check of a text or phone field's answer. */
-function PresetSelect(props: {
-  field: EditorField;
-  onChange: (patch: { logic: FieldLogic | undefined }) => void;
-}) {
-  const { field } = props;
-  return (
-    <div className="field">
-      <label htmlFor="ed-preset">{msg('editor.logic.preset')}</label>
-      <select
-        id="ed-preset"
-        value={field.logic?.validation?.preset ?? ''}
-        onChange={(e) => {
-          const preset = (e.target.value || undefined) as ValidationPreset | undefined;
-          const validation = { ...field.logic?.validation, preset };
-          if (!preset) delete validation.preset;
-          props.onChange(
-            withLogic(field, { validation: Object.keys(validation).length ? validation : undefined }),
-          );
+      <FieldError id="ed-logic-error" error={errors.logic} />
+      <ConditionBuilder
+        words={{
+          id: 'ed-show',
+          label: msg('editor.logic.show'),
+          always: msg('editor.logic.show_always'),
+          all: msg('editor.logic.show_all'),
+          any: msg('editor.logic.show_any'),
         }}
-      >
-        <option value="">{msg('editor.logic.preset_none')}</option>
-        {VALIDATION_PRESETS.map((p) => (
-          <option key={p} value={p}>
-            {msg(`editor.logic.preset.${p}`)}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-function RuleRow(props: {
-  index: number;
-  rule: ConditionRule;
-  others: EditorField[];
-  onChange: (rule: ConditionRule) => void;
-  onRemove: () => void;
-}) {
-  const { rule, index } = props;
-  const target = props.others.find((f) => f.name === rule.field);
-  const id = (what: string) => `ed-rule-${index}-${what}`;
-  return (
-    <fieldset className="ed-rule">
-      <legend className="sr-only">{`${msg('editor.logic.rule_op')} ${index + 1}`}</legend>
-      <label htmlFor={id('field')}>{msg('editor.logic.rule_field')}</label>
-      <select
-        id={id('field')}
-        value={rule.field}
-        onChange={(e) => props.onChange({ ...rule, field: e.target.value })}
-      >
-        {props.others.map((f) => (
-          <option key={f.key} value={f.name}>
-            {f.name}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={id('op')}>{msg('editor.logic.rule_op')}</label>
-      <select
-        id={id('op')}
-        value={rule.op}
-        onChange={(e) => {
-          const op = e.target.value as ConditionOp;
-          props.onChange(
-            NO_VALUE.includes(op) ? { field: rule.field, op } : { ...rule, op, value: rule.value ?? '' },
-          );
+        group={field.logic?.show_when}
+        field={field}
+        fields={props.fields}
+        error={errors.show_when}
+        onChange={(show_when) => patch({ show_when })}
+      />
+      <ConditionBuilder
+        words={{
+          id: 'ed-require',
+          label: msg('editor.logic.require'),
+          always: msg('editor.logic.require_box'),
+          all: msg('editor.logic.show_all'),
+          any: msg('editor.logic.show_any'),
         }}
-      >
-        {CONDITION_OPS.map((op) => (
-          <option key={op} value={op}>
-            {msg(`editor.logic.op.${op}`)}
-          </option>
-        ))}
-      </select>
-      {NO_VALUE.includes(rule.op) ? null : target?.options.length ? (
-        <>
-          <label htmlFor={id('value')}>{msg('editor.logic.rule_value')}</label>
-          <select
-            id={id('value')}
-            value={String(rule.value ?? '')}
-            onChange={(e) => props.onChange({ ...rule, value: e.target.value })}
-          >
-            <option value="" />
-            {target.options.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </>
-      ) : (
-        <>
-          <label htmlFor={id('value')}>{msg('editor.logic.rule_value')}</label>
-          <input
-            id={id('value')}
-            value={String(rule.value ?? '')}
-            onChange={(e) => {
-              const raw = e.target.value;
-              const numeric = (rule.op === 'gt' || rule.op === 'lt') && /^-?\d+(\.\d+)?$/.test(raw);
-              props.onChange({ ...rule, value: numeric ? Number(raw) : raw });
-            }}
-          />
-        </>
-      )}
-      <Button small variant="ghost" onClick={props.onRemove}>
-        {msg('editor.logic.remove_rule')}
-      </Button>
+        group={field.logic?.required_when}
+        field={field}
+        fields={props.fields}
+        error={errors.required_when}
+        onChange={(required_when) => patch({ required_when })}
+      />
+      {field.type === 'number' ? (
+        <FormulaInput field={field} error={errors.formula} onChange={props.onChange} />
+      ) : null}
+      {field.type === 'number' && (field.logic?.formula !== undefined || field.logic?.format) ? (
+        <FormatSettings field={field} error={errors.format} onChange={patch} />
+      ) : null}
+      <ValidationSettings field={field} errors={errors} onChange={patch} />
     </fieldset>
   );
 }
 
 function FormulaInput(props: {
   field: EditorField;
+  error: string | undefined;
   onChange: (patch: { logic: FieldLogic | undefined }) => void;
 }) {
   const { field } = props;
@@ -234,12 +94,13 @@ function FormulaInput(props: {
         id="ed-formula"
         value={formula}
         maxLength={2000}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby="ed-formula-check"
+        aria-invalid={problem || props.error ? true : undefined}
+        aria-describedby={props.error ? 'ed-formula-error ed-formula-check' : 'ed-formula-check'}
         onChange={(e) =>
           props.onChange(withLogic(field, { formula: e.target.value.trim() ? e.target.value : undefined }))
         }
       />
+      <FieldError id="ed-formula-error" error={props.error} />
       <p id="ed-formula-check" className={problem ? 'field-error' : 'ed-hint'} aria-live="polite">
         {problem
           ? t('editor.logic.formula_error', { reason: problem })

@@ -25,6 +25,8 @@ export function Properties(
     onDuplicate: () => void;
     onDelete: () => void;
     onClose: () => void;
+    /** the editor's last save error (issue 46: a form logic refusal shows by its control) */
+    saveError?: string | null;
   },
 ) {
   const { field } = props;
@@ -39,7 +41,12 @@ export function Properties(
         </Button>
       </div>
       <FieldSettings {...props} />
-      <LogicSettings field={field} fields={props.fields} onChange={props.onChange} />
+      <LogicSettings
+        field={field}
+        fields={props.fields}
+        saveError={props.saveError}
+        onChange={props.onChange}
+      />
       <p className="ed-hint">
         {t('editor.field.position', {
           places: field.areas.length,

@@ -72,6 +72,7 @@ export function Workspace({ templateId, initial }: { templateId: number; initial
             field={selected}
             fields={doc.fields}
             areaIndex={selection.area}
+            saveError={save.status === 'error' ? save.error : null}
             roles={doc.roles}
             pages={pages.all}
             onChange={(patch) => w.apply((d) => ops.updateField(d, selected.key, patch))}
