@@ -179,13 +179,15 @@ describe.runIf(browserTestsEnabled('editor form logic'))('issue 46: the editorâ€
     await expect.poll(() => patternError.textContent(), { timeout: 20_000 }).toMatch(/exponential time/);
     expect(await pattern.getAttribute('aria-invalid')).toBe('true');
     expect(await pattern.getAttribute('aria-describedby')).toBe('ed-v-pattern-error');
-    await page.screenshot({ path: join(SHOTS, 'editor-pattern-refused.png') });
+    await patternError.scrollIntoViewIfNeeded();
+    await page.locator('.ed-props-side').screenshot({ path: join(SHOTS, 'editor-pattern-refused.png') });
     await pattern.fill('[A-Z]{2}[0-9]{8,12}');
     await page.getByLabel('Message when the pattern does not match').fill('Like DE123456789');
     await page.getByLabel('Most characters').fill('14');
     await waitSaved(page);
     expect(await patternError.count()).toBe(0);
-    await page.screenshot({ path: join(SHOTS, 'editor-required-when.png'), fullPage: true });
+    await page.getByLabel('Require this field').scrollIntoViewIfNeeded();
+    await page.locator('.ed-props-side').screenshot({ path: join(SHOTS, 'editor-required-when.png') });
 
     await select('Full name');
     await page.getByLabel('Show this field').selectOption('any');
@@ -201,6 +203,8 @@ describe.runIf(browserTestsEnabled('editor form logic'))('issue 46: the editorâ€
     await expect
       .poll(() => page.locator('#ed-v-min-error').textContent(), { timeout: 20_000 })
       .toContain('validation.min is greater than max');
+    await page.locator('#ed-v-min-error').scrollIntoViewIfNeeded();
+    await page.locator('.ed-props-side').screenshot({ path: join(SHOTS, 'editor-range-refused.png') });
     await page.getByLabel('Smallest number').fill('1');
     await page.getByLabel('Largest number').fill('100');
     await page.getByLabel('In steps of').fill('1');
