@@ -7,12 +7,14 @@ import { createLogger, drainJobs, jobHandlers } from '../../../packages/core/src
 import { pdfText, requireTool, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { plainPdf } from '../../../test/pdfs.ts';
+import { seriousViolations } from './axe.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 import {
   createTemplate,
   DESKTOP,
   getTemplate,
   openEditor,
+  PHONE as PHONE_EDITOR,
   signedInContext,
   waitSaved,
 } from './editor-helpers.ts';
@@ -159,6 +161,60 @@ describe.runIf(browserTestsEnabled('editor form logic'))('issue 46: the editor�
     expect(values).toContainEqual({ field: 'Total', value: 59.97 });
     expect(values.map((v) => v.field)).not.toContain('Full name');
   }, 240_000);
+
+  it('issue 46 editor on a phone: the form logic controls fit the sheet, a refusal under its control, no serious axe violation', async () => {
+    const tpl = await createTemplate(t, owner, await plainPdf(1), {
+      fields: [
+        { name: 'Kind', type: 'radio', role: 'Signer', options: ['Company', 'Person'], areas: area(0.1) },
+        { name: 'Qty', type: 'number', role: 'Signer', areas: area(0.3) },
+        { name: 'Start', type: 'date', role: 'Signer', areas: area(0.5) },
+      ],
+    });
+    const tab = await signedInContext(browser, t, owner, PHONE_EDITOR, true);
+    await openEditor(tab, t, tpl.id);
+    const { page } = tab;
+    await page.locator('[data-field="Start"]').first().click();
+    await page.getByLabel('Earliest date').fill('2027-01-01');
+    await page.getByLabel('Latest date').fill('2026-01-01');
+    const error = page.locator('#ed-v-earliest-error');
+    await expect
+      .poll(() => error.textContent(), { timeout: 20_000 })
+      .toBe('validation.earliest is after latest');
+    expect(await page.getByLabel('Earliest date').getAttribute('aria-invalid')).toBe('true');
+    await error.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'editor-phone-date-refused.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Latest date').fill('2027-12-31');
+    await waitSaved(page);
+    expect(await error.count()).toBe(0);
+
+    await page.locator('[data-field="Qty"]').first().click();
+    await page.getByLabel('Require this field').selectOption('any');
+    await page.locator('#ed-require-rule-0-op').selectOption('equals');
+    await page.locator('#ed-require-rule-0-value').selectOption('Person');
+    await page.getByLabel('Formula (computed, the signer cannot change it)').fill('2 * 3');
+    await page.getByLabel('Before the number').fill('€ ');
+    await page.getByLabel('Decimals (2 if empty)').fill('0');
+    await expect.poll(() => page.locator('#ed-format-example').textContent()).toBe('Drawn as € 1235');
+    await waitSaved(page);
+    // Nothing of the section is wider than the sheet.
+    const overflow = await page
+      .locator('.ed-logic')
+      .evaluate((el) => [el.scrollWidth, el.clientWidth, el.getBoundingClientRect().right]);
+    expect(overflow[0]).toBeLessThanOrEqual(overflow[1]!);
+    expect(overflow[2]).toBeLessThanOrEqual(PHONE_EDITOR.width);
+    await page.locator('#ed-format-example').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'editor-phone-format.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+    const qty = (await getTemplate(t, owner, tpl.id)).fields.find((f) => f.name === 'Qty');
+    expect(qty).toMatchObject({
+      required_when: { any: [{ field: 'Kind', op: 'equals', value: 'Person' }] },
+      formula: '2 * 3',
+      format: { prefix: '€ ', decimals: 0 },
+    });
+    expect(tab.problems).toEqual([]);
+    await tab.ctx.close();
+  }, 120_000);
 
   /** The whole form's logic through the properties panel, by its labels, with two refusals on the way. */
   async function buildOrderForm(page: Page) {
