@@ -324,7 +324,7 @@ describe.runIf(browserTestsEnabled('editor form logic'))('issue 46: the editorâ€
     await save();
     await type('Quantity', '3');
     await type('Unit price', '19.99');
-    await expect.poll(() => page.locator('main').textContent()).toContain('59.97');
+    await expect.poll(() => page.locator('main').textContent()).toContain('59.97 EUR');
     await type('IBAN', 'DE89 3704 0044 0532 0130 00');
     await field('Signature').click();
     await expect.poll(() => dialog.locator('canvas').isVisible()).toBe(true);

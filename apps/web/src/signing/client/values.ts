@@ -84,9 +84,15 @@ export function isImageValue(value: FieldValue | undefined): value is string {
 }
 
 /** Short words for a value: what a screen reader says and what a small field shows. */
-export function describeValue(field: Pick<SigningField, 'type'>, value: FieldValue | undefined): string {
+export function describeValue(
+  field: Pick<SigningField, 'type'> & { format?: SigningField['format'] },
+  value: FieldValue | undefined,
+): string {
   if (!isFilled(value)) return tr('value.empty');
   switch (field.type) {
+    case 'number':
+      // Issue 46: with its format's prefix and suffix, as the sealed PDF draws it.
+      return `${field.format?.prefix ?? ''}${valueText(field, value)}${field.format?.suffix ?? ''}`;
     case 'checkbox':
       return tr('value.checked');
     case 'signature':
