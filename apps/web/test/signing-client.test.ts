@@ -146,6 +146,12 @@ describe('values as the signing procedures take them', () => {
     expect(describeValue({ type: 'date' }, '2026-12-31')).toBe('12/31/2026');
   });
 
+  it('issue 46: a number with a format shows its prefix and suffix, as the sealed PDF draws it', () => {
+    expect(describeValue({ type: 'number', format: { suffix: ' EUR' } }, 59.97)).toBe('59.97 EUR');
+    expect(describeValue({ type: 'number', format: { prefix: '€ ', decimals: 0 } }, 1235)).toBe('€ 1,235');
+    expect(describeValue({ type: 'number', format: { suffix: ' EUR' } }, null)).toBe('empty');
+  });
+
   it('reads stored values into the shapes the inputs use', () => {
     expect(fromStored({ type: 'checkbox' }, true)).toBe(true);
     expect(fromStored({ type: 'checkbox' }, null)).toBeNull();
