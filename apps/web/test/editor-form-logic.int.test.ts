@@ -192,6 +192,11 @@ describe.runIf(browserTestsEnabled('editor form logic'))('issue 46: the editorâ€
     await page.getByLabel('Require this field').selectOption('any');
     await page.locator('#ed-require-rule-0-op').selectOption('equals');
     await page.locator('#ed-require-rule-0-value').selectOption('Person');
+    // A formula reading its own field: a reference cycle, shown at the top of the field's form logic.
+    await page.getByLabel('Formula (computed, the signer cannot change it)').fill('{Qty} * 2');
+    await expect
+      .poll(() => page.locator('#ed-logic-error').textContent(), { timeout: 20_000 })
+      .toBe('reference cycle: "Qty" depend on one another');
     await page.getByLabel('Formula (computed, the signer cannot change it)').fill('2 * 3');
     await page.getByLabel('Before the number').fill('â‚¬ ');
     await page.getByLabel('Decimals (2 if empty)').fill('0');
