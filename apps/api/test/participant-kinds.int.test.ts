@@ -166,6 +166,40 @@ describe('issue 47: invitations ask approvers to approve and viewers to read', (
   });
 });
 
+describe('issue 47: SMS invitations and reminders ask approvers to approve and viewers to read', () => {
+  it('a phone-only approver is texted "approve or reject", reminded of "your approval"; after it the viewer is texted "read"', async () => {
+    const [mia, rob, ...signers] = fourParts('sms');
+    const r = await sendRequest(t, owner, {
+      template_id: tpl.id,
+      signers: [
+        { ...mia, email: undefined, phone: '+49 30 1234561' },
+        { ...rob, email: undefined, phone: '+49 30 1234562' },
+        ...signers,
+      ],
+    });
+    expect(r.status, r.text).toBe(201);
+    const smsTo = (to: string) =>
+      t.db
+        .selectFrom('sms_outbox')
+        .select(['kind', 'text_body'])
+        .where('to_number', '=', to)
+        .orderBy('id')
+        .execute();
+    const [approver] = await smsTo('+49301234561');
+    expect(approver?.text_body).toContain('asks you to approve or reject "Service Agreement".');
+    expect(approver?.text_body).not.toMatch(/\bsign\b/);
+    expect(await smsTo('+49301234562')).toEqual([]);
+    const remind = await t.api('POST', `signature_requests/${r.body.id}/remind`, { key: owner.key });
+    expect(remind.status, remind.text).toBeLessThan(300);
+    const reminder = (await smsTo('+49301234561')).find((m) => m.kind === 'reminder');
+    expect(reminder?.text_body).toContain('is waiting for your approval of "Service Agreement".');
+    expect((await trpc(t, 'approve', { token: tokenOf(r.body.signers[0].signing_url) })).error).toBeNull();
+    const [viewer] = await smsTo('+49301234562');
+    expect(viewer?.text_body).toContain('asks you to read "Service Agreement" and confirm you have read it.');
+    expect(viewer?.text_body).not.toMatch(/\bsign\b/);
+  });
+});
+
 describe('issue 47 attacks: an approver cannot fill a field, a viewer cannot sign', () => {
   it('approver: saveValues and complete are 403 forbidden, nothing is stored', async () => {
     const r = await send('atk1');
