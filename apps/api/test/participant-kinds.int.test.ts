@@ -149,16 +149,29 @@ describe('issue 47: approver, viewer and two signers in order run to completion'
 });
 
 describe('issue 47: invitations ask approvers to approve and viewers to read', () => {
-  it('the approver is emailed "Please approve", and after the approval the viewer "Please read"', async () => {
+  it('the approver is emailed "Please approve" and reminded "please approve", and after the approval the viewer "Please read"', async () => {
     const r = await sendRequest(t, owner, { template_id: tpl.id, signers: fourParts('mail') });
     expect(r.status, r.text).toBe(201);
     const mailTo = (to: string) =>
-      t.db.selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', to).execute();
+      t.db
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body'])
+        .where('to_address', '=', to)
+        .orderBy('id')
+        .execute();
     const [approver] = await mailTo('mia-mail@example.com');
     expect(approver?.subject).toBe('Please approve "Service Agreement"');
     expect(approver?.text_body).toContain('and approve or reject it');
     expect(approver?.text_body).toContain('Review and approve');
     expect(await mailTo('rob-mail@example.com')).toEqual([]);
+    // The reminder asks for the approval too, not a signature.
+    const remind = await t.api('POST', `signature_requests/${r.body.id}/remind`, { key: owner.key });
+    expect(remind.status, remind.text).toBeLessThan(300);
+    const reminder = (await mailTo('mia-mail@example.com'))[1];
+    expect(reminder?.subject).toBe('Reminder: please approve "Service Agreement"');
+    expect(reminder?.text_body).toContain('is waiting for your approval of "Service Agreement"');
+    expect(reminder?.text_body).toContain('Review and approve');
+    expect(reminder?.text_body).not.toContain('your signature');
     expect((await trpc(t, 'approve', { token: tokenOf(r.body.signers[0].signing_url) })).error).toBeNull();
     const [viewer] = await mailTo('rob-mail@example.com');
     expect(viewer?.subject).toBe('Please read "Service Agreement"');

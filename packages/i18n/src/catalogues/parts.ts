@@ -1,7 +1,20 @@
 // Issue 47 (docs/roles.md): the words of approvers, viewers and in-person signing, in the nine
 // signer languages. Each catalogue spreads its language's entries; en.ts's define the keys.
 
+import {
+  PART_REMINDERS_AR,
+  PART_REMINDERS_DE,
+  PART_REMINDERS_EN,
+  PART_REMINDERS_ES,
+  PART_REMINDERS_FR,
+  PART_REMINDERS_IT,
+  PART_REMINDERS_NL,
+  PART_REMINDERS_PL,
+  PART_REMINDERS_PT,
+} from './part-reminders.ts';
+
 export const PARTS_EN = {
+  ...PART_REMINDERS_EN,
   'error.wrong_part': 'This step is not yours: you take part in another way',
   'error.hosted_elsewhere':
     'This in-person signing session belongs to the device it was started on; the host starts a new one from the dashboard',
@@ -53,6 +66,7 @@ export const PARTS_EN = {
 type Parts = Record<keyof typeof PARTS_EN, string>;
 
 export const PARTS_DE: Parts = {
+  ...PART_REMINDERS_DE,
   'error.wrong_part': 'Dieser Schritt ist nicht Ihrer: Sie nehmen auf andere Weise teil',
   'error.hosted_elsewhere':
     'Diese Sitzung zum Unterschreiben vor Ort gehört zu dem Gerät, auf dem sie begonnen wurde; der Gastgeber startet eine neue im Dashboard',
@@ -105,6 +119,7 @@ export const PARTS_DE: Parts = {
 };
 
 export const PARTS_FR: Parts = {
+  ...PART_REMINDERS_FR,
   'error.wrong_part': "Cette étape n'est pas la vôtre : vous participez d'une autre manière",
   'error.hosted_elsewhere':
     "Cette session de signature en personne appartient à l'appareil sur lequel elle a été ouverte ; l'hôte en ouvre une nouvelle depuis le tableau de bord",
@@ -155,6 +170,7 @@ export const PARTS_FR: Parts = {
 };
 
 export const PARTS_ES: Parts = {
+  ...PART_REMINDERS_ES,
   'error.wrong_part': 'Este paso no es suyo: usted participa de otra manera',
   'error.hosted_elsewhere':
     'Esta sesión de firma en persona pertenece al dispositivo en el que se inició; el anfitrión inicia una nueva desde el panel',
@@ -205,6 +221,7 @@ export const PARTS_ES: Parts = {
 };
 
 export const PARTS_IT: Parts = {
+  ...PART_REMINDERS_IT,
   'error.wrong_part': 'Questo passaggio non è suo: lei partecipa in un altro modo',
   'error.hosted_elsewhere':
     "Questa sessione di firma in presenza appartiene al dispositivo su cui è stata avviata; l'ospite ne avvia una nuova dalla dashboard",
@@ -254,6 +271,7 @@ export const PARTS_IT: Parts = {
 };
 
 export const PARTS_NL: Parts = {
+  ...PART_REMINDERS_NL,
   'error.wrong_part': 'Deze stap is niet voor u: u neemt op een andere manier deel',
   'error.hosted_elsewhere':
     'Deze sessie voor ondertekenen ter plaatse hoort bij het apparaat waarop ze begon; de gastheer start een nieuwe vanuit het dashboard',
@@ -304,6 +322,7 @@ export const PARTS_NL: Parts = {
 };
 
 export const PARTS_PL: Parts = {
+  ...PART_REMINDERS_PL,
   'error.wrong_part': 'Ten krok nie jest dla Pana/Pani: uczestniczy Pan/Pani w inny sposób',
   'error.hosted_elsewhere':
     'Ta sesja podpisywania osobistego należy do urządzenia, na którym ją rozpoczęto; gospodarz rozpoczyna nową w panelu',
@@ -354,6 +373,7 @@ export const PARTS_PL: Parts = {
 };
 
 export const PARTS_PT: Parts = {
+  ...PART_REMINDERS_PT,
   'error.wrong_part': 'Este passo não é seu: você participa de outra forma',
   'error.hosted_elsewhere':
     'Esta sessão de assinatura presencial pertence ao dispositivo em que foi iniciada; o anfitrião inicia uma nova no painel',
@@ -404,6 +424,7 @@ export const PARTS_PT: Parts = {
 };
 
 export const PARTS_AR: Parts = {
+  ...PART_REMINDERS_AR,
   'error.wrong_part': 'هذه الخطوة ليست لك: أنت تشارك بطريقة أخرى',
   'error.hosted_elsewhere':
     'جلسة التوقيع الحضوري هذه تخص الجهاز الذي بدأت عليه؛ يبدأ المضيف جلسة جديدة من لوحة التحكم',
