@@ -69,7 +69,7 @@ describe.runIf(browserTestsEnabled('brand downloads'))(
         );
       expect(names[0]).toBe('Acme Law - Document 1.pdf');
       expect(names).toContain('Acme Law - Service Agreement - audit trail.pdf');
-    expect(names).toContain('Acme Law - Service Agreement - signed.pdf');
+      expect(names).toContain('Acme Law - Service Agreement - signed.pdf');
       const [download] = await Promise.all([tab.page.waitForEvent('download'), trail.click()]);
       expect(download.suggestedFilename()).toBe('Acme Law - Service Agreement - audit trail.pdf');
       expect(tab.problems).toEqual([]);
