@@ -149,20 +149,67 @@ describe('issue 47: approver, viewer and two signers in order run to completion'
 });
 
 describe('issue 47: invitations ask approvers to approve and viewers to read', () => {
-  it('the approver is emailed "Please approve", and after the approval the viewer "Please read"', async () => {
+  it('the approver is emailed "Please approve" and reminded "please approve", and after the approval the viewer "Please read"', async () => {
     const r = await sendRequest(t, owner, { template_id: tpl.id, signers: fourParts('mail') });
     expect(r.status, r.text).toBe(201);
     const mailTo = (to: string) =>
-      t.db.selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', to).execute();
+      t.db
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body'])
+        .where('to_address', '=', to)
+        .orderBy('id')
+        .execute();
     const [approver] = await mailTo('mia-mail@example.com');
     expect(approver?.subject).toBe('Please approve "Service Agreement"');
     expect(approver?.text_body).toContain('and approve or reject it');
     expect(approver?.text_body).toContain('Review and approve');
     expect(await mailTo('rob-mail@example.com')).toEqual([]);
+    // The reminder asks for the approval too, not a signature.
+    const remind = await t.api('POST', `signature_requests/${r.body.id}/remind`, { key: owner.key });
+    expect(remind.status, remind.text).toBeLessThan(300);
+    const reminder = (await mailTo('mia-mail@example.com'))[1];
+    expect(reminder?.subject).toBe('Reminder: please approve "Service Agreement"');
+    expect(reminder?.text_body).toContain('is waiting for your approval of "Service Agreement"');
+    expect(reminder?.text_body).toContain('Review and approve');
+    expect(reminder?.text_body).not.toContain('your signature');
     expect((await trpc(t, 'approve', { token: tokenOf(r.body.signers[0].signing_url) })).error).toBeNull();
     const [viewer] = await mailTo('rob-mail@example.com');
     expect(viewer?.subject).toBe('Please read "Service Agreement"');
     expect(viewer?.text_body).toContain('confirm that you have read it');
+  });
+});
+
+describe('issue 47: SMS invitations and reminders ask approvers to approve and viewers to read', () => {
+  it('a phone-only approver is texted "approve or reject", reminded of "your approval"; after it the viewer is texted "read"', async () => {
+    const [mia, rob, ...signers] = fourParts('sms');
+    const r = await sendRequest(t, owner, {
+      template_id: tpl.id,
+      signers: [
+        { ...mia, email: undefined, phone: '+49 30 1234561' },
+        { ...rob, email: undefined, phone: '+49 30 1234562' },
+        ...signers,
+      ],
+    });
+    expect(r.status, r.text).toBe(201);
+    const smsTo = (to: string) =>
+      t.db
+        .selectFrom('sms_outbox')
+        .select(['kind', 'text_body'])
+        .where('to_number', '=', to)
+        .orderBy('id')
+        .execute();
+    const [approver] = await smsTo('+49301234561');
+    expect(approver?.text_body).toContain('asks you to approve or reject "Service Agreement".');
+    expect(approver?.text_body).not.toMatch(/\bsign\b/);
+    expect(await smsTo('+49301234562')).toEqual([]);
+    const remind = await t.api('POST', `signature_requests/${r.body.id}/remind`, { key: owner.key });
+    expect(remind.status, remind.text).toBeLessThan(300);
+    const reminder = (await smsTo('+49301234561')).find((m) => m.kind === 'reminder');
+    expect(reminder?.text_body).toContain('is waiting for your approval of "Service Agreement".');
+    expect((await trpc(t, 'approve', { token: tokenOf(r.body.signers[0].signing_url) })).error).toBeNull();
+    const [viewer] = await smsTo('+49301234562');
+    expect(viewer?.text_body).toContain('asks you to read "Service Agreement" and confirm you have read it.');
+    expect(viewer?.text_body).not.toMatch(/\bsign\b/);
   });
 });
 

@@ -2,7 +2,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_DOT } from '../../../test/signing.ts';
 import { pdfText, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { drainJobs, jobHandlers } from '../src/index.ts';
+import { drainJobs, jobHandlers, resolveShortFileLink } from '../src/index.ts';
 import { isGsm7 } from '../src/services/sms/segments.ts';
 import { type CoreHarness, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
@@ -181,4 +181,47 @@ describe('issue 44.2: every email and page about a request under its brand', () 
     expect(sms.text_body).toContain("Zoe's Café");
     expect(isGsm7(sms.text_body)).toBe(true);
   });
+
+  it("issue 44.2: the dashboard's downloads and the completion SMS's short links name the files with the brand first; the REST object keeps the spec's plain names", async () => {
+    const sent = await caller.signatureRequests.create({
+      template_id: tpl.id,
+      brand_id: brands.B,
+      signing_order: 'parallel',
+      signers: [{ name: 'Cleo', phone: '+49 151 23456780' }, { email: 'andy-dl@example.com' }],
+    });
+    for (const s of sent.signers) {
+      const values =
+        s.role === 'Client'
+          ? { 'Client signature': PNG_DOT, 'Client name': 'Cleo' }
+          : { 'Agent signature': PNG_DOT };
+      await h.anonymous().signing.complete({ token: tokenOf(s.signing_url), values });
+    }
+    await drainJobs(h.sc, jobHandlers);
+    const nameOf = (url: string) => decodeURIComponent(/\/files\/[^/]+\/([^/?#]+)$/.exec(url)![1]!);
+    // The dashboard (dashboard.requestDocuments, what the request page's Downloads link to).
+    const { downloads } = await caller.dashboard.requestDocuments({ id: sent.id });
+    expect(downloads?.documents.map((d) => [d.name, nameOf(d.url)])).toEqual([
+      ['Document 1', 'Brand B & Co - Document 1.pdf'],
+    ]);
+    expect(nameOf(downloads!.audit_trail_url!)).toBe('Brand B & Co - Lease - audit trail.pdf');
+    if (downloads!.combined_document_url)
+      expect(nameOf(downloads!.combined_document_url)).toBe('Brand B & Co - Lease - signed.pdf');
+    // The Signature request object (REST, MCP) keeps the plain names its readers know.
+    const got = await caller.signatureRequests.get({ id: sent.id });
+    expect(nameOf(got.audit_trail_url!)).toBe(`audit-trail-${sent.id}.pdf`);
+    expect(nameOf(got.documents![0]!.url)).toBe('Document 1.pdf');
+    // The completion SMS: each short link leads to the file under its branded name.
+    const sms = await h.db
+      .selectFrom('sms_outbox')
+      .select('text_body')
+      .where('signature_request_id', '=', sent.id)
+      .where('kind', '=', 'request.completed')
+      .executeTakeFirstOrThrow();
+    const tokens = [...sms.text_body.matchAll(/\/d\/([\w-]{35})/g)].map((m) => m[1]!);
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) {
+      const name = nameOf(await resolveShortFileLink(h.sc, token));
+      expect(['Brand B & Co - Lease - signed.pdf', 'Brand B & Co - Document 1.pdf']).toContain(name);
+    }
+  }, 240_000);
 });

@@ -113,4 +113,27 @@ describe('issue 32: SMS texts (one module, sms/texts.ts, from the catalogues)', 
     expect(done).toContain('وقّع الجميع على «Lease»');
     expect(done).not.toMatch(/[A-Za-z]{4,} (has|signed|copy)/);
   });
+
+  it('issue 47: an approver is asked to approve or reject, a viewer to read, never to sign (invitation, next, resend, reminder)', () => {
+    const approver = { ...link, part: 'approver' as const };
+    const viewer = { ...link, part: 'viewer' as const };
+    for (const kind of ['invitation', 'next_signer', 'resend'] as const) {
+      expect(smsText(kind, approver, 'en')).toContain('Ann asks you to approve or reject "Lease".');
+      expect(smsText(kind, viewer, 'en')).toContain(
+        'Ann asks you to read "Lease" and confirm you have read it.',
+      );
+    }
+    expect(smsText('reminder', approver, 'en')).toMatch(
+      /^Reminder: Ann is waiting for your approval of "Lease"\./,
+    );
+    expect(smsText('reminder', viewer, 'en')).toMatch(/^Reminder: Ann is waiting for you to read "Lease"\./);
+    expect(smsText('invitation', approver, 'de')).toContain(
+      'Ann bittet Sie, "Lease" zu genehmigen oder abzulehnen.',
+    );
+    expect(smsText('invitation', viewer, 'fr')).toContain('Ann vous invite à lire "Lease"');
+    expect(smsText('invitation', approver, 'ar')).toContain('الموافقة على «Lease»');
+    for (const part of [approver, viewer])
+      for (const kind of ['invitation', 'reminder'] as const)
+        expect(smsText(kind, part, 'en').split('\n')[0]).not.toMatch(/\bsign/);
+  });
 });

@@ -162,4 +162,25 @@ describe('issue 42.2: every SMS kind in every language stays within its segment 
     );
     expect(smsText('invitation', link, 'en')).toContain('Link expires Aug 24, 2030.');
   });
+
+  it('issue 47: the approver and viewer invitations and reminders keep the same rules (GSM-7 but Arabic, ≤ 2 segments, Arabic ≤ 4), in every language', () => {
+    const measured: string[] = [];
+    for (const locale of LOCALES) {
+      const { sender, title } = PEOPLE[locale];
+      for (const part of ['approver', 'viewer'] as const)
+        for (const kind of ['invitation', 'next_signer', 'reminder', 'resend'] as const)
+          for (const expiresAt of [null, ...dates]) {
+            const text = smsText(kind, { senderName: sender, title, url: invite, expiresAt, part }, locale);
+            const { encoding, segments } = smsSegments(text);
+            measured.push(`${locale} ${part} ${kind} ${segments}`);
+            expect(encoding, `${locale} ${part} ${kind}: ${text}`).toBe(locale === 'ar' ? 'UCS-2' : 'GSM-7');
+            expect(segments, `${locale} ${part} ${kind}: ${text}`).toBeLessThanOrEqual(
+              locale === 'ar' ? 4 : 2,
+            );
+            expect(text.endsWith(`\n${invite}`)).toBe(true);
+          }
+    }
+    expect(measured.length).toBe(LOCALES.length * 2 * 4 * (1 + dates.length));
+    if (process.env.SMS_SEGMENTS_REPORT) console.log(measured.join('\n'));
+  });
 });

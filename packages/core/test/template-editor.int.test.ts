@@ -2,6 +2,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { makeTaggedPdf } from '../../pdf/test/ingest-fixtures.ts';
 import { MAX_TEMPLATE_FIELDS, toCoreError } from '../src/index.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
 
@@ -271,6 +272,32 @@ describe('documents in the editor', () => {
     const stale = await api.templates.addDocument({ id: tpl.id, version: 1, file: b64(await plainPdf(1)) });
     expect(stale.status).toBe('conflict');
     expect(stale.documents).toHaveLength(3);
+  });
+
+  it('issue 47: a document added with role tags adds the role with its kind; a role tag making a role with fields a viewer is 422 invalid_field and changes nothing', async () => {
+    const tpl = await twoDocumentTemplate();
+    const pdf = await makeTaggedPdf([
+      [
+        { runs: ['Checked by {{role=Reviewer;kind=approver}}'], y: 700 },
+        { runs: ['Witness: {{Witness signature;type=signature;role=Witness}}'], y: 600 },
+      ],
+    ]);
+    const added = await api.templates.addDocument({ id: tpl.id, version: 1, file: b64(pdf) });
+    expect(added.status).toBe('saved');
+    expect(added.template.roles).toEqual(['Client', 'Reviewer', 'Witness']);
+    expect(added.template.role_kinds).toEqual({ Reviewer: 'approver' });
+    expect(added.template.fields!.filter((f) => f.role === 'Reviewer')).toEqual([]);
+    const viewer = await makeTaggedPdf([[{ runs: ['{{role=Client;kind=viewer}}'], y: 700 }]]);
+    const refused = await api.templates
+      .addDocument({ id: tpl.id, version: 2, file: b64(viewer) })
+      .catch((e: unknown) => toCoreError(e));
+    expect(refused).toMatchObject({
+      code: 'invalid_field',
+      message: expect.stringContaining('role "Client" is a viewer role'),
+    });
+    const after = await api.templates.get({ id: tpl.id });
+    expect(after.documents).toHaveLength(3);
+    expect(after.role_kinds).toEqual({ Reviewer: 'approver' });
   });
 
   it('a template has at most 10 documents (spec limit "Documents per template"): the 11th is 422 too_many_documents', async () => {

@@ -114,8 +114,8 @@ export function invitationEmail(opts: {
   const body = localeLayout({
     paragraphs: [
       greeting,
-      part && opts.kind !== 'reminder'
-        ? t(locale, `part.mail.${part}.lead`, values)
+      part
+        ? t(locale, `part.mail.${part}.${opts.kind === 'reminder' ? 'reminder_lead' : 'lead'}`, values)
         : t(locale, LEAD[opts.kind], values),
       ...(opts.handedOver ? [t(locale, 'mail.handed_over', opts.handedOver)] : []),
       ...(custom ? [custom] : []),
@@ -128,9 +128,9 @@ export function invitationEmail(opts: {
   });
   const subject = own?.subject
     ? own.subject
-    : opts.kind === 'reminder'
-      ? t(locale, 'mail.reminder.subject', values)
-      : t(locale, part ? `part.mail.${part}.subject` : 'mail.invite.subject', values);
+    : part
+      ? t(locale, `part.mail.${part}.${opts.kind === 'reminder' ? 'reminder_subject' : 'subject'}`, values)
+      : t(locale, opts.kind === 'reminder' ? 'mail.reminder.subject' : 'mail.invite.subject', values);
   return { subject, ...body };
 }
 

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { CoreError } from '../errors.ts';
 import { signFileLink } from './file-links.ts';
 import { producedFiles } from './request-model.ts';
+import { sealedFileNamer } from './sealed-downloads.ts';
 import { hmac, safeEqual } from './secret.ts';
 
 // Short links to a request's sealed files (issue 42.2): what the completion SMS carries, as the
@@ -12,7 +13,8 @@ import { hmac, safeEqual } from './secret.ts';
 // `/d/<35 characters>`: 26 bytes, base64url, that name the request, the file (the first 6 bytes of
 // its SHA-256), the expiry, and an 80-bit HMAC over them under the server secret. Opening it looks
 // the file up and answers with a fresh signed file link, so nothing about the file can be read from
-// or altered in the short link, and a file the request no longer holds (retention) is gone.
+// or altered in the short link, and a file the request no longer holds (retention) is gone. The
+// file downloads under the name the emails give it, led by the request's brand (issue 44).
 
 const SHA_BYTES = 6;
 const MAC_BYTES = 10;
@@ -55,10 +57,12 @@ export async function resolveShortFileLink(
   const request = await findRequestFiles(ctx.db, body.readUIntBE(0, 6));
   const prefix = body.subarray(6, 6 + SHA_BYTES).toString('hex');
   const file = producedFiles(request?.documents).find((f) => f.sha256.startsWith(prefix));
-  if (!file) throw unknown();
+  if (!request || !file) throw unknown();
+  // Named as in the emails: the request's brand first, in the request's language (issue 44).
+  const name = (await sealedFileNamer(ctx.db, request))(file);
   return signFileLink(
     ctx.config,
-    { k: file.storage_key, t: 'application/pdf', n: `${file.name}.pdf` },
+    { k: file.storage_key, t: 'application/pdf', n: name },
     { now, ttlSeconds: REDIRECT_TTL_SECONDS },
   );
 }

@@ -248,14 +248,11 @@ export function findSignerCopiesByFileHash(db: Executor, hash: string): Promise<
     .execute();
 }
 
-/** A request's produced files (`{ files }`), for a short link to one of them. */
-export function findRequestFiles(
-  db: Executor,
-  id: number,
-): Promise<{ id: number; documents: unknown } | undefined> {
+/** A request's produced files (`{ files }`), for a short link to one of them, with what names them. */
+export function findRequestFiles(db: Executor, id: number) {
   return db
     .selectFrom('signature_requests')
-    .select(['id', 'documents'])
+    .select(['id', 'documents', 'account_id', 'environment', 'brand_id', 'template_id', 'locale', 'snapshot'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -1,7 +1,20 @@
 // Issue 47 (docs/roles.md): the words of approvers, viewers and in-person signing, in the nine
 // signer languages. Each catalogue spreads its language's entries; en.ts's define the keys.
 
+import {
+  PART_REMINDERS_AR,
+  PART_REMINDERS_DE,
+  PART_REMINDERS_EN,
+  PART_REMINDERS_ES,
+  PART_REMINDERS_FR,
+  PART_REMINDERS_IT,
+  PART_REMINDERS_NL,
+  PART_REMINDERS_PL,
+  PART_REMINDERS_PT,
+} from './part-reminders.ts';
+
 export const PARTS_EN = {
+  ...PART_REMINDERS_EN,
   'error.wrong_part': 'This step is not yours: you take part in another way',
   'error.hosted_elsewhere':
     'This in-person signing session belongs to the device it was started on; the host starts a new one from the dashboard',
@@ -28,6 +41,10 @@ export const PARTS_EN = {
   'part.mail.viewer.subject': 'Please read "{title}"',
   'part.mail.viewer.lead': '{sender} asks you to read "{title}" and confirm that you have read it.',
   'part.mail.viewer.button': 'Read the documents',
+  'part.sms.approver.invite': '{sender} asks you to approve or reject "{title}".',
+  'part.sms.approver.reminder': 'Reminder: {sender} is waiting for your approval of "{title}".',
+  'part.sms.viewer.invite': '{sender} asks you to read "{title}" and confirm you have read it.',
+  'part.sms.viewer.reminder': 'Reminder: {sender} is waiting for you to read "{title}".',
   'hosted.banner': 'In-person signing hosted by {host}',
   'hosted.confirm_label': 'Type your name ({name}) to confirm it is you',
   'hosted.returning': 'Done. Please hand the device back to {host}.',
@@ -49,6 +66,7 @@ export const PARTS_EN = {
 type Parts = Record<keyof typeof PARTS_EN, string>;
 
 export const PARTS_DE: Parts = {
+  ...PART_REMINDERS_DE,
   'error.wrong_part': 'Dieser Schritt ist nicht Ihrer: Sie nehmen auf andere Weise teil',
   'error.hosted_elsewhere':
     'Diese Sitzung zum Unterschreiben vor Ort gehört zu dem Gerät, auf dem sie begonnen wurde; der Gastgeber startet eine neue im Dashboard',
@@ -78,6 +96,10 @@ export const PARTS_DE: Parts = {
   'part.mail.viewer.lead':
     '{sender} bittet Sie, „{title}“ zu lesen und zu bestätigen, dass Sie es gelesen haben.',
   'part.mail.viewer.button': 'Dokumente lesen',
+  'part.sms.approver.invite': '{sender} bittet Sie, "{title}" zu genehmigen oder abzulehnen.',
+  'part.sms.approver.reminder': 'Erinnerung: {sender} wartet auf Ihre Genehmigung von "{title}".',
+  'part.sms.viewer.invite': '{sender} bittet Sie, "{title}" zu lesen und dies zu bestätigen.',
+  'part.sms.viewer.reminder': 'Erinnerung: {sender} bittet Sie weiterhin, "{title}" zu lesen.',
   'hosted.banner': 'Unterschreiben vor Ort, betreut von {host}',
   'hosted.confirm_label': 'Geben Sie Ihren Namen ({name}) ein, um zu bestätigen, dass Sie es sind',
   'hosted.returning': 'Fertig. Bitte geben Sie das Gerät an {host} zurück.',
@@ -97,6 +119,7 @@ export const PARTS_DE: Parts = {
 };
 
 export const PARTS_FR: Parts = {
+  ...PART_REMINDERS_FR,
   'error.wrong_part': "Cette étape n'est pas la vôtre : vous participez d'une autre manière",
   'error.hosted_elsewhere':
     "Cette session de signature en personne appartient à l'appareil sur lequel elle a été ouverte ; l'hôte en ouvre une nouvelle depuis le tableau de bord",
@@ -124,6 +147,10 @@ export const PARTS_FR: Parts = {
   'part.mail.viewer.subject': 'Veuillez lire « {title} »',
   'part.mail.viewer.lead': '{sender} vous demande de lire « {title} » et de confirmer que vous l’avez lu.',
   'part.mail.viewer.button': 'Lire les documents',
+  'part.sms.approver.invite': '{sender} vous invite à approuver ou refuser "{title}".',
+  'part.sms.approver.reminder': 'Rappel : {sender} attend votre approbation de "{title}".',
+  'part.sms.viewer.invite': '{sender} vous invite à lire "{title}" et à confirmer votre lecture.',
+  'part.sms.viewer.reminder': 'Rappel : {sender} attend que vous lisiez "{title}".',
   'hosted.banner': 'Signature en personne accueillie par {host}',
   'hosted.confirm_label': "Saisissez votre nom ({name}) pour confirmer que c'est bien vous",
   'hosted.returning': "Terminé. Veuillez rendre l'appareil à {host}.",
@@ -143,6 +170,7 @@ export const PARTS_FR: Parts = {
 };
 
 export const PARTS_ES: Parts = {
+  ...PART_REMINDERS_ES,
   'error.wrong_part': 'Este paso no es suyo: usted participa de otra manera',
   'error.hosted_elsewhere':
     'Esta sesión de firma en persona pertenece al dispositivo en el que se inició; el anfitrión inicia una nueva desde el panel',
@@ -170,6 +198,10 @@ export const PARTS_ES: Parts = {
   'part.mail.viewer.subject': 'Lea «{title}»',
   'part.mail.viewer.lead': '{sender} le pide que lea «{title}» y confirme que lo ha leído.',
   'part.mail.viewer.button': 'Leer los documentos',
+  'part.sms.approver.invite': '{sender} le pide que apruebe o rechace "{title}".',
+  'part.sms.approver.reminder': 'Recordatorio: {sender} espera que apruebe o rechace "{title}".',
+  'part.sms.viewer.invite': '{sender} le pide que lea "{title}" y lo confirme.',
+  'part.sms.viewer.reminder': 'Recordatorio: {sender} espera que lea "{title}".',
   'hosted.banner': 'Firma en persona atendida por {host}',
   'hosted.confirm_label': 'Escriba su nombre ({name}) para confirmar que es usted',
   'hosted.returning': 'Listo. Devuelva el dispositivo a {host}.',
@@ -189,6 +221,7 @@ export const PARTS_ES: Parts = {
 };
 
 export const PARTS_IT: Parts = {
+  ...PART_REMINDERS_IT,
   'error.wrong_part': 'Questo passaggio non è suo: lei partecipa in un altro modo',
   'error.hosted_elsewhere':
     "Questa sessione di firma in presenza appartiene al dispositivo su cui è stata avviata; l'ospite ne avvia una nuova dalla dashboard",
@@ -215,6 +248,10 @@ export const PARTS_IT: Parts = {
   'part.mail.viewer.subject': 'Legga «{title}»',
   'part.mail.viewer.lead': '{sender} le chiede di leggere «{title}» e di confermare di averlo letto.',
   'part.mail.viewer.button': 'Leggi i documenti',
+  'part.sms.approver.invite': '{sender} Le chiede di approvare o rifiutare "{title}".',
+  'part.sms.approver.reminder': 'Promemoria: {sender} attende la Sua approvazione di "{title}".',
+  'part.sms.viewer.invite': '{sender} Le chiede di leggere "{title}" e di confermarne la lettura.',
+  'part.sms.viewer.reminder': 'Promemoria: {sender} attende che Lei legga "{title}".',
   'hosted.banner': 'Firma in presenza gestita da {host}',
   'hosted.confirm_label': 'Scriva il suo nome ({name}) per confermare che è lei',
   'hosted.returning': 'Fatto. Restituisca il dispositivo a {host}.',
@@ -234,6 +271,7 @@ export const PARTS_IT: Parts = {
 };
 
 export const PARTS_NL: Parts = {
+  ...PART_REMINDERS_NL,
   'error.wrong_part': 'Deze stap is niet voor u: u neemt op een andere manier deel',
   'error.hosted_elsewhere':
     'Deze sessie voor ondertekenen ter plaatse hoort bij het apparaat waarop ze begon; de gastheer start een nieuwe vanuit het dashboard',
@@ -261,6 +299,10 @@ export const PARTS_NL: Parts = {
   'part.mail.viewer.subject': 'Lees "{title}"',
   'part.mail.viewer.lead': '{sender} vraagt u "{title}" te lezen en te bevestigen dat u het hebt gelezen.',
   'part.mail.viewer.button': 'De documenten lezen',
+  'part.sms.approver.invite': '{sender} vraagt u "{title}" goed of af te keuren.',
+  'part.sms.approver.reminder': 'Herinnering: {sender} wacht op uw goedkeuring van "{title}".',
+  'part.sms.viewer.invite': '{sender} vraagt u "{title}" te lezen en dat te bevestigen.',
+  'part.sms.viewer.reminder': 'Herinnering: {sender} wacht tot u "{title}" hebt gelezen.',
   'hosted.banner': 'Ondertekenen ter plaatse, begeleid door {host}',
   'hosted.confirm_label': 'Typ uw naam ({name}) om te bevestigen dat u het bent',
   'hosted.returning': 'Klaar. Geef het apparaat terug aan {host}.',
@@ -280,6 +322,7 @@ export const PARTS_NL: Parts = {
 };
 
 export const PARTS_PL: Parts = {
+  ...PART_REMINDERS_PL,
   'error.wrong_part': 'Ten krok nie jest dla Pana/Pani: uczestniczy Pan/Pani w inny sposób',
   'error.hosted_elsewhere':
     'Ta sesja podpisywania osobistego należy do urządzenia, na którym ją rozpoczęto; gospodarz rozpoczyna nową w panelu',
@@ -307,6 +350,10 @@ export const PARTS_PL: Parts = {
   'part.mail.viewer.subject': 'Prosimy o przeczytanie „{title}”',
   'part.mail.viewer.lead': '{sender} prosi o przeczytanie „{title}” i potwierdzenie przeczytania.',
   'part.mail.viewer.button': 'Przeczytaj dokumenty',
+  'part.sms.approver.invite': '{sender} prosi o zatwierdzenie lub odrzucenie dokumentu "{title}".',
+  'part.sms.approver.reminder': 'Przypomnienie: {sender} czeka na zatwierdzenie dokumentu "{title}".',
+  'part.sms.viewer.invite': '{sender} prosi o przeczytanie dokumentu "{title}" i potwierdzenie.',
+  'part.sms.viewer.reminder': 'Przypomnienie: {sender} czeka na przeczytanie dokumentu "{title}".',
   'hosted.banner': 'Podpisywanie osobiste prowadzone przez {host}',
   'hosted.confirm_label': 'Proszę wpisać swoje imię i nazwisko ({name}), aby potwierdzić tożsamość',
   'hosted.returning': 'Gotowe. Proszę oddać urządzenie osobie {host}.',
@@ -326,6 +373,7 @@ export const PARTS_PL: Parts = {
 };
 
 export const PARTS_PT: Parts = {
+  ...PART_REMINDERS_PT,
   'error.wrong_part': 'Este passo não é seu: você participa de outra forma',
   'error.hosted_elsewhere':
     'Esta sessão de assinatura presencial pertence ao dispositivo em que foi iniciada; o anfitrião inicia uma nova no painel',
@@ -353,6 +401,10 @@ export const PARTS_PT: Parts = {
   'part.mail.viewer.subject': 'Leia "{title}"',
   'part.mail.viewer.lead': '{sender} pede que você leia "{title}" e confirme que o leu.',
   'part.mail.viewer.button': 'Ler os documentos',
+  'part.sms.approver.invite': '{sender} pede que aprove ou rejeite "{title}".',
+  'part.sms.approver.reminder': 'Lembrete: {sender} aguarda que aprove ou rejeite "{title}".',
+  'part.sms.viewer.invite': '{sender} pede que leia "{title}" e confirme a leitura.',
+  'part.sms.viewer.reminder': 'Lembrete: {sender} aguarda que leia "{title}".',
   'hosted.banner': 'Assinatura presencial conduzida por {host}',
   'hosted.confirm_label': 'Digite seu nome ({name}) para confirmar que é você',
   'hosted.returning': 'Pronto. Devolva o dispositivo a {host}.',
@@ -372,6 +424,7 @@ export const PARTS_PT: Parts = {
 };
 
 export const PARTS_AR: Parts = {
+  ...PART_REMINDERS_AR,
   'error.wrong_part': 'هذه الخطوة ليست لك: أنت تشارك بطريقة أخرى',
   'error.hosted_elsewhere':
     'جلسة التوقيع الحضوري هذه تخص الجهاز الذي بدأت عليه؛ يبدأ المضيف جلسة جديدة من لوحة التحكم',
@@ -397,6 +450,10 @@ export const PARTS_AR: Parts = {
   'part.mail.viewer.subject': 'يُرجى قراءة "{title}"',
   'part.mail.viewer.lead': 'يطلب منك {sender} قراءة "{title}" وتأكيد أنك قرأته.',
   'part.mail.viewer.button': 'قراءة المستندات',
+  'part.sms.approver.invite': 'يطلب منك {sender} الموافقة على «{title}» أو رفضه.',
+  'part.sms.approver.reminder': 'تذكير: ينتظر {sender} موافقتك على «{title}».',
+  'part.sms.viewer.invite': 'يطلب منك {sender} قراءة «{title}» وتأكيد قراءته.',
+  'part.sms.viewer.reminder': 'تذكير: ينتظر {sender} قراءتك لـ«{title}».',
   'hosted.banner': 'توقيع حضوري يستضيفه {host}',
   'hosted.confirm_label': 'اكتب اسمك ({name}) لتأكيد أنك أنت',
   'hosted.returning': 'تم. يُرجى إعادة الجهاز إلى {host}.',

@@ -34,6 +34,7 @@ export {
 } from './tags.ts';
 export {
   type DetectedField,
+  type DetectedRole,
   FIELD_TYPES,
   type FieldArea,
   type FieldType,

@@ -18,7 +18,7 @@ import type { InflationLimits } from './inflation-limits.ts';
 import { openPdf } from './open-pdf.ts';
 import { asDict, asStream, decodeStream, get, items, type ObjCtx } from './pdf-objects.ts';
 import { findTags, type Removals, type TagOccurrence } from './text-tags.ts';
-import type { DetectedField, IngestedDocument } from './types.ts';
+import type { DetectedField, DetectedRole, IngestedDocument } from './types.ts';
 
 export interface PdfIngestOptions {
   password?: string;
@@ -58,12 +58,28 @@ function readPageContents(ctx: ObjCtx, page: PdfDict): Uint8Array | string | nul
   }
 }
 
-/** Merges tag occurrences into fields: same name and role → one field with several areas. */
-function tagsToFields(occurrences: TagOccurrence[], warn: (m: string) => void): DetectedField[] {
+/**
+ * Merges tag occurrences into fields: same name and role → one field with several areas. A role
+ * tag (issue 47) makes no field: it is kept in `roles` where it stands among the fields.
+ */
+function tagsToFields(
+  occurrences: TagOccurrence[],
+  warn: (m: string) => void,
+): { fields: DetectedField[]; roles: DetectedRole[] } {
   const fields: DetectedField[] = [];
+  const roles: DetectedRole[] = [];
   const byKey = new Map<string, DetectedField>();
   for (const o of occurrences) {
     const { spec } = o;
+    if (spec.kind && spec.role !== undefined) {
+      const earlier = roles.find((r) => r.role === spec.role);
+      if (!earlier) roles.push({ role: spec.role, kind: spec.kind, fieldsBefore: fields.length });
+      else if (earlier.kind !== spec.kind)
+        warn(
+          `Text tag "${o.text}" on page ${o.area.page} makes "${spec.role}" ${spec.kind}, but an earlier tag made it ${earlier.kind}; the first one counts`,
+        );
+      continue;
+    }
     const key = spec.name === undefined ? undefined : `${spec.name}\u0000${spec.role ?? ''}`;
     const existing = key === undefined ? undefined : byKey.get(key);
     if (existing) {
@@ -87,7 +103,7 @@ function tagsToFields(occurrences: TagOccurrence[], warn: (m: string) => void): 
     fields.push(field);
     if (key !== undefined) byKey.set(key, field);
   }
-  return fields;
+  return { fields, roles };
 }
 
 type Page = ReturnType<PDF['getPages']>[number];
@@ -187,11 +203,13 @@ export async function ingestPdf(
     warn('The PDF carried digital signatures; removing its text tags invalidated them');
 
   const out = modified || repaired || decrypted || pdf.recoveredViaBruteForce ? await savePdf(pdf) : bytes;
+  const tagged = tagsToFields(occurrences, warn);
   return {
     pdf: out,
     kind: 'pdf',
     pages: geometries.map((g) => ({ width: round2(g.width), height: round2(g.height) })),
-    fields: [...tagsToFields(occurrences, warn), ...form.fields],
+    fields: [...tagged.fields, ...form.fields],
+    ...(tagged.roles.length ? { roles: tagged.roles } : {}),
     warnings,
   };
 }

@@ -23,12 +23,19 @@
  * field `Date`. With an explicit `type=`, the head is just a name (`{{date;type=text}}` is a text
  * field named `date`).
  *
+ * | kind     | `signer`, `approver` or `viewer`: makes the tag a role tag (below) | none |
+ *
+ * Role tags (issue 47, an extension): a tag with `kind` makes no field; it names its role's part,
+ * `{{role=Manager;kind=approver}}`, and adds the role where it stands (approvers and viewers fill
+ * no field, so they are named by a tag of their own). It takes `role` and `kind` only.
+ *
  * Errors (the tag is skipped): empty tag, unknown type, a name containing `{` or `}`, longer than
- * 255 characters, and `select`/`radio`/`multiple` without options. Notes (the tag is used, the
+ * 255 characters, and `select`/`radio`/`multiple` without options; an unknown `kind`, a role tag
+ * without `role` or with a name or a field's setting. Notes (the tag is used, the
  * setting ignored): unknown key, setting without `=`, unreadable `required`/`width`/`height`,
  * empty `role`, `options` on a type that has none.
  */
-import { isFieldType } from '@esign/domain';
+import { isFieldType, PARTICIPANT_KINDS, type ParticipantKind } from '@esign/domain';
 import { readLogicSetting, type TagLogic } from './tag-logic.ts';
 import { FIELD_TYPES, type FieldType, TYPES_WITH_OPTIONS } from './types.ts';
 
@@ -43,6 +50,8 @@ export interface TagSpec {
   height?: number;
   /** Issue 46: conditions, formula, format and validation (tag-logic.ts) */
   logic?: TagLogic;
+  /** Issue 47: a role tag (no field): the part its `role` plays. */
+  kind?: ParticipantKind;
 }
 
 /**
@@ -104,6 +113,10 @@ interface Settings {
   width?: number;
   height?: number;
   logic?: TagLogic;
+  /** as written (checked in parseTag) */
+  kind?: string;
+  /** `required` was written (a role tag takes none) */
+  requiredSet?: boolean;
 }
 
 function parseOptions(value: string): string[] {
@@ -134,7 +147,11 @@ function readSetting(s: string, out: Settings, notes: string[]): void {
       if (value === '') notes.push('empty role was ignored');
       else out.role = value;
       return;
+    case 'kind':
+      out.kind = value.toLowerCase();
+      return;
     case 'required': {
+      out.requiredSet = true;
       const b = parseBool(value);
       if (b === undefined) notes.push(`required="${value}" is not true or false; the field is required`);
       else out.required = b;
@@ -177,6 +194,32 @@ function tagError(name: string | undefined, type: string, options: string[] | un
   return null;
 }
 
+/** A role tag (`kind=`): its role and kind, or why it cannot be used. */
+function roleTag(name: string | undefined, s: Settings, notes: string[]): TagParseResult {
+  const kind = s.kind as ParticipantKind;
+  if (!PARTICIPANT_KINDS.includes(kind))
+    return {
+      ok: false,
+      error: `unknown kind "${s.kind}" (expected one of ${PARTICIPANT_KINDS.join(', ')})`,
+      notes,
+    };
+  if (s.role === undefined)
+    return { ok: false, error: `a role tag needs role= (role=Manager;kind=${kind})`, notes };
+  const fieldSettings = [
+    ...(name !== undefined ? ['a name'] : []),
+    ...(['type', 'options', 'width', 'height'] as const).filter((k) => s[k] !== undefined),
+    ...(s.requiredSet ? ['required'] : []),
+    ...(s.logic && Object.keys(s.logic).length ? ['field logic'] : []),
+  ];
+  if (fieldSettings.length)
+    return {
+      ok: false,
+      error: `a role tag (kind=) makes no field, so it takes no ${fieldSettings.join(', ')}: write {{role=${s.role};kind=${kind}}} apart from the field tags`,
+      notes,
+    };
+  return { ok: true, tag: { type: 'text', required: false, role: s.role, kind }, notes };
+}
+
 /** Parses the text between `{{` and `}}`. */
 export function parseTag(body: string): TagParseResult {
   const notes: string[] = [];
@@ -185,6 +228,7 @@ export function parseTag(body: string): TagParseResult {
   let { name } = split;
   const settings: Settings = { required: true };
   for (const s of split.settings) readSetting(s, settings, notes);
+  if (settings.kind !== undefined) return roleTag(name, settings, notes);
   let type = settings.type;
   if (type === undefined) {
     const keyword = name?.toLowerCase();

@@ -35,6 +35,16 @@ export interface DetectedField {
   logic?: Record<string, unknown>;
 }
 
+/**
+ * Issue 47: a role tag (`{{role=Manager;kind=approver}}`, tags.ts): the part its role plays, and
+ * how many of the document's fields came before it (where the role stands among the roles).
+ */
+export interface DetectedRole {
+  role: string;
+  kind: 'signer' | 'approver' | 'viewer';
+  fieldsBefore: number;
+}
+
 export interface PageInfo {
   /** Points, as displayed (CropBox, rotation applied). */
   width: number;
@@ -50,6 +60,8 @@ export interface IngestedDocument {
   pages: PageInfo[];
   /** From text tags and fillable AcroForm fields. */
   fields: DetectedField[];
+  /** Issue 47: the role tags, in the order they are written (absent: none). */
+  roles?: DetectedRole[];
   /** Non-fatal problems, e.g. a malformed tag that was skipped. */
   warnings: string[];
   /**

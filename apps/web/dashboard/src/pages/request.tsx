@@ -79,7 +79,7 @@ export function RequestPage({ session }: { session: Session }) {
           ? ` · ${t('requests.detail.by', { name: r.created_by.name || r.created_by.email })}`
           : ''}
       </PageHeader>
-      {r.status === 'completed' ? <Downloads request={r} /> : null}
+      {r.status === 'completed' ? <Downloads files={documents.data?.downloads} /> : null}
       <section aria-labelledby="signers">
         <h2 id="signers">{msg('requests.detail.signers')}</h2>
         <ul className="rows">

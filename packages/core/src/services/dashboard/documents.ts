@@ -3,6 +3,7 @@ import type { Scope } from '../../context.ts';
 import type { FieldType } from '../../contracts/templates.ts';
 import { FILE_LINK_TTL_SECONDS, signFileLink, signingPages } from '../file-links.ts';
 import { producedFiles, type RequestSnapshot, snapshotPageRuns } from '../request-model.ts';
+import { type SealedDownloadsDto, sealedDownloads } from '../sealed-downloads.ts';
 import { effectiveValue, sealValueOf, signerFor } from '../sealing/values.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { loadSigners, requireRequest } from '../signature-requests/queries.ts';
@@ -95,22 +96,25 @@ export interface RequestDocumentDto {
 /**
  * The documents of a request with every field and its value so far (issue 33 item 7). Once the
  * request is completed and sealed, the pages are the sealed files' (values drawn by sealing);
- * before, they are the documents as sent, and the dashboard draws the values over them. Scoped to
- * the account side: another account's request is `404 not_found`.
+ * before, they are the documents as sent, and the dashboard draws the values over them; and
+ * `downloads` links the sealed files under names led by the request's brand (issue 44,
+ * sealed-downloads.ts). Scoped to the account side: another account's request is `404 not_found`.
  */
 export async function requestDocuments(
   sc: ReadContext,
   scope: Scope,
   id: number,
-): Promise<{ documents: RequestDocumentDto[]; fields: RequestFieldDto[] }> {
+): Promise<{
+  documents: RequestDocumentDto[];
+  fields: RequestFieldDto[];
+  downloads: SealedDownloadsDto | null;
+}> {
   const row = await requireRequest(sc.db, scope, id);
   const signers = await loadSigners(sc.db, row.id);
   const snapshot = row.snapshot as RequestSnapshot;
   const now = sc.now();
-  const sealedFiles =
-    effectiveStatus(row, now) === 'completed' && row.sealing_status === 'done'
-      ? producedFiles(row.documents).filter((f) => f.kind === 'document')
-      : [];
+  const done = effectiveStatus(row, now) === 'completed' && row.sealing_status === 'done';
+  const sealedFiles = done ? producedFiles(row.documents).filter((f) => f.kind === 'document') : [];
   const docs = [...snapshot.documents].sort((a, b) => a.index - b.index);
   const sealed = sealedFiles.length === docs.length;
   const documents = docs.map((d, i) => ({
@@ -140,5 +144,6 @@ export async function requestDocuments(
       value: signer ? sealValueOf(f.type, effectiveValue(signer, f.name)) : null,
     };
   });
-  return { documents, fields };
+  const downloads = done ? await sealedDownloads(sc.db, sc.config, row, now) : null;
+  return { documents, fields, downloads };
 }

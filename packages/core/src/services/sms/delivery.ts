@@ -65,7 +65,13 @@ export async function queueInvitationSms(
   const title = (request.snapshot as RequestSnapshot).template.name;
   const text = smsText(
     o.kind,
-    { senderName: o.senderName, title, url: o.url, expiresAt: request.expires_at },
+    {
+      senderName: o.senderName,
+      title,
+      url: o.url,
+      expiresAt: request.expires_at,
+      part: signer.kind === 'signer' ? null : signer.kind,
+    },
     o.locale,
   );
   const id = await queueSms(tx, {

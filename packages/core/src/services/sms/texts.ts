@@ -14,6 +14,8 @@ interface LinkParams {
   title: string;
   url: string;
   expiresAt: Date | null;
+  /** Issue 47: an approver is asked to approve, a viewer to read, not to sign. */
+  part?: 'approver' | 'viewer' | null;
 }
 
 export interface SmsTextParams {
@@ -50,7 +52,10 @@ export function smsText<K extends SmsTextKind>(kind: K, params: SmsTextParams[K]
     return `${lead}\n${p.urls.join('\n')}`;
   }
   const p = params as LinkParams;
-  const lead = t(locale, LEAD[kind as keyof typeof LEAD], { sender: p.senderName, title: p.title });
+  const key: MessageKey = p.part
+    ? `part.sms.${p.part}.${kind === 'reminder' ? 'reminder' : 'invite'}`
+    : LEAD[kind as keyof typeof LEAD];
+  const lead = t(locale, key, { sender: p.senderName, title: p.title });
   const expiry = p.expiresAt ? ` ${t(locale, 'sms.expires', { date: smsDate(locale, p.expiresAt) })}` : '';
   return `${lead}${expiry} ${t(locale, 'sms.private')}\n${p.url}`;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor, TemplateRow, Tx } from '@esign/db';
 import { insertTemplateDocuments } from '@esign/db/queries/template-documents';
 import { insertTemplate as insertTemplateRow, templateViewOf } from '@esign/db/queries/templates';
+import type { ParticipantKind } from '@esign/domain';
 import { type Actor, type CoreDeps, type Source, scopeOf } from '../../context.ts';
 import type { FieldDefinitionInput, TemplateDto } from '../../contracts/templates.ts';
 import { CoreError } from '../../errors.ts';
@@ -15,7 +16,6 @@ import type { ServiceContext } from '../service-context.ts';
 import { removeFiles } from '../storage.ts';
 import { toTemplateDto } from './dto.ts';
 import {
-  assignRoles,
   type FieldSpec,
   fieldSpecsFromDefinitions,
   fieldSpecsFromDetected,
@@ -24,6 +24,7 @@ import {
 } from './fields.ts';
 import { folderId } from './queries.ts';
 import { RENDER_PAGES_JOB } from './render-pages.ts';
+import { type DeclaredRole, rolesFromTags } from './role-kinds.ts';
 
 export interface CreateTemplateArgs {
   name?: string;
@@ -58,7 +59,12 @@ export async function storeDocuments(
     /** Every key stored, as soon as it is: the caller removes them if the create fails later. */
     keys: string[];
   },
-): Promise<{ stored: StoredDocument[]; detected: FieldSpec[]; warnings: string[] }> {
+): Promise<{
+  stored: StoredDocument[];
+  detected: FieldSpec[];
+  declared: DeclaredRole[];
+  warnings: string[];
+}> {
   const { accountId, input, keys } = opts;
   const docs = input.documents ?? [];
   if (docs.length === 0)
@@ -71,6 +77,7 @@ export async function storeDocuments(
   }
   const stored: StoredDocument[] = [];
   const detected: FieldSpec[] = [];
+  const declared: DeclaredRole[] = [];
   const warnings: string[] = [];
   for (const [i, doc] of docs.entries()) {
     const label = `documents[${i}]`;
@@ -89,10 +96,13 @@ export async function storeDocuments(
       uploadedSha: result.inputSha256,
       pages: result.pages,
     });
+    // Issue 47: role tags, placed among the fields of every document so far.
+    for (const r of result.roles ?? [])
+      declared.push({ role: r.role, kind: r.kind, at: detected.length + r.fieldsBefore });
     detected.push(...fieldSpecsFromDetected(result.fields, i));
     warnings.push(...result.warnings.map((w) => `${label}: ${w}`));
   }
-  return { stored, detected, warnings };
+  return { stored, detected, declared, warnings };
 }
 
 /** Stored documents as the template's documents, from `firstPosition` on. */
@@ -127,6 +137,7 @@ async function insertTemplate(
     input: CreateTemplateArgs;
     stored: StoredDocument[];
     roles: string[];
+    role_kinds: ParticipantKind[];
     fields: FieldSpec[];
   },
   opts: { source: Source; now: Date },
@@ -138,6 +149,7 @@ async function insertTemplate(
     brand_id: await requireBrandChoice(tx, scope, t.input.brand_id),
     folder_id: (await folderId(tx, scope, t.input.folder)) ?? null,
     roles: t.roles,
+    role_kinds: t.role_kinds,
     source: opts.source,
     created_by_user_id: actor.userId,
     api_key_id: actor.apiKeyId,
@@ -196,20 +208,25 @@ async function storeAndInsert(
   keys: string[],
 ) {
   const now = sc.now();
-  const { stored, detected, warnings } = await storeDocuments(sc.deps, {
+  const { stored, detected, declared, warnings } = await storeDocuments(sc.deps, {
     accountId: actor.accountId,
     input,
     keys,
   });
   const given = fieldSpecsFromDefinitions(input.fields ?? [], stored, 'api');
-  // When every text tag names a role, the template gets exactly those roles (plus any in `fields`).
-  const { roles, fields } = assignRoles([], nameFields([...detected, ...given]));
+  // When every text tag names a role, the template gets exactly those roles (plus any in `fields`);
+  // role tags add theirs with its kind (issue 47).
+  const { roles, fields, role_kinds } = rolesFromTags(
+    { roles: [], role_kinds: [], fields: [] },
+    nameFields([...detected, ...given]),
+    declared,
+  );
   const name = input.name ?? baseName(input.documents?.[0]?.name ?? stored[0]!.name);
   return sc.db.transaction().execute(async (tx) => {
     const template = await insertTemplate(
       tx,
       actor,
-      { name, input, stored, roles, fields },
+      { name, input, stored, roles, role_kinds, fields },
       { source: opts.source, now },
     );
     // The Idempotency-Key's outcome commits with the template (issue 41): a retry reads the

@@ -13,8 +13,9 @@ import { removeFiles } from '../storage.ts';
 import { insertDocuments, type StoredDocument, storeDocuments } from './create.ts';
 import { toTemplateDto } from './dto.ts';
 import { applyUpdate, type UpdateTemplateArgs } from './edit.ts';
-import { assignRoles, type FieldSpec, insertFields, nameFields } from './fields.ts';
+import { type FieldSpec, insertFields, nameFields } from './fields.ts';
 import { loadTemplateDocuments, loadTemplateFields, lockTemplate, requireTemplate } from './queries.ts';
+import { type DeclaredRole, rolesFromTags } from './role-kinds.ts';
 
 // The template editor at edit_url (issue 12). It reads the template with every page image and the
 // template's `version`, and saves through the same applyUpdate as PATCH /templates/{id} (same
@@ -118,7 +119,7 @@ async function appendDocument(
   add: {
     id: number;
     version: number;
-    stored: { stored: StoredDocument[]; detected: FieldSpec[] };
+    stored: { stored: StoredDocument[]; detected: FieldSpec[]; declared: DeclaredRole[] };
     now: Date;
   },
 ): Promise<{ row: TemplateRow; conflict: boolean }> {
@@ -139,9 +140,19 @@ async function appendDocument(
   }));
   // The new document's tags and form fields get names not yet taken and go after the fields there.
   const added = nameFields([...existing, ...detected]).slice(existing.length);
-  const { roles, fields } = assignRoles(row.roles, added);
+  // Its role tags (issue 47) add roles or set a role's kind, as a PATCH role_kinds would.
+  const { roles, fields, role_kinds } = rolesFromTags(
+    { roles: row.roles, role_kinds: row.role_kinds, fields: existing },
+    added,
+    add.stored.declared,
+  );
   await insertFields(tx, id, { fields, firstPosition: existing.length });
-  const updated = await updateTemplateRow(tx, id, { updated_at: now, version: row.version + 1, roles });
+  const updated = await updateTemplateRow(tx, id, {
+    updated_at: now,
+    version: row.version + 1,
+    roles,
+    role_kinds,
+  });
   await recordEvent(tx, scope, { type: 'template.updated', objectType: 'template', objectId: id, now });
   return { row: updated, conflict: false };
 }

@@ -1,5 +1,6 @@
 import { PARTICIPANT_KINDS, type ParticipantKind } from '@esign/domain';
 import { CoreError } from '../../errors.ts';
+import { assignRoles, DEFAULT_ROLE, type FieldSpec } from './fields.ts';
 
 // Issue 47 (docs/roles.md): the part each template role plays by default. Stored by position like
 // `roles` (which are renamed by position and never removed), shown and taken by name:
@@ -70,4 +71,51 @@ export function nextRoleKinds(
     }
   }
   return toStored(kinds);
+}
+
+/** Issue 47: a role tag of an uploaded document (`{{role=Manager;kind=approver}}`, packages/pdf tags.ts). */
+export interface DeclaredRole {
+  role: string;
+  kind: ParticipantKind;
+  /** how many of the detected fields come before it */
+  at: number;
+}
+
+/**
+ * The roles, fields and kinds after text tags: each role stands where its first tag does (a role
+ * tag or a field's), after the template's `existing` roles; a role tag gives its role's kind; a
+ * field without a role goes to the first role that signs (a new `Signer` role when none does).
+ * A field on an approver or viewer role is 422 invalid_field, as in a PATCH.
+ */
+export function rolesFromTags(
+  existing: { roles: string[]; role_kinds: unknown; fields: FieldSpec[] },
+  fields: FieldSpec[],
+  declared: DeclaredRole[],
+): { roles: string[]; fields: FieldSpec[]; role_kinds: ParticipantKind[] } {
+  const order = [...existing.roles];
+  const add = (role: string | undefined) => role !== undefined && !order.includes(role) && order.push(role);
+  const pending = [...declared].sort((a, b) => a.at - b.at);
+  fields.forEach((f, i) => {
+    while (pending.length && pending[0]!.at <= i) add(pending.shift()!.role);
+    add(f.role);
+  });
+  for (const d of pending) add(d.role);
+  const kindOf = new Map(order.map((r, i) => [r, kindsByPosition(order, existing.role_kinds)[i]!]));
+  // The first tag naming a role's kind counts (packages/pdf warns of a later, different one).
+  for (const d of [...declared].reverse()) kindOf.set(d.role, d.kind);
+  let signing = order.find((r) => kindOf.get(r) === 'signer');
+  if (!signing && fields.some((f) => !f.role) && order.length) {
+    signing = DEFAULT_ROLE;
+    add(signing);
+  }
+  const assigned = assignRoles(
+    order,
+    signing ? fields.map((f) => ({ ...f, role: f.role ?? signing })) : fields,
+  );
+  const kinds = assigned.roles.map((r) => kindOf.get(r) ?? 'signer');
+  const role_kinds = nextRoleKinds(assigned.roles, {
+    stored: kinds,
+    fields: [...existing.fields, ...assigned.fields],
+  });
+  return { ...assigned, role_kinds };
 }
