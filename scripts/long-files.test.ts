@@ -21,6 +21,7 @@ const ALLOWED = new Map<string, string>([
   ['packages/i18n/src/catalogues/de.ts', 'to split'],
   ['packages/i18n/src/catalogues/fr.ts', 'to split'],
   ['packages/i18n/src/catalogues/nl.ts', 'to split'],
+  ['packages/i18n/src/catalogues/es.ts', 'to split'],
 ]);
 
 const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);

@@ -9,15 +9,15 @@ import { contentDisposition } from '../src/files/routes.ts';
 describe('issue 42.6: download file names in the reader’s language', () => {
   it('the audit trail and the combined file are named in each language; a document keeps its own name', () => {
     for (const locale of LOCALES) {
-      const trail = downloadName(locale, { kind: 'audit_trail', name: 'x' }, 'Mietvertrag');
+      const trail = downloadName(locale, { kind: 'audit_trail', name: 'x' }, { title: 'Mietvertrag' });
       expect(trail).toBe(t(locale, 'file.audit_trail', { title: 'Mietvertrag' }));
       if (locale !== 'en') expect(trail).not.toBe('Mietvertrag - audit trail');
-      expect(downloadName(locale, { kind: 'combined', name: 'x' }, 'Mietvertrag')).toBe(
+      expect(downloadName(locale, { kind: 'combined', name: 'x' }, { title: 'Mietvertrag' })).toBe(
         t(locale, 'file.combined', { title: 'Mietvertrag' }),
       );
-      expect(downloadName(locale, { kind: 'document', name: 'Anlage Ä' }, 'Mietvertrag')).toBe('Anlage Ä');
+      expect(downloadName(locale, { kind: 'document', name: 'Anlage Ä' }, { title: 'Mietvertrag' })).toBe('Anlage Ä');
     }
-    expect(downloadName('de', { kind: 'audit_trail', name: '' }, 'Mietvertrag')).toBe(
+    expect(downloadName('de', { kind: 'audit_trail', name: '' }, { title: 'Mietvertrag' })).toBe(
       'Mietvertrag - Prüfprotokoll',
     );
   });

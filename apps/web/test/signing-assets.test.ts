@@ -14,9 +14,12 @@ import { renderSigningShell } from '../src/signing/shell.ts';
  * of its own imported when needed), what a signer downloads first is the script alone.
  * 32 KB until issue 42.6 (numbers and dates in the signer's locale) and 44 (the brand strip and
  * colours) took it to 32.0 KB: 33 KB then. Issue 47 (the approver's and viewer's page, in-person
- * signing, and their words in the English catalogue the script carries) took it to 33.2 KB: 34 KB now.
+ * signing, and their words in the English catalogue the script carries) took it to 33.2 KB: 34 KB.
+ * Issue 46's hooks for the form engine (the engine itself is a chunk loaded only for forms with
+ * logic) and issue 48's embed messages on top took it to 34.2 KB: 35 KB now. Next: the approver's
+ * and viewer's page as a chunk of its own, like the form engine.
  */
-const JS_GZIP_BUDGET = 34 * 1024;
+const JS_GZIP_BUDGET = 35 * 1024;
 /** One language's catalogue, fetched beside the script (the shell preloads the browser's). */
 const CHUNK_GZIP_BUDGET = 10 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'esign-signing-build-'));

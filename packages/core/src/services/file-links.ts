@@ -367,9 +367,9 @@ function fileNamePart(text: string): string {
 export function downloadName(
   locale: Locale,
   file: { kind: string; name: string },
-  title: string,
-  brand?: string | null,
+  request: { title: string; brand?: string | null },
 ): string {
+  const { title, brand } = request;
   const name =
     file.kind === 'audit_trail'
       ? t(locale, 'file.audit_trail', { title })

@@ -25,7 +25,7 @@ export async function sealedFileNamer(
   const brand = (await requestBrand(db, request))?.name ?? null;
   const { locale } = await readerLocale(db, { request });
   const title = (request.snapshot as RequestSnapshot).template.name;
-  return (file) => `${downloadName(locale, file, title, brand)}.pdf`;
+  return (file) => `${downloadName(locale, file, { title, brand })}.pdf`;
 }
 
 /** What the dashboard's Downloads link to: each sealed document, the audit trail, the combined file. */
@@ -38,10 +38,10 @@ export interface SealedDownloadsDto {
 /** The signed links of a sealed request's files under their download names (null: not sealed). */
 export async function sealedDownloads(
   db: Executor,
-  config: Config,
   request: NamedRequest & Pick<SignatureRequestRow, 'documents'>,
-  now: Date,
+  at: { config: Config; now: Date },
 ): Promise<SealedDownloadsDto | null> {
+  const { config, now } = at;
   const files = producedFiles(request.documents);
   if (!files.some((f) => f.kind === 'audit_trail')) return null;
   const nameOf = await sealedFileNamer(db, request);

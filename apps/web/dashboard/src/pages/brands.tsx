@@ -18,6 +18,47 @@ import './brands/brands.css';
 type BrandItem = Outputs['brands']['list']['data'][number];
 
 /** One brand: logo, name, colours, the default mark and what an admin does with it. */
+/** A colour's sample, painted through a custom property (the page's CSP allows no inline style). */
+function Swatch({ color }: { color: string }) {
+  return (
+    <span className="swatch" data-color={color} ref={(el) => el?.style.setProperty('--swatch', color)} />
+  );
+}
+
+/** A brand's logo, name, default badge and colours. */
+function BrandSummary({ item, logo }: { item: BrandItem; logo: string | undefined }) {
+  return (
+    <>
+      <div className="brand-head">
+        {logo ? (
+          <img className="brand-logo" src={logo} alt={t('brands.logo_of', { name: item.name })} />
+        ) : null}
+        <strong dir="auto">{item.name}</strong>{' '}
+        {item.is_default ? <Badge tone="good">{msg('brands.default')}</Badge> : null}
+      </div>
+      <p className="hint">
+        <Swatch color={item.primary_color} />
+        <Swatch color={item.accent_color} />
+        {t('brands.colors', { primary: item.primary_color, accent: item.accent_color })}
+      </p>
+    </>
+  );
+}
+
+/** A brand's own email words, in a dialog. */
+function WordsDialog(p: {
+  item: BrandItem;
+  brand: Parameters<typeof EmailWords>[0]['brand'] | undefined;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Modal open={p.open} onOpenChange={p.onOpenChange} title={t('brands.words_title', { name: p.item.name })}>
+      {p.brand ? <EmailWords brand={p.brand} /> : <Loading />}
+    </Modal>
+  );
+}
+
 function BrandCard({ item }: { item: BrandItem }) {
   const { announce } = useChangeFeedback(trpc.brands.pathKey());
   const [dialog, setDialog] = useState<'edit' | 'words' | null>(null);
@@ -35,26 +76,7 @@ function BrandCard({ item }: { item: BrandItem }) {
   const logo = detail.data?.logo?.data_uri;
   return (
     <li className="card brand-card" aria-label={item.name}>
-      <div className="brand-head">
-        {logo ? (
-          <img className="brand-logo" src={logo} alt={t('brands.logo_of', { name: item.name })} />
-        ) : null}
-        <strong dir="auto">{item.name}</strong>{' '}
-        {item.is_default ? <Badge tone="good">{msg('brands.default')}</Badge> : null}
-      </div>
-      <p className="hint">
-        <span
-          className="swatch"
-          data-color={item.primary_color}
-          ref={(el) => el?.style.setProperty('--swatch', item.primary_color)}
-        />
-        <span
-          className="swatch"
-          data-color={item.accent_color}
-          ref={(el) => el?.style.setProperty('--swatch', item.accent_color)}
-        />
-        {t('brands.colors', { primary: item.primary_color, accent: item.accent_color })}
-      </p>
+      <BrandSummary item={item} logo={logo} />
       <div className="row-actions">
         <Button
           small
@@ -108,13 +130,12 @@ function BrandCard({ item }: { item: BrandItem }) {
           <Loading />
         )}
       </Modal>
-      <Modal
+      <WordsDialog
+        item={item}
+        brand={detail.data}
         open={dialog === 'words'}
         onOpenChange={(o) => setDialog(o ? 'words' : null)}
-        title={t('brands.words_title', { name: item.name })}
-      >
-        {detail.data ? <EmailWords brand={detail.data} /> : <Loading />}
-      </Modal>
+      />
     </li>
   );
 }

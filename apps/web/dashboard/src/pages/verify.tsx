@@ -112,6 +112,51 @@ function MatchBrand({ brand }: { brand: NonNullable<Verification['match']>['bran
   );
 }
 
+/** Each signature of the file, then each change made after a signature. */
+function SignaturesAndChanges({ v }: { v: Verification }) {
+  return (
+    <>
+      <h3>{msg('verify.signatures.title')}</h3>
+      <ul data-testid="verify-signatures">
+        {v.signatures.map((s) => (
+          <li
+            key={`${s.revision}-${s.kind}-${s.signer_certificate_sha256}`}
+            data-level={s.modification_level}
+          >
+            {t('verify.signature.who', {
+              kind: s.kind,
+              name: commonName(s.signer_subject) ?? msg('verify.unknown_signer'),
+              valid: s.valid,
+            })}{' '}
+            {t('verify.signature.after', { level: s.modification_level })}
+            {s.modification_level !== 'none'
+              ? ` ${t('verify.signature.permits', { allowed: !s.modified_after_signing })}`
+              : null}
+          </li>
+        ))}
+      </ul>
+      {v.changes.length > 0 ? (
+        <>
+          <h3>{msg('verify.changes.title')}</h3>
+          <ul data-testid="verify-changes">
+            {v.changes.map((c) => (
+              <li key={`${c.revision}-${c.kind}-${c.page}-${c.description}`}>
+                {c.page && !namesItsPage(c)
+                  ? t('verify.change.on_page', {
+                      page: c.page,
+                      description: c.description,
+                      revision: c.revision,
+                    })
+                  : t('verify.change.text', { description: c.description, revision: c.revision })}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 function Result({ v }: { v: Verification }) {
   const head = HEADLINE[v.verdict];
   const seal: Signature | undefined = v.signatures.filter((s) => s.kind !== 'document_timestamp').at(-1);
@@ -153,43 +198,7 @@ function Result({ v }: { v: Verification }) {
           <code className="verify-hash">{v.sha256}</code>
         </Fact>
       </dl>
-      <h3>{msg('verify.signatures.title')}</h3>
-      <ul data-testid="verify-signatures">
-        {v.signatures.map((s) => (
-          <li
-            key={`${s.revision}-${s.kind}-${s.signer_certificate_sha256}`}
-            data-level={s.modification_level}
-          >
-            {t('verify.signature.who', {
-              kind: s.kind,
-              name: commonName(s.signer_subject) ?? msg('verify.unknown_signer'),
-              valid: s.valid,
-            })}{' '}
-            {t('verify.signature.after', { level: s.modification_level })}
-            {s.modification_level !== 'none'
-              ? ` ${t('verify.signature.permits', { allowed: !s.modified_after_signing })}`
-              : null}
-          </li>
-        ))}
-      </ul>
-      {v.changes.length > 0 ? (
-        <>
-          <h3>{msg('verify.changes.title')}</h3>
-          <ul data-testid="verify-changes">
-            {v.changes.map((c) => (
-              <li key={`${c.revision}-${c.kind}-${c.page}-${c.description}`}>
-                {c.page && !namesItsPage(c)
-                  ? t('verify.change.on_page', {
-                      page: c.page,
-                      description: c.description,
-                      revision: c.revision,
-                    })
-                  : t('verify.change.text', { description: c.description, revision: c.revision })}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <SignaturesAndChanges v={v} />
     </section>
   );
 }

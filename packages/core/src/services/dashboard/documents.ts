@@ -144,6 +144,6 @@ export async function requestDocuments(
       value: signer ? sealValueOf(f.type, effectiveValue(signer, f.name)) : null,
     };
   });
-  const downloads = done ? await sealedDownloads(sc.db, sc.config, row, now) : null;
+  const downloads = done ? await sealedDownloads(sc.db, row, { config: sc.config, now }) : null;
   return { documents, fields, downloads };
 }

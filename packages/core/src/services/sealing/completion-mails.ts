@@ -41,7 +41,7 @@ export async function queueCompletionMails(
       name: f.name,
       url: signFileLink(
         config,
-        { k: f.storage_key, t: PDF_TYPE, n: `${downloadName(locale, f, title, brand)}.pdf` },
+        { k: f.storage_key, t: PDF_TYPE, n: `${downloadName(locale, f, { title, brand })}.pdf` },
         { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
       ),
     }));
@@ -60,49 +60,13 @@ export async function queueCompletionMails(
     completionMail({ locale, links: linksIn(locale), until: untilDate, test, title, greeting, intro });
 
   const sent = new Set<string>();
+  const mail = { tx, config, request, mailIn, sent };
   // send_email false: the sender handles signer communication itself, so signers get no email.
   if (request.send_email) {
-    for (const s of signers) {
-      if (!s.email || sent.has(s.email.toLowerCase())) continue;
-      sent.add(s.email.toLowerCase());
-      const { locale } = await readerLocale(tx, { signer: s, request });
-      await queueRequestMail(
-        tx,
-        { config, request },
-        {
-          kind: 'request.completed',
-          to: s.email,
-          replyTo: request.reply_to,
-          ...mailIn(locale, greetingOf(locale, s.name), t(locale, 'mail.done.lead', { title })),
-          accountId: request.account_id,
-          environment: request.environment,
-          signerId: s.id,
-        },
-      );
-    }
+    await mailSigners(mail, { signers, title });
     await queueShortLinkSms(tx, config, { request, signers, files, title, now });
   }
-  if (request.created_by_user_id) {
-    const user = await findUserContact(tx, request.created_by_user_id);
-    if (user && !sent.has(user.email.toLowerCase())) {
-      await queueRequestMail(
-        tx,
-        { config, request },
-        {
-          kind: 'request.completed',
-          to: user.email,
-          ...mailIn(
-            'en',
-            `Hello${user.name ? ` ${user.name}` : ''},`,
-            `Signature request #${request.id} "${title}" is completed: every signer has signed. The sealed documents and the audit trail:`,
-          ),
-          accountId: request.account_id,
-          environment: request.environment,
-        },
-      );
-      sent.add(user.email.toLowerCase());
-    }
-  }
+  await mailSender(mail, title);
   // Issue 34: the request's CC and notify addresses (signature-requests/notices.ts).
   await queueRecipientCompletionMails(tx, config, {
     request,
@@ -110,6 +74,63 @@ export async function queueCompletionMails(
     until: untilDate,
     already: sent,
   });
+}
+
+type MailIn = (locale: Locale, greeting: string, intro: string) => ReturnType<typeof completionMail>;
+/** What the completion emails of one request share; `sent` holds the addresses already written to. */
+interface CompletionMailing {
+  tx: Tx;
+  config: Config;
+  request: SignatureRequestRow;
+  mailIn: MailIn;
+  sent: Set<string>;
+}
+
+/** Each signer with an email address, once per address, in their language. */
+async function mailSigners(m: CompletionMailing, o: { signers: SignerRow[]; title: string }): Promise<void> {
+  const { tx, config, request } = m;
+  for (const s of o.signers) {
+    if (!s.email || m.sent.has(s.email.toLowerCase())) continue;
+    m.sent.add(s.email.toLowerCase());
+    const { locale } = await readerLocale(tx, { signer: s, request });
+    await queueRequestMail(
+      tx,
+      { config, request },
+      {
+        kind: 'request.completed',
+        to: s.email,
+        replyTo: request.reply_to,
+        ...m.mailIn(locale, greetingOf(locale, s.name), t(locale, 'mail.done.lead', { title: o.title })),
+        accountId: request.account_id,
+        environment: request.environment,
+        signerId: s.id,
+      },
+    );
+  }
+}
+
+/** The sender (the dashboard user who sent it), in English like the dashboard, unless already written to. */
+async function mailSender(m: CompletionMailing, title: string): Promise<void> {
+  const { tx, config, request } = m;
+  if (!request.created_by_user_id) return;
+  const user = await findUserContact(tx, request.created_by_user_id);
+  if (!user || m.sent.has(user.email.toLowerCase())) return;
+  await queueRequestMail(
+    tx,
+    { config, request },
+    {
+      kind: 'request.completed',
+      to: user.email,
+      ...m.mailIn(
+        'en',
+        `Hello${user.name ? ` ${user.name}` : ''},`,
+        `Signature request #${request.id} "${title}" is completed: every signer has signed. The sealed documents and the audit trail:`,
+      ),
+      accountId: request.account_id,
+      environment: request.environment,
+    },
+  );
+  m.sent.add(user.email.toLowerCase());
 }
 
 /**

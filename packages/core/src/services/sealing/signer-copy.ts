@@ -139,7 +139,7 @@ async function queueCopyMail(
     name: f.name,
     url: signFileLink(
       run.ctx.config,
-      { k: f.storage_key, t: 'application/pdf', n: `${downloadName(locale, f, title, brand)}.pdf` },
+      { k: f.storage_key, t: 'application/pdf', n: `${downloadName(locale, f, { title, brand })}.pdf` },
       { now, ttlSeconds: COMPLETION_LINK_TTL_SECONDS },
     ),
   }));

@@ -5,7 +5,7 @@ import {
   findAccountSso,
   saveAccountSso,
 } from '@esign/db/queries/sso';
-import { findUserStanding } from '@esign/db/queries/users';
+import { findUserById, findUserStanding } from '@esign/db/queries/users';
 import type { UserRole } from '@esign/domain';
 import type { Actor } from '../../context.ts';
 import { CoreError } from '../../errors.ts';
@@ -35,11 +35,7 @@ export interface SsoSettingsDto {
 
 async function toDto(sc: ServiceContext, row: AccountSsoRow | undefined): Promise<SsoSettingsDto> {
   const breakGlass = row?.break_glass_user_id
-    ? await sc.db
-        .selectFrom('users')
-        .select('email')
-        .where('id', '=', row.break_glass_user_id)
-        .executeTakeFirst()
+    ? await findUserById(sc.db, row.break_glass_user_id)
     : undefined;
   return {
     configured: Boolean(row),

@@ -219,11 +219,11 @@ function sealedLinks(
   return {
     documents: files
       .filter((f) => f.kind === 'document')
-      .map((f) => ({ name: f.name, url: link(f.storage_key, downloadName(locale, f, title, brand)) })),
+      .map((f) => ({ name: f.name, url: link(f.storage_key, downloadName(locale, f, { title, brand })) })),
     audit_trail_url: request.audit_trail_storage_key
       ? link(
           request.audit_trail_storage_key,
-          downloadName(locale, { kind: 'audit_trail', name: '' }, title, brand),
+          downloadName(locale, { kind: 'audit_trail', name: '' }, { title, brand }),
         )
       : null,
   };

@@ -135,6 +135,60 @@ function initialValues(brand: BrandDetail | null): BrandValues {
   };
 }
 
+/** The logo: upload (refused over the size limit, in words), and removal of the current one. */
+function LogoSection({
+  shown,
+  onLogo,
+}: {
+  shown: string | null;
+  onLogo: (logo: string | null | undefined) => void;
+}) {
+  const [logoError, setLogoError] = useState<string | null>(null);
+  return (
+    <>
+      <LogoField
+        current={shown}
+        onChange={(logo, err) => {
+          setLogoError(err);
+          if (!err) onLogo(logo);
+        }}
+      />
+      {logoError ? (
+        <p className="field-error" role="alert">
+          {logoError}
+        </p>
+      ) : null}
+      {shown ? (
+        <CheckboxField
+          label={msg('brands.form.logo_remove')}
+          onChange={(e) => onLogo(e.target.checked ? null : undefined)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The two colours and the WCAG AA note on them (the rule of @esign/domain the server applies). */
+function ColorsSection({ v, set }: { v: BrandValues; set: (part: Partial<BrandValues>) => void }) {
+  return (
+    <>
+      <ColorField
+        label={msg('brands.form.primary')}
+        hint={msg('brands.form.primary_hint')}
+        value={v.primary_color}
+        onChange={(c) => set({ primary_color: c })}
+      />
+      <ColorField
+        label={msg('brands.form.accent')}
+        hint={msg('brands.form.accent_hint')}
+        value={v.accent_color}
+        onChange={(c) => set({ accent_color: c })}
+      />
+      <ContrastNote primary={v.primary_color} accent={v.accent_color} />
+    </>
+  );
+}
+
 export function BrandForm({
   brand,
   busy,
@@ -149,7 +203,6 @@ export function BrandForm({
   onSubmit: (v: BrandValues) => void;
 }) {
   const [v, setV] = useState<BrandValues>(() => initialValues(brand));
-  const [logoError, setLogoError] = useState<string | null>(null);
   const set = (part: Partial<BrandValues>) => setV((old) => ({ ...old, ...part }));
   const shownLogo = v.logo === undefined ? (brand?.logo?.data_uri ?? null) : v.logo;
   const submit = (e: FormEvent) => {
@@ -177,37 +230,8 @@ export function BrandForm({
         value={v.name}
         onChange={(e) => set({ name: e.target.value })}
       />
-      <LogoField
-        current={shownLogo}
-        onChange={(logo, err) => {
-          setLogoError(err);
-          if (!err) set({ logo });
-        }}
-      />
-      {logoError ? (
-        <p className="field-error" role="alert">
-          {logoError}
-        </p>
-      ) : null}
-      {shownLogo ? (
-        <CheckboxField
-          label={msg('brands.form.logo_remove')}
-          onChange={(e) => set({ logo: e.target.checked ? null : undefined })}
-        />
-      ) : null}
-      <ColorField
-        label={msg('brands.form.primary')}
-        hint={msg('brands.form.primary_hint')}
-        value={v.primary_color}
-        onChange={(c) => set({ primary_color: c })}
-      />
-      <ColorField
-        label={msg('brands.form.accent')}
-        hint={msg('brands.form.accent_hint')}
-        value={v.accent_color}
-        onChange={(c) => set({ accent_color: c })}
-      />
-      <ContrastNote primary={v.primary_color} accent={v.accent_color} />
+      <LogoSection shown={shownLogo} onLogo={(logo) => set({ logo })} />
+      <ColorsSection v={v} set={set} />
       {textField('support_email', msg('brands.form.support_email'), undefined, 'email')}
       {textField('support_url', msg('brands.form.support_url'), undefined, 'url')}
       <TextArea

@@ -60,6 +60,26 @@ function Preview({
   );
 }
 
+/** Which email kind and which language the words are for. */
+function WordsChoice(p: { kind: Kind; locale: Locale; choose: (k: Kind, l: Locale) => void }) {
+  return (
+    <div className="form-row">
+      <SelectField
+        label={msg('brands.words.kind')}
+        value={p.kind}
+        onChange={(e) => p.choose(e.target.value as Kind, p.locale)}
+        options={EMAIL_KINDS.map((k) => ({ value: k, label: msg(KIND_LABEL[k]) }))}
+      />
+      <SelectField
+        label={msg('brands.words.locale')}
+        value={p.locale}
+        onChange={(e) => p.choose(p.kind, e.target.value as Locale)}
+        options={LOCALES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+      />
+    </div>
+  );
+}
+
 export function EmailWords({ brand }: { brand: BrandDetail }) {
   const { toast, refresh } = useChangeFeedback(trpc.brands.pathKey());
   const [kind, setKind] = useState<Kind>('invitation');
@@ -101,20 +121,7 @@ export function EmailWords({ brand }: { brand: BrandDetail }) {
   const own = draft.subject.trim() !== '' || draft.body.trim() !== '';
   return (
     <div className="email-words">
-      <div className="form-row">
-        <SelectField
-          label={msg('brands.words.kind')}
-          value={kind}
-          onChange={(e) => choose(e.target.value as Kind, locale)}
-          options={EMAIL_KINDS.map((k) => ({ value: k, label: msg(KIND_LABEL[k]) }))}
-        />
-        <SelectField
-          label={msg('brands.words.locale')}
-          value={locale}
-          onChange={(e) => choose(kind, e.target.value as Locale)}
-          options={LOCALES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
-        />
-      </div>
+      <WordsChoice kind={kind} locale={locale} choose={choose} />
       <p className="hint">{stored ? msg('brands.words.own') : msg('brands.words.service')}</p>
       <TextField
         label={msg('brands.words.subject')}
