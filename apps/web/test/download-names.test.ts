@@ -15,7 +15,9 @@ describe('issue 42.6: download file names in the reader’s language', () => {
       expect(downloadName(locale, { kind: 'combined', name: 'x' }, { title: 'Mietvertrag' })).toBe(
         t(locale, 'file.combined', { title: 'Mietvertrag' }),
       );
-      expect(downloadName(locale, { kind: 'document', name: 'Anlage Ä' }, { title: 'Mietvertrag' })).toBe('Anlage Ä');
+      expect(downloadName(locale, { kind: 'document', name: 'Anlage Ä' }, { title: 'Mietvertrag' })).toBe(
+        'Anlage Ä',
+      );
     }
     expect(downloadName('de', { kind: 'audit_trail', name: '' }, { title: 'Mietvertrag' })).toBe(
       'Mietvertrag - Prüfprotokoll',
