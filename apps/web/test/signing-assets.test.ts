@@ -20,8 +20,13 @@ import { renderSigningShell } from '../src/signing/shell.ts';
  * and viewer's page as a chunk of its own, like the form engine.
  */
 const JS_GZIP_BUDGET = 35 * 1024;
-/** One language's catalogue, fetched beside the script (the shell preloads the browser's). */
-const CHUNK_GZIP_BUDGET = 10 * 1024;
+/**
+ * One language's catalogue, fetched beside the script (the shell preloads the browser's). 10 KB
+ * until issue 47's SMS and reminder words for approvers and viewers took the Arabic one to 10.3 KB:
+ * 11 KB now. The chunk carries the whole catalogue, emails' and SMS' words too; splitting the
+ * catalogues by surface (issue 43) takes those out.
+ */
+const CHUNK_GZIP_BUDGET = 11 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'esign-signing-build-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
