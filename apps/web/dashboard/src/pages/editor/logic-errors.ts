@@ -75,8 +75,7 @@ export function logicErrorsFor(error: string | null | undefined, name: string, i
   // problems are joined with '; ', which a problem's own words may hold too
   for (const problem of body.split(/; (?="[^"]*": |reference cycle: )/)) {
     if (problem.startsWith(own)) add(out, controlOf(problem.slice(own.length)), problem.slice(own.length));
-    else if (/^reference cycle: /.test(problem) && problem.includes(`"${name}"`))
-      add(out, 'logic', problem);
+    else if (/^reference cycle: /.test(problem) && problem.includes(`"${name}"`)) add(out, 'logic', problem);
   }
   return out;
 }
