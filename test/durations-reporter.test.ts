@@ -26,6 +26,7 @@ const record = (file: string, wallMs: number): FileDuration => ({
   project: 'unit',
   result: 'passed',
   wallMs,
+  startMs: 0,
   collectMs: 0,
   testsMs: wallMs,
 });
@@ -34,7 +35,7 @@ describe('per-file durations (issue 43.4: every run says where its time goes)', 
   const root = mkdtempSync(join(tmpdir(), 'durations-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('writes each file’s wall time, project and result, and prints the slowest first', () => {
+  it('writes each file’s wall time, start, project and result, and prints the slowest first', () => {
     let clock = 0;
     const printed: string[] = [];
     const reporter = new DurationsReporter({ root, print: (l) => printed.push(l), now: () => clock });
@@ -42,7 +43,9 @@ describe('per-file durations (issue 43.4: every run says where its time goes)', 
     const slow = moduleOf(root, 'b/slow.int.test.ts', 'db:postgres', 'failed');
     const slowEmbedded = moduleOf(root, 'b/slow.int.test.ts', 'db:embedded');
     reporter.onTestRunStart();
+    clock = 0;
     reporter.onTestModuleQueued(slow);
+    clock = 300;
     reporter.onTestModuleQueued(fast);
     reporter.onTestModuleQueued(slowEmbedded);
     clock = 1_200;
@@ -60,6 +63,7 @@ describe('per-file durations (issue 43.4: every run says where its time goes)', 
         project: 'db:postgres',
         result: 'failed',
         wallMs: 61_500,
+        startMs: 0,
         collectMs: 40,
         testsMs: 501,
       },
@@ -67,7 +71,8 @@ describe('per-file durations (issue 43.4: every run says where its time goes)', 
         file: 'b/slow.int.test.ts',
         project: 'db:embedded',
         result: 'passed',
-        wallMs: 2_000,
+        wallMs: 1_700,
+        startMs: 300,
         collectMs: 40,
         testsMs: 501,
       },
@@ -75,7 +80,8 @@ describe('per-file durations (issue 43.4: every run says where its time goes)', 
         file: 'a/fast.test.ts',
         project: 'unit',
         result: 'passed',
-        wallMs: 1_200,
+        wallMs: 900,
+        startMs: 300,
         collectMs: 40,
         testsMs: 501,
       },
@@ -83,8 +89,8 @@ describe('per-file durations (issue 43.4: every run says where its time goes)', 
     expect(printed.slice(1)).toEqual([
       'Slowest 3 test files (wall time; all 3 in test-results/durations.json):',
       '  61.5 s  b/slow.int.test.ts [db:postgres] failed',
-      '   2.0 s  b/slow.int.test.ts [db:embedded]',
-      '   1.2 s  a/fast.test.ts [unit]',
+      '   1.7 s  b/slow.int.test.ts [db:embedded]',
+      '   0.9 s  a/fast.test.ts [unit]',
     ]);
   });
 
@@ -95,6 +101,7 @@ describe('per-file durations (issue 43.4: every run says where its time goes)', 
     reporter.onTestRunEnd();
     const written = JSON.parse(readFileSync(join(root, 'other.json'), 'utf8'));
     expect(written.files[0].wallMs).toBe(547);
+    expect(written.files[0].startMs).toBe(0);
   });
 
   it('lists only the ten slowest of many', () => {

@@ -14,6 +14,8 @@ export interface FileDuration {
   result: string;
   /** Wall time in ms, from the file's start on a worker to its end. */
   wallMs: number;
+  /** When the file started, in ms from the run's start: which phase of the run it spent. */
+  startMs: number;
   /** The worker's own breakdown in ms: importing the file, and running its tests and hooks. */
   collectMs: number;
   testsMs: number;
@@ -50,6 +52,7 @@ export default class DurationsReporter implements Reporter {
   readonly #now: () => number;
   readonly #started = new Map<string, number>();
   readonly #records: FileDuration[] = [];
+  #runStarted = 0;
 
   constructor(
     options: { root?: string; out?: string; print?: (line: string) => void; now?: () => number } = {},
@@ -63,6 +66,7 @@ export default class DurationsReporter implements Reporter {
   onTestRunStart(): void {
     this.#started.clear();
     this.#records.length = 0;
+    this.#runStarted = this.#now();
   }
 
   onTestModuleQueued(module: TestModule): void {
@@ -83,6 +87,7 @@ export default class DurationsReporter implements Reporter {
       project: module.project.name,
       result: module.state(),
       wallMs: Math.round(started === undefined ? worker : this.#now() - started),
+      startMs: Math.max(0, Math.round((started ?? this.#now() - worker) - this.#runStarted)),
       collectMs: Math.round(diagnostic.collectDuration),
       testsMs: Math.round(diagnostic.duration),
     });
