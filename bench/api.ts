@@ -14,7 +14,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAccount, issueApiKey } from '@esign/core';
+import { createAccount, issueApiKey } from '@esign/core/operator';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { seededEmail, seedRequests } from '../test/seed-scale.ts';

@@ -14,7 +14,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAccount, issueApiKey } from '@esign/core';
+import { createAccount, issueApiKey } from '@esign/core/operator';
 import { createDb, migrateToLatest } from '@esign/db';
 import { sql } from 'kysely';
 import { buildWeb } from '../test/web-build.ts';

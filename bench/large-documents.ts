@@ -49,7 +49,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { createAccount, issueApiKey } from '@esign/core';
+import { createAccount, issueApiKey } from '@esign/core/operator';
 import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
 import { sql } from 'kysely';
 import pg from 'pg';

@@ -1,14 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createAccount,
-  createCoreDeps,
-  createLogger,
-  issueApiKey,
-  parseConfig,
-  type Runtime,
-} from '@esign/core';
+import { createCoreDeps, createLogger, parseConfig, type Runtime } from '@esign/core';
+import { createAccount, issueApiKey } from '@esign/core/operator';
 import { ensureDatabase, migrateToLatest, openDatabase, startEmbeddedPostgres } from '@esign/db';
 import { buildAllInOneApp } from '@esign/server';
 import {

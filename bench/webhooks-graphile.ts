@@ -8,7 +8,9 @@
 // guard, the outcome recorded fenced by the lease). graphile-worker's own batching is on: a local
 // queue fetching a slot-full of jobs per statement and completions gathered into one statement.
 // Started with DATABASE_URL, SECRET_KEY and GRAPHILE_CONCURRENCY.
-import { attemptWebhookDelivery, createLogger, parseConfig } from '@esign/core';
+
+import { createLogger, parseConfig } from '@esign/core';
+import { attemptWebhookDelivery } from '@esign/core/testing';
 import { createDb } from '@esign/db';
 import { run } from 'graphile-worker';
 import { sql } from 'kysely';

@@ -5,7 +5,7 @@ import {
   issueApiKey,
   type NewDiscountCode,
   updateUser,
-} from '@esign/core';
+} from '@esign/core/operator';
 import type { UserRole } from '@esign/db';
 import type { TestDatabase } from './db.ts';
 import { createTestAccount, type TestAccount } from './harness.ts';

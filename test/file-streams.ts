@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { get } from 'node:http';
 import { Transform } from 'node:stream';
-import { type FileStore, type StoredFileStream, signFileLink } from '@esign/core';
+import { type FileStore, type StoredFileStream, signFileLink } from '@esign/core/testing';
 import type { TestApp } from './harness.ts';
 
 // Issue 18: downloads stream from storage to the response. These helpers count the bytes a store

@@ -1,4 +1,4 @@
-import { updateUser } from '@esign/core';
+import { updateUser } from '@esign/core/operator';
 import { makePack } from './billing.ts';
 import type { TestAccount, TestApp } from './harness.ts';
 import { b64, plainPdf, signatureField } from './pdfs.ts';

@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import {
   type Config,
   type CoreDeps,
-  createAccount,
   createCoreDeps,
   createLogger,
-  issueApiKey,
   parseConfig,
   type Runtime,
 } from '@esign/core';
+import { createAccount, issueApiKey } from '@esign/core/operator';
 import type { Environment, Permission } from '@esign/db';
 import { buildAllInOneApp } from '@esign/server';
 import type { FastifyInstance } from 'fastify';

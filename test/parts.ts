@@ -1,4 +1,5 @@
-import { createSession, sessionCookieName } from '@esign/core';
+import { sessionCookieName } from '@esign/core';
+import { createSession } from '@esign/core/testing';
 import type { TestAccount, TestApp } from './harness.ts';
 import { twoRoleTemplate } from './signing.ts';
 

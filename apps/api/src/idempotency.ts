@@ -1,11 +1,11 @@
 import { createHash, type Hash } from 'node:crypto';
+import { toCoreError } from '@esign/core';
 import {
   beginIdempotent,
   completeIdempotent,
   type IdempotencyRequest,
   releaseIdempotent,
-  toCoreError,
-} from '@esign/core';
+} from '@esign/core/idempotency';
 import type { Db } from '@esign/db';
 import { sendError } from '@esign/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';

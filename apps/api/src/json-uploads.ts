@@ -1,4 +1,4 @@
-import { UploadedFiles } from '@esign/core';
+import { UploadedFiles } from '@esign/core/uploads';
 import { documentPathsOfMeta, streamJsonUploads } from '@esign/http';
 import type { FastifyInstance } from 'fastify';
 import type { RestRoute } from './routes.ts';

@@ -1,4 +1,5 @@
-import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, toCoreError, type UploadedFiles } from '@esign/core';
+import { CoreError, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, toCoreError } from '@esign/core';
+import type { UploadedFiles } from '@esign/core/uploads';
 import { sendError } from '@esign/http';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { appRouter, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, UploadedFiles } from '@esign/core';
+import { appRouter, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS } from '@esign/core';
+import { UploadedFiles } from '@esign/core/uploads';
 import type { Db } from '@esign/db';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,4 +1,5 @@
-import { CoreError, callProcedure, createContext, replayCommittedOutcome, toCoreError } from '@esign/core';
+import { CoreError, callProcedure, createContext, toCoreError } from '@esign/core';
+import { replayCommittedOutcome } from '@esign/core/idempotency';
 import { sendError } from '@esign/http';
 import { TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,11 +1,5 @@
-import {
-  appRouter,
-  type Config,
-  ERROR_STATUS,
-  EVENT_TYPES,
-  procedureMeta,
-  SUBSCRIBABLE_EVENT_TYPES,
-} from '@esign/core';
+import { appRouter, type Config, ERROR_STATUS, procedureMeta, SUBSCRIBABLE_EVENT_TYPES } from '@esign/core';
+import { EVENT_TYPES } from '@esign/domain';
 import {
   DEFAULT_RETRY_BASE_SECONDS,
   DEFAULT_SERVICE_NAME,

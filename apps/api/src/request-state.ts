@@ -1,4 +1,6 @@
-import type { Actor, CommittedOutcome, IdempotencyClaim, UploadedFiles } from '@esign/core';
+import type { Actor } from '@esign/core';
+import type { CommittedOutcome, IdempotencyClaim } from '@esign/core/idempotency';
+import type { UploadedFiles } from '@esign/core/uploads';
 import type { FastifyRequest } from 'fastify';
 import type { RestRoute } from './routes.ts';
 

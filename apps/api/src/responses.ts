@@ -1,4 +1,4 @@
-import { releaseIdempotent } from '@esign/core';
+import { releaseIdempotent } from '@esign/core/idempotency';
 import type { Db } from '@esign/db';
 import { fromFastifyError, sendError } from '@esign/http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-import type { PaymentProvider } from '@esign/core';
+import type { PaymentProvider } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBuyer, makeDiscount, makePack } from '../../../test/billing.ts';
 import { makeTemplate } from '../../../test/fixtures.ts';

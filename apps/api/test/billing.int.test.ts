@@ -1,4 +1,5 @@
-import { answerAsOperator, getCredits, settleCheckout } from '@esign/core';
+import { answerAsOperator, getCredits } from '@esign/core/operator';
+import { settleCheckout } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBuyer, makeColleague, makeDiscount, makePack } from '../../../test/billing.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';

@@ -1,4 +1,5 @@
-import { MAX_BULK_FILE_BYTES, SPREADSHEET_LIMITS } from '@esign/core';
+import { MAX_BULK_FILE_BYTES } from '@esign/core';
+import { SPREADSHEET_LIMITS } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cell, inflationBomb, workbook } from '../../../packages/core/test/xlsx-bombs.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';

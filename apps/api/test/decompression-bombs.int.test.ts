@@ -1,4 +1,4 @@
-import { renderTemplatePagesJob } from '@esign/core';
+import { renderTemplatePagesJob } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureDocumentPool, documentPoolStats } from '../../../packages/pdf/src/index.ts';
 import { makeBombPdf, makeGibBombPdf, zerosDeflate } from '../../../packages/pdf/test/bombs.ts';

@@ -1,8 +1,7 @@
+import { checkSubmission, type RequestSnapshot } from '@esign/core/testing';
 import { formIssues, type LogicField } from '@esign/domain';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RequestSnapshot } from '../../../packages/core/src/services/request-model.ts';
-import { checkSubmission } from '../../../packages/core/src/services/signing/form-logic.ts';
 
 // Issue 46 "done when": on random forms (random conditions on earlier fields, random formulas,
 // random validation) and random values, the page's evaluation (@esign/domain formIssues, as the

@@ -1,4 +1,6 @@
-import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '@esign/core';
+import { createCaller, createContext, createLogger } from '@esign/core';
+import { jobHandlers } from '@esign/core/jobs';
+import { drainJobs } from '@esign/core/testing';
 import { formIssues, type LogicField } from '@esign/domain';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

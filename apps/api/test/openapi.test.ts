@@ -1,4 +1,5 @@
-import { appRouter, EVENT_TYPES, MAX_DOCUMENTS, MAX_TEMPLATE_FIELDS, parseConfig } from '@esign/core';
+import { appRouter, MAX_DOCUMENTS, MAX_TEMPLATE_FIELDS, parseConfig } from '@esign/core';
+import { EVENT_TYPES } from '@esign/domain';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/openapi.ts';
 import { restRoutes } from '../src/routes.ts';

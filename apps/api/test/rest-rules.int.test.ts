@@ -236,7 +236,7 @@ describe('POST /feedback', () => {
 describe('Authentication 6: a user without access gets 403 forbidden', () => {
   it('a viewer user’s full-access key may read but not write', async () => {
     const admin = await createTestAccount(t.db, { credits: 5 });
-    const { createUser, issueApiKey } = await import('@esign/core');
+    const { createUser, issueApiKey } = await import('@esign/core/operator');
     const viewer = await createUser(t.db, {
       accountId: admin.accountId,
       email: `viewer-${Date.now()}@example.com`,

@@ -1,4 +1,5 @@
-import { createMetrics, type Metrics } from '@esign/core';
+import type { Metrics } from '@esign/core';
+import { createMetrics } from '@esign/core/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { parseExposition, sampleValue } from '../../../test/metrics.ts';

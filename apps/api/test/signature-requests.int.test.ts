@@ -1,4 +1,5 @@
-import { drainJobs, expireOverdueRequests, jobHandlers, queueInvitation } from '@esign/core';
+import { expireOverdueRequests, jobHandlers } from '@esign/core/jobs';
+import { drainJobs, queueInvitation } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';

@@ -485,7 +485,8 @@ describe('page images', () => {
       .where('template_id', '=', tpl.id)
       .executeTakeFirstOrThrow();
     expect(await t.rt.deps.storage.exists(`${row.storage_key}.page-1.png`)).toBe(false);
-    const { drainJobs, jobHandlers } = await import('@esign/core');
+    const { drainJobs } = await import('@esign/core/testing');
+    const { jobHandlers } = await import('@esign/core/jobs');
     await drainJobs(
       { db: t.db, logger: t.rt.logger, config: t.config, deps: t.rt.deps, now: () => new Date() },
       jobHandlers,

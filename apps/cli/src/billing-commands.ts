@@ -1,6 +1,6 @@
+import { CoreError } from '@esign/core';
 import {
   answerAsOperator,
-  CoreError,
   createCreditPack,
   createDiscountCode,
   parseAmount,
@@ -9,7 +9,7 @@ import {
   toCheckoutDto,
   toCreditPackDto,
   toDiscountDto,
-} from '@esign/core';
+} from '@esign/core/operator';
 import { type Command, date, int, type Options, str } from './commands.ts';
 
 const money = (o: Options, name: string, required = false): number | undefined => {

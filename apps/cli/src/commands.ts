@@ -1,7 +1,6 @@
+import { type Config, CoreError } from '@esign/core';
 import {
   archiveAccount,
-  type Config,
-  CoreError,
   createAccount,
   createUser,
   createWebhookEndpoint,
@@ -20,7 +19,7 @@ import {
   sendTestWebhook,
   updateUser,
   webhookEndpointScope,
-} from '@esign/core';
+} from '@esign/core/operator';
 import { type Db, migrateToLatest } from '@esign/db';
 import { USER_ROLES } from '@esign/domain';
 

@@ -1,4 +1,5 @@
-import { assertSealingRetryable, CoreError, listFailedSealing, retrySealing } from '@esign/core';
+import { CoreError } from '@esign/core';
+import { assertSealingRetryable, listFailedSealing, retrySealing } from '@esign/core/operator';
 import type { Command, Options } from './commands.ts';
 
 // `esign sealing ...`: requests whose sealing gave up (services/sealing-failures.ts in core).

@@ -1,4 +1,4 @@
-import { makeSsoOptional, resetUserSecondStep } from '@esign/core';
+import { makeSsoOptional, resetUserSecondStep } from '@esign/core/operator';
 import { type Command, str } from './commands.ts';
 
 // `esign user reset-2fa`: the way back in for a user who lost their authenticator app and their

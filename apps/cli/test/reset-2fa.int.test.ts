@@ -1,4 +1,6 @@
-import { createAccount, createCaller, createContext, createLogger, sealTotpSeed } from '@esign/core';
+import { createCaller, createContext, createLogger } from '@esign/core';
+import { createAccount } from '@esign/core/operator';
+import { sealTotpSeed } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { esign } from '../../../test/spawn.ts';

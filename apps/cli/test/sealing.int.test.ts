@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
-import { createLogger, drainJobs, type JobContext, jobHandlers, SEAL_JOB } from '@esign/core';
+import { createLogger } from '@esign/core';
+import { jobHandlers } from '@esign/core/jobs';
+import { drainJobs, type JobContext, SEAL_JOB } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';

@@ -5,9 +5,9 @@ import {
   type CoreError,
   callProcedure,
   createContext,
-  omitPurchaseLinks,
   toCoreError,
 } from '@esign/core';
+import { omitPurchaseLinks } from '@esign/core/endpoints';
 import type { Db } from '@esign/db';
 import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyRequest } from 'fastify';

@@ -1,15 +1,8 @@
 import { join } from 'node:path';
-import {
-  type Actor,
-  type CallerKind,
-  type Config,
-  type CoreDeps,
-  MCP_PATH,
-  OAUTH_SCOPES,
-  purchasesOffered,
-  resourceMetadataUrl,
-  UploadedFiles,
-} from '@esign/core';
+import type { Actor, CallerKind, Config, CoreDeps } from '@esign/core';
+import { purchasesOffered } from '@esign/core/endpoints';
+import { MCP_PATH, OAUTH_SCOPES, resourceMetadataUrl } from '@esign/core/oauth';
+import { UploadedFiles } from '@esign/core/uploads';
 import type { Db } from '@esign/db';
 import {
   authenticateHttp,

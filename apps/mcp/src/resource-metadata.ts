@@ -1,4 +1,5 @@
-import { type Config, mcpResource, OAUTH_SCOPES } from '@esign/core';
+import type { Config } from '@esign/core';
+import { mcpResource, OAUTH_SCOPES } from '@esign/core/oauth';
 import type { FastifyInstance } from 'fastify';
 
 /**

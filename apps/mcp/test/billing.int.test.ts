@@ -1,4 +1,4 @@
-import { answerAsOperator, setPurchasesOffered } from '@esign/core';
+import { answerAsOperator, setPurchasesOffered } from '@esign/core/operator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

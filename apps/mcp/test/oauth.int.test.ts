@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { updateUser } from '@esign/core';
+import { updateUser } from '@esign/core/operator';
 import {
   auth,
   discoverAuthorizationServerMetadata,

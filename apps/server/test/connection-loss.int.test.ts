@@ -1,7 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWebhookEndpoint, parseConfig, recordEvent, type Scope } from '@esign/core';
+import { parseConfig } from '@esign/core';
+import { createWebhookEndpoint } from '@esign/core/operator';
+import { recordEvent } from '@esign/core/testing';
+import type { Scope } from '@esign/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';

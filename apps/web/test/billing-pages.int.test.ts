@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount, createUser, issueApiKey } from '@esign/core';
+import { createAccount, createUser, issueApiKey } from '@esign/core/operator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBuyer, makeDiscount, makePack } from '../../../test/billing.ts';

@@ -1,10 +1,5 @@
-import {
-  answerAsOperator,
-  checkoutPageUrl,
-  createStripeClient,
-  getCredits,
-  stripeProvider,
-} from '@esign/core';
+import { answerAsOperator, getCredits } from '@esign/core/operator';
+import { checkoutPageUrl, createStripeClient, stripeProvider } from '@esign/core/testing';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBuyer, makeDiscount, makePack } from '../../../test/billing.ts';

@@ -1,4 +1,5 @@
-import { createAccount, parseConfig, sessionSetCookie } from '@esign/core';
+import { parseConfig, sessionSetCookie } from '@esign/core';
+import { createAccount } from '@esign/core/operator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 

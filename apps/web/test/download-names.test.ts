@@ -1,4 +1,4 @@
-import { downloadName } from '@esign/core';
+import { downloadName } from '@esign/core/testing';
 import { LOCALES, t } from '@esign/i18n';
 import { describe, expect, it } from 'vitest';
 import { contentDisposition } from '../src/files/routes.ts';

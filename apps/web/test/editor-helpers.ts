@@ -1,4 +1,6 @@
-import { createSession, jobHandlers, sessionCookieName, startWorker, type WorkerHandle } from '@esign/core';
+import { sessionCookieName } from '@esign/core';
+import { jobHandlers, startWorker, type WorkerHandle } from '@esign/core/jobs';
+import { createSession } from '@esign/core/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalFileStore, signFileLink } from '@esign/core';
+import { LocalFileStore, signFileLink } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingStore, countingStore, pausedDownload } from '../../../test/file-streams.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';

@@ -1,4 +1,5 @@
-import { createAccount, LINK_VISITS_PER_IP_PER_HOUR, SIGN_IN_RATE_LIMITS } from '@esign/core';
+import { createAccount } from '@esign/core/operator';
+import { LINK_VISITS_PER_IP_PER_HOUR, SIGN_IN_RATE_LIMITS } from '@esign/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';

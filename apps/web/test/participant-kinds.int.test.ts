@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createLogger } from '@esign/core';
+import { jobHandlers } from '@esign/core/jobs';
+import { drainJobs } from '@esign/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, drainJobs, jobHandlers } from '../../../packages/core/src/index.ts';
 import { pdfText, tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { fourParts, partsTemplate } from '../../../test/parts.ts';

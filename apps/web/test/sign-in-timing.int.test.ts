@@ -1,4 +1,4 @@
-import { createAccount } from '@esign/core';
+import { createAccount } from '@esign/core/operator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpReceiver, startSmtpReceiver } from '../../../packages/core/test/smtp-receiver.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';

@@ -1,8 +1,8 @@
+import type { SigningOpenOutput } from '@esign/core/schemas/signing';
 import { FIELD_TYPES } from '@esign/domain';
 import { CATALOGUES } from '@esign/i18n';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { SigningOpenOutput } from '../../../packages/core/src/contracts/signing.ts';
 import type { OpenResult } from '../src/signing/client/types.ts';
 
 /**

@@ -2,15 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger } from '@esign/core';
+import { jobHandlers } from '@esign/core/jobs';
+import { drainJobs, type JobContext, SIGNING_CONSENT_TEXT } from '@esign/core/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLogger,
-  drainJobs,
-  type JobContext,
-  jobHandlers,
-  SIGNING_CONSENT_TEXT,
-} from '../../../packages/core/src/index.ts';
 import { TAG_DEFAULT_SIZES } from '../../../packages/pdf/src/index.ts';
 import {
   expectValidSignedPdf,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SIGNING_CONSENT_TEXT } from '@esign/core';
+import { SIGNING_CONSENT_TEXT } from '@esign/core/testing';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';

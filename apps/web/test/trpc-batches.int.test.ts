@@ -1,4 +1,4 @@
-import { createAccount } from '@esign/core';
+import { createAccount } from '@esign/core/operator';
 import { TRPC_MAX_BATCH } from '@esign/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';

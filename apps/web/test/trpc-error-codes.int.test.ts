@@ -1,4 +1,5 @@
-import { createAccount, MAX_TEMPLATE_FIELDS } from '@esign/core';
+import { MAX_TEMPLATE_FIELDS } from '@esign/core';
+import { createAccount } from '@esign/core/operator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';

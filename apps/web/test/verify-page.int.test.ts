@@ -2,14 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createCaller,
-  createContext,
-  createLogger,
-  drainJobs,
-  jobHandlers,
-  PUBLIC_VERIFY_PER_MINUTE,
-} from '@esign/core';
+import { createCaller, createContext, createLogger } from '@esign/core';
+import { jobHandlers } from '@esign/core/jobs';
+import { drainJobs, PUBLIC_VERIFY_PER_MINUTE } from '@esign/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forge } from '../../../packages/pdf/test/forgery.ts';

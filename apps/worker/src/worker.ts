@@ -1,3 +1,4 @@
+import type { Runtime } from '@esign/core';
 import {
   expireOverdueRequests,
   jobHandlers,
@@ -7,13 +8,12 @@ import {
   pruneSignInAttempts,
   pruneUnusedOAuthClients,
   purgeMailSecrets,
-  type Runtime,
   requeueStuckSealing,
   startWebhookWorker,
   startWorker,
   WEBHOOK_DELIVER_JOB,
   type WorkerHandle,
-} from '@esign/core';
+} from '@esign/core/jobs';
 import { closeOutboundConnections } from '@esign/webhooks';
 
 /** Housekeeping every worker process runs besides jobs. */

@@ -1,12 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createWebhookEndpoint,
-  jobHandlers,
-  SUBSCRIBABLE_EVENT_TYPES,
-  startWorker,
-  type WorkerHandle,
-} from '@esign/core';
+import { SUBSCRIBABLE_EVENT_TYPES } from '@esign/core';
+import { jobHandlers, startWorker, type WorkerHandle } from '@esign/core/jobs';
+import { createWebhookEndpoint } from '@esign/core/operator';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 /** One delivery as a receiver saw it: the raw body and the headers. */

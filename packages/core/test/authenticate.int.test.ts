@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
-import { authenticate, authenticateAndLimit, presentedKind, revokeApiKey } from '../src/index.ts';
+import { authenticate, authenticateAndLimit, presentedKind } from '../src/authenticate.ts';
+import { revokeApiKey } from '../src/services/api-keys.ts';
 
 let tdb: TestDatabase;
 let owner: TestAccount;

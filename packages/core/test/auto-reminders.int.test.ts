@@ -2,8 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
-import { claimJob, drainJobs, jobHandlers, runClaimedJob, runOneJob } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { claimJob } from '../src/services/jobs.ts';
 import { AUTO_REMIND_JOB } from '../src/services/signature-requests/auto-reminders.ts';
+import { drainJobs, runClaimedJob, runOneJob } from '../src/services/worker.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 34.2: automatic reminders, run by the durable job queue with the rules of /remind.

@@ -2,8 +2,10 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_DOT } from '../../../test/signing.ts';
 import { pdfText, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { drainJobs, jobHandlers, resolveShortFileLink } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { resolveShortFileLink } from '../src/services/short-file-links.ts';
 import { isGsm7 } from '../src/services/sms/segments.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type CoreHarness, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 44 item 2, "every email": the emails about a request other than its invitations (the

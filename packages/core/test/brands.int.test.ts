@@ -4,7 +4,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeColleague } from '../../../test/billing.ts';
 import type { TestAccount } from '../../../test/harness.ts';
-import { toCoreError } from '../src/index.ts';
+import { toCoreError } from '../src/trpc.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
 
 // Issue 44 items 1 and 5 (docs/branding.md): brands per account, chosen per template and per

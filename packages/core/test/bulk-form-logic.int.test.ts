@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { processBulkSend } from '../src/index.ts';
+import { processBulkSend } from '../src/services/bulk/process.ts';
 import { type CoreHarness, startCore } from './caller.ts';
 
 // Issue 46 item 4: a bulk send of a form that thinks: each row's column for a field its own

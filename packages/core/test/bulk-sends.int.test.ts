@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import type { TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { grantCredits, MAX_BULK_ROWS, processBulkSend, toCoreError } from '../src/index.ts';
+import { processBulkSend } from '../src/services/bulk/process.ts';
+import { MAX_BULK_ROWS } from '../src/services/bulk/spreadsheet-limits.ts';
+import { grantCredits } from '../src/services/credits.ts';
+import { toCoreError } from '../src/trpc.ts';
 import { type CoreHarness, codeOf, startCore } from './caller.ts';
 
 // Source `bulk` (docs/sending.md): one template to every row of a CSV or XLSX file, each row its

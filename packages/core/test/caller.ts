@@ -4,20 +4,13 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
-import {
-  type Actor,
-  authenticateApiKey,
-  type Config,
-  type CoreDeps,
-  createCaller,
-  createContext,
-  createCoreDeps,
-  createLogger,
-  type JobContext,
-  parseConfig,
-  type Source,
-  toCoreError,
-} from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { type Config, parseConfig } from '../src/config.ts';
+import { type Actor, type CoreDeps, createContext, createCoreDeps, type Source } from '../src/context.ts';
+import { createLogger } from '../src/logger.ts';
+import { authenticateApiKey } from '../src/services/api-keys.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import { toCoreError } from '../src/trpc.ts';
 
 /**
  * Core without a server: a cloned database, the config and collaborators, and tRPC callers that

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
-import { drainJobs, expireOverdueRequests, jobHandlers } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { expireOverdueRequests } from '../src/services/signature-requests/lifecycle.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 34 items 1 (CC recipients) and 4 (completion notices), through appRouter's procedures on a

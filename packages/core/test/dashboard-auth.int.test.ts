@@ -2,15 +2,12 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import type { Db } from '@esign/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import {
-  authenticateWebRequest,
-  createCoreDeps,
-  createLogger,
-  drainJobs,
-  EMAIL_LINK_JOB,
-  jobHandlers,
-  SIGN_IN_RATE_LIMITS,
-} from '../src/index.ts';
+import { createCoreDeps } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { authenticateWebRequest } from '../src/services/sessions/sessions.ts';
+import { EMAIL_LINK_JOB, SIGN_IN_RATE_LIMITS } from '../src/services/sessions/sign-in.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import {
   accountWithPassword,
   codeOf,

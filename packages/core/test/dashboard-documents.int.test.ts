@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers, readLinkedFile } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { readLinkedFile } from '../src/services/file-links.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 33 item 7: what the dashboard shows of documents (dashboard.templates' thumbnails and

@@ -2,20 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db, UserRole } from '@esign/db';
-import {
-  type Actor,
-  authenticateSession,
-  type Config,
-  createAccount,
-  createCaller,
-  createContext,
-  createCoreDeps,
-  createLogger,
-  createUser,
-  parseConfig,
-  sessionSetCookie,
-  toCoreError,
-} from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { type Config, parseConfig } from '../src/config.ts';
+import { type Actor, createContext, createCoreDeps } from '../src/context.ts';
+import { createLogger } from '../src/logger.ts';
+import { createAccount, createUser } from '../src/services/accounts.ts';
+import { sessionSetCookie } from '../src/services/sessions/cookies.ts';
+import { authenticateSession } from '../src/services/sessions/sessions.ts';
+import { toCoreError } from '../src/trpc.ts';
 
 export const PUBLIC_URL = 'http://dash.test';
 

@@ -1,7 +1,7 @@
 import type { Db } from '@esign/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { authenticateApiKey } from '../src/index.ts';
+import { authenticateApiKey } from '../src/services/api-keys.ts';
 import {
   accountWithPassword,
   codeOf,

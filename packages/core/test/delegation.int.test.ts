@@ -2,7 +2,7 @@ import { t } from '@esign/i18n';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
-import { createWebhookEndpoint } from '../src/index.ts';
+import { createWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 34.3: a signer hands their turn to someone else (signing.delegate) when the sender allowed it.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeColleague } from '../../../test/billing.ts';
 import type { TestAccount } from '../../../test/harness.ts';
-import { embedFrameOrigins, MAX_EMBED_ORIGINS, normaliseOrigin } from '../src/index.ts';
+import { embedFrameOrigins, MAX_EMBED_ORIGINS, normaliseOrigin } from '../src/services/embed/origins.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Source `embed` (docs/sending.md): the origins an account allows, and which signing pages they

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requirement } from '../../../test/requirements.ts';
-import { CoreError, ERROR_STATUS, toCoreError } from '../src/index.ts';
-import { issuesToCoreError } from '../src/trpc.ts';
+import { CoreError, ERROR_STATUS } from '../src/errors.ts';
+import { issuesToCoreError, toCoreError } from '../src/trpc.ts';
 import { SPEC_ERROR_TABLE } from './fixtures/spec-errors.ts';
 
 const specPath = join(import.meta.dirname, '../../../../shared/spec/esignature-api.md');

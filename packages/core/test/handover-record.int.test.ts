@@ -3,8 +3,12 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import * as auditActingSigner from '../../db/src/migrations/2026_12_07_0401_audit_acting_signer.ts';
 import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
 import { requestTimeline } from '../src/services/dashboard/activity.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Issue 42 item 1: after a hand-over (signing.delegate) every record names the person who acted
 // at the time: the sealed audit trail, the dashboard timeline, and the new person's invitation.

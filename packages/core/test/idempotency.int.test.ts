@@ -4,21 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePack } from '../../../test/billing.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { replayCommittedOutcome } from '../src/idempotent-replay.ts';
+import { createLogger } from '../src/logger.ts';
+import { processBulkSend } from '../src/services/bulk/process.ts';
+import { grantCredits } from '../src/services/credits.ts';
 import {
   beginIdempotent,
   commitIdempotentOutcome,
   completeIdempotent,
-  createCaller,
-  createContext,
-  createLogger,
-  grantCredits,
   IDEMPOTENCY_LEASE_MS,
   type IdempotencyClaim,
   type IdempotencyRequest,
-  processBulkSend,
   releaseIdempotent,
-  replayCommittedOutcome,
-} from '../src/index.ts';
+} from '../src/services/idempotency.ts';
 import { type CoreHarness, startCore, twoRoleTemplate } from './caller.ts';
 
 let tdb: TestDatabase;

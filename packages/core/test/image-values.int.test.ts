@@ -3,7 +3,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
-import { SEAL_JOB } from '../src/index.ts';
+import { SEAL_JOB } from '../src/services/sealing/queue.ts';
 
 // Image values (signature, initials, image, stamp) are checked in one place wherever they are
 // accepted — signing.saveValues / signing.complete and the prefill of POST /signature_requests and

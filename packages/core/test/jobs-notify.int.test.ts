@@ -3,14 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { recordStatements } from '../../../test/statements.ts';
-import {
-  enqueueJob,
-  enqueueJobs,
-  type JobContext,
-  type JobHandler,
-  startWorker,
-  type WorkerHandle,
-} from '../src/index.ts';
+import { enqueueJob, enqueueJobs, type JobContext, type JobHandler } from '../src/services/jobs.ts';
+import { startWorker, type WorkerHandle } from '../src/services/worker.ts';
 import { testJobContext } from './job-context.ts';
 
 let tdb: TestDatabase;

@@ -2,14 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   claimJob,
-  drainJobs,
   enqueueJob,
   JOB_LEASE_MS,
   type JobContext,
   jobRetryDelayMs,
-  runOneJob,
-  startWorker,
-} from '../src/index.ts';
+} from '../src/services/jobs.ts';
+import { drainJobs, runOneJob, startWorker } from '../src/services/worker.ts';
 import { testJobContext } from './job-context.ts';
 
 let tdb: TestDatabase;

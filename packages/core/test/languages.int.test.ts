@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { pdfText, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Issue 32, Languages: which language a signer reads (signers[].locale > the request's locale >
 // the account's default > the browser's Accept-Language > English), the emails and consent in it,

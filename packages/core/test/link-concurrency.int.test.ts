@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_DOT } from '../../../test/signing.ts';
-import { createCaller, createContext, createLogger, listMail, toCoreError } from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { createLogger } from '../src/logger.ts';
+import { listMail } from '../src/services/mail.ts';
+import { toCoreError } from '../src/trpc.ts';
 import { type CoreHarness, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 31: a public signing link visited by many people at the same moment: every visitor who

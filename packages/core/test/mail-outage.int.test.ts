@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { sendRequest, twoRoleTemplate } from '../../../test/signing.ts';
 import { esign } from '../../../test/spawn.ts';
-import { drainJobs, type JobContext, jobHandlers, readMessageBacklog } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import { readMessageBacklog } from '../src/services/outbox-retry.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
 // Issue 41 item 4: an SMTP server down for 30 minutes, or for a day, loses no invitation; past

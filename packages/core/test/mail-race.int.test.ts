@@ -2,14 +2,12 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import {
-  createCoreDeps,
-  createLogger,
-  jobHandlers,
-  parseConfig,
-  queueMail,
-  runOneJob,
-} from '../src/index.ts';
+import { parseConfig } from '../src/config.ts';
+import { createCoreDeps } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { queueMail } from '../src/services/mail.ts';
+import { runOneJob } from '../src/services/worker.ts';
 
 let tdb: TestDatabase;
 beforeAll(async () => {

@@ -2,7 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers, listMail, purgeMailSecrets } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { listMail } from '../src/services/mail.ts';
+import { purgeMailSecrets } from '../src/services/mail-secrets.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
 // Signing links and email codes at rest: mail_outbox keeps what it needs to send and to show, and

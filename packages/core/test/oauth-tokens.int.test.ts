@@ -2,21 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
-import {
-  authenticate,
-  consumeRecord,
-  findRecord,
-  guardedClientFetch,
-  mcpResource,
-  oauthSubject,
-  parseOAuthSubject,
-  presentedKind,
-  pruneUnusedOAuthClients,
-  revokeGrantRecords,
-  saveClient,
-  UNUSED_CLIENT_HOURS,
-  upsertRecord,
-} from '../src/index.ts';
+import { authenticate, presentedKind } from '../src/authenticate.ts';
+import { guardedClientFetch } from '../src/services/oauth/client-documents.ts';
+import { pruneUnusedOAuthClients, saveClient, UNUSED_CLIENT_HOURS } from '../src/services/oauth/clients.ts';
+import { mcpResource, oauthSubject, parseOAuthSubject } from '../src/services/oauth/rules.ts';
+import { consumeRecord, findRecord, revokeGrantRecords, upsertRecord } from '../src/services/oauth/store.ts';
 
 const PUBLIC_URL = 'http://localhost:3000';
 const MCP = { allow: ['oauth', 'api_key'] as const, publicUrl: PUBLIC_URL };

@@ -3,7 +3,9 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { dashboardSession, fourParts, hostSigner, partsTemplate } from '../../../test/parts.ts';
 import { sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { createLogger, drainJobs, jobHandlers } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Issue 47: the sealed audit trail names every participant's part, time and method.
 

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { fourParts, partsTemplate } from '../../../test/parts.ts';
 import { sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import { createLogger, createWebhookEndpoint, drainJobs, jobHandlers } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { createWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 // Issue 47: signer.approved, signer.rejected and signer.viewed_confirmed reach the endpoints that

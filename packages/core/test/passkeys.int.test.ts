@@ -1,7 +1,7 @@
 import type { Db } from '@esign/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { relyingParty } from '../src/index.ts';
+import { relyingParty } from '../src/services/sessions/passkeys.ts';
 import {
   accountWithPassword,
   codeOf,

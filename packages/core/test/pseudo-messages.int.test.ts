@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { englishLeft } from '../../../test/pseudo-words.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type CoreHarness, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 
 // Issue 42, Done when: "Pseudo-localisation (the dashboard already has `en-XA`) runs over ...

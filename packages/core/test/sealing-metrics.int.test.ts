@@ -3,17 +3,14 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { parseExposition, sampleValue } from '../../../test/metrics.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { signaturePng } from '../../pdf/test/seal-helpers.ts';
-import {
-  createCaller,
-  createContext,
-  createLogger,
-  createMetrics,
-  drainJobs,
-  type JobContext,
-  jobHandlers,
-  type Metrics,
-  SEAL_JOB,
-} from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { createMetrics, type Metrics } from '../src/metrics/metrics.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import { SEAL_JOB } from '../src/services/sealing/queue.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Issue 27, item 6: sealing failures are counted where the worker's sealing fails an attempt or
 // gives up, with the job runs' outcomes beside them.

@@ -8,19 +8,17 @@ import { startTrustServices, type TrustServices } from '../../../test/trust-serv
 import { configureDocumentPool, documentPoolStats, loadSigningIdentity } from '../../pdf/src/index.ts';
 import { forge } from '../../pdf/test/forgery.ts';
 import { tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import {
-  createCaller,
-  createContext,
-  createLogger,
-  drainJobs,
-  type FileStore,
-  type JobContext,
-  jobHandlers,
-  type ProducedFile,
-  SEAL_JOB,
-  SIGNING_CONSENT_TEXT,
-  sha256Hex,
-} from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { sha256Hex } from '../src/crypto.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import type { ProducedFile } from '../src/services/request-model.ts';
+import { SEAL_JOB } from '../src/services/sealing/queue.ts';
+import { SIGNING_CONSENT_TEXT } from '../src/services/signing/consent.ts';
+import type { FileStore } from '../src/services/storage.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Issue 15: sealing with TSA_URL against real trust services on loopback (an RFC 3161 TSA, an
 // OCSP responder and a CRL of a test CA), and POST /documents/verify on what it produced and on a

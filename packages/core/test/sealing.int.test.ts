@@ -16,20 +16,17 @@ import {
   tempDir,
   writeTemp,
 } from '../../pdf/test/seal-helpers.ts';
-import {
-  COMPLETION_LINK_TTL_SECONDS,
-  createCaller,
-  createContext,
-  createLogger,
-  drainJobs,
-  type JobContext,
-  jobHandlers,
-  type ProducedFile,
-  requeueStuckSealing,
-  SEAL_JOB,
-  sha256Hex,
-  verifyFileLink,
-} from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { sha256Hex } from '../src/crypto.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { verifyFileLink } from '../src/services/file-links.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import type { ProducedFile } from '../src/services/request-model.ts';
+import { COMPLETION_LINK_TTL_SECONDS } from '../src/services/sealing/completion-mails.ts';
+import { requeueStuckSealing, SEAL_JOB } from '../src/services/sealing/queue.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Sealing (spec: once everyone signed, "signed documents and audit trail become available") and
 // POST /documents/verify (docs/verify.md), on requests completed through the real API and

@@ -2,13 +2,10 @@ import type { Db } from '@esign/db';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import {
-  type Actor,
-  appRouter,
-  authenticateSession,
-  authenticateWebRequest,
-  procedureMeta,
-} from '../src/index.ts';
+import { appRouter } from '../src/app-router.ts';
+import type { Actor } from '../src/context.ts';
+import { authenticateSession, authenticateWebRequest } from '../src/services/sessions/sessions.ts';
+import { procedureMeta } from '../src/trpc.ts';
 import {
   accountWithPassword,
   type Browser,

@@ -6,8 +6,9 @@ import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { PNG_DOT } from '../../../test/signing.ts';
 import { type LoopbackServer, startLoopbackServer } from '../../webhooks/test/loopback-server.ts';
 import { MAX_PREFILL_IMAGE_URLS } from '../src/contracts/signature-requests.ts';
-import { createSignatureRequest, remindSigners } from '../src/index.ts';
 import { sendFeedback } from '../src/services/feedback.ts';
+import { createSignatureRequest } from '../src/services/signature-requests/create.ts';
+import { remindSigners } from '../src/services/signature-requests/lifecycle.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
 
 // The services run whole operations themselves (one transaction, then the emails right after the

@@ -11,18 +11,16 @@ import {
   tempDir,
   writeTemp,
 } from '../../pdf/test/seal-helpers.ts';
-import {
-  createCaller,
-  createContext,
-  createLogger,
-  drainJobs,
-  type FileStore,
-  type JobContext,
-  jobHandlers,
-  type ProducedFile,
-  SIGNER_COPY_JOB,
-  SIGNING_CONSENT_TEXT,
-} from '../src/index.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import type { ProducedFile } from '../src/services/request-model.ts';
+import { SIGNER_COPY_JOB } from '../src/services/sealing/signer-copy.ts';
+import { SIGNING_CONSENT_TEXT } from '../src/services/signing/consent.ts';
+import type { FileStore } from '../src/services/storage.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Spec, Signer object: `documents` "the signer's signed documents; present only once they signed".
 // A signer whose signature does not complete the request gets their own sealed copy (job

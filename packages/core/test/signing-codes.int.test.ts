@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { sendRequest, tokenOf } from '../../../test/signing.ts';
-import { sha256Hex } from '../src/index.ts';
+import { sha256Hex } from '../src/crypto.ts';
 
 // Email codes (require_email_otp) over the real tRPC endpoint the signing page calls: a code is
 // locked after 5 wrong tries, the count survives the failed call, codes expire after 10 minutes,

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
+import { createCaller } from '../src/app-router.ts';
+import { createContext } from '../src/context.ts';
+import { createLogger } from '../src/logger.ts';
 import {
-  createCaller,
-  createContext,
-  createLogger,
   LINK_VISITS_PER_EMAIL_PER_HOUR,
   LINK_VISITS_PER_IP_PER_HOUR,
   LINK_VISITS_PER_TEMPLATE_PER_HOUR,
-  listMail,
-  toCoreError,
-} from '../src/index.ts';
+} from '../src/services/links/policy.ts';
+import { listMail } from '../src/services/mail.ts';
+import { toCoreError } from '../src/trpc.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
 
 // Source `link` (docs/sending.md): a template's public signing link, its visits and abuse limits.

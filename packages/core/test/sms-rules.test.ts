@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { codeBySms, maskPhone, normalisePhone, signerChannels, smsText, toCoreError } from '../src/index.ts';
+import { codeBySms, maskPhone } from '../src/services/sms/codes.ts';
+import { signerChannels } from '../src/services/sms/delivery.ts';
+import { normalisePhone } from '../src/services/sms/phone.ts';
+import { smsText } from '../src/services/sms/texts.ts';
+import { toCoreError } from '../src/trpc.ts';
 
 // Issue 32: the pure rules of SMS delivery: phone numbers in E.164, which channels reach a signer,
 // where a code goes, and the texts.

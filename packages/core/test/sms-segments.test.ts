@@ -1,8 +1,10 @@
 import { LOCALES, type Locale } from '@esign/i18n';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.ts';
-import { shortFileLink, signingUrl, smsText } from '../src/index.ts';
+import { shortFileLink } from '../src/services/short-file-links.ts';
+import { signingUrl } from '../src/services/signature-requests/invitations.ts';
 import { isGsm7, smsSegments } from '../src/services/sms/segments.ts';
+import { smsText } from '../src/services/sms/texts.ts';
 
 // Issue 42.2: an SMS is paid per segment. The texts are GSM-7 wherever the language allows, the
 // completion SMS carries a short link, and each kind of SMS stays within its budget in every

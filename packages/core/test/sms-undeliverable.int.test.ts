@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { sendRequest } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers, requestsWithSmsProblems, twilioSignature } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { requestsWithSmsProblems } from '../src/services/dashboard/activity.ts';
+import { twilioSignature } from '../src/services/sms/inbound.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Issue 42 item 5: an SMS the provider gave up on (a refusal, or failures past the retry window)
 // reaches the sender by email and by the extension webhook event `signer.sms_undeliverable`, and

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers, listSms, requestsWithSmsProblems, twilioSignature } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { requestsWithSmsProblems } from '../src/services/dashboard/activity.ts';
+import { twilioSignature } from '../src/services/sms/inbound.ts';
+import { listSms } from '../src/services/sms/outbox.ts';
+import { drainJobs } from '../src/services/worker.ts';
 
 // Issue 32 (SMS): a signer with only a phone is invited, gets their code, signs and gets the
 // completion link by SMS; without SMS_PROVIDER the messages stay in the SMS outbox (`esign sms

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { sendRequest, twoRoleTemplate } from '../../../test/signing.ts';
-import { drainJobs, jobHandlers } from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
 let smtp: SmtpReceiver;

@@ -5,16 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createCoreDeps } from '../src/context.ts';
 import { sha256Hex } from '../src/crypto.ts';
-import {
-  authenticateSession,
-  createLogger,
-  createSession,
-  finishSsoSignIn,
-  pruneSignInAttempts,
-  roleFromClaims,
-  startSsoSignIn,
-} from '../src/index.ts';
+import { createLogger } from '../src/logger.ts';
+import { authenticateSession, createSession } from '../src/services/sessions/sessions.ts';
+import { finishSsoSignIn, roleFromClaims, startSsoSignIn } from '../src/services/sessions/sso.ts';
 import { openClientSecret, sealClientSecret } from '../src/services/sessions/sso-client.ts';
+import { pruneSignInAttempts } from '../src/services/sessions/sso-rule.ts';
 import {
   accountWithPassword,
   codeOf,

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../../../test/harness.ts';
 import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { makeTaggedPdf } from '../../pdf/test/ingest-fixtures.ts';
-import { MAX_TEMPLATE_FIELDS, toCoreError } from '../src/index.ts';
+import { MAX_TEMPLATE_FIELDS } from '../src/contracts/templates.ts';
+import { toCoreError } from '../src/trpc.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
 
 // The template editor's procedures (issue 12): templates.editor, editorSave (PATCH /templates/{id}'s

@@ -2,17 +2,16 @@ import type { Db } from '@esign/db';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { createCoreDeps } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
 import {
-  createCoreDeps,
-  createLogger,
-  drainJobs,
-  EMAIL_LINK_JOB,
-  jobHandlers,
-  openTotpSeed,
   SECOND_STEP_FAILURES_PER_HOUR,
   SECOND_STEP_MAX_ATTEMPTS,
-  sealTotpSeed,
-} from '../src/index.ts';
+} from '../src/services/sessions/second-step.ts';
+import { EMAIL_LINK_JOB } from '../src/services/sessions/sign-in.ts';
+import { openTotpSeed, sealTotpSeed } from '../src/services/sessions/totp.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import {
   accountWithPassword,
   type Browser,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnstorableText } from '../src/index.ts';
+import { findUnstorableText } from '../src/trpc.ts';
 
 describe('findUnstorableText: what PostgreSQL cannot store is found before any query', () => {
   it('a NUL character in a value, at any depth, with its path', () => {

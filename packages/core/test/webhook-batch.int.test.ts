@@ -6,23 +6,18 @@ import { closeOutboundConnections, retrySchedule } from '@esign/webhooks';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import {
-  type Config,
-  createAccount,
-  createWebhookEndpoint,
-  disableWebhookEndpoint,
-  enqueueJob,
-  getWebhookDelivery,
-  jobHandlers,
-  parseConfig,
-  recordEvent,
-  type Scope,
-  startWebhookWorker,
-  startWorker,
-  WEBHOOK_DELIVER_JOB,
-  type WorkerHandle,
-} from '../src/index.ts';
+import { type Config, parseConfig } from '../src/config.ts';
+import type { Scope } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createAccount } from '../src/services/accounts.ts';
+import { recordEvent } from '../src/services/events.ts';
+import { enqueueJob } from '../src/services/jobs.ts';
 import { claimDeliveryBatch } from '../src/services/webhooks/batch.ts';
+import { createWebhookEndpoint, disableWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
+import { WEBHOOK_DELIVER_JOB } from '../src/services/webhooks/options.ts';
+import { startWebhookWorker } from '../src/services/webhooks/pump.ts';
+import { getWebhookDelivery } from '../src/services/webhooks/records.ts';
+import { startWorker, type WorkerHandle } from '../src/services/worker.ts';
 import { testJobContext } from './job-context.ts';
 import { type Receiver, type ReplyFn, startReceiver } from './webhook-receiver.ts';
 

@@ -2,17 +2,14 @@ import type { Db } from '@esign/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import {
-  createWebhookEndpoint,
-  drainJobs,
-  jobHandlers,
-  recordEvent,
-  type Scope,
-  startWebhookWorker,
-  toCoreError,
-  WEBHOOK_DELIVER_JOB,
-  WEBHOOK_MAX_ENDPOINTS,
-} from '../src/index.ts';
+import type { Scope } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { recordEvent } from '../src/services/events.ts';
+import { createWebhookEndpoint, WEBHOOK_MAX_ENDPOINTS } from '../src/services/webhooks/endpoints.ts';
+import { WEBHOOK_DELIVER_JOB } from '../src/services/webhooks/options.ts';
+import { startWebhookWorker } from '../src/services/webhooks/pump.ts';
+import { drainJobs } from '../src/services/worker.ts';
+import { toCoreError } from '../src/trpc.ts';
 import {
   accountWithPassword,
   codeOf,

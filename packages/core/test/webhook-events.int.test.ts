@@ -2,14 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import {
-  createWebhookEndpoint,
-  drainJobs,
-  type JobContext,
-  jobHandlers,
-  startWebhookWorker,
-  WEBHOOK_DELIVER_JOB,
-} from '../src/index.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import { createWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
+import { WEBHOOK_DELIVER_JOB } from '../src/services/webhooks/options.ts';
+import { startWebhookWorker } from '../src/services/webhooks/pump.ts';
+import { drainJobs } from '../src/services/worker.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 // Events emitted by the real actions over REST, delivered by the production job handlers: `data`

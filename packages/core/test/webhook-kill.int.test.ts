@@ -5,17 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { ROOT } from '../../../test/spawn.ts';
-import {
-  attemptWebhookDelivery,
-  createAccount,
-  createWebhookEndpoint,
-  getWebhookDelivery,
-  jobHandlers,
-  parseConfig,
-  recordEvent,
-  runOneJob,
-  WEBHOOK_DELIVER_JOB,
-} from '../src/index.ts';
+import { parseConfig } from '../src/config.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createAccount } from '../src/services/accounts.ts';
+import { recordEvent } from '../src/services/events.ts';
+import { attemptWebhookDelivery } from '../src/services/webhooks/delivery.ts';
+import { createWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
+import { WEBHOOK_DELIVER_JOB } from '../src/services/webhooks/options.ts';
+import { getWebhookDelivery } from '../src/services/webhooks/records.ts';
+import { runOneJob } from '../src/services/worker.ts';
 import { testJobContext } from './job-context.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 

@@ -2,18 +2,16 @@ import { closeOutboundConnections } from '@esign/webhooks';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import {
-  createAccount,
-  createCoreDeps,
-  createLogger,
-  createWebhookEndpoint,
-  type JobContext,
-  jobHandlers,
-  parseConfig,
-  recordEvent,
-  startWebhookWorker,
-  WEBHOOK_DELIVER_JOB,
-} from '../src/index.ts';
+import { parseConfig } from '../src/config.ts';
+import { createCoreDeps } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createLogger } from '../src/logger.ts';
+import { createAccount } from '../src/services/accounts.ts';
+import { recordEvent } from '../src/services/events.ts';
+import type { JobContext } from '../src/services/jobs.ts';
+import { createWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
+import { WEBHOOK_DELIVER_JOB } from '../src/services/webhooks/options.ts';
+import { startWebhookWorker } from '../src/services/webhooks/pump.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 // Issue 16: many delivery slots (WEBHOOK_CONCURRENCY), kept-alive connections, jobs claimed and

@@ -6,32 +6,27 @@ import type { ResolveHost } from '@esign/webhooks';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { type Config, parseConfig } from '../src/config.ts';
+import type { Scope } from '../src/context.ts';
+import { jobHandlers } from '../src/jobs.ts';
+import { createAccount } from '../src/services/accounts.ts';
+import { type EventType, recordEvent } from '../src/services/events.ts';
+import { claimJob, enqueueJob, type JobContext } from '../src/services/jobs.ts';
 import {
   attemptWebhookDelivery,
-  type Config,
-  claimJob,
-  createAccount,
   createWebhookDeliverJob,
+  sendTestWebhook,
+} from '../src/services/webhooks/delivery.ts';
+import {
   createWebhookEndpoint,
   disableWebhookEndpoint,
-  drainJobs,
-  type EventType,
-  enqueueJob,
-  getWebhookDelivery,
   getWebhookEndpoint,
-  type JobContext,
-  jobHandlers,
-  listWebhookDeliveries,
-  parseConfig,
-  recordEvent,
-  runOneJob,
-  type Scope,
-  sendTestWebhook,
   updateWebhookEndpoint,
-  WEBHOOK_DELIVER_JOB,
   WEBHOOK_MAX_ENDPOINTS,
-  webhookLeaseMs,
-} from '../src/index.ts';
+} from '../src/services/webhooks/endpoints.ts';
+import { WEBHOOK_DELIVER_JOB, webhookLeaseMs } from '../src/services/webhooks/options.ts';
+import { getWebhookDelivery, listWebhookDeliveries } from '../src/services/webhooks/records.ts';
+import { drainJobs, runOneJob } from '../src/services/worker.ts';
 import { testJobContext } from './job-context.ts';
 import { type Receiver, type ReplyFn, startReceiver } from './webhook-receiver.ts';
 

@@ -6,18 +6,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { type AppProcess, sleep, spawnApp, terminateBackends, until } from '../../../test/processes.ts';
-import {
-  createAccount,
-  createWebhookEndpoint,
-  enqueueJob,
-  getWebhookDelivery,
-  JOB_LEASE_MS,
-  type JobContext,
-  parseConfig,
-  recordEvent,
-  runOneJob,
-  startWorker,
-} from '../src/index.ts';
+import { parseConfig } from '../src/config.ts';
+import { createAccount } from '../src/services/accounts.ts';
+import { recordEvent } from '../src/services/events.ts';
+import { enqueueJob, JOB_LEASE_MS, type JobContext } from '../src/services/jobs.ts';
+import { createWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
+import { getWebhookDelivery } from '../src/services/webhooks/records.ts';
+import { runOneJob, startWorker } from '../src/services/worker.ts';
 import { testJobContext } from './job-context.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 

@@ -1,7 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { CoreError, MAX_DOCUMENT_BYTES, type UploadedFiles } from '@esign/core';
+import { CoreError, MAX_DOCUMENT_BYTES } from '@esign/core';
+import type { UploadedFiles } from '@esign/core/uploads';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonBody, MAX_JSON_DEPTH } from './json-body.ts';
 import type { ParseThreadData, ParseThreadMessage } from './json-parse-thread.ts';

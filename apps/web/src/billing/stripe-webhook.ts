@@ -1,4 +1,5 @@
-import { type Config, type CoreDeps, providerFor, receivePaymentWebhook, toCoreError } from '@esign/core';
+import { type Config, type CoreDeps, toCoreError } from '@esign/core';
+import { providerFor, receivePaymentWebhook } from '@esign/core/endpoints';
 import type { Db } from '@esign/db';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';

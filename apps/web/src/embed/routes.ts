@@ -1,4 +1,5 @@
-import { type Config, embedFrameOrigins, signingPageLocale } from '@esign/core';
+import type { Config } from '@esign/core';
+import { embedFrameOrigins, signingPageLocale } from '@esign/core/endpoints';
 import type { Db } from '@esign/db';
 import type { FastifyInstance } from 'fastify';
 import { webBuild } from '../built.ts';

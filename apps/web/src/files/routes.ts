@@ -1,4 +1,5 @@
-import { readLinkedFile, resolveShortFileLink, toCoreError } from '@esign/core';
+import { toCoreError } from '@esign/core';
+import { readLinkedFile, resolveShortFileLink } from '@esign/core/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { WebRouteOptions } from '../options.ts';
 

@@ -1,5 +1,6 @@
-import { type Config, type CoreDeps, createCaller, createContext, type Source } from '@esign/core';
+import { type Config, type CoreDeps, createCaller, createContext } from '@esign/core';
 import type { Db } from '@esign/db';
+import type { Source } from '@esign/domain';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 

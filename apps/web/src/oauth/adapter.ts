@@ -9,7 +9,7 @@ import {
   revokeGrantRecords,
   saveClient,
   upsertRecord,
-} from '@esign/core';
+} from '@esign/core/oauth';
 import type { Db } from '@esign/db';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 

@@ -1,14 +1,5 @@
-import {
-  authenticateSession,
-  isSameOrigin,
-  mcpResource,
-  OAUTH_SCOPES,
-  oauthSubject,
-  type SessionAuth,
-  safeEqual,
-  saveClient,
-  scopesOf,
-} from '@esign/core';
+import { authenticateSession, isSameOrigin, type SessionAuth } from '@esign/core';
+import { mcpResource, OAUTH_SCOPES, oauthSubject, safeEqual, saveClient, scopesOf } from '@esign/core/oauth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { CONSENT_PATH, type OAuthServerOptions } from './provider.ts';

@@ -1,5 +1,6 @@
 import { createECDH } from 'node:crypto';
-import { type Config, hmac } from '@esign/core';
+import type { Config } from '@esign/core';
+import { hmac } from '@esign/core/oauth';
 
 // P-256's order: a derived private scalar must lie in [1, n-1].
 const P256_ORDER = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');

@@ -1,14 +1,13 @@
+import type { Config, CoreDeps } from '@esign/core';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTHORIZATION_CODE_TTL_SECONDS,
-  type Config,
-  type CoreDeps,
   guardedClientFetch,
   mcpResource,
   OAUTH_SCOPES,
   parseOAuthSubject,
   REFRESH_TOKEN_TTL_SECONDS,
-} from '@esign/core';
+} from '@esign/core/oauth';
 import type { Db } from '@esign/db';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';

@@ -1,4 +1,4 @@
-import { limitClientRegistration } from '@esign/core';
+import { limitClientRegistration } from '@esign/core/oauth';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consentRoutes } from './consent.ts';

@@ -1,4 +1,5 @@
-import { receiveInboundSms, toCoreError } from '@esign/core';
+import { toCoreError } from '@esign/core';
+import { receiveInboundSms } from '@esign/core/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { WebRouteOptions } from '../options.ts';
 

@@ -1,11 +1,11 @@
+import { sessionSetCookie } from '@esign/core';
 import {
   finishSsoSignIn,
   SsoError,
-  sessionSetCookie,
   ssoStateFromCookie,
   ssoStateSetCookie,
   startSsoSignIn,
-} from '@esign/core';
+} from '@esign/core/endpoints';
 import { NextPath } from '@esign/core/schemas/auth';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebRouteOptions } from '../options.ts';
