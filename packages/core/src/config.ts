@@ -47,7 +47,7 @@ const trustProxy = z
   });
 
 /** The configuration (README, Configuration). Parsed once per process by its env.ts; a bad value stops the process naming it. */
-export const ConfigSchema = z
+const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /**

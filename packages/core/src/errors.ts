@@ -45,7 +45,7 @@ export const ERROR_STATUS = {
  * storage_full` when the disk (DATA_DIR) has no space left for what a call must write; the call
  * can be retried once space is back (`Retry-After`), and everything else keeps being served.
  */
-export const EXTENSION_ERROR_STATUS = { storage_full: 507 } as const satisfies Record<string, number>;
+const EXTENSION_ERROR_STATUS = { storage_full: 507 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS | keyof typeof EXTENSION_ERROR_STATUS;
 
@@ -123,7 +123,7 @@ export const INTERNAL_ERROR_MESSAGE =
   'Something went wrong on our side. Retry the request (reuse the same Idempotency-Key for POST requests).';
 
 /** How long a client is asked to wait when the database did not answer in time (Retry-After). */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** A request the database did not answer in time (DATABASE_*_TIMEOUT_SECONDS): 503, retry. */
 export function databaseUnavailable(): CoreError {

@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 
 /** Never logged: keys, tokens, passwords, secrets, cookies. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-csrf-token"]',

@@ -45,7 +45,7 @@ export const AcceptInvitationInput = z.object({
 });
 
 /** A code from the authenticator app (6 digits) or a recovery code (`xxxxx-xxxxx`). */
-export const SecondStepCode = z.string().trim().min(1, 'Enter the code').max(40);
+const SecondStepCode = z.string().trim().min(1, 'Enter the code').max(40);
 
 /** The second step of a sign-in: the challenge the first step returned and a code. */
 export const SecondStepInput = z.object({ token: z.string().min(20).max(200), code: SecondStepCode });
@@ -71,7 +71,7 @@ const CredentialBase = {
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
 };
 
-export const RegistrationResponse = z.object({
+const RegistrationResponse = z.object({
   ...CredentialBase,
   response: z.object({
     clientDataJSON: B64,
@@ -83,7 +83,7 @@ export const RegistrationResponse = z.object({
   }),
 });
 
-export const AuthenticationResponse = z.object({
+const AuthenticationResponse = z.object({
   ...CredentialBase,
   response: z.object({
     clientDataJSON: B64,

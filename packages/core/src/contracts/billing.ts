@@ -17,7 +17,7 @@ export const CreateCheckoutInput = z.object({
 
 export const CheckoutIdInput = z.object({ id: z.string().max(64).describe('checkout UUID') });
 
-export const CreditPackOutput = z.object({
+const CreditPackOutput = z.object({
   object: z.literal('credit_pack'),
   id: IdOutput,
   name: z.string(),

@@ -17,7 +17,7 @@ const color = z
   .regex(/^#[0-9a-f]{6}$/, { message: 'expected a colour as #rrggbb' });
 
 /** The default colours: the signing page's own blue (passes every contrast check). */
-export const DEFAULT_BRAND_COLOR = '#1d4ed8';
+const DEFAULT_BRAND_COLOR = '#1d4ed8';
 
 const EmailText = z.object({
   subject: z.string().trim().min(1).max(MAX_SUBJECT),

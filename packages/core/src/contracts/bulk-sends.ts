@@ -5,7 +5,7 @@ import { ReminderInputFields } from './reminders.ts';
 
 const column = z.string().min(1).max(200);
 
-export const BulkMappingSchema = z.object({
+const BulkMappingSchema = z.object({
   signers: z
     .array(
       z.object({

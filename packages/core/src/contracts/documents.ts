@@ -9,7 +9,7 @@ export const VerifyDocumentInput = z.object({
     ),
 });
 
-export const VerificationChangeOutput = z.object({
+const VerificationChangeOutput = z.object({
   revision: z.number().int().describe('the revision that made the change (1 = the original file)'),
   kind: z.enum([
     'dss',
@@ -31,7 +31,7 @@ export const VerificationChangeOutput = z.object({
 
 const ModificationLevelOutput = z.enum(['none', 'validation_data', 'form_filling', 'annotations', 'other']);
 
-export const VerificationSignatureOutput = z.object({
+const VerificationSignatureOutput = z.object({
   valid: z
     .boolean()
     .describe('the signed bytes match the signature and the signature verifies with its certificate'),

@@ -2,7 +2,7 @@ import { SOURCES } from '@esign/domain';
 import { z } from 'zod';
 import { DateTime, IdOutput } from './ids.ts';
 
-export const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
+const FEEDBACK_KINDS = ['bug_report', 'feature_request', 'feedback', 'question'] as const;
 export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
 export const SendFeedbackInput = z.object({

@@ -34,7 +34,7 @@ const ConditionRule = z
 
 const rules = z.array(ConditionRule).min(1).max(MAX_RULES);
 
-export const ConditionGroupInput = z
+const ConditionGroupInput = z
   .union([
     z.object({ all: rules.describe('every rule must hold') }).strict(),
     z.object({ any: rules.describe('at least one rule must hold') }).strict(),
@@ -46,7 +46,7 @@ const LocalisedText = z.union([
   z.record(z.string().min(2).max(10), z.string().min(1).max(500)),
 ]);
 
-export const FieldValidationInput = z
+const FieldValidationInput = z
   .object({
     preset: z
       .enum(VALIDATION_PRESETS)
@@ -79,7 +79,7 @@ export const FieldValidationInput = z
   })
   .strict();
 
-export const NumberFormatInput = z
+const NumberFormatInput = z
   .object({
     decimals: z
       .number()
@@ -116,7 +116,7 @@ export const fieldLogicShape = {
 };
 
 /** The logic keys of a field, as stored in template_fields.logic and in request snapshots. */
-export const LOGIC_KEYS = ['show_when', 'required_when', 'formula', 'format', 'validation'] as const;
+const LOGIC_KEYS = ['show_when', 'required_when', 'formula', 'format', 'validation'] as const;
 
 /** A field's logic keys only, or null when it has none. */
 export function pickLogic(f: Readonly<Record<string, unknown>>): Record<string, unknown> | null {

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Every id column is a PostgreSQL `integer` (int4): a larger value names no row, and sending it to
  * the database would fail the query. One definition bounds them all.
  */
-export const MAX_ID = 2_147_483_647;
+const MAX_ID = 2_147_483_647;
 
 /** How an id is written in a path or query string: a positive integer in plain decimal digits. */
 export const DECIMAL_ID = /^[1-9][0-9]*$/;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IdOutput } from './ids.ts';
 import { LocaleTag } from './signature-requests.ts';
 
-export const ROLES = ['admin', 'member', 'viewer'] as const;
+const ROLES = ['admin', 'member', 'viewer'] as const;
 
 export const InviteMemberInput = z.object({
   email: z.string().trim().max(254).pipe(z.email('Enter a valid email address')),

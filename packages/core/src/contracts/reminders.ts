@@ -6,7 +6,7 @@ import { z } from 'zod';
 /** The documented bounds of an automatic reminder schedule (docs/sending.md). */
 export const REMINDER_BOUNDS = { minEveryHours: 24, maxEveryHours: 720, minMax: 1, maxMax: 10 } as const;
 
-export const ReminderSchedule = z
+const ReminderSchedule = z
   .object({
     every_hours: z
       .number()
@@ -26,7 +26,6 @@ export const ReminderSchedule = z
       ),
   })
   .strict();
-export type ReminderSchedule = z.infer<typeof ReminderSchedule>;
 
 /** The input keys added to POST /signature_requests (extensions; the spec's keys are unchanged). */
 export const ReminderInputFields = {

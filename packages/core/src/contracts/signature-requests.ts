@@ -70,7 +70,7 @@ const Delivery = z
   );
 
 /** Issue 47: the part a participant plays (docs/roles.md); `signer` when left out. */
-export const ParticipantKindInput = z
+const ParticipantKindInput = z
   .enum(PARTICIPANT_KINDS)
   .describe(
     'signer (default): fills their fields and signs; approver: reviews every value entered so far and approves or rejects with a reason (a rejection declines the request), fills no field; viewer: opens the documents and acknowledges having read them. Approvers and viewers must fill a role without fields',
@@ -176,8 +176,6 @@ export type CreateSignatureRequestInput = Omit<
   embed?: boolean;
   allow_delegation?: boolean;
 };
-
-export { REQUEST_STATUSES };
 
 export const ListSignatureRequestsInput = PaginationInput.extend({
   template_id: IdParam.optional().describe('only requests sent from this template'),

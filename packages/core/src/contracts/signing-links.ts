@@ -7,7 +7,7 @@ import { DateTime, IdOutput, IdParam } from './ids.ts';
 const email = z.email({ pattern: EMAIL_PATTERN }).max(MAX_EMAIL_LENGTH);
 const token = z.string().min(20).max(200);
 
-export const PresetSignerSchema = z.object({
+const PresetSignerSchema = z.object({
   role: z.string().trim().min(1).max(100),
   name: z.string().trim().max(200).nullable().optional(),
   email,

@@ -28,7 +28,7 @@ export const SaveValuesInput = z.object({
   values: z.record(z.string(), z.unknown()),
 });
 /** How a signature or initials value was made on the signing page; kept for the audit trail. */
-export const SignatureMethod = z.enum(['drawn', 'typed', 'uploaded']);
+const SignatureMethod = z.enum(['drawn', 'typed', 'uploaded']);
 export const CompleteInput = SaveValuesInput.extend({
   signature_methods: z
     .record(z.string(), SignatureMethod)
@@ -63,7 +63,7 @@ export const DeclineInput = z.object({
   reason: z.string().trim().min(1).max(2000),
 });
 
-export const SigningFieldOutput = z.object({
+const SigningFieldOutput = z.object({
   id: z.string(),
   name: z.string(),
   type: z.enum(FIELD_TYPES),
@@ -76,7 +76,7 @@ export const SigningFieldOutput = z.object({
   prefilled: z.boolean(),
 });
 
-export const FilledByOthersOutput = z.object({
+const FilledByOthersOutput = z.object({
   id: z.string(),
   name: z.string(),
   type: z.enum(FIELD_TYPES),

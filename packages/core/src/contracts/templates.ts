@@ -13,7 +13,7 @@ import { BrandIdField, DateTime, IdOutput, IdParam } from './ids.ts';
  * The field types of the specification, all of them and those a client may send in a field
  * definition (`cells` only comes from forms/tags); @esign/domain owns the lists.
  */
-export { FIELD_TYPES, type FieldType, INPUT_FIELD_TYPES };
+export type { FieldType };
 
 /** A template's or document's name: 1..200 characters after trimming, optional, with what it means here. */
 const nameOf = (description: string) => z.string().trim().min(1).max(200).optional().describe(description);
@@ -27,7 +27,7 @@ export const OPTION_TYPES: readonly FieldType[] = OPTION_FIELD_TYPES;
  */
 export const MAX_TEMPLATE_FIELDS = 10_000;
 
-export const FieldAreaInput = z.object({
+const FieldAreaInput = z.object({
   page: z.number().int().min(1).describe('1-based page number; the page must exist in the document'),
   x: z.number().min(0).max(1).describe("left edge, as a fraction of the page's width (0..1)"),
   y: z.number().min(0).max(1).describe("top edge, as a fraction of the page's height (0..1, from the top)"),
@@ -41,7 +41,7 @@ export const FieldAreaInput = z.object({
     .describe('0-based index of the document in the template; default 0'),
 });
 
-export const FieldDefinition = z.object({
+const FieldDefinition = z.object({
   name: nameOf('field name, the key of `prefill` values; default such as `Signature 2`'),
   type: z.enum(INPUT_FIELD_TYPES as [FieldType, ...FieldType[]]).describe('what the signer fills in'),
   role: z
@@ -72,7 +72,7 @@ export type FieldDefinitionInput = z.infer<typeof FieldDefinition>;
  * `cells` too (which only text tags and PDF form fields make), so that a template read over REST or
  * MCP can be written back as it was read.
  */
-export const StoredFieldDefinition = FieldDefinition.extend({
+const StoredFieldDefinition = FieldDefinition.extend({
   type: z
     .enum(FIELD_TYPES)
     .describe('what the signer fills in; `cells` (from text tags and form fields) is kept as read'),
@@ -199,7 +199,7 @@ export const FieldAreaOutput = z.object({
   document: z.number(),
 });
 
-export const TemplateFieldOutput = z.object({
+const TemplateFieldOutput = z.object({
   id: z.string(),
   name: z.string().optional(),
   type: z.enum(FIELD_TYPES),
@@ -210,7 +210,7 @@ export const TemplateFieldOutput = z.object({
   ...fieldLogicShape,
 });
 
-export const TemplateDocumentOutput = z.object({
+const TemplateDocumentOutput = z.object({
   id: IdOutput,
   name: z.string(),
   url: z.string(),
@@ -218,7 +218,7 @@ export const TemplateDocumentOutput = z.object({
   page_count: z.number().int(),
 });
 
-export const UserRef = z.object({ id: IdOutput, email: z.string(), name: z.string().nullable() }).nullable();
+const UserRef = z.object({ id: IdOutput, email: z.string(), name: z.string().nullable() }).nullable();
 
 export const TemplateOutput = z.object({
   object: z.literal('template'),
@@ -274,7 +274,7 @@ export const EditorAddDocumentInput = z.object({
   password: z.string().optional(),
 });
 
-export const EditorPageOutput = z.object({
+const EditorPageOutput = z.object({
   number: z.number().int(),
   width: z.number(),
   height: z.number(),

@@ -30,13 +30,13 @@ export interface MessageBacklogRow {
   oldestWaitingAt: Date | null;
 }
 
-export type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'retry' | 'superseded';
-export type JobRunOutcome = 'done' | 'retry' | 'failed';
+type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'retry' | 'superseded';
+type JobRunOutcome = 'done' | 'retry' | 'failed';
 /** The jobs that seal documents (a failed attempt of either is a sealing failure). */
-export type SealingJob = 'request.seal' | 'signer.copy';
+type SealingJob = 'request.seal' | 'signer.copy';
 
 /** What the gauges read at each scrape; set once the process has them (watch). */
-export interface MetricSources {
+interface MetricSources {
   dbPool?: () => PoolStats;
   documentPool?: () => DocumentPoolStats;
   /** The job queue now (one query; cached and time-bounded here). */
@@ -63,8 +63,8 @@ export interface Metrics {
 }
 
 /** How long a job queue reading serves scrapes, and how long a scrape waits for a new one. */
-export const JOB_QUEUE_CACHE_MS = 5_000;
-export const JOB_QUEUE_SCRAPE_WAIT_MS = 2_000;
+const JOB_QUEUE_CACHE_MS = 5_000;
+const JOB_QUEUE_SCRAPE_WAIT_MS = 2_000;
 
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const DB_ACQUIRE_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];

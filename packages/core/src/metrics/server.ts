@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.ts';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /**
  * Serves `GET /metrics` (Prometheus text exposition) on a port of its own, apart from the

@@ -27,7 +27,7 @@ export type EventDataBuilder = (
 ) => Promise<unknown>;
 
 /** Every object type's builder, in one declaration: an object type without one does not compile. */
-export const eventDataBuilders = {
+const eventDataBuilders = {
   template: templateEventData,
   signature_request: signatureRequestEventData,
   signer: signerEventData,

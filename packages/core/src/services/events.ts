@@ -1,11 +1,11 @@
 import type { Tx } from '@esign/db';
-import { EVENT_TYPES, type EventType } from '@esign/domain';
+import type { EventType } from '@esign/domain';
 import type { Scope } from '../context.ts';
 import { type AuditEntry, auditRow } from './audit.ts';
 import { recordAndFanOut } from './webhooks/fan-out.ts';
 
 /** The specification's event types; @esign/domain owns the list. */
-export { EVENT_TYPES, type EventType };
+export type { EventType };
 /** What an event is about; each has its `data` builder in event-data.ts. */
 export type EventObjectType = 'template' | 'signature_request' | 'signer' | 'webhook_endpoint';
 

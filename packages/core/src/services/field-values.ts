@@ -80,7 +80,7 @@ function numberValue(field: SnapshotField, value: unknown, locale: string | unde
  * Returns the normalised value; null/empty clears. The limits and patterns are @esign/domain's,
  * which the signing page checks too before it sends.
  */
-export function normaliseFieldValue(field: SnapshotField, value: unknown, locale?: string): FieldValue {
+function normaliseFieldValue(field: SnapshotField, value: unknown, locale?: string): FieldValue {
   if (value === null || value === undefined || value === '') return null;
   switch (field.type) {
     case 'text':

@@ -53,7 +53,7 @@ export function signFileLink(
  * loop each time a signer opened it (issue 18); a signer who may see one page may see them all.
  * The name is percent-encoded, so `{page}` occurs once, at the end.
  */
-export function pageImageUrlTemplate(
+function pageImageUrlTemplate(
   config: Config,
   doc: { storage_key: string; name: string },
   { pageCount, now, ttlSeconds }: { pageCount: number; now: Date; ttlSeconds: number },
@@ -166,7 +166,7 @@ export async function readLinkedFile(
 }
 
 /** Pages drawn after a requested one that is not cached yet, from the same parse (a signer scrolls on). */
-export const PAGE_PREFETCH = 10;
+const PAGE_PREFETCH = 10;
 
 /** Page images being drawn in this process, by `${pdfKey}#${page}`: a second request waits for the first. */
 const drawing = new Map<string, Promise<Uint8Array>>();
@@ -197,12 +197,12 @@ const unrenderable = (page: number, reason: string) =>
  * that hammering its link costs one render an hour, short enough that a page that only failed on a
  * busy machine's time limit comes back by itself.
  */
-export const PAGE_RENDER_RETRY_MS = 60 * 60 * 1000;
+const PAGE_RENDER_RETRY_MS = 60 * 60 * 1000;
 
 /** Failures at this time or later still count (PAGE_RENDER_RETRY_MS). */
 export const renderRetryCutoff = (now: Date) => new Date(now.getTime() - PAGE_RENDER_RETRY_MS);
 
-export async function pageImage(ctx: PageImageContext, pdfKey: string, page: number): Promise<Uint8Array> {
+async function pageImage(ctx: PageImageContext, pdfKey: string, page: number): Promise<Uint8Array> {
   const pending = drawing.get(`${pdfKey}#${page}`);
   if (pending) return retryNotDrawn(pending, () => pageImage(ctx, pdfKey, page));
   const key = `${pdfKey}.page-${page}.png`;

@@ -21,7 +21,7 @@ import { CoreError } from '../errors.ts';
 // over once its lease lapses, which is safe: nothing of it committed, and the old claim can no
 // longer commit (its mark needs its own claim id). Leases and expiry use the database's clock.
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * A `running` record is a claim with a lease: the process running its request renews it every
  * RENEW_EVERY_MS, so a record whose process died (a crash, kill -9, a lost host) is taken over
@@ -67,7 +67,7 @@ export type IdempotencyStart =
   | { kind: 'committed'; claim: IdempotencyClaim; outcome: CommittedOutcome };
 
 /** Rule 1: at most 255 characters. */
-export function checkIdempotencyKey(key: string): void {
+function checkIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > 255) {
     throw new CoreError('invalid_parameter', 'Idempotency-Key must be 1 to 255 characters long');
   }

@@ -14,8 +14,8 @@ import { imageSize } from 'image-size';
  *   signing procedures and both prefill paths. Its cost is bounded by the limits below (a few ms
  *   for a drawn signature; about 0.5 s for a 4096 × 4096 photo).
  */
-export const MAX_IMAGE_BYTES = 3 * 1024 * 1024;
-export const MAX_IMAGE_SIDE = 4096;
+const MAX_IMAGE_BYTES = 3 * 1024 * 1024;
+const MAX_IMAGE_SIDE = 4096;
 /** A re-encoded image may grow (JPEG quality 90, PNG without the sender's filters); never past this. */
 const MAX_CLEAN_BYTES = 2 * MAX_IMAGE_BYTES;
 const JPEG_QUALITY = 90;

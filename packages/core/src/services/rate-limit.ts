@@ -74,7 +74,7 @@ export async function pruneRateLimitWindows(db: Executor, now: Date): Promise<vo
 }
 
 /** One window per API key, per OAuth connection (client and user), per dashboard user. */
-export function bucketOf(actor: Pick<Actor, 'kind' | 'apiKeyId' | 'oauthClientId' | 'userId'>): string {
+function bucketOf(actor: Pick<Actor, 'kind' | 'apiKeyId' | 'oauthClientId' | 'userId'>): string {
   switch (actor.kind) {
     case 'api_key':
       return `api_key:${actor.apiKeyId}`;

@@ -12,8 +12,6 @@ const RESOURCE_NAME = {
   webhook_endpoints: 'Webhook endpoint',
 } as const satisfies Record<ScopedTable, string>;
 
-export { findScoped };
-
 /** The row, or `404 not_found` naming the resource. */
 export async function requireScoped<T extends ScopedTable>(
   db: Executor,

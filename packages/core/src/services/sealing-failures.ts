@@ -12,7 +12,7 @@ import type { JobHandler } from './jobs.ts';
  * - `listFailedSealing` is `esign sealing failed`; `esign sealing retry` checks the request with
  *   `assertSealingRetryable`, then calls sealing.ts's `retrySealing` (back to `pending`, a new job).
  */
-export const SEALING_FAILED_AUDIT = 'signature_request.sealing_failed';
+const SEALING_FAILED_AUDIT = 'signature_request.sealing_failed';
 
 export function withSealingGiveUpReport(handler: JobHandler): JobHandler {
   return async (ctx, payload, job) => {

@@ -9,8 +9,7 @@ import { type UploadedFile, uploadRef } from './base64-upload.ts';
 import { bytesOf } from './storage.ts';
 import { uploadFileName } from './upload-files.ts';
 
-export { Base64Upload, type UploadedFile, uploadRef } from './base64-upload.ts';
-export { sweepUploads } from './upload-files.ts';
+export type { UploadedFile } from './base64-upload.ts';
 
 // Uploads are written to disk as they arrive, not held in memory (issue 18: a 25 MB document was
 // held as its chunks, their concatenation, a 33 MB base64 string and the decoded copy). Multipart

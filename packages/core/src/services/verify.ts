@@ -26,18 +26,18 @@ import { signingIdentityOptions } from './sealing/identity.ts';
 // classified (a DSS or document timestamp is allowed after a seal; new page content is not,
 // whoever signed it afterwards).
 
-export type Verdict = 'authentic' | 'intact_signature' | 'modified' | 'unsigned';
+type Verdict = 'authentic' | 'intact_signature' | 'modified' | 'unsigned';
 
-export type Level = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
+type Level = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
-export interface ChangeDto {
+interface ChangeDto {
   revision: number;
   kind: RevisionChange['kind'];
   page: number | null;
   description: string;
 }
 
-export interface SignatureDto {
+interface SignatureDto {
   valid: boolean;
   covers_whole_document: boolean;
   modified_after_signing: boolean;
@@ -63,7 +63,7 @@ export interface SignatureDto {
   error: string | null;
 }
 
-export interface MatchDto {
+interface MatchDto {
   kind: ProducedFile['kind'] | 'signer_copy';
   name: string;
   signature_request_id: number | null;
@@ -93,7 +93,7 @@ export interface VerificationDto {
 }
 
 /** Issue 40 item 4: pdf.js's last check before an intact verdict (docs/verify.md, "The rendering guard"). */
-export interface RenderingCheckDto {
+interface RenderingCheckDto {
   status: RenderingCheck['status'];
   pages_compared: number | null;
   page: number | null;

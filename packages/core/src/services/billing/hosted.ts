@@ -7,7 +7,7 @@ import { hmac, safeEqual } from '../secret.ts';
  * the checkout id, so only whoever was given `checkout_url` can open it, and its Pay / Cancel form
  * posts the same token back (a page on another site can neither read nor guess it).
  */
-export function checkoutPageToken(config: Config, checkoutId: string): string {
+function checkoutPageToken(config: Config, checkoutId: string): string {
   return hmac(config, 'checkout-page', checkoutId).subarray(0, 24).toString('base64url');
 }
 

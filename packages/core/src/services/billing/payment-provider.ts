@@ -1,9 +1,9 @@
 // What every payment provider implements (`PAYMENT_PROVIDER`), apart from the providers themselves,
 // so a provider's module and the list of providers (providers.ts) both import it downward.
 
-export type ProviderName = 'simulated' | 'stripe';
+type ProviderName = 'simulated' | 'stripe';
 
-export interface StartCheckoutInput {
+interface StartCheckoutInput {
   checkoutId: string;
   /** Shown on the payment page: the pack's name, and what it gives. */
   productName: string;
@@ -15,7 +15,7 @@ export interface StartCheckoutInput {
   pageUrl: string;
 }
 
-export interface StartedCheckout {
+interface StartedCheckout {
   /** The provider's own id for the payment (Stripe's Checkout Session id); null for `simulated`. */
   ref: string | null;
   /** Where the buyer pays: the spec's `checkout_url`. */

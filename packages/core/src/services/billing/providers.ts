@@ -3,17 +3,11 @@ import type { Config } from '../../config.ts';
 
 import type { PaymentProvider } from './payment-provider.ts';
 
-export type {
-  PaymentNotice,
-  PaymentProvider,
-  ProviderName,
-  StartCheckoutInput,
-  StartedCheckout,
-} from './payment-provider.ts';
+export type { PaymentProvider } from './payment-provider.ts';
 export { PaymentSignatureError } from './payment-provider.ts';
 
 /** `simulated`: nobody is charged; the page of this service at `pageUrl` plays the payment. */
-export const simulatedProvider: PaymentProvider = {
+const simulatedProvider: PaymentProvider = {
   name: 'simulated',
   async start(input) {
     return { ref: null, url: input.pageUrl };
@@ -23,7 +17,7 @@ export const simulatedProvider: PaymentProvider = {
 const fromConfig = new WeakMap<Config, Promise<PaymentProvider>>();
 
 /** The provider `PAYMENT_PROVIDER` names, built once per configuration (Stripe loaded only when used). */
-export function createPaymentProvider(config: Config): Promise<PaymentProvider> {
+function createPaymentProvider(config: Config): Promise<PaymentProvider> {
   let provider = fromConfig.get(config);
   if (!provider) {
     provider =

@@ -16,7 +16,7 @@ import { listTemplates } from '../templates/read.ts';
 type ReadContext = Pick<ServiceContext, 'db' | 'config' | 'now'>;
 
 /** A template list item's card: its first page's image and how much it holds. */
-export interface TemplateCardDto {
+interface TemplateCardDto {
   page_count: number;
   field_count: number;
   document_count: number;

@@ -53,7 +53,7 @@ export async function setEmbedOrigins(sc: ServiceContext, actor: Actor, origins:
   return { object: 'embed_settings' as const, origins: list, script_url: embedScriptUrl(sc.config) };
 }
 
-export const embedScriptUrl = (config: Config) => `${config.PUBLIC_URL}/embed/esign-form.js`;
+const embedScriptUrl = (config: Config) => `${config.PUBLIC_URL}/embed/esign-form.js`;
 
 export async function getEmbedSettings(sc: ServiceContext, actor: Actor) {
   return {

@@ -43,8 +43,7 @@ export interface SigningLinkDto {
 /** The link's address is derived from a stored nonce with the server secret; only its hash is searchable. */
 const linkToken = (config: Config, nonce: string) =>
   hmac(config, 'template-link', nonce).toString('base64url');
-export const linkUrl = (config: Config, nonce: string) =>
-  `${config.PUBLIC_URL}/l/${linkToken(config, nonce)}`;
+const linkUrl = (config: Config, nonce: string) => `${config.PUBLIC_URL}/l/${linkToken(config, nonce)}`;
 
 function newLinkToken(config: Config) {
   const nonce = randomBytes(24).toString('base64url');

@@ -66,7 +66,7 @@ export async function deleteClient(db: Executor, id: string): Promise<void> {
 }
 
 /** Dynamic registration is open (MCP clients register themselves); this many per address per minute. */
-export const CLIENT_REGISTRATIONS_PER_MINUTE = 30;
+const CLIENT_REGISTRATIONS_PER_MINUTE = 30;
 
 /**
  * The limit on /oauth/register: a fixed one-minute window per client address, shared by every

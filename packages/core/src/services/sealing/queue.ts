@@ -9,7 +9,7 @@ import { enqueueJob, type JobKind } from '../jobs.ts';
 
 export const SEAL_JOB = 'request.seal' satisfies JobKind;
 /** 5 s doubling (jobRetryDelayMs): the attempts span about 10 minutes before sealing is `failed`. */
-export const SEAL_MAX_ATTEMPTS = 8;
+const SEAL_MAX_ATTEMPTS = 8;
 
 /**
  * Marks a just-completed request as waiting for its sealed documents and queues the job; call it

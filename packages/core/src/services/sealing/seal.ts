@@ -215,7 +215,7 @@ async function combineIfPossible(
 }
 
 /** When and how the documents were sealed: the level reached and the TSA's certified time. */
-export interface SealingInfo {
+interface SealingInfo {
   at: Date;
   level: 'B-B' | 'B-LTA';
   timestampAuthority: string | null;
@@ -369,7 +369,7 @@ async function commitSeal(
  * The files of one run: each document sealed, the audit trail, the combined file (left out when it
  * is over the document worker's limits: combineIfPossible); all stored.
  */
-export async function produceSealedFiles(run: SealRun, sealedAt: Date) {
+async function produceSealedFiles(run: SealRun, sealedAt: Date) {
   const { sealed, files, trailDocs } = await sealDocuments(run, sealedAt);
   const sealing = sealingInfo(run, sealedAt);
   const trail = await buildTrail(run, trailDocs, sealing);
@@ -401,7 +401,7 @@ export async function produceSealedFiles(run: SealRun, sealedAt: Date) {
  * there is nothing to do (unknown request, not completed, already sealed). Throws on failure
  * (a configured TSA or revocation service that does not answer included: the job is retried).
  */
-export async function sealSignatureRequest(ctx: JobContext, requestId: number): Promise<'done' | 'skipped'> {
+async function sealSignatureRequest(ctx: JobContext, requestId: number): Promise<'done' | 'skipped'> {
   const request = await loadSealable(ctx, requestId);
   if (!request) return 'skipped';
   const started = Date.now();

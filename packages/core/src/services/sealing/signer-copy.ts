@@ -59,7 +59,7 @@ function signersUpTo(signers: SignerRow[], self: SignerRow): SignerRow[] {
  * Produces one signer's copy (job `signer.copy`). Returns 'done', or 'skipped' when there is
  * nothing to do (unknown or unsigned signer, documents already there). Throws on failure.
  */
-export async function produceSignerCopy(ctx: JobContext, signerId: number): Promise<'done' | 'skipped'> {
+async function produceSignerCopy(ctx: JobContext, signerId: number): Promise<'done' | 'skipped'> {
   const found = await loadCopyable(ctx, signerId);
   if (!found) return 'skipped';
   const { signer, request } = found;

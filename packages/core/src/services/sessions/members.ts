@@ -29,7 +29,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { memberInvitationEmail } from './emails.ts';
 import { createSession, type NewSession, revokeUserSessions, type SessionMeta } from './sessions.ts';
 
-export const INVITATION_DAYS = 7;
+const INVITATION_DAYS = 7;
 
 export interface MemberDto {
   id: number;

@@ -34,7 +34,7 @@ import type { ServiceContext } from '../service-context.ts';
 // counter. Registration needs a signed-in session; a passkey signs in alone (a discoverable
 // credential, user verification required) or as the second step after a password.
 
-export const WEBAUTHN_TTL_MS = 5 * 60_000;
+const WEBAUTHN_TTL_MS = 5 * 60_000;
 
 /** The relying party: PUBLIC_URL's host name is the RP ID, its origin the only accepted origin. */
 export function relyingParty(config: Pick<Config, 'PUBLIC_URL'>) {

@@ -29,23 +29,18 @@ import { looksLikeRecoveryCode, openTotpSeed, recoveryCodeHash, totpStepOf } fro
 // codes an hour over all challenges (a sliding window over the `user.second_step_failed` audit
 // entries). A code is accepted once: its time step is stored and a later code must be newer.
 
-export const SECOND_STEP_TTL_MS = 10 * 60_000;
+const SECOND_STEP_TTL_MS = 10 * 60_000;
 export const SECOND_STEP_MAX_ATTEMPTS = 5;
 export const SECOND_STEP_FAILURES_PER_HOUR = 10;
-export const SECOND_STEP_FAILED = 'user.second_step_failed';
+const SECOND_STEP_FAILED = 'user.second_step_failed';
 
 /** A sign-in's outcome: a session, or a challenge for the second step. */
 export type SignInOutcome =
   | { kind: 'session'; session: NewSession }
   | { kind: 'second_step'; token: string; expiresAt: Date; methods: Array<'totp' | 'passkey'> };
 
-/** Whether the user has a confirmed second step: an authenticator app or a passkey. */
-export async function userHasSecondStep(db: Executor, userId: number): Promise<boolean> {
-  return Boolean((await findTotp(db, userId))?.confirmed_at) || (await countPasskeys(db, userId)) > 0;
-}
-
 /** Which second steps a user can give: `totp` (a code or a recovery code) and/or `passkey`. */
-export async function secondStepMethods(db: Executor, userId: number): Promise<Array<'totp' | 'passkey'>> {
+async function secondStepMethods(db: Executor, userId: number): Promise<Array<'totp' | 'passkey'>> {
   const methods: Array<'totp' | 'passkey'> = [];
   if ((await findTotp(db, userId))?.confirmed_at) methods.push('totp');
   if ((await countPasskeys(db, userId)) > 0) methods.push('passkey');

@@ -19,7 +19,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { sessionTokenFromCookie } from './cookies.ts';
 
 /** How long a dashboard session lasts without signing in again. */
-export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+const SESSION_TTL_MS = 30 * 24 * 3600_000;
 /** last_seen_at is written at most this often per session. */
 const SEEN_EVERY_MS = 60_000;
 
@@ -68,7 +68,7 @@ export async function createSession(
  * single sign-on (`sso`: the company's identity provider answers for its own second step) count
  * as one too.
  */
-export const methodHasSecondStep = (method: string) =>
+const methodHasSecondStep = (method: string) =>
   method.includes('+') || method === 'passkey' || method === 'sso';
 
 /** The signed-in user of a dashboard session, as the session procedures know them. */

@@ -25,8 +25,8 @@ export const SIGN_IN_RATE_LIMITS = {
   mail: { perAddress: 10, perAccount: 3 },
 } as const;
 
-export const SIGN_IN_LINK_MINUTES = 15;
-export const PASSWORD_RESET_MINUTES = 60;
+const SIGN_IN_LINK_MINUTES = 15;
+const PASSWORD_RESET_MINUTES = 60;
 
 async function limitAttempts(
   db: Executor,

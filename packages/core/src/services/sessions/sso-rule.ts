@@ -6,7 +6,7 @@ import { CoreError } from '../../errors.ts';
 // Checked when a session opens by any other way (password, link, reset, passkey) and again where
 // a session is read (sessions.ts), so a session opened before the rule is held to it.
 
-export const SSO_REQUIRED_MESSAGE =
+const SSO_REQUIRED_MESSAGE =
   'Your account signs in with single sign-on: use “Sign in with single sign-on” and your work email';
 
 export async function assertSignInMethodAllowed(

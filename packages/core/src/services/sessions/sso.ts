@@ -15,7 +15,7 @@ import { oidc, openVerifier, providerConfig, sealVerifier, ssoRedirectUri } from
 // domain and sends the browser to the provider; /sso/callback redeems the code (openid-client
 // checks the ID token) and opens a session (method `sso`), creating the user on first sign-in.
 
-export const SSO_LOGIN_TTL_MS = 10 * 60_000;
+const SSO_LOGIN_TTL_MS = 10 * 60_000;
 /** Sign-ins sent to a provider per address and minute. */
 const SSO_STARTS_PER_MINUTE = 20;
 

@@ -12,7 +12,7 @@ import { hmac } from '../secret.ts';
 const PERIOD = 30;
 /** Codes of the step before and after now are accepted too (clocks drift). */
 const WINDOW = 1;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 
 type SecretConfig = Pick<Config, 'SECRET_KEY' | 'DATA_DIR'>;
 

@@ -85,7 +85,7 @@ export interface WrittenRequest {
  * before the commit: how the link source ties its own rows (a visit) to the request, so both
  * commit together or not at all. Throwing rolls everything back.
  */
-export type CreationHook = (tx: Tx, request: SignatureRequestRow, signers: SignerRow[]) => Promise<void>;
+type CreationHook = (tx: Tx, request: SignatureRequestRow, signers: SignerRow[]) => Promise<void>;
 
 export interface CreationOptions {
   source: Source;

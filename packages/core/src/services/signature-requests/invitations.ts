@@ -21,7 +21,7 @@ import {
 // Signing links and the emails and SMS that carry them.
 
 /** Signing tokens are derived from a stored nonce with the server secret; only their hash is searchable. */
-export function signingToken(config: Config, nonce: string): string {
+function signingToken(config: Config, nonce: string): string {
   return hmac(config, 'signing-token', nonce).toString('base64url');
 }
 

@@ -11,7 +11,7 @@ export const REMIND_INTERVAL_MS = 3600_000;
 /** One `resend` per signer every 10 minutes. */
 export const RESEND_INTERVAL_MS = 10 * 60_000;
 
-export function isPastExpiry(row: Pick<SignatureRequestRow, 'status' | 'expires_at'>, now: Date): boolean {
+function isPastExpiry(row: Pick<SignatureRequestRow, 'status' | 'expires_at'>, now: Date): boolean {
   return (row.status === 'sent' || row.status === 'in_progress') && !!row.expires_at && row.expires_at <= now;
 }
 

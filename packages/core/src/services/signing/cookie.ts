@@ -12,7 +12,7 @@ export const SIGNING_COOKIE_PATH = '/trpc';
 
 const isHttps = (config: Pick<Config, 'PUBLIC_URL'>) => config.PUBLIC_URL.startsWith('https:');
 
-export function signingCookieName(config: Pick<Config, 'PUBLIC_URL'>, signerId: number): string {
+function signingCookieName(config: Pick<Config, 'PUBLIC_URL'>, signerId: number): string {
   return `${isHttps(config) ? '__Secure-' : ''}esign_signing_${signerId}`;
 }
 

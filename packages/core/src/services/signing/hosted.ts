@@ -18,11 +18,11 @@ import { SIGNING_COOKIE_PATH } from './cookie.ts';
 // replaces the email or SMS code; the audit trail names the host, the device and that the signer
 // was present. The session ends when the signer finishes, or after HOSTED_SESSION_MS.
 
-export const HOSTED_SESSION_MS = 2 * 3600_000;
+const HOSTED_SESSION_MS = 2 * 3600_000;
 
 const isHttps = (config: Pick<Config, 'PUBLIC_URL'>) => config.PUBLIC_URL.startsWith('https:');
 
-export function hostCookieName(config: Pick<Config, 'PUBLIC_URL'>, signerId: number): string {
+function hostCookieName(config: Pick<Config, 'PUBLIC_URL'>, signerId: number): string {
   return `${isHttps(config) ? '__Secure-' : ''}esign_host_${signerId}`;
 }
 

@@ -7,11 +7,10 @@
 export * from './code-policy.ts';
 export { requestSigningCode, verifySigningCode } from './codes.ts';
 export { completeSigning } from './complete.ts';
-export { consentText, SIGNING_CONSENT_TEXT } from './consent.ts';
+
 export type { SignerCtx } from './context.ts';
-export { SIGNING_COOKIE_PATH, signingCookieName } from './cookie.ts';
-export { HOSTED_SESSION_MS, hostCookieName, startHostedSigning } from './hosted.ts';
-export { setSigningLocale, signingPageLocale } from './locale.ts';
+
+export { setSigningLocale } from './locale.ts';
 export { openSigning } from './open.ts';
 export { finishPart } from './parts.ts';
 export { declineSigning, saveSigningValues } from './values.ts';

@@ -1,5 +1,5 @@
 export { codeBySms, maskPhone, queueCodeSms } from './codes.ts';
-export { queueCompletionSms } from './completion.ts';
+
 export {
   addOutgoing,
   noOutgoing,
@@ -8,9 +8,8 @@ export {
   sendOutgoingNow,
   signerChannels,
 } from './delivery.ts';
-export { type InboundSmsOutcome, receiveInboundSms, twilioSignature } from './inbound.ts';
-export { listSms, queueSms, SMS_SEND_JOB, sendSmsJob, sendSmsNow } from './outbox.ts';
+
+export { SMS_SEND_JOB, sendSmsJob } from './outbox.ts';
 export { normalisePhone } from './phone.ts';
-export { purgeSignerSms, purgeSmsSecrets } from './secrets.ts';
+
 export { gsm7Name } from './segments.ts';
-export { type SmsTextKind, smsText } from './texts.ts';

@@ -11,7 +11,7 @@ import {
 } from './queries.ts';
 import { roleKindsOutput } from './role-kinds.ts';
 
-export function toFieldDto(f: TemplateFieldRow) {
+function toFieldDto(f: TemplateFieldRow) {
   return {
     id: f.id,
     ...(f.name ? { name: f.name } : {}),

@@ -14,8 +14,7 @@ import { CoreError } from '../../errors.ts';
 
 // A template's fields and roles: the invalid_field rules, generated names, role assignment.
 
-export { MAX_TEMPLATE_FIELDS };
-export const MAX_ROLES = 10;
+const MAX_ROLES = 10;
 export const DEFAULT_ROLE = 'Signer';
 
 /** A field as stored, before it gets its row id and position. */

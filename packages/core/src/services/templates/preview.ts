@@ -17,7 +17,7 @@ import { loadTemplateDocuments, loadTemplateFields, requireTemplate } from './qu
 
 const PREFIX = 'pv_';
 const PURPOSE = 'template-preview';
-export const PREVIEW_TTL_SECONDS = 15 * 60;
+const PREVIEW_TTL_SECONDS = 15 * 60;
 
 interface PreviewClaims {
   /** template id */

@@ -5,7 +5,7 @@ import { listTemplateFields } from '@esign/db/queries/template-fields';
 import { findTemplateView, type TemplateView } from '@esign/db/queries/templates';
 import type { Scope } from '../../context.ts';
 import { notFound } from '../../errors.ts';
-import { findScoped, lockScoped, requireScoped } from '../scoped.ts';
+import { lockScoped, requireScoped } from '../scoped.ts';
 
 // The decisions on top of @esign/db's template queries: a template missing from the account side
 // is `404 not_found`; a folder is named by the caller and made on first use. Its documents and
@@ -13,10 +13,6 @@ import { findScoped, lockScoped, requireScoped } from '../scoped.ts';
 // names below).
 
 export type { TemplateView };
-
-export function findTemplate(db: Executor, scope: Scope, id: number): Promise<TemplateRow | undefined> {
-  return findScoped(db, 'templates', scope, id);
-}
 
 /** The template, or `404 not_found`. */
 export function requireTemplate(db: Executor, scope: Scope, id: number): Promise<TemplateRow> {

@@ -5,7 +5,7 @@ import type { JobHandler, JobKind } from '../jobs.ts';
 
 export const RENDER_PAGES_JOB = 'template.render_pages' satisfies JobKind;
 /** Pages rendered ahead of the first view (a 200-page document entirely); later pages render on request. */
-export const PRERENDER_PAGES = 200;
+const PRERENDER_PAGES = 200;
 
 /**
  * Job: render a new template's page images in the worker so signers and the editor never wait on

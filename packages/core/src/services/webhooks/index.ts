@@ -5,42 +5,20 @@
 
 export {
   attemptWebhookDelivery,
-  createWebhookDeliverJob,
   sendTestWebhook,
-  type WebhookAttemptOutcome,
   webhookDeliverJob,
 } from './delivery.ts';
+export type { WebhookDeliveryDto } from './dto.ts';
 export {
-  toWebhookEndpointDto,
-  type WebhookAttemptDto,
-  type WebhookDeliveryDto,
-  type WebhookDeliveryList,
-  type WebhookEndpointDto,
-  type WebhookTestData,
-} from './dto.ts';
-export {
-  type CreateWebhookEndpointInput,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
-  disableWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookEndpoints,
-  type UpdateWebhookEndpointInput,
   updateWebhookEndpoint,
-  WEBHOOK_MAX_ENDPOINTS,
-  webhookEndpointScope,
 } from './endpoints.ts';
-export { recordAndFanOut } from './fan-out.ts';
+
 export { WEBHOOK_DELIVER_JOB, type WebhookOptions, webhookLeaseMs } from './options.ts';
-export { startWebhookWorker, type WebhookWorkerOptions } from './pump.ts';
-export { getWebhookDelivery, type ListWebhookDeliveriesInput, listWebhookDeliveries } from './records.ts';
+
+export { getWebhookDelivery, listWebhookDeliveries } from './records.ts';
 export { openEndpointSecret, sealEndpointSecret } from './secret-box.ts';
-export {
-  checkWebhookEvents,
-  checkWebhookHeaders,
-  checkWebhookUrl,
-  SUBSCRIBABLE_EVENT_TYPES,
-  WEBHOOK_CUSTOM_HEADER_MAX_LENGTH,
-  WEBHOOK_MAX_CUSTOM_HEADERS,
-  WEBHOOK_URL_MAX_LENGTH,
-} from './url-rules.ts';
+export { SUBSCRIBABLE_EVENT_TYPES } from './url-rules.ts';

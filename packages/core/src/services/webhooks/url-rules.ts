@@ -20,9 +20,9 @@ export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [
   ...EXTENSION_EVENT_TYPES,
 ];
 
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
-export const WEBHOOK_MAX_CUSTOM_HEADERS = 20;
-export const WEBHOOK_CUSTOM_HEADER_MAX_LENGTH = 1024;
+const WEBHOOK_URL_MAX_LENGTH = 2048;
+const WEBHOOK_MAX_CUSTOM_HEADERS = 20;
+const WEBHOOK_CUSTOM_HEADER_MAX_LENGTH = 1024;
 
 /**
  * The save-time URL rules: an absolute http:// or https:// URL without credentials whose host

@@ -1,4 +1,0 @@
-export * from './activity.ts';
-export * from './api-keys.ts';
-export * from './documents.ts';
-export * from './webhooks.ts';
