@@ -106,7 +106,7 @@ const dbProject = (
     name,
     include,
     exclude,
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['packages/testing/src/global-setup.ts'],
     env: { ESIGN_TEST_DB: target },
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,6 +1,6 @@
 import { answerAsOperator, getCredits, settleCheckout } from '@esign/core';
+import { makeBuyer, makeColleague, makeDiscount, makePack } from '@esign/testing/billing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeBuyer, makeColleague, makeDiscount, makePack } from '../../../test/billing.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // The spec's Billing section over REST: GET /credit_packs, POST /checkouts, GET /checkouts/{id}.

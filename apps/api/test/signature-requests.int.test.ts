@@ -1,7 +1,7 @@
 import { drainJobs, expireOverdueRequests, jobHandlers, queueInvitation } from '@esign/core';
+import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 
 let t: TestApp;
 let owner: TestAccount;

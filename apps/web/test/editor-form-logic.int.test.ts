@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { t as tr } from '@esign/i18n';
+import { plainPdf } from '@esign/testing/pdfs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, drainJobs, jobHandlers } from '../../../packages/core/src/index.ts';
 import { pdfText, requireTool, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { plainPdf } from '../../../test/pdfs.ts';
 import { seriousViolations } from './axe.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 import {

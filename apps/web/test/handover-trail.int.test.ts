@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { type Locale, t as tr } from '@esign/i18n';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, drainJobs, jobHandlers } from '../../../packages/core/src/index.ts';
 import { pdfText, requireTool, tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 // Issue 42, done-when: a hand-over in Chromium, in two languages. Carla opens the signing page,

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { b64 } from '@esign/testing/pdfs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,7 +20,6 @@ import {
   writeTemp,
 } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64 } from '../../../test/pdfs.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 // Issue 14, as signers would do it on a phone: a two-signer sequential request made from a

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createUser, jobHandlers, producedFiles, startWorker, type WorkerHandle } from '@esign/core';
 import { FIELD_TYPES, type FieldType } from '@esign/domain';
+import { plainPdf } from '@esign/testing/pdfs';
+import { tokenOf, trpc } from '@esign/testing/signing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signaturePng, wordBoxes } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { plainPdf } from '../../../test/pdfs.ts';
-import { tokenOf, trpc } from '../../../test/signing.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 import {
   boxOf,

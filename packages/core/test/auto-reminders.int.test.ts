@@ -1,7 +1,7 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { PNG_DOT } from '@esign/testing/signing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { claimJob, drainJobs, jobHandlers, runClaimedJob, runOneJob } from '../src/index.ts';
 import { AUTO_REMIND_JOB } from '../src/services/signature-requests/auto-reminders.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';

@@ -1,6 +1,6 @@
+import { PNG_DOT } from '@esign/testing/signing';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { pdfText, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 import { drainJobs, jobHandlers, resolveShortFileLink } from '../src/index.ts';
 import { isGsm7 } from '../src/services/sms/segments.ts';

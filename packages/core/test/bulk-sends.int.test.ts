@@ -1,7 +1,7 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
-import type { TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { grantCredits, MAX_BULK_ROWS, processBulkSend, toCoreError } from '../src/index.ts';
 import { type CoreHarness, codeOf, startCore } from './caller.ts';
 

@@ -1,6 +1,6 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { PNG_DOT } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { drainJobs, expireOverdueRequests, jobHandlers } from '../src/index.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { requirement } from '@esign/testing/requirements';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { requirement } from '../../../test/requirements.ts';
 
 // Issue 41 item 2: a full disk under DATA_DIR (a 4 MB tmpfs this test mounts, as root) answers
 // the calls that must write with `507 storage_full`, keeps serving reads, ends no process (a page

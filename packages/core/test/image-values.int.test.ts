@@ -1,8 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib';
+import { sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 import { SEAL_JOB } from '../src/index.ts';
 
 // Image values (signature, initials, image, stamp) are checked in one place wherever they are

@@ -1,5 +1,5 @@
+import { PNG_DOT } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { createCaller, createContext, createLogger, listMail, toCoreError } from '../src/index.ts';
 import { type CoreHarness, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 

@@ -1,6 +1,6 @@
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '../src/index.ts';
 

@@ -1,7 +1,7 @@
+import { sendRequest, twoRoleTemplate } from '@esign/testing/signing';
+import { esign } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { sendRequest, twoRoleTemplate } from '../../../test/signing.ts';
-import { esign } from '../../../test/spawn.ts';
 import { drainJobs, type JobContext, jobHandlers, readMessageBacklog } from '../src/index.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 

@@ -1,7 +1,7 @@
+import { makeTemplate } from '@esign/testing/fixtures';
+import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 import { drainJobs, jobHandlers, listMail, purgeMailSecrets } from '../src/index.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 

@@ -1,7 +1,7 @@
+import { dashboardSession, fourParts, hostSigner, partsTemplate } from '@esign/testing/parts';
+import { sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { dashboardSession, fourParts, hostSigner, partsTemplate } from '../../../test/parts.ts';
-import { sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 import { createLogger, drainJobs, jobHandlers } from '../src/index.ts';
 

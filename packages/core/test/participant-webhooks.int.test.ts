@@ -1,7 +1,7 @@
+import { fourParts, partsTemplate } from '@esign/testing/parts';
+import { sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { fourParts, partsTemplate } from '../../../test/parts.ts';
-import { sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 import { createLogger, createWebhookEndpoint, drainJobs, jobHandlers } from '../src/index.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 

@@ -1,7 +1,7 @@
+import { parseExposition, sampleValue } from '@esign/testing/metrics';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { parseExposition, sampleValue } from '../../../test/metrics.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { signaturePng } from '../../pdf/test/seal-helpers.ts';
 import {
   createCaller,

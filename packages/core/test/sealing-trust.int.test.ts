@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { PNG_DOT } from '@esign/testing/signing';
+import { startTrustServices, type TrustServices } from '@esign/testing/trust-services';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
-import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
 import { configureDocumentPool, documentPoolStats, loadSigningIdentity } from '../../pdf/src/index.ts';
 import { forge } from '../../pdf/test/forgery.ts';
 import { tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';

@@ -1,7 +1,7 @@
+import { makeTemplate } from '@esign/testing/fixtures';
+import { sendRequest, tokenOf } from '@esign/testing/signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { sendRequest, tokenOf } from '../../../test/signing.ts';
 import { sha256Hex } from '../src/index.ts';
 
 // Email codes (require_email_otp) over the real tRPC endpoint the signing page calls: a code is

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 import { drainJobs, jobHandlers, listSms, requestsWithSmsProblems, twilioSignature } from '../src/index.ts';
 
 // Issue 32 (SMS): a signer with only a phone is invited, gets their code, signs and gets the

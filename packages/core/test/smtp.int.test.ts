@@ -1,6 +1,6 @@
+import { sendRequest, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { sendRequest, twoRoleTemplate } from '../../../test/signing.ts';
 import { drainJobs, jobHandlers } from '../src/index.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { countingStore, pausedDownload } from '@esign/testing/file-streams';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { until } from '@esign/testing/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countingStore, pausedDownload } from '../../../test/file-streams.ts';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { until } from '../../../test/processes.ts';
 import { createFileStore, FileNotFoundError, S3FileStore } from '../src/services/storage.ts';
 
 // A real S3-compatible server (s3rver, file-backed) on loopback: the SDK signs real requests

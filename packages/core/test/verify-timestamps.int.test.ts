@@ -1,6 +1,6 @@
+import { b64 } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64 } from '../../../test/pdfs.ts';
 import { sealDocument } from '../../pdf/src/seal/index.ts';
 import { appendLtvRevision } from '../../pdf/test/corpus/doc-timestamp.ts';
 import { corpusIdentity } from '../../pdf/test/corpus/identity.ts';

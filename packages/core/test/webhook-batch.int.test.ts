@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '@esign/db';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { closeOutboundConnections, retrySchedule } from '@esign/webhooks';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   type Config,
   createAccount,

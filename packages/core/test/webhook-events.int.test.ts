@@ -1,7 +1,7 @@
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 import {
   createWebhookEndpoint,
   drainJobs,

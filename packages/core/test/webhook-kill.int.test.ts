@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { ROOT } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { ROOT } from '../../../test/spawn.ts';
 import {
   attemptWebhookDelivery,
   createAccount,

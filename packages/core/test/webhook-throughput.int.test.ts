@@ -1,7 +1,7 @@
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { closeOutboundConnections } from '@esign/webhooks';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   createAccount,
   createCoreDeps,

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '@esign/db';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { type AppProcess, sleep, spawnApp, terminateBackends, until } from '@esign/testing/processes';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { type AppProcess, sleep, spawnApp, terminateBackends, until } from '../../../test/processes.ts';
 import {
   createAccount,
   createWebhookEndpoint,

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { get } from 'node:http';
 import { Transform } from 'node:stream';
 import { type FileStore, type StoredFileStream, signFileLink } from '@esign/core';
-import type { TestApp } from './harness.ts';
+import type { TestApp } from './app.ts';
 
 // Issue 18: downloads stream from storage to the response. These helpers count the bytes a store
 // hands out (whole files from `get`, chunks as they are read from `open`'s stream) and download a

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const ROOT = join(import.meta.dirname, '..');
+/** The repository's root (this file is packages/testing/src/spawn.ts). */
+export const ROOT = join(import.meta.dirname, '../../..');
 
 /**
  * Node's compile cache for the `esign` processes the tests start (dozens of them): a start then

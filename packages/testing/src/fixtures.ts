@@ -1,6 +1,7 @@
 import { updateUser } from '@esign/core';
+import type { TestAccount } from './accounts.ts';
+import type { TestApp } from './app.ts';
 import { makePack } from './billing.ts';
-import type { TestAccount, TestApp } from './harness.ts';
 import { b64, plainPdf, signatureField } from './pdfs.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { createSession, sessionCookieName } from '@esign/core';
-import type { TestAccount, TestApp } from './harness.ts';
+import type { TestAccount } from './accounts.ts';
+import type { TestApp } from './app.ts';
 import { twoRoleTemplate } from './signing.ts';
 
 // Issue 47 fixtures: a template whose first two roles have no fields (an approver's and a

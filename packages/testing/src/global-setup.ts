@@ -32,7 +32,7 @@ async function migrateTemplate(adminUrl: string, name: string): Promise<void> {
 
 /**
  * Once per project: a PostgreSQL server (embedded, or TEST_DATABASE_URL's) with a migrated
- * template database; each test file clones its own database from it (test/db.ts).
+ * template database; each test file clones its own database from it (db.ts).
  */
 export default async function setup(project: TestProject) {
   const target = project.config.env?.ESIGN_TEST_DB ?? 'embedded';

@@ -1,4 +1,5 @@
-import type { TestAccount, TestApp } from './harness.ts';
+import type { TestAccount } from './accounts.ts';
+import type { TestApp } from './app.ts';
 import { b64, plainPdf } from './pdfs.ts';
 
 export const PNG_DOT =

@@ -7,8 +7,8 @@ import {
   updateUser,
 } from '@esign/core';
 import type { UserRole } from '@esign/db';
+import { createTestAccount, type TestAccount } from './accounts.ts';
 import type { TestDatabase } from './db.ts';
-import { createTestAccount, type TestAccount } from './harness.ts';
 
 type Db = TestDatabase['db'];
 
