@@ -1,13 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { b64, plainPdf } from '@esign/testing/pdfs';
-import { PNG_DOT } from '@esign/testing/signing';
-import { startTrustServices, type TrustServices } from '@esign/testing/trust-services';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { configureDocumentPool, documentPoolStats, loadSigningIdentity } from '../../pdf/src/index.ts';
-import { forge } from '../../pdf/test/forgery.ts';
-import { tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 import {
   createCaller,
   createContext,
@@ -20,7 +11,20 @@ import {
   SEAL_JOB,
   SIGNING_CONSENT_TEXT,
   sha256Hex,
-} from '../src/index.ts';
+} from '@esign/core';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { PNG_DOT } from '@esign/testing/signing';
+import { startTrustServices, type TrustServices } from '@esign/testing/trust-services';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  configureDocumentPool,
+  documentPoolStats,
+  loadSigningIdentity,
+} from '../../../packages/pdf/src/index.ts';
+import { forge } from '../../../packages/pdf/test/forgery.ts';
+import { tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 // Issue 15: sealing with TSA_URL against real trust services on loopback (an RFC 3161 TSA, an
 // OCSP responder and a CRL of a test CA), and POST /documents/verify on what it produced and on a

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { drainJobs, jobHandlers, requestsWithSmsProblems, twilioSignature } from '@esign/core';
 import { makeTemplate } from '@esign/testing/fixtures';
 import { sendRequest } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { drainJobs, jobHandlers, requestsWithSmsProblems, twilioSignature } from '../src/index.ts';
 
 // Issue 42 item 5: an SMS the provider gave up on (a refusal, or failures past the retry window)
 // reaches the sender by email and by the extension webhook event `signer.sms_undeliverable`, and

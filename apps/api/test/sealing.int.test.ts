@@ -2,20 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { b64, plainPdf } from '@esign/testing/pdfs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { configureDocumentPool, loadSigningIdentity, sealDocument } from '../../pdf/src/index.ts';
-import {
-  expectValidSignedPdf,
-  pdfText,
-  signaturePng,
-  tempDir,
-  writeTemp,
-} from '../../pdf/test/seal-helpers.ts';
 import {
   COMPLETION_LINK_TTL_SECONDS,
   createCaller,
@@ -29,7 +15,21 @@ import {
   SEAL_JOB,
   sha256Hex,
   verifyFileLink,
-} from '../src/index.ts';
+} from '@esign/core';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureDocumentPool, loadSigningIdentity, sealDocument } from '../../../packages/pdf/src/index.ts';
+import {
+  expectValidSignedPdf,
+  pdfText,
+  signaturePng,
+  tempDir,
+  writeTemp,
+} from '../../../packages/pdf/test/seal-helpers.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 // Sealing (spec: once everyone signed, "signed documents and audit trail become available") and
 // POST /documents/verify (docs/verify.md), on requests completed through the real API and

@@ -1,10 +1,10 @@
+import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '@esign/core';
 import { setAccountLocale } from '@esign/db/queries/accounts';
 import { t as tr } from '@esign/i18n';
 import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText, signaturePng, tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { pdfText, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '../src/index.ts';
 
 // Issue 32, Languages: which language a signer reads (signers[].locale > the request's locale >
 // the account's default > the browser's Accept-Language > English), the emails and consent in it,

@@ -1,11 +1,11 @@
 import { b64 } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealDocument } from '../../../packages/pdf/src/seal/index.ts';
+import { appendLtvRevision } from '../../../packages/pdf/test/corpus/doc-timestamp.ts';
+import { corpusIdentity } from '../../../packages/pdf/test/corpus/identity.ts';
+import { contractTemplate } from '../../../packages/pdf/test/corpus/templates.ts';
+import { createTestTsa } from '../../../packages/pdf/test/corpus/tsa.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { sealDocument } from '../../pdf/src/seal/index.ts';
-import { appendLtvRevision } from '../../pdf/test/corpus/doc-timestamp.ts';
-import { corpusIdentity } from '../../pdf/test/corpus/identity.ts';
-import { contractTemplate } from '../../pdf/test/corpus/templates.ts';
-import { createTestTsa } from '../../pdf/test/corpus/tsa.ts';
 
 // Issue 30, item 5, as POST /documents/verify answers it: a timestamp raises the level only when
 // its time order is possible and its TSA is named; the answer names the TSA, says whether its chain

@@ -1,9 +1,9 @@
+import { createLogger, createWebhookEndpoint, drainJobs, jobHandlers } from '@esign/core';
 import { fourParts, partsTemplate } from '@esign/testing/parts';
 import { sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { createLogger, createWebhookEndpoint, drainJobs, jobHandlers } from '../src/index.ts';
-import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 // Issue 47: signer.approved, signer.rejected and signer.viewed_confirmed reach the endpoints that
 // chose them, signed like every other event (spec, Events, Signature verification).

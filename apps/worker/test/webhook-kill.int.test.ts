@@ -2,9 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
-import { ROOT } from '@esign/testing/spawn';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   attemptWebhookDelivery,
   createAccount,
@@ -15,9 +12,12 @@ import {
   recordEvent,
   runOneJob,
   WEBHOOK_DELIVER_JOB,
-} from '../src/index.ts';
-import { testJobContext } from './job-context.ts';
-import { type Receiver, startReceiver } from './webhook-receiver.ts';
+} from '@esign/core';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { ROOT } from '@esign/testing/spawn';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testJobContext } from '../../../packages/core/test/job-context.ts';
+import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
 
 // A real worker process (apps/worker) is killed with SIGKILL while its request is at the receiver.
 // Nothing is lost: once the leases run out another worker sends the event again, same id, new

@@ -1,8 +1,3 @@
-import { parseExposition, sampleValue } from '@esign/testing/metrics';
-import { b64, plainPdf } from '@esign/testing/pdfs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { signaturePng } from '../../pdf/test/seal-helpers.ts';
 import {
   createCaller,
   createContext,
@@ -13,7 +8,12 @@ import {
   jobHandlers,
   type Metrics,
   SEAL_JOB,
-} from '../src/index.ts';
+} from '@esign/core';
+import { parseExposition, sampleValue } from '@esign/testing/metrics';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signaturePng } from '../../../packages/pdf/test/seal-helpers.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 // Issue 27, item 6: sealing failures are counted where the worker's sealing fails an attempt or
 // gives up, with the job runs' outcomes beside them.

@@ -1,10 +1,16 @@
+import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '@esign/core';
 import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestTimeline } from '../../../packages/core/src/services/dashboard/activity.ts';
+import * as auditActingSigner from '../../../packages/db/src/migrations/2026_12_07_0401_audit_acting_signer.ts';
+import {
+  pdfText,
+  requireTool,
+  signaturePng,
+  tempDir,
+  writeTemp,
+} from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import * as auditActingSigner from '../../db/src/migrations/2026_12_07_0401_audit_acting_signer.ts';
-import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '../src/index.ts';
-import { requestTimeline } from '../src/services/dashboard/activity.ts';
 
 // Issue 42 item 1: after a hand-over (signing.delegate) every record names the person who acted
 // at the time: the sealed audit trail, the dashboard timeline, and the new person's invitation.

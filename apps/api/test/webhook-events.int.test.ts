@@ -1,7 +1,3 @@
-import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
-import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import {
   createWebhookEndpoint,
   drainJobs,
@@ -9,8 +5,12 @@ import {
   jobHandlers,
   startWebhookWorker,
   WEBHOOK_DELIVER_JOB,
-} from '../src/index.ts';
-import { type Receiver, startReceiver } from './webhook-receiver.ts';
+} from '@esign/core';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 // Events emitted by the real actions over REST, delivered by the production job handlers: `data`
 // is what GET returns at delivery time (issue #5; spec, Events).

@@ -1,8 +1,8 @@
+import { drainJobs, jobHandlers } from '@esign/core';
 import { sendRequest, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type SmtpReceiver, startSmtpReceiver } from '../../../packages/core/test/smtp-receiver.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { drainJobs, jobHandlers } from '../src/index.ts';
-import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
 let smtp: SmtpReceiver;
 let t: TestApp;

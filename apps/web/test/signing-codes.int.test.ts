@@ -1,8 +1,8 @@
+import { sha256Hex } from '@esign/core';
 import { makeTemplate } from '@esign/testing/fixtures';
 import { sendRequest, tokenOf } from '@esign/testing/signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { sha256Hex } from '../src/index.ts';
 
 // Email codes (require_email_otp) over the real tRPC endpoint the signing page calls: a code is
 // locked after 5 wrong tries, the count survives the failed call, codes expire after 10 minutes,

@@ -1,9 +1,9 @@
+import { drainJobs, type JobContext, jobHandlers, readMessageBacklog } from '@esign/core';
 import { sendRequest, twoRoleTemplate } from '@esign/testing/signing';
 import { esign } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type SmtpReceiver, startSmtpReceiver } from '../../../packages/core/test/smtp-receiver.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { drainJobs, type JobContext, jobHandlers, readMessageBacklog } from '../src/index.ts';
-import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
 // Issue 41 item 4: an SMTP server down for 30 minutes, or for a day, loses no invitation; past
 // the retry window (MESSAGE_RETRY_HOURS) a message is `undeliverable`, and `esign mail retry`

@@ -1,9 +1,9 @@
 import { crc32, deflateSync } from 'node:zlib';
+import { SEAL_JOB } from '@esign/core';
 import { sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { SEAL_JOB } from '../src/index.ts';
 
 // Image values (signature, initials, image, stamp) are checked in one place wherever they are
 // accepted — signing.saveValues / signing.complete and the prefill of POST /signature_requests and

@@ -1,11 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb } from '@esign/db';
-import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
-import { type AppProcess, sleep, spawnApp, terminateBackends, until } from '@esign/testing/processes';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAccount,
   createWebhookEndpoint,
@@ -17,9 +12,14 @@ import {
   recordEvent,
   runOneJob,
   startWorker,
-} from '../src/index.ts';
-import { testJobContext } from './job-context.ts';
-import { type Receiver, startReceiver } from './webhook-receiver.ts';
+} from '@esign/core';
+import { createDb } from '@esign/db';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { type AppProcess, sleep, spawnApp, terminateBackends, until } from '@esign/testing/processes';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testJobContext } from '../../../packages/core/test/job-context.ts';
+import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
 
 // Issue 9, item 5: a dead worker's jobs are resumed within the lease (30 s), not after 5 minutes.
 // Leases are short and renewed while the work runs, so a live worker keeps a long job and a dead

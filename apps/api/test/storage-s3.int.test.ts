@@ -8,8 +8,12 @@ import { countingStore, pausedDownload } from '@esign/testing/file-streams';
 import { makeTemplate } from '@esign/testing/fixtures';
 import { until } from '@esign/testing/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createFileStore,
+  FileNotFoundError,
+  S3FileStore,
+} from '../../../packages/core/src/services/storage.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { createFileStore, FileNotFoundError, S3FileStore } from '../src/services/storage.ts';
 
 // A real S3-compatible server (s3rver, file-backed) on loopback: the SDK signs real requests
 // with the standard AWS environment credentials and the server checks the signatures.

@@ -1,9 +1,15 @@
+import { createLogger, drainJobs, jobHandlers } from '@esign/core';
 import { dashboardSession, fourParts, hostSigner, partsTemplate } from '@esign/testing/parts';
 import { sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  pdfText,
+  requireTool,
+  signaturePng,
+  tempDir,
+  writeTemp,
+} from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { createLogger, drainJobs, jobHandlers } from '../src/index.ts';
 
 // Issue 47: the sealed audit trail names every participant's part, time and method.
 

@@ -1,16 +1,3 @@
-import { b64, plainPdf } from '@esign/testing/pdfs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import {
-  expectValidSignedPdf,
-  pdfText,
-  signaturePng,
-  tempDir,
-  writeTemp,
-} from '../../pdf/test/seal-helpers.ts';
 import {
   createCaller,
   createContext,
@@ -22,7 +9,20 @@ import {
   type ProducedFile,
   SIGNER_COPY_JOB,
   SIGNING_CONSENT_TEXT,
-} from '../src/index.ts';
+} from '@esign/core';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectValidSignedPdf,
+  pdfText,
+  signaturePng,
+  tempDir,
+  writeTemp,
+} from '../../../packages/pdf/test/seal-helpers.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 // Spec, Signer object: `documents` "the signer's signed documents; present only once they signed".
 // A signer whose signature does not complete the request gets their own sealed copy (job

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { drainJobs, jobHandlers, listSms, requestsWithSmsProblems, twilioSignature } from '@esign/core';
 import { makeTemplate } from '@esign/testing/fixtures';
 import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { drainJobs, jobHandlers, listSms, requestsWithSmsProblems, twilioSignature } from '../src/index.ts';
 
 // Issue 32 (SMS): a signer with only a phone is invited, gets their code, signs and gets the
 // completion link by SMS; without SMS_PROVIDER the messages stay in the SMS outbox (`esign sms

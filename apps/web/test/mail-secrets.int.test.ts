@@ -1,9 +1,9 @@
+import { drainJobs, jobHandlers, listMail, purgeMailSecrets } from '@esign/core';
 import { makeTemplate } from '@esign/testing/fixtures';
 import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpReceiver, startSmtpReceiver } from '../../../packages/core/test/smtp-receiver.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { drainJobs, jobHandlers, listMail, purgeMailSecrets } from '../src/index.ts';
-import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 
 // Signing links and email codes at rest: mail_outbox keeps what it needs to send and to show, and
 // no more. Without SMTP_URL the outbox is the delivery channel (the operator reads it with

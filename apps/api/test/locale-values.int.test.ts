@@ -1,8 +1,14 @@
+import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '@esign/core';
 import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  pdfText,
+  requireTool,
+  signaturePng,
+  tempDir,
+  writeTemp,
+} from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { pdfText, requireTool, signaturePng, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
-import { createCaller, createContext, createLogger, drainJobs, jobHandlers } from '../src/index.ts';
 
 // Issue 42 item 6: "Dates and numbers in values follow the signer's locale on the page, in review
 // and in the sealed PDF (`1.234,5` accepted from a German signer), stored canonically." Driven
