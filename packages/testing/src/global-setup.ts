@@ -58,7 +58,10 @@ export default async function setup(project: TestProject) {
   const template = `esign_tpl_${process.pid}_${Date.now().toString(36)}`;
   // The dashboard and signing page, built by the same task as `npm start` (a turbo cache hit when
   // nothing changed), while the template database migrates: every server a test starts reads them.
-  await Promise.all([buildWeb(), migrateTemplate(adminUrl, template)]);
+  // A package whose tests start no server (core, db, pdf: their `test` scripts) sets
+  // ESIGN_TEST_SKIP_WEB_BUILD=1, so testing it builds no app.
+  const web = process.env.ESIGN_TEST_SKIP_WEB_BUILD === '1' ? Promise.resolve() : buildWeb();
+  await Promise.all([web, migrateTemplate(adminUrl, template)]);
   project.provide('dbAdminUrl', adminUrl);
   project.provide('dbTemplate', template);
 
