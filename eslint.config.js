@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // In tests `void p` marks a promise left running on purpose (a waiter the test releases later).
-    files: ['**/*.test.ts', 'test/**/*.ts'],
+    files: ['**/*.test.ts', 'test/**/*.ts', 'packages/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',

@@ -67,14 +67,15 @@ const ALONE_DB = [
   'apps/server/test/**/*.int.test.ts',
   'apps/api/test/document-pool.int.test.ts',
   'apps/api/test/json-uploads.int.test.ts',
+  'apps/api/test/sealing-trust.int.test.ts',
   // Compares sign-in request times for known and unknown addresses (issue 29.5).
   'apps/web/test/sign-in-timing.int.test.ts',
   'packages/core/test/jobs-notify.int.test.ts',
-  'packages/core/test/sealing-trust.int.test.ts',
-  'packages/core/test/webhook-kill.int.test.ts',
   'packages/core/test/webhook-throughput.int.test.ts',
-  'packages/core/test/worker-lease.int.test.ts',
   'packages/db/test/connection.int.test.ts',
+  // A real worker process killed (SIGKILL) or holding leases beside others (apps/worker/test).
+  'apps/worker/test/webhook-kill.int.test.ts',
+  'apps/worker/test/worker-lease.int.test.ts',
 ];
 // Three measured best on 2 cores: four was slower, and the 200-page editor test ran out of time.
 const PARALLEL = 3;
@@ -106,7 +107,7 @@ const dbProject = (
     name,
     include,
     exclude,
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['packages/testing/src/global-setup.ts'],
     env: { ESIGN_TEST_DB: target },
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, issueApiKey } from '@esign/core/operator';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
+import { seededEmail, seedRequests } from '@esign/testing/seed-scale';
+import { buildWeb } from '@esign/testing/web-build';
 import { sql } from 'kysely';
-import { seededEmail, seedRequests } from '../test/seed-scale.ts';
-import { buildWeb } from '../test/web-build.ts';
 import { type Load, load, percentile, startFloor, startService, stop } from './http-load.ts';
 import { makePdf, scratchDatabase } from './util.ts';
 

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, issueApiKey } from '@esign/core/operator';
 import { createDb, migrateToLatest } from '@esign/db';
+import { buildWeb } from '@esign/testing/web-build';
 import { sql } from 'kysely';
-import { buildWeb } from '../test/web-build.ts';
 import { sleep, startService, stop } from './http-load.ts';
 import { makePdf, scratchDatabase } from './util.ts';
 

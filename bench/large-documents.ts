@@ -51,10 +51,10 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { createAccount, issueApiKey } from '@esign/core/operator';
 import { createDb, type Db, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@esign/db';
+import { PNG_DOT } from '@esign/testing/signing';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { makeGibBombPdf, makeUnrenderableImagePdf } from '../packages/pdf/test/bombs.ts';
-import { PNG_DOT } from '../test/signing.ts';
 import type { Call } from './small-caller.ts';
 import { makePdf, NODE_TS, PRODUCTION_ENV } from './util.ts';
 

@@ -298,7 +298,7 @@ async function main(): Promise<void> {
   const { loadSigningIdentity } = await import('../packages/pdf/src/seal/index.ts');
   await loadSigningIdentity({ dataDir: dir }); // generate the self-signed identity once
   // The trust services answer from this process, so children run asynchronously (never spawnSync).
-  const { startTrustServices } = await import('../test/trust-services.ts');
+  const { startTrustServices } = await import('@esign/testing/trust-services');
   const services = await startTrustServices();
   const p12File = path.join(dir, 'leaf.p12');
   writeFileSync(p12File, services.leafP12);

@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, issueApiKey } from '@esign/core/operator';
 import { createDb, type Db, migrateToLatest } from '@esign/db';
+import { buildWeb } from '@esign/testing/web-build';
 import { sql } from 'kysely';
-import { buildWeb } from '../test/web-build.ts';
 import { cpuMs, type Load, load, startFloor, startService, stop } from './http-load.ts';
 import { makePdf, scratchDatabase } from './util.ts';
 

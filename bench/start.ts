@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, migrateToLatest } from '@esign/db';
-import { buildWeb } from '../test/web-build.ts';
+import { buildWeb } from '@esign/testing/web-build';
 import { PRODUCTION_ENV, scratchDatabase } from './util.ts';
 
 const ROOT = join(import.meta.dirname, '..');

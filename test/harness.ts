@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -13,45 +12,20 @@ import {
 import { createAccount, issueApiKey } from '@esign/core/operator';
 import type { Environment, Permission } from '@esign/db';
 import { buildAllInOneApp } from '@esign/server';
+import type { TestApp } from '@esign/testing/app';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { freePort } from '@esign/testing/processes';
 import type { FastifyInstance } from 'fastify';
-import { createTestDatabase, type TestDatabase } from './db.ts';
 
-export interface TestApp {
-  rt: Runtime;
-  app: FastifyInstance;
-  baseUrl: string;
-  db: TestDatabase['db'];
-  dbUrl: string;
-  config: Config;
-  clock: { now: Date | null };
-  close(): Promise<void>;
-  /** A REST call: path relative to /api/v1 unless it starts with '/'. */
-  api(
-    method: string,
-    path: string,
-    opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
-  ): Promise<ApiResponse>;
-}
-
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body: any;
-  text: string;
-}
-
-let counter = 0;
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no port'))));
-    });
-  });
-}
+export { createTestAccount, type TestAccount } from '@esign/testing/accounts';
+// The all-in-one harness stays here, at the root, and not in @esign/testing (packages/testing):
+// it builds the all-in-one server (@esign/server, which depends on every app), so a package
+// holding it would depend on every app, and the apps, whose tests use it, on that package: a cycle
+// in the package graph. The root package depends on everything. What needs no app (the test
+// database, PDFs, accounts, fixtures, processes) is in @esign/testing, which core's tests use
+// alone (`pnpm exec turbo run test --filter=@esign/core`); the app-free pieces the app tests
+// import with startTestApp are re-exported here.
+export type { TestApp } from '@esign/testing/app';
 
 /** The all-in-one app on its own cloned database, listening on a loopback port. */
 export async function startTestApp(
@@ -146,59 +120,4 @@ function testApp(o: {
       return { status: res.status, headers: res.headers, body: parsed, text };
     },
   };
-}
-
-export interface TestAccount {
-  accountId: number;
-  userId: number;
-  email: string;
-  key: string;
-  keyId: number;
-  /** Issues another key for the same user. */
-  newKey(opts?: {
-    environment?: Environment;
-    permission?: Permission;
-    expiresAt?: Date | null;
-  }): Promise<{ key: string; id: number }>;
-}
-
-/** An account with an admin user and a live full-access key, made through the production services. */
-export async function createTestAccount(
-  db: TestDatabase['db'],
-  opts: {
-    credits?: number;
-    lifetime?: boolean;
-    overdraft?: number;
-    billingCountry?: string;
-    environment?: Environment;
-    permission?: Permission;
-  } = {},
-): Promise<TestAccount> {
-  counter += 1;
-  const email = `user${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const { account, user } = await createAccount(
-    db,
-    {
-      email,
-      name: `User ${counter}`,
-      credits: opts.credits,
-      lifetime: opts.lifetime,
-      overdraft: opts.overdraft,
-      billingCountry: opts.billingCountry,
-    },
-    new Date(),
-  );
-  const newKey = async (
-    k: { environment?: Environment; permission?: Permission; expiresAt?: Date | null } = {},
-  ) => {
-    const issued = await issueApiKey(db, {
-      userId: user.id,
-      environment: k.environment ?? 'live',
-      permission: k.permission ?? 'full',
-      expiresAt: k.expiresAt ?? null,
-    });
-    return { key: issued.key, id: issued.id };
-  };
-  const first = await newKey({ environment: opts.environment, permission: opts.permission });
-  return { accountId: account.id, userId: user.id, email, key: first.key, keyId: first.id, newKey };
 }

@@ -1,6 +1,6 @@
 import { appRouter } from '@esign/core';
+import { makeRequest, makeTemplate } from '@esign/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest, makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { restRoutes } from '../src/routes.ts';
 

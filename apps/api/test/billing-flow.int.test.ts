@@ -1,7 +1,7 @@
 import type { PaymentProvider } from '@esign/core/testing';
+import { makeBuyer, makeDiscount, makePack } from '@esign/testing/billing';
+import { makeTemplate } from '@esign/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeBuyer, makeDiscount, makePack } from '../../../test/billing.ts';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // The spec's recommended purchase flow, and a payment provider that cannot start a checkout.

@@ -1,7 +1,7 @@
 import { answerAsOperator, getCredits } from '@esign/core/operator';
 import { settleCheckout } from '@esign/core/testing';
+import { makeBuyer, makeColleague, makeDiscount, makePack } from '@esign/testing/billing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeBuyer, makeColleague, makeDiscount, makePack } from '../../../test/billing.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // The spec's Billing section over REST: GET /credit_packs, POST /checkouts, GET /checkouts/{id}.

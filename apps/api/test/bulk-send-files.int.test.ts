@@ -1,9 +1,9 @@
 import { MAX_BULK_FILE_BYTES } from '@esign/core';
 import { SPREADSHEET_LIMITS } from '@esign/core/testing';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cell, inflationBomb, workbook } from '../../../packages/core/test/xlsx-bombs.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 
 // Issue 41 item 3: a 314 KB XLSX held the whole process for 57 s (another account's GET /me
 // waited as long); item 7: REST bulk sends stopped at the 1 MB body limit though 5 MB is documented.

@@ -1,11 +1,11 @@
 import { renderTemplatePagesJob } from '@esign/core/testing';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { until } from '@esign/testing/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureDocumentPool, documentPoolStats } from '../../../packages/pdf/src/index.ts';
 import { makeBombPdf, makeGibBombPdf, zerosDeflate } from '../../../packages/pdf/test/bombs.ts';
 import { makeSlowPdf } from '../../../packages/pdf/test/ingest-fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { until } from '../../../test/processes.ts';
 
 // Issue 29, item 4: a 1 MB PDF whose page stream inflated to 1 GiB got 201; rendering it then
 // failed on the memory limit, and every GET of its preview re-ran the 7–14 s render and answered

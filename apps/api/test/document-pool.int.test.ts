@@ -1,9 +1,9 @@
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { until } from '@esign/testing/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureDocumentPool, documentPoolStats } from '../../../packages/pdf/src/index.ts';
 import { makeSlowPdf } from '../../../packages/pdf/test/ingest-fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { until } from '../../../test/processes.ts';
 
 // Issue 9, item 6, through the API: four hostile uploads from one account made another account's
 // normal upload wait 66 s. The document pool gives one account at most half of its workers.

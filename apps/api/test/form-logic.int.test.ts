@@ -2,6 +2,8 @@ import { createCaller, createContext, createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs } from '@esign/core/testing';
 import { formIssues, type LogicField } from '@esign/domain';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaggedPdf } from '../../../packages/pdf/test/ingest-fixtures.ts';
@@ -13,8 +15,6 @@ import {
   writeTemp,
 } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 
 // Issue 46 through the REST API and the signing procedures: fields shown and required by other
 // answers (across roles), a price formula, an IBAN field; refusals at save and at submission.

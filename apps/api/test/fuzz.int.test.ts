@@ -1,8 +1,8 @@
 import { appRouter } from '@esign/core';
+import { makeRequest, makeTemplate } from '@esign/testing/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { makeRequest, makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { type RestRoute, restRoutes } from '../src/routes.ts';
 

@@ -4,11 +4,11 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { MAX_DOCUMENT_BYTES } from '@esign/core';
 import { MAX_PARSE_THREADS } from '@esign/http';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { until } from '@esign/testing/processes';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { until } from '../../../test/processes.ts';
 
 // Issue 18: on POST /templates and POST /documents/verify a JSON body over 1 MB is parsed as it
 // arrives, and each long `file` string is decoded from base64 straight to a temporary file

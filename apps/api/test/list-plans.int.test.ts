@@ -1,8 +1,8 @@
+import { makeRequest, makeTemplate } from '@esign/testing/fixtures';
+import { explainAnalyze, seededEmail, seedRequests, seedTemplates } from '@esign/testing/seed-scale';
+import { recordStatements } from '@esign/testing/statements';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest, makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { explainAnalyze, seededEmail, seedRequests, seedTemplates } from '../../../test/seed-scale.ts';
-import { recordStatements } from '../../../test/statements.ts';
 
 // Issue 16: every list filter the API offers is served by an index at scale. An account with
 // 50,000 signature requests (one signer each) and 20,000 templates is seeded with SQL; each

@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@esign/core';
+import { makeRequest } from '@esign/testing/fixtures';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { tokenOf, trpc } from '@esign/testing/signing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeRequest } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { tokenOf, trpc } from '../../../test/signing.ts';
 
 let t: TestApp;
 const lines: string[] = [];

@@ -3,10 +3,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { MAX_DOCUMENT_BYTES } from '@esign/core';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { until } from '@esign/testing/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { until } from '../../../test/processes.ts';
 
 // Issue 18: multipart uploads are streamed to disk as they arrive (DATA_DIR/uploads) and read
 // back one document at a time, instead of being collected in memory and re-encoded as base64

@@ -1,7 +1,7 @@
+import { fourParts, partsTemplate } from '@esign/testing/parts';
+import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { fourParts, partsTemplate } from '../../../test/parts.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 
 // Issue 47: approvers and viewers over REST and the signing procedures (/trpc).
 

@@ -1,6 +1,6 @@
 import { authenticateApiKey, callProcedure, createContext, toCoreError } from '@esign/core';
+import { makeTemplate } from '@esign/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;

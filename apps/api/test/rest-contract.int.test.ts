@@ -1,6 +1,6 @@
 import { appRouter } from '@esign/core';
+import { resourceFactories, sampleBodies } from '@esign/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceFactories, sampleBodies } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { restRoutes } from '../src/routes.ts';
 
@@ -26,7 +26,9 @@ async function concretePath(path: string, account: TestAccount): Promise<string>
       resourceFactories[`${path.replace(/\/(duplicate|archive|cancel|remind)$/, '')}:${param}`] ??
       resourceFactories[param!];
     if (!factory)
-      throw new Error(`no resource factory for {${param}} in ${path}: add one to test/fixtures.ts`);
+      throw new Error(
+        `no resource factory for {${param}} in ${path}: add one to packages/testing/src/fixtures.ts`,
+      );
     out = out.replace(`{${param}}`, await factory(t, account));
   }
   return out;

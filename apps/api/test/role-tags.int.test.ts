@@ -1,8 +1,8 @@
+import { b64 } from '@esign/testing/pdfs';
+import { sendRequest } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaggedPdf } from '../../../packages/pdf/test/ingest-fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64 } from '../../../test/pdfs.ts';
-import { sendRequest } from '../../../test/signing.ts';
 
 // Issue 47 (docs/roles.md, docs/fields.md): a role tag `{{role=Manager;kind=approver}}` in an
 // uploaded document names a role's part; it makes no field, as approvers and viewers fill none.

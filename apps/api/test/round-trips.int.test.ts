@@ -1,8 +1,8 @@
+import { makeRequest, makeTemplate } from '@esign/testing/fixtures';
+import { cloneRow, recordStatements } from '@esign/testing/statements';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest, makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { cloneRow, recordStatements } from '../../../test/statements.ts';
 
 // Issue 16: a list or get costs a fixed number of statements whatever the page size (no query per
 // row for created_by, folder, signers or the template's state), and authentication + the shared

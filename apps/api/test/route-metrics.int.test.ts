@@ -1,8 +1,8 @@
 import type { Metrics } from '@esign/core';
 import { createMetrics } from '@esign/core/testing';
+import { parseExposition, sampleValue } from '@esign/testing/metrics';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { parseExposition, sampleValue } from '../../../test/metrics.ts';
 
 // Issue 41 item 7: REST answers given before a route matched (a 401 for a missing key, a 404 for
 // no endpoint) were all counted under the wildcard route `/api/v1/*`.

@@ -1,9 +1,9 @@
+import { makeTemplate } from '@esign/testing/fixtures';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
 
 // Issue 31: sends of one template no longer queue on a lock of the template row (they share it),
 // and the credit rules stay exact under that concurrency: a template's first signature uses

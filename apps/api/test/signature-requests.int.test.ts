@@ -1,8 +1,8 @@
 import { expireOverdueRequests, jobHandlers } from '@esign/core/jobs';
 import { drainJobs, queueInvitation } from '@esign/core/testing';
+import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 
 let t: TestApp;
 let owner: TestAccount;

@@ -1,3 +1,4 @@
+import { b64 } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FIXTURE_USER_PASSWORD,
@@ -8,7 +9,6 @@ import {
   makeTaggedPdf,
 } from '../../../packages/pdf/test/ingest-fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64 } from '../../../test/pdfs.ts';
 
 let t: TestApp;
 let owner: TestAccount;

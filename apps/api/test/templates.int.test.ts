@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_TEMPLATE_FIELDS } from '@esign/core';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer } from '../../../packages/webhooks/test/loopback-server.ts';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 
 const fixtures = join(import.meta.dirname, '../../../packages/webhooks/test/fixtures');
 const cert = readFileSync(join(fixtures, 'hooks.example.test.cert.pem'), 'utf8');

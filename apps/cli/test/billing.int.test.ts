@@ -1,7 +1,7 @@
+import { makeBuyer } from '@esign/testing/billing';
+import { esign } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeBuyer } from '../../../test/billing.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { esign } from '../../../test/spawn.ts';
 
 // Each test spawns the real `esign` process several times; on a loaded 2-core machine one start
 // takes seconds, so these tests get more than the default minute.

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROOT } from '@esign/testing/spawn';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../../test/spawn.ts';
 import { commands } from '../src/registry.ts';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

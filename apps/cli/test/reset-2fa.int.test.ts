@@ -1,9 +1,9 @@
 import { createCaller, createContext, createLogger } from '@esign/core';
 import { createAccount } from '@esign/core/operator';
 import { sealTotpSeed } from '@esign/core/testing';
+import { esign } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { esign } from '../../../test/spawn.ts';
 
 // Issue 45: `esign user reset-2fa --email E` lets a locked-out user (an admin who lost their app
 // and their recovery codes) sign in with their password again.

@@ -2,11 +2,11 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs, type JobContext, SEAL_JOB } from '@esign/core/testing';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { PNG_DOT, sendRequest, tokenOf, trpc } from '@esign/testing/signing';
+import { esign } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc } from '../../../test/signing.ts';
-import { esign } from '../../../test/spawn.ts';
 
 // Each test spawns the real `esign` process several times; on a loaded 2-core machine one start
 // takes seconds, so these tests get more than the default minute.

@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { esign } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { esign } from '../../../test/spawn.ts';
 
 // Each test spawns the real `esign` process several times; on a loaded 2-core machine one start
 // takes seconds, so these tests get more than the default minute.

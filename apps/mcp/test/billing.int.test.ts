@@ -1,8 +1,8 @@
 import { answerAsOperator, setPurchasesOffered } from '@esign/core/operator';
+import { makeBuyer, makeColleague, makeDiscount, makePack } from '@esign/testing/billing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeBuyer, makeColleague, makeDiscount, makePack } from '../../../test/billing.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { mcpTools } from '../src/tools.ts';
 import { resultData } from './results.ts';

@@ -1,8 +1,8 @@
+import { twoRoleTemplate } from '@esign/testing/signing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { twoRoleTemplate } from '../../../test/signing.ts';
 import { resultData } from './results.ts';
 
 // Issue 44, "REST, MCP and the dashboard offer the same brand choices": over MCP, get_account

@@ -1,8 +1,8 @@
+import { twoRoleTemplate } from '@esign/testing/signing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { twoRoleTemplate } from '../../../test/signing.ts';
 import { resultData } from './results.ts';
 
 // Issue 34 items 1 and 4: `cc` and `notify` are one procedure's fields, so REST, MCP and the

@@ -1,9 +1,9 @@
+import { b64, signatureField } from '@esign/testing/pdfs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGibBombPdf } from '../../../packages/pdf/test/bombs.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, signatureField } from '../../../test/pdfs.ts';
 import { resultData } from './results.ts';
 
 // Issue 29, item 4, through MCP: create_template ingests like POST /templates, with the same bounds.

@@ -3,13 +3,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { appRouter, MAX_TEMPLATE_FIELDS, type Meta } from '@esign/core';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { until } from '@esign/testing/processes';
+import { twoRoleTemplate } from '@esign/testing/signing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { until } from '../../../test/processes.ts';
-import { twoRoleTemplate } from '../../../test/signing.ts';
 import { mcpTools } from '../src/tools.ts';
 import { resultData } from './results.ts';
 

@@ -1,8 +1,8 @@
+import { dashboardSession, fourParts, partsTemplate } from '@esign/testing/parts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { dashboardSession, fourParts, partsTemplate } from '../../../test/parts.ts';
 import { resultData } from './results.ts';
 
 // Issue 47: `kind` is one procedure's field, so REST, MCP and the dashboard (/trpc, the same

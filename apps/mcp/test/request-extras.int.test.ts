@@ -1,8 +1,8 @@
+import { tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 import { resultData } from './results.ts';
 
 // Issue 34.2 and 34.3 through every adapter: REST and MCP (the existing send_signature_request

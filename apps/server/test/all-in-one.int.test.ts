@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mcpToolCall } from '@esign/testing/processes';
+import { esign, ROOT } from '@esign/testing/spawn';
 import { describe, expect, it } from 'vitest';
-import { mcpToolCall } from '../../../test/processes.ts';
-import { esign, ROOT } from '../../../test/spawn.ts';
 
 const freePort = () =>
   new Promise<number>((ok) => {

@@ -5,10 +5,7 @@ import { parseConfig } from '@esign/core';
 import { createWebhookEndpoint } from '@esign/core/operator';
 import { recordEvent } from '@esign/core/testing';
 import type { Scope } from '@esign/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createTestAccount } from '../../../test/harness.ts';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import {
   type AppProcess,
   isReady,
@@ -17,7 +14,10 @@ import {
   spawnApp,
   terminateBackends,
   until,
-} from '../../../test/processes.ts';
+} from '@esign/testing/processes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
+import { createTestAccount } from '../../../test/harness.ts';
 
 // Issue 9, item 4: connections killed server-side under load. The REST API, MCP and worker
 // processes run as operators run them, each on its own pool against one database; while requests

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type AppProcess, isReady, sleep, spawnApp, until } from '@esign/testing/processes';
+import { esign } from '@esign/testing/spawn';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AppProcess, isReady, sleep, spawnApp, until } from '../../../test/processes.ts';
-import { esign } from '../../../test/spawn.ts';
 
 // Issue 41 item 5: a frozen database (every PostgreSQL process stopped, as a stalled disk, a VM
 // pause or a lock-up do) must not hold requests for the whole freeze. /readyz answers 503 within a

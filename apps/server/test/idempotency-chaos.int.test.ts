@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { type AppProcess, isReady, sleep, spawnApp, until } from '@esign/testing/processes';
+import { requirement } from '@esign/testing/requirements';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { type AppProcess, isReady, sleep, spawnApp, until } from '../../../test/processes.ts';
-import { requirement } from '../../../test/requirements.ts';
 
 // Issue 41 item 1: a crash right after a send commits must never send it twice under the same
 // Idempotency-Key, and no clock but the database's decides a lease. Each round starts an API

@@ -5,12 +5,9 @@ import { parseConfig } from '@esign/core';
 import { createWebhookEndpoint } from '@esign/core/operator';
 import { recordEvent } from '@esign/core/testing';
 import type { Scope } from '@esign/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createTestAccount } from '../../../test/harness.ts';
-import { type Sample, sampleValue, scrape } from '../../../test/metrics.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { type Sample, sampleValue, scrape } from '@esign/testing/metrics';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import {
   type AppProcess,
   freePort,
@@ -18,7 +15,10 @@ import {
   listeningPorts,
   spawnApp,
   until,
-} from '../../../test/processes.ts';
+} from '@esign/testing/processes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
+import { createTestAccount } from '../../../test/harness.ts';
 
 // Issue 27, item 6: operators can see trouble coming. Every process entry, started as operators
 // start it, serves Prometheus metrics on METRICS_PORT (and nothing when it is unset), and the

@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { type AppProcess, isReady, mcpToolCall, sleep, spawnApp, until } from '@esign/testing/processes';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { type AppProcess, isReady, mcpToolCall, sleep, spawnApp, until } from '../../../test/processes.ts';
 
 // Issue 27, "never down": the termination storm the issue reproduced (every backend of the
 // database ended with pg_terminate_backend every 100 ms for 8 s) under a mixed load that includes

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { freePort, isReady, spawnApp, until } from '@esign/testing/processes';
+import { ROOT } from '@esign/testing/spawn';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { freePort, isReady, spawnApp, until } from '../../../test/processes.ts';
-import { ROOT } from '../../../test/spawn.ts';
 
 // Issue 41 item 6: stopping and starting. `npm start` stops cleanly on SIGTERM to any process of
 // its tree; a bad setting stops the process at once, naming it, with status 78 that nobody

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
+import { type AppProcess, isReady, sleep, spawnApp, until } from '@esign/testing/processes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createTestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
-import { type AppProcess, isReady, sleep, spawnApp, until } from '../../../test/processes.ts';
 
 // Issue 27, items 2, 4 and 5: `npm start` keeps the service up as a process manager would (restart
 // on a crash with back-off, signals forwarded, no orphan), a crash leaves no claimed key or partial

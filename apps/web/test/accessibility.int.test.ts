@@ -1,6 +1,6 @@
+import { makeRequest } from '@esign/testing/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { seriousViolations } from './axe.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, createUser, issueApiKey } from '@esign/core/operator';
+import { makeBuyer, makeDiscount, makePack } from '@esign/testing/billing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeBuyer, makeDiscount, makePack } from '../../../test/billing.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 

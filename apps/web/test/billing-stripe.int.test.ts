@@ -1,8 +1,8 @@
 import { answerAsOperator, getCredits } from '@esign/core/operator';
 import { checkoutPageUrl, createStripeClient, stripeProvider } from '@esign/core/testing';
+import { makeBuyer, makeDiscount, makePack } from '@esign/testing/billing';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeBuyer, makeDiscount, makePack } from '../../../test/billing.ts';
 import { startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { StripeLoopback } from './stripe-loopback.ts';
 

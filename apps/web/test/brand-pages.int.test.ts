@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { PNG_DOT, tokenOf, trpc } from '@esign/testing/signing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { PNG_DOT, tokenOf, trpc } from '../../../test/signing.ts';
 import { seriousViolations } from './axe.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { requirement } from '@esign/testing/requirements';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
-import { requirement } from '../../../test/requirements.ts';
 
 /** Debian's chromium package (CI installs it in .ci/run); never a test tool's browser download. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

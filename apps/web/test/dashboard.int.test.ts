@@ -2,12 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jobHandlers, startWorker, type WorkerHandle } from '@esign/core/jobs';
+import { esign } from '@esign/testing/spawn';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../../packages/core/test/webhook-receiver.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { esign } from '../../../test/spawn.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 
 // The dashboard's journeys in Chromium (operations.md §5 and the pages of issue 11). Every

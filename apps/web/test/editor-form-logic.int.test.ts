@@ -4,11 +4,11 @@ import { createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs } from '@esign/core/testing';
 import { t as tr } from '@esign/i18n';
+import { plainPdf } from '@esign/testing/pdfs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText, requireTool, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { plainPdf } from '../../../test/pdfs.ts';
 import { seriousViolations } from './axe.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 import {

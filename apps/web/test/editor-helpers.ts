@@ -1,11 +1,11 @@
 import { sessionCookieName } from '@esign/core';
 import { jobHandlers, startWorker, type WorkerHandle } from '@esign/core/jobs';
 import { createSession } from '@esign/core/testing';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { launchChromium } from './browser.ts';
 
 // Helpers for the dashboard's browser tests: a signed-in browser and the set-up of a dashboard

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalFileStore, signFileLink } from '@esign/core/testing';
+import { type CountingStore, countingStore, pausedDownload } from '@esign/testing/file-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CountingStore, countingStore, pausedDownload } from '../../../test/file-streams.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // Issue 18: "stream large files to and from storage instead of holding several copies in memory".

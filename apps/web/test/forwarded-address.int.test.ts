@@ -1,7 +1,7 @@
 import { createAccount } from '@esign/core/operator';
 import { LINK_VISITS_PER_IP_PER_HOUR, SIGN_IN_RATE_LIMITS } from '@esign/core/testing';
+import { makeTemplate } from '@esign/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // Issue 29 item 1: whose address the per-address limits and the records see. Unset TRUST_PROXY

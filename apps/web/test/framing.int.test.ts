@@ -1,7 +1,7 @@
+import { makeRequest, makeTemplate } from '@esign/testing/fixtures';
+import { tokenOf } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest, makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { tokenOf } from '../../../test/signing.ts';
 
 // Issue 29 item 5: no site may frame the dashboard, the API reference or any other response, except
 // the embeddable signing page /e/{token}, which names the origins the account allows.

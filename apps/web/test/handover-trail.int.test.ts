@@ -3,11 +3,11 @@ import { createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs } from '@esign/core/testing';
 import { type Locale, t as tr } from '@esign/i18n';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText, requireTool, tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 // Issue 42, done-when: a hand-over in Chromium, in two languages. Carla opens the signing page,

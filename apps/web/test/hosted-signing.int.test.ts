@@ -1,7 +1,7 @@
+import { dashboardSession, fourParts, hostSigner, partsTemplate } from '@esign/testing/parts';
+import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { dashboardSession, fourParts, hostSigner, partsTemplate } from '../../../test/parts.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 
 // Issue 47, in-person signing: a dashboard user hosts a signer on their own device.
 

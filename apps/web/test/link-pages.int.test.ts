@@ -1,6 +1,6 @@
 import { t as tr } from '@esign/i18n';
+import { makeTemplate } from '@esign/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 
 // The public signing link's pages over HTTP (docs/sending.md): what a browser or a script gets.

@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { type AppProcess, isReady, spawnApp, until } from '@esign/testing/processes';
+import { ROOT } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { BUNDLER_LOADED } from '../../../test/no-bundlers.ts';
-import { type AppProcess, isReady, spawnApp, until } from '../../../test/processes.ts';
-import { ROOT } from '../../../test/spawn.ts';
 
 // Issue 28, item 3: the bundles are made by `turbo run build` (apps/web/scripts/build.ts), and the
 // processes that serve them only read apps/web/dist. Each process here runs with a hook that makes

@@ -1,6 +1,6 @@
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { errors } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { postgresAdapter } from '../src/oauth/adapter.ts';
 
 let tdb: TestDatabase;

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs } from '@esign/core/testing';
+import { fourParts, partsTemplate } from '@esign/testing/parts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText, tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { fourParts, partsTemplate } from '../../../test/parts.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 import { openEditor, signedInContext, waitSaved } from './editor-helpers.ts';
 

@@ -1,8 +1,8 @@
 import { t as tr } from '@esign/i18n';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { tokenOf } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { tokenOf } from '../../../test/signing.ts';
 
 // Issue 42 item 6: the signer's language everywhere, from the first byte of the signing page.
 

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { authenticateApiKey, createCaller, createContext, createLogger } from '@esign/core';
 import { LANGUAGE_NAMES, usePseudoLocale } from '@esign/i18n';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { englishLeft } from '@esign/testing/pseudo-words';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { englishLeft } from '../../../test/pseudo-words.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 
 // Issue 42, Done when: "Pseudo-localisation (the dashboard already has `en-XA`) runs over the

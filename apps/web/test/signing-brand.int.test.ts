@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 
 // Issue 44, "Done when": in Chromium, on a phone and a desktop, a request sent with brand B shows

@@ -1,6 +1,6 @@
+import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, trpc, twoRoleTemplate } from '../../../test/signing.ts';
 
 // operations.md §4: signing.verifyCode "unlocks the document for this browser session". A client
 // that follows the documented inputs ({ token, values }) and keeps cookies, like a browser, must

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs, type JobContext, SIGNING_CONSENT_TEXT } from '@esign/core/testing';
+import { b64 } from '@esign/testing/pdfs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TAG_DEFAULT_SIZES } from '../../../packages/pdf/src/index.ts';
@@ -15,7 +16,6 @@ import {
   writeTemp,
 } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64 } from '../../../test/pdfs.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 // Issue 14, as signers would do it on a phone: a two-signer sequential request made from a

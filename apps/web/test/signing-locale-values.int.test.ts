@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { t as tr } from '@esign/i18n';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 // Issue 42 item 6, in Chromium: a German signer types `1.234,5` and `31.12.2026`; the page shows

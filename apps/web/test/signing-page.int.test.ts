@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SIGNING_CONSENT_TEXT } from '@esign/core/testing';
+import { makeTemplate } from '@esign/testing/fixtures';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { tokenOf } from '@esign/testing/signing';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { tokenOf } from '../../../test/signing.ts';
 import { browserTestsEnabled, drawSignature, launchChromium } from './browser.ts';
 
 /** Where the layout screenshots go (look at them after a change to the page). */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { makeTemplate } from '@esign/testing/fixtures';
 import type { Browser, ConsoleMessage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 

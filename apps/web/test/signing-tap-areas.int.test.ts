@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs, type JobContext } from '@esign/core/testing';
+import { b64 } from '@esign/testing/pdfs';
+import { PNG_DOT, tokenOf, trpc } from '@esign/testing/signing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaggedPdf } from '../../../packages/pdf/test/ingest-fixtures.ts';
 import { requireTool, tempDir, writeTemp } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { b64 } from '../../../test/pdfs.ts';
-import { PNG_DOT, tokenOf, trpc } from '../../../test/signing.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 
 // Issue 33 items 1 and 2 on a phone: a dense tagged PDF (tags on consecutive 12 pt lines, 14 pt

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
+import { PNG_DOT, sendRequest, tokenOf, twoRoleTemplate } from '@esign/testing/signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { PNG_DOT, sendRequest, tokenOf, twoRoleTemplate } from '../../../test/signing.ts';
 import { KEEPALIVE_MAX_BODY, signingClient } from '../src/signing/client/api.ts';
 import { toApiError } from '../src/signing/client/errors.ts';
 import { TRPC_BODY_LIMIT } from '../src/trpc/routes.ts';

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { sendRequest, tokenOf, twoRoleTemplate } from '@esign/testing/signing';
+import { ROOT } from '@esign/testing/spawn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { sendRequest, tokenOf, twoRoleTemplate } from '../../../test/signing.ts';
-import { ROOT } from '../../../test/spawn.ts';
 
 const freePort = () =>
   new Promise<number>((ok) => {

@@ -6,12 +6,12 @@ import { jobHandlers, startWorker, type WorkerHandle } from '@esign/core/jobs';
 import { createUser } from '@esign/core/operator';
 import { producedFiles } from '@esign/core/testing';
 import { FIELD_TYPES, type FieldType } from '@esign/domain';
+import { plainPdf } from '@esign/testing/pdfs';
+import { tokenOf, trpc } from '@esign/testing/signing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signaturePng, wordBoxes } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { plainPdf } from '../../../test/pdfs.ts';
-import { tokenOf, trpc } from '../../../test/signing.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 import {
   boxOf,

@@ -1,7 +1,7 @@
+import { makeRequest, makeTemplate } from '@esign/testing/fixtures';
+import { tokenOf } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest, makeTemplate } from '../../../test/fixtures.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../../../test/harness.ts';
-import { tokenOf } from '../../../test/signing.ts';
 
 // /trpc: the signing procedures stay public (their token is the credential), and a request that
 // carries credentials goes through the same authenticate → rate-limit → headers step as REST and MCP.

@@ -1,8 +1,8 @@
 import { MAX_TEMPLATE_FIELDS } from '@esign/core';
 import { createAccount } from '@esign/core/operator';
+import { b64, plainPdf, signatureField } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf, signatureField } from '../../../test/pdfs.ts';
 
 // Issue 29 item 5: a tRPC client tells a refusal from a crash. Each error carries the JSON-RPC code
 // of its kind (tRPC's FORBIDDEN, NOT_FOUND, UNPROCESSABLE_CONTENT, ...), never -32603 for all, with

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { createCaller, createContext, createLogger } from '@esign/core';
 import { jobHandlers } from '@esign/core/jobs';
 import { drainJobs, PUBLIC_VERIFY_PER_MINUTE } from '@esign/core/testing';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forge } from '../../../packages/pdf/test/forgery.ts';
 import { signaturePng } from '../../../packages/pdf/test/seal-helpers.ts';
 import { createTestAccount, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { browserTestsEnabled, launchChromium } from './browser.ts';
 
 // Issue 30, "A public verify page": /verify on the web app, where anyone holding a PDF (no account,

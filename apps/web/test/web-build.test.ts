@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { ROOT } from '@esign/testing/spawn';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../../test/spawn.ts';
 import { loadWebBuild, MissingBuildError } from '../src/built.ts';
 import { loadDashboard } from '../src/dashboard/assets.ts';
 

@@ -1,5 +1,5 @@
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import {
   createEsignClient,
   EsignApiError,

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requirement } from '@esign/testing/requirements';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requirement } from '../../../test/requirements.ts';
 
 // Issue 48 item 2, the install path of docs/clients.md ("pip install ./clients/python"): Debian's
 // python3 builds and installs the package offline (no index, no build isolation: setuptools is

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { plainPdf } from '../../../test/pdfs.ts';
 import { createEsignClient } from '../src/index.ts';
 import { type DevServer, startDevServer } from './server.ts';
 

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { plainPdf } from '@esign/testing/pdfs';
+import { freePort } from '@esign/testing/processes';
+import { PNG_DOT, tokenOf, trpc } from '@esign/testing/signing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { plainPdf } from '../../../test/pdfs.ts';
-import { freePort } from '../../../test/processes.ts';
-import { PNG_DOT, tokenOf, trpc } from '../../../test/signing.ts';
 import { type DevServer, startDevServer } from './server.ts';
 
 // Issue 48 item 5: each client's quick start in docs/clients.md, run exactly as written there

@@ -1,8 +1,8 @@
 import { createDb } from '@esign/db';
+import { createTestAccount, type TestAccount } from '@esign/testing/accounts';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
 import { authenticate, authenticateAndLimit, presentedKind } from '../src/authenticate.ts';
 import { revokeApiKey } from '../src/services/api-keys.ts';
 

@@ -1,7 +1,7 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { PNG_DOT } from '@esign/testing/signing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { jobHandlers } from '../src/jobs.ts';
 import { claimJob } from '../src/services/jobs.ts';
 import { AUTO_REMIND_JOB } from '../src/services/signature-requests/auto-reminders.ts';

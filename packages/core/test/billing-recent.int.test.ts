@@ -1,7 +1,7 @@
 import type { Db } from '@esign/db';
+import { makePack } from '@esign/testing/billing';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePack } from '../../../test/billing.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   accountWithPassword,
   codeOf,

@@ -1,6 +1,6 @@
+import { PNG_DOT } from '@esign/testing/signing';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { pdfText, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 import { jobHandlers } from '../src/jobs.ts';
 import { resolveShortFileLink } from '../src/services/short-file-links.ts';

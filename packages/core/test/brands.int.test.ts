@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestAccount } from '@esign/testing/accounts';
+import { makeColleague } from '@esign/testing/billing';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeColleague } from '../../../test/billing.ts';
-import type { TestAccount } from '../../../test/harness.ts';
 import { toCoreError } from '../src/trpc.ts';
 import { type CoreHarness, codeOf, startCore, twoRoleTemplate } from './caller.ts';
 

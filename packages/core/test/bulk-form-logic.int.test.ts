@@ -1,6 +1,6 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { processBulkSend } from '../src/services/bulk/process.ts';
 import { type CoreHarness, startCore } from './caller.ts';
 

@@ -1,7 +1,7 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
-import type { TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { processBulkSend } from '../src/services/bulk/process.ts';
 import { MAX_BULK_ROWS } from '../src/services/bulk/spreadsheet-limits.ts';
 import { grantCredits } from '../src/services/credits.ts';

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
+import { createTestAccount, type TestAccount } from '@esign/testing/accounts';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { createCaller } from '../src/app-router.ts';
 import { type Config, parseConfig } from '../src/config.ts';
 import { type Actor, type CoreDeps, createContext, createCoreDeps, type Source } from '../src/context.ts';

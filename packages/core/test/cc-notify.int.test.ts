@@ -1,6 +1,6 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { PNG_DOT } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { jobHandlers } from '../src/jobs.ts';
 import { expireOverdueRequests } from '../src/services/signature-requests/lifecycle.ts';
 import { drainJobs } from '../src/services/worker.ts';

@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import type { Db } from '@esign/db';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createCoreDeps } from '../src/context.ts';
 import { jobHandlers } from '../src/jobs.ts';
 import { createLogger } from '../src/logger.ts';

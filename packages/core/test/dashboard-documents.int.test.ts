@@ -1,6 +1,6 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { PNG_DOT } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { jobHandlers } from '../src/jobs.ts';
 import { readLinkedFile } from '../src/services/file-links.ts';
 import { drainJobs } from '../src/services/worker.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '@esign/db';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { authenticateApiKey } from '../src/services/api-keys.ts';
 import {
   accountWithPassword,

@@ -1,7 +1,7 @@
 import { t } from '@esign/i18n';
+import type { TestAccount } from '@esign/testing/accounts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
 import { createWebhookEndpoint } from '../src/services/webhooks/endpoints.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 

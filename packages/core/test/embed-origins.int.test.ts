@@ -1,6 +1,6 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { makeColleague } from '@esign/testing/billing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeColleague } from '../../../test/billing.ts';
-import type { TestAccount } from '../../../test/harness.ts';
 import { embedFrameOrigins, MAX_EMBED_ORIGINS, normaliseOrigin } from '../src/services/embed/origins.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 

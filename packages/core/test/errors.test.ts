@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { requirement } from '@esign/testing/requirements';
 import { describe, expect, it } from 'vitest';
-import { requirement } from '../../../test/requirements.ts';
 import { CoreError, ERROR_STATUS } from '../src/errors.ts';
 import { issuesToCoreError, toCoreError } from '../src/trpc.ts';
 import { SPEC_ERROR_TABLE } from './fixtures/spec-errors.ts';

@@ -1,9 +1,9 @@
 import type { Db } from '@esign/db';
+import { createTestAccount, type TestAccount } from '@esign/testing/accounts';
+import { makePack } from '@esign/testing/billing';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePack } from '../../../test/billing.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
 import { createCaller } from '../src/app-router.ts';
 import { createContext } from '../src/context.ts';
 import { replayCommittedOutcome } from '../src/idempotent-replay.ts';

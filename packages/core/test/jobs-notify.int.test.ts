@@ -1,8 +1,8 @@
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { recordStatements } from '@esign/testing/statements';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { recordStatements } from '../../../test/statements.ts';
 import { enqueueJob, enqueueJobs, type JobContext, type JobHandler } from '../src/services/jobs.ts';
 import { startWorker, type WorkerHandle } from '../src/services/worker.ts';
 import { testJobContext } from './job-context.ts';

@@ -1,5 +1,5 @@
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   claimJob,
   enqueueJob,

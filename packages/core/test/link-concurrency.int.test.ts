@@ -1,5 +1,5 @@
+import { PNG_DOT } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { createCaller } from '../src/app-router.ts';
 import { createContext } from '../src/context.ts';
 import { createLogger } from '../src/logger.ts';

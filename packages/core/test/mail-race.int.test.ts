@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { parseConfig } from '../src/config.ts';
 import { createCoreDeps } from '../src/context.ts';
 import { jobHandlers } from '../src/jobs.ts';

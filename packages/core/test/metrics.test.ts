@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { parseExposition, sampleValue } from '@esign/testing/metrics';
 import { describe, expect, it } from 'vitest';
-import { parseExposition, sampleValue } from '../../../test/metrics.ts';
 import { cachedRead } from '../src/metrics/cached-read.ts';
 import { createMetrics, type JobQueueRow } from '../src/metrics/metrics.ts';
 

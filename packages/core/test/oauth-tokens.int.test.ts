@@ -1,7 +1,7 @@
+import { createTestAccount, type TestAccount } from '@esign/testing/accounts';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { createTestAccount, type TestAccount } from '../../../test/harness.ts';
 import { authenticate, presentedKind } from '../src/authenticate.ts';
 import { guardedClientFetch } from '../src/services/oauth/client-documents.ts';
 import { pruneUnusedOAuthClients, saveClient, UNUSED_CLIENT_HOURS } from '../src/services/oauth/clients.ts';

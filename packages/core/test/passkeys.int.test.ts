@@ -1,6 +1,6 @@
 import type { Db } from '@esign/db';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { relyingParty } from '../src/services/sessions/passkeys.ts';
 import {
   accountWithPassword,

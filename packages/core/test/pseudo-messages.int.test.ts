@@ -1,8 +1,8 @@
 import { usePseudoLocale } from '@esign/i18n';
+import type { TestAccount } from '@esign/testing/accounts';
+import { englishLeft } from '@esign/testing/pseudo-words';
+import { PNG_DOT } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { englishLeft } from '../../../test/pseudo-words.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { jobHandlers } from '../src/jobs.ts';
 import { drainJobs } from '../src/services/worker.ts';
 import { type CoreHarness, startCore, tokenOf, twoRoleTemplate } from './caller.ts';

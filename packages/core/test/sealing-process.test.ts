@@ -2,8 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { startTrustServices, type TrustServices } from '@esign/testing/trust-services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
 import { inspectSignatures } from '../../pdf/src/index.ts';
 import { sourcePdf, tempDir, writeTemp } from '../../pdf/test/seal-helpers.ts';
 

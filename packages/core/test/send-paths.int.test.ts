@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TestAccount } from '@esign/testing/accounts';
+import { b64, plainPdf } from '@esign/testing/pdfs';
+import { PNG_DOT } from '@esign/testing/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { type LoopbackServer, startLoopbackServer } from '../../webhooks/test/loopback-server.ts';
 import { MAX_PREFILL_IMAGE_URLS } from '../src/contracts/signature-requests.ts';
 import { sendFeedback } from '../src/services/feedback.ts';

@@ -1,7 +1,7 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { PNG_DOT } from '@esign/testing/signing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { PNG_DOT } from '../../../test/signing.ts';
 import { requestViews, type ViewColumnsComplete } from '../src/services/signature-requests/queries.ts';
 import { type CoreHarness, codeOf, startCore, tokenOf, twoRoleTemplate } from './caller.ts';
 

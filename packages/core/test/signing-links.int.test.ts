@@ -1,5 +1,5 @@
+import type { TestAccount } from '@esign/testing/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
 import { createCaller } from '../src/app-router.ts';
 import { createContext } from '../src/context.ts';
 import { createLogger } from '../src/logger.ts';

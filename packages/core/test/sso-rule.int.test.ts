@@ -1,8 +1,8 @@
 import type { Db } from '@esign/db';
 import { insertSignInToken } from '@esign/db/queries/sessions';
 import { saveAccountSso } from '@esign/db/queries/sso';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createCoreDeps } from '../src/context.ts';
 import { sha256Hex } from '../src/crypto.ts';
 import { createLogger } from '../src/logger.ts';

@@ -1,7 +1,7 @@
+import type { TestAccount } from '@esign/testing/accounts';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../../../test/harness.ts';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { makeTaggedPdf } from '../../pdf/test/ingest-fixtures.ts';
 import { MAX_TEMPLATE_FIELDS } from '../src/contracts/templates.ts';
 import { toCoreError } from '../src/trpc.ts';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { b64, plainPdf } from '@esign/testing/pdfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { b64, plainPdf } from '../../../test/pdfs.ts';
 import { type CoreHarness, codeOf, startCore } from './caller.ts';
 
 // Issue 9: "A failed request leaves no stored files behind". Documents are stored before the

@@ -1,7 +1,7 @@
 import type { Db } from '@esign/db';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import type { Scope } from '../src/context.ts';
 import { jobHandlers } from '../src/jobs.ts';
 import { recordEvent } from '../src/services/events.ts';

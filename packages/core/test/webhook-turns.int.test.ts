@@ -1,8 +1,8 @@
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
+import { recordStatements } from '@esign/testing/statements';
 import { closeOutboundConnections } from '@esign/webhooks';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { recordStatements } from '../../../test/statements.ts';
 import { parseConfig } from '../src/config.ts';
 import { createCoreDeps } from '../src/context.ts';
 import { jobHandlers } from '../src/jobs.ts';

@@ -1,7 +1,7 @@
 import { createServer, type Socket } from 'node:net';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createDb, type Db } from '../src/index.ts';
 
 // Issue 9, item 4: a connection the server ends (pg_terminate_backend, a failover, a restart)

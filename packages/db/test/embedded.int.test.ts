@@ -10,9 +10,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requirement } from '@esign/testing/requirements';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requirement } from '../../../test/requirements.ts';
 import { DB_LOCATION_FILE, startEmbeddedPostgres } from '../src/embedded.ts';
 import { packagedBinaries } from '../src/postgres-binaries.ts';
 

@@ -1,6 +1,6 @@
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { compiledOnce, createDb, type Db, preparedInsert, preparedSql } from '../src/index.ts';
 
 // Issue 16: the statements every API request runs are prepared, so PostgreSQL parses and plans

@@ -1,7 +1,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createDb, DatabaseUnavailableError, isDatabaseUnavailable } from '../src/index.ts';
 
 // Issue 41 item 5: a database that does not answer fails a query within the pool's timeouts

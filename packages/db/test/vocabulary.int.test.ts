@@ -1,7 +1,7 @@
 import { REQUEST_STATUSES, SIGNER_STATUSES, USER_ROLES } from '@esign/domain';
+import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 
 let tdb: TestDatabase;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
+import { requirement } from '@esign/testing/requirements';
 import { PDF } from '@libpdf/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requirement } from '../../../test/requirements.ts';
 import { DocumentInputError, ingestDocument } from '../src/ingest/index.ts';
 import {
   type EncryptionKind,

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { startTrustServices, type TrustServices } from '@esign/testing/trust-services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
 import {
   combineInPool,
   DocumentInputError,

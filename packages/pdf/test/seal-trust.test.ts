@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { startTrustServices, type TrustServices } from '@esign/testing/trust-services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrustServices, type TrustServices } from '../../../test/trust-services.ts';
 import {
   createRevocationProvider,
   createTimestampAuthority,

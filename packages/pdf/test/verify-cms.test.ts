@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { requirement } from '@esign/testing/requirements';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requirement } from '../../../test/requirements.ts';
 import { children, readElement } from '../src/verify/ber.ts';
 import { checkCms } from '../src/verify/cms-check.ts';
 import {

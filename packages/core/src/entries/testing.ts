@@ -19,7 +19,7 @@ export { recordEvent } from '../services/events.ts';
 // Sessions, sign-in secrets and file links.
 export { downloadName, signFileLink } from '../services/file-links.ts';
 // Running queued jobs and a job by hand.
-export type { JobContext } from '../services/jobs.ts';
+export { enqueueJob, JOB_LEASE_MS, type JobContext } from '../services/jobs.ts';
 export { LINK_VISITS_PER_IP_PER_HOUR } from '../services/links/policy.ts';
 // Form logic, checked the same way in the browser and on the server.
 export type { RequestSnapshot } from '../services/request-model.ts';
@@ -32,8 +32,25 @@ export { sealTotpSeed } from '../services/sessions/totp.ts';
 export { queueInvitation } from '../services/signature-requests/invitations.ts';
 export { SIGNING_CONSENT_TEXT } from '../services/signing/consent.ts';
 export { checkSubmission } from '../services/signing/form-logic.ts';
-export { type FileStore, LocalFileStore, type StoredFileStream } from '../services/storage.ts';
+export {
+  createFileStore,
+  FileNotFoundError,
+  type FileStore,
+  LocalFileStore,
+  S3FileStore,
+  type StoredFileStream,
+} from '../services/storage.ts';
 export { renderTemplatePagesJob } from '../services/templates/render-pages.ts';
 export { PUBLIC_VERIFY_PER_MINUTE } from '../services/verify.ts';
 export { attemptWebhookDelivery } from '../services/webhooks/delivery.ts';
-export { drainJobs } from '../services/worker.ts';
+export { getWebhookDelivery } from '../services/webhooks/records.ts';
+export { drainJobs, runOneJob } from '../services/worker.ts';
+// What the HTTP-level tests moved out of core (issue 43.4) read directly.
+export { sha256Hex } from '../crypto.ts';
+export { requestsWithSmsProblems, requestTimeline } from '../services/dashboard/activity.ts';
+export { verifyFileLink } from '../services/file-links.ts';
+export { readMessageBacklog } from '../services/outbox-retry.ts';
+export type { ProducedFile } from '../services/request-model.ts';
+export { COMPLETION_LINK_TTL_SECONDS } from '../services/sealing/completion-mails.ts';
+export { SIGNER_COPY_JOB } from '../services/sealing/signer-copy.ts';
+export { twilioSignature } from '../services/sms/inbound.ts';
