@@ -27,9 +27,9 @@ function housekeeping(rt: Runtime, now: () => Date) {
         // OAuth codes, tokens, consent interactions and connections past their expiry.
         await pruneOAuthRecords(rt.db, now());
         // Outbox bodies whose signing link or code no longer works, or that went out by SMTP.
-        await purgeMailSecrets(rt.db, now());
+        await rt.db.transaction().execute((tx) => purgeMailSecrets(tx, now()));
         // Sign-ins that can no longer complete (passkey requests, single sign-ons, second steps).
-        await pruneSignInAttempts(rt.db, now());
+        await rt.db.transaction().execute((tx) => pruneSignInAttempts(tx, now()));
       },
     },
     {

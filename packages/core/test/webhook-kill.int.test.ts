@@ -54,7 +54,9 @@ afterAll(async () => {
 describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried with the same event id)', () => {
   it('SIGKILL while the request is in flight: the attempt is kept, then retried after the lease with the same id', async () => {
     const config = parseConfig({ ...env, DATABASE_URL: tdb.url });
-    const { account } = await createAccount(tdb.db, { email: 'kill@example.com' }, new Date());
+    const { account } = await tdb.db
+      .transaction()
+      .execute((tx) => createAccount(tx, { email: 'kill@example.com' }, new Date()));
     const scope = { accountId: account.id, environment: 'live' as const };
     const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
       input: { url: r.url, events: ['signer.signed'] },

@@ -96,11 +96,15 @@ const webhookOptions = (config: Config, lookup: ResolveHost = noDns) => ({
 let accounts = 0;
 async function newScope(environment: Environment = 'live'): Promise<Scope & { userId: number }> {
   accounts += 1;
-  const { account, user } = await createAccount(
-    db,
-    { email: `hooks${accounts}-${Math.random().toString(36).slice(2, 8)}@example.com` },
-    new Date(),
-  );
+  const { account, user } = await db
+    .transaction()
+    .execute((tx) =>
+      createAccount(
+        tx,
+        { email: `hooks${accounts}-${Math.random().toString(36).slice(2, 8)}@example.com` },
+        new Date(),
+      ),
+    );
   return { accountId: account.id, environment, userId: user.id };
 }
 

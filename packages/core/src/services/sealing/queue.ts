@@ -1,4 +1,4 @@
-import type { Db, Executor } from '@esign/db';
+import type { Db, Executor, Tx } from '@esign/db';
 import {
   listStuckSealing,
   markSealingPending,
@@ -15,7 +15,7 @@ export const SEAL_MAX_ATTEMPTS = 8;
  * Marks a just-completed request as waiting for its sealed documents and queues the job; call it
  * in the transaction of the last signature. Queueing twice while a job is live is a no-op.
  */
-export async function queueSealing(tx: Executor, requestId: number, opts: { runAt?: Date } = {}) {
+export async function queueSealing(tx: Tx, requestId: number, opts: { runAt?: Date } = {}) {
   await markSealingPending(tx, requestId);
   await enqueueSealJob(tx, requestId, opts.runAt);
 }
