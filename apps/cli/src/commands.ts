@@ -143,7 +143,7 @@ function retryCommand(channel: MessageChannel): Command {
         );
       if (id !== null && id < 1)
         throw new CoreError('invalid_parameter', `--id must be a positive integer, got "${id}"`);
-      return retryUndeliverableMessages(ctx.db, channel, { id, now: ctx.now() });
+      return retryUndeliverableMessages(ctx, channel, { id, now: ctx.now() });
     },
     text: (r) =>
       r.data.length

@@ -36,7 +36,7 @@ function housekeeping(rt: Runtime, now: () => Date) {
       // Completed requests whose sealing job was lost get a new one (core services/sealing/queue.ts).
       every: 5 * 60_000,
       run: async () => {
-        const ids = await requeueStuckSealing(rt.db, now(), { olderThanMinutes: 15 });
+        const ids = await requeueStuckSealing(rt, now(), { olderThanMinutes: 15 });
         if (ids.length) rt.logger.warn({ requestIds: ids }, 'sealing re-enqueued for stuck requests');
       },
     },

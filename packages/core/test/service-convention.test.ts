@@ -32,6 +32,12 @@ const POSITIONAL_ON_PURPOSE = new Set([
   'services/billing/settle-checkout.ts:settleCheckout',
 ]);
 
+const BLACK_BOX = 'kept positional for the black-box tests (POSITIONAL_ON_PURPOSE): they pass a Db first';
+const ON_THE_POOL =
+  "the Idempotency-Key claim is taken and released on the pool, outside the request's transaction, and its lease is renewed by a renewer bound to that pool (leasesOf): a Tx would end before the lease";
+const WEBHOOK_ATTEMPTS =
+  'not converted yet: opens transactions of its own on the pool (the event or claim commits before the network call, the outcome after), so it becomes a ServiceContext operation whose WebhookOptions come from the context';
+
 /**
  * Exported functions that break the issue 43 rule, each with the reason it still does. A function
  * fixed but still listed fails the test, so the list stays the truth.
@@ -41,42 +47,15 @@ const FIRST_PARAMETER_EXCEPTIONS = new Map<string, string>([
     'authenticate.ts:authenticateAndLimit',
     "every request's authentication on the pool: a credential's last use and the actor's rate-limit count are two independent single-statement writes (an API key's are one statement), each whole alone; a transaction would add two round trips to every request",
   ],
-  [
-    'services/billing/answers.ts:answerAsOperator',
-    'kept positional for the black-box tests (POSITIONAL_ON_PURPOSE): they pass a Db first',
-  ],
-  [
-    'services/billing/settle-checkout.ts:settleCheckout',
-    'kept positional for the black-box tests (POSITIONAL_ON_PURPOSE): they pass a Db first',
-  ],
-  ['services/dashboard/webhooks.ts:retryWebhookDelivery', 'not yet converted: takes a Db first'],
-  ['services/event-data.ts:buildEventDataMany', 'not yet converted: takes a Db first'],
-  ['services/idempotency.ts:beginIdempotent', 'not yet converted: takes a Db first'],
-  [
-    'services/idempotency.ts:completeIdempotent',
-    'kept positional for the black-box tests (POSITIONAL_ON_PURPOSE): they pass a Db first',
-  ],
-  ['services/idempotency.ts:pruneIdempotencyKeys', 'not yet converted: takes a Db first'],
-  ['services/idempotency.ts:releaseIdempotent', 'not yet converted: takes a Db first'],
-  ['services/jobs.ts:claimJob', 'not yet converted: takes a Db first'],
-  ['services/jobs.ts:failJob', 'not yet converted: takes a Db first'],
-  ['services/jobs.ts:finishJob', 'not yet converted: takes a Db first'],
-  ['services/jobs.ts:readJobQueue', 'not yet converted: takes a Db first'],
-  ['services/jobs.ts:renewJobLease', 'not yet converted: takes a Db first'],
-  ['services/outbox-retry.ts:accountMessageBacklog', 'not yet converted: takes a Db first'],
-  ['services/outbox-retry.ts:readMessageBacklog', 'not yet converted: takes a Db first'],
-  ['services/outbox-retry.ts:retryUndeliverableMessages', 'not yet converted: takes a Db first'],
-  ['services/sealing-failures.ts:assertSealingRetryable', 'not yet converted: takes a Db first'],
-  ['services/sealing-failures.ts:listFailedSealing', 'not yet converted: takes a Db first'],
-  ['services/sealing/queue.ts:requeueStuckSealing', 'not yet converted: takes a Db first'],
-  ['services/sealing/queue.ts:retrySealing', 'not yet converted: takes a Db first'],
-  ['services/signature-requests/dto.ts:signatureRequestEventData', 'not yet converted: takes a Db first'],
-  ['services/signature-requests/dto.ts:signerEventData', 'not yet converted: takes a Db first'],
-  ['services/templates/dto.ts:templateEventData', 'not yet converted: takes a Db first'],
-  ['services/webhooks/claim.ts:claimDelivery', 'not yet converted: takes a Db first'],
-  ['services/webhooks/delivery.ts:attemptWebhookDelivery', 'not yet converted: takes a Db first'],
-  ['services/webhooks/delivery.ts:lastSentData', 'not yet converted: takes a Db first'],
-  ['services/webhooks/delivery.ts:sendTestWebhook', 'not yet converted: takes a Db first'],
+  ['services/billing/answers.ts:answerAsOperator', BLACK_BOX],
+  ['services/billing/settle-checkout.ts:settleCheckout', BLACK_BOX],
+  ['services/dashboard/webhooks.ts:retryWebhookDelivery', WEBHOOK_ATTEMPTS],
+  ['services/idempotency.ts:beginIdempotent', ON_THE_POOL],
+  ['services/idempotency.ts:completeIdempotent', BLACK_BOX],
+  ['services/idempotency.ts:releaseIdempotent', ON_THE_POOL],
+  ['services/webhooks/claim.ts:claimDelivery', WEBHOOK_ATTEMPTS],
+  ['services/webhooks/delivery.ts:attemptWebhookDelivery', WEBHOOK_ATTEMPTS],
+  ['services/webhooks/delivery.ts:sendTestWebhook', WEBHOOK_ATTEMPTS],
 ]);
 
 function sourcesUnder(dir: string, prefix: string): Map<string, string> {
@@ -279,12 +258,19 @@ function writeCounts(files: Map<string, string>): Map<string, number> {
   return counts;
 }
 
-/** The first parameter's kind: the name of its type reference (`Tx`, `Kysely<…>` → `Kysely`). */
+/**
+ * The first parameter's kind: the name of its type reference (`Tx`, `Kysely<…>` → `Kysely`), the
+ * type picked from for `Pick<ServiceContext, 'db'>` or `Omit<…>`.
+ */
 function firstParameterKind(fn: FunctionLike): string | null {
   const type = fn.parameters[0]?.type;
   if (!type || !ts.isTypeReferenceNode(type)) return null;
-  const name = type.typeName;
-  return ts.isIdentifier(name) ? name.text : name.right.text;
+  const nameOf = (t: ts.TypeReferenceNode) =>
+    ts.isIdentifier(t.typeName) ? t.typeName.text : t.typeName.right.text;
+  const picked = type.typeArguments?.[0];
+  if (['Pick', 'Omit'].includes(nameOf(type)) && picked && ts.isTypeReferenceNode(picked))
+    return nameOf(picked);
+  return nameOf(type);
 }
 
 const ALLOWED = new Set(['ServiceContext', 'JobContext', 'Tx', 'Executor']);
@@ -360,6 +346,8 @@ describe('service convention (issue 28 item 5, issue 43 item 3)', () => {
           'export async function inMap(db: Executor, n: number[]) { await Promise.all(n.map(() => insertThing(db))); }',
           'export async function onTx(tx: Tx) { await both(tx); }',
           'export async function onCtx(ctx: ServiceContext) { await both(ctx.db); }',
+          "export async function onPick(ctx: Pick<ServiceContext, 'db'>) { await both(ctx.db); }",
+          "export async function dbPick(ctx: Pick<Db, 'selectFrom'>) { await findThing(ctx); }",
           'export async function oneWrite(db: Executor) { await findThing(db); await insertThing(db); }',
           'export async function reads(db: Db) { await findThing(db); }',
           'export async function raw(db: Kysely<Database>) { await findThing(db); }',
@@ -378,8 +366,9 @@ describe('service convention (issue 28 item 5, issue 43 item 3)', () => {
       'services/things.ts:late': 'writes more than once on an Executor',
       'services/things.ts:raw': 'takes a Kysely first',
       'services/things.ts:reads': 'takes a Db first',
+      'services/things.ts:dbPick': 'takes a Db first',
       'services/things.ts:viaHelper': 'writes more than once on an Executor',
     });
-    expect(kinds).toEqual({ Executor: 8, Tx: 2, ServiceContext: 1, Db: 1, Kysely: 1 });
+    expect(kinds).toEqual({ Executor: 8, Tx: 2, ServiceContext: 2, Db: 2, Kysely: 1 });
   });
 });

@@ -1,4 +1,4 @@
-import type { Db } from '@esign/db';
+import type { Db, Executor } from '@esign/db';
 import { insertDelivery, renewDeliveryLease } from '@esign/db/queries/webhook-deliveries';
 import { findLastSentEventData } from '@esign/db/queries/webhook-events';
 import {
@@ -44,7 +44,7 @@ async function eventData(db: Db, d: ClaimedDelivery, config: Config, now: Date):
 }
 
 /** The event's `data` when its object is gone: the last data sent for that object, or a reference. */
-export async function lastSentData(db: Db, d: ClaimedDelivery): Promise<BuiltData> {
+export async function lastSentData(db: Executor, d: ClaimedDelivery): Promise<BuiltData> {
   const last = await findLastSentEventData(db, d.scope, {
     objectType: d.objectType,
     objectId: d.objectId,
