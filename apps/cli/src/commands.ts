@@ -331,7 +331,7 @@ export const commands: Record<string, Command> = {
     run: async (ctx, o) => {
       const id = int(o, 'id', true)!;
       const scope = await webhookEndpointScope(ctx.db, id);
-      return sendTestWebhook(ctx.db, scope, { endpointId: id, config: ctx.config, now: ctx.now });
+      return sendTestWebhook(ctx, scope, { endpointId: id, config: ctx.config, now: ctx.now });
     },
     text: deliveryLine,
   },

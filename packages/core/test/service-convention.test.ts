@@ -35,8 +35,6 @@ const POSITIONAL_ON_PURPOSE = new Set([
 const BLACK_BOX = 'kept positional for the black-box tests (POSITIONAL_ON_PURPOSE): they pass a Db first';
 const ON_THE_POOL =
   "the Idempotency-Key claim is taken and released on the pool, outside the request's transaction, and its lease is renewed by a renewer bound to that pool (leasesOf): a Tx would end before the lease";
-const WEBHOOK_ATTEMPTS =
-  'not converted yet: opens transactions of its own on the pool (the event or claim commits before the network call, the outcome after), so it becomes a ServiceContext operation whose WebhookOptions come from the context';
 
 /**
  * Exported functions that break the issue 43 rule, each with the reason it still does. A function
@@ -49,13 +47,9 @@ const FIRST_PARAMETER_EXCEPTIONS = new Map<string, string>([
   ],
   ['services/billing/answers.ts:answerAsOperator', BLACK_BOX],
   ['services/billing/settle-checkout.ts:settleCheckout', BLACK_BOX],
-  ['services/dashboard/webhooks.ts:retryWebhookDelivery', WEBHOOK_ATTEMPTS],
   ['services/idempotency.ts:beginIdempotent', ON_THE_POOL],
   ['services/idempotency.ts:completeIdempotent', BLACK_BOX],
   ['services/idempotency.ts:releaseIdempotent', ON_THE_POOL],
-  ['services/webhooks/claim.ts:claimDelivery', WEBHOOK_ATTEMPTS],
-  ['services/webhooks/delivery.ts:attemptWebhookDelivery', WEBHOOK_ATTEMPTS],
-  ['services/webhooks/delivery.ts:sendTestWebhook', WEBHOOK_ATTEMPTS],
 ]);
 
 function sourcesUnder(dir: string, prefix: string): Map<string, string> {

@@ -100,7 +100,7 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
     // Meanwhile nobody else may send it: the job and the delivery are both held.
     const ctx = testJobContext(tdb.db, config, now);
     expect(await runOneJob(ctx, jobHandlers, { workerId: 'bystander' })).toBe(false);
-    expect(await attemptWebhookDelivery(tdb.db, delivery.id, { config, now })).toMatchObject({
+    expect(await attemptWebhookDelivery(tdb, delivery.id, { config, now })).toMatchObject({
       kind: 'leased',
     });
 

@@ -264,7 +264,7 @@ describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', 
       code: 'not_found',
     });
     await expect(
-      sendTestWebhook(db, other, { endpointId: endpoint.id, ...webhookOptions(configWith()) }),
+      sendTestWebhook({ db }, other, { endpointId: endpoint.id, ...webhookOptions(configWith()) }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(listWebhookDeliveries(db, other, { endpointId: endpoint.id })).rejects.toMatchObject({
       code: 'not_found',
@@ -726,7 +726,7 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver();
     const endpoint = await endpointFor(scope, r, { events: ['template.created'] });
-    const record = await sendTestWebhook(db, scope, {
+    const record = await sendTestWebhook({ db }, scope, {
       endpointId: endpoint.id,
       ...webhookOptions(configWith()),
     });
@@ -772,7 +772,7 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver(() => 500);
     const endpoint = await endpointFor(scope, r);
-    const record = await sendTestWebhook(db, scope, { endpointId: endpoint.id, ...webhookOptions(config) });
+    const record = await sendTestWebhook({ db }, scope, { endpointId: endpoint.id, ...webhookOptions(config) });
     expect(record).toMatchObject({
       status: 'failed',
       attempt_count: 1,
@@ -792,7 +792,7 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const r = await receiver();
     const endpoint = await endpointFor(scope, r);
     await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
-    const record = await sendTestWebhook(db, scope, {
+    const record = await sendTestWebhook({ db }, scope, {
       endpointId: endpoint.id,
       ...webhookOptions(configWith()),
     });
@@ -891,10 +891,10 @@ describe('workers (issue #5: never delivered twice concurrently; a killed worker
     const [row] = await deliveriesOf(event.id);
     const opts = { config, now: () => clock.now, lookup: noDns };
     for (const attempt of [1, 2]) {
-      const first = attemptWebhookDelivery(db, row!.id, opts);
+      const first = attemptWebhookDelivery({ db }, row!.id, opts);
       await slow.waitFor(attempt);
       // In flight: a second worker (a duplicate wake-up, say) finds the delivery held.
-      expect(await attemptWebhookDelivery(db, row!.id, opts)).toEqual({
+      expect(await attemptWebhookDelivery({ db }, row!.id, opts)).toEqual({
         kind: 'leased',
         until: new Date(clock.now.getTime() + webhookLeaseMs(config)),
       });
@@ -902,7 +902,7 @@ describe('workers (issue #5: never delivered twice concurrently; a killed worker
       expect(await first).toMatchObject({ kind: attempt === 1 ? 'retrying' : 'succeeded', attempt });
       clock.now = new Date(clock.now.getTime() + MINUTE);
     }
-    expect(await attemptWebhookDelivery(db, row!.id, opts)).toEqual({ kind: 'skipped' });
+    expect(await attemptWebhookDelivery({ db }, row!.id, opts)).toEqual({ kind: 'skipped' });
     expect(slow.requests).toHaveLength(2);
   });
 });
