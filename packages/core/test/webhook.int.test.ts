@@ -772,7 +772,10 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver(() => 500);
     const endpoint = await endpointFor(scope, r);
-    const record = await sendTestWebhook({ db }, scope, { endpointId: endpoint.id, ...webhookOptions(config) });
+    const record = await sendTestWebhook({ db }, scope, {
+      endpointId: endpoint.id,
+      ...webhookOptions(config),
+    });
     expect(record).toMatchObject({
       status: 'failed',
       attempt_count: 1,
