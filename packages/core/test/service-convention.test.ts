@@ -216,11 +216,10 @@ function writesIn(node: ts.Node, root: FunctionLike, callee: (name: string) => n
 }
 
 /**
- * How many writes each function of `files` reaches (2 means "two or more"), keyed `file:name`.
+ * How many writes each function of the `parsed` files reaches (2 means "two or more"), keyed `file:name`.
  * Files are keyed relative to core's src; db's query files as `db:<name>.ts`.
  */
-function writeCounts(files: Map<string, string>): Map<string, number> {
-  const parsed = new Map([...files].map(([name, text]) => [name, parseFile(name, text)]));
+function writeCounts(parsed: Map<string, ParsedFile>): Map<string, number> {
   const counts = new Map<string, number>();
   const resolve = (file: string, name: string, depth = 0): string | null => {
     const p = parsed.get(file);
@@ -277,11 +276,12 @@ interface Inventory {
 
 /** Every exported function of `core` (file → text) whose first parameter breaks the rule. */
 function firstParameters(core: Map<string, string>, db: Map<string, string>): Inventory {
-  const writes = writeCounts(new Map([...core, ...db]));
+  const parsed = new Map([...core, ...db].map(([name, text]) => [name, parseFile(name, text)]));
+  const writes = writeCounts(parsed);
   const kinds: Record<string, number> = {};
   const violations = new Map<string, string>();
-  for (const [file, text] of core) {
-    for (const [name, { node, exported }] of parseFile(file, text).functions) {
+  for (const file of core.keys()) {
+    for (const [name, { node, exported }] of parsed.get(file)!.functions) {
       const kind = firstParameterKind(node);
       if (!exported || !kind || !DATABASE_KINDS.has(kind)) continue;
       kinds[kind] = (kinds[kind] ?? 0) + 1;
