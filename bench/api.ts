@@ -83,7 +83,9 @@ interface Target {
 // ---------------------------------------------------------------- set-up
 
 async function setUp(db: Db, base: string, email: string) {
-  const { account, user } = await createAccount(db, { email, credits: 1000 }, new Date());
+  const { account, user } = await db
+    .transaction()
+    .execute((tx) => createAccount(tx, { email, credits: 1000 }, new Date()));
   const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${base}/api/v1/${path}`, {

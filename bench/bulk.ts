@@ -47,7 +47,9 @@ try {
     port: 39431,
   });
   children.push(service.child);
-  const { user } = await createAccount(db, { email: 'bulk@example.com', credits: 1000 }, new Date());
+  const { user } = await db
+    .transaction()
+    .execute((tx) => createAccount(tx, { email: 'bulk@example.com', credits: 1000 }, new Date()));
   const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${service.base}/api/v1/${path}`, {

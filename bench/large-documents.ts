@@ -752,7 +752,9 @@ async function runMode(mode: string, specs: DocSpec[]) {
   let small: SmallCaller | undefined;
   try {
     await migrateToLatest(db);
-    const { user } = await createAccount(db, { email: 'bench@example.com', credits: 1_000_000 }, new Date());
+    const { user } = await db
+      .transaction()
+      .execute((tx) => createAccount(tx, { email: 'bench@example.com', credits: 1_000_000 }, new Date()));
     const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
     const urls = await startMode(mode, database.url, dataDir);
     const api = { base: urls.api, key };
@@ -870,7 +872,9 @@ async function runHostile(mode: string): Promise<HostileResult> {
   try {
     await migrateToLatest(db);
     const keyOf = async (email: string) => {
-      const { user } = await createAccount(db, { email, credits: 1_000_000 }, new Date());
+      const { user } = await db
+        .transaction()
+        .execute((tx) => createAccount(tx, { email, credits: 1_000_000 }, new Date()));
       return (await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' })).key;
     };
     const urls = await startMode(mode, database.url, dataDir);

@@ -42,7 +42,9 @@ chmodSync(dataDir, 0o755);
 
 /** An account with `n` templates (one 1-page document, one signature field each) made through the API. */
 async function setUp(db: Db, base: string, n: number) {
-  const { user } = await createAccount(db, { email: 'sends@example.com', credits: 1_000_000 }, new Date());
+  const { user } = await db
+    .transaction()
+    .execute((tx) => createAccount(tx, { email: 'sends@example.com', credits: 1_000_000 }, new Date()));
   const { key } = await issueApiKey(db, { userId: user.id, environment: 'live', permission: 'full' });
   const file = Buffer.from(await makePdf(1)).toString('base64');
   const field = { type: 'signature', role: 'Signer', areas: [{ page: 1, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] };

@@ -98,11 +98,9 @@ export async function benchApp() {
   const addr = app.server.address();
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   config.PUBLIC_URL = base;
-  const { user } = await createAccount(
-    database.db,
-    { email: 'bench@example.com', credits: 100000 },
-    new Date(),
-  );
+  const { user } = await database.db
+    .transaction()
+    .execute((tx) => createAccount(tx, { email: 'bench@example.com', credits: 100000 }, new Date()));
   const { key } = await issueApiKey(database.db, {
     userId: user.id,
     environment: 'live',

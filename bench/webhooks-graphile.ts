@@ -42,7 +42,7 @@ const runner = await run({
   taskList: {
     webhook_deliver: async (payload) => {
       const deliveryId = Number((payload as { deliveryId: number }).deliveryId);
-      await attemptWebhookDelivery(db, deliveryId, { config, now: () => new Date(), logger });
+      await attemptWebhookDelivery({ db }, deliveryId, { config, now: () => new Date(), logger });
     },
   },
 });

@@ -359,7 +359,9 @@ try {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as AddressInfo;
   const config = parseConfig({ DATA_DIR: dataDir, SECRET_KEY, WEBHOOK_ALLOW_PRIVATE: 'true' });
-  const { account } = await createAccount(db, { email: 'bench@example.com' }, new Date());
+  const { account } = await db
+    .transaction()
+    .execute((tx) => createAccount(tx, { email: 'bench@example.com' }, new Date()));
   scopeFor = { accountId: account.id, environment: 'live' };
   const created = await createWebhookEndpoint(db, scopeFor, {
     input: { url: `http://127.0.0.1:${port}/hooks`, events: ['signer.signed'] },

@@ -743,9 +743,9 @@ describe('request.seal failures', () => {
     const req = await completedRequest(owner.key);
     await t.db.deleteFrom('jobs').where('kind', '=', SEAL_JOB).where(forRequest(req.id)).execute();
     const later = new Date(Date.now() + 30 * 60_000);
-    expect(await requeueStuckSealing(t.db, new Date(), { olderThanMinutes: 15 })).not.toContain(req.id);
-    expect(await requeueStuckSealing(t.db, later, { olderThanMinutes: 15 })).toContain(req.id);
-    expect(await requeueStuckSealing(t.db, later, { olderThanMinutes: 15 })).not.toContain(req.id);
+    expect(await requeueStuckSealing(jctx, new Date(), { olderThanMinutes: 15 })).not.toContain(req.id);
+    expect(await requeueStuckSealing(jctx, later, { olderThanMinutes: 15 })).toContain(req.id);
+    expect(await requeueStuckSealing(jctx, later, { olderThanMinutes: 15 })).not.toContain(req.id);
     await drainJobs(jctx, jobHandlers);
     expect((await requestRow(req.id)).sealing_status).toBe('done');
   });

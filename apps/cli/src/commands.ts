@@ -142,7 +142,7 @@ function retryCommand(channel: MessageChannel): Command {
         );
       if (id !== null && id < 1)
         throw new CoreError('invalid_parameter', `--id must be a positive integer, got "${id}"`);
-      return retryUndeliverableMessages(ctx.db, channel, { id, now: ctx.now() });
+      return retryUndeliverableMessages(ctx, channel, { id, now: ctx.now() });
     },
     text: (r) =>
       r.data.length
@@ -330,7 +330,7 @@ export const commands: Record<string, Command> = {
     run: async (ctx, o) => {
       const id = int(o, 'id', true)!;
       const scope = await webhookEndpointScope(ctx.db, id);
-      return sendTestWebhook(ctx.db, scope, { endpointId: id, config: ctx.config, now: ctx.now });
+      return sendTestWebhook(ctx, scope, { endpointId: id, config: ctx.config, now: ctx.now });
     },
     text: deliveryLine,
   },

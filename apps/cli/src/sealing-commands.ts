@@ -36,7 +36,7 @@ export const sealingCommands: Record<string, Command> = {
     run: async (ctx, o) => {
       const id = positiveInt(o, 'id', true)!;
       await assertSealingRetryable(ctx.db, id);
-      if (!(await retrySealing(ctx.db, id)))
+      if (!(await retrySealing(ctx, id)))
         throw new CoreError('invalid_request', `Signature request ${id} could not be queued for sealing`);
       return { id, sealing_status: 'pending' as const };
     },

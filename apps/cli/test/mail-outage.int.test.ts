@@ -74,7 +74,7 @@ describe('issue 41: mail survives an SMTP outage', () => {
       // 5 s doubling, at most every 10 minutes: about 9 attempts in 30 minutes, more than the old 8.
       expect(mail.attempts).toBeGreaterThanOrEqual(9);
     }
-    const backlog = await readMessageBacklog(t.db);
+    const backlog = await t.db.transaction().execute((tx) => readMessageBacklog(tx));
     expect(backlog.find((r) => r.channel === 'mail')).toMatchObject({ waiting: 3, undeliverable: 0 });
 
     await smtp.up();
@@ -87,7 +87,10 @@ describe('issue 41: mail survives an SMTP outage', () => {
     // Nothing goes out again later.
     await advance(60 * MINUTE, 10 * MINUTE);
     for (const address of to) expect(receivedBy(address), address).toBe(1);
-    expect((await readMessageBacklog(t.db)).find((r) => r.channel === 'mail')?.waiting).toBe(0);
+    expect(
+      (await t.db.transaction().execute((tx) => readMessageBacklog(tx))).find((r) => r.channel === 'mail')
+        ?.waiting,
+    ).toBe(0);
   });
 
   it('SMTP down for a day (clock moved): every invitation arrives exactly once when it is back', async () => {
@@ -131,7 +134,9 @@ describe('issue 41: mail survives an SMTP outage', () => {
       .where('status', 'in', ['queued', 'running'])
       .execute();
     expect(pending).toHaveLength(0);
-    expect((await readMessageBacklog(t.db)).find((r) => r.channel === 'mail')).toMatchObject({
+    expect(
+      (await t.db.transaction().execute((tx) => readMessageBacklog(tx))).find((r) => r.channel === 'mail'),
+    ).toMatchObject({
       waiting: 0,
       undeliverable: 2,
     });

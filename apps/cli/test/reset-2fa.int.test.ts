@@ -41,11 +41,11 @@ describe('esign user reset-2fa', () => {
   it('removes the authenticator app and recovery codes of a locked-out admin, ends their sessions, records it in the audit log; the password alone signs in again', async () => {
     const email = `locked-${Date.now()}@example.com`;
     const password = 'locked out admin 1';
-    const { user, account } = await createAccount(
-      t.db,
-      { email, password, name: 'Lou', accountName: 'Locked' },
-      new Date(),
-    );
+    const { user, account } = await t.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(tx, { email, password, name: 'Lou', accountName: 'Locked' }, new Date()),
+      );
     await t.db
       .insertInto('user_totp')
       .values({
@@ -83,11 +83,15 @@ describe('esign user reset-2fa', () => {
 
   it('removes a user’s passkeys too (a lost phone held them), recorded in the audit log', async () => {
     const email = `passkey-lost-${Date.now()}@example.com`;
-    const { user, account } = await createAccount(
-      t.db,
-      { email, password: 'lost passkey 1', name: 'Pia', accountName: 'Lost' },
-      new Date(),
-    );
+    const { user, account } = await t.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(
+          tx,
+          { email, password: 'lost passkey 1', name: 'Pia', accountName: 'Lost' },
+          new Date(),
+        ),
+      );
     await t.db
       .insertInto('user_passkeys')
       .values({
@@ -114,11 +118,9 @@ describe('esign user reset-2fa', () => {
   it('esign account sso-optional: an account that requires single sign-on (its provider down) lets passwords in again', async () => {
     const email = `sso-locked-${Date.now()}@example.com`;
     const password = 'sso locked out 1';
-    const { account } = await createAccount(
-      t.db,
-      { email, password, name: 'Sol', accountName: 'SSO' },
-      new Date(),
-    );
+    const { account } = await t.db
+      .transaction()
+      .execute((tx) => createAccount(tx, { email, password, name: 'Sol', accountName: 'SSO' }, new Date()));
     await t.db
       .insertInto('account_sso')
       .values({

@@ -39,10 +39,18 @@ let n = 0;
 async function person(opts: { billingCountry?: string; lifetime?: boolean } = {}) {
   n += 1;
   const email = `person${n}-${Date.now()}@example.com`;
-  const { account, user } = await createAccount(
-    t.db,
-    { email, password: PASSWORD, billingCountry: opts.billingCountry, credits: 1, lifetime: opts.lifetime },
-    new Date(),
+  const { account, user } = await t.db.transaction().execute((tx) =>
+    createAccount(
+      tx,
+      {
+        email,
+        password: PASSWORD,
+        billingCountry: opts.billingCountry,
+        credits: 1,
+        lifetime: opts.lifetime,
+      },
+      new Date(),
+    ),
   );
   const key = await issueApiKey(t.db, { userId: user.id, environment: 'live', permission: 'full' });
   return { email, accountId: account.id, userId: user.id, key: key.key };

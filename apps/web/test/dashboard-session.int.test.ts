@@ -52,7 +52,11 @@ async function call(
 /** A new account's admin signs in (each test its own, so sign-in rate limits stay out of the way). */
 async function signIn() {
   const email = `owner-${++n}-${Date.now()}@example.com`;
-  await createAccount(t.db, { email, password, name: 'Owner', accountName: 'Owner Co' }, new Date());
+  await t.db
+    .transaction()
+    .execute((tx) =>
+      createAccount(tx, { email, password, name: 'Owner', accountName: 'Owner Co' }, new Date()),
+    );
   const r = await call('auth.signIn', { input: { email, password } });
   expect(r.error).toBeNull();
   const setCookie = r.res.headers.get('set-cookie')!;

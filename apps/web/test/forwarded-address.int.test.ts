@@ -100,11 +100,11 @@ describe('issue 29 item 1: TRUST_PROXY unset, X-Forwarded-For is not believed', 
 
   it('the session row records the connecting address, not the forwarded one', async () => {
     const email = stranger();
-    await createAccount(
-      plain.db,
-      { email, password: PASSWORD, name: 'Pat', accountName: 'Pat Co' },
-      new Date(),
-    );
+    await plain.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(tx, { email, password: PASSWORD, name: 'Pat', accountName: 'Pat Co' }, new Date()),
+      );
     const done = await signIn(plain, email, PASSWORD, { 'x-forwarded-for': '203.0.113.60' });
     expect(done.status).toBe(200);
     const row = await sessionOf(plain, email);
@@ -127,11 +127,11 @@ describe('issue 29 item 1: TRUST_PROXY names the proxy, the forwarded address is
 
   it('the session row, the link visit and the audit trail record the forwarded address', async () => {
     const email = stranger();
-    await createAccount(
-      proxied.db,
-      { email, password: PASSWORD, name: 'Fay', accountName: 'Fay Co' },
-      new Date(),
-    );
+    await proxied.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(tx, { email, password: PASSWORD, name: 'Fay', accountName: 'Fay Co' }, new Date()),
+      );
     const done = await signIn(proxied, email, PASSWORD, { 'x-forwarded-for': '203.0.113.61' });
     expect(done.status).toBe(200);
     expect((await sessionOf(proxied, email)).ip).toBe('203.0.113.61');

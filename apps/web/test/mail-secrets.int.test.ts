@@ -99,9 +99,9 @@ describe('without SMTP_URL (the outbox is the delivery channel)', () => {
     // expired: the housekeeping sweep purges it
     const d = await otpSigner();
     const codeD = await requestCode(d.token, d.id);
-    await purgeMailSecrets(t.db, new Date(Date.now() + 9 * 60_000));
+    await t.db.transaction().execute((tx) => purgeMailSecrets(tx, new Date(Date.now() + 9 * 60_000)));
     expect((await mailsOf(d.id, 'otp'))[0]!.text_body).toContain(codeD);
-    await purgeMailSecrets(t.db, new Date(Date.now() + 10 * 60_000 + 1000));
+    await t.db.transaction().execute((tx) => purgeMailSecrets(tx, new Date(Date.now() + 10 * 60_000 + 1000)));
     expectPurged((await mailsOf(d.id, 'otp'))[0]!, codeD);
   });
 
@@ -139,7 +139,8 @@ describe('without SMTP_URL (the outbox is the delivery channel)', () => {
 
     const canceled = await t.api('POST', `signature_requests/${res.body.id}/cancel`, { key: owner.key });
     expect(canceled.status).toBe(200);
-    expect(await purgeMailSecrets(t.db, new Date())).toBeGreaterThanOrEqual(1);
+    const purged = await t.db.transaction().execute((tx) => purgeMailSecrets(tx, new Date()));
+    expect(purged).toBeGreaterThanOrEqual(1);
     expectPurged((await mailsOf(andy.id))[0]!, tokenOf(andyUrl));
   });
 
@@ -223,7 +224,7 @@ describe('with SMTP_URL', () => {
     expect((await s.api('POST', `signature_requests/${res.body.id}/cancel`, { key: acct.key })).status).toBe(
       200,
     );
-    await purgeMailSecrets(s.db, new Date());
+    await s.db.transaction().execute((tx) => purgeMailSecrets(tx, new Date()));
     await s.db
       .updateTable('jobs')
       .set({ run_at: new Date(0) })

@@ -68,11 +68,15 @@ describe.runIf(browserTestsEnabled('passkeys'))('passkeys in a real browser (vir
 
   const user = async () => {
     const email = `passkey-${++n}-${Date.now()}@example.com`;
-    await createAccount(
-      t.db,
-      { email, password: PASSWORD, name: 'Pat Passkey', accountName: 'Acme' },
-      new Date(),
-    );
+    await t.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(
+          tx,
+          { email, password: PASSWORD, name: 'Pat Passkey', accountName: 'Acme' },
+          new Date(),
+        ),
+      );
     return email;
   };
 

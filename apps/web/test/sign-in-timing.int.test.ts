@@ -50,11 +50,15 @@ describe('sign-in links and password resets answer alike for known and unknown a
       const known: string[] = [];
       for (let i = 0; i < PAIRS; i++) {
         const email = `known-${procedure}-${i}@example.com`;
-        await createAccount(
-          t.db,
-          { email, password: 'a long password 1', name: 'K', accountName: 'K Co' },
-          new Date(),
-        );
+        await t.db
+          .transaction()
+          .execute((tx) =>
+            createAccount(
+              tx,
+              { email, password: 'a long password 1', name: 'K', accountName: 'K Co' },
+              new Date(),
+            ),
+          );
         known.push(email);
       }
       // Warm-up (first requests pay for connections and compiled code).

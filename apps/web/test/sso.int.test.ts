@@ -75,11 +75,15 @@ describe.runIf(browserTestsEnabled('single sign-on'))(
         else void handle(req, res);
       });
       adminEmail = `admin-${Date.now()}@acme.test`;
-      await createAccount(
-        t.db,
-        { email: adminEmail, password: PASSWORD, name: 'Ada Admin', accountName: 'Acme' },
-        new Date(),
-      );
+      await t.db
+        .transaction()
+        .execute((tx) =>
+          createAccount(
+            tx,
+            { email: adminEmail, password: PASSWORD, name: 'Ada Admin', accountName: 'Acme' },
+            new Date(),
+          ),
+        );
     });
     afterAll(async () => {
       await browser?.close();

@@ -72,7 +72,11 @@ describe('issue 29 item 2: /trpc batches', () => {
   it("the dashboard's session: a batch of 3 lowers RateLimit-Remaining by 3", async () => {
     const email = `batch-${Date.now()}@example.com`;
     const password = 'batch password 1';
-    await createAccount(t.db, { email, password, name: 'Bea', accountName: 'Bea Co' }, new Date());
+    await t.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(tx, { email, password, name: 'Bea', accountName: 'Bea Co' }, new Date()),
+      );
     const signIn = await fetch(`${t.baseUrl}/trpc/auth.signIn`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: t.baseUrl },

@@ -59,7 +59,11 @@ describe('tRPC errors carry the JSON-RPC code of their kind (issue 29 item 5)', 
   it('a CSRF refusal: 403 forbidden, JSON-RPC FORBIDDEN (-32003)', async () => {
     const email = `csrf-${Date.now()}@example.com`;
     const password = 'owner password 1';
-    await createAccount(t.db, { email, password, name: 'Owner', accountName: 'Owner Co' }, new Date());
+    await t.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(tx, { email, password, name: 'Owner', accountName: 'Owner Co' }, new Date()),
+      );
     const signIn = await call('auth.signIn', { input: { email, password } });
     const cookie = signIn.res.headers.get('set-cookie')!.split(';')[0]!;
     const r = await call('apiKeys.create', { cookie, input: { environment: 'live', permission: 'full' } });

@@ -82,11 +82,15 @@ describe.runIf(browserTestsEnabled('two-step sign-in'))('two-step sign-in in a r
 
   it('set up on the account page (QR code, key, first code, ten recovery codes), then sign in with password + app code, and with a recovery code', async () => {
     const email = `two-step-${++n}-${Date.now()}@example.com`;
-    await createAccount(
-      t.db,
-      { email, password: PASSWORD, name: 'Tess Two-Step', accountName: 'Acme' },
-      new Date(),
-    );
+    await t.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(
+          tx,
+          { email, password: PASSWORD, name: 'Tess Two-Step', accountName: 'Acme' },
+          new Date(),
+        ),
+      );
 
     // Enrolment.
     const first = await newPage();
@@ -164,11 +168,11 @@ describe.runIf(browserTestsEnabled('two-step sign-in'))('two-step sign-in in a r
 
   it('issue 45 item 2: an admin requires two-step sign-in on the team page; a member without it is led through setting it up at the next sign-in before any page opens', async () => {
     const email = `rule-admin-${++n}-${Date.now()}@example.com`;
-    const { account } = await createAccount(
-      t.db,
-      { email, password: PASSWORD, name: 'Ann Admin', accountName: 'Ruled' },
-      new Date(),
-    );
+    const { account } = await t.db
+      .transaction()
+      .execute((tx) =>
+        createAccount(tx, { email, password: PASSWORD, name: 'Ann Admin', accountName: 'Ruled' }, new Date()),
+      );
     const memberEmail = `rule-member-${n}-${Date.now()}@example.com`;
     await createUser(t.db, {
       accountId: account.id,

@@ -27,16 +27,16 @@ function housekeeping(rt: Runtime, now: () => Date) {
         // OAuth codes, tokens, consent interactions and connections past their expiry.
         await pruneOAuthRecords(rt.db, now());
         // Outbox bodies whose signing link or code no longer works, or that went out by SMTP.
-        await purgeMailSecrets(rt.db, now());
+        await rt.db.transaction().execute((tx) => purgeMailSecrets(tx, now()));
         // Sign-ins that can no longer complete (passkey requests, single sign-ons, second steps).
-        await pruneSignInAttempts(rt.db, now());
+        await rt.db.transaction().execute((tx) => pruneSignInAttempts(tx, now()));
       },
     },
     {
       // Completed requests whose sealing job was lost get a new one (core services/sealing/queue.ts).
       every: 5 * 60_000,
       run: async () => {
-        const ids = await requeueStuckSealing(rt.db, now(), { olderThanMinutes: 15 });
+        const ids = await requeueStuckSealing(rt, now(), { olderThanMinutes: 15 });
         if (ids.length) rt.logger.warn({ requestIds: ids }, 'sealing re-enqueued for stuck requests');
       },
     },

@@ -47,7 +47,9 @@ afterAll(async () => {
 describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried with the same event id)', () => {
   it('SIGKILL while the request is in flight: the attempt is kept, then retried after the lease with the same id', async () => {
     const config = parseConfig({ ...env, DATABASE_URL: tdb.url });
-    const { account } = await createAccount(tdb.db, { email: 'kill@example.com' }, new Date());
+    const { account } = await tdb.db
+      .transaction()
+      .execute((tx) => createAccount(tx, { email: 'kill@example.com' }, new Date()));
     const scope = { accountId: account.id, environment: 'live' as const };
     const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
       input: { url: r.url, events: ['signer.signed'] },
@@ -91,7 +93,7 @@ describe('a worker killed mid-delivery (issue #5: loses nothing; attempt retried
     // Meanwhile nobody else may send it: the job and the delivery are both held.
     const ctx = testJobContext(tdb.db, config, now);
     expect(await runOneJob(ctx, jobHandlers, { workerId: 'bystander' })).toBe(false);
-    expect(await attemptWebhookDelivery(tdb.db, delivery.id, { config, now })).toMatchObject({
+    expect(await attemptWebhookDelivery(tdb, delivery.id, { config, now })).toMatchObject({
       kind: 'leased',
     });
 

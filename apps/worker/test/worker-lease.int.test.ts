@@ -51,7 +51,9 @@ describe('short, renewed job leases (issue 9.5)', () => {
     timeout: 120_000,
   }, async () => {
     receiver = await startReceiver({ reply: (_q, i) => (i === 0 ? 'hang' : 200) });
-    const { account } = await createAccount(tdb.db, { email: 'lease@example.com' }, new Date());
+    const { account } = await tdb.db
+      .transaction()
+      .execute((tx) => createAccount(tx, { email: 'lease@example.com' }, new Date()));
     const scope = { accountId: account.id, environment: 'live' as const };
     const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
       input: { url: receiver.url, events: ['signer.signed'] },

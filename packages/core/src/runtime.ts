@@ -87,9 +87,9 @@ export async function createRuntime(
   metrics?.watch({
     dbPool: database.poolStats,
     documentPool: documentPoolStats,
-    jobQueue: (now) => readJobQueue(database.db, now),
+    jobQueue: (now) => database.db.transaction().execute((tx) => readJobQueue(tx, now)),
     jobKinds: Object.keys(jobHandlers),
-    messageBacklog: () => readMessageBacklog(database.db),
+    messageBacklog: () => database.db.transaction().execute((tx) => readMessageBacklog(tx)),
   });
   const sweeper = sweepUploadsNowAndThen(join(config.DATA_DIR, 'uploads'), logger);
   const deps: CoreDeps = { ...createCoreDeps(config), ...(metrics ? { metrics } : {}) };

@@ -101,11 +101,11 @@ export const uniqueEmail = (label: string) =>
 /** An account whose admin has a password; more users with roles on demand. */
 export async function accountWithPassword(db: Db, password = 'admin password 1') {
   const email = uniqueEmail('admin');
-  const { account, user } = await createAccount(
-    db,
-    { email, name: 'Ada Admin', password, accountName: 'Acme' },
-    new Date(),
-  );
+  const { account, user } = await db
+    .transaction()
+    .execute((tx) =>
+      createAccount(tx, { email, name: 'Ada Admin', password, accountName: 'Acme' }, new Date()),
+    );
   const addUser = async (role: UserRole, pw = 'user password 1') => {
     const u = await createUser(db, {
       accountId: account.id,

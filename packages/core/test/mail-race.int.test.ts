@@ -32,13 +32,15 @@ describe('mail sent by two processes at once', () => {
       deps: createCoreDeps(config),
       now: () => new Date(),
     };
-    const mailId = await queueMail(tdb.db, {
-      kind: 'notice',
-      to: 'race@example.com',
-      subject: 'Race',
-      text: 'hello',
-      html: '<p>hello</p>',
-    });
+    const mailId = await tdb.db.transaction().execute((tx) =>
+      queueMail(tx, {
+        kind: 'notice',
+        to: 'race@example.com',
+        subject: 'Race',
+        text: 'hello',
+        html: '<p>hello</p>',
+      }),
+    );
     // Another process (here: this open transaction) holds the row while it sends.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));

@@ -28,26 +28,30 @@ async function issue(opts: { aud?: string; scope?: string; env?: 'live' | 'test'
   const accountId = oauthSubject(owner.userId, opts.env ?? 'live');
   const grantId = `grant-${counter}`;
   const token = `access-token-${counter}-${'x'.repeat(30)}`;
-  await upsertRecord(tdb.db, 'Grant', {
-    id: grantId,
-    payload: { jti: grantId, kind: 'Grant', accountId, clientId: 'c1' },
-    expiresInSeconds: 3600,
-    now,
-  });
-  await upsertRecord(tdb.db, 'AccessToken', {
-    id: token,
-    payload: {
-      jti: token,
-      kind: 'AccessToken',
-      accountId,
-      clientId: 'c1',
-      grantId,
-      scope: opts.scope ?? 'read write',
-      aud: opts.aud ?? mcpResource(PUBLIC_URL),
-    },
-    expiresInSeconds: opts.ttl ?? 3600,
-    now,
-  });
+  await tdb.db.transaction().execute((tx) =>
+    upsertRecord(tx, 'Grant', {
+      id: grantId,
+      payload: { jti: grantId, kind: 'Grant', accountId, clientId: 'c1' },
+      expiresInSeconds: 3600,
+      now,
+    }),
+  );
+  await tdb.db.transaction().execute((tx) =>
+    upsertRecord(tx, 'AccessToken', {
+      id: token,
+      payload: {
+        jti: token,
+        kind: 'AccessToken',
+        accountId,
+        clientId: 'c1',
+        grantId,
+        scope: opts.scope ?? 'read write',
+        aud: opts.aud ?? mcpResource(PUBLIC_URL),
+      },
+      expiresInSeconds: opts.ttl ?? 3600,
+      now,
+    }),
+  );
   return { token, grantId, issuedAt: now };
 }
 
@@ -142,12 +146,14 @@ describe('the authorization server store (oauth_records)', () => {
 
   it('consuming a record (a rotated refresh token) marks it once; it is then seen as consumed', async () => {
     const now = new Date();
-    await upsertRecord(tdb.db, 'RefreshToken', {
-      id: 'rt-1',
-      payload: { kind: 'RefreshToken', grantId: 'g' },
-      expiresInSeconds: 60,
-      now,
-    });
+    await tdb.db.transaction().execute((tx) =>
+      upsertRecord(tx, 'RefreshToken', {
+        id: 'rt-1',
+        payload: { kind: 'RefreshToken', grantId: 'g' },
+        expiresInSeconds: 60,
+        now,
+      }),
+    );
     expect((await findRecord(tdb.db, 'RefreshToken', { id: 'rt-1', now }))?.consumed).toBeUndefined();
     expect(await consumeRecord(tdb.db, 'RefreshToken', { id: 'rt-1', now })).toBe(true);
     const later = new Date(now.getTime() + 5000);
@@ -162,18 +168,22 @@ describe('the authorization server store (oauth_records)', () => {
 
   it('a refresh token extends its grant: a connection lives as long as its newest refresh token', async () => {
     const now = new Date();
-    await upsertRecord(tdb.db, 'Grant', {
-      id: 'g-extend',
-      payload: { kind: 'Grant', accountId: oauthSubject(owner.userId, 'live') },
-      expiresInSeconds: 60,
-      now,
-    });
-    await upsertRecord(tdb.db, 'RefreshToken', {
-      id: 'rt-extend',
-      payload: { kind: 'RefreshToken', grantId: 'g-extend' },
-      expiresInSeconds: 3600,
-      now,
-    });
+    await tdb.db.transaction().execute((tx) =>
+      upsertRecord(tx, 'Grant', {
+        id: 'g-extend',
+        payload: { kind: 'Grant', accountId: oauthSubject(owner.userId, 'live') },
+        expiresInSeconds: 60,
+        now,
+      }),
+    );
+    await tdb.db.transaction().execute((tx) =>
+      upsertRecord(tx, 'RefreshToken', {
+        id: 'rt-extend',
+        payload: { kind: 'RefreshToken', grantId: 'g-extend' },
+        expiresInSeconds: 3600,
+        now,
+      }),
+    );
     expect(
       await findRecord(tdb.db, 'Grant', { id: 'g-extend', now: new Date(now.getTime() + 3000_000) }),
     ).toBeDefined();
@@ -224,17 +234,19 @@ describe('registered clients that never connect are removed (open registration c
       .set({ purchases_hidden: true })
       .where('id', '=', 'prune-hidden')
       .execute();
-    await upsertRecord(tdb.db, 'Grant', {
-      id: 'prune-grant',
-      payload: {
-        jti: 'prune-grant',
-        kind: 'Grant',
-        accountId: oauthSubject(owner.userId, 'live'),
-        clientId: 'prune-connected',
-      },
-      expiresInSeconds: 3600,
-      now,
-    });
+    await tdb.db.transaction().execute((tx) =>
+      upsertRecord(tx, 'Grant', {
+        id: 'prune-grant',
+        payload: {
+          jti: 'prune-grant',
+          kind: 'Grant',
+          accountId: oauthSubject(owner.userId, 'live'),
+          clientId: 'prune-connected',
+        },
+        expiresInSeconds: 3600,
+        now,
+      }),
+    );
     expect(await pruneUnusedOAuthClients(tdb.db, now)).toBe(1);
     expect(await exists('prune-unused')).toBe(false);
     for (const id of ['prune-recent', 'prune-connected', 'prune-hidden']) expect(await exists(id)).toBe(true);

@@ -239,7 +239,7 @@ describe('single sign-on sign-in, without a provider', () => {
         .values({ ticket_hash: hash, purpose: 'sign_in', challenge: 'c', expires_at: expires })
         .execute();
     }
-    const gone = await pruneSignInAttempts(db, clock.now);
+    const gone = await db.transaction().execute((tx) => pruneSignInAttempts(tx, clock.now));
     expect(gone.sso).toBeGreaterThanOrEqual(1);
     expect(gone.webauthn).toBeGreaterThanOrEqual(1);
     const left = await db

@@ -52,7 +52,9 @@ let accounts = 0;
 /** A fresh account with an endpoint on a new loopback receiver; `emit(n)` commits n events at `at`. */
 async function setup(reply?: ReplyFn, clock?: { now: Date }) {
   accounts += 1;
-  const { account } = await createAccount(db, { email: `batch${accounts}@example.com` }, new Date());
+  const { account } = await db
+    .transaction()
+    .execute((tx) => createAccount(tx, { email: `batch${accounts}@example.com` }, new Date()));
   const scope: Scope = { accountId: account.id, environment: 'live' };
   const r = await startReceiver({
     ...(reply ? { reply } : {}),

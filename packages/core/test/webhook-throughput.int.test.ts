@@ -40,7 +40,9 @@ describe('webhook delivery at concurrency (issue 16: no duplicates, no lost even
       deps: createCoreDeps(config),
       now: () => new Date(),
     };
-    const { account } = await createAccount(tdb.db, { email: 'many@example.com' }, new Date());
+    const { account } = await tdb.db
+      .transaction()
+      .execute((tx) => createAccount(tx, { email: 'many@example.com' }, new Date()));
     const scope = { accountId: account.id, environment: 'live' as const };
     const { endpoint, secret } = await createWebhookEndpoint(tdb.db, scope, {
       input: { url: r.url, events: ['signer.signed'] },

@@ -36,7 +36,9 @@ beforeAll(async () => {
     deps: createCoreDeps(config),
     now: () => new Date(),
   };
-  const { account } = await createAccount(tdb.db, { email: 'turns@example.com' }, new Date());
+  const { account } = await tdb.db
+    .transaction()
+    .execute((tx) => createAccount(tx, { email: 'turns@example.com' }, new Date()));
   scope = { accountId: account.id, environment: 'live' };
   const created = await createWebhookEndpoint(tdb.db, scope, {
     input: { url: r.url, events: ['signer.signed'] },

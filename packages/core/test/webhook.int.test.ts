@@ -91,11 +91,15 @@ const webhookOptions = (config: Config, lookup: ResolveHost = noDns) => ({
 let accounts = 0;
 async function newScope(environment: Environment = 'live'): Promise<Scope & { userId: number }> {
   accounts += 1;
-  const { account, user } = await createAccount(
-    db,
-    { email: `hooks${accounts}-${Math.random().toString(36).slice(2, 8)}@example.com` },
-    new Date(),
-  );
+  const { account, user } = await db
+    .transaction()
+    .execute((tx) =>
+      createAccount(
+        tx,
+        { email: `hooks${accounts}-${Math.random().toString(36).slice(2, 8)}@example.com` },
+        new Date(),
+      ),
+    );
   return { accountId: account.id, environment, userId: user.id };
 }
 
@@ -255,7 +259,7 @@ describe('webhook endpoints (issue #5: URL, events, headers, secret, enabled)', 
       code: 'not_found',
     });
     await expect(
-      sendTestWebhook(db, other, { endpointId: endpoint.id, ...webhookOptions(configWith()) }),
+      sendTestWebhook({ db }, other, { endpointId: endpoint.id, ...webhookOptions(configWith()) }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(listWebhookDeliveries(db, other, { endpointId: endpoint.id })).rejects.toMatchObject({
       code: 'not_found',
@@ -717,7 +721,7 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver();
     const endpoint = await endpointFor(scope, r, { events: ['template.created'] });
-    const record = await sendTestWebhook(db, scope, {
+    const record = await sendTestWebhook({ db }, scope, {
       endpointId: endpoint.id,
       ...webhookOptions(configWith()),
     });
@@ -763,7 +767,10 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const scope = await newScope();
     const r = await receiver(() => 500);
     const endpoint = await endpointFor(scope, r);
-    const record = await sendTestWebhook(db, scope, { endpointId: endpoint.id, ...webhookOptions(config) });
+    const record = await sendTestWebhook({ db }, scope, {
+      endpointId: endpoint.id,
+      ...webhookOptions(config),
+    });
     expect(record).toMatchObject({
       status: 'failed',
       attempt_count: 1,
@@ -783,7 +790,7 @@ describe('webhook.test (spec, Event types: sent immediately whatever events are 
     const r = await receiver();
     const endpoint = await endpointFor(scope, r);
     await disableWebhookEndpoint(db, scope, { id: endpoint.id, now: clock.now });
-    const record = await sendTestWebhook(db, scope, {
+    const record = await sendTestWebhook({ db }, scope, {
       endpointId: endpoint.id,
       ...webhookOptions(configWith()),
     });
@@ -882,10 +889,10 @@ describe('workers (issue #5: never delivered twice concurrently; a killed worker
     const [row] = await deliveriesOf(event.id);
     const opts = { config, now: () => clock.now, lookup: noDns };
     for (const attempt of [1, 2]) {
-      const first = attemptWebhookDelivery(db, row!.id, opts);
+      const first = attemptWebhookDelivery({ db }, row!.id, opts);
       await slow.waitFor(attempt);
       // In flight: a second worker (a duplicate wake-up, say) finds the delivery held.
-      expect(await attemptWebhookDelivery(db, row!.id, opts)).toEqual({
+      expect(await attemptWebhookDelivery({ db }, row!.id, opts)).toEqual({
         kind: 'leased',
         until: new Date(clock.now.getTime() + webhookLeaseMs(config)),
       });
@@ -893,7 +900,7 @@ describe('workers (issue #5: never delivered twice concurrently; a killed worker
       expect(await first).toMatchObject({ kind: attempt === 1 ? 'retrying' : 'succeeded', attempt });
       clock.now = new Date(clock.now.getTime() + MINUTE);
     }
-    expect(await attemptWebhookDelivery(db, row!.id, opts)).toEqual({ kind: 'skipped' });
+    expect(await attemptWebhookDelivery({ db }, row!.id, opts)).toEqual({ kind: 'skipped' });
     expect(slow.requests).toHaveLength(2);
   });
 });

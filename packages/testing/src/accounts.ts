@@ -32,17 +32,19 @@ export async function createTestAccount(
 ): Promise<TestAccount> {
   counter += 1;
   const email = `user${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const { account, user } = await createAccount(
-    db,
-    {
-      email,
-      name: `User ${counter}`,
-      credits: opts.credits,
-      lifetime: opts.lifetime,
-      overdraft: opts.overdraft,
-      billingCountry: opts.billingCountry,
-    },
-    new Date(),
+  const { account, user } = await db.transaction().execute((tx) =>
+    createAccount(
+      tx,
+      {
+        email,
+        name: `User ${counter}`,
+        credits: opts.credits,
+        lifetime: opts.lifetime,
+        overdraft: opts.overdraft,
+        billingCountry: opts.billingCountry,
+      },
+      new Date(),
+    ),
   );
   const newKey = async (
     k: { environment?: Environment; permission?: Permission; expiresAt?: Date | null } = {},

@@ -31,12 +31,15 @@ export function postgresAdapter(db: Db, now: () => Date) {
         await saveClient(db, id, { metadata: payload as OAuthPayload, metadataUrl: null, now: now() });
         return;
       }
-      await upsertRecord(db, this.model, {
-        id,
-        payload: payload as OAuthPayload,
-        expiresInSeconds: expiresIn,
-        now: now(),
-      });
+      // A refresh token and its grant's new expiry commit together.
+      await db.transaction().execute((tx) =>
+        upsertRecord(tx, this.model, {
+          id,
+          payload: payload as OAuthPayload,
+          expiresInSeconds: expiresIn,
+          now: now(),
+        }),
+      );
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {

@@ -31,5 +31,5 @@ export const dashboardRouter = router({
     .input(IdInput)
     .query(({ ctx, input }) => requestDocuments(ctx, scopeOf(ctx.actor), input.id)),
   /** Admins: this account side's emails and SMS still being retried, and those given up (issue 41). */
-  messageBacklog: adminReadProcedure.query(({ ctx }) => accountMessageBacklog(ctx.db, scopeOf(ctx.actor))),
+  messageBacklog: adminReadProcedure.query(({ ctx }) => accountMessageBacklog(ctx, scopeOf(ctx.actor))),
 });

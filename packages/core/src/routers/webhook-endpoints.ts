@@ -73,7 +73,7 @@ export const webhookEndpointsRouter = router({
   test: adminProcedure
     .input(WebhookEndpointIdInput)
     .mutation(({ ctx, input }) =>
-      sendTestWebhook(ctx.db, scopeOf(ctx.actor), { endpointId: input.id, ...opts(ctx) }),
+      sendTestWebhook(ctx, scopeOf(ctx.actor), { endpointId: input.id, ...opts(ctx) }),
     ),
 
   deliveries: adminReadProcedure.input(ListWebhookDeliveriesInput).query(({ ctx, input }) =>
@@ -89,6 +89,6 @@ export const webhookEndpointsRouter = router({
   retryDelivery: adminProcedure
     .input(WebhookEndpointIdInput)
     .mutation(({ ctx, input }) =>
-      retryWebhookDelivery(ctx.db, scopeOf(ctx.actor), { id: input.id, ...opts(ctx) }),
+      retryWebhookDelivery(ctx, scopeOf(ctx.actor), { id: input.id, ...opts(ctx) }),
     ),
 });

@@ -1,4 +1,4 @@
-import type { Executor, UserRole } from '@esign/db';
+import type { Executor, Tx, UserRole } from '@esign/db';
 import {
   type AccountNameRow,
   archiveAccountRow,
@@ -59,21 +59,21 @@ async function assertEmailFree(db: Executor, email: string): Promise<void> {
 }
 
 /** Creates an account (it has a live and a test side) with its first user, an admin. */
-export async function createAccount(db: Executor, input: NewAccountInput, now: Date) {
+export async function createAccount(tx: Tx, input: NewAccountInput, now: Date) {
   const email = checkEmail(input.email);
-  await assertEmailFree(db, email);
+  await assertEmailFree(tx, email);
   if (input.overdraft !== undefined && (!Number.isInteger(input.overdraft) || input.overdraft > 0)) {
     throw new CoreError('invalid_parameter', 'overdraft must be 0 or a negative integer');
   }
   if (input.credits !== undefined && (!Number.isInteger(input.credits) || input.credits < 0)) {
     throw new CoreError('invalid_parameter', 'credits must be a non-negative integer');
   }
-  const account = await insertAccount(db, {
+  const account = await insertAccount(tx, {
     name: input.accountName ?? input.name ?? null,
     plan: input.lifetime ? 'lifetime' : 'credits',
     overdraftLimit: input.overdraft ?? 0,
   });
-  const user = await insertUser(db, {
+  const user = await insertUser(tx, {
     account_id: account.id,
     email,
     name: input.name ?? null,
@@ -81,7 +81,7 @@ export async function createAccount(db: Executor, input: NewAccountInput, now: D
     password_hash: input.password ? await hashPassword(input.password) : null,
     billing_country: checkCountry(input.billingCountry),
   });
-  if (input.credits) await insertInitialGrant(db, account.id, { credits: input.credits, now });
+  if (input.credits) await insertInitialGrant(tx, account.id, { credits: input.credits, now });
   return { account, user: { id: user.id, email: user.email, name: user.name } };
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from '@esign/db';
+import type { Executor } from '@esign/db';
 import { findEventSigners } from '@esign/db/queries/events';
 import { findEndpointsByIds } from '@esign/db/queries/webhook-endpoints';
 import type { Config } from '../config.ts';
@@ -21,7 +21,7 @@ import { webhookEndpointEventData } from './webhooks/endpoints.ts';
  * same shape as the API response. Throws `not_found` when the object is gone.
  */
 export type EventDataBuilder = (
-  db: Db,
+  db: Executor,
   scope: Scope,
   target: { id: number; config: Config; now: Date },
 ) => Promise<unknown>;
@@ -47,7 +47,7 @@ export function eventDataBuilder(objectType: string): EventDataBuilder | undefin
  * returns; an id that is not found is absent from the map.
  */
 type EventDataBatchBuilder = (
-  db: Db,
+  db: Executor,
   scope: Scope,
   ids: number[],
   ctx: { config: Config; now: Date },
@@ -95,7 +95,7 @@ const refKey = (r: EventObjectRef) =>
   `${r.objectType}|${r.scope.accountId}|${r.scope.environment}|${r.objectId}`;
 
 /** One object's single builder, not_found as absent (the batch form of a builder without one). */
-async function buildOne(db: Db, ref: EventObjectRef, ctx: { config: Config; now: Date }) {
+async function buildOne(db: Executor, ref: EventObjectRef, ctx: { config: Config; now: Date }) {
   try {
     return {
       found: true,
@@ -114,7 +114,7 @@ async function buildOne(db: Db, ref: EventObjectRef, ctx: { config: Config; now:
  * caller falls back to the last data sent), or the Error its group's build threw.
  */
 export async function buildEventDataMany(
-  db: Db,
+  db: Executor,
   refs: EventObjectRef[],
   ctx: { config: Config; now: Date },
 ): Promise<{ get(ref: EventObjectRef): { data: unknown } | Error | undefined }> {

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '@esign/db';
+import type { Db, Executor, Tx } from '@esign/db';
 import {
   deleteExpiredIdempotencyRecords,
   deleteIdempotencyRecordAsRead,
@@ -216,7 +216,7 @@ export async function releaseIdempotent(db: Db, claim: IdempotencyClaim): Promis
 }
 
 /** Deletes the records older than the retention, by the database's clock. */
-export async function pruneIdempotencyKeys(db: Db): Promise<void> {
+export async function pruneIdempotencyKeys(db: Executor): Promise<void> {
   await deleteExpiredIdempotencyRecords(db);
 }
 

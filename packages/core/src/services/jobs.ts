@@ -1,4 +1,4 @@
-import type { Db, Executor, JobRow } from '@esign/db';
+import type { Db, Executor, JobRow, Tx } from '@esign/db';
 import {
   claimOneJob,
   countDueJobs,
@@ -126,7 +126,7 @@ export const JOB_LEASE_MS = 30_000;
  * table; a job whose worker died is claimed again when its lease runs out.
  */
 export async function claimJob(
-  db: Db,
+  db: Executor,
   {
     workerId,
     now,
@@ -145,19 +145,19 @@ export async function claimJob(
 
 /** Extends a running job's lease; false when the job is no longer this claim's (it was taken over). */
 export async function renewJobLease(
-  db: Db,
+  db: Executor,
   job: JobRow,
   { now, leaseMs = JOB_LEASE_MS }: { now: Date; leaseMs?: number },
 ): Promise<boolean> {
   return renewLease(db, job, new Date(now.getTime() + leaseMs));
 }
 
-export async function finishJob(db: Db, job: JobRow, now: Date): Promise<void> {
+export async function finishJob(db: Executor, job: JobRow, now: Date): Promise<void> {
   await markJobDone(db, job, now);
 }
 
 export async function failJob(
-  db: Db,
+  db: Executor,
   job: JobRow,
   { error, now, delayMs }: { error: string; now: Date; delayMs?: number | undefined },
 ): Promise<'retry' | 'failed'> {
@@ -205,10 +205,11 @@ export function holdLease(
 /**
  * The job queue per kind, as of `now`: one statement over the queue's own index (queued and
  * running jobs only, never the history of done ones), stopped by the server after `timeoutMs`.
- * Jobs due later (retries on their back-off) are not counted.
+ * Jobs due later (retries on their back-off) are not counted. Run in a transaction of its own: the
+ * timeout holds for the rest of it.
  */
-export async function readJobQueue(db: Db, now: Date, timeoutMs = 2_000): Promise<JobQueueRow[]> {
-  const rows = await db.transaction().execute((tx) => countDueJobs(tx, now, timeoutMs));
+export async function readJobQueue(tx: Tx, now: Date, timeoutMs = 2_000): Promise<JobQueueRow[]> {
+  const rows = await countDueJobs(tx, now, timeoutMs);
   return rows.map((r) => ({
     kind: r.kind,
     pending: r.pending,

@@ -1,4 +1,4 @@
-import type { Executor } from '@esign/db';
+import type { Executor, Tx } from '@esign/db';
 import { type OutboxPurge, purgeOutboxBodies, purgeSpentSecretBodies } from '@esign/db/queries/outbox';
 import { CODE_KIND, SENT_MARKER, SIGNING_LINK_KINDS, SPENT_MARKER } from './secret-markers.ts';
 import { CODE_MAX_ATTEMPTS } from './signing/code-policy.ts';
@@ -36,7 +36,7 @@ export async function purgeSentMail(db: Executor, mailId: number, now: Date): Pr
 
 /** Purges the code emails, signing-link emails, or both, of these signers (their secret was spent). */
 export async function purgeSignerMail(
-  db: Executor,
+  tx: Tx,
   signerIds: number[],
   spent: { what: 'codes' | 'links' | 'all'; now: Date },
 ): Promise<void> {
@@ -48,12 +48,12 @@ export async function purgeSignerMail(
       : what === 'links'
         ? [...SIGNING_LINK_KINDS]
         : [CODE_KIND, ...SIGNING_LINK_KINDS];
-  await purgeOutboxBodies(db, 'mail_outbox', {
+  await purgeOutboxBodies(tx, 'mail_outbox', {
     rows: { signerIds, kinds },
     purge: purgeWith(SPENT_MARKER, spent.now),
   });
   // The same secrets sent by SMS (sms/secrets.ts).
-  await purgeSignerSms(db, signerIds, spent);
+  await purgeSignerSms(tx, signerIds, spent);
 }
 
 /**
@@ -61,14 +61,14 @@ export async function purgeSignerMail(
  * outboxes. Returns how many rows changed.
  * Reads only rows that still hold a body (partial index mail_outbox_unredacted_idx).
  */
-export async function purgeMailSecrets(db: Executor, now: Date): Promise<number> {
-  const sent = await purgeOutboxBodies(db, 'mail_outbox', {
+export async function purgeMailSecrets(tx: Tx, now: Date): Promise<number> {
+  const sent = await purgeOutboxBodies(tx, 'mail_outbox', {
     rows: { sent: true },
     purge: purgeWith(SENT_MARKER, now),
   });
-  const spent = await purgeSpentSecretBodies(db, 'mail_outbox', {
+  const spent = await purgeSpentSecretBodies(tx, 'mail_outbox', {
     spent: { codeKind: CODE_KIND, linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
     purge: purgeWith(SPENT_MARKER, now),
   });
-  return sent + spent + (await purgeSmsSecrets(db, now));
+  return sent + spent + (await purgeSmsSecrets(tx, now));
 }

@@ -1,4 +1,4 @@
-import type { Environment, Executor } from '@esign/db';
+import type { Environment, Executor, Tx } from '@esign/db';
 import { json } from '@esign/db';
 import { insertMail, listMailRows, markInvitedSignerSent, markMailDelivered } from '@esign/db/queries/mail';
 import { claimOutboxMessage, markOutboxNotSent, recordOutboxAttemptFailed } from '@esign/db/queries/outbox';
@@ -31,7 +31,7 @@ export const MAIL_SEND_JOB = 'mail.send' satisfies JobKind;
 const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g;
 
 /** Puts an email in the outbox and its delivery job in the same transaction as its cause. */
-export async function queueMail(tx: Executor, mail: MailMessage): Promise<number> {
+export async function queueMail(tx: Tx, mail: MailMessage): Promise<number> {
   const links = [...new Set(mail.text.match(URL_PATTERN) ?? [])];
   const mailId = await insertMail(tx, {
     kind: mail.kind,

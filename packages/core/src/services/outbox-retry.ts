@@ -1,4 +1,4 @@
-import type { Db } from '@esign/db';
+import type { Tx } from '@esign/db';
 import {
   countOutboxBacklog,
   findOutboxStatus,
@@ -12,6 +12,7 @@ import type { MessageBacklogRow } from '../metrics/metrics.ts';
 import { enqueueJobs } from './jobs.ts';
 import { MAIL_SEND_JOB } from './mail.ts';
 import { MESSAGE_MAX_ATTEMPTS } from './message-retry.ts';
+import type { ServiceContext } from './service-context.ts';
 import { SMS_SEND_JOB } from './sms/outbox.ts';
 
 // Messages given up, queued again by an operator (`esign mail retry`, `esign sms retry`), and the
@@ -31,12 +32,12 @@ const OUTBOX: Record<MessageChannel, { table: OutboxTable; job: string; idKey: s
  * error that says so; `--all` skips those. Returns the messages queued, oldest first.
  */
 export async function retryUndeliverableMessages(
-  db: Db,
+  ctx: Pick<ServiceContext, 'db'>,
   channel: MessageChannel,
   o: { id: number | null; now: Date },
 ) {
   const { table, job, idKey, what } = OUTBOX[channel];
-  const rows = await db.transaction().execute(async (tx) => {
+  const rows = await ctx.db.transaction().execute(async (tx) => {
     const queued = await requeueUndeliverable(tx, table, o);
     await enqueueJobs(
       tx,
@@ -45,7 +46,7 @@ export async function retryUndeliverableMessages(
     return queued;
   });
   if (o.id !== null && rows.length === 0) {
-    const current = await findOutboxStatus(db, table, o.id);
+    const current = await findOutboxStatus(ctx.db, table, o.id);
     if (!current) throw notFound(what, o.id);
     if (current.status !== 'undeliverable')
       throw new CoreError('invalid_request', `${what} ${o.id} is ${current.status}, not undeliverable`);
@@ -67,32 +68,30 @@ export async function retryUndeliverableMessages(
 
 /**
  * The backlog of both outboxes, for the whole service (metrics) or one account side (dashboard),
- * in one transaction whose statements the server stops after `timeoutMs`.
+ * in the caller's transaction, whose statements the server stops after `timeoutMs` from here on.
  */
 export async function readMessageBacklog(
-  db: Db,
+  tx: Tx,
   scope?: { accountId: number; environment: string },
   timeoutMs = 2_000,
 ): Promise<MessageBacklogRow[]> {
-  return db.transaction().execute(async (tx) => {
-    await setStatementTimeout(tx, timeoutMs);
-    const rows: MessageBacklogRow[] = [];
-    for (const channel of ['mail', 'sms'] as const) {
-      const row = await countOutboxBacklog(tx, OUTBOX[channel].table, scope);
-      rows.push({
-        channel,
-        waiting: row.waiting,
-        undeliverable: row.undeliverable,
-        oldestWaitingAt: row.oldest_waiting,
-      });
-    }
-    return rows;
-  });
+  await setStatementTimeout(tx, timeoutMs);
+  const rows: MessageBacklogRow[] = [];
+  for (const channel of ['mail', 'sms'] as const) {
+    const row = await countOutboxBacklog(tx, OUTBOX[channel].table, scope);
+    rows.push({
+      channel,
+      waiting: row.waiting,
+      undeliverable: row.undeliverable,
+      oldestWaitingAt: row.oldest_waiting,
+    });
+  }
+  return rows;
 }
 
 /** The dashboard's line (Account page, admins): this account side's backlog per channel. */
-export async function accountMessageBacklog(db: Db, scope: Scope) {
-  const rows = await readMessageBacklog(db, scope);
+export async function accountMessageBacklog(ctx: ServiceContext, scope: Scope) {
+  const rows = await ctx.db.transaction().execute((tx) => readMessageBacklog(tx, scope));
   return rows.map((r) => ({
     channel: r.channel,
     waiting: r.waiting,

@@ -1,4 +1,4 @@
-import type { Db } from '@esign/db';
+import type { Executor } from '@esign/db';
 import { findSealingState, listFailedSealingRows } from '@esign/db/queries/sealing';
 import { CoreError, notFound } from '../errors.ts';
 import { recordAudit } from './audit.ts';
@@ -51,7 +51,7 @@ async function reportGiveUp(ctx: Parameters<JobHandler>[0], requestId: number, a
 }
 
 /** `esign sealing failed`: completed requests whose sealing gave up, oldest first. */
-export async function listFailedSealing(db: Db, opts: { limit?: number } = {}) {
+export async function listFailedSealing(db: Executor, opts: { limit?: number } = {}) {
   const limit = opts.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
     throw new CoreError('invalid_parameter', 'limit must be an integer from 1 to 1000');
@@ -70,7 +70,7 @@ export async function listFailedSealing(db: Db, opts: { limit?: number } = {}) {
 }
 
 /** Why `esign sealing retry --id N` cannot queue sealing: unknown (not_found), not completed, or already sealed. */
-export async function assertSealingRetryable(db: Db, requestId: number): Promise<void> {
+export async function assertSealingRetryable(db: Executor, requestId: number): Promise<void> {
   const row = await findSealingState(db, requestId);
   if (!row) throw notFound('Signature request', requestId);
   if (row.status !== 'completed')

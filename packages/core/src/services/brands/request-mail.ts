@@ -1,4 +1,4 @@
-import type { BrandRow, Executor, SignatureRequestRow } from '@esign/db';
+import type { BrandRow, SignatureRequestRow, Tx } from '@esign/db';
 import type { Config } from '../../config.ts';
 import { type MailMessage, queueMail } from '../mail.ts';
 import { brandIdentity, mailBrandOf, requestBrand } from './branded-mail.ts';
@@ -37,7 +37,7 @@ function dressMail<T extends Mail>(mail: T, brand: MailBrand): T {
  * as plain as before when the account has none. `brand` skips the look-up when the caller has it.
  */
 export async function queueRequestMail(
-  tx: Executor,
+  tx: Tx,
   o: {
     config: Pick<Config, 'ALLOW_BRAND_FROM_ADDRESS'>;
     request: Pick<

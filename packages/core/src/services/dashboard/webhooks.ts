@@ -1,10 +1,11 @@
-import type { Db, Executor } from '@esign/db';
+import type { Executor } from '@esign/db';
 import { reopenDelivery } from '@esign/db/queries/webhook-deliveries';
 import { findEndpointSealedSecret, updateEndpoint } from '@esign/db/queries/webhook-endpoints';
 import { generateWebhookSecret } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { enqueueJob } from '../jobs.ts';
+import type { ServiceContext } from '../service-context.ts';
 import {
   attemptWebhookDelivery,
   getWebhookDelivery,
@@ -52,7 +53,7 @@ export async function rotateWebhookSecret(
  * said. Returns the delivery with its new attempt.
  */
 export async function retryWebhookDelivery(
-  db: Db,
+  { db }: Pick<ServiceContext, 'db'>,
   scope: Scope,
   { id, ...opts }: WebhookOptions & { id: number },
 ): Promise<WebhookDeliveryDto> {
@@ -67,6 +68,6 @@ export async function retryWebhookDelivery(
       runAt: new Date(now.getTime() + webhookLeaseMs(opts.config) + 1000),
     });
   });
-  await attemptWebhookDelivery(db, id, { ...opts, manual: true });
+  await attemptWebhookDelivery({ db }, id, { ...opts, manual: true });
   return getWebhookDelivery(db, scope, id);
 }

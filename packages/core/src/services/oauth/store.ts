@@ -1,4 +1,4 @@
-import type { Executor } from '@esign/db';
+import type { Executor, Tx } from '@esign/db';
 import {
   consumeOAuthRecord,
   deleteExpiredOAuthRecords,
@@ -30,7 +30,7 @@ function userIdOf(payload: OAuthPayload): number | null {
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
 export async function upsertRecord(
-  db: Executor,
+  tx: Tx,
   model: string,
   {
     id,
@@ -47,7 +47,7 @@ export async function upsertRecord(
   // A grant names itself, so one `grant_id` finds a connection and everything issued under it.
   const grantId = model === 'Grant' ? id : str(payload.grantId);
   await upsertOAuthRecord(
-    db,
+    tx,
     { model, idHash: hashId(id) },
     {
       values: {
@@ -63,7 +63,7 @@ export async function upsertRecord(
     },
   );
   // A connection lives as long as its newest refresh token: each rotation extends its grant.
-  if (model === 'RefreshToken' && expiresAt && grantId) await extendGrantExpiry(db, grantId, expiresAt);
+  if (model === 'RefreshToken' && expiresAt && grantId) await extendGrantExpiry(tx, grantId, expiresAt);
 }
 
 function present(id: string, row: OAuthRecordRow | undefined, now: Date): OAuthPayload | undefined {

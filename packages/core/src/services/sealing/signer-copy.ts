@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Executor, SignerRow } from '@esign/db';
+import type { Executor, SignerRow, Tx } from '@esign/db';
 import { findRequestForSealing, findSignerForCopy, storeSignerCopy } from '@esign/db/queries/sealing';
 import { t } from '@esign/i18n';
 import { recordAudit } from '../audit.ts';
@@ -122,13 +122,7 @@ async function commitCopy(run: SealRun, signer: SignerRow, files: ProducedFile[]
 }
 
 /** The signer's copy by email, in their language (issue 32). */
-async function queueCopyMail(
-  tx: Executor,
-  run: SealRun,
-  signer: SignerRow,
-  files: ProducedFile[],
-  now: Date,
-) {
+async function queueCopyMail(tx: Tx, run: SealRun, signer: SignerRow, files: ProducedFile[], now: Date) {
   const { request, title } = run;
 
   const { locale } = await readerLocale(tx, { signer, request });

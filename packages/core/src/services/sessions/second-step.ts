@@ -1,4 +1,4 @@
-import type { Executor, FirstFactor } from '@esign/db';
+import type { Executor, FirstFactor, Tx } from '@esign/db';
 import { countPasskeys } from '@esign/db/queries/passkeys';
 import {
   acceptTotpStep,
@@ -125,7 +125,7 @@ export async function recordSecondStepFailure(
  * which, or null when it is neither. A recovery code's use is recorded in the audit log.
  */
 export async function spendSecondStepCode(
-  tx: Executor,
+  tx: Tx,
   config: Config,
   input: CodeUser & { code: string; now: Date; meta: SessionMeta },
 ): Promise<'totp' | 'recovery_code' | null> {

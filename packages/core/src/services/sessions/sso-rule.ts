@@ -1,4 +1,4 @@
-import type { Executor } from '@esign/db';
+import type { Executor, Tx } from '@esign/db';
 import { deleteExpiredSignInAttempts, ssoRequiredFor } from '@esign/db/queries/sso';
 import { CoreError } from '../../errors.ts';
 
@@ -20,6 +20,6 @@ export async function assertSignInMethodAllowed(
  * Worker housekeeping: passkey requests, single sign-ons and second-step challenges that expired
  * over an hour ago (none of them can complete; the hour keeps recent ones for a look).
  */
-export function pruneSignInAttempts(db: Executor, now: Date) {
-  return deleteExpiredSignInAttempts(db, new Date(now.getTime() - 3600_000));
+export function pruneSignInAttempts(tx: Tx, now: Date) {
+  return deleteExpiredSignInAttempts(tx, new Date(now.getTime() - 3600_000));
 }

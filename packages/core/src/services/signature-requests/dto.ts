@@ -1,4 +1,4 @@
-import type { Db, Executor, SignatureRequestRow, SignerRow } from '@esign/db';
+import type { Executor, SignatureRequestRow, SignerRow } from '@esign/db';
 import { findRequestViewById } from '@esign/db/queries/signature-requests';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
@@ -175,7 +175,7 @@ export interface EventDataTarget {
 
 /** Event data of a `signature_request`: the Signature request object now, with values. */
 export async function signatureRequestEventData(
-  db: Db,
+  db: Executor,
   scope: Scope,
   { id, ...ctx }: EventDataTarget,
 ): Promise<SignatureRequestDto> {
@@ -184,7 +184,7 @@ export async function signatureRequestEventData(
 
 /** Event data of a `signer`: the Signer object now. */
 export async function signerEventData(
-  db: Db,
+  db: Executor,
   scope: Scope,
   { id, ...ctx }: EventDataTarget,
 ): Promise<SignerDto> {

@@ -1,4 +1,4 @@
-import type { Executor, SignatureRequestRow } from '@esign/db';
+import type { SignatureRequestRow, Tx } from '@esign/db';
 import { listRequestRecipients } from '@esign/db/queries/recipients';
 import { findRequestViewById } from '@esign/db/queries/signature-requests';
 import { formatDate, type Locale, t } from '@esign/i18n';
@@ -66,7 +66,7 @@ function noticeEmail(o: {
  * of that change. `detail` is a short explanation (who declined and why).
  */
 export async function queueClosingNotices(
-  tx: Executor,
+  tx: Tx,
   config: Config,
   o: { request: SignatureRequestRow; outcome: Exclude<Outcome, 'completed'>; detail?: string | null },
 ): Promise<number[]> {
@@ -85,7 +85,7 @@ export async function queueClosingNotices(
 }
 
 /** The notices of requests the expiry sweep just expired (one statement when none has any). */
-export async function queueExpiryNotices(tx: Executor, config: Config, requestIds: number[]): Promise<void> {
+export async function queueExpiryNotices(tx: Tx, config: Config, requestIds: number[]): Promise<void> {
   const notify = await listRequestRecipients(tx, requestIds, 'notify');
   for (const id of new Set(notify.map((r) => r.signature_request_id))) {
     const request = await findRequestViewById(tx, id);
@@ -94,7 +94,7 @@ export async function queueExpiryNotices(tx: Executor, config: Config, requestId
 }
 
 async function queueNotice(
-  tx: Executor,
+  tx: Tx,
   config: Config,
   request: SignatureRequestRow,
   o: { to: string; kind: string; mail: { subject: string; text: string; html: string } },
@@ -154,7 +154,7 @@ function ccCompletedEmail(
  * An address both copied and notified gets the notice (it carries the same files).
  */
 export async function queueRecipientCompletionMails(
-  tx: Executor,
+  tx: Tx,
   config: Config,
   o: { request: SignatureRequestRow; files: FileLinkLine[]; until: Date; already: Set<string> },
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Executor } from '@esign/db';
+import type { Executor, Tx } from '@esign/db';
 import { purgeOutboxBodies, purgeSpentSecretBodies } from '@esign/db/queries/outbox';
 import { CODE_KIND, SENT_MARKER, SIGNING_LINK_KINDS, SPENT_MARKER } from '../secret-markers.ts';
 import { CODE_MAX_ATTEMPTS } from '../signing/code-policy.ts';
@@ -32,12 +32,12 @@ export async function purgeSignerSms(
 }
 
 /** Housekeeping: purges every body the rules no longer allow; returns how many rows changed. */
-export async function purgeSmsSecrets(db: Executor, now: Date): Promise<number> {
-  const sent = await purgeOutboxBodies(db, 'sms_outbox', {
+export async function purgeSmsSecrets(tx: Tx, now: Date): Promise<number> {
+  const sent = await purgeOutboxBodies(tx, 'sms_outbox', {
     rows: { sent: true },
     purge: { marker: SENT_MARKER, now },
   });
-  const spent = await purgeSpentSecretBodies(db, 'sms_outbox', {
+  const spent = await purgeSpentSecretBodies(tx, 'sms_outbox', {
     spent: { codeKind: CODE_KIND, linkKinds: SIGNING_LINK_KINDS, codeMaxAttempts: CODE_MAX_ATTEMPTS },
     purge: { marker: SPENT_MARKER, now },
   });

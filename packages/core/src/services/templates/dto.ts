@@ -1,4 +1,4 @@
-import type { Db, Executor, TemplateFieldRow } from '@esign/db';
+import type { Executor, TemplateFieldRow } from '@esign/db';
 import type { Config } from '../../config.ts';
 import type { Scope } from '../../context.ts';
 import { type FieldType, OPTION_TYPES, type TemplateDto } from '../../contracts/templates.ts';
@@ -89,7 +89,7 @@ export async function toTemplateDto(
 
 /** Event data of a `template`: the Template object now, with fields and documents. */
 export async function templateEventData(
-  db: Db,
+  db: Executor,
   scope: Scope,
   { id, ...ctx }: DtoContext & { id: number },
 ): Promise<TemplateDto> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, Executor, Tx } from '@esign/db';
+import type { Executor, Tx } from '@esign/db';
 import { type ClaimedDeliveryRow, claimDeliveryById } from '@esign/db/queries/webhook-claims';
 import {
   type DeliveryJoinRow,
@@ -10,6 +10,7 @@ import {
 } from '@esign/db/queries/webhook-deliveries';
 import { MAX_ATTEMPTS, NEVER_RETRIED_EVENT_TYPES, nextRetryDelayForEvent } from '@esign/webhooks';
 import type { Scope } from '../../context.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { type WebhookOptions, webhookLeaseMs } from './options.ts';
 
 // Taking a delivery for one attempt. A worker takes a lease on the row (locked_by = the attempt's
@@ -163,7 +164,7 @@ async function claimLaterAttempt(
  * held, a manual retry after the back-off ran out) decided here under the row's lock.
  */
 export async function claimDelivery(
-  db: Db,
+  { db }: Pick<ServiceContext, 'db'>,
   deliveryId: number,
   { manual = false, ...opts }: WebhookOptions & { manual?: boolean },
 ): Promise<Claim> {

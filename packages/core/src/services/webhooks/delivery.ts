@@ -1,4 +1,4 @@
-import type { Db } from '@esign/db';
+import type { Db, Executor } from '@esign/db';
 import { insertDelivery, renewDeliveryLease } from '@esign/db/queries/webhook-deliveries';
 import { findLastSentEventData } from '@esign/db/queries/webhook-events';
 import {
@@ -14,6 +14,7 @@ import { CoreError } from '../../errors.ts';
 import { eventDataBuilder } from '../event-data.ts';
 import { recordEvent } from '../events.ts';
 import { enqueueJob, holdLease, type JobHandler } from '../jobs.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { type OutcomeRow, recordOutcomes } from './batch.ts';
 import { type ClaimedDelivery, claimDelivery } from './claim.ts';
 import type { WebhookDeliveryDto } from './dto.ts';
@@ -44,7 +45,7 @@ async function eventData(db: Db, d: ClaimedDelivery, config: Config, now: Date):
 }
 
 /** The event's `data` when its object is gone: the last data sent for that object, or a reference. */
-export async function lastSentData(db: Db, d: ClaimedDelivery): Promise<BuiltData> {
+export async function lastSentData(db: Executor, d: ClaimedDelivery): Promise<BuiltData> {
   const last = await findLastSentEventData(db, d.scope, {
     objectType: d.objectType,
     objectId: d.objectId,
@@ -212,11 +213,11 @@ export type WebhookAttemptOutcome =
  * throws for a failed delivery; only a database failure escapes.
  */
 export async function attemptWebhookDelivery(
-  db: Db,
+  { db }: Pick<ServiceContext, 'db'>,
   deliveryId: number,
   { manual = false, ...opts }: WebhookOptions & { manual?: boolean },
 ): Promise<WebhookAttemptOutcome> {
-  const claim = await claimDelivery(db, deliveryId, { ...opts, manual });
+  const claim = await claimDelivery({ db }, deliveryId, { ...opts, manual });
   if (claim.kind === 'skip') return { kind: 'skipped' };
   if (claim.kind === 'leased') return claim;
   const d = claim.delivery;
@@ -275,7 +276,7 @@ export function createWebhookDeliverJob(extra: { lookup?: ResolveHost } = {}): J
     const deliveryId = Number(payload.deliveryId);
     if (!Number.isSafeInteger(deliveryId))
       throw new Error('webhook.deliver: payload.deliveryId is not an id');
-    const outcome = await attemptWebhookDelivery(ctx.db, deliveryId, {
+    const outcome = await attemptWebhookDelivery(ctx, deliveryId, {
       config: ctx.config,
       now: ctx.now,
       logger: ctx.logger,
@@ -305,7 +306,7 @@ export const webhookDeliverJob: JobHandler = createWebhookDeliverJob();
  * attempt is recorded, a worker makes the attempt once the lease has run out.
  */
 export async function sendTestWebhook(
-  db: Db,
+  { db }: Pick<ServiceContext, 'db'>,
   scope: Scope,
   { endpointId, ...opts }: WebhookOptions & { endpointId: number },
 ): Promise<WebhookDeliveryDto> {
@@ -322,6 +323,6 @@ export async function sendTestWebhook(
     await enqueueJob(tx, deliverJob(id, 1, new Date(now.getTime() + webhookLeaseMs(opts.config) + 1000)));
     return id;
   });
-  await attemptWebhookDelivery(db, deliveryId, opts);
+  await attemptWebhookDelivery({ db }, deliveryId, opts);
   return getWebhookDelivery(db, scope, deliveryId);
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '@esign/db';
+import type { Tx } from '@esign/db';
 import type { NewAuditEvent } from '@esign/db/queries/audit';
 import { insertEventDeliveries, insertEventFindSubscribers } from '@esign/db/queries/webhook-events';
 import type { Scope } from '../../context.ts';
@@ -22,7 +22,7 @@ export interface FanOutEvent extends Scope {
  * of each. The event is written by the statement that finds its endpoints (one round trip for an
  * account without endpoints; two more with any). `recordEvent` calls it.
  */
-export async function recordAndFanOut(tx: Executor, event: FanOutEvent): Promise<void> {
+export async function recordAndFanOut(tx: Tx, event: FanOutEvent): Promise<void> {
   const scope = { accountId: event.accountId, environment: event.environment };
   const endpointIds = await insertEventFindSubscribers(tx, scope, {
     id: event.id,
