@@ -9,8 +9,6 @@ import {
   parseConfig,
   type Runtime,
 } from '@esign/core';
-import { createAccount, issueApiKey } from '@esign/core/operator';
-import type { Environment, Permission } from '@esign/db';
 import { buildAllInOneApp } from '@esign/server';
 import type { TestApp } from '@esign/testing/app';
 import { createTestDatabase, type TestDatabase } from '@esign/testing/db';
