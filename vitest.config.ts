@@ -1,5 +1,12 @@
-import { matchesGlob } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, matchesGlob } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Node's compile cache for every process of a run: the test workers (forked from this one, so they
+// inherit it) and the apps and `esign` commands the tests start. A process then compiles only the
+// modules that changed since the last one loaded them (measured: the all-in-one app's modules load
+// in 1.6 s instead of 2.0-3.0 s, `esign --help` in 1.3 s instead of 1.7 s).
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'esign-test-compile-cache');
 
 // Three tiers (see STYLE.md): unit tests (`*.test.ts`) run once; integration and adapter tests
 // (`*.int.test.ts`) run against a real PostgreSQL, each file on its own cloned database.
@@ -81,8 +88,18 @@ const ALONE_DB = [
 const PARALLEL = 3;
 const isAlone = (file: string) => ALONE_DB.some((glob) => matchesGlob(file, glob));
 
-/** The other files first, PARALLEL at a time; then the ALONE ones, one at a time. */
-const shared = { sequence: { groupOrder: 0 }, maxWorkers: PARALLEL };
+/**
+ * The other files first, PARALLEL at a time; then the ALONE ones, one at a time.
+ *
+ * The shared files run without isolation (issue 43.4: a test loop under 15 minutes): a worker
+ * loads the app's modules once and runs file after file in them, instead of loading them again
+ * for each of its files (that was a fifth of the suite's time). This holds because a test file
+ * keeps its state to itself: each starts its own app on its own cloned database and data folder,
+ * none mocks a module or changes process-wide settings (environment, timers, globals), and the
+ * product keeps no state in a module that is not keyed by the database or the config that made
+ * it. The ALONE files (they kill, restart or time processes) keep a fresh worker each.
+ */
+const shared = { sequence: { groupOrder: 0 }, maxWorkers: PARALLEL, isolate: false };
 const alone = { sequence: { groupOrder: 1 }, maxWorkers: 1 };
 
 const unitProject = (name: string, include: string[], exclude: string[], group: object) => ({

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ROOT } from './spawn.ts';
+import { COMPILE_CACHE, ROOT } from './spawn.ts';
 
 /** A real process of ours (apps/<name>/src/main.ts) started the way operators start it. */
 export interface AppProcess {
@@ -49,6 +49,7 @@ export async function spawnApp(name: keyof typeof ENTRIES, env: Record<string, s
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      NODE_COMPILE_CACHE: COMPILE_CACHE,
       LOG_LEVEL: 'warn',
       // Tests stop processes with SIGTERM: no pause for a load balancer unless a test sets one.
       SHUTDOWN_DELAY_SECONDS: '0',

@@ -7,9 +7,10 @@ export const ROOT = join(import.meta.dirname, '../../..');
 
 /**
  * Node's compile cache for the `esign` processes the tests start (dozens of them): a start then
- * compiles only what changed since the last one (about half the CPU of a cold start).
+ * compiles only what changed since the last one (about half the CPU of a cold start). The run's
+ * own (vitest.config.ts sets it for every process of a run), or one of its own.
  */
-const COMPILE_CACHE = join(tmpdir(), 'esign-test-compile-cache');
+export const COMPILE_CACHE = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'esign-test-compile-cache');
 
 export interface RunResult {
   code: number | null;
