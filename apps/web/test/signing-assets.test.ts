@@ -75,7 +75,9 @@ describe('signing page bundle', () => {
     expect(de.body.toString()).toContain(CATALOGUES.de['page.title']);
     // Issue 43: the page's catalogues carry only the surfaces it shows (no email, SMS or audit-trail
     // words), and its code names none of the keys left out (such a key would have no message).
-    const offPage = new RegExp(`["'\`](?:${OFF_PAGE_PREFIXES.map((p) => p.replaceAll('.', '\\.')).join('|')})`);
+    const offPage = new RegExp(
+      `["'\`](?:${OFF_PAGE_PREFIXES.map((p) => p.replaceAll('.', '\\.')).join('|')})`,
+    );
     for (const file of [assets.js, ...assets.chunks.filter((c) => !c.path.includes('/signing-pseudo-'))])
       expect(file.body.toString(), file.path).not.toMatch(offPage);
     console.log(
