@@ -31,9 +31,18 @@ const trpcWithoutSideEffects: Plugin = {
 };
 
 /**
+ * Issue 43: the catalogues' surfaces the signing page never shows, by key prefix: the emails and
+ * text messages (an approver's and a viewer's too), the audit trail, the CC recipient's page and the
+ * names of downloads, which only the server words. The page's catalogues leave them out
+ * (test/signing-assets.test.ts: the client names none of them, and the chunks carry none).
+ */
+export const OFF_PAGE_PREFIXES = ['mail.', 'part.mail.', 'sms.', 'part.sms.', 'audit.', 'cc.', 'file.'];
+
+/**
  * Issue 32: the catalogues reach the page parsed (ICU AST, @esign/i18n/precompile), so the bundle
  * formats with intl-messageformat but without the ICU parser and its number-skeleton parser
- * (FormatJS's `no-parser` entry: about 8 KB gzipped less).
+ * (FormatJS's `no-parser` entry: about 8 KB gzipped less); issue 43: only the messages the page
+ * shows (OFF_PAGE_PREFIXES).
  */
 const precompiledMessages: Plugin = {
   name: 'precompiled-messages',
@@ -48,8 +57,11 @@ const precompiledMessages: Plugin = {
     b.onLoad({ filter: /i18n\/src\/catalogues\/[a-z]{2}\.ts$/ }, async (args) => {
       const locale = basename(args.path, '.ts') as Locale;
       const catalogue = ((await import(pathToFileURL(args.path).href)) as Record<string, Catalogue>)[locale]!;
+      const onPage = Object.entries(precompile(catalogue, locale)).filter(
+        ([key]) => !OFF_PAGE_PREFIXES.some((prefix) => key.startsWith(prefix)),
+      );
       return {
-        contents: `export const ${locale} = ${JSON.stringify(precompile(catalogue, locale))};`,
+        contents: `export const ${locale} = ${JSON.stringify(Object.fromEntries(onPage))};`,
         loader: 'js',
       };
     });

@@ -1,5 +1,7 @@
+import { auditDe } from './audit/de.ts';
 import type { Catalogue } from './en.ts';
 import { formDe } from './form/de.ts';
+import { mailDe } from './mail/de.ts';
 import { PARTS_DE } from './parts.ts';
 
 /** German (Deutsch): formal address (Sie), as in business correspondence. */
@@ -248,33 +250,7 @@ export const de: Catalogue = {
   'decline.missing': 'Geben Sie einen Grund für die Ablehnung ein.',
   'decline.failed': 'Ablehnen nicht möglich: {reason}',
 
-  'mail.hello': 'Guten Tag,',
-  'mail.hello_name': 'Guten Tag {name},',
-  'mail.invite.lead': '{sender} bittet Sie, „{title}“ zu prüfen und zu unterschreiben.',
-  'mail.handed_over':
-    '{from} hat dies an Sie weitergegeben, damit Sie an seiner oder ihrer Stelle unterschreiben. Grund: {reason}',
-  'mail.invite.subject': 'Bitte unterschreiben Sie „{title}“',
-  'mail.next.lead': 'Sie sind an der Reihe, „{title}“ zu unterschreiben, gesendet von {sender}.',
-  'mail.reminder.lead': 'Eine Erinnerung: {sender} wartet auf Ihre Unterschrift unter „{title}“.',
-  'mail.reminder.subject': 'Erinnerung: Bitte unterschreiben Sie „{title}“',
-  'mail.expires': 'Der Link ist gültig bis {date}.',
-  'mail.button': 'Prüfen und unterschreiben',
-  'mail.or_open': 'Oder öffnen Sie: {url}',
-  'mail.private':
-    'Dieser Link ist persönlich: Wer ihn besitzt, kann an Ihrer Stelle unterschreiben. Leiten Sie ihn nicht weiter.',
-  'mail.code.subject': '{code} ist Ihr Code zum Unterschreiben',
-  'mail.code.body': 'Ihr Code zum Öffnen von „{title}“ lautet {code}.',
-  'mail.code.valid':
-    'Er ist {minutes, plural, one {# Minute} other {# Minuten}} gültig. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.',
-  'mail.code.footer': 'Geben Sie diesen Code niemals weiter.',
-  'mail.done.subject': 'Abgeschlossen: {title}',
-  'mail.done.subject_test': '[Test] Abgeschlossen: {title}',
-  'mail.done.lead':
-    'Alle haben „{title}“ unterschrieben. Ihre unterschriebene Fassung und das Prüfprotokoll stehen zum Herunterladen bereit:',
-  'mail.done.until': 'Diese Links sind gültig bis {date}.',
-  'mail.done.test': 'Dies wurde im Testmodus gesendet: Die Dokumente sind nicht rechtsverbindlich.',
-  'mail.done.audit_trail': 'Prüfprotokoll',
-  'mail.done.combined': 'Alles in einer Datei',
+  ...mailDe,
 
   'link.page_title': '{title} unterschreiben',
   'link.intro':
@@ -312,52 +288,7 @@ export const de: Catalogue = {
   'link.too_many_ip':
     'Aus Ihrem Netzwerk wurden zu viele Codes angefordert; versuchen Sie es in {minutes} Min. erneut.',
 
-  'audit.title': 'Prüfprotokoll',
-  'audit.doc_title': 'Prüfprotokoll — {title}',
-  'audit.request': 'Signaturanfrage',
-  'audit.created': 'Erstellt',
-  'audit.completed': 'Abgeschlossen',
-  'audit.environment': 'Umgebung',
-  'audit.env_test': 'Test (Dokumente sind nicht rechtsverbindlich)',
-  'audit.env_live': 'Produktiv',
-  'audit.sealed_by': 'Versiegelt von',
-  'audit.certificate': 'Zertifikat SHA-256',
-  'audit.sealed': 'Versiegelt',
-  'audit.seal_level': 'Siegelstufe',
-  'audit.tsa': 'Zeitstempeldienst',
-  'audit.tsa_none': 'keiner eingerichtet (Zeitangabe des Servers)',
-  'audit.trusted_time': 'Vertrauenswürdige Zeit',
-  'audit.verify_at': 'Prüfen unter {url}',
-  'audit.verify_text':
-    'Scannen Sie den Code oder öffnen Sie die Adresse und legen Sie dann dieses Prüfprotokoll oder ein Dokument dieser Anfrage ab: Die Seite zeigt ohne Konto, ob dieser Dienst es versiegelt hat und ob seitdem etwas verändert wurde.',
-  'audit.documents': 'Dokumente',
-  'audit.sha_uploaded': 'SHA-256 wie hochgeladen',
-  'audit.sha_original': 'SHA-256 nach Entfernen der Tags',
-  'audit.sha_signed': 'SHA-256 unterschrieben',
-  'audit.not_recorded': 'nicht erfasst',
-  'audit.signers': 'Unterzeichnende',
-  'audit.signer': 'Unterzeichnende Person #{id}',
-  'audit.signer_id': 'ID der unterzeichnenden Person',
-  'audit.email': 'E-Mail',
-  'audit.phone': 'Telefon',
-  'audit.ip': 'IP-Adresse',
-  'audit.user_agent': 'User-Agent',
-  'audit.authentication': 'Authentifizierung',
-  'audit.invited': 'Eingeladen',
-  'audit.viewed': 'Angesehen',
-  'audit.code_verified': 'Einmalcode bestätigt',
-  'audit.consent': 'Einwilligung in die elektronische Unterschrift',
-  'audit.consent_text': 'Text der Einwilligung',
-  'audit.signed': 'Unterschrieben',
-  'audit.declined': 'Abgelehnt',
-  'audit.decline_reason': 'Grund der Ablehnung',
-  'audit.values': 'Werte',
-  'audit.yes': 'Ja (angekreuzt)',
-  'audit.no': 'Nein (nicht angekreuzt)',
-  'audit.events': 'Ereignisse',
-  'audit.footer': 'Prüfprotokoll · Signaturanfrage #{id} · Seite {page} von {pages}',
-  'audit.footer_verify': 'prüfen unter {url}',
-  'audit.time': '{local} ({iso})',
+  ...auditDe,
   'sms.invite': '{sender} bittet Sie, "{title}" zu unterschreiben.',
   'sms.next': 'Sie sind an der Reihe, "{title}" zu unterschreiben, gesendet von {sender}.',
   'sms.reminder': 'Erinnerung: {sender} wartet auf Ihre Unterschrift unter "{title}".',
@@ -368,26 +299,6 @@ export const de: Catalogue = {
   'sms.done': 'Alle haben "{title}" unterschrieben. Ihre unterschriebene Fassung, bis {date}:',
   'sms.done_test':
     'Alle haben "{title}" unterschrieben (Testmodus, nicht rechtsverbindlich). Ihre unterschriebene Fassung, bis {date}:',
-  'mail.copy.subject': 'Ihre unterschriebene Fassung: {title}',
-  'mail.copy.subject_test': '[Test] Ihre unterschriebene Fassung: {title}',
-  'mail.copy.lead':
-    'Sie haben „{title}“ unterschrieben. Hier ist Ihre unterschriebene Fassung; sobald alle unterschrieben haben, erhalten Sie die endgültigen Dokumente und das Prüfprotokoll.',
-  'mail.cc.subject': 'Kopie: „{title}“ wurde zur Unterschrift gesendet',
-  'mail.cc.subject_test': '[Test] Kopie: „{title}“ wurde zur Unterschrift gesendet',
-  'mail.cc.lead':
-    '{sender} hat „{title}“ zur Unterschrift gesendet und Sie in Kopie gesetzt. Sie müssen nicht unterschreiben.',
-  'mail.cc.lead_to':
-    '{sender} hat „{title}“ an {signers} zur Unterschrift gesendet und Sie in Kopie gesetzt. Sie müssen nicht unterschreiben.',
-  'mail.cc.body':
-    'Über den Link unten sehen Sie die Dokumente und wer bisher unterschrieben hat. Sobald alle unterschrieben haben, erhalten Sie die unterschriebenen Dokumente und das Prüfprotokoll.',
-  'mail.cc.button': 'Anfrage ansehen (nur lesen)',
-  'mail.cc.footer':
-    'Dieser Link zeigt die Anfrage nur zum Lesen; mit ihm kann nicht unterschrieben werden. Leiten Sie ihn nicht weiter.',
-  'mail.cc.done_lead':
-    'Alle haben „{title}“ unterschrieben, wozu Sie in Kopie gesetzt wurden. Die unterschriebenen Dokumente und das Prüfprotokoll:',
-  'mail.cc.done_footer':
-    'Sie erhalten diese E-Mail, weil der Absender Sie bei dieser Anfrage in Kopie gesetzt hat.',
-  'mail.cc.a_signer': 'eine unterzeichnende Person',
   'delegate.button': 'Jemand anderes unterschreibt',
   'delegate.title': 'An eine andere Person übergeben',
   'delegate.description':
@@ -445,41 +356,6 @@ export const de: Catalogue = {
     'Es gibt keine E-Mail-Adresse und keine Telefonnummer, an die ein Code gehen kann; wenden Sie sich an den Absender',
   'error.code_sms_capped':
     'Es wurde Ihnen kein Code per SMS gesendet: Das SMS-Tageslimit des Absenders ist erreicht. Wenden Sie sich an {who}, um zu unterschreiben.',
-  'audit.auth_link_email': 'Link zum Unterschreiben per E-Mail an {email} gesendet',
-  'audit.auth_link_sms': 'Link zum Unterschreiben per SMS an {phone} gesendet',
-  'audit.auth_link': 'Link zum Unterschreiben',
-  'audit.auth_code_email': 'Einmalcode per E-Mail gesendet, richtig eingegeben',
-  'audit.auth_code_sms': 'Einmalcode per SMS gesendet, richtig eingegeben',
-  'audit.method':
-    '{method, select, drawn {gezeichnet} typed {getippt} uploaded {hochgeladen} other {{method}}}',
-  'audit.by':
-    '{actor, select, session {Absender} api_key {API-Schlüssel} oauth {App} system {System} signer {unterzeichnende Person} other {{actor}}}',
-  'audit.api_key': 'API-Schlüssel Nr. {id}',
-  'audit.event.request_sent': 'Zur Unterschrift gesendet',
-  'audit.event.request_reminded': 'Erinnerung gesendet',
-  'audit.event.request_recipients': 'Kopien und Benachrichtigungen festgelegt',
-  'audit.event.request_canceled': 'Zurückgezogen',
-  'audit.event.signature_request_created': 'Anfrage erstellt',
-  'audit.event.signature_request_completed': 'Abgeschlossen',
-  'audit.event.signature_request_sealed': 'Dokumente versiegelt',
-  'audit.event.signer_viewed': 'Dokument geöffnet',
-  'audit.event.signer_started': 'Mit dem Ausfüllen begonnen',
-  'audit.event.signer_signed': 'Unterschrieben',
-  'audit.event.signer_declined': 'Abgelehnt',
-  'audit.event.signer_delegated': 'An eine andere Person übergeben',
-  'audit.event.signer_reminded': 'Erinnert',
-  'audit.event.signer_copy_sealed': 'Unterschriebene Fassung versiegelt',
-  'audit.event.signer_locale': 'Sprache gewählt',
-  'audit.event.otp_sent': 'Code gesendet',
-  'audit.event.otp_verified': 'Code richtig eingegeben',
-  'audit.event.otp_failed': 'Falscher Code eingegeben',
-  'audit.event.otp_locked': 'Code nach Fehlversuchen gesperrt',
-  'audit.event.otp_expired': 'Code abgelaufen',
-  'audit.event.sms_sent': 'SMS gesendet',
-  'audit.event.sms_failed': 'SMS nicht zugestellt',
-  'audit.event.sms_capped': 'SMS zurückgehalten: Tageslimit erreicht',
-  'audit.event.sms_opted_out': 'SMS gestoppt: Die Nummer hat mit STOP geantwortet',
-  'audit.event.link_email_confirmed': 'E-Mail-Adresse bestätigt',
 
   // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
   'cc.page_title': '{title} (Kopie)',

@@ -1,4 +1,6 @@
+import { auditEn } from './audit/en.ts';
 import { formEn } from './form/en.ts';
+import { mailEn } from './mail/en.ts';
 import { PARTS_EN } from './parts.ts';
 
 /**
@@ -252,32 +254,8 @@ export const en = {
   'decline.missing': 'Enter a reason for declining.',
   'decline.failed': 'Could not decline: {reason}',
 
-  // Emails to signers
-  'mail.hello': 'Hello,',
-  'mail.hello_name': 'Hello {name},',
-  'mail.invite.lead': '{sender} asks you to review and sign "{title}".',
-  'mail.handed_over': '{from} passed this on to you to sign in their place. Their reason: {reason}',
-  'mail.invite.subject': 'Please sign "{title}"',
-  'mail.next.lead': 'It is your turn to sign "{title}", sent by {sender}.',
-  'mail.reminder.lead': 'A reminder: {sender} is waiting for your signature on "{title}".',
-  'mail.reminder.subject': 'Reminder: please sign "{title}"',
-  'mail.expires': 'The link expires on {date}.',
-  'mail.button': 'Review and sign',
-  'mail.or_open': 'Or open: {url}',
-  'mail.private': 'This link is private: anyone holding it can sign in your place. Do not forward it.',
-  'mail.code.subject': '{code} is your signing code',
-  'mail.code.body': 'Your code to open "{title}" is {code}.',
-  'mail.code.valid':
-    'It is valid for {minutes, plural, one {# minute} other {# minutes}}. If you did not ask for it, ignore this email.',
-  'mail.code.footer': 'Never share this code.',
-  'mail.done.subject': 'Completed: {title}',
-  'mail.done.subject_test': '[Test] Completed: {title}',
-  'mail.done.lead':
-    'Everyone has signed "{title}". Your signed copy and the audit trail are ready to download:',
-  'mail.done.until': 'These links work until {date}.',
-  'mail.done.test': 'This was sent in test mode: the documents are not legally binding.',
-  'mail.done.audit_trail': 'Audit trail',
-  'mail.done.combined': 'Everything in one file',
+  // Emails to signers and to the addresses the sender copied (cc): mail/en.ts
+  ...mailEn,
 
   // The public signing link (/l/{token})
   'link.page_title': 'Sign {title}',
@@ -312,53 +290,8 @@ export const en = {
   'link.too_many_email': 'Too many codes were sent to this email address; try again in {minutes} min.',
   'link.too_many_ip': 'Too many codes were asked for from your network; try again in {minutes} min.',
 
-  // The audit trail
-  'audit.title': 'Audit trail',
-  'audit.doc_title': 'Audit trail — {title}',
-  'audit.request': 'Signature request',
-  'audit.created': 'Created',
-  'audit.completed': 'Completed',
-  'audit.environment': 'Environment',
-  'audit.env_test': 'Test (documents are not legally binding)',
-  'audit.env_live': 'Live',
-  'audit.sealed_by': 'Sealed by',
-  'audit.certificate': 'Certificate SHA-256',
-  'audit.sealed': 'Sealed',
-  'audit.seal_level': 'Seal level',
-  'audit.tsa': 'Timestamp authority',
-  'audit.tsa_none': 'none configured (time claimed by the server)',
-  'audit.trusted_time': 'Trusted time',
-  'audit.verify_at': 'Verify at {url}',
-  'audit.verify_text':
-    'Scan the code or open the address, then drop this audit trail or any document of this request: the page tells whether this service sealed it and whether anything changed since, without an account.',
-  'audit.documents': 'Documents',
-  'audit.sha_uploaded': 'SHA-256 as uploaded',
-  'audit.sha_original': 'SHA-256 after tag removal',
-  'audit.sha_signed': 'SHA-256 signed',
-  'audit.not_recorded': 'not recorded',
-  'audit.signers': 'Signers',
-  'audit.signer': 'Signer #{id}',
-  'audit.signer_id': 'Signer ID',
-  'audit.email': 'Email',
-  'audit.phone': 'Phone',
-  'audit.ip': 'IP address',
-  'audit.user_agent': 'User agent',
-  'audit.authentication': 'Authentication',
-  'audit.invited': 'Invited',
-  'audit.viewed': 'Viewed',
-  'audit.code_verified': 'One-time code verified',
-  'audit.consent': 'Consent to sign electronically',
-  'audit.consent_text': 'Consent text',
-  'audit.signed': 'Signed',
-  'audit.declined': 'Declined',
-  'audit.decline_reason': 'Decline reason',
-  'audit.values': 'Values',
-  'audit.yes': 'Yes (checked)',
-  'audit.no': 'No (unchecked)',
-  'audit.events': 'Events',
-  'audit.footer': 'Audit trail · signature request #{id} · page {page} of {pages}',
-  'audit.footer_verify': 'verify at {url}',
-  'audit.time': '{local} ({iso})',
+  // The audit trail: audit/en.ts
+  ...auditEn,
 
   // Text messages (SMS) to signers: short, a message is paid per segment (160 GSM characters, 70 with any other).
   // Every language writes them in the GSM 7-bit alphabet where it can: straight quotes, no letter
@@ -373,25 +306,6 @@ export const en = {
   'sms.done': 'Everyone has signed "{title}". Your signed copy, until {date}:',
   'sms.done_test':
     'Everyone has signed "{title}" (test mode, not legally binding). Your signed copy, until {date}:',
-
-  // A signer's own signed copy, and the emails to addresses the sender copied (cc), in the request's language
-  'mail.copy.subject': 'Your signed copy: {title}',
-  'mail.copy.subject_test': '[Test] Your signed copy: {title}',
-  'mail.copy.lead':
-    'You signed "{title}". Here is your signed copy; once everyone has signed you will get the final documents and the audit trail.',
-  'mail.cc.subject': 'Copy: "{title}" was sent for signature',
-  'mail.cc.subject_test': '[Test] Copy: "{title}" was sent for signature',
-  'mail.cc.lead': '{sender} sent "{title}" for signature and copied you. You are not asked to sign.',
-  'mail.cc.lead_to':
-    '{sender} sent "{title}" for signature to {signers} and copied you. You are not asked to sign.',
-  'mail.cc.body':
-    'The link below shows the documents and who has signed so far. When everyone has signed you will get the signed documents and the audit trail.',
-  'mail.cc.button': 'View the request (read only)',
-  'mail.cc.footer': 'This link shows the request read-only; it cannot be used to sign. Do not forward it.',
-  'mail.cc.done_lead':
-    'Everyone has signed "{title}", on which you were copied. The signed documents and the audit trail:',
-  'mail.cc.done_footer': 'You get this email because the sender copied you on this request.',
-  'mail.cc.a_signer': 'a signer',
 
   // Handing the turn to someone else
   'delegate.button': 'Someone else signs',
@@ -447,42 +361,6 @@ export const en = {
   'error.code_no_address': 'There is no email address or phone number to send a code to; ask the sender',
   'error.code_sms_capped':
     "No code was texted to you: the sender's SMS limit for today is reached. Contact {who} to sign.",
-
-  // The audit trail: how a signer was authenticated, how a signature was made, who did what
-  'audit.auth_link_email': 'Signing link sent by email to {email}',
-  'audit.auth_link_sms': 'Signing link sent by SMS to {phone}',
-  'audit.auth_link': 'Signing link',
-  'audit.auth_code_email': 'One-time code sent by email, entered correctly',
-  'audit.auth_code_sms': 'One-time code sent by SMS, entered correctly',
-  'audit.method': '{method, select, drawn {drawn} typed {typed} uploaded {uploaded} other {{method}}}',
-  'audit.by':
-    '{actor, select, session {sender} api_key {API key} oauth {app} system {system} signer {signer} other {{actor}}}',
-  'audit.api_key': 'API key #{id}',
-  'audit.event.request_sent': 'Sent for signature',
-  'audit.event.request_reminded': 'Reminder sent',
-  'audit.event.request_recipients': 'Copies and notices set',
-  'audit.event.request_canceled': 'Canceled',
-  'audit.event.signature_request_created': 'Request created',
-  'audit.event.signature_request_completed': 'Completed',
-  'audit.event.signature_request_sealed': 'Documents sealed',
-  'audit.event.signer_viewed': 'Opened the document',
-  'audit.event.signer_started': 'Started filling in',
-  'audit.event.signer_signed': 'Signed',
-  'audit.event.signer_declined': 'Declined',
-  'audit.event.signer_delegated': 'Handed to someone else',
-  'audit.event.signer_reminded': 'Reminded',
-  'audit.event.signer_copy_sealed': 'Signed copy sealed',
-  'audit.event.signer_locale': 'Chose a language',
-  'audit.event.otp_sent': 'Code sent',
-  'audit.event.otp_verified': 'Code entered correctly',
-  'audit.event.otp_failed': 'Wrong code entered',
-  'audit.event.otp_locked': 'Code locked after wrong attempts',
-  'audit.event.otp_expired': 'Code expired',
-  'audit.event.sms_sent': 'SMS sent',
-  'audit.event.sms_failed': 'SMS not delivered',
-  'audit.event.sms_capped': 'SMS held: daily limit reached',
-  'audit.event.sms_opted_out': 'SMS stopped: the number replied STOP',
-  'audit.event.link_email_confirmed': 'Email address confirmed',
 
   // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
   'cc.page_title': '{title} (copy)',

@@ -1,5 +1,7 @@
+import { auditFr } from './audit/fr.ts';
 import type { Catalogue } from './en.ts';
 import { formFr } from './form/fr.ts';
+import { mailFr } from './mail/fr.ts';
 import { PARTS_FR } from './parts.ts';
 
 /** French (français): vouvoiement, typographic apostrophes and French quotation marks. */
@@ -246,32 +248,7 @@ export const fr: Catalogue = {
   'decline.missing': 'Indiquez le motif de votre refus.',
   'decline.failed': 'Refus impossible : {reason}',
 
-  'mail.hello': 'Bonjour,',
-  'mail.hello_name': 'Bonjour {name},',
-  'mail.invite.lead': '{sender} vous invite à vérifier et signer « {title} ».',
-  'mail.handed_over': '{from} vous a transmis ce document pour que vous signiez à sa place. Motif : {reason}',
-  'mail.invite.subject': 'Veuillez signer « {title} »',
-  'mail.next.lead': 'C’est à votre tour de signer « {title} », envoyé par {sender}.',
-  'mail.reminder.lead': 'Rappel : {sender} attend votre signature sur « {title} ».',
-  'mail.reminder.subject': 'Rappel : veuillez signer « {title} »',
-  'mail.expires': 'Le lien expire le {date}.',
-  'mail.button': 'Vérifier et signer',
-  'mail.or_open': 'Ou ouvrez : {url}',
-  'mail.private':
-    'Ce lien est personnel : toute personne qui le détient peut signer à votre place. Ne le transférez pas.',
-  'mail.code.subject': '{code} est votre code de signature',
-  'mail.code.body': 'Votre code pour ouvrir « {title} » est {code}.',
-  'mail.code.valid':
-    'Il est valable {minutes, plural, one {# minute} other {# minutes}}. Si vous ne l’avez pas demandé, ignorez cet e-mail.',
-  'mail.code.footer': 'Ne communiquez jamais ce code.',
-  'mail.done.subject': 'Terminé : {title}',
-  'mail.done.subject_test': '[Test] Terminé : {title}',
-  'mail.done.lead':
-    'Tout le monde a signé « {title} ». Votre exemplaire signé et le journal d’audit sont prêts à être téléchargés :',
-  'mail.done.until': 'Ces liens fonctionnent jusqu’au {date}.',
-  'mail.done.test': 'Envoyé en mode test : les documents n’ont pas de valeur juridique.',
-  'mail.done.audit_trail': 'Journal d’audit',
-  'mail.done.combined': 'Tout en un seul fichier',
+  ...mailFr,
 
   'link.page_title': 'Signer {title}',
   'link.intro':
@@ -307,52 +284,7 @@ export const fr: Catalogue = {
     'Trop de codes ont été envoyés à cette adresse e-mail ; réessayez dans {minutes} min.',
   'link.too_many_ip': 'Trop de codes ont été demandés depuis votre réseau ; réessayez dans {minutes} min.',
 
-  'audit.title': 'Journal d’audit',
-  'audit.doc_title': 'Journal d’audit — {title}',
-  'audit.request': 'Demande de signature',
-  'audit.created': 'Créée',
-  'audit.completed': 'Terminée',
-  'audit.environment': 'Environnement',
-  'audit.env_test': 'Test (les documents n’ont pas de valeur juridique)',
-  'audit.env_live': 'Production',
-  'audit.sealed_by': 'Scellé par',
-  'audit.certificate': 'SHA-256 du certificat',
-  'audit.sealed': 'Scellé',
-  'audit.seal_level': 'Niveau du sceau',
-  'audit.tsa': 'Autorité d’horodatage',
-  'audit.tsa_none': 'aucune configurée (heure indiquée par le serveur)',
-  'audit.trusted_time': 'Heure de confiance',
-  'audit.verify_at': 'Vérifier sur {url}',
-  'audit.verify_text':
-    'Scannez le code ou ouvrez l’adresse, puis déposez ce journal d’audit ou un document de cette demande : la page indique, sans compte, si ce service l’a scellé et si quelque chose a changé depuis.',
-  'audit.documents': 'Documents',
-  'audit.sha_uploaded': 'SHA-256 à l’import',
-  'audit.sha_original': 'SHA-256 après retrait des balises',
-  'audit.sha_signed': 'SHA-256 signé',
-  'audit.not_recorded': 'non enregistré',
-  'audit.signers': 'Signataires',
-  'audit.signer': 'Signataire n° {id}',
-  'audit.signer_id': 'ID du signataire',
-  'audit.email': 'E-mail',
-  'audit.phone': 'Téléphone',
-  'audit.ip': 'Adresse IP',
-  'audit.user_agent': 'Agent utilisateur',
-  'audit.authentication': 'Authentification',
-  'audit.invited': 'Invité',
-  'audit.viewed': 'Consulté',
-  'audit.code_verified': 'Code à usage unique vérifié',
-  'audit.consent': 'Consentement à la signature électronique',
-  'audit.consent_text': 'Texte du consentement',
-  'audit.signed': 'Signé',
-  'audit.declined': 'Refusé',
-  'audit.decline_reason': 'Motif du refus',
-  'audit.values': 'Valeurs',
-  'audit.yes': 'Oui (coché)',
-  'audit.no': 'Non (non coché)',
-  'audit.events': 'Événements',
-  'audit.footer': 'Journal d’audit · demande de signature n° {id} · page {page} sur {pages}',
-  'audit.footer_verify': 'vérifier sur {url}',
-  'audit.time': '{local} ({iso})',
+  ...auditFr,
   'sms.invite': '{sender} vous invite à signer "{title}".',
   'sms.next': 'C\'est à vous de signer "{title}", envoyé par {sender}.',
   'sms.reminder': 'Rappel : {sender} attend votre signature sur "{title}".',
@@ -363,26 +295,6 @@ export const fr: Catalogue = {
   'sms.done': 'Tout le monde a signé "{title}". Votre exemplaire signé, jusqu\'au {date} :',
   'sms.done_test':
     'Tout le monde a signé "{title}" (mode test, sans valeur juridique). Votre exemplaire signé, jusqu\'au {date} :',
-  'mail.copy.subject': 'Votre exemplaire signé : {title}',
-  'mail.copy.subject_test': '[Test] Votre exemplaire signé : {title}',
-  'mail.copy.lead':
-    'Vous avez signé « {title} ». Voici votre exemplaire signé ; quand tout le monde aura signé, vous recevrez les documents définitifs et le journal d’audit.',
-  'mail.cc.subject': 'Copie : « {title} » a été envoyé pour signature',
-  'mail.cc.subject_test': '[Test] Copie : « {title} » a été envoyé pour signature',
-  'mail.cc.lead':
-    '{sender} a envoyé « {title} » pour signature et vous a mis en copie. Vous n’avez pas à signer.',
-  'mail.cc.lead_to':
-    '{sender} a envoyé « {title} » pour signature à {signers} et vous a mis en copie. Vous n’avez pas à signer.',
-  'mail.cc.body':
-    'Le lien ci-dessous montre les documents et qui a déjà signé. Quand tout le monde aura signé, vous recevrez les documents signés et le journal d’audit.',
-  'mail.cc.button': 'Voir la demande (lecture seule)',
-  'mail.cc.footer':
-    'Ce lien montre la demande en lecture seule ; il ne permet pas de signer. Ne le transférez pas.',
-  'mail.cc.done_lead':
-    'Tout le monde a signé « {title} », sur lequel vous étiez en copie. Les documents signés et le journal d’audit :',
-  'mail.cc.done_footer':
-    'Vous recevez cet e-mail parce que l’expéditeur vous a mis en copie de cette demande.',
-  'mail.cc.a_signer': 'un signataire',
   'delegate.button': 'Une autre personne signe',
   'delegate.title': 'Confier à une autre personne',
   'delegate.description':
@@ -440,40 +352,6 @@ export const fr: Catalogue = {
     'Aucune adresse e-mail ni aucun numéro de téléphone pour envoyer un code ; contactez l’expéditeur',
   'error.code_sms_capped':
     'Aucun code ne vous a été envoyé par SMS : l’expéditeur a atteint sa limite de SMS pour aujourd’hui. Contactez {who} pour signer.',
-  'audit.auth_link_email': 'Lien de signature envoyé par e-mail à {email}',
-  'audit.auth_link_sms': 'Lien de signature envoyé par SMS au {phone}',
-  'audit.auth_link': 'Lien de signature',
-  'audit.auth_code_email': 'Code à usage unique envoyé par e-mail, saisi correctement',
-  'audit.auth_code_sms': 'Code à usage unique envoyé par SMS, saisi correctement',
-  'audit.method': '{method, select, drawn {dessinée} typed {saisie} uploaded {importée} other {{method}}}',
-  'audit.by':
-    '{actor, select, session {expéditeur} api_key {clé d’API} oauth {application} system {système} signer {signataire} other {{actor}}}',
-  'audit.api_key': 'Clé d’API n° {id}',
-  'audit.event.request_sent': 'Envoyé pour signature',
-  'audit.event.request_reminded': 'Rappel envoyé',
-  'audit.event.request_recipients': 'Copies et notifications définies',
-  'audit.event.request_canceled': 'Annulé',
-  'audit.event.signature_request_created': 'Demande créée',
-  'audit.event.signature_request_completed': 'Terminé',
-  'audit.event.signature_request_sealed': 'Documents scellés',
-  'audit.event.signer_viewed': 'Document ouvert',
-  'audit.event.signer_started': 'Saisie commencée',
-  'audit.event.signer_signed': 'Signé',
-  'audit.event.signer_declined': 'Refusé',
-  'audit.event.signer_delegated': 'Confié à une autre personne',
-  'audit.event.signer_reminded': 'Relancé',
-  'audit.event.signer_copy_sealed': 'Exemplaire signé scellé',
-  'audit.event.signer_locale': 'Langue choisie',
-  'audit.event.otp_sent': 'Code envoyé',
-  'audit.event.otp_verified': 'Code saisi correctement',
-  'audit.event.otp_failed': 'Code erroné saisi',
-  'audit.event.otp_locked': 'Code bloqué après des erreurs',
-  'audit.event.otp_expired': 'Code expiré',
-  'audit.event.sms_sent': 'SMS envoyé',
-  'audit.event.sms_failed': 'SMS non distribué',
-  'audit.event.sms_capped': 'SMS retenu : limite quotidienne atteinte',
-  'audit.event.sms_opted_out': 'SMS arrêtés : le numéro a répondu STOP',
-  'audit.event.link_email_confirmed': 'Adresse e-mail confirmée',
 
   // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
   'cc.page_title': '{title} (copie)',

@@ -1,5 +1,7 @@
+import { auditNl } from './audit/nl.ts';
 import type { Catalogue } from './en.ts';
 import { formNl } from './form/nl.ts';
+import { mailNl } from './mail/nl.ts';
 import { PARTS_NL } from './parts.ts';
 
 /** Dutch (Nederlands): u-vorm, as in business correspondence. */
@@ -242,33 +244,7 @@ export const nl: Catalogue = {
   'decline.missing': 'Geef een reden voor de weigering op.',
   'decline.failed': 'Weigeren is niet gelukt: {reason}',
 
-  'mail.hello': 'Beste,',
-  'mail.hello_name': 'Beste {name},',
-  'mail.invite.lead': '{sender} vraagt u ‘{title}’ te bekijken en te ondertekenen.',
-  'mail.handed_over':
-    '{from} heeft dit aan u doorgegeven om in zijn of haar plaats te ondertekenen. Reden: {reason}',
-  'mail.invite.subject': 'Onderteken ‘{title}’',
-  'mail.next.lead': 'U bent aan de beurt om ‘{title}’ te ondertekenen, verstuurd door {sender}.',
-  'mail.reminder.lead': 'Een herinnering: {sender} wacht op uw handtekening onder ‘{title}’.',
-  'mail.reminder.subject': 'Herinnering: onderteken ‘{title}’',
-  'mail.expires': 'De link verloopt op {date}.',
-  'mail.button': 'Bekijken en ondertekenen',
-  'mail.or_open': 'Of open: {url}',
-  'mail.private':
-    'Deze link is persoonlijk: iedereen die hem heeft, kan namens u ondertekenen. Stuur hem niet door.',
-  'mail.code.subject': '{code} is uw ondertekencode',
-  'mail.code.body': 'Uw code om ‘{title}’ te openen is {code}.',
-  'mail.code.valid':
-    'Hij is {minutes, plural, one {# minuut} other {# minuten}} geldig. Hebt u er niet om gevraagd, negeer deze e-mail dan.',
-  'mail.code.footer': 'Deel deze code nooit.',
-  'mail.done.subject': 'Voltooid: {title}',
-  'mail.done.subject_test': '[Test] Voltooid: {title}',
-  'mail.done.lead':
-    'Iedereen heeft ‘{title}’ ondertekend. Uw ondertekende exemplaar en het audittrail staan klaar om te downloaden:',
-  'mail.done.until': 'Deze links werken tot {date}.',
-  'mail.done.test': 'Dit is in testmodus verstuurd: de documenten zijn niet juridisch bindend.',
-  'mail.done.audit_trail': 'Audittrail',
-  'mail.done.combined': 'Alles in één bestand',
+  ...mailNl,
 
   'link.page_title': '{title} ondertekenen',
   'link.intro':
@@ -305,52 +281,7 @@ export const nl: Catalogue = {
   'link.too_many_ip':
     'Er zijn te veel codes aangevraagd vanaf uw netwerk; probeer het over {minutes} min. opnieuw.',
 
-  'audit.title': 'Audittrail',
-  'audit.doc_title': 'Audittrail — {title}',
-  'audit.request': 'Ondertekeningsverzoek',
-  'audit.created': 'Aangemaakt',
-  'audit.completed': 'Voltooid',
-  'audit.environment': 'Omgeving',
-  'audit.env_test': 'Test (documenten zijn niet juridisch bindend)',
-  'audit.env_live': 'Productie',
-  'audit.sealed_by': 'Verzegeld door',
-  'audit.certificate': 'SHA-256 van het certificaat',
-  'audit.sealed': 'Verzegeld',
-  'audit.seal_level': 'Zegelniveau',
-  'audit.tsa': 'Tijdstempelautoriteit',
-  'audit.tsa_none': 'geen ingesteld (tijd volgens de server)',
-  'audit.trusted_time': 'Betrouwbare tijd',
-  'audit.verify_at': 'Controleer op {url}',
-  'audit.verify_text':
-    'Scan de code of open het adres en sleep dan dit audittrail of een document van dit verzoek erheen: de pagina laat zonder account zien of deze dienst het heeft verzegeld en of er sindsdien iets is veranderd.',
-  'audit.documents': 'Documenten',
-  'audit.sha_uploaded': 'SHA-256 zoals geüpload',
-  'audit.sha_original': 'SHA-256 na verwijderen van tags',
-  'audit.sha_signed': 'SHA-256 ondertekend',
-  'audit.not_recorded': 'niet vastgelegd',
-  'audit.signers': 'Ondertekenaars',
-  'audit.signer': 'Ondertekenaar #{id}',
-  'audit.signer_id': 'ID van de ondertekenaar',
-  'audit.email': 'E-mail',
-  'audit.phone': 'Telefoon',
-  'audit.ip': 'IP-adres',
-  'audit.user_agent': 'User-agent',
-  'audit.authentication': 'Authenticatie',
-  'audit.invited': 'Uitgenodigd',
-  'audit.viewed': 'Bekeken',
-  'audit.code_verified': 'Eenmalige code bevestigd',
-  'audit.consent': 'Toestemming voor elektronisch ondertekenen',
-  'audit.consent_text': 'Tekst van de toestemming',
-  'audit.signed': 'Ondertekend',
-  'audit.declined': 'Geweigerd',
-  'audit.decline_reason': 'Reden van weigering',
-  'audit.values': 'Waarden',
-  'audit.yes': 'Ja (aangevinkt)',
-  'audit.no': 'Nee (niet aangevinkt)',
-  'audit.events': 'Gebeurtenissen',
-  'audit.footer': 'Audittrail · ondertekeningsverzoek #{id} · pagina {page} van {pages}',
-  'audit.footer_verify': 'controleer op {url}',
-  'audit.time': '{local} ({iso})',
+  ...auditNl,
   'sms.invite': '{sender} vraagt u "{title}" te ondertekenen.',
   'sms.next': 'U bent aan de beurt om "{title}" te ondertekenen, verstuurd door {sender}.',
   'sms.reminder': 'Herinnering: {sender} wacht op uw handtekening onder "{title}".',
@@ -361,25 +292,6 @@ export const nl: Catalogue = {
   'sms.done': 'Iedereen heeft "{title}" ondertekend. Uw ondertekende exemplaar, tot {date}:',
   'sms.done_test':
     'Iedereen heeft "{title}" ondertekend (testmodus, niet juridisch bindend). Uw ondertekende exemplaar, tot {date}:',
-  'mail.copy.subject': 'Uw ondertekende exemplaar: {title}',
-  'mail.copy.subject_test': '[Test] Uw ondertekende exemplaar: {title}',
-  'mail.copy.lead':
-    'U hebt ‘{title}’ ondertekend. Hier is uw ondertekende exemplaar; zodra iedereen heeft ondertekend, ontvangt u de definitieve documenten en het audittrail.',
-  'mail.cc.subject': 'Kopie: ‘{title}’ is ter ondertekening verstuurd',
-  'mail.cc.subject_test': '[Test] Kopie: ‘{title}’ is ter ondertekening verstuurd',
-  'mail.cc.lead':
-    '{sender} heeft ‘{title}’ ter ondertekening verstuurd en u in kopie gezet. U hoeft niet te ondertekenen.',
-  'mail.cc.lead_to':
-    '{sender} heeft ‘{title}’ ter ondertekening naar {signers} verstuurd en u in kopie gezet. U hoeft niet te ondertekenen.',
-  'mail.cc.body':
-    'Via de link hieronder ziet u de documenten en wie al heeft ondertekend. Zodra iedereen heeft ondertekend, ontvangt u de ondertekende documenten en het audittrail.',
-  'mail.cc.button': 'Verzoek bekijken (alleen lezen)',
-  'mail.cc.footer':
-    'Deze link toont het verzoek alleen ter inzage; er kan niet mee worden ondertekend. Stuur hem niet door.',
-  'mail.cc.done_lead':
-    'Iedereen heeft ‘{title}’ ondertekend, waarop u in kopie stond. De ondertekende documenten en het audittrail:',
-  'mail.cc.done_footer': 'U ontvangt deze e-mail omdat de afzender u bij dit verzoek in kopie heeft gezet.',
-  'mail.cc.a_signer': 'een ondertekenaar',
   'delegate.button': 'Iemand anders ondertekent',
   'delegate.title': 'Aan iemand anders overdragen',
   'delegate.description':
@@ -435,40 +347,6 @@ export const nl: Catalogue = {
     'Er is geen e-mailadres of telefoonnummer om een code naar te sturen; neem contact op met de afzender',
   'error.code_sms_capped':
     'Er is geen code per sms naar u gestuurd: de afzender heeft zijn sms-limiet voor vandaag bereikt. Neem contact op met {who} om te ondertekenen.',
-  'audit.auth_link_email': 'Ondertekeningslink per e-mail verstuurd naar {email}',
-  'audit.auth_link_sms': 'Ondertekeningslink per sms verstuurd naar {phone}',
-  'audit.auth_link': 'Ondertekeningslink',
-  'audit.auth_code_email': 'Eenmalige code per e-mail verstuurd, correct ingevoerd',
-  'audit.auth_code_sms': 'Eenmalige code per sms verstuurd, correct ingevoerd',
-  'audit.method': '{method, select, drawn {getekend} typed {getypt} uploaded {geüpload} other {{method}}}',
-  'audit.by':
-    '{actor, select, session {afzender} api_key {API-sleutel} oauth {app} system {systeem} signer {ondertekenaar} other {{actor}}}',
-  'audit.api_key': 'API-sleutel nr. {id}',
-  'audit.event.request_sent': 'Ter ondertekening verstuurd',
-  'audit.event.request_reminded': 'Herinnering verstuurd',
-  'audit.event.request_recipients': 'Kopieën en meldingen ingesteld',
-  'audit.event.request_canceled': 'Geannuleerd',
-  'audit.event.signature_request_created': 'Verzoek aangemaakt',
-  'audit.event.signature_request_completed': 'Voltooid',
-  'audit.event.signature_request_sealed': 'Documenten verzegeld',
-  'audit.event.signer_viewed': 'Document geopend',
-  'audit.event.signer_started': 'Begonnen met invullen',
-  'audit.event.signer_signed': 'Ondertekend',
-  'audit.event.signer_declined': 'Geweigerd',
-  'audit.event.signer_delegated': 'Aan iemand anders overgedragen',
-  'audit.event.signer_reminded': 'Herinnerd',
-  'audit.event.signer_copy_sealed': 'Ondertekend exemplaar verzegeld',
-  'audit.event.signer_locale': 'Taal gekozen',
-  'audit.event.otp_sent': 'Code verstuurd',
-  'audit.event.otp_verified': 'Code correct ingevoerd',
-  'audit.event.otp_failed': 'Verkeerde code ingevoerd',
-  'audit.event.otp_locked': 'Code geblokkeerd na foute pogingen',
-  'audit.event.otp_expired': 'Code verlopen',
-  'audit.event.sms_sent': 'Sms verstuurd',
-  'audit.event.sms_failed': 'Sms niet afgeleverd',
-  'audit.event.sms_capped': 'Sms tegengehouden: daglimiet bereikt',
-  'audit.event.sms_opted_out': 'Sms gestopt: het nummer antwoordde STOP',
-  'audit.event.link_email_confirmed': 'E-mailadres bevestigd',
 
   // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
   'cc.page_title': '{title} (kopie)',

@@ -1,5 +1,7 @@
+import { auditPl } from './audit/pl.ts';
 import type { Catalogue } from './en.ts';
 import { formPl } from './form/pl.ts';
+import { mailPl } from './mail/pl.ts';
 import { PARTS_PL } from './parts.ts';
 
 /** Polish (polski): the polite impersonal style of Polish web forms; plurals one/few/many. */
@@ -236,33 +238,7 @@ export const pl: Catalogue = {
   'decline.missing': 'Podaj powód odmowy.',
   'decline.failed': 'Nie udało się odmówić: {reason}',
 
-  'mail.hello': 'Dzień dobry,',
-  'mail.hello_name': 'Dzień dobry, {name},',
-  'mail.invite.lead': '{sender} prosi o sprawdzenie i podpisanie dokumentu „{title}”.',
-  'mail.handed_over':
-    '{from} przekazuje Panu/Pani ten dokument do podpisania w swoim imieniu. Powód: {reason}',
-  'mail.invite.subject': 'Prośba o podpisanie „{title}”',
-  'mail.next.lead': 'Twoja kolej na podpisanie dokumentu „{title}” wysłanego przez: {sender}.',
-  'mail.reminder.lead': 'Przypomnienie: {sender} czeka na Twój podpis pod dokumentem „{title}”.',
-  'mail.reminder.subject': 'Przypomnienie: prośba o podpisanie „{title}”',
-  'mail.expires': 'Link wygasa {date}.',
-  'mail.button': 'Sprawdź i podpisz',
-  'mail.or_open': 'Lub otwórz: {url}',
-  'mail.private':
-    'Ten link jest prywatny: każdy, kto go ma, może podpisać w Twoim imieniu. Nie przekazuj go dalej.',
-  'mail.code.subject': '{code} to Twój kod do podpisu',
-  'mail.code.body': 'Twój kod do otwarcia dokumentu „{title}” to {code}.',
-  'mail.code.valid':
-    'Jest ważny przez {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}. Jeśli o niego nie prosiłeś(-aś), zignoruj tę wiadomość.',
-  'mail.code.footer': 'Nigdy nie udostępniaj tego kodu.',
-  'mail.done.subject': 'Zakończono: {title}',
-  'mail.done.subject_test': '[Test] Zakończono: {title}',
-  'mail.done.lead':
-    'Wszyscy podpisali dokument „{title}”. Twoja podpisana kopia i ścieżka audytu są gotowe do pobrania:',
-  'mail.done.until': 'Te linki działają do {date}.',
-  'mail.done.test': 'Wysłano w trybie testowym: dokumenty nie są prawnie wiążące.',
-  'mail.done.audit_trail': 'Ścieżka audytu',
-  'mail.done.combined': 'Wszystko w jednym pliku',
+  ...mailPl,
 
   'link.page_title': 'Podpisz: {title}',
   'link.intro':
@@ -297,52 +273,7 @@ export const pl: Catalogue = {
   'link.too_many_email': 'Na ten adres e-mail wysłano zbyt wiele kodów; spróbuj ponownie za {minutes} min.',
   'link.too_many_ip': 'Z Twojej sieci poproszono o zbyt wiele kodów; spróbuj ponownie za {minutes} min.',
 
-  'audit.title': 'Ścieżka audytu',
-  'audit.doc_title': 'Ścieżka audytu — {title}',
-  'audit.request': 'Prośba o podpis',
-  'audit.created': 'Utworzono',
-  'audit.completed': 'Zakończono',
-  'audit.environment': 'Środowisko',
-  'audit.env_test': 'Testowe (dokumenty nie są prawnie wiążące)',
-  'audit.env_live': 'Produkcyjne',
-  'audit.sealed_by': 'Zapieczętowane przez',
-  'audit.certificate': 'SHA-256 certyfikatu',
-  'audit.sealed': 'Zapieczętowano',
-  'audit.seal_level': 'Poziom pieczęci',
-  'audit.tsa': 'Urząd znacznika czasu',
-  'audit.tsa_none': 'nie skonfigurowano (czas podany przez serwer)',
-  'audit.trusted_time': 'Zaufany czas',
-  'audit.verify_at': 'Sprawdź na {url}',
-  'audit.verify_text':
-    'Zeskanuj kod lub otwórz adres, a następnie upuść tę ścieżkę audytu lub dowolny dokument tej prośby: strona pokaże bez zakładania konta, czy ta usługa go zapieczętowała i czy od tego czasu coś się zmieniło.',
-  'audit.documents': 'Dokumenty',
-  'audit.sha_uploaded': 'SHA-256 po przesłaniu',
-  'audit.sha_original': 'SHA-256 po usunięciu tagów',
-  'audit.sha_signed': 'SHA-256 podpisanego',
-  'audit.not_recorded': 'nie zarejestrowano',
-  'audit.signers': 'Podpisujący',
-  'audit.signer': 'Podpisujący nr {id}',
-  'audit.signer_id': 'ID podpisującego',
-  'audit.email': 'E-mail',
-  'audit.phone': 'Telefon',
-  'audit.ip': 'Adres IP',
-  'audit.user_agent': 'Agent użytkownika',
-  'audit.authentication': 'Uwierzytelnienie',
-  'audit.invited': 'Zaproszono',
-  'audit.viewed': 'Wyświetlono',
-  'audit.code_verified': 'Zweryfikowano kod jednorazowy',
-  'audit.consent': 'Zgoda na podpis elektroniczny',
-  'audit.consent_text': 'Treść zgody',
-  'audit.signed': 'Podpisano',
-  'audit.declined': 'Odmówiono',
-  'audit.decline_reason': 'Powód odmowy',
-  'audit.values': 'Wartości',
-  'audit.yes': 'Tak (zaznaczone)',
-  'audit.no': 'Nie (niezaznaczone)',
-  'audit.events': 'Zdarzenia',
-  'audit.footer': 'Ścieżka audytu · prośba o podpis nr {id} · strona {page} z {pages}',
-  'audit.footer_verify': 'sprawdź na {url}',
-  'audit.time': '{local} ({iso})',
+  ...auditPl,
   'sms.invite': '{sender} prosi o podpisanie dokumentu "{title}".',
   'sms.next': '{sender} prosi o podpisanie dokumentu "{title}". Teraz Twoja kolej.',
   'sms.reminder': 'Przypomnienie: {sender} czeka na podpis dokumentu "{title}".',
@@ -353,24 +284,6 @@ export const pl: Catalogue = {
   'sms.done': 'Wszyscy podpisali "{title}". Twoja podpisana kopia, do {date}:',
   'sms.done_test':
     'Wszyscy podpisali "{title}" (tryb testowy, bez mocy prawnej). Twoja podpisana kopia, do {date}:',
-  'mail.copy.subject': 'Twoja podpisana kopia: {title}',
-  'mail.copy.subject_test': '[Test] Twoja podpisana kopia: {title}',
-  'mail.copy.lead':
-    'Podpisano dokument „{title}”. Oto Twoja podpisana kopia; gdy wszyscy podpiszą, otrzymasz ostateczne dokumenty i ścieżkę audytu.',
-  'mail.cc.subject': 'Kopia: „{title}” wysłano do podpisu',
-  'mail.cc.subject_test': '[Test] Kopia: „{title}” wysłano do podpisu',
-  'mail.cc.lead': '{sender} wysłał(a) „{title}” do podpisu i dodał(a) Cię do kopii. Nie musisz podpisywać.',
-  'mail.cc.lead_to':
-    '{sender} wysłał(a) „{title}” do podpisu ({signers}) i dodał(a) Cię do kopii. Nie musisz podpisywać.',
-  'mail.cc.body':
-    'Poniższy link pokazuje dokumenty i to, kto już podpisał. Gdy wszyscy podpiszą, otrzymasz podpisane dokumenty i ścieżkę audytu.',
-  'mail.cc.button': 'Zobacz prośbę (tylko do odczytu)',
-  'mail.cc.footer':
-    'Ten link pokazuje prośbę tylko do odczytu; nie można nim podpisać. Nie przekazuj go dalej.',
-  'mail.cc.done_lead':
-    'Wszyscy podpisali „{title}”, którego kopię otrzymujesz. Podpisane dokumenty i ścieżka audytu:',
-  'mail.cc.done_footer': 'Otrzymujesz tę wiadomość, ponieważ nadawca dodał Cię do kopii tej prośby.',
-  'mail.cc.a_signer': 'osoba podpisująca',
   'delegate.button': 'Podpisze ktoś inny',
   'delegate.title': 'Przekaż innej osobie',
   'delegate.description':
@@ -426,41 +339,6 @@ export const pl: Catalogue = {
     'Nie ma adresu e-mail ani numeru telefonu, na który można wysłać kod; skontaktuj się z nadawcą',
   'error.code_sms_capped':
     'Nie wysłano kodu SMS-em: nadawca wyczerpał dzienny limit SMS. Aby podpisać, skontaktuj się z: {who}.',
-  'audit.auth_link_email': 'Link do podpisu wysłany e-mailem na adres {email}',
-  'audit.auth_link_sms': 'Link do podpisu wysłany SMS-em na numer {phone}',
-  'audit.auth_link': 'Link do podpisu',
-  'audit.auth_code_email': 'Kod jednorazowy wysłany e-mailem, wpisany poprawnie',
-  'audit.auth_code_sms': 'Kod jednorazowy wysłany SMS-em, wpisany poprawnie',
-  'audit.method':
-    '{method, select, drawn {narysowany} typed {wpisany} uploaded {przesłany} other {{method}}}',
-  'audit.by':
-    '{actor, select, session {nadawca} api_key {klucz API} oauth {aplikacja} system {system} signer {osoba podpisująca} other {{actor}}}',
-  'audit.api_key': 'Klucz API nr {id}',
-  'audit.event.request_sent': 'Wysłano do podpisu',
-  'audit.event.request_reminded': 'Wysłano przypomnienie',
-  'audit.event.request_recipients': 'Ustawiono kopie i powiadomienia',
-  'audit.event.request_canceled': 'Anulowano',
-  'audit.event.signature_request_created': 'Utworzono prośbę',
-  'audit.event.signature_request_completed': 'Zakończono',
-  'audit.event.signature_request_sealed': 'Zapieczętowano dokumenty',
-  'audit.event.signer_viewed': 'Otwarto dokument',
-  'audit.event.signer_started': 'Rozpoczęto wypełnianie',
-  'audit.event.signer_signed': 'Podpisano',
-  'audit.event.signer_declined': 'Odmówiono podpisu',
-  'audit.event.signer_delegated': 'Przekazano innej osobie',
-  'audit.event.signer_reminded': 'Przypomniano',
-  'audit.event.signer_copy_sealed': 'Zapieczętowano podpisaną kopię',
-  'audit.event.signer_locale': 'Wybrano język',
-  'audit.event.otp_sent': 'Wysłano kod',
-  'audit.event.otp_verified': 'Kod wpisany poprawnie',
-  'audit.event.otp_failed': 'Wpisano błędny kod',
-  'audit.event.otp_locked': 'Kod zablokowany po błędnych próbach',
-  'audit.event.otp_expired': 'Kod wygasł',
-  'audit.event.sms_sent': 'Wysłano SMS',
-  'audit.event.sms_failed': 'SMS niedostarczony',
-  'audit.event.sms_capped': 'SMS wstrzymany: osiągnięto dzienny limit',
-  'audit.event.sms_opted_out': 'SMS wstrzymane: numer odpowiedział STOP',
-  'audit.event.link_email_confirmed': 'Potwierdzono adres e-mail',
 
   // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
   'cc.page_title': '{title} (kopia)',

@@ -1,5 +1,7 @@
+import { auditPt } from './audit/pt.ts';
 import type { Catalogue } from './en.ts';
 import { formPt } from './form/pt.ts';
+import { mailPt } from './mail/pt.ts';
 import { PARTS_PT } from './parts.ts';
 
 /** Portuguese (português), Brazilian usage; `pt-BR` and `pt-PT` both read it. */
@@ -240,31 +242,7 @@ export const pt: Catalogue = {
   'decline.missing': 'Informe um motivo para a recusa.',
   'decline.failed': 'Não foi possível recusar: {reason}',
 
-  'mail.hello': 'Olá,',
-  'mail.hello_name': 'Olá, {name},',
-  'mail.invite.lead': '{sender} pede que você revise e assine “{title}”.',
-  'mail.handed_over': '{from} passou isto para você assinar no lugar dele ou dela. Motivo: {reason}',
-  'mail.invite.subject': 'Por favor, assine “{title}”',
-  'mail.next.lead': 'É a sua vez de assinar “{title}”, enviado por {sender}.',
-  'mail.reminder.lead': 'Lembrete: {sender} está aguardando sua assinatura em “{title}”.',
-  'mail.reminder.subject': 'Lembrete: por favor, assine “{title}”',
-  'mail.expires': 'O link expira em {date}.',
-  'mail.button': 'Revisar e assinar',
-  'mail.or_open': 'Ou abra: {url}',
-  'mail.private': 'Este link é pessoal: quem o tiver pode assinar no seu lugar. Não o encaminhe.',
-  'mail.code.subject': '{code} é o seu código de assinatura',
-  'mail.code.body': 'Seu código para abrir “{title}” é {code}.',
-  'mail.code.valid':
-    'Ele é válido por {minutes, plural, one {# minuto} other {# minutos}}. Se você não o solicitou, ignore este e-mail.',
-  'mail.code.footer': 'Nunca compartilhe este código.',
-  'mail.done.subject': 'Concluído: {title}',
-  'mail.done.subject_test': '[Teste] Concluído: {title}',
-  'mail.done.lead':
-    'Todos assinaram “{title}”. Sua cópia assinada e a trilha de auditoria estão prontas para download:',
-  'mail.done.until': 'Estes links funcionam até {date}.',
-  'mail.done.test': 'Enviado em modo de teste: os documentos não têm validade jurídica.',
-  'mail.done.audit_trail': 'Trilha de auditoria',
-  'mail.done.combined': 'Tudo em um só arquivo',
+  ...mailPt,
 
   'link.page_title': 'Assinar {title}',
   'link.intro':
@@ -300,52 +278,7 @@ export const pt: Catalogue = {
     'Foram enviados códigos demais para este endereço de e-mail; tente de novo em {minutes} min.',
   'link.too_many_ip': 'Foram pedidos códigos demais a partir da sua rede; tente de novo em {minutes} min.',
 
-  'audit.title': 'Trilha de auditoria',
-  'audit.doc_title': 'Trilha de auditoria — {title}',
-  'audit.request': 'Solicitação de assinatura',
-  'audit.created': 'Criada',
-  'audit.completed': 'Concluída',
-  'audit.environment': 'Ambiente',
-  'audit.env_test': 'Teste (os documentos não têm validade jurídica)',
-  'audit.env_live': 'Produção',
-  'audit.sealed_by': 'Selado por',
-  'audit.certificate': 'SHA-256 do certificado',
-  'audit.sealed': 'Selado',
-  'audit.seal_level': 'Nível do selo',
-  'audit.tsa': 'Autoridade de carimbo do tempo',
-  'audit.tsa_none': 'nenhuma configurada (hora informada pelo servidor)',
-  'audit.trusted_time': 'Hora confiável',
-  'audit.verify_at': 'Verifique em {url}',
-  'audit.verify_text':
-    'Leia o código ou abra o endereço e solte esta trilha de auditoria ou qualquer documento desta solicitação: a página informa, sem conta, se este serviço o selou e se algo mudou desde então.',
-  'audit.documents': 'Documentos',
-  'audit.sha_uploaded': 'SHA-256 como enviado',
-  'audit.sha_original': 'SHA-256 após remoção das tags',
-  'audit.sha_signed': 'SHA-256 assinado',
-  'audit.not_recorded': 'não registrado',
-  'audit.signers': 'Signatários',
-  'audit.signer': 'Signatário nº {id}',
-  'audit.signer_id': 'ID do signatário',
-  'audit.email': 'E-mail',
-  'audit.phone': 'Telefone',
-  'audit.ip': 'Endereço IP',
-  'audit.user_agent': 'Agente do usuário',
-  'audit.authentication': 'Autenticação',
-  'audit.invited': 'Convidado',
-  'audit.viewed': 'Visualizado',
-  'audit.code_verified': 'Código de uso único verificado',
-  'audit.consent': 'Consentimento para assinar eletronicamente',
-  'audit.consent_text': 'Texto do consentimento',
-  'audit.signed': 'Assinado',
-  'audit.declined': 'Recusado',
-  'audit.decline_reason': 'Motivo da recusa',
-  'audit.values': 'Valores',
-  'audit.yes': 'Sim (marcado)',
-  'audit.no': 'Não (não marcado)',
-  'audit.events': 'Eventos',
-  'audit.footer': 'Trilha de auditoria · solicitação de assinatura nº {id} · página {page} de {pages}',
-  'audit.footer_verify': 'verifique em {url}',
-  'audit.time': '{local} ({iso})',
+  ...auditPt,
   'sms.invite': '{sender} pede a sua assinatura em "{title}".',
   'sms.next': 'É a sua vez de assinar "{title}", enviado por {sender}.',
   'sms.reminder': 'Lembrete: {sender} aguarda sua assinatura em "{title}".',
@@ -356,26 +289,6 @@ export const pt: Catalogue = {
   'sms.done': 'Todos assinaram "{title}". Sua via assinada, até {date}:',
   'sms.done_test':
     'Todos assinaram "{title}" (modo de teste, sem valor legal). Sua via assinada, até {date}:',
-  'mail.copy.subject': 'Sua cópia assinada: {title}',
-  'mail.copy.subject_test': '[Teste] Sua cópia assinada: {title}',
-  'mail.copy.lead':
-    'Você assinou “{title}”. Aqui está sua cópia assinada; quando todos tiverem assinado, você receberá os documentos finais e a trilha de auditoria.',
-  'mail.cc.subject': 'Cópia: “{title}” foi enviado para assinatura',
-  'mail.cc.subject_test': '[Teste] Cópia: “{title}” foi enviado para assinatura',
-  'mail.cc.lead':
-    '{sender} enviou “{title}” para assinatura e colocou você em cópia. Você não precisa assinar.',
-  'mail.cc.lead_to':
-    '{sender} enviou “{title}” para assinatura a {signers} e colocou você em cópia. Você não precisa assinar.',
-  'mail.cc.body':
-    'O link abaixo mostra os documentos e quem já assinou. Quando todos tiverem assinado, você receberá os documentos assinados e a trilha de auditoria.',
-  'mail.cc.button': 'Ver a solicitação (somente leitura)',
-  'mail.cc.footer':
-    'Este link mostra a solicitação somente para leitura; não serve para assinar. Não o encaminhe.',
-  'mail.cc.done_lead':
-    'Todos assinaram “{title}”, em que você estava em cópia. Os documentos assinados e a trilha de auditoria:',
-  'mail.cc.done_footer':
-    'Você recebe este e-mail porque o remetente colocou você em cópia nesta solicitação.',
-  'mail.cc.a_signer': 'um signatário',
   'delegate.button': 'Outra pessoa assina',
   'delegate.title': 'Passar para outra pessoa',
   'delegate.description':
@@ -430,40 +343,6 @@ export const pt: Catalogue = {
   'error.code_no_address': 'Não há e-mail nem telefone para enviar um código; fale com o remetente',
   'error.code_sms_capped':
     'Nenhum código foi enviado por SMS: o remetente atingiu o limite diário de SMS. Entre em contato com {who} para assinar.',
-  'audit.auth_link_email': 'Link de assinatura enviado por e-mail para {email}',
-  'audit.auth_link_sms': 'Link de assinatura enviado por SMS para {phone}',
-  'audit.auth_link': 'Link de assinatura',
-  'audit.auth_code_email': 'Código de uso único enviado por e-mail, digitado corretamente',
-  'audit.auth_code_sms': 'Código de uso único enviado por SMS, digitado corretamente',
-  'audit.method': '{method, select, drawn {desenhada} typed {digitada} uploaded {enviada} other {{method}}}',
-  'audit.by':
-    '{actor, select, session {remetente} api_key {chave de API} oauth {aplicativo} system {sistema} signer {signatário} other {{actor}}}',
-  'audit.api_key': 'Chave de API nº {id}',
-  'audit.event.request_sent': 'Enviado para assinatura',
-  'audit.event.request_reminded': 'Lembrete enviado',
-  'audit.event.request_recipients': 'Cópias e avisos definidos',
-  'audit.event.request_canceled': 'Cancelado',
-  'audit.event.signature_request_created': 'Solicitação criada',
-  'audit.event.signature_request_completed': 'Concluído',
-  'audit.event.signature_request_sealed': 'Documentos selados',
-  'audit.event.signer_viewed': 'Documento aberto',
-  'audit.event.signer_started': 'Começou a preencher',
-  'audit.event.signer_signed': 'Assinado',
-  'audit.event.signer_declined': 'Recusado',
-  'audit.event.signer_delegated': 'Passado para outra pessoa',
-  'audit.event.signer_reminded': 'Lembrado',
-  'audit.event.signer_copy_sealed': 'Cópia assinada selada',
-  'audit.event.signer_locale': 'Idioma escolhido',
-  'audit.event.otp_sent': 'Código enviado',
-  'audit.event.otp_verified': 'Código digitado corretamente',
-  'audit.event.otp_failed': 'Código errado digitado',
-  'audit.event.otp_locked': 'Código bloqueado após erros',
-  'audit.event.otp_expired': 'Código expirado',
-  'audit.event.sms_sent': 'SMS enviado',
-  'audit.event.sms_failed': 'SMS não entregue',
-  'audit.event.sms_capped': 'SMS retido: limite diário atingido',
-  'audit.event.sms_opted_out': 'SMS interrompidos: o número respondeu STOP',
-  'audit.event.link_email_confirmed': 'E-mail confirmado',
 
   // The read-only page of a CC recipient (/cc/{token}), in the request's language (issue 42.6)
   'cc.page_title': '{title} (cópia)',
