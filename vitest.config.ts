@@ -88,18 +88,8 @@ const ALONE_DB = [
 const PARALLEL = 3;
 const isAlone = (file: string) => ALONE_DB.some((glob) => matchesGlob(file, glob));
 
-/**
- * The other files first, PARALLEL at a time; then the ALONE ones, one at a time.
- *
- * The shared files run without isolation (issue 43.4: a test loop under 15 minutes): a worker
- * loads the app's modules once and runs file after file in them, instead of loading them again
- * for each of its files (that was a fifth of the suite's time). This holds because a test file
- * keeps its state to itself: each starts its own app on its own cloned database and data folder,
- * none mocks a module or changes process-wide settings (environment, timers, globals), and the
- * product keeps no state in a module that is not keyed by the database or the config that made
- * it. The ALONE files (they kill, restart or time processes) keep a fresh worker each.
- */
-const shared = { sequence: { groupOrder: 0 }, maxWorkers: PARALLEL, isolate: false };
+/** The other files first, PARALLEL at a time; then the ALONE ones, one at a time. */
+const shared = { sequence: { groupOrder: 0 }, maxWorkers: PARALLEL };
 const alone = { sequence: { groupOrder: 1 }, maxWorkers: 1 };
 
 const unitProject = (name: string, include: string[], exclude: string[], group: object) => ({
