@@ -68,10 +68,10 @@ describe.runIf(browserTestsEnabled('participant kinds'))(
     async function sign(page: Page) {
       await page.locator('main .field.t-signature:not(.other)').first().click();
       const dialog = page.getByRole('dialog');
-      await expect.poll(() => dialog.locator('canvas').isVisible()).toBe(true);
+      await expect.poll(() => dialog.locator('canvas').isVisible(), { timeout: 10_000 }).toBe(true);
       await drawSignature(page, dialog.locator('canvas'));
       await dialog.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => dialog.count()).toBe(0);
+      await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0);
       await page.getByRole('button', { name: 'Finish' }).click();
       return page.getByRole('dialog', { name: 'Review and sign' });
     }
@@ -215,7 +215,9 @@ describe.runIf(browserTestsEnabled('participant kinds'))(
       await shot(tab.page, '10-editor-role-kinds');
       await tab.page.goto(`${t.baseUrl}/send?template=${own.id}`);
       const part = tab.page.getByLabel('Part').first();
-      await expect.poll(() => part.inputValue()).toBe('approver');
+      // The Send page reads the template before it preselects: more than expect.poll's default
+      // second when the machine is busy (seen in a full run).
+      await expect.poll(() => part.inputValue(), { timeout: 15_000 }).toBe('approver');
       await shot(tab.page, '11-send-part');
       expect(tab.problems).toEqual([]);
       await tab.ctx.close();
